@@ -1,0 +1,127 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import { accessPlugin } from './auth/access.js';
+import { SessionStore } from './auth/session-store.js';
+import { Throttle } from './auth/throttle.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openDatabase, type Database } from './db/client.js';
+import { connectRedis, MemoryCache, RedisCache, type Cache } from './lib/cache.js';
+import { createMailer, type Mailer } from './lib/mailer.js';
+import { modules } from './modules/index.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { healthRoutes } from './plugins/health.js';
+import { openapiPlugin } from './plugins/openapi.js';
+import { securityPlugin } from './plugins/security.js';
+import { registerStubs, trackRoutes } from './plugins/stubs.js';
+import { webPlugin } from './plugins/web.js';
+
+export interface BuildOptions {
+  /** An already open (and migrated) database, e.g. a test database. */
+  database?: Database;
+  /** Replace the mailer (tests capture messages). */
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the web client (default true). */
+  web?: boolean;
+}
+
+function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+    ...(config.env === 'development' && process.stdout.isTTY
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
+  };
+}
+
+/** Builds the whole server: database, sessions, access layer, every module, docs and the web app. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ownsDatabase = !options.database;
+  const database =
+    options.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.databaseUrl ? undefined : config.dataDir + '/pglite',
+      poolSize: config.databasePoolSize,
+    }));
+  if (ownsDatabase) await database.migrate();
+
+  let redis: Redis | null = null;
+  let cache: Cache | null = null;
+  if (config.redisUrl) {
+    redis = connectRedis(config.redisUrl);
+    redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
+    cache = new RedisCache(redis);
+  } else if (database.kind === 'pglite') {
+    // One process owns the embedded database, so an in-process cache cannot go stale elsewhere.
+    cache = new MemoryCache();
+  }
+
+  const sessions = new SessionStore(
+    database.db,
+    { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
+    cache,
+  );
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    sessions,
+    throttle: new Throttle(redis),
+    mailer:
+      options.mailer ??
+      createMailer(database.db, app.log, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
+    cache,
+    redis,
+  };
+  app.decorate('ctx', ctx);
+
+  app.addHook('onClose', async () => {
+    await cache?.close();
+    if (ownsDatabase) await database.close();
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(cookie, { secret: config.sessionSecret });
+  await app.register(openapiPlugin);
+  await app.register(accessPlugin, { sessions });
+
+  const implemented = trackRoutes(app);
+  await app.register(healthRoutes);
+  for (const mod of modules) await app.register(mod);
+  await app.register(async (scope) => {
+    registerStubs(scope, implemented);
+  });
+  if (options.web !== false) await app.register(webPlugin, { webDist: config.webDist });
+  else {
+    app.setNotFoundHandler(async (req, reply) =>
+      reply
+        .status(404)
+        .send({ status: 404, code: 'not_found', message: `No such call: ${req.method} ${req.url}` }),
+    );
+  }
+  return app;
+}

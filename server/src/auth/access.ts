@@ -1,0 +1,141 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ENDPOINTS, type EndpointKey, type HttpMethod, type RoleRule } from '@attesta/contract';
+import { forbidden, unauthorized } from '../lib/errors.js';
+import type { SessionStore } from './session-store.js';
+import type { AuthContext } from './types.js';
+
+/**
+ * A record-level rule: answers whether the caller may touch what the request names (own school,
+ * assigned classes, own participant test...). Runs after validation, so params/body are typed.
+ * Return false for 403; throw notFound() where existence itself is private.
+ */
+export type ScopeRule = (req: FastifyRequest, auth: AuthContext) => boolean | Promise<boolean>;
+
+export interface AccessRule {
+  roles: RoleRule;
+  scope?: ScopeRule;
+  /** A GET that changes state (needs the anti-CSRF header). */
+  stateChanging?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, or null for anonymous requests. */
+    auth: AuthContext | null;
+    /** The raw session token the caller presented (cookie or bearer), for log off. */
+    sessionToken: string | null;
+  }
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+}
+
+export const SESSION_COOKIE = 'attesta_sid';
+export const CSRF_HEADER = 'x-requested-with';
+export const CSRF_VALUE = 'XMLHttpRequest';
+
+const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+const byKey = new Map(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
+
+/**
+ * Method, URL and access rule of a call of the contract, to spread into `app.route({...})`.
+ * Roles come from the contract itself, so a route cannot drift from spec/endpoints.tsv.
+ */
+export function endpoint(key: EndpointKey, scope?: ScopeRule) {
+  const e = byKey.get(key);
+  if (!e) throw new Error(`not in the contract: ${key}`);
+  const access: AccessRule = {
+    roles: e.roles,
+    ...(scope ? { scope } : {}),
+    ...('stateChanging' in e ? { stateChanging: true } : {}),
+  };
+  return { method: e.method as HttpMethod, url: toFastifyPath(e.path), config: { access } };
+}
+
+/** The caller of a route whose rule requires a session (never null there). */
+export function authOf(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw unauthorized();
+  return req.auth;
+}
+
+function isStateChanging(req: FastifyRequest, rule: AccessRule): boolean {
+  return !['GET', 'HEAD', 'OPTIONS'].includes(req.method) || !!rule.stateChanging;
+}
+
+function bearerOf(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export interface AccessPluginOptions {
+  sessions: SessionStore;
+}
+
+/**
+ * The one place that decides access. Every /api route must declare `config.access`; a request
+ * is then: identified (cookie, bearer token or API key) → 401 without a live session where one is
+ * needed → 403 `csrf` for a cookie session changing state without the anti-CSRF header → 403 for a
+ * role not allowed → (after validation) 403 when the scope rule refuses.
+ */
+export const accessPlugin = fp<AccessPluginOptions>(
+  async (app, { sessions }) => {
+    app.decorateRequest('auth', null);
+    app.decorateRequest('sessionToken', null);
+
+    app.addHook('onRoute', (route) => {
+      const url = route.url ?? route.path;
+      if (url.toLowerCase().startsWith('/api/') && !route.config?.access && !url.startsWith('/api/docs')) {
+        throw new Error(`route ${route.method} ${url} declares no access rule`);
+      }
+    });
+
+    app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
+      const rule = req.routeOptions.config?.access;
+      if (!rule) return;
+
+      const bearer = bearerOf(req);
+      const cookie = req.cookies?.[SESSION_COOKIE];
+      if (bearer) {
+        req.auth = bearer.startsWith('atk_')
+          ? await sessions.resolveApiKey(bearer)
+          : await sessions.resolve(bearer, 'bearer');
+        req.sessionToken = req.auth?.via === 'bearer' ? bearer : null;
+        if (!req.auth && rule.roles !== 'anon')
+          throw unauthorized('Your session has ended, sign in again', 'session_expired');
+      } else if (cookie) {
+        req.auth = await sessions.resolve(cookie, 'cookie');
+        req.sessionToken = req.auth ? cookie : null;
+      }
+
+      if (rule.roles !== 'anon' && !req.auth) {
+        throw cookie
+          ? unauthorized('Your session has ended, sign in again', 'session_expired')
+          : unauthorized();
+      }
+      // Ambient credentials (the cookie) need proof the call comes from our own page.
+      if (
+        req.auth?.via === 'cookie' &&
+        isStateChanging(req, rule) &&
+        req.headers[CSRF_HEADER] !== CSRF_VALUE
+      ) {
+        throw forbidden(`State-changing calls must send the header X-Requested-With: ${CSRF_VALUE}`, 'csrf');
+      }
+      if (Array.isArray(rule.roles)) {
+        const allowed = rule.roles as readonly string[];
+        if (!req.auth!.roles.some((r) => allowed.includes(r)))
+          throw forbidden('Your role does not allow this call');
+      }
+    });
+
+    app.addHook('preHandler', async (req) => {
+      const rule = req.routeOptions.config?.access;
+      if (!rule?.scope) return;
+      if (!req.auth) throw unauthorized();
+      if (!(await rule.scope(req, req.auth))) throw forbidden('This record is outside your scope');
+    });
+  },
+  { name: 'access', dependencies: ['@fastify/cookie'] },
+);

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    });
+
+/** Every setting comes from the environment (README "Configuration"), validated once at start. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optionalUrl(['http://', 'https://']),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(120),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
+  COOKIE_SECURE: bool.optional(),
+  TRUST_PROXY: z.string().optional(),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO_DATA: bool.default(true),
+  DEMO_PASSWORD: z.string().min(1).default('demo'),
+  SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
+  MAIL_FROM: z.string().default('Attesta <no-reply@attesta.local>'),
+  OIDC_ISSUER: optionalUrl(['http://', 'https://']),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_PROVIDER_NAME: z.string().default('oidc'),
+  OIDC_SCOPES: z.string().default('openid profile email'),
+  OIDC_DEFAULT_ROLE: z.enum(['guest', 'participant']).default('guest'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  redisUrl: string | undefined;
+  sessionSecret: string;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  cookieSecure: boolean;
+  trustProxy: boolean | string;
+  bodyLimit: number;
+  logLevel: Env['LOG_LEVEL'];
+  demoData: boolean;
+  demoPassword: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  oidc:
+    | {
+        issuer: string;
+        clientId: string;
+        clientSecret: string | undefined;
+        provider: string;
+        scopes: string;
+        defaultRole: 'guest' | 'participant';
+      }
+    | undefined;
+  webDist: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the session secret from the environment, or keeps a generated one in the data folder. */
+function resolveSessionSecret(env: Env, dataDir: string): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL) {
+    // Several instances must share one secret: a generated per-machine file would differ.
+    throw new ConfigError([
+      'SESSION_SECRET: required in production with DATABASE_URL (at least 32 characters)',
+    ]);
+  }
+  if (env.NODE_ENV === 'test') return 'test-secret-'.padEnd(48, 'x');
+  const file = join(dataDir, '.session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  const oidcParts = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID];
+  if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
+    problems.push('OIDC_ISSUER and OIDC_CLIENT_ID: set both to enable external login, or neither');
+  }
+  if (env.NODE_ENV === 'production' && env.DEMO_PASSWORD === 'demo' && env.DEMO_DATA) {
+    problems.push('DEMO_DATA: production must set DEMO_DATA=false (demo accounts have a public password)');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = resolve(env.DATA_DIR);
+  let trustProxy: boolean | string = false;
+  if (env.TRUST_PROXY === 'true') trustProxy = true;
+  else if (env.TRUST_PROXY && env.TRUST_PROXY !== 'false') trustProxy = env.TRUST_PROXY;
+
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    redisUrl: env.REDIS_URL,
+    sessionSecret: resolveSessionSecret(env, dataDir),
+    sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+    cookieSecure: env.COOKIE_SECURE ?? env.PUBLIC_URL?.startsWith('https://') ?? false,
+    trustProxy,
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    logLevel: env.LOG_LEVEL,
+    demoData: env.DEMO_DATA,
+    demoPassword: env.DEMO_PASSWORD,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            provider: env.OIDC_PROVIDER_NAME,
+            scopes: env.OIDC_SCOPES,
+            defaultRole: env.OIDC_DEFAULT_ROLE,
+          }
+        : undefined,
+    webDist: env.WEB_DIST,
+  };
+}

@@ -1,0 +1,25 @@
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/client.js';
+import type { SessionStore } from './auth/session-store.js';
+import type { Throttle } from './auth/throttle.js';
+import type { Cache } from './lib/cache.js';
+import type { Mailer } from './lib/mailer.js';
+
+/** Everything a module's services need, built once by buildApp and shared by every request. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  sessions: SessionStore;
+  throttle: Throttle;
+  mailer: Mailer;
+  cache: Cache | null;
+  redis: Redis | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

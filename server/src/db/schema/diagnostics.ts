@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { subjectTests } from './content.js';
+import { buildings, classes, schools, students, workers } from './org.js';
+import { users } from './users.js';
+
+const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+/** A testing event: subject tests in a date window for parallels and schools. */
+export const diagnostics = pgTable(
+  'diagnostics',
+  {
+    id: serial().primaryKey(),
+    code: text().notNull(),
+    name: text().notNull(),
+    /** diagnostic | inspection | preprof | preschool | worker */
+    kind: text().notNull().default('diagnostic'),
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    endsAt: timestamp({ withTimezone: true }).notNull(),
+    parallels: smallint().array().notNull().default([]),
+    createdBy: integer().references(() => users.id),
+    createdByRole: text(),
+    resultsPublished: boolean().notNull().default(false),
+    publishedAt: timestamp({ withTimezone: true }),
+    isDemo: boolean().notNull().default(false),
+    createdAt: created(),
+    deletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex().on(t.code), index().on(t.startsAt)],
+);
+
+export const diagnosticSubjectTests = pgTable(
+  'diagnostic_subject_tests',
+  {
+    diagnosticId: integer()
+      .notNull()
+      .references(() => diagnostics.id, { onDelete: 'cascade' }),
+    subjectTestId: integer()
+      .notNull()
+      .references(() => subjectTests.id),
+  },
+  (t) => [primaryKey({ columns: [t.diagnosticId, t.subjectTestId] })],
+);
+
+export const diagnosticSchools = pgTable(
+  'diagnostic_schools',
+  {
+    diagnosticId: integer()
+      .notNull()
+      .references(() => diagnostics.id, { onDelete: 'cascade' }),
+    schoolId: integer()
+      .notNull()
+      .references(() => schools.id),
+  },
+  (t) => [primaryKey({ columns: [t.diagnosticId, t.schoolId] })],
+);
+
+/** One participant registered for one subject test of a diagnostic. */
+export const participantTests = pgTable(
+  'participant_tests',
+  {
+    id: serial().primaryKey(),
+    diagnosticId: integer()
+      .notNull()
+      .references(() => diagnostics.id),
+    subjectTestId: integer()
+      .notNull()
+      .references(() => subjectTests.id),
+    studentId: integer().references(() => students.id),
+    workerId: integer().references(() => workers.id),
+    schoolId: integer().references(() => schools.id),
+    classId: integer().references(() => classes.id),
+    buildingId: integer().references(() => buildings.id),
+    testDate: date({ mode: 'string' }).notNull(),
+    activationCode: text().notNull(),
+    registrationCode: text().notNull(),
+    status: text().notNull().default('planned'),
+    isImpersonal: boolean().notNull().default(false),
+    createdAt: created(),
+    updatedAt: created(),
+    deletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('participant_tests_activation_code_idx').on(sql`upper(${t.activationCode})`),
+    uniqueIndex().on(t.registrationCode),
+    index().on(t.diagnosticId),
+    index().on(t.studentId),
+    index().on(t.schoolId, t.testDate),
+  ],
+);

@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+/** ОО — an educational organisation (legal entity) owning schools. */
+export const oo = pgTable('oo', {
+  id: serial().primaryKey(),
+  name: text().notNull(),
+  shortName: text(),
+  inn: text(),
+  createdAt: created(),
+});
+
+export const schools = pgTable(
+  'schools',
+  {
+    id: serial().primaryKey(),
+    ooId: integer()
+      .notNull()
+      .references(() => oo.id),
+    name: text().notNull(),
+    shortName: text(),
+    code: text(),
+    createdAt: created(),
+  },
+  (t) => [index().on(t.ooId), uniqueIndex().on(t.code)],
+);
+
+export const buildings = pgTable(
+  'buildings',
+  {
+    id: serial().primaryKey(),
+    schoolId: integer()
+      .notNull()
+      .references(() => schools.id),
+    name: text().notNull(),
+    address: text(),
+  },
+  (t) => [index().on(t.schoolId)],
+);
+
+/** Parallel = grade: 0 is preschool, 1–11 school grades. The id is the grade itself. */
+export const parallels = pgTable('parallels', {
+  id: smallint().primaryKey(),
+  name: text().notNull(),
+});
+
+export const classes = pgTable(
+  'classes',
+  {
+    id: serial().primaryKey(),
+    schoolId: integer()
+      .notNull()
+      .references(() => schools.id),
+    buildingId: integer().references(() => buildings.id),
+    parallelId: smallint()
+      .notNull()
+      .references(() => parallels.id),
+    letter: text().notNull(),
+    /** Display name, e.g. `7 «А»`. */
+    name: text().notNull(),
+  },
+  (t) => [index().on(t.schoolId), uniqueIndex().on(t.schoolId, t.parallelId, t.letter)],
+);
+
+export const students = pgTable(
+  'students',
+  {
+    id: serial().primaryKey(),
+    schoolId: integer()
+      .notNull()
+      .references(() => schools.id),
+    classId: integer().references(() => classes.id),
+    surname: text().notNull(),
+    name: text().notNull(),
+    patronymic: text(),
+    birthDate: date({ mode: 'string' }),
+    gender: text(),
+    createdAt: created(),
+    deletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index().on(t.schoolId),
+    index().on(t.classId),
+    index('students_surname_idx').on(sql`lower(${t.surname})`),
+  ],
+);
+
+export const workerPositions = pgTable('worker_positions', {
+  id: serial().primaryKey(),
+  name: text().notNull().unique(),
+});
+
+/** A staff member of a school (organizators are workers with a user account). */
+export const workers = pgTable(
+  'workers',
+  {
+    id: serial().primaryKey(),
+    schoolId: integer().references(() => schools.id),
+    positionId: integer().references(() => workerPositions.id),
+    surname: text().notNull(),
+    name: text().notNull(),
+    patronymic: text(),
+    email: text(),
+    isBlocked: boolean().notNull().default(false),
+    createdAt: created(),
+  },
+  (t) => [index().on(t.schoolId)],
+);

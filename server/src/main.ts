@@ -1,0 +1,50 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await buildApp(config);
+  const startup = app.ctx;
+  await app.listen({ host: config.host, port: config.port });
+  const url = config.publicUrl ?? `http://localhost:${config.port}`;
+  const lines = [
+    '',
+    `  Attesta is running: ${url}`,
+    `  API docs:           ${url}/api/docs`,
+    `  Database:           ${startup.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/pglite` : 'PostgreSQL server'}`,
+  ];
+  console.log(lines.join('\n') + '\n');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      // Stops accepting connections, lets running requests (answer saves) finish, closes the database.
+      await app.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+void main();
