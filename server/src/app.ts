@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   let redis: Redis | null = null;
   let cache: Cache | null = null;
   if (config.redisUrl) {
-    redis = connectRedis(config.redisUrl);
+    redis = connectRedis(config.redisUrl, config.redisKeyPrefix);
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     cache = new RedisCache(redis);
   } else if (database.kind === 'pglite') {
@@ -100,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.addHook('onClose', async () => {
     await cache?.close();
+    redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
 

@@ -26,6 +26,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  REDIS_KEY_PREFIX: z.string().default('attesta:'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
@@ -71,6 +72,7 @@ export interface Config {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   sessionSecret: string;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
@@ -134,6 +136,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (env.NODE_ENV === 'production' && env.DEMO_PASSWORD === 'demo' && env.DEMO_DATA) {
     problems.push('DEMO_DATA: production must set DEMO_DATA=false (demo accounts have a public password)');
   }
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.SESSION_SECRET) {
+    // Several instances must share one secret: a generated per-machine file would differ.
+    problems.push('SESSION_SECRET: required in production with DATABASE_URL (at least 32 characters)');
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR);
@@ -150,6 +156,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     sessionSecret: resolveSessionSecret(env, dataDir),
     sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,

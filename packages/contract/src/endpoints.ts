@@ -1,5 +1,5 @@
 // The call contract of Attesta: one row per call of spec/endpoints.tsv.
-// Kept in sync with ../shared/spec/endpoints.tsv by server/src/app/endpoints.test.ts.
+// Kept in sync with ../shared/spec/endpoints.tsv by server/src/plugins/endpoints.test.ts.
 import type { RoleRule } from './roles.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface EndpointContract {

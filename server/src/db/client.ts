@@ -38,6 +38,9 @@ export function migrationsFolder(): string {
   throw new Error('migrations folder (server/drizzle) not found');
 }
 
+/** Arbitrary constant key of the migration advisory lock. */
+const MIGRATION_LOCK = 7_301_2024;
+
 export interface DatabaseOptions {
   /** PostgreSQL server URL; without it an embedded PGlite is used. */
   url?: string;
@@ -55,7 +58,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePg(drizzlePg(pool, { schema, casing }), { migrationsFolder: migrationsFolder() }),
+      // Several instances may start at once: an advisory lock lets one migrate while the others wait.
+      async migrate() {
+        const client = await pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+          await migratePg(drizzlePg(client, { schema, casing }), { migrationsFolder: migrationsFolder() });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+          client.release();
+        }
+      },
       close: () => pool.end(),
       async query<T>(text: string, params?: unknown[]) {
         const result = await pool.query(text, params);

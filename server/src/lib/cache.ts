@@ -68,6 +68,7 @@ export class RedisCache implements Cache {
   }
 }
 
-export function connectRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+/** One Redis connection per process; keys are prefixed so several installations can share a server. */
+export function connectRedis(url: string, keyPrefix: string): Redis {
+  return new Redis(url, { keyPrefix, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
 }

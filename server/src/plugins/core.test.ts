@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedIn, type TestApp } from '../../test/helpers.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiKeys } from '../db/schema/index.js';
+import { sha256 } from '../lib/tokens.js';
+import { buildApp } from '../app.js';
+import { createTestApp, createUser, signedIn, testConfig, type TestApp } from '../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -111,4 +117,74 @@ describe('core server', () => {
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'session_expired' });
   });
+
+  it('rejects malformed JSON and oversized bodies with the error format, before any handler', async () => {
+    const { session } = await signedIn(t.app, ['ugnik']);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/ugnik/diagnostic/list',
+      headers: { ...session.headers, 'content-type': 'application/json' },
+      payload: '{"page": 1,',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ status: 400, code: 'malformed_json' });
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: '/api/ugnik/diagnostic/list',
+      headers: { ...session.headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ filter: { text: 'x'.repeat(2 * 1024 * 1024) } }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+
+  it('accepts an integration API key as a bearer credential, and refuses a revoked one', async () => {
+    const user = await createUser(t.app, { roles: ['integration'] });
+    const secret = 'k'.repeat(32);
+    const [key] = await t.app.ctx.db
+      .insert(apiKeys)
+      .values({ userId: user.id, name: 'MRKO', prefix: 'mrko0001', keyHash: sha256(secret) })
+      .returning();
+    const call = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/integration/proctoredu/start_session',
+        headers: { authorization: `Bearer atk_mrko0001_${secret}` },
+        payload: {},
+      });
+    expect((await call()).statusCode).toBe(501);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/integration/proctoredu/start_session',
+      headers: { authorization: `Bearer atk_mrko0001_${'z'.repeat(32)}` },
+      payload: {},
+    });
+    expect(wrong.statusCode).toBe(401);
+    const { eq } = await import('drizzle-orm');
+    await t.app.ctx.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, key!.id));
+    expect((await call()).statusCode).toBe(401);
+  });
 });
+
+describe('serving the web client', () => {
+  it('serves files, falls back to index.html for app routes, and keeps /api 404s as JSON', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'attesta-web-'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Attesta</title><div id="root"></div>');
+    writeFileSync(join(dist, 'robots.txt'), 'User-agent: *');
+    const app = await buildApp(testConfig({ WEB_DIST: dist }), { database: t.database, logger: false });
+    try {
+      const index = await app.inject({ method: 'GET', url: '/coordinator/students?page=2' });
+      expect(index.statusCode).toBe(200);
+      expect(index.headers['content-type']).toContain('text/html');
+      expect(index.body).toContain('<div id="root">');
+      expect((await app.inject({ method: 'GET', url: '/robots.txt' })).body).toBe('User-agent: *');
+      expect((await app.inject({ method: 'GET', url: '/missing.js' })).statusCode).toBe(404);
+      const api = await app.inject({ method: 'GET', url: '/api/missing' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json()).toMatchObject({ code: 'not_found' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+

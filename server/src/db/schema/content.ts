@@ -1,4 +1,6 @@
 import {
+  boolean,
+  primaryKey,
   index,
   integer,
   jsonb,
@@ -10,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { bytea } from './files.js';
 
 const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -55,6 +58,14 @@ export const subjectTests = pgTable(
     instructionHtml: text(),
     /** Mark scale: [{ mark: '5', minScore: 18 }, ...] from the highest mark down. */
     markScale: jsonb().$type<{ mark: string; minScore: number; level?: string }[]>().notNull().default([]),
+    kimTemplateId: integer().references(() => kimTemplates.id),
+    specificationId: integer().references(() => specifications.id),
+    /** Questionnaire shown before the test (optional). */
+    quizId: integer().references(() => quizzes.id),
+    /** Whether tasks may be answered on a paper answer form (blank) instead of online. */
+    allowBlank: boolean().notNull().default(true),
+    /** Final mark when two experts disagree beyond a task's threshold: the third's mark, or the mean. */
+    expertRule: text().notNull().default('third'),
     createdAt: created(),
   },
   (t) => [index().on(t.subjectExamId)],
@@ -86,6 +97,8 @@ export const tasks = pgTable('tasks', {
   solutionHtml: text(),
   criteria: jsonb().$type<{ code: string; text: string; maxScore: number }[]>(),
   maxScore: numeric({ mode: 'number' }).notNull().default(1),
+  /** Optional interactive container rendering the task. */
+  htmlContainerId: integer(),
   createdAt: created(),
 });
 
@@ -103,4 +116,108 @@ export const variantTasks = pgTable(
     maxScore: numeric({ mode: 'number' }).notNull(),
   },
   (t) => [uniqueIndex().on(t.variantId, t.position), index().on(t.taskId)],
+);
+
+/** Layout template of a printed/rendered variant (header, footer, styles). */
+export const kimTemplates = pgTable('kim_templates', {
+  id: serial().primaryKey(),
+  name: text().notNull(),
+  html: text().notNull(),
+  css: text(),
+  updatedAt: created(),
+});
+
+/** Blueprint of a subject test: the content elements and skills its tasks check. */
+export const specifications = pgTable('specifications', {
+  id: serial().primaryKey(),
+  name: text().notNull(),
+  subjectId: integer().references(() => subjects.id),
+  parallel: smallint(),
+  description: text(),
+});
+
+export const specificationElements = pgTable(
+  'specification_elements',
+  {
+    id: serial().primaryKey(),
+    specificationId: integer()
+      .notNull()
+      .references(() => specifications.id, { onDelete: 'cascade' }),
+    code: text().notNull(),
+    name: text().notNull(),
+    /** content | skill */
+    kind: text().notNull().default('content'),
+  },
+  (t) => [uniqueIndex().on(t.specificationId, t.code)],
+);
+
+/** Classifiers of a task: the specification elements it checks. */
+export const taskElements = pgTable(
+  'task_elements',
+  {
+    taskId: integer()
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    elementId: integer()
+      .notNull()
+      .references(() => specificationElements.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.elementId] })],
+);
+
+/** Published html texts (help, procedures, analytics snippet...). */
+export const htmlTexts = pgTable(
+  'html_texts',
+  {
+    id: serial().primaryKey(),
+    code: text(),
+    kind: text().notNull().default('page'),
+    title: text().notNull(),
+    html: text().notNull(),
+    isPublished: boolean().notNull().default(true),
+    updatedAt: created(),
+  },
+  (t) => [uniqueIndex().on(t.code)],
+);
+
+/** A questionnaire attached to subject tests: questions as JSON (single/multiple choice, text). */
+export const quizzes = pgTable('quizzes', {
+  id: serial().primaryKey(),
+  name: text().notNull(),
+  questions: jsonb()
+    .$type<
+      {
+        id: string;
+        text: string;
+        kind: 'single' | 'multiple' | 'text';
+        options?: { id: string; text: string }[];
+        required?: boolean;
+      }[]
+    >()
+    .notNull()
+    .default([]),
+});
+
+/** Interactive content package (HTML5/QTI), served sandboxed from /api/kim/htmlContainer. */
+export const htmlContainers = pgTable('html_containers', {
+  id: serial().primaryKey(),
+  name: text().notNull(),
+  currentVersion: integer().notNull().default(1),
+  entry: text().notNull().default('index.html'),
+  createdAt: created(),
+});
+
+export const htmlContainerResources = pgTable(
+  'html_container_resources',
+  {
+    id: serial().primaryKey(),
+    containerId: integer()
+      .notNull()
+      .references(() => htmlContainers.id, { onDelete: 'cascade' }),
+    version: integer().notNull(),
+    path: text().notNull(),
+    mime: text().notNull(),
+    data: bytea().notNull(),
+  },
+  (t) => [uniqueIndex().on(t.containerId, t.version, t.path)],
 );

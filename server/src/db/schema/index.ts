@@ -2,3 +2,5 @@ export * from './org.js';
 export * from './users.js';
 export * from './content.js';
 export * from './diagnostics.js';
+export * from './files.js';
+export * from './exam.js';

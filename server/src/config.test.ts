@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration from the environment', () => {
+  it('has working defaults for a fresh clone', () => {
+    const c = loadConfig({ NODE_ENV: 'test' });
+    expect(c.port).toBe(3000);
+    expect(c.dataDir).toMatch(/data$/);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.demoData).toBe(true);
+    expect(c.demoPassword).toBe('demo');
+    expect(c.oidc).toBeUndefined();
+  });
+
+  it('reads every setting', () => {
+    const c = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@db/attesta',
+      REDIS_URL: 'redis://cache:6379',
+      SESSION_SECRET: 'x'.repeat(40),
+      SESSION_IDLE_MINUTES: '30',
+      DEMO_DATA: 'false',
+      PUBLIC_URL: 'https://exam.example.org/',
+      OIDC_ISSUER: 'https://id.example.org',
+      OIDC_CLIENT_ID: 'attesta',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      databaseUrl: 'postgres://u@db/attesta',
+      redisUrl: 'redis://cache:6379',
+      sessionSecret: 'x'.repeat(40),
+      sessionIdleMs: 30 * 60_000,
+      demoData: false,
+      publicUrl: 'https://exam.example.org',
+      cookieSecure: true,
+    });
+    expect(c.oidc).toMatchObject({ issuer: 'https://id.example.org', clientId: 'attesta' });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL: must start with postgres:\/\//],
+    [{ SESSION_SECRET: 'short' }, /SESSION_SECRET: must be at least 32 characters/],
+    [{ DEMO_DATA: 'maybe' }, /DEMO_DATA/],
+    [{ OIDC_ISSUER: 'https://id.example.org' }, /OIDC_ISSUER and OIDC_CLIENT_ID/],
+    [{ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/a' }, /SESSION_SECRET: required in production/],
+    [{ NODE_ENV: 'production', SESSION_SECRET: 'y'.repeat(32) }, /production must set DEMO_DATA=false/],
+  ])('rejects %o with a clear message', (env, message) => {
+    const attempt = () => loadConfig({ NODE_ENV: 'test', ...env });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(message);
+  });
+});

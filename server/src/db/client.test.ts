@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/helpers.js';
+import { openDatabase } from './client.js';
+
+describe('database', () => {
+  it('migrates idempotently and has the reference data', async () => {
+    const database = await createTestDatabase();
+    try {
+      await database.migrate();
+      const roles = await database.query<{ code: string }>('select code from roles order by code');
+      expect(roles.map((r) => r.code)).toEqual([
+        'admin',
+        'coordinator',
+        'expert',
+        'guest',
+        'integration',
+        'organizator',
+        'participant',
+        'ugnik',
+      ]);
+      const parallels = await database.query<{ n: number }>('select count(*)::int as n from parallels');
+      expect(parallels[0]!.n).toBe(12);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)('lets several instances migrate at once', async () => {
+    const first = await createTestDatabase();
+    try {
+      // The test database is already migrated; roll it back to empty to race two migrations.
+      await first.query(
+        'drop schema public cascade; create schema public; drop schema if exists drizzle cascade',
+      );
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      const name = (await first.query<{ db: string }>('select current_database() as db'))[0]!.db;
+      url.pathname = `/${name}`;
+      const [a, b] = await Promise.all([
+        openDatabase({ url: url.toString() }),
+        openDatabase({ url: url.toString() }),
+      ]);
+      await Promise.all([a.migrate(), b.migrate()]);
+      await Promise.all([a.close(), b.close()]);
+      const roles = await first.query<{ n: number }>('select count(*)::int as n from roles');
+      expect(roles[0]!.n).toBe(8);
+    } finally {
+      await first.close();
+    }
+  });
+});

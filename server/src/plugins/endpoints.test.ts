@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS, ROLES, type Role } from '@attesta/contract';
+import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
+
+// The contract table must be exactly ../shared/spec/endpoints.tsv, and every row must be served
+// with its roles: 401 without a session, 403 for a role it does not list.
+const tsvPath = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/spec/endpoints.tsv');
+const tsvRows = readFileSync(tsvPath, 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => {
+    const [method, path, roles, meaning] = line.split('\t');
+    return { method, path, roles, meaning };
+  });
+
+const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'publish' ? 'true' : '1'));
+
+let t: TestApp;
+const sessionsByRole = new Map<Role, Session>();
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const role of ROLES) sessionsByRole.set(role, (await signedIn(t.app, [role])).session);
+});
+afterAll(async () => t.close());
+
+describe('the call contract', () => {
+  it('is exactly spec/endpoints.tsv', () => {
+    expect(
+      ENDPOINTS.map((e) => ({
+        method: e.method,
+        path: e.path,
+        roles: typeof e.roles === 'string' ? e.roles : e.roles.join(','),
+        meaning: e.meaning,
+      })),
+    ).toEqual(tsvRows);
+  });
+
+  it('registers every call (never 404)', () => {
+    for (const e of ENDPOINTS) {
+      const url = e.path.replace(/\{(\w+)\}/g, ':$1');
+      expect(t.app.hasRoute({ method: e.method, url }), `${e.method} ${e.path}`).toBe(true);
+    }
+  });
+
+  it.each(ENDPOINTS.filter((e) => e.roles !== 'anon').map((e) => [`${e.method} ${e.path}`, e] as const))(
+    '%s answers 401 without a session',
+    async (_name, e) => {
+      const res = await t.app.inject({
+        method: e.method,
+        url: concrete(e.path),
+        headers: { 'x-requested-with': 'XMLHttpRequest' },
+        ...(e.method === 'GET' || e.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ status: 401, code: 'unauthorized' });
+    },
+  );
+
+  it.each(
+    ENDPOINTS.filter((e) => Array.isArray(e.roles) && e.roles.length < ROLES.length).map(
+      (e) => [`${e.method} ${e.path}`, e] as const,
+    ),
+  )('%s answers 403 to a role it does not list', async (_name, e) => {
+    const allowed = e.roles as readonly Role[];
+    const outsider = ROLES.find((r) => !allowed.includes(r))!;
+    const res = await t.app.inject({
+      method: e.method,
+      url: concrete(e.path),
+      headers: sessionsByRole.get(outsider)!.headers,
+      ...(e.method === 'GET' || e.method === 'DELETE' ? {} : { payload: {} }),
+    });
+    expect(res.statusCode, `${outsider} on ${e.method} ${e.path}`).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'forbidden' });
+  });
+});
