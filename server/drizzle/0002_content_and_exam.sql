@@ -126,6 +126,7 @@ CREATE TABLE "exam_works" (
 	"paused_seconds" integer DEFAULT 0 NOT NULL,
 	"paused_at" timestamp with time zone,
 	"deadline_at" timestamp with time zone NOT NULL,
+	"window_ends_at" timestamp with time zone NOT NULL,
 	"finished_at" timestamp with time zone,
 	"finish_reason" text,
 	"device_id" text,

@@ -46,6 +46,8 @@ export const examWorks = pgTable(
     /** Start of the pause in force, if any. */
     pausedAt: timestamp({ withTimezone: true }),
     deadlineAt: timestamp({ withTimezone: true }).notNull(),
+    /** End of the diagnostic window when the work started: no deadline goes past it. */
+    windowEndsAt: timestamp({ withTimezone: true }).notNull(),
     finishedAt: timestamp({ withTimezone: true }),
     /** manual | timeout | organizator */
     finishReason: text(),

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { answerTypeSchema } from './content.js';
+
+/*
+ * The exam runner's calls (/api/exam/test/*), shared by server and web. Times are ISO instants;
+ * `serverTime` lets the client correct its own clock — the server's clock rules (DESIGN.md §3).
+ */
+
+export const ANSWER_MODES = ['online', 'blank'] as const;
+export const answerModeSchema = z.enum(ANSWER_MODES).describe('online, or blank: on the paper answer form');
+export type AnswerMode = z.infer<typeof answerModeSchema>;
+
+export const EXAM_WORK_STATUSES = ['new', 'in_progress', 'paused', 'finished', 'scored'] as const;
+export const examWorkStatusSchema = z.enum(EXAM_WORK_STATUSES);
+export type ExamWorkStatus = z.infer<typeof examWorkStatusSchema>;
+
+export const FINISH_REASONS = ['manual', 'timeout', 'organizator'] as const;
+export const finishReasonSchema = z.enum(FINISH_REASONS);
+
+const instant = z.string().describe('ISO instant (UTC, Z)');
+const calendarDate = z.string().describe('yyyy-mm-dd');
+
+export const subjectTestSummarySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    subjectName: z.string(),
+    parallels: z.array(z.number().int()),
+    durationMinutes: z.number().int(),
+    description: z.string().nullable(),
+    taskCount: z.number().int().nullable(),
+    allowBlank: z.boolean(),
+    testGroupId: z.number().int().nullable(),
+    hasQuiz: z.boolean(),
+  })
+  .meta({ id: 'SubjectTestSummary' });
+export type SubjectTestSummary = z.infer<typeof subjectTestSummarySchema>;
+
+/** GET checkActivationCode[/{code}]: no personal data — the code alone must not reveal a name. */
+export const activationCodeCheckSchema = z
+  .object({
+    valid: z.boolean(),
+    reason: z
+      .enum(['unknown', 'annulled', 'not_yet_active', 'window_closed', 'finished'])
+      .nullable()
+      .describe('why the code cannot be used to take the test now'),
+    subjectTest: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    testDate: calendarDate.nullable(),
+    windowStartsAt: instant.nullable(),
+    windowEndsAt: instant.nullable(),
+    serverTime: instant,
+  })
+  .meta({ id: 'ActivationCodeCheck' });
+export type ActivationCodeCheck = z.infer<typeof activationCodeCheckSchema>;
+
+export const savedAnswerSchema = z.object({
+  variantTaskId: z.number().int(),
+  value: z.unknown().describe('shape depends on the answer type (see TASK_SCHEMAS value)'),
+  seq: z.number().int(),
+  savedAt: instant,
+  answerMode: answerModeSchema,
+  fileIds: z.array(z.number().int()).optional(),
+});
+export type SavedAnswer = z.infer<typeof savedAnswerSchema>;
+
+/** The state of an exam work as the runner needs it; `answers` only where the call says so. */
+export const examWorkStateSchema = z
+  .object({
+    id: z.number().int(),
+    participantTestId: z.number().int(),
+    variantId: z.number().int(),
+    status: examWorkStatusSchema,
+    answerMode: answerModeSchema,
+    startedAt: instant,
+    timeLimitSeconds: z.number().int(),
+    extraSeconds: z.number().int(),
+    pausedSeconds: z.number().int(),
+    pausedAt: instant.nullable(),
+    deadlineAt: instant.describe('includes extra time and pauses, capped by the diagnostic window'),
+    secondsLeft: z.number().int().min(0),
+    finishedAt: instant.nullable(),
+    finishReason: finishReasonSchema.nullable(),
+    serverTime: instant,
+    answers: z.array(savedAnswerSchema).optional(),
+  })
+  .meta({ id: 'ExamWorkState' });
+export type ExamWorkState = z.infer<typeof examWorkStateSchema>;
+
+export const currentParticipantTestSchema = z
+  .object({
+    id: z.number().int(),
+    status: z.string(),
+    testDate: calendarDate,
+    diagnostic: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      startsAt: instant,
+      endsAt: instant,
+      resultsPublished: z.boolean(),
+    }),
+    subjectTest: subjectTestSummarySchema,
+    participant: z.object({
+      displayName: z.string(),
+      className: z.string().nullable(),
+      schoolName: z.string().nullable(),
+      cardComplete: z.boolean().describe('names filled in (saveParticipant)'),
+    }),
+    quizDone: z.boolean(),
+    examWork: examWorkStateSchema.nullable(),
+    serverTime: instant,
+  })
+  .meta({ id: 'CurrentParticipantTest' });
+export type CurrentParticipantTest = z.infer<typeof currentParticipantTestSchema>;
+
+export const timeBeforeSchema = z.object({
+  seconds: z.number().int().min(0).describe('0 when the start window is open'),
+  startsAt: instant,
+  endsAt: instant,
+  serverTime: instant,
+});
+
+export const timeLeftSchema = z.object({
+  examWorkId: z.number().int(),
+  secondsLeft: z.number().int().min(0),
+  deadlineAt: instant,
+  status: examWorkStatusSchema,
+  paused: z.boolean(),
+  serverTime: instant,
+});
+
+export const taskFileSchema = z.object({ id: z.number().int(), name: z.string(), mime: z.string() });
+
+/** A task as a participant sees it: never a reference answer, scoring rule, solution or criteria. */
+export const participantTaskSchema = z
+  .object({
+    variantTaskId: z.number().int(),
+    position: z.number().int(),
+    answerType: answerTypeSchema,
+    html: z.string().describe('sanitized task text'),
+    content: z.record(z.string(), z.unknown()).describe('options, items, blanks… (TASK_SCHEMAS content)'),
+    maxScore: z.number(),
+    files: z.array(taskFileSchema),
+    htmlContainerId: z.number().int().nullable(),
+  })
+  .meta({ id: 'ParticipantTask' });
+export type ParticipantTask = z.infer<typeof participantTaskSchema>;
+
+export const participantVariantSchema = z
+  .object({
+    id: z.number().int(),
+    number: z.number().int(),
+    subjectTestId: z.number().int(),
+    subjectTestName: z.string(),
+    instructionHtml: z.string().nullable(),
+    tasks: z.array(participantTaskSchema),
+  })
+  .meta({ id: 'ParticipantVariant' });
+export type ParticipantVariant = z.infer<typeof participantVariantSchema>;
+
+/** PUT saveanswer (DESIGN.md §8). `seq` grows per (exam work, task). */
+export const saveAnswerBodySchema = z.strictObject({
+  examWorkId: z.number().int().positive(),
+  variantTaskId: z.number().int().positive(),
+  value: z.unknown().describe('JSON shaped by the task answer type: see TASK_SCHEMAS[type].value'),
+  seq: z.number().int().min(1).max(2_000_000_000),
+});
+export type SaveAnswerBody = z.infer<typeof saveAnswerBodySchema>;
+export const saveAnswerResponseSchema = z.object({ seq: z.number().int(), savedAt: instant });
+
+export const saveAnswersBodySchema = z.strictObject({
+  examWorkId: z.number().int().positive(),
+  answers: z
+    .array(
+      z.strictObject({
+        variantTaskId: z.number().int().positive(),
+        value: z.unknown(),
+        seq: z.number().int().min(1).max(2_000_000_000),
+      }),
+    )
+    .min(1)
+    .max(200),
+});
+export type SaveAnswersBody = z.infer<typeof saveAnswersBodySchema>;
+/** Each answer applies on its own: `stale` ones (an older seq than stored) change nothing. */
+export const saveAnswersResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      variantTaskId: z.number().int(),
+      status: z.enum(['saved', 'duplicate', 'stale']),
+      seq: z.number().int().describe('the seq now stored'),
+      savedAt: instant,
+    }),
+  ),
+});
+
+export const pauseStateSchema = z.object({
+  examWorkId: z.number().int(),
+  paused: z.boolean(),
+  pausedAt: instant.nullable(),
+  reason: z.string().nullable(),
+  byStaff: z.boolean().describe('paused by an organizator: only staff may resume'),
+  secondsLeft: z.number().int(),
+  serverTime: instant,
+});
+
+export const pauseBodySchema = z.strictObject({
+  pause: z.boolean().describe('true pauses, false resumes'),
+  examWorkIds: z
+    .array(z.number().int().positive())
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('staff only: the works to pause or resume (a whole room at once)'),
+  reason: z.string().trim().max(500).optional(),
+});
+
+export const examWorkExistsSchema = z.object({
+  exists: z.boolean(),
+  examWorkId: z.number().int().nullable(),
+  status: examWorkStatusSchema.nullable(),
+});
+
+export const changeTimeResultSchema = z.object({
+  changed: z.array(
+    z.object({ id: z.number().int(), extraSeconds: z.number().int(), deadlineAt: instant, secondsLeft: z.number().int() }),
+  ),
+});
+
+export const quizSchema = z.object({
+  quiz: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      questions: z.array(
+        z.object({
+          id: z.string(),
+          text: z.string(),
+          kind: z.enum(['single', 'multiple', 'text']),
+          options: z.array(z.object({ id: z.string(), text: z.string() })).optional(),
+          required: z.boolean().optional(),
+        }),
+      ),
+    })
+    .nullable(),
+  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).nullable(),
+});
+export const saveQuizBodySchema = z.strictObject({
+  answers: z.record(z.string().max(32), z.union([z.string().max(2000), z.array(z.string().max(32)).max(50)])),
+});
+
+/** Header the runner sends so a work stays on one device until staff clear the session. */
+export const DEVICE_HEADER = 'x-device-id';
