@@ -1,5 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startDemo } from './demo/startup.js';
+import { randomToken } from './lib/tokens.js';
+import { removeServerFile, writeServerFile } from './lib/server-file.js';
 
 async function main() {
   let config;
@@ -14,13 +18,24 @@ async function main() {
   }
   const app = await buildApp(config);
   const startup = app.ctx;
+  // Local command line tools (npm run demo:codes) ask the running server with this token.
+  const localToken = randomToken();
+  const demoLines = await startDemo(app, config, localToken);
+  const embedded = startup.database.kind === 'pglite';
+  if (embedded) app.addHook('onClose', async () => removeServerFile(config.dataDir));
   await app.listen({ host: config.host, port: config.port });
+  if (embedded) {
+    const { port } = app.server.address() as AddressInfo;
+    writeServerFile(config.dataDir, { pid: process.pid, port, token: localToken });
+    process.on('exit', () => removeServerFile(config.dataDir));
+  }
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
   const lines = [
     '',
     `  Attesta is running: ${url}`,
     `  API docs:           ${url}/api/docs`,
     `  Database:           ${startup.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/pglite` : 'PostgreSQL server'}`,
+    ...demoLines,
   ];
   console.log(lines.join('\n') + '\n');
 
