@@ -28,9 +28,21 @@ export interface BuildOptions {
   web?: boolean;
 }
 
+/** Query parameters that carry secrets (`POST /api/User?pwd=`, `hashpassword?pass=`...). */
+const SECRET_QUERY = /([?&](?:pwd|pass|password|token|externalAccessToken|providerKey)=)[^&]*/gi;
+export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        remoteAddress: req.ip,
+        userAgent: req.headers?.['user-agent'],
+      }),
+    },
     redact: {
       paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       censor: '[redacted]',

@@ -17,6 +17,8 @@ export interface AccessRule {
   scope?: ScopeRule;
   /** A GET that changes state (needs the anti-CSRF header). */
   stateChanging?: boolean;
+  /** Reading session state (hasSession, sessionTime) must not keep an idle session alive. */
+  passive?: boolean;
 }
 
 declare module 'fastify' {
@@ -42,13 +44,14 @@ const byKey = new Map(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
  * Method, URL and access rule of a call of the contract, to spread into `app.route({...})`.
  * Roles come from the contract itself, so a route cannot drift from spec/endpoints.tsv.
  */
-export function endpoint(key: EndpointKey, scope?: ScopeRule) {
+export function endpoint(key: EndpointKey, scope?: ScopeRule, flags: { passive?: boolean } = {}) {
   const e = byKey.get(key);
   if (!e) throw new Error(`not in the contract: ${key}`);
   const access: AccessRule = {
     roles: e.roles,
     ...(scope ? { scope } : {}),
     ...('stateChanging' in e ? { stateChanging: true } : {}),
+    ...(flags.passive ? { passive: true } : {}),
   };
   return { method: e.method as HttpMethod, url: toFastifyPath(e.path), config: { access } };
 }
@@ -101,12 +104,12 @@ export const accessPlugin = fp<AccessPluginOptions>(
       if (bearer) {
         req.auth = bearer.startsWith('atk_')
           ? await sessions.resolveApiKey(bearer)
-          : await sessions.resolve(bearer, 'bearer');
+          : await sessions.resolve(bearer, 'bearer', !rule.passive);
         req.sessionToken = req.auth?.via === 'bearer' ? bearer : null;
         if (!req.auth && rule.roles !== 'anon')
           throw unauthorized('Your session has ended, sign in again', 'session_expired');
       } else if (cookie) {
-        req.auth = await sessions.resolve(cookie, 'cookie');
+        req.auth = await sessions.resolve(cookie, 'cookie', !rule.passive);
         req.sessionToken = req.auth ? cookie : null;
       }
 

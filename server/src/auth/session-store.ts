@@ -76,7 +76,7 @@ export class SessionStore {
   }
 
   /** Resolves a token to its live session, sliding the idle expiry. Null when unknown, revoked or expired. */
-  async resolve(token: string, via: 'cookie' | 'bearer'): Promise<AuthContext | null> {
+  async resolve(token: string, via: 'cookie' | 'bearer', touch = true): Promise<AuthContext | null> {
     if (!token || token.length > 200) return null;
     const id = sha256(token);
     let entry = await this.readCache(id);
@@ -92,7 +92,7 @@ export class SessionStore {
       await this.revoke(id, 'expired');
       return null;
     }
-    if (now - lastSeen.getTime() > this.touchEveryMs) {
+    if (touch && now - lastSeen.getTime() > this.touchEveryMs) {
       entry.lastSeenAt = new Date(now).toISOString();
       await this.db
         .update(sessions)

@@ -188,3 +188,35 @@ describe('serving the web client', () => {
   });
 });
 
+describe('request logs', () => {
+  it('never carry passwords or tokens from the query string', async () => {
+    const { redactUrl } = await import('../app.js');
+    expect(redactUrl('/api/User?pwd=s3cret&x=1')).toBe('/api/User?pwd=[redacted]&x=1');
+    expect(redactUrl('/api/Account/hashpassword?pass=abc')).toBe('/api/Account/hashpassword?pass=[redacted]');
+    expect(redactUrl('/api/Account/ObtainLocalAccessToken?provider=oidc&externalAccessToken=t0k')).toBe(
+      '/api/Account/ObtainLocalAccessToken?provider=oidc&externalAccessToken=[redacted]',
+    );
+  });
+});
+
+describe('idle expiry', () => {
+  it('is not slid by polling the session state, but is by real calls', async () => {
+    const { eq } = await import('drizzle-orm');
+    const { sessions } = await import('../db/schema/index.js');
+    const { session } = await signedIn(t.app, ['coordinator']);
+    const id = sha256(session.token);
+    const past = new Date(Date.now() - 10 * 60_000);
+    await t.app.ctx.db.update(sessions).set({ lastSeenAt: past }).where(eq(sessions.id, id));
+    await t.app.ctx.cache?.del(`sess:${id}`);
+    const lastSeen = async () =>
+      (await t.app.ctx.db.select().from(sessions).where(eq(sessions.id, id)))[0]!.lastSeenAt.getTime();
+    for (const url of ['/api/user/sessionTime', '/api/user/hasSession']) {
+      expect((await t.app.inject({ method: 'GET', url, headers: session.headers })).statusCode).toBe(200);
+    }
+    expect(await lastSeen()).toBe(past.getTime());
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/user', headers: session.headers })).statusCode,
+    ).toBe(200);
+    expect(await lastSeen()).toBeGreaterThan(past.getTime());
+  });
+});

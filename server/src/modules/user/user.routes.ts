@@ -1,0 +1,194 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  currentUserSchema,
+  errorBodySchema,
+  idParamSchema,
+  okSchema,
+  participantCardBodySchema,
+  participantCardSchema,
+  profileSaveBodySchema,
+  roleInfoSchema,
+  setUserPasswordBodySchema,
+  TECH_REQUIREMENTS,
+  techSpecQuerySchema,
+  techSpecResultSchema,
+  userDetailsSchema,
+  userListRequestSchema,
+  userListResponseSchema,
+  userSaveBodySchema,
+  userSaveQuerySchema,
+} from '@attesta/contract';
+import { authOf, endpoint } from '../../auth/access.js';
+import { checkTechSpec, probeBytes } from './tech-spec.js';
+import * as service from './user.service.js';
+import { listRoles } from './user.repo.js';
+
+const tags = ['user'];
+
+/** Documented error answers: the one error body under each status the call can give. */
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+
+const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
+const idParams = z.object({ id: idParamSchema });
+
+/** `/api/user/*` and `POST /api/User`: the current user, the admin's user management, the device check. */
+export const userRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+
+  app.route({
+    ...endpoint('GET /api/user'),
+    schema: {
+      summary: 'Current user (roles, school, display name) — the same object as in the login answer',
+      tags,
+      response: { 200: currentUserSchema, ...errors(401) },
+    },
+    handler: (req) => service.currentUser(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/user/hasSession', undefined, { passive: true }),
+    schema: {
+      summary: 'Whether the request carries a live session (cookie or bearer); never 401',
+      tags,
+      response: { 200: z.boolean() },
+    },
+    handler: async (req) => req.auth !== null && req.auth.via !== 'api_key',
+  });
+
+  app.route({
+    ...endpoint('GET /api/user/sessionTime', undefined, { passive: true }),
+    schema: {
+      summary: 'When the session ends unless used: an ISO instant as a JSON string',
+      tags,
+      response: { 200: z.string(), ...errors(401) },
+    },
+    // A bare string would go out as text/plain; the client expects a JSON string.
+    handler: async (req, reply) =>
+      reply.type('application/json; charset=utf-8').send(JSON.stringify(authOf(req).expiresAt.toISOString())),
+  });
+
+  app.route({
+    ...endpoint('GET /api/user/roles'),
+    schema: {
+      summary: 'All roles',
+      tags,
+      response: { 200: z.array(roleInfoSchema), ...errors(401, 403) },
+    },
+    handler: () => listRoles(ctx.db),
+  });
+
+  app.route({
+    ...endpoint('GET /api/user/checkTechSpec'),
+    schema: {
+      summary: 'Device and browser check against the technical requirements',
+      description:
+        'The browser sends what it measured (screenWidth, screenHeight, cookies, localStorage, indexedDb, ' +
+        'clientTime and, after a probe, downloadMs + bytes); the user agent is read from the header. ' +
+        'Each check has `ok` (false blocks testing on this device) and `warning` (acceptable, tell the user). ' +
+        '**Bandwidth probe:** with `probe=1` the answer is instead `application/octet-stream` of `bytes` random ' +
+        `bytes (default ${TECH_REQUIREMENTS.probe.defaultBytes}, max ${TECH_REQUIREMENTS.probe.maxBytes}, ` +
+        '`Cache-Control: no-store`); time its download and call again with `downloadMs` and `bytes`.',
+      tags,
+      querystring: techSpecQuerySchema,
+      response: { 200: techSpecResultSchema, ...errors(400) },
+    },
+    handler: async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (req.query.probe) {
+        // Fastify sends a Buffer as-is (no serializer), so the JSON schema above does not apply to it.
+        const bytes: unknown = probeBytes(req.query.bytes);
+        return reply.type('application/octet-stream').send(bytes as never);
+      }
+      return checkTechSpec(req.headers['user-agent'] ?? '', req.query, new Date());
+    },
+  });
+
+  app.route({
+    ...endpoint('GET /api/user/{id}'),
+    schema: {
+      summary: 'One user with roles, school, blocked and e-mail state',
+      tags,
+      params: idParams,
+      response: { 200: userDetailsSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.getUser(ctx, req.params.id),
+  });
+
+  app.route({
+    ...endpoint('POST /api/user/list'),
+    schema: {
+      summary: 'Page of users',
+      description:
+        'Filter: `search` (login, e-mail, surname, name), `role`, `schoolId`, `blocked`. ' +
+        'Sort fields: `id`, `login`, `surname`, `createdAt`.',
+      tags,
+      body: userListRequestSchema,
+      response: { 200: userListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => service.listUsers(ctx, req.body),
+  });
+
+  app.route({
+    ...endpoint('POST /api/User'),
+    schema: {
+      summary: 'Create (no id) or update (id) a user; query `pwd` sets the password',
+      description:
+        'On update an omitted field keeps its value and null clears it. Blocking a user or setting ' +
+        'a password ends their sessions; other changes reach their live sessions at once. ' +
+        '409 `login_taken` / `email_taken` (case-insensitive), `self_lockout` when an admin would ' +
+        'block themselves or drop their own admin role.',
+      tags,
+      querystring: userSaveQuerySchema,
+      body: userSaveBodySchema,
+      response: { 200: userDetailsSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => service.saveUser(ctx, actorOf(req), req.body, req.query.pwd || undefined),
+  });
+
+  app.route({
+    ...endpoint('POST /api/user/{id}/changepassword'),
+    schema: {
+      summary: "Set another user's password; their sessions end",
+      tags,
+      params: idParams,
+      body: setUserPasswordBodySchema,
+      response: { 200: okSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: async (req) => {
+      await service.setPassword(ctx, actorOf(req), req.params.id, req.body.password);
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('PUT /api/user/save'),
+    schema: {
+      summary: 'Update own profile: surname, name, patronymic, e-mail (a new e-mail must be confirmed again)',
+      tags,
+      body: profileSaveBodySchema,
+      response: { 200: currentUserSchema, ...errors(400, 401, 403, 409) },
+    },
+    handler: (req) => service.saveProfile(ctx, actorOf(req), req.body),
+  });
+
+  app.route({
+    // A participant session is bound to one participant test; without one there is no card to fill.
+    ...endpoint('PUT /api/user/saveParticipant', (_req, auth) => auth.participantTestId !== null),
+    schema: {
+      summary: 'Participant completes own card (names, birth date, class) before starting',
+      description:
+        'Writes to the student of the participant test bound to the session; an impersonal test gets a ' +
+        'new student of its school. 409 `card_locked` once the work has started.',
+      tags,
+      body: participantCardBodySchema,
+      response: { 200: participantCardSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => {
+      const actor = actorOf(req);
+      return service.saveParticipantCard(ctx, actor, actor.auth.participantTestId!, req.body);
+    },
+  });
+};

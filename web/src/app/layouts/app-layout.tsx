@@ -1,0 +1,131 @@
+import { Anchor, AppShell, Burger, Group, NavLink, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { FullPageLoader } from '../../components/ui/full-page-loader';
+import { LanguageSwitch } from '../../components/ui/language-switch';
+import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
+import { currentUserQuery } from '../../lib/session';
+import { LogoffButton } from './logoff-button';
+import { NavigationProgress } from './navigation-progress';
+import { RoleSwitch } from './role-switch';
+import { SessionTimer } from './session-timer';
+import { SkipLink } from './skip-link';
+import { useActiveRole } from './use-active-role';
+
+interface NavItem {
+  to: string;
+  label: string;
+  end?: boolean;
+}
+
+/**
+ * Sections of the active role that exist today. Work places of later issues are added here when
+ * they are built — never as dead links.
+ */
+function navItemsFor(
+  role: HomeRole | null,
+  t: (key: 'nav.home' | 'nav.changePassword') => string,
+): NavItem[] {
+  if (!role) return [];
+  const items: NavItem[] = [{ to: ROLE_HOME_PATH[role], label: t('nav.home'), end: true }];
+  // Participants sign in with an activation code and have no password to change.
+  if (role !== 'participant') items.push({ to: '/account/password', label: t('nav.changePassword') });
+  return items;
+}
+
+/** Signed-in pages: header with the user, role, session time, language and log off; role navigation. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { data: user } = useSuspenseQuery(currentUserQuery());
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const activeRole = useActiveRole(user);
+  const roles = homeRolesOf(user.roles);
+  const { pathname } = useLocation();
+
+  // On narrow screens the menu is an overlay; leaving it open over the next page would hide it.
+  useEffect(() => {
+    close();
+  }, [pathname, close]);
+
+  const userBlock = (
+    <Stack gap={0} align="flex-end">
+      <Text size="sm" fw={600} data-testid="user-name">
+        {user.displayName}
+      </Text>
+      <SessionTimer />
+    </Stack>
+  );
+
+  return (
+    <AppShell
+      header={{ height: { base: 60, md: 64 } }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
+      <SkipLink />
+      <NavigationProgress />
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('app.menu')} />
+            <Anchor
+              component={Link}
+              to={activeRole ? ROLE_HOME_PATH[activeRole] : '/'}
+              underline="never"
+              fw={700}
+              fz="xl"
+              c="attesta.8"
+            >
+              {t('app.name')}
+            </Anchor>
+            <RoleSwitch roles={roles} active={activeRole} />
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            <Group visibleFrom="md">{userBlock}</Group>
+            <Group visibleFrom="sm">
+              <LanguageSwitch />
+            </Group>
+            <LogoffButton />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label={t('nav.label')}>
+        <Stack gap="md" hiddenFrom="md" mb="md">
+          <Stack gap={0}>
+            <Text size="sm" fw={600}>
+              {user.displayName}
+            </Text>
+            <SessionTimer testId={null} />
+          </Stack>
+          <Group hiddenFrom="sm">
+            <LanguageSwitch />
+          </Group>
+        </Stack>
+        {navItemsFor(activeRole, t).map((item) => {
+          const active = item.end ? pathname === item.to : pathname.startsWith(item.to);
+          return (
+            <NavLink
+              key={item.to}
+              component={Link}
+              to={item.to}
+              label={item.label}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              data-testid={`nav-${item.to.slice(1).replace(/\//g, '-')}`}
+            />
+          );
+        })}
+      </AppShell.Navbar>
+
+      <AppShell.Main id="main">
+        <Suspense fallback={<FullPageLoader />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

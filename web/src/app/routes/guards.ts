@@ -1,0 +1,55 @@
+/** Route loaders that decide who may see a page before it renders (react-router data APIs). */
+import type { CurrentUser } from '@attesta/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { redirect, type LoaderFunctionArgs } from 'react-router';
+import { homePathFor, type HomeRole } from '../../lib/roles';
+import { currentUserQuery } from '../../lib/session';
+
+function appPathOf(request: Request, basename: string): string {
+  const url = new URL(request.url);
+  const prefix = basename.replace(/\/$/, '');
+  const path =
+    prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+  return `${path}${url.search}`;
+}
+
+/**
+ * The signed-in user, or a redirect to /login that brings the user back afterwards.
+ * `GET /api/user` is a synchronous-style call: its failure is only logged, the decision is ours.
+ */
+async function userOrLogin(
+  queryClient: QueryClient,
+  request: Request,
+  basename: string,
+): Promise<CurrentUser> {
+  try {
+    return await queryClient.ensureQueryData(currentUserQuery());
+  } catch {
+    throw redirect(`/login?${new URLSearchParams({ returnUrl: appPathOf(request, basename) })}`);
+  }
+}
+
+export function requireUser(queryClient: QueryClient, basename = '/') {
+  return ({ request }: LoaderFunctionArgs) => userOrLogin(queryClient, request, basename);
+}
+
+/** A home of a role the user does not hold sends them to their own home. */
+export function requireRole(queryClient: QueryClient, role: HomeRole, basename = '/') {
+  return async ({ request }: LoaderFunctionArgs) => {
+    const user = await userOrLogin(queryClient, request, basename);
+    if (!user.roles.includes(role)) throw redirect(homePathFor(user.roles));
+    return null;
+  };
+}
+
+/** `/`: the role home when signed in, otherwise the login page. */
+export function rootRedirect(queryClient: QueryClient) {
+  return async () => {
+    try {
+      const user = await queryClient.ensureQueryData(currentUserQuery());
+      return redirect(homePathFor(user.roles));
+    } catch {
+      return redirect('/login');
+    }
+  };
+}

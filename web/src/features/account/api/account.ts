@@ -1,0 +1,65 @@
+/** Account calls of the registration and password pages. Each form handles its own failures. */
+import { parallelSchema, registerResponseSchema, type Parallel, type RegisterBody } from '@attesta/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { apiClient, type ApiClient } from '../../../lib/api-client';
+
+type NewRegistration = Extract<RegisterBody, { email: string }>;
+
+/** `POST /api/Account/Register` (new guest) → `{ status: 'confirmation_sent' }`. */
+export function register(body: NewRegistration, client: ApiClient = apiClient) {
+  return client.post('/api/Account/Register', body, {
+    suppressRedirect: true,
+    parse: (data) => registerResponseSchema.parse(data),
+  });
+}
+
+/** `POST /api/Account/Register` with the e-mailed token → `{ status: 'confirmed' }`. */
+export function confirmRegistration(confirmationToken: string, client: ApiClient = apiClient) {
+  return client.post(
+    '/api/Account/Register',
+    { confirmationToken },
+    { suppressRedirect: true, parse: (data) => registerResponseSchema.parse(data) },
+  );
+}
+
+/** `POST /api/Account/SendRegistrationEMail` with `kind: 'reset'`: always answers the same. */
+export async function requestPasswordReset(email: string, client: ApiClient = apiClient): Promise<void> {
+  await client.post(
+    '/api/Account/SendRegistrationEMail',
+    { email, kind: 'reset' },
+    { suppressRedirect: true },
+  );
+}
+
+/** `POST /api/Account/ResetPassword`. */
+export async function resetPassword(
+  body: { token: string; newPassword: string },
+  client: ApiClient = apiClient,
+) {
+  await client.post('/api/Account/ResetPassword', body, { suppressRedirect: true });
+}
+
+/** `POST /api/Account/ChangePassword`; the server ends the user's other sessions. */
+export async function changePassword(
+  body: { oldPassword: string; newPassword: string },
+  client: ApiClient = apiClient,
+) {
+  await client.post('/api/Account/ChangePassword', body, { suppressRedirect: true });
+}
+
+/**
+ * `GET /api/Account/Parallels` for the optional grade of a registration. Failure is suppressed:
+ * the form still works without it.
+ */
+export function parallelsQuery(client: ApiClient = apiClient) {
+  return queryOptions({
+    queryKey: ['account', 'parallels'],
+    queryFn: ({ signal }): Promise<Parallel[]> =>
+      client.get('/api/Account/Parallels', {
+        signal,
+        suppressRedirect: true,
+        parse: (data) => parallelSchema.array().parse(data),
+      }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}

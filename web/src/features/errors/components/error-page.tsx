@@ -1,0 +1,88 @@
+import { Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PageTitle } from '../../../components/ui/page-title';
+
+const MAX_SHOWN = 500;
+
+export interface ErrorDetails {
+  status?: string;
+  code?: string;
+  message?: string;
+  /** A failure while sending: the error the browser reported. */
+  sendError?: { name: string; message: string };
+}
+
+/** Reads what the api client put into the query; tolerant of hand-edited or truncated links. */
+export function readErrorDetails(params: URLSearchParams): ErrorDetails {
+  const clip = (value: string | null) => (value ? value.slice(0, MAX_SHOWN) : undefined);
+  const details: ErrorDetails = {
+    status: clip(params.get('status')),
+    code: clip(params.get('code')),
+    message: clip(params.get('message')),
+  };
+  const raw = params.get('error');
+  if (raw) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed && typeof parsed === 'object') {
+        const { name, message } = parsed as Record<string, unknown>;
+        details.sendError = { name: clip(String(name ?? 'Error'))!, message: clip(String(message ?? ''))! };
+      }
+    } catch {
+      details.sendError = { name: 'Error', message: clip(raw)! };
+    }
+  }
+  return details;
+}
+
+interface ErrorViewProps {
+  details: ErrorDetails;
+}
+
+/** Body of the general error page; also used by the router's error boundary. */
+export function ErrorView({ details }: ErrorViewProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const rows: [string, string][] = [];
+  if (details.status) rows.push([t('pages.error.status'), details.status]);
+  if (details.code) rows.push([t('pages.error.code'), details.code]);
+  if (details.message) rows.push([t('pages.error.message'), details.message]);
+  if (details.sendError) rows.push([details.sendError.name, details.sendError.message]);
+
+  return (
+    <Stack gap="lg">
+      <PageTitle data-testid="error-title">{t('pages.error.title')}</PageTitle>
+      <Text>{details.sendError ? t('pages.error.sendFailed') : t('pages.error.text')}</Text>
+      {rows.length > 0 && (
+        <Table variant="vertical" layout="fixed" withTableBorder data-testid="error-details">
+          <Table.Caption>{t('pages.error.details')}</Table.Caption>
+          <Table.Tbody>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={160}>{label}</Table.Th>
+                <Table.Td>
+                  <Code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{value}</Code>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Group>
+        <Button variant="default" onClick={() => void navigate(-1)}>
+          {t('pages.error.back')}
+        </Button>
+        <Button component={Link} to="/">
+          {t('pages.error.home')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** `/error`: where failed calls land (spec §2). Works without a session. */
+export function ErrorPage() {
+  const [params] = useSearchParams();
+  return <ErrorView details={readErrorDetails(params)} />;
+}

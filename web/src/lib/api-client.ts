@@ -1,0 +1,310 @@
+/**
+ * The one API client (spec §2, §8; DESIGN.md §5, §8). Failure rules:
+ * - status 401 → the unauthorized page; any other failure status → the general error page;
+ * - a failure while sending (network down, fetch throws) → the error page with the error
+ *   serialized into the query string (`/error?error={"name":…,"message":…}`);
+ * - `suppressRedirect: true` → no navigation at all: the caller handles the ApiError it gets;
+ * - the synchronous-style calls (user, session, session time, logout) only log status and status
+ *   text to the console, because their callers decide themselves (e.g. the guard goes to /login).
+ * Every failure is also thrown as an ApiError so the caller's promise never silently resolves.
+ */
+import { errorBodySchema, type FieldError } from '@attesta/contract';
+import { getAuthToken } from './auth-token';
+import { currentAppPath } from './location';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Navigate = (to: string) => void;
+
+/** `status` 0: the request never got an answer (`code` is then `network_error`). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly statusText: string;
+  readonly code: string;
+  readonly fieldErrors: FieldError[];
+  /** Seconds from the `Retry-After` header of a 429/503, when the server sent one. */
+  readonly retryAfterSeconds: number | null;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    statusText?: string;
+    fieldErrors?: FieldError[];
+    retryAfterSeconds?: number | null;
+    cause?: unknown;
+  }) {
+    super(init.message, { cause: init.cause });
+    this.status = init.status;
+    this.statusText = init.statusText ?? '';
+    this.code = init.code;
+    this.fieldErrors = init.fieldErrors ?? [];
+    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+
+  /** Field errors keyed by field name: the server writes paths like `body.email`. */
+  fieldErrorMap(): Record<string, string> {
+    const map: Record<string, string> = {};
+    for (const { path, message } of this.fieldErrors) {
+      const field = path.replace(/^body\./, '');
+      map[field] ??= message;
+    }
+    return map;
+  }
+}
+
+/** Calls that only log their failures (spec §8). Paths compare case-insensitively (DESIGN.md §8). */
+export const SYNC_STYLE_CALLS: readonly { method: HttpMethod; path: string }[] = [
+  { method: 'GET', path: '/api/user' },
+  { method: 'GET', path: '/api/user/hasSession' },
+  { method: 'GET', path: '/api/user/sessionTime' },
+  { method: 'POST', path: '/api/Account/LogOff' },
+];
+
+export function isSyncStyleCall(method: HttpMethod, path: string): boolean {
+  const bare = path.split('?')[0]!.toLowerCase().replace(/\/+$/, '');
+  return SYNC_STYLE_CALLS.some((call) => call.method === method && call.path.toLowerCase() === bare);
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions<T> {
+  method?: HttpMethod;
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON; a FormData body is sent as multipart. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** The caller handles every failure itself: no navigation happens. */
+  suppressRedirect?: boolean;
+  /** Checks the answer (e.g. a zod schema's `parse`); a mismatch is a failure like any other. */
+  parse?: (data: unknown) => T;
+}
+
+export interface ApiClientConfig {
+  fetch?: typeof fetch;
+  navigate?: Navigate;
+  getToken?: () => string | null;
+  logger?: Pick<Console, 'error'>;
+  /** Path of the current page, for the return address on the unauthorized page. */
+  currentPath?: () => string;
+}
+
+/** Pages that a 401 must not use as return address: they are not where the user was working. */
+const NO_RETURN_PATHS = ['/login', '/unauthorized', '/error'];
+
+export function unauthorizedPath(currentPath: string): string {
+  const bare = currentPath.split(/[?#]/)[0] ?? '/';
+  if (NO_RETURN_PATHS.includes(bare) || bare === '/') return '/unauthorized';
+  return `/unauthorized?${new URLSearchParams({ returnUrl: currentPath })}`;
+}
+
+export function errorPagePath(error: ApiError): string {
+  if (error.isNetworkError) {
+    const cause = error.cause instanceof Error ? error.cause : error;
+    return `/error?error=${encodeURIComponent(JSON.stringify({ name: cause.name, message: cause.message }))}`;
+  }
+  const params = new URLSearchParams({ status: String(error.status), code: error.code });
+  if (error.message) params.set('message', error.message);
+  return `/error?${params}`;
+}
+
+function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204 || response.status === 205) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function errorFromResponse(response: Response, body: unknown): ApiError {
+  const parsed = errorBodySchema.safeParse(body);
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  if (parsed.success) {
+    return new ApiError({
+      status: response.status,
+      statusText: response.statusText,
+      code: parsed.data.code,
+      message: parsed.data.message,
+      fieldErrors: parsed.data.errors,
+      retryAfterSeconds,
+    });
+  }
+  // A proxy or gateway answered (502 page, etc.): keep what the status line says.
+  return new ApiError({
+    status: response.status,
+    statusText: response.statusText,
+    code: `http_${response.status}`,
+    message: response.statusText || `HTTP ${response.status}`,
+    retryAfterSeconds,
+  });
+}
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return Boolean(signal?.aborted) || (error instanceof DOMException && error.name === 'AbortError');
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+export interface ApiClient {
+  request<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
+  get<T = unknown>(path: string, options?: Omit<RequestOptions<T>, 'method' | 'body'>): Promise<T>;
+  post<T = unknown>(
+    path: string,
+    body?: unknown,
+    options?: Omit<RequestOptions<T>, 'method' | 'body'>,
+  ): Promise<T>;
+  put<T = unknown>(
+    path: string,
+    body?: unknown,
+    options?: Omit<RequestOptions<T>, 'method' | 'body'>,
+  ): Promise<T>;
+  delete<T = unknown>(path: string, options?: Omit<RequestOptions<T>, 'method' | 'body'>): Promise<T>;
+  /** Applies the default failure rule to an error a caller chose to handle but cannot. */
+  redirectFor(error: ApiError): void;
+}
+
+export function createApiClient(config: ApiClientConfig = {}): ApiClient {
+  const doFetch = (...args: Parameters<typeof fetch>) => (config.fetch ?? globalThis.fetch)(...args);
+  const navigate: Navigate = (to) => (config.navigate ?? navigateApp)(to);
+  const getToken = config.getToken ?? getAuthToken;
+  const logger = config.logger ?? console;
+  const currentPath = () => (config.currentPath ?? appPath)();
+
+  const redirectFor = (error: ApiError) => {
+    navigate(error.status === 401 ? unauthorizedPath(currentPath()) : errorPagePath(error));
+  };
+
+  const fail = (error: ApiError, method: HttpMethod, path: string, suppress: boolean): never => {
+    if (isSyncStyleCall(method, path)) {
+      logger.error(
+        error.isNetworkError
+          ? `${method} ${path}: ${error.message}`
+          : `${method} ${path}: ${error.status} ${error.statusText}`.trimEnd(),
+      );
+    } else if (!suppress) {
+      redirectFor(error);
+    }
+    throw error;
+  };
+
+  async function request<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+    const method = options.method ?? 'GET';
+    const suppress = options.suppressRedirect ?? false;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      // The server's anti-CSRF rule for cookie sessions; harmless on every other call.
+      'X-Requested-With': 'XMLHttpRequest',
+      ...options.headers,
+    };
+    const token = getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData) {
+      body = options.body;
+    } else if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+
+    let response: Response;
+    try {
+      response = await doFetch(buildUrl(path, options.query), {
+        method,
+        headers,
+        body,
+        credentials: 'same-origin',
+        signal: options.signal,
+      });
+    } catch (error) {
+      // A query cancelled by its owner (page left) is not a failure anybody should see.
+      if (isAbort(error, options.signal)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return fail(
+        new ApiError({ status: 0, code: 'network_error', message, cause: error }),
+        method,
+        path,
+        suppress,
+      );
+    }
+
+    let data: unknown;
+    try {
+      data = await readBody(response);
+    } catch (error) {
+      if (isAbort(error, options.signal)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return fail(
+        new ApiError({ status: 0, code: 'network_error', message, cause: error }),
+        method,
+        path,
+        suppress,
+      );
+    }
+    if (!response.ok) return fail(errorFromResponse(response, data), method, path, suppress);
+    if (!options.parse) return data as T;
+    try {
+      return options.parse(data);
+    } catch (error) {
+      const invalid = new ApiError({
+        status: response.status,
+        statusText: response.statusText,
+        code: 'invalid_response',
+        message: 'The server answered in an unexpected shape',
+        cause: error,
+      });
+      return fail(invalid, method, path, suppress);
+    }
+  }
+
+  return {
+    request,
+    get: (path, options) => request(path, { ...options, method: 'GET' }),
+    post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
+    put: (path, body, options) => request(path, { ...options, method: 'PUT', body }),
+    delete: (path, options) => request(path, { ...options, method: 'DELETE' }),
+    redirectFor,
+  };
+}
+
+let navigateApp: Navigate = (to) => {
+  // Before the router exists (or outside React) a full page load is the only way to move.
+  window.location.assign(`${import.meta.env.BASE_URL.replace(/\/$/, '')}${to}`);
+};
+let appPath: () => string = () => currentAppPath();
+
+/**
+ * The router registers its `navigate` (failures then move inside the SPA without a reload) and
+ * its own idea of the current location (the return address for the unauthorized page).
+ */
+export function setApiNavigator(navigate: Navigate, currentPath?: () => string) {
+  navigateApp = navigate;
+  if (currentPath) appPath = currentPath;
+}
+
+export const apiClient = createApiClient();

@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { AppProviders } from './app/providers';
+import { createAppRouter } from './app/router';
+import { applyDeviceClasses, detectDevice } from './lib/device';
+import { i18n } from './lib/i18n';
+import { createQueryClient } from './lib/query-client';
+import { attachTouchClick, shouldUseTouchClick } from './lib/touch-click';
+
+// Device classes go on <html> before the first paint so CSS can rely on them from the start.
+const device = detectDevice();
+applyDeviceClasses(device);
+if (shouldUseTouchClick(device)) attachTouchClick(document);
+
+const queryClient = createQueryClient();
+const router = createAppRouter(queryClient);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <AppProviders queryClient={queryClient} i18n={i18n}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);
