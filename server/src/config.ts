@@ -59,6 +59,23 @@ const envSchema = z.object({
   OIDC_SCOPES: z.string().default('openid profile email'),
   OIDC_DEFAULT_ROLE: z.enum(['guest', 'participant']).default('guest'),
   WEB_DIST: z.string().optional(),
+  PROCTORING_URL: optionalUrl(['http://', 'https://']),
+  PROCTORING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  PROCTORING_PROVIDER: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/, 'must be a short lowercase name such as proctoredu')
+    .default('proctoredu'),
+  UPLOAD_URL_ALLOWLIST: z.string().default(''),
+  ANALYTICS_PROVIDER: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_-]{1,40}$/, 'a provider name like yandex_metrika')
+    .default('yandex_metrika'),
+  ANALYTICS_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{0,64}$/, 'letters, digits, - and _ only (it is put into a script)')
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -95,6 +112,12 @@ export interface Config {
       }
     | undefined;
   webDist: string | undefined;
+  /** Online proctoring service (signed tokens, session URL); undefined when not configured. */
+  proctoring: { url: string; secret: string; provider: string } | undefined;
+  /** Host names POST /api/files/upload_url may fetch from; empty turns the call off. */
+  uploadUrlAllowlist: string[];
+  /** Analytics snippet for the web client; undefined: none. */
+  analytics: { provider: string; id: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +155,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const oidcParts = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID];
   if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
     problems.push('OIDC_ISSUER and OIDC_CLIENT_ID: set both to enable external login, or neither');
+  }
+  if (!!env.PROCTORING_URL !== !!env.PROCTORING_SECRET) {
+    problems.push('PROCTORING_URL and PROCTORING_SECRET: set both to enable proctoring, or neither');
   }
   if (env.NODE_ENV === 'production' && env.DEMO_PASSWORD === 'demo' && env.DEMO_DATA) {
     problems.push('DEMO_DATA: production must set DEMO_DATA=false (demo accounts have a public password)');
@@ -180,5 +206,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     webDist: env.WEB_DIST,
+    proctoring:
+      env.PROCTORING_URL && env.PROCTORING_SECRET
+        ? { url: env.PROCTORING_URL, secret: env.PROCTORING_SECRET, provider: env.PROCTORING_PROVIDER }
+        : undefined,
+    uploadUrlAllowlist: env.UPLOAD_URL_ALLOWLIST.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    analytics: env.ANALYTICS_ID ? { provider: env.ANALYTICS_PROVIDER, id: env.ANALYTICS_ID } : undefined,
   };
 }

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeQrOf, readPdf } from '../../../test/pdf.js';
+import {
+  createPdf,
+  decoratePages,
+  drawPageCode,
+  fontPaths,
+  heading,
+  keyValues,
+  pageNumberFooter,
+  paragraph,
+  pdfToBuffer,
+  qrMatrix,
+  table,
+} from './index.js';
+
+describe('PDF toolkit', () => {
+  it('resolves the DejaVu fonts from node_modules', () => {
+    for (const path of Object.values(fontPaths())) {
+      expect(path).toMatch(/node_modules\/dejavu-fonts-ttf\/ttf\/DejaVu.+\.ttf$/);
+      expect(existsSync(path)).toBe(true);
+    }
+  });
+
+  it('renders an A4 document with Cyrillic text, a table that breaks pages, numbered pages and page codes', async () => {
+    const doc = createPdf({ title: 'Проверка', subject: 'Тест' });
+    heading(doc, 'Ведомость результатов');
+    keyValues(doc, [
+      ['Школа', 'ГБОУ Школа № 1234'],
+      ['Класс', '7 «А»'],
+    ]);
+    paragraph(doc, 'Съешь же ещё этих мягких французских булок, да выпей чаю. '.repeat(8));
+    const rows = Array.from({ length: 80 }, (_, i) => [String(i + 1), `Участник ${i + 1}`, `${i % 5}`]);
+    table(doc, [{ header: '№', weight: 0.4 }, { header: 'Ф. И. О.', weight: 3 }, { header: 'Балл' }], rows);
+    decoratePages(doc, (d, page) => {
+      pageNumberFooter(d, page);
+      drawPageCode(d, `ATTESTA:T:${page.pageNumber}`, d.page.width - 90, 10, 60);
+    });
+    const bytes = await pdfToBuffer(doc);
+
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const { pageCount, pages } = await readPdf(bytes);
+    expect(pageCount).toBeGreaterThanOrEqual(2);
+    expect(pages).toHaveLength(pageCount);
+    expect(pages[0]).toContain('Ведомость результатов');
+    expect(pages[0]).toContain('французских булок');
+    expect(pages[0]).toContain('7 «А»');
+    pages.forEach((text, i) => {
+      expect(text).toContain(`стр. ${i + 1} из ${pageCount}`);
+      expect(text).toContain(`ATTESTA:T:${i + 1}`);
+      // The header row repeats after every page break.
+      expect(text).toContain('Ф. И. О.');
+    });
+    expect(pages.join('\n')).toContain('Участник 80');
+  });
+
+  it('draws QR codes an independent decoder reads back', () => {
+    for (const code of ['ATTESTA:B1:123456789012:42:1', 'ATTESTA:B1:000000000001:2147483647:99']) {
+      expect(qrMatrix(code).size).toBeGreaterThanOrEqual(21);
+      expect(decodeQrOf(code)).toBe(code);
+    }
+  });
+});
