@@ -1,0 +1,31 @@
+/* Auto scoring: pure functions (no database, no I/O). See score.ts and normalize.ts for the rules. */
+export {
+  scoreAnswer,
+  isAutoScored,
+  InvalidTaskError,
+  type ScoreTask,
+  type ScoreResult,
+  type ScoredResult,
+  type ManualResult,
+  type EmptyResult,
+  type InvalidResult,
+  type ScoreDetails,
+  type ChoiceDetail,
+  type PositionDetail,
+  type PairDetail,
+  type BlankDetail,
+} from './score.js';
+export {
+  normalizeText,
+  normalizeSpaces,
+  isBlank,
+  normalizeDigits,
+  parseNumber,
+  withinTolerance,
+  inRange,
+  textMatches,
+  prepareAccepted,
+  type TextRules,
+  type AcceptedVariant,
+} from './normalize.js';
+export { markFor, percent, type MarkStep, type MarkResult } from './mark.js';

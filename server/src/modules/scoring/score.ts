@@ -1,0 +1,486 @@
+import { MANUAL_ANSWER_TYPES, TASK_SCHEMAS, type AnswerType } from '@attesta/contract';
+import {
+  inRange,
+  isBlank,
+  normalizeDigits,
+  normalizeSpaces,
+  parseNumber,
+  prepareAccepted,
+  textMatches,
+  withinTolerance,
+  type AcceptedVariant,
+  type TextRules,
+} from './normalize.js';
+
+/*
+ * Auto scoring (DESIGN.md §4): a pure function of a task and a participant's answer value. No
+ * database, no I/O, no clock. It never throws on participant input: a value of the wrong shape
+ * (TASK_SCHEMAS[type].value) scores 0 with status 'invalid'. A task whose own definition is
+ * broken (unknown answer type, content/reference/scoring not matching the contract) is a content
+ * bug, not participant input: that throws `InvalidTaskError` so it is noticed, not scored as 0.
+ *
+ * Order of checks: empty → shape → manual type → scoring rule.
+ *  - empty: null, undefined, a blank string, [], {}, and per type an answer with nothing in it
+ *    (cloze with every gap blank, {fileIds: []}) → { status: 'empty', score: 0 }. This holds for
+ *    expert-graded types too: an empty extended answer goes to nobody, it is simply 0.
+ *  - manual: extended_text and file answers go to experts → { status: 'manual' }.
+ *
+ * Mistakes (for one_mistake, reported for every partial-credit type):
+ *  - multiple_choice: wrongly chosen options (including ids that are no option) + correct options
+ *    not chosen; an option chosen twice counts once.
+ *  - digit_sequence in order: positions where the digits differ (over the shorter length) + the
+ *    difference of lengths («312» for «123»: 3; «1234» for «123»: 1).
+ *  - digit_sequence with anyOrder: the digits compared as multisets: digits missing + digits extra
+ *    («13» for «13»: 0; «31»: 0; «1»: 1; «123»: 1; «12»: 2 — one missing and one extra, as in the
+ *    FIPI criteria; «113»: 1, a digit written twice is an extra one).
+ *  - ordering: positions of the key holding a different item or none, plus items beyond the key.
+ *  - matching: left items of the key matched wrongly or not at all (unknown left ids ignored).
+ *  - cloze: gaps filled wrongly or left empty.
+ *
+ * Methods: all_or_nothing = maxScore when there is no mistake, else 0; one_mistake =
+ * max(0, maxScore − mistakes); per_choice = sum of the map over the chosen options (each once,
+ * unknown ids 0), clamped to [0, maxScore]; per_pair / per_blank = floor(maxScore × correct /
+ * total). Multiple choice: choosing more than content.maxChoices scores 0 under every method
+ * (ticking every box must not pay); fewer than minChoices is scored normally (the missing ones are
+ * mistakes).
+ *
+ * `correct` is true when the answer has no mistake at all (for per_choice: the chosen set equals the
+ * key), which for sane maps coincides with score = maxScore.
+ */
+
+export interface ScoreTask {
+  answerType: AnswerType | string;
+  content: unknown;
+  reference: unknown;
+  scoring: unknown;
+  maxScore: number;
+}
+
+export interface ChoiceDetail {
+  id: string;
+  chosen: boolean;
+  /** The decision about this option is right (chosen and correct, or left out and wrong). */
+  correct: boolean;
+  /** per_choice: points this option gave (0 when not chosen). */
+  points?: number;
+}
+export interface PositionDetail {
+  position: number;
+  /** What the participant put at this position (item id or digit), null for nothing. */
+  given: string | null;
+  correct: boolean;
+}
+export interface PairDetail {
+  left: string;
+  right: string | null;
+  correct: boolean;
+}
+export interface BlankDetail {
+  id: string;
+  filled: boolean;
+  correct: boolean;
+}
+
+export type ScoreDetails =
+  | { kind: 'choice'; chosen: string; correct: boolean }
+  | { kind: 'choices'; choices: ChoiceDetail[]; tooManyChoices?: boolean }
+  | { kind: 'text'; normalized: string; acceptedIndex: number | null }
+  | { kind: 'number'; parsed: number | null }
+  | { kind: 'positions'; positions: PositionDetail[] }
+  | { kind: 'digit_set'; missing: number; extra: number }
+  | { kind: 'pairs'; pairs: PairDetail[] }
+  | { kind: 'blanks'; blanks: BlankDetail[] };
+
+export interface ScoredResult {
+  status: 'scored';
+  score: number;
+  maxScore: number;
+  correct: boolean;
+  mistakes?: number;
+  details?: ScoreDetails;
+}
+export interface ManualResult {
+  status: 'manual';
+  maxScore: number;
+}
+export interface EmptyResult {
+  status: 'empty';
+  score: 0;
+  maxScore: number;
+}
+export interface InvalidResult {
+  status: 'invalid';
+  score: 0;
+  maxScore: number;
+  correct: false;
+  /** wrong_shape: not TASK_SCHEMAS[type].value; too_large: refused before validation. */
+  reason: 'wrong_shape' | 'too_large';
+}
+export type ScoreResult = ScoredResult | ManualResult | EmptyResult | InvalidResult;
+
+/** The task itself (not the answer) does not follow the contract. */
+export class InvalidTaskError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidTaskError';
+  }
+}
+
+// ---------------------------------------------------------------- limits
+
+/** Arrays, objects and strings larger than this are refused before any schema work. */
+const MAX_ITEMS = 200;
+const MAX_STRING = 200_000;
+
+function tooLarge(value: unknown): boolean {
+  if (typeof value === 'string') return value.length > MAX_STRING;
+  if (Array.isArray(value)) return value.length > MAX_ITEMS;
+  if (value && typeof value === 'object') {
+    let n = 0;
+    for (const key in value) {
+      if (++n > MAX_ITEMS) return true;
+      const inner = (value as Record<string, unknown>)[key];
+      if (Array.isArray(inner) && inner.length > MAX_ITEMS) return true;
+      if (typeof inner === 'string' && inner.length > MAX_STRING) return true;
+    }
+  }
+  return false;
+}
+
+const isBlankString = (v: unknown) => typeof v === 'string' && isBlank(v);
+
+function isEmptyValue(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return isBlankString(value);
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') {
+    for (const _ in value) return false;
+    return Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- prepared tasks
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- parsed parts are narrowed per answer type below */
+interface Prepared {
+  type: AnswerType;
+  maxScore: number;
+  content: any;
+  reference: any;
+  scoring: any;
+  /** short_text: accepted variants; cloze: per text gap. */
+  accepted?: AcceptedVariant[];
+  blankAccepted?: Map<string, AcceptedVariant[]>;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const prepared = new WeakMap<object, Prepared>();
+
+function isAnswerType(type: unknown): type is AnswerType {
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(TASK_SCHEMAS, type);
+}
+
+/** The task parts parsed with the contract (defaults applied), cached per task object. */
+function prepare(task: ScoreTask): Prepared {
+  const cached = task && typeof task === 'object' ? prepared.get(task) : undefined;
+  if (cached) return cached;
+  if (!task || typeof task !== 'object') throw new InvalidTaskError('task must be an object');
+  const type = task.answerType;
+  if (!isAnswerType(type)) throw new InvalidTaskError(`unknown answer type ${String(type)}`);
+  if (typeof task.maxScore !== 'number' || !Number.isFinite(task.maxScore) || task.maxScore < 0)
+    throw new InvalidTaskError(`${type}: maxScore must be a finite non-negative number`);
+  const schemas = TASK_SCHEMAS[type];
+  const part = (name: 'content' | 'reference' | 'scoring') => {
+    const parsed = schemas[name].safeParse(task[name]);
+    if (!parsed.success)
+      throw new InvalidTaskError(
+        `${type}: ${name} does not follow the contract: ${parsed.error.issues[0]?.message}`,
+      );
+    return parsed.data;
+  };
+  const p: Prepared = {
+    type,
+    maxScore: task.maxScore,
+    content: part('content'),
+    reference: part('reference'),
+    scoring: part('scoring'),
+  };
+  if (type === 'short_text') p.accepted = prepareAccepted(p.reference.accepted, p.scoring);
+  if (type === 'cloze') {
+    p.blankAccepted = new Map(
+      Object.entries(p.reference.blanks as Record<string, string[]>).map(([id, accepted]) => [
+        id,
+        prepareAccepted(accepted, p.scoring),
+      ]),
+    );
+  }
+  prepared.set(task, p);
+  return p;
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** Scores are kept free of binary noise (0.1 + 0.2 → 0.3). */
+const tidy = (x: number) => Math.round(x * 1e6) / 1e6;
+
+const scored = (
+  p: Prepared,
+  score: number,
+  correct: boolean,
+  extra: { mistakes?: number; details?: ScoreDetails } = {},
+): ScoredResult => ({
+  status: 'scored',
+  score: tidy(Math.min(p.maxScore, Math.max(0, score))),
+  maxScore: p.maxScore,
+  correct,
+  ...extra,
+});
+
+/** Points for `mistakes` under all_or_nothing / one_mistake, or a share for per_pair / per_blank. */
+function byMethod(method: string, maxScore: number, mistakes: number, total: number): number {
+  switch (method) {
+    case 'one_mistake':
+      return Math.max(0, maxScore - mistakes);
+    case 'per_pair':
+    case 'per_blank':
+      return total > 0 ? Math.floor((maxScore * Math.max(0, total - mistakes)) / total + 1e-9) : 0;
+    default:
+      return mistakes === 0 ? maxScore : 0;
+  }
+}
+
+// ---------------------------------------------------------------- per answer type
+
+function singleChoice(p: Prepared, value: string): ScoreResult {
+  const correct = value === p.reference.correct;
+  return scored(p, correct ? p.maxScore : 0, correct, {
+    details: { kind: 'choice', chosen: value, correct },
+  });
+}
+
+function multipleChoice(p: Prepared, value: string[]): ScoreResult {
+  const chosen = new Set(value);
+  const key = new Set<string>(p.reference.correct);
+  const optionIds: string[] = p.content.options.map((o: { id: string }) => o.id);
+  const map: Record<string, number> | undefined = p.scoring.map;
+  const perChoice = p.scoring.method === 'per_choice';
+  const choices: ChoiceDetail[] = [];
+  let mistakes = 0;
+  let points = 0;
+  const visit = (id: string) => {
+    const isChosen = chosen.has(id);
+    const right = isChosen === key.has(id);
+    if (!right) mistakes++;
+    const detail: ChoiceDetail = { id, chosen: isChosen, correct: right };
+    if (perChoice) {
+      const pts = isChosen ? (map?.[id] ?? 0) : 0;
+      points += pts;
+      detail.points = pts;
+    }
+    choices.push(detail);
+  };
+  const seen = new Set<string>();
+  for (const id of [...optionIds, ...key, ...chosen]) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    visit(id);
+  }
+  const maxChoices: number | undefined = p.content.maxChoices;
+  if (maxChoices !== undefined && chosen.size > maxChoices) {
+    return scored(p, 0, false, { mistakes, details: { kind: 'choices', choices, tooManyChoices: true } });
+  }
+  const score = perChoice ? points : byMethod(p.scoring.method, p.maxScore, mistakes, key.size);
+  return scored(p, score, mistakes === 0, { mistakes, details: { kind: 'choices', choices } });
+}
+
+function shortText(p: Prepared, value: string): ScoreResult {
+  const rules: TextRules = p.scoring;
+  const index = textMatches(value, p.accepted!, rules);
+  const correct = index >= 0;
+  const normalized = normalizeSpaces(value);
+  return scored(p, correct ? p.maxScore : 0, correct, {
+    details: { kind: 'text', normalized, acceptedIndex: correct ? index : null },
+  });
+}
+
+function numberAnswer(p: Prepared, value: string): ScoreResult {
+  const parsed = parseNumber(value, p.content.unit);
+  const ref = p.reference as { value: number; tolerance: number } | { min: number; max: number };
+  const correct =
+    parsed !== null &&
+    ('value' in ref ? withinTolerance(parsed, ref.value, ref.tolerance) : inRange(parsed, ref.min, ref.max));
+  return scored(p, correct ? p.maxScore : 0, correct, { details: { kind: 'number', parsed } });
+}
+
+function digitSequence(p: Prepared, digits: string): ScoreResult {
+  const key: string = p.reference.digits;
+  let mistakes = 0;
+  let details: ScoreDetails;
+  if (p.scoring.anyOrder) {
+    const counts = new Array<number>(10).fill(0);
+    for (const d of key) counts[+d]!++;
+    for (const d of digits) counts[+d]!--;
+    let missing = 0;
+    let extra = 0;
+    for (const c of counts) {
+      if (c > 0) missing += c;
+      else extra -= c;
+    }
+    mistakes = missing + extra;
+    details = { kind: 'digit_set', missing, extra };
+  } else {
+    const positions: PositionDetail[] = [];
+    const n = Math.max(key.length, digits.length);
+    for (let i = 0; i < n; i++) {
+      const given = digits[i] ?? null;
+      const right = given !== null && given === key[i];
+      if (!right) mistakes++;
+      positions.push({ position: i + 1, given, correct: right });
+    }
+    details = { kind: 'positions', positions };
+  }
+  return scored(p, byMethod(p.scoring.method, p.maxScore, mistakes, key.length), mistakes === 0, {
+    mistakes,
+    details,
+  });
+}
+
+function ordering(p: Prepared, value: string[]): ScoreResult {
+  const key: string[] = p.reference.order;
+  const positions: PositionDetail[] = [];
+  let mistakes = 0;
+  const n = Math.max(key.length, value.length);
+  for (let i = 0; i < n; i++) {
+    const given = value[i] ?? null;
+    const right = given !== null && given === key[i];
+    if (!right) mistakes++;
+    positions.push({ position: i + 1, given, correct: right });
+  }
+  return scored(p, byMethod(p.scoring.method, p.maxScore, mistakes, key.length), mistakes === 0, {
+    mistakes,
+    details: { kind: 'positions', positions },
+  });
+}
+
+function matching(p: Prepared, value: Record<string, string>): ScoreResult {
+  const key: Record<string, string> = p.reference.pairs;
+  const pairs: PairDetail[] = [];
+  let mistakes = 0;
+  for (const [left, right] of Object.entries(key)) {
+    const given = Object.prototype.hasOwnProperty.call(value, left) ? value[left]! : null;
+    const ok = given === right;
+    if (!ok) mistakes++;
+    pairs.push({ left, right: given, correct: ok });
+  }
+  return scored(p, byMethod(p.scoring.method, p.maxScore, mistakes, pairs.length), mistakes === 0, {
+    mistakes,
+    details: { kind: 'pairs', pairs },
+  });
+}
+
+function cloze(p: Prepared, value: Record<string, string>): ScoreResult {
+  const kinds = new Map<string, string>(
+    p.content.blanks.map((b: { id: string; kind: string }) => [b.id, b.kind] as const),
+  );
+  const reference: Record<string, string[]> = p.reference.blanks;
+  const rules: TextRules = p.scoring;
+  const blanks: BlankDetail[] = [];
+  let mistakes = 0;
+  for (const [id, accepted] of Object.entries(reference)) {
+    const raw = Object.prototype.hasOwnProperty.call(value, id) ? value[id]! : '';
+    const filled = !isBlankString(raw);
+    let ok = false;
+    if (filled) {
+      ok =
+        kinds.get(id) === 'choice'
+          ? accepted.includes(raw.trim())
+          : textMatches(raw, p.blankAccepted!.get(id)!, rules) >= 0;
+    }
+    if (!ok) mistakes++;
+    blanks.push({ id, filled, correct: ok });
+  }
+  return scored(p, byMethod(p.scoring.method, p.maxScore, mistakes, blanks.length), mistakes === 0, {
+    mistakes,
+    details: { kind: 'blanks', blanks },
+  });
+}
+
+// ---------------------------------------------------------------- entry point
+
+/** Per type: the value as the scorer reads it before the shape check (lenient, never throws). */
+function preclean(type: AnswerType, value: unknown): unknown {
+  if (type === 'digit_sequence' && typeof value === 'string') return normalizeDigits(value) ?? value;
+  if (type === 'matching' && value && typeof value === 'object' && !Array.isArray(value)) {
+    // An unmatched left item saved as "" is the same as an absent one.
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, r]) => r !== ''));
+  }
+  return value;
+}
+
+/** Nothing to score in a well-shaped value. */
+function emptyOfType(type: AnswerType, value: unknown): boolean {
+  switch (type) {
+    case 'cloze':
+      return Object.values(value as Record<string, string>).every(isBlankString);
+    case 'file':
+      return (value as { fileIds: number[] }).fileIds.length === 0;
+    default:
+      return isEmptyValue(value);
+  }
+}
+
+/**
+ * Scores one answer. `task` holds the stored task parts (content, reference, scoring as stored or
+ * as authored — contract defaults are applied here); treat it as immutable, its parsed form is
+ * cached per object. Never throws on `value`.
+ */
+export function scoreAnswer(task: ScoreTask, value: unknown): ScoreResult {
+  const p = prepare(task);
+  const empty: EmptyResult = { status: 'empty', score: 0, maxScore: p.maxScore };
+  const invalid = (reason: InvalidResult['reason']): InvalidResult => ({
+    status: 'invalid',
+    score: 0,
+    maxScore: p.maxScore,
+    correct: false,
+    reason,
+  });
+  try {
+    if (isEmptyValue(value)) return empty;
+    if (tooLarge(value)) return invalid('too_large');
+    const cleaned = preclean(p.type, value);
+    if (isEmptyValue(cleaned)) return empty;
+    const parsed = TASK_SCHEMAS[p.type].value.safeParse(cleaned);
+    if (!parsed.success) return invalid('wrong_shape');
+    const v: unknown = parsed.data;
+    if (emptyOfType(p.type, v)) return empty;
+    if (MANUAL_ANSWER_TYPES.includes(p.type)) return { status: 'manual', maxScore: p.maxScore };
+    switch (p.type) {
+      case 'single_choice':
+        return singleChoice(p, v as string);
+      case 'multiple_choice':
+        return multipleChoice(p, v as string[]);
+      case 'short_text':
+        return shortText(p, v as string);
+      case 'number':
+        return numberAnswer(p, v as string);
+      case 'digit_sequence':
+        return digitSequence(p, v as string);
+      case 'ordering':
+        return ordering(p, v as string[]);
+      case 'matching':
+        return matching(p, v as Record<string, string>);
+      case 'cloze':
+        return cloze(p, v as Record<string, string>);
+      default:
+        return { status: 'manual', maxScore: p.maxScore };
+    }
+  } catch {
+    // Defensive: participant input must never break scoring (e.g. a hostile getter or proxy).
+    return invalid('wrong_shape');
+  }
+}
+
+/** Whether a task of this type is scored automatically. */
+export const isAutoScored = (answerType: string): boolean =>
+  isAnswerType(answerType) && !MANUAL_ANSWER_TYPES.includes(answerType);
