@@ -1,0 +1,79 @@
+import ExcelJS from 'exceljs';
+
+export type CellValue = string | number | boolean | Date | null | undefined;
+
+export interface SheetColumn<Row> {
+  header: string;
+  /** Column width in characters. */
+  width?: number;
+  value: (row: Row) => CellValue;
+  /** Excel number format, e.g. '0.0' or 'dd.mm.yyyy'. */
+  format?: string;
+}
+
+export interface SheetSpec<Row> {
+  name: string;
+  columns: SheetColumn<Row>[];
+  rows: Iterable<Row>;
+  /** Lines above the header (title, filters), each in its own merged row. */
+  title?: string[];
+}
+
+/**
+ * Text that a spreadsheet would run as a formula (or as DDE) starts with = + - @, a tab or CR.
+ * Such text is prefixed with an apostrophe-like quote so it stays text (OWASP CSV injection).
+ * Numbers are written as numbers, so negative numbers are unaffected.
+ */
+export function safeText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function cell(value: CellValue): ExcelJS.CellValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return safeText(value);
+  return value;
+}
+
+/** A sheet whose row type is inferred from its rows, ready for buildWorkbook. */
+export function sheet<Row>(spec: SheetSpec<Row>): SheetSpec<unknown> {
+  return spec as SheetSpec<unknown>;
+}
+
+/** Builds an .xlsx (one or more sheets) with bold frozen headers and formula-safe text cells. */
+export async function buildWorkbook(sheets: SheetSpec<unknown>[]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'Attesta';
+  wb.created = new Date();
+  for (const spec of sheets) {
+    const ws = wb.addWorksheet(spec.name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Лист');
+    const titleRows = spec.title ?? [];
+    for (const line of titleRows) {
+      const row = ws.addRow([safeText(line)]);
+      row.font = { bold: true };
+      ws.mergeCells(row.number, 1, row.number, Math.max(1, spec.columns.length));
+    }
+    const header = ws.addRow(spec.columns.map((c) => safeText(c.header)));
+    header.font = { bold: true };
+    header.alignment = { vertical: 'middle', wrapText: true };
+    spec.columns.forEach((c, i) => {
+      const col = ws.getColumn(i + 1);
+      col.width = c.width ?? Math.min(60, Math.max(10, c.header.length + 2));
+      if (c.format) col.numFmt = c.format;
+    });
+    for (const row of spec.rows) ws.addRow(spec.columns.map((c) => cell(c.value(row))));
+    ws.views = [{ state: 'frozen', ySplit: header.number }];
+    ws.autoFilter = {
+      from: { row: header.number, column: 1 },
+      to: { row: header.number, column: spec.columns.length },
+    };
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Content-Disposition for a download with a Cyrillic file name (RFC 6266 / 5987). */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
