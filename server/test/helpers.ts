@@ -1,12 +1,37 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { desc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import type { Role } from '@attesta/contract';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { buildings, classes, oo, schools, students, userRoles, users } from '../src/db/schema/index.js';
+import {
+  buildings,
+  classes,
+  diagnostics,
+  examWorks,
+  oo,
+  participantTests,
+  schools,
+  students,
+  subjectExams,
+  subjects,
+  subjectTests,
+  tasks,
+  userRoles,
+  users,
+  variants,
+  variantTasks,
+} from '../src/db/schema/index.js';
+import {
+  files as storedFiles,
+  htmlContainerResources,
+  htmlContainers,
+  htmlTexts,
+} from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/password.js';
+import { activationCode, registrationCode } from '../src/lib/tokens.js';
 import type { MailMessage, Mailer } from '../src/lib/mailer.js';
 
 /**
@@ -210,4 +235,370 @@ export async function sessionFor(
 export async function signedIn(app: FastifyInstance, roles: Role[], extra: { schoolId?: number } = {}) {
   const user = await createUser(app, { roles, ...extra });
   return { user, session: await sessionFor(app, user.id) };
+}
+
+export interface ParticipantTestFixture {
+  participantTestId: number;
+  diagnosticId: number;
+  subjectTestId: number;
+  activationCode: string;
+}
+
+/** yyyy-mm-dd of today shifted by `days` (server calendar day). */
+export function isoDate(days = 0): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/**
+ * subject → subject exam → subject test → diagnostic → one participant test for a student of
+ * `org` (or impersonal), dated today unless told otherwise.
+ */
+export async function createParticipantTest(
+  app: FastifyInstance,
+  org: OrgFixture,
+  options: { studentId?: number | null; testDate?: string; status?: string; impersonal?: boolean } = {},
+): Promise<ParticipantTestFixture> {
+  const db = app.ctx.db;
+  const [subject] = await db
+    .insert(subjects)
+    .values({ name: unique('Математика '), code: unique('M') })
+    .returning();
+  const [exam] = await db
+    .insert(subjectExams)
+    .values({ subjectId: subject!.id, kind: 'diagnostic', name: 'Диагностика' })
+    .returning();
+  const [test] = await db
+    .insert(subjectTests)
+    .values({ subjectExamId: exam!.id, name: 'Математика, 7 класс', parallels: [7], durationMinutes: 45 })
+    .returning();
+  const [diagnostic] = await db
+    .insert(diagnostics)
+    .values({
+      code: unique('D'),
+      name: 'Независимая диагностика',
+      startsAt: new Date(Date.now() - 86_400_000),
+      endsAt: new Date(Date.now() + 7 * 86_400_000),
+      parallels: [7],
+    })
+    .returning();
+  const impersonal = options.impersonal ?? false;
+  const code = activationCode();
+  const [pt] = await db
+    .insert(participantTests)
+    .values({
+      diagnosticId: diagnostic!.id,
+      subjectTestId: test!.id,
+      studentId: impersonal ? null : (options.studentId ?? org.studentIds[0]!),
+      schoolId: org.schoolId,
+      classId: org.classId,
+      buildingId: org.buildingId,
+      testDate: options.testDate ?? isoDate(),
+      activationCode: code,
+      registrationCode: registrationCode(),
+      status: options.status ?? 'planned',
+      isImpersonal: impersonal,
+    })
+    .returning();
+  return {
+    participantTestId: pt!.id,
+    diagnosticId: diagnostic!.id,
+    subjectTestId: test!.id,
+    activationCode: code,
+  };
+}
+
+/** A participant signed in with the fixture's activation code (session bound to its participant test). */
+export async function signedInParticipant(app: FastifyInstance, fixture: ParticipantTestFixture) {
+  const user = await createUser(app, { roles: ['participant'] });
+  const session = await sessionFor(app, user.id, {
+    participantTestId: fixture.participantTestId,
+    activationCode: fixture.activationCode,
+  });
+  return { user, session };
+}
+
+export interface TaskSpec {
+  answerType: string;
+  html?: string;
+  content?: Record<string, unknown>;
+  reference?: unknown;
+  scoring?: Record<string, unknown>;
+  solutionHtml?: string | null;
+  criteria?: { code: string; text: string; maxScore: number }[] | null;
+  maxScore?: number;
+}
+
+export interface VariantFixture {
+  variantId: number;
+  /** variant_tasks ids, in the order of the specs (positions 1, 2, ...). */
+  variantTaskIds: number[];
+  taskIds: number[];
+}
+
+/** A variant of a subject test with one task per spec (tasks, variant_tasks rows). */
+export async function createVariantWithTasks(
+  app: FastifyInstance,
+  subjectTestId: number,
+  specs: TaskSpec[],
+  number?: number,
+): Promise<VariantFixture> {
+  const db = app.ctx.db;
+  const [last] = await db
+    .select({ n: variants.number })
+    .from(variants)
+    .where(eq(variants.subjectTestId, subjectTestId))
+    .orderBy(desc(variants.number))
+    .limit(1);
+  const [variant] = await db
+    .insert(variants)
+    .values({ subjectTestId, number: number ?? (last?.n ?? 0) + 1 })
+    .returning();
+  const taskIds: number[] = [];
+  const variantTaskIds: number[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const [task] = await db
+      .insert(tasks)
+      .values({
+        answerType: spec.answerType,
+        html: spec.html ?? `<p>Задание ${i + 1}</p>`,
+        content: spec.content ?? {},
+        reference: spec.reference ?? null,
+        scoring: spec.scoring ?? {},
+        solutionHtml: spec.solutionHtml ?? null,
+        criteria: spec.criteria ?? null,
+        maxScore: spec.maxScore ?? 1,
+      })
+      .returning();
+    const [vt] = await db
+      .insert(variantTasks)
+      .values({ variantId: variant!.id, taskId: task!.id, position: i + 1, maxScore: spec.maxScore ?? 1 })
+      .returning();
+    taskIds.push(task!.id);
+    variantTaskIds.push(vt!.id);
+  }
+  return { variantId: variant!.id, variantTaskIds, taskIds };
+}
+
+/**
+ * One task of every answer type, valid by TASK_SCHEMAS, with `secret` written into every secret
+ * part (reference, scoring, solution, criteria) so leak tests can look for it in responses.
+ */
+export function tasksOfEveryType(secret = 'SECRET'): TaskSpec[] {
+  const hidden = (n: number) => ({
+    solutionHtml: `<p>${secret}-solution-${n}</p>`,
+    criteria: [{ code: 'К1', text: `${secret}-criterion-${n}`, maxScore: 1 }],
+  });
+  const opts = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ id: `o${i + 1}`, html: `Вариант ${i + 1}` }));
+  return [
+    {
+      answerType: 'single_choice',
+      content: { options: opts(4), shuffle: true },
+      reference: { correct: 'o2', note: `${secret}-ref-1` },
+      scoring: { method: 'all_or_nothing', note: `${secret}-scoring-1` },
+      ...hidden(1),
+    },
+    {
+      answerType: 'multiple_choice',
+      content: { options: opts(5), shuffle: true, maxChoices: 3, [`${secret}_hidden_key`]: 'x' },
+      reference: { correct: ['o1', 'o3'], note: `${secret}-ref-2` },
+      scoring: {
+        method: 'per_choice',
+        map: { o1: 1, o2: -1, o3: 1, o4: 0, o5: 0 },
+        note: `${secret}-scoring-2`,
+      },
+      ...hidden(2),
+    },
+    {
+      answerType: 'short_text',
+      content: { maxLength: 20 },
+      reference: { accepted: [`${secret}-ref-3`] },
+      scoring: { method: 'all_or_nothing', caseSensitive: false, note: `${secret}-scoring-3` },
+      ...hidden(3),
+    },
+    {
+      answerType: 'number',
+      content: { unit: 'см' },
+      reference: { value: 12.5, tolerance: 0, note: `${secret}-ref-4` },
+      scoring: { method: 'all_or_nothing', note: `${secret}-scoring-4` },
+      ...hidden(4),
+    },
+    {
+      answerType: 'digit_sequence',
+      content: { length: 3 },
+      reference: { digits: '312', note: `${secret}-ref-5` },
+      scoring: { method: 'one_mistake', note: `${secret}-scoring-5` },
+      maxScore: 2,
+      ...hidden(5),
+    },
+    {
+      answerType: 'ordering',
+      content: { items: opts(4), shuffle: true },
+      reference: { order: ['o3', 'o1', 'o4', 'o2'], note: `${secret}-ref-6` },
+      scoring: { method: 'all_or_nothing', note: `${secret}-scoring-6` },
+      ...hidden(6),
+    },
+    {
+      answerType: 'matching',
+      content: {
+        left: [
+          { id: 'a', html: 'А' },
+          { id: 'b', html: 'Б' },
+        ],
+        right: opts(3),
+        shuffle: true,
+      },
+      reference: { pairs: { a: 'o2', b: 'o1' }, note: `${secret}-ref-7` },
+      scoring: { method: 'per_pair', note: `${secret}-scoring-7` },
+      maxScore: 2,
+      ...hidden(7),
+    },
+    {
+      answerType: 'cloze',
+      html: '<p>Столица {{b1}}, река {{b2}}</p>',
+      content: {
+        blanks: [
+          { id: 'b1', kind: 'text', width: 10 },
+          {
+            id: 'b2',
+            kind: 'choice',
+            options: [
+              { id: 'c1', text: 'Волга' },
+              { id: 'c2', text: 'Москва' },
+            ],
+          },
+        ],
+      },
+      reference: { blanks: { b1: [`${secret}-ref-8`], b2: ['c2'] } },
+      scoring: { method: 'per_blank', note: `${secret}-scoring-8` },
+      maxScore: 2,
+      ...hidden(8),
+    },
+    {
+      answerType: 'extended_text',
+      content: { maxLength: 2000 },
+      reference: null,
+      scoring: { method: 'expert', thirdCheckThreshold: 1, note: `${secret}-scoring-9` },
+      ...hidden(9),
+    },
+    {
+      answerType: 'file',
+      content: { accept: ['image/*', 'application/pdf'], maxFiles: 2, maxSizeMb: 1 },
+      reference: null,
+      scoring: { method: 'expert', note: `${secret}-scoring-10` },
+      ...hidden(10),
+    },
+  ];
+}
+
+export interface ExamWorkOptions {
+  /** online (default) | blank */
+  answerMode?: string;
+  status?: string;
+  startedAt?: Date;
+  timeLimitSeconds?: number;
+  /** Default: startedAt + timeLimitSeconds. */
+  deadlineAt?: Date;
+  pausedAt?: Date | null;
+  deleted?: boolean;
+}
+
+/** An exam work of a participant test on a variant, started now with 45 minutes unless told otherwise. */
+export async function createExamWork(
+  app: FastifyInstance,
+  participantTestId: number,
+  variantId: number,
+  options: ExamWorkOptions = {},
+): Promise<number> {
+  const startedAt = options.startedAt ?? new Date();
+  const timeLimitSeconds = options.timeLimitSeconds ?? 45 * 60;
+  const deadlineAt = options.deadlineAt ?? new Date(startedAt.getTime() + timeLimitSeconds * 1000);
+  const [work] = await app.ctx.db
+    .insert(examWorks)
+    .values({
+      participantTestId,
+      variantId,
+      status: options.status ?? 'in_progress',
+      answerMode: options.answerMode ?? 'online',
+      startedAt,
+      timeLimitSeconds,
+      deadlineAt,
+      windowEndsAt: new Date(startedAt.getTime() + 7 * 86_400_000),
+      pausedAt: options.pausedAt ?? null,
+      deletedAt: options.deleted ? new Date() : null,
+    })
+    .returning({ id: examWorks.id });
+  return work!.id;
+}
+
+/** An interactive content container (version 1) with its resources: path → [mime, body]. */
+export async function createHtmlContainer(
+  app: FastifyInstance,
+  resources: Record<string, [string, string | Buffer]>,
+  options: { entry?: string; name?: string } = {},
+): Promise<number> {
+  const [container] = await app.ctx.db
+    .insert(htmlContainers)
+    .values({ name: options.name ?? unique('Интерактив '), entry: options.entry ?? 'index.html' })
+    .returning({ id: htmlContainers.id });
+  const rows = Object.entries(resources).map(([path, [mime, body]]) => ({
+    containerId: container!.id,
+    version: 1,
+    path,
+    mime,
+    data: Buffer.isBuffer(body) ? body : Buffer.from(body),
+  }));
+  if (rows.length) await app.ctx.db.insert(htmlContainerResources).values(rows);
+  return container!.id;
+}
+
+/** A stored file (bytes in the database) of any owner. */
+export async function createStoredFile(
+  app: FastifyInstance,
+  file: {
+    ownerType: string;
+    ownerId: number | null;
+    name?: string;
+    mime?: string;
+    data?: Buffer;
+    text?: string | null;
+    createdBy?: number | null;
+  },
+): Promise<number> {
+  const data = file.data ?? Buffer.from('hello');
+  const [row] = await app.ctx.db
+    .insert(storedFiles)
+    .values({
+      ownerType: file.ownerType,
+      ownerId: file.ownerId,
+      name: file.name ?? 'file.txt',
+      mime: file.mime ?? 'text/plain',
+      size: data.length,
+      sha256: 'test',
+      data,
+      text: file.text ?? null,
+      createdBy: file.createdBy ?? null,
+    })
+    .returning({ id: storedFiles.id });
+  return row!.id;
+}
+
+/** An html text (published unless told otherwise). */
+export async function createHtmlText(
+  app: FastifyInstance,
+  text: { title?: string; html?: string; code?: string; isPublished?: boolean } = {},
+): Promise<number> {
+  const [row] = await app.ctx.db
+    .insert(htmlTexts)
+    .values({
+      title: text.title ?? 'Правила',
+      html: text.html ?? '<p>Текст</p>',
+      code: text.code ?? null,
+      isPublished: text.isPublished ?? true,
+    })
+    .returning({ id: htmlTexts.id });
+  return row!.id;
 }

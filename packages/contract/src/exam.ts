@@ -222,7 +222,12 @@ export const examWorkExistsSchema = z.object({
 
 export const changeTimeResultSchema = z.object({
   changed: z.array(
-    z.object({ id: z.number().int(), extraSeconds: z.number().int(), deadlineAt: instant, secondsLeft: z.number().int() }),
+    z.object({
+      id: z.number().int(),
+      extraSeconds: z.number().int(),
+      deadlineAt: instant,
+      secondsLeft: z.number().int(),
+    }),
   ),
 });
 
@@ -250,3 +255,58 @@ export const saveQuizBodySchema = z.strictObject({
 
 /** Header the runner sends so a work stays on one device until staff clear the session. */
 export const DEVICE_HEADER = 'x-device-id';
+
+/*
+ * Answers of runner calls that the schemas above do not cover (added with the server's exam-work
+ * module; new exports only).
+ */
+
+/** POST examwork/pause: the state of every work the call paused or resumed. */
+export const pauseResultSchema = z.object({ works: z.array(pauseStateSchema) });
+
+/** PUT examwork/{id}/answertype/{type} and .../{variantTaskId}/answertype/{type}. */
+export const answerModeResultSchema = z.object({
+  examWorkId: z.number().int(),
+  variantTaskId: z.number().int().nullable().describe('null: the mode of the whole work'),
+  answerMode: answerModeSchema,
+});
+
+/** POST saveanswers_with_files: per-answer results plus the files stored with them. */
+export const saveAnswersWithFilesResponseSchema = saveAnswersResponseSchema.extend({
+  files: z.array(
+    z.object({
+      variantTaskId: z.number().int(),
+      id: z.number().int(),
+      name: z.string(),
+      mime: z.string(),
+      size: z.number().int(),
+    }),
+  ),
+});
+
+export const saveQuizResponseSchema = z.object({ savedAt: instant });
+
+/** GET variant/resolve/{id}: the variant with its key and solutions (after publication only). */
+export const resolvedTaskSchema = participantTaskSchema.extend({
+  reference: z.unknown().describe('the key: TASK_SCHEMAS[type].reference'),
+  solutionHtml: z.string().nullable(),
+  criteria: z.array(z.object({ code: z.string(), text: z.string(), maxScore: z.number() })).nullable(),
+});
+export const resolvedVariantSchema = participantVariantSchema
+  .extend({ tasks: z.array(resolvedTaskSchema) })
+  .meta({ id: 'ResolvedVariant' });
+
+/** GET getparticipanttestbyresultid/{id}: the participant test card staff open from a result. */
+export const participantTestCardSchema = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  testDate: calendarDate,
+  diagnosticId: z.number().int(),
+  subjectTestId: z.number().int(),
+  studentId: z.number().int().nullable(),
+  schoolId: z.number().int().nullable(),
+  classId: z.number().int().nullable(),
+  participantName: z.string().nullable(),
+  activationCode: z.string(),
+  registrationCode: z.string(),
+});

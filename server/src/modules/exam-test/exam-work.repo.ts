@@ -1,0 +1,578 @@
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import {
+  answerFiles,
+  answers,
+  classes,
+  diagnostics,
+  examWorkPauses,
+  examWorks,
+  files,
+  participantTests,
+  quizAnswers,
+  quizzes,
+  schools,
+  students,
+  subjectExams,
+  subjects,
+  subjectTests,
+  tasks,
+  userRoles,
+  variants,
+  variantTasks,
+  workers,
+} from '../../db/schema/index.js';
+
+/*
+ * Typed queries of the exam runner, nothing else: rules live in exam-work.service.ts.
+ */
+
+export type WorkRow = typeof examWorks.$inferSelect;
+
+/**
+ * An answer value read as JSON text and parsed here: drizzle's jsonb decoder JSON-parses any string
+ * the driver hands it, so a stored string answer like "12" would come back as the number 12.
+ */
+const answerValue = sql<unknown>`${answers.value}::text`.mapWith((v: string | null) =>
+  v === null ? null : (JSON.parse(v) as unknown),
+);
+export type AnswerRow = typeof answers.$inferSelect;
+
+// ------------------------------------------------------------------ participant tests
+
+const ptColumns = {
+  id: participantTests.id,
+  status: participantTests.status,
+  testDate: participantTests.testDate,
+  diagnosticId: participantTests.diagnosticId,
+  subjectTestId: participantTests.subjectTestId,
+  studentId: participantTests.studentId,
+  workerId: participantTests.workerId,
+  schoolId: participantTests.schoolId,
+  classId: participantTests.classId,
+  buildingId: participantTests.buildingId,
+  activationCode: participantTests.activationCode,
+  registrationCode: participantTests.registrationCode,
+  startsAt: diagnostics.startsAt,
+  endsAt: diagnostics.endsAt,
+  diagnosticName: diagnostics.name,
+  resultsPublished: diagnostics.resultsPublished,
+};
+
+export type ParticipantTestRow = Awaited<ReturnType<typeof findParticipantTest>> & {};
+
+/** A live participant test (neither it nor its diagnostic deleted) with its diagnostic window. */
+export async function findParticipantTest(
+  db: DbOrTx,
+  ref: { id: number } | { activationCode: string } | { registrationCode: string },
+) {
+  const match =
+    'id' in ref
+      ? eq(participantTests.id, ref.id)
+      : 'activationCode' in ref
+        ? sql`upper(${participantTests.activationCode}) = ${ref.activationCode}`
+        : eq(participantTests.registrationCode, ref.registrationCode);
+  const [row] = await db
+    .select(ptColumns)
+    .from(participantTests)
+    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+    .where(and(match, isNull(participantTests.deletedAt), isNull(diagnostics.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The person and place of a participant test, for the runner's header. */
+export async function findParticipantPerson(
+  db: DbOrTx,
+  pt: { studentId: number | null; workerId: number | null; schoolId: number | null; classId: number | null },
+) {
+  const [person] = pt.studentId
+    ? await db
+        .select({ surname: students.surname, name: students.name, patronymic: students.patronymic })
+        .from(students)
+        .where(eq(students.id, pt.studentId))
+    : pt.workerId
+      ? await db
+          .select({ surname: workers.surname, name: workers.name, patronymic: workers.patronymic })
+          .from(workers)
+          .where(eq(workers.id, pt.workerId))
+      : [];
+  const [place] = await db
+    .select({ className: classes.name, schoolName: schools.name })
+    .from(schools)
+    .leftJoin(classes, pt.classId ? eq(classes.id, pt.classId) : sql`false`)
+    .where(eq(schools.id, pt.schoolId ?? 0));
+  return {
+    person: person ?? null,
+    className: place?.className ?? null,
+    schoolName: place?.schoolName ?? null,
+  };
+}
+
+export async function setParticipantTestStatus(
+  db: DbOrTx,
+  id: number,
+  status: string,
+  onlyFrom: readonly string[],
+): Promise<void> {
+  await db
+    .update(participantTests)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(participantTests.id, id), inArray(participantTests.status, [...onlyFrom])));
+}
+
+// ------------------------------------------------------------------ subject tests, variants
+
+export async function findSubjectTest(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({
+      id: subjectTests.id,
+      name: subjectTests.name,
+      subjectName: subjects.name,
+      parallels: subjectTests.parallels,
+      durationMinutes: subjectTests.durationMinutes,
+      description: subjectTests.description,
+      allowBlank: subjectTests.allowBlank,
+      testGroupId: subjectTests.testGroupId,
+      quizId: subjectTests.quizId,
+      instructionHtml: subjectTests.instructionHtml,
+    })
+    .from(subjectTests)
+    .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
+    .innerJoin(subjects, eq(subjects.id, subjectExams.subjectId))
+    .where(eq(subjectTests.id, id));
+  return row ?? null;
+}
+
+/** Tasks in the lowest-numbered variant: what the start screen shows as "N tasks". */
+export async function taskCountOf(db: DbOrTx, subjectTestId: number): Promise<number | null> {
+  const [first] = await db
+    .select({ id: variants.id })
+    .from(variants)
+    .where(eq(variants.subjectTestId, subjectTestId))
+    .orderBy(asc(variants.number))
+    .limit(1);
+  if (!first) return null;
+  const [row] = await db
+    .select({ n: count() })
+    .from(variantTasks)
+    .where(eq(variantTasks.variantId, first.id));
+  return row?.n ?? 0;
+}
+
+export async function findVariant(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({ id: variants.id, number: variants.number, subjectTestId: variants.subjectTestId })
+    .from(variants)
+    .where(eq(variants.id, id));
+  return row ?? null;
+}
+
+/** Every column of the tasks of a variant, by position. Callers decide what leaves the server. */
+export async function variantTasksOf(db: DbOrTx, variantId: number) {
+  return db
+    .select({
+      variantTaskId: variantTasks.id,
+      position: variantTasks.position,
+      maxScore: variantTasks.maxScore,
+      taskId: tasks.id,
+      answerType: tasks.answerType,
+      html: tasks.html,
+      content: tasks.content,
+      reference: tasks.reference,
+      solutionHtml: tasks.solutionHtml,
+      criteria: tasks.criteria,
+      htmlContainerId: tasks.htmlContainerId,
+    })
+    .from(variantTasks)
+    .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
+    .where(eq(variantTasks.variantId, variantId))
+    .orderBy(asc(variantTasks.position));
+}
+
+export async function taskFilesOf(db: DbOrTx, taskIds: number[]) {
+  if (!taskIds.length) return [];
+  return db
+    .select({ id: files.id, name: files.name, mime: files.mime, ownerId: files.ownerId })
+    .from(files)
+    .where(and(eq(files.ownerType, 'task'), inArray(files.ownerId, taskIds), isNull(files.deletedAt)))
+    .orderBy(asc(files.id));
+}
+
+/** Answer type and participant-visible content of the given tasks, only if they are in the variant. */
+export async function answerTasksOf(db: DbOrTx, variantId: number, variantTaskIds: number[]) {
+  return db
+    .select({ variantTaskId: variantTasks.id, answerType: tasks.answerType, content: tasks.content })
+    .from(variantTasks)
+    .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
+    .where(and(eq(variantTasks.variantId, variantId), inArray(variantTasks.id, variantTaskIds)));
+}
+
+/**
+ * The variant of a subject test least used among the live works of the same group (class, else
+ * building, else school) of this diagnostic; ties go to the lowest number, so the choice is
+ * deterministic given the counts.
+ */
+export async function leastUsedVariant(
+  db: DbOrTx,
+  pt: {
+    diagnosticId: number;
+    subjectTestId: number;
+    classId: number | null;
+    buildingId: number | null;
+    schoolId: number | null;
+  },
+): Promise<number | null> {
+  const group = pt.classId
+    ? sql`p.class_id = ${pt.classId}`
+    : pt.buildingId
+      ? sql`p.building_id = ${pt.buildingId}`
+      : pt.schoolId
+        ? sql`p.school_id = ${pt.schoolId}`
+        : sql`true`;
+  const result = await db.execute(sql`
+    select v.id
+    from variants v
+    left join exam_works w on w.variant_id = v.id and w.deleted_at is null and w.participant_test_id in (
+      select p.id from participant_tests p
+      where p.diagnostic_id = ${pt.diagnosticId} and p.subject_test_id = ${pt.subjectTestId} and ${group})
+    where v.subject_test_id = ${pt.subjectTestId}
+    group by v.id, v.number
+    order by count(w.id), v.number
+    limit 1`);
+  const [row] = rowsOf<{ id: number }>(result);
+  return row ? Number(row.id) : null;
+}
+
+// ------------------------------------------------------------------ exam works
+
+export async function findLiveWork(db: DbOrTx, participantTestId: number): Promise<WorkRow | null> {
+  const [row] = await db
+    .select()
+    .from(examWorks)
+    .where(and(eq(examWorks.participantTestId, participantTestId), isNull(examWorks.deletedAt)));
+  return row ?? null;
+}
+
+export async function findWork(db: DbOrTx, id: number): Promise<WorkRow | null> {
+  const [row] = await db.select().from(examWorks).where(eq(examWorks.id, id));
+  return row ?? null;
+}
+
+/**
+ * The work row locked against a concurrent finish, pause or delete: FOR SHARE lets saves of the
+ * same work run side by side, while any UPDATE of the row waits for them (and they for it).
+ */
+export async function lockWorkShared(tx: Tx, id: number): Promise<WorkRow | null> {
+  const [row] = await tx.select().from(examWorks).where(eq(examWorks.id, id)).for('share');
+  return row ?? null;
+}
+
+export async function lockWorkForUpdate(tx: Tx, id: number): Promise<WorkRow | null> {
+  const [row] = await tx.select().from(examWorks).where(eq(examWorks.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function lockWorksForUpdate(tx: Tx, ids: number[]) {
+  return tx
+    .select({
+      work: examWorks,
+      place: {
+        schoolId: participantTests.schoolId,
+        classId: participantTests.classId,
+        buildingId: participantTests.buildingId,
+      },
+    })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .where(inArray(examWorks.id, ids))
+    .orderBy(asc(examWorks.id))
+    .for('update', { of: examWorks });
+}
+
+/**
+ * The hot path's one read: the work locked FOR SHARE together with the answer type and content of
+ * one of its variant's tasks (null when the task is not in the work's variant).
+ */
+export async function lockWorkWithTask(tx: Tx, workId: number, variantTaskId: number) {
+  const [row] = await tx
+    .select({
+      work: examWorks,
+      task: { variantTaskId: variantTasks.id, answerType: tasks.answerType, content: tasks.content },
+    })
+    .from(examWorks)
+    .leftJoin(
+      variantTasks,
+      and(eq(variantTasks.id, variantTaskId), eq(variantTasks.variantId, examWorks.variantId)),
+    )
+    .leftJoin(tasks, eq(tasks.id, variantTasks.taskId))
+    .where(eq(examWorks.id, workId))
+    .for('share', { of: examWorks });
+  return row ?? null;
+}
+
+/** Place of the participant test of a work, for the staff scope rules. */
+export async function workPlace(db: DbOrTx, workId: number) {
+  const [row] = await db
+    .select({
+      participantTestId: examWorks.participantTestId,
+      schoolId: participantTests.schoolId,
+      classId: participantTests.classId,
+      buildingId: participantTests.buildingId,
+    })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .where(eq(examWorks.id, workId));
+  return row ?? null;
+}
+
+export type NewWork = typeof examWorks.$inferInsert;
+
+/** Inserts the live work unless one exists already (the partial unique index decides). */
+export async function insertWorkIfNone(tx: Tx, values: NewWork): Promise<WorkRow | null> {
+  const [row] = await tx
+    .insert(examWorks)
+    .values(values)
+    .onConflictDoNothing({ target: examWorks.participantTestId, where: sql`deleted_at is null` })
+    .returning();
+  return row ?? null;
+}
+
+export async function updateWork(db: DbOrTx, id: number, values: Partial<NewWork>): Promise<WorkRow> {
+  const [row] = await db
+    .update(examWorks)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(examWorks.id, id))
+    .returning();
+  return row!;
+}
+
+// ------------------------------------------------------------------ pauses
+
+export async function openPauseOf(db: DbOrTx, workId: number) {
+  const [row] = await db
+    .select({
+      id: examWorkPauses.id,
+      pausedBy: examWorkPauses.pausedBy,
+      reason: examWorkPauses.reason,
+      // A pause made by someone holding a staff role: only staff may lift it.
+      byStaffRole: sql<boolean>`exists (select 1 from ${userRoles} r where r.user_id = ${examWorkPauses.pausedBy}
+        and r.role in ('organizator', 'coordinator', 'admin'))`,
+    })
+    .from(examWorkPauses)
+    .where(and(eq(examWorkPauses.examWorkId, workId), isNull(examWorkPauses.endedAt)))
+    .orderBy(asc(examWorkPauses.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertPause(
+  db: DbOrTx,
+  values: { examWorkId: number; startedAt: Date; pausedBy: number; reason: string | null },
+): Promise<void> {
+  await db.insert(examWorkPauses).values(values);
+}
+
+export async function closePauses(db: DbOrTx, workId: number, endedAt: Date, resumedBy: number | null) {
+  await db
+    .update(examWorkPauses)
+    .set({ endedAt, resumedBy })
+    .where(and(eq(examWorkPauses.examWorkId, workId), isNull(examWorkPauses.endedAt)));
+}
+
+// ------------------------------------------------------------------ answers
+
+export async function answersOf(db: DbOrTx, workId: number) {
+  const rows = await db
+    .select({
+      variantTaskId: answers.variantTaskId,
+      value: answerValue,
+      seq: answers.seq,
+      savedAt: answers.savedAt,
+      answerMode: answers.answerMode,
+    })
+    .from(answers)
+    .where(eq(answers.examWorkId, workId))
+    .orderBy(asc(answers.variantTaskId));
+  const attached = await db
+    .select({ variantTaskId: answerFiles.variantTaskId, fileId: answerFiles.fileId })
+    .from(answerFiles)
+    .where(eq(answerFiles.examWorkId, workId))
+    .orderBy(asc(answerFiles.fileId));
+  return { rows, attached };
+}
+
+export interface AnswerWrite {
+  variantTaskId: number;
+  value: unknown;
+  seq: number;
+}
+
+export interface WriteMeta {
+  examWorkId: number;
+  answerMode: string;
+  source: 'participant' | 'staff';
+  savedBy: number;
+  /** Staff keying a paper form set the mode of the rows they write to blank. */
+  forceMode: boolean;
+}
+
+/**
+ * One statement for any number of answers: a row applies only when its seq is newer than the
+ * stored one, so a retry or a late, older delivery never overwrites newer data. Returns the rows
+ * that applied; the caller reads back the others.
+ */
+export async function upsertAnswers(tx: Tx, meta: WriteMeta, list: AnswerWrite[]) {
+  const now = new Date();
+  return tx
+    .insert(answers)
+    .values(
+      list.map((a) => ({
+        examWorkId: meta.examWorkId,
+        variantTaskId: a.variantTaskId,
+        value: a.value,
+        seq: a.seq,
+        answerMode: meta.answerMode,
+        source: meta.source,
+        savedBy: meta.savedBy,
+        savedAt: now,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [answers.examWorkId, answers.variantTaskId],
+      set: {
+        value: sql`excluded.value`,
+        seq: sql`excluded.seq`,
+        source: sql`excluded.source`,
+        savedBy: sql`excluded.saved_by`,
+        savedAt: sql`excluded.saved_at`,
+        ...(meta.forceMode ? { answerMode: sql`excluded.answer_mode` } : {}),
+      },
+      setWhere: sql`${answers.seq} < excluded.seq`,
+    })
+    .returning({ variantTaskId: answers.variantTaskId, seq: answers.seq, savedAt: answers.savedAt });
+}
+
+/** The stored rows of answers that did not apply, with whether their value equals the one sent. */
+export async function storedAnswers(tx: Tx, workId: number, list: AnswerWrite[]) {
+  if (!list.length) return [];
+  const sent = new Map(list.map((a) => [a.variantTaskId, a]));
+  const rows = await tx
+    .select({
+      variantTaskId: answers.variantTaskId,
+      seq: answers.seq,
+      savedAt: answers.savedAt,
+      value: answerValue,
+    })
+    .from(answers)
+    .where(and(eq(answers.examWorkId, workId), inArray(answers.variantTaskId, [...sent.keys()])));
+  // jsonb equality ignores key order and spacing, as the database stores it.
+  return rows.map((r) => ({ ...r, sent: sent.get(r.variantTaskId)! }));
+}
+
+export async function setAnswerMode(db: DbOrTx, workId: number, variantTaskId: number, mode: string) {
+  await db
+    .insert(answers)
+    .values({ examWorkId: workId, variantTaskId, value: null, seq: 0, answerMode: mode })
+    .onConflictDoUpdate({ target: [answers.examWorkId, answers.variantTaskId], set: { answerMode: mode } });
+}
+
+export async function setAllAnswerModes(db: DbOrTx, workId: number, mode: string) {
+  await db.update(answers).set({ answerMode: mode }).where(eq(answers.examWorkId, workId));
+}
+
+// ------------------------------------------------------------------ answer files
+
+export async function attachedFileIds(tx: Tx, workId: number, variantTaskIds: number[]) {
+  if (!variantTaskIds.length) return [];
+  return tx
+    .select({ variantTaskId: answerFiles.variantTaskId, fileId: answerFiles.fileId })
+    .from(answerFiles)
+    .where(and(eq(answerFiles.examWorkId, workId), inArray(answerFiles.variantTaskId, variantTaskIds)));
+}
+
+export async function insertAnswerFile(
+  tx: Tx,
+  workId: number,
+  variantTaskId: number,
+  file: { name: string; mime: string; size: number; sha256: string; data: Buffer; createdBy: number },
+): Promise<number> {
+  const [row] = await tx
+    .insert(files)
+    .values({ ownerType: 'answer', ownerId: workId, ...file })
+    .returning({ id: files.id });
+  await tx.insert(answerFiles).values({ examWorkId: workId, variantTaskId, fileId: row!.id });
+  return row!.id;
+}
+
+// ------------------------------------------------------------------ quiz
+
+export async function findQuiz(db: DbOrTx, id: number) {
+  const [row] = await db.select().from(quizzes).where(eq(quizzes.id, id));
+  return row ?? null;
+}
+
+export async function findQuizAnswers(db: DbOrTx, participantTestId: number) {
+  const [row] = await db
+    .select()
+    .from(quizAnswers)
+    .where(eq(quizAnswers.participantTestId, participantTestId));
+  return row ?? null;
+}
+
+export async function upsertQuizAnswers(
+  db: DbOrTx,
+  values: { participantTestId: number; quizId: number; answers: Record<string, string | string[]> },
+) {
+  const savedAt = new Date();
+  await db
+    .insert(quizAnswers)
+    .values({ ...values, savedAt })
+    .onConflictDoUpdate({
+      target: quizAnswers.participantTestId,
+      set: { quizId: values.quizId, answers: values.answers, savedAt },
+    });
+  return savedAt;
+}
+
+// ------------------------------------------------------------------ sweeper
+
+/**
+ * Finishes every expired work in one statement, so several instances can sweep at once: each row
+ * is updated (and returned) by exactly one of them. Running works end at their deadline; paused
+ * ones whose window closed end at the window's end. Their participant tests and open pauses follow.
+ */
+export async function finishExpired(db: Db, now: Date) {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const result = await db.execute(sql`
+    with done as (
+      update exam_works w
+      set status = 'finished',
+          finish_reason = 'timeout',
+          finished_at = case when w.status = 'paused' then w.window_ends_at else w.deadline_at end,
+          paused_at = null,
+          updated_at = ${at}
+      where w.deleted_at is null
+        and ((w.status = 'in_progress' and w.deadline_at <= ${at})
+          or (w.status = 'paused' and w.window_ends_at <= ${at}))
+      returning w.id, w.participant_test_id, w.finished_at
+    ), tests as (
+      update participant_tests p set status = 'finished', updated_at = ${at}
+      from done where p.id = done.participant_test_id and p.status in ('planned', 'active', 'in_progress')
+      returning p.id
+    ), pauses as (
+      update exam_work_pauses q set ended_at = done.finished_at
+      from done where q.exam_work_id = done.id and q.ended_at is null
+      returning q.id
+    )
+    select id, participant_test_id as "participantTestId" from done`);
+  return rowsOf<{ id: number; participantTestId: number }>(result).map((r) => ({
+    id: Number(r.id),
+    participantTestId: Number(r.participantTestId),
+  }));
+}
+
+/** Rows of a raw query: node-postgres and PGlite both answer `{ rows }`. */
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { audit } from '../../lib/audit.js';
+import { finishExpired } from './exam-work.repo.js';
+
+/**
+ * Finishes every work whose time is up (DESIGN.md §3): running works at their deadline, paused
+ * works whose window closed at the window's end, with the answers saved so far. One UPDATE does
+ * it, so any number of server instances may sweep at once and each work is finished exactly once.
+ */
+export async function sweepExpired(db: Db, now: Date = new Date()) {
+  const done = await finishExpired(db, now);
+  if (done.length) {
+    await audit(db, {
+      userId: null,
+      action: 'exam_work.timeout',
+      entity: 'exam_work',
+      reason: 'timeout',
+      details: { examWorkIds: done.map((d) => d.id) },
+    });
+  }
+  return done;
+}
+
+const DEFAULT_INTERVAL_MS = 5000;
+
+/**
+ * Runs the sweep every few seconds while the server is up. Off in tests (they call sweepExpired
+ * themselves) unless EXAM_SWEEP_INTERVAL_MS is set; EXAM_SWEEP_INTERVAL_MS=0 turns it off anywhere.
+ */
+export function registerSweeper(app: FastifyInstance): void {
+  const configured = process.env.EXAM_SWEEP_INTERVAL_MS;
+  const intervalMs =
+    configured !== undefined ? Number(configured) : app.ctx.config.env === 'test' ? 0 : DEFAULT_INTERVAL_MS;
+  if (!Number.isFinite(intervalMs) || intervalMs <= 0) return;
+
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  const tick = async () => {
+    // A slow sweep must not pile up behind itself.
+    if (running) return;
+    running = true;
+    try {
+      const done = await sweepExpired(app.ctx.db);
+      if (done.length) app.log.info({ count: done.length }, 'finished expired exam works');
+    } catch (err) {
+      app.log.warn({ err }, 'exam work sweep failed');
+    } finally {
+      running = false;
+    }
+  };
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => void tick(), intervalMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+}

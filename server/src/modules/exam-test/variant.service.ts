@@ -1,0 +1,79 @@
+import type { ParticipantVariant } from '@attesta/contract';
+import { hasRole, type AuthContext } from '../../auth/types.js';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { boundTestId } from './exam-work.service.js';
+import * as repo from './exam-work.repo.js';
+import { toParticipantVariant, toResolvedVariant, type TaskRow, type VariantHead } from './presenter.js';
+
+/*
+ * Variant reads. What goes out is decided by presenter.ts; this file only decides who may read
+ * which variant: a participant their own work's variant, admins and experts any.
+ */
+
+export type BadContentLog = (taskId: number) => void;
+
+async function variantParts(db: Db, variantId: number) {
+  const variant = await repo.findVariant(db, variantId);
+  if (!variant) throw notFound('No such variant');
+  const st = await repo.findSubjectTest(db, variant.subjectTestId);
+  const head: VariantHead = {
+    ...variant,
+    subjectTestName: st?.name ?? '',
+    instructionHtml: st?.instructionHtml ?? null,
+  };
+  const rows = (await repo.variantTasksOf(db, variantId)) as TaskRow[];
+  const taskFiles = await repo.taskFilesOf(
+    db,
+    rows.map((r) => r.taskId),
+  );
+  return { head, rows, taskFiles };
+}
+
+async function ownLiveWork(ctx: AppContext, auth: AuthContext) {
+  const w = await repo.findLiveWork(ctx.db, boundTestId(auth));
+  if (!w) throw new AppError(404, 'no_exam_work', 'There is no exam work for this participant test');
+  return w;
+}
+
+/** The variant of the session's work, shuffled per work where the task asks for it. */
+export async function currentVariant(ctx: AppContext, auth: AuthContext, log?: BadContentLog) {
+  const w = await ownLiveWork(ctx, auth);
+  const { head, rows, taskFiles } = await variantParts(ctx.db, w.variantId);
+  return toParticipantVariant(head, rows, taskFiles, w.id, log);
+}
+
+const readsAnyVariant = (auth: AuthContext) => hasRole(auth, 'admin', 'expert');
+
+export async function variantById(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+  log?: BadContentLog,
+): Promise<ParticipantVariant> {
+  if (readsAnyVariant(auth)) {
+    const { head, rows, taskFiles } = await variantParts(ctx.db, id);
+    return toParticipantVariant(head, rows, taskFiles, null, log);
+  }
+  const w = await repo.findLiveWork(ctx.db, boundTestId(auth));
+  if (!w || w.variantId !== id) throw forbidden('Only the variant of your own work can be opened');
+  const { head, rows, taskFiles } = await variantParts(ctx.db, id);
+  return toParticipantVariant(head, rows, taskFiles, w.id, log);
+}
+
+/** Keys and solutions: admins always; a participant only for their own variant after publication. */
+export async function resolvedVariant(ctx: AppContext, auth: AuthContext, id: number) {
+  if (!hasRole(auth, 'admin')) {
+    const w = await repo.findLiveWork(ctx.db, boundTestId(auth));
+    if (!w || w.variantId !== id) throw forbidden('Only the variant of your own work can be opened');
+    const pt = await repo.findParticipantTest(ctx.db, { id: w.participantTestId });
+    if (!pt?.resultsPublished)
+      throw forbidden(
+        'Answers and solutions are shown after the results are published',
+        'results_not_published',
+      );
+  }
+  const { head, rows, taskFiles } = await variantParts(ctx.db, id);
+  return toResolvedVariant(head, rows, taskFiles);
+}

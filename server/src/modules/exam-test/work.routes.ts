@@ -1,0 +1,517 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  activationCodeCheckSchema,
+  answerModeResultSchema,
+  answerModeSchema,
+  changeTimeResultSchema,
+  currentParticipantTestSchema,
+  DEVICE_HEADER,
+  errorBodySchema,
+  examWorkExistsSchema,
+  examWorkStateSchema,
+  idParamSchema,
+  okSchema,
+  participantTestCardSchema,
+  participantVariantSchema,
+  pauseBodySchema,
+  pauseResultSchema,
+  pauseStateSchema,
+  quizSchema,
+  resolvedVariantSchema,
+  saveAnswerBodySchema,
+  saveAnswerResponseSchema,
+  saveAnswersBodySchema,
+  saveAnswersResponseSchema,
+  saveAnswersWithFilesResponseSchema,
+  saveQuizBodySchema,
+  saveQuizResponseSchema,
+  subjectTestSummarySchema,
+  timeBeforeSchema,
+  timeLeftSchema,
+} from '@attesta/contract';
+import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
+import { AppError, badRequest, forbidden } from '../../lib/errors.js';
+import { parseTimeSpan } from './deadline.js';
+import * as service from './exam-work.service.js';
+import { registerSweeper } from './sweeper.js';
+import { checkUpload, MAX_FILE_BYTES, sha256Bytes } from './upload.js';
+import * as variants from './variant.service.js';
+
+/*
+ * /api/exam/test/* of the exam runner: HTTP only. Rules and transactions are in
+ * exam-work.service.ts, what leaves the server in presenter.ts.
+ */
+
+const tags = ['exam-test'];
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+
+const idParams = z.object({ id: idParamSchema });
+const workTaskParams = z.object({
+  examWorkId: idParamSchema,
+  variantTaskId: idParamSchema,
+  type: answerModeSchema,
+});
+const reasonText = z.string().trim().max(500).optional();
+const registrationQuery = z.strictObject({
+  registrationCode: z.string().trim().min(1).max(32).optional().describe('staff keying in a paper form'),
+});
+const idList = z
+  .string()
+  .regex(/^\d{1,10}(,\d{1,10}){0,999}$/, 'comma-separated exam work ids')
+  .transform((s) => [...new Set(s.split(',').map(Number))])
+  .pipe(z.array(z.number().int().positive().max(2_147_483_647)));
+
+/** The runner's device id (random, kept by the client); absent for API clients. */
+function deviceIdOf(req: FastifyRequest): string | null {
+  const raw = req.headers[DEVICE_HEADER];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  return value ? value.slice(0, 128) : null;
+}
+
+const actorOf = (req: FastifyRequest): service.Actor => ({
+  auth: authOf(req),
+  ip: req.ip ?? null,
+  deviceId: deviceIdOf(req),
+});
+
+/** Participant calls about "my" test need a session bound to one. */
+const boundSession: ScopeRule = (_req, auth) => auth.participantTestId !== null;
+
+/** Staff calls naming an exam work by id: 404 when absent, 403 outside the caller's schools and rooms. */
+const staffWorkInScope: ScopeRule = (req, auth) =>
+  service.staffReachesWork(req.server.ctx.db, auth, (req.params as { id: number }).id);
+
+const badContentLogger = (req: FastifyRequest) => (taskId: number) =>
+  req.log.warn({ taskId }, 'task content does not match its answer type schema; sent empty');
+
+const VALUE_DOC =
+  '`value` is JSON shaped by the answer type of the task (TASK_SCHEMAS[type].value): single_choice ' +
+  '"optionId" ("" = none); multiple_choice ["id",...]; short_text, number, digit_sequence, extended_text a ' +
+  'string; ordering ["itemId",...]; matching {"leftId":"rightId"}; cloze {"blankId":"text or optionId"}; ' +
+  'file {"fileIds":[...]} (ids uploaded to this answer).';
+
+export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+  registerSweeper(plugin);
+
+  // ---------------------------------------------------------------- activation code, test
+
+  app.route({
+    ...endpoint('GET /api/exam/test/checkActivationCode/{code}'),
+    schema: {
+      summary: 'Is the code valid, for which test and when (no personal data; failures are rate-limited)',
+      tags,
+      params: z.object({ code: z.string().trim().min(1).max(64) }),
+      response: { 200: activationCodeCheckSchema, ...errors(400, 429) },
+    },
+    handler: (req) => service.checkActivationCode(ctx, req.params.code, req.ip),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/checkActivationCode', boundSession),
+    schema: {
+      summary: "Is the current session's activation code still valid",
+      tags,
+      response: { 200: activationCodeCheckSchema, ...errors(401, 403) },
+    },
+    handler: (req) => service.checkOwnActivationCode(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/currentParticipantTest', boundSession),
+    schema: {
+      summary: 'The participant test bound to the session, with its diagnostic, subject test and work',
+      tags,
+      response: { 200: currentParticipantTestSchema, ...errors(401, 403, 404) },
+    },
+    handler: (req) => service.currentParticipantTest(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/examwork/timeBefore', boundSession),
+    schema: {
+      summary: 'Seconds until the start window opens (server clock; 0 when open)',
+      tags,
+      response: { 200: timeBeforeSchema, ...errors(401, 403, 404) },
+    },
+    handler: (req) => service.timeBefore(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/examwork/participantTest/subjecttest', boundSession),
+    schema: {
+      summary: 'Subject test of the current participant test',
+      tags,
+      response: { 200: subjectTestSummarySchema, ...errors(401, 403, 404) },
+    },
+    handler: (req) => service.ownSubjectTest(ctx, authOf(req)),
+  });
+
+  // ---------------------------------------------------------------- the work
+
+  app.route({
+    ...endpoint('POST /api/exam/test/examwork/new', boundSession),
+    schema: {
+      summary: 'Start the work of the current participant test, or return the live one (idempotent)',
+      description:
+        `The runner sends its device id in \`${DEVICE_HEADER}\`: the first start binds the work to it and ` +
+        'other devices get 409 `device_mismatch` until the organizer resets the session. 409 ' +
+        '`window_not_open`, `window_closed`, `participant_test_annulled`, `work_finished`, `no_variant`, ' +
+        '`blank_not_allowed`.',
+      tags,
+      body: z.strictObject({ answerMode: answerModeSchema.optional() }).optional(),
+      response: { 200: examWorkStateSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => service.startWork(ctx, actorOf(req), req.body?.answerMode),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/examwork/checkexistsexamwork', boundSession),
+    schema: {
+      summary: 'Does a live work exist for the current participant test (resume)',
+      tags,
+      response: { 200: examWorkExistsSchema, ...errors(401, 403) },
+    },
+    handler: (req) => service.workExists(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/examwork/{id}'),
+    schema: {
+      summary: 'An exam work with its saved answers and timing (own work, or staff in scope)',
+      tags,
+      params: idParams,
+      response: { 200: examWorkStateSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.workState(ctx, authOf(req), req.params.id),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/examwork/left/{id}'),
+    schema: {
+      summary: 'Seconds left on the server clock',
+      tags,
+      params: idParams,
+      response: { 200: timeLeftSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.timeLeft(ctx, authOf(req), req.params.id),
+  });
+
+  app.route({
+    ...endpoint('PUT /api/exam/test/examwork/finish/{examWorkId}/{reason}'),
+    schema: {
+      summary: 'Finish own work (idempotent); `timeout` counts only when the server clock says time is up',
+      tags,
+      params: z.object({ examWorkId: idParamSchema, reason: z.enum(['manual', 'timeout']) }),
+      response: { 200: examWorkStateSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => service.finishWork(ctx, actorOf(req), req.params.examWorkId, req.params.reason),
+  });
+
+  app.route({
+    ...endpoint('PUT /api/exam/test/examwork/{id}/answertype/{type}'),
+    schema: {
+      summary: 'Answer mode of the whole work: online, or blank (paper answer form, if the test allows it)',
+      tags,
+      params: z.object({ id: idParamSchema, type: answerModeSchema }),
+      response: { 200: answerModeResultSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => service.setWorkMode(ctx, actorOf(req), req.params.id, req.params.type),
+  });
+
+  app.route({
+    ...endpoint('PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/answertype/{type}'),
+    schema: {
+      summary: 'Answer mode of one task of the work',
+      tags,
+      params: workTaskParams,
+      response: { 200: answerModeResultSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) =>
+      service.setTaskMode(
+        ctx,
+        actorOf(req),
+        req.params.examWorkId,
+        req.params.variantTaskId,
+        req.params.type,
+      ),
+  });
+
+  // ---------------------------------------------------------------- answers
+
+  app.route({
+    ...endpoint('PUT /api/exam/test/saveanswer'),
+    schema: {
+      summary: 'Save one answer (idempotent, sequence-numbered); acknowledged after commit',
+      description:
+        `${VALUE_DOC} \`seq\` grows per (work, task): an older seq never overwrites a newer one (409 ` +
+        '`stale_sequence`), the same seq and value again is a retry (200, the stored savedAt). 409 ' +
+        '`work_finished`, `deadline_passed`, `work_paused`, `work_deleted`, `device_mismatch`; 400 ' +
+        '`invalid_answer`, `task_not_in_variant`.',
+      tags,
+      body: saveAnswerBodySchema,
+      response: { 200: saveAnswerResponseSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => service.saveAnswer(ctx, actorOf(req), req.body),
+  });
+
+  app.route({
+    ...endpoint('PUT /api/exam/test/saveanswers'),
+    schema: {
+      summary: 'Save several answers; each applies on its own (saved, duplicate or stale)',
+      description:
+        `${VALUE_DOC} With \`registrationCode\` staff key in a paper form: allowed after the deadline ` +
+        'and after finish (not into a deleted work), stored as answer mode blank, audited.',
+      tags,
+      querystring: registrationQuery,
+      body: saveAnswersBodySchema,
+      response: { 200: saveAnswersResponseSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      const writer = await service.writerFor(ctx, actorOf(req), req.query.registrationCode);
+      return service.saveAnswers(ctx, writer, req.body);
+    },
+  });
+
+  await app.register(answersWithFilesRoute);
+
+  // ---------------------------------------------------------------- pause
+
+  app.route({
+    ...endpoint('GET /api/exam/test/examwork/pause', boundSession),
+    schema: {
+      summary: 'Pause state of the current work',
+      tags,
+      response: { 200: pauseStateSchema, ...errors(401, 403, 404) },
+    },
+    handler: (req) => service.ownPauseState(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('POST /api/exam/test/examwork/pause'),
+    schema: {
+      summary: 'Pause or resume: a participant their own work, an organizer the works of their rooms',
+      description:
+        'The clock stops while paused; answers are refused (409 `work_paused`). A participant cannot ' +
+        'resume a pause made by staff (403 `paused_by_staff`). Staff pass `examWorkIds`; one out of scope ' +
+        'and nothing changes.',
+      tags,
+      body: pauseBodySchema,
+      response: { 200: pauseResultSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => {
+      const actor = actorOf(req);
+      const reason = req.body.reason || null;
+      if (req.body.examWorkIds) {
+        if (!actor.auth.roles.includes('organizator'))
+          throw forbidden('Only organizers pause or resume the works of others (examWorkIds)');
+        return service.pauseByStaff(ctx, actor, req.body.examWorkIds, req.body.pause, reason);
+      }
+      return service.pauseOwn(ctx, actor, req.body.pause, reason);
+    },
+  });
+
+  // ---------------------------------------------------------------- variants
+
+  app.route({
+    ...endpoint('GET /api/exam/test/variant/current', boundSession),
+    schema: {
+      summary: 'Variant of the current work: tasks without reference answers, solutions or criteria',
+      tags,
+      response: { 200: participantVariantSchema, ...errors(401, 403, 404) },
+    },
+    handler: (req) => variants.currentVariant(ctx, authOf(req), badContentLogger(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/variant/{id}'),
+    schema: {
+      summary: "A variant by id, as a participant sees it (participant: only their own work's variant)",
+      tags,
+      params: idParams,
+      response: { 200: participantVariantSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => variants.variantById(ctx, authOf(req), req.params.id, badContentLogger(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/variant/resolve/{id}'),
+    schema: {
+      summary: 'Variant with reference answers and solutions (participant: own, after results are published)',
+      tags,
+      params: idParams,
+      response: { 200: resolvedVariantSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => variants.resolvedVariant(ctx, authOf(req), req.params.id),
+  });
+
+  // ---------------------------------------------------------------- staff
+
+  app.route({
+    ...endpoint('DELETE /api/exam/test/examwork/{id}', staffWorkInScope),
+    schema: {
+      summary: 'Soft-delete an exam work (restorable); the participant may start again',
+      tags,
+      params: idParams,
+      querystring: z.object({ reason: reasonText }),
+      response: { 200: okSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.deleteWork(ctx, actorOf(req), req.params.id, req.query.reason || null),
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/examwork/ChangeTimeTill'),
+    schema: {
+      summary: 'Extend or cut the time of several works at once (all or nothing, audited)',
+      description:
+        '`ids`: comma-separated exam work ids; `timeSpan`: `hh:mm:ss` with an optional sign and days ' +
+        '(`00:15:00`, `-00:05:00`, `1.00:00:00`). The deadline never passes the diagnostic window; a cut ' +
+        'may put it in the past, and the server then finishes the work. State-changing GET: cookie ' +
+        'sessions send X-Requested-With.',
+      tags,
+      querystring: z.object({ ids: idList, timeSpan: z.string().max(32), reason: reasonText }),
+      response: { 200: changeTimeResultSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => {
+      const delta = parseTimeSpan(req.query.timeSpan);
+      if (delta === null)
+        throw badRequest('invalid_time_span', 'timeSpan must look like 00:15:00 or -00:05:00', [
+          { path: 'querystring.timeSpan', message: 'expected [-][d.]hh:mm:ss' },
+        ]);
+      return service.changeTimeOf(ctx, actorOf(req), req.query.ids, delta, req.query.reason || null);
+    },
+  });
+
+  app.route({
+    ...endpoint('GET /api/exam/test/getparticipanttestbyresultid/{id}', staffWorkInScope),
+    schema: {
+      summary: 'The participant test of a result (a result id is its exam work id)',
+      tags,
+      params: idParams,
+      response: { 200: participantTestCardSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.participantTestCard(ctx, req.params.id),
+  });
+
+  // ---------------------------------------------------------------- quiz
+
+  app.route({
+    ...endpoint('GET /api/exam/test/getQuizCurrentParticipantTest', boundSession),
+    schema: {
+      summary: 'Questionnaire of the current participant test and the answers saved so far',
+      tags,
+      response: { 200: quizSchema, ...errors(401, 403, 404) },
+    },
+    handler: (req) => service.getQuiz(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('PUT /api/exam/test/saveQuizCurrentParticipantTest', boundSession),
+    schema: {
+      summary: 'Save the questionnaire answers (question id → option id(s) or text)',
+      tags,
+      body: saveQuizBodySchema,
+      response: { 200: saveQuizResponseSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.saveQuiz(ctx, actorOf(req), req.body.answers),
+  });
+};
+
+// ------------------------------------------------------------------ multipart
+
+const FILE_FIELD = /^file:(\d{1,10})$/;
+const MAX_FILES_PER_REQUEST = 40;
+
+/**
+ * Multipart is registered for this one route only: nowhere else does the API take form data.
+ * Files are read into memory (≤ 20 MB each) because they are stored in the answer's transaction.
+ */
+async function answersWithFilesRoute(scope: FastifyInstance) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  await app.register(multipart, {
+    limits: {
+      fileSize: MAX_FILE_BYTES,
+      files: MAX_FILES_PER_REQUEST,
+      fields: 5,
+      fieldSize: 1024 * 1024,
+      parts: 50,
+    },
+  });
+  app.route({
+    ...endpoint('POST /api/exam/test/saveanswers_with_files'),
+    schema: {
+      summary: 'Multipart: answers plus attached files, stored in one transaction',
+      description:
+        'Field `answers`: JSON like the saveanswers body. Files in fields named `file:<variantTaskId>`; a ' +
+        "file task's value lists the already attached file ids it keeps, the new files are appended. " +
+        'Per file size from the task (maxSizeMb, at most 20 MB) → 413; type checked against the task and ' +
+        'sniffed from the content → 415 `unsupported_file_type`.',
+      tags,
+      querystring: registrationQuery,
+      response: { 200: saveAnswersWithFilesResponseSchema, ...errors(400, 401, 403, 404, 409, 413, 415) },
+    },
+    handler: async (req) => {
+      const { body, uploads } = await readMultipart(req);
+      const writer = await service.writerFor(app.ctx, actorOf(req), req.query.registrationCode);
+      return service.saveAnswersWithFiles(app.ctx, writer, body, uploads, checkUpload, sha256Bytes);
+    },
+  });
+}
+
+async function readMultipart(req: FastifyRequest) {
+  if (!req.isMultipart())
+    throw new AppError(415, 'unsupported_media_type', 'Expected multipart/form-data with a field `answers`');
+  let answersJson: string | null = null;
+  const uploads: service.UploadedFile[] = [];
+  for await (const part of req.parts()) {
+    if (part.type === 'field') {
+      if (part.fieldname === 'answers') answersJson = String(part.value);
+      continue;
+    }
+    const match = FILE_FIELD.exec(part.fieldname);
+    if (!match) {
+      await part.toBuffer();
+      throw badRequest(
+        'validation_failed',
+        `Unexpected file field ${part.fieldname}; use file:<variantTaskId>`,
+      );
+    }
+    uploads.push({
+      variantTaskId: Number(match[1]),
+      name: (part.filename || 'file').slice(0, 255),
+      mime: part.mimetype,
+      data: await part.toBuffer(),
+    });
+  }
+  return { body: parseAnswersField(answersJson), uploads };
+}
+
+function parseAnswersField(json: string | null) {
+  if (json === null)
+    throw badRequest('validation_failed', 'The field `answers` is missing', [
+      { path: 'answers', message: 'required' },
+    ]);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw badRequest('malformed_json', 'The field `answers` is not valid JSON');
+  }
+  const parsed = saveAnswersBodySchema.safeParse(raw);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((i) => ({
+      path: ['answers', ...i.path.map(String)].join('.'),
+      message: i.message,
+    }));
+    throw badRequest(
+      'validation_failed',
+      `Invalid answers: ${errors[0]?.path} ${errors[0]?.message}`,
+      errors,
+    );
+  }
+  return parsed.data;
+}
