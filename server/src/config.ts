@@ -59,6 +59,7 @@ const envSchema = z.object({
   OIDC_SCOPES: z.string().default('openid profile email'),
   OIDC_DEFAULT_ROLE: z.enum(['guest', 'participant']).default('guest'),
   WEB_DIST: z.string().optional(),
+  EXAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   PROCTORING_URL: optionalUrl(['http://', 'https://']),
   PROCTORING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PROCTORING_PROVIDER: z
@@ -112,6 +113,8 @@ export interface Config {
       }
     | undefined;
   webDist: string | undefined;
+  /** How often expired exam works are finished by the server; 0 = never (tests drive it). */
+  sweepIntervalMs: number;
   /** Online proctoring service (signed tokens, session URL); undefined when not configured. */
   proctoring: { url: string; secret: string; provider: string } | undefined;
   /** Host names POST /api/files/upload_url may fetch from; empty turns the call off. */
@@ -206,6 +209,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     webDist: env.WEB_DIST,
+    sweepIntervalMs: env.EXAM_SWEEP_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     proctoring:
       env.PROCTORING_URL && env.PROCTORING_SECRET
         ? { url: env.PROCTORING_URL, secret: env.PROCTORING_SECRET, provider: env.PROCTORING_PROVIDER }

@@ -22,6 +22,12 @@ export const LIMITS = {
   // A whole school logs in from one address at 10:00: generous per IP, strict per code string.
   codeIp: { points: 150, durationSeconds: 10 * 60, blockSeconds: 10 * 60 },
   codeKey: { points: 10, durationSeconds: 10 * 60, blockSeconds: 10 * 60 },
+  // Registration and e-mail calls count every attempt (not only failures): each may send a mail.
+  registerIp: { points: 30, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  mailAddress: { points: 5, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  mailIp: { points: 30, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  // Feedback messages count every message sent: a user may write 20 an hour.
+  feedbackUser: { points: 20, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers.js';
 import { openDatabase } from './client.js';
+import { tasks } from './schema/index.js';
 
 describe('database', () => {
   it('migrates idempotently and has the reference data', async () => {
@@ -20,6 +21,24 @@ describe('database', () => {
       ]);
       const parallels = await database.query<{ n: number }>('select count(*)::int as n from parallels');
       expect(parallels[0]!.n).toBe(12);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('reads jsonb values back exactly, strings that look like numbers included', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { eq } = await import('drizzle-orm');
+      for (const reference of ['12', 'true', 'null', '[1]', 'текст', 12, { accepted: ['07'] }, ['a']]) {
+        const [row] = await database.db
+          .insert(tasks)
+          .values({ answerType: 'short_text', html: 'x', reference })
+          .returning();
+        const [back] = await database.db.select().from(tasks).where(eq(tasks.id, row!.id));
+        expect(back!.reference).toEqual(reference);
+        expect(row!.reference).toEqual(reference);
+      }
     } finally {
       await database.close();
     }

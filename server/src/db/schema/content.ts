@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { bytea } from './files.js';
+import { jsonValue } from './types.js';
 
 const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -92,7 +93,7 @@ export const tasks = pgTable('tasks', {
   answerType: text().notNull(),
   html: text().notNull(),
   content: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-  reference: jsonb().$type<unknown>(),
+  reference: jsonValue<unknown>(),
   scoring: jsonb().$type<Record<string, unknown>>().notNull().default({}),
   solutionHtml: text(),
   criteria: jsonb().$type<{ code: string; text: string; maxScore: number }[]>(),

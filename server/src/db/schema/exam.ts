@@ -15,6 +15,7 @@ import { variants, variantTasks, quizzes } from './content.js';
 import { participantTests } from './diagnostics.js';
 import { files } from './files.js';
 import { users } from './users.js';
+import { jsonValue } from './types.js';
 
 const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -103,7 +104,7 @@ export const answers = pgTable(
     variantTaskId: integer()
       .notNull()
       .references(() => variantTasks.id),
-    value: jsonb().$type<unknown>(),
+    value: jsonValue<unknown>(),
     seq: integer().notNull(),
     /** online | blank */
     answerMode: text().notNull().default('online'),

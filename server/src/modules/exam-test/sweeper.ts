@@ -22,17 +22,13 @@ export async function sweepExpired(db: Db, now: Date = new Date()) {
   return done;
 }
 
-const DEFAULT_INTERVAL_MS = 5000;
-
 /**
- * Runs the sweep every few seconds while the server is up. Off in tests (they call sweepExpired
- * themselves) unless EXAM_SWEEP_INTERVAL_MS is set; EXAM_SWEEP_INTERVAL_MS=0 turns it off anywhere.
+ * Runs the sweep every few seconds while the server is up (config.sweepIntervalMs,
+ * EXAM_SWEEP_INTERVAL_MS; 0 = off, the default in tests, which call sweepExpired themselves).
  */
 export function registerSweeper(app: FastifyInstance): void {
-  const configured = process.env.EXAM_SWEEP_INTERVAL_MS;
-  const intervalMs =
-    configured !== undefined ? Number(configured) : app.ctx.config.env === 'test' ? 0 : DEFAULT_INTERVAL_MS;
-  if (!Number.isFinite(intervalMs) || intervalMs <= 0) return;
+  const intervalMs = app.ctx.config.sweepIntervalMs;
+  if (intervalMs <= 0) return;
 
   let timer: NodeJS.Timeout | null = null;
   let running = false;

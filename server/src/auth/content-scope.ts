@@ -1,0 +1,65 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import { examWorks, participantTests, tasks, variantTasks } from '../db/schema/index.js';
+import { hasRole, type AuthContext } from './types.js';
+
+/**
+ * Who may read test content (KIM) beyond a participant's own variant: admins (authors) and experts
+ * (graders need tasks and keys). Other staff get content only through their own calls' rules.
+ */
+export const isContentStaff = (auth: AuthContext) => hasRole(auth, 'admin', 'expert');
+
+/**
+ * The variant of the caller's live exam work: a participant session is bound to one participant
+ * test, and that test has at most one exam work that is not deleted. Null when there is none, so
+ * a participant sees no content before starting the work (examwork/new picks the variant).
+ */
+export async function currentVariantId(db: DbOrTx, auth: AuthContext): Promise<number | null> {
+  if (!hasRole(auth, 'participant') || auth.participantTestId === null) return null;
+  const [row] = await db
+    .select({ variantId: examWorks.variantId })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .where(
+      and(
+        eq(examWorks.participantTestId, auth.participantTestId),
+        isNull(examWorks.deletedAt),
+        isNull(participantTests.deletedAt),
+      ),
+    )
+    .limit(1);
+  return row?.variantId ?? null;
+}
+
+/** Whether a task belongs to the caller's current variant. */
+export async function isTaskInCurrentVariant(
+  db: DbOrTx,
+  auth: AuthContext,
+  taskId: number,
+): Promise<boolean> {
+  const variantId = await currentVariantId(db, auth);
+  if (variantId === null) return false;
+  const [hit] = await db
+    .select({ id: variantTasks.id })
+    .from(variantTasks)
+    .where(and(eq(variantTasks.variantId, variantId), eq(variantTasks.taskId, taskId)))
+    .limit(1);
+  return !!hit;
+}
+
+/** Whether an html container renders a task of the caller's current variant. */
+export async function isContainerInCurrentVariant(
+  db: DbOrTx,
+  auth: AuthContext,
+  containerId: number,
+): Promise<boolean> {
+  const variantId = await currentVariantId(db, auth);
+  if (variantId === null) return false;
+  const [hit] = await db
+    .select({ id: variantTasks.id })
+    .from(variantTasks)
+    .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
+    .where(and(eq(variantTasks.variantId, variantId), eq(tasks.htmlContainerId, containerId)))
+    .limit(1);
+  return !!hit;
+}

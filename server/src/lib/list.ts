@@ -1,0 +1,31 @@
+import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
+
+export interface SortSpec<F extends string> {
+  field: F;
+  dir: 'asc' | 'desc';
+}
+
+/** `sort` of a list request as an array (it may come as one object, an array, or not at all). */
+export const sortList = <F extends string>(sort: SortSpec<F> | SortSpec<F>[] | undefined): SortSpec<F>[] =>
+  sort === undefined ? [] : Array.isArray(sort) ? sort : [sort];
+
+/**
+ * ORDER BY of a list: only the whitelisted columns of `columns` can be named (the request schema
+ * already refused other fields), then `tieBreak` so pages stay stable when the sort field has ties.
+ */
+export function orderOf<F extends string>(
+  sort: SortSpec<F> | SortSpec<F>[] | undefined,
+  columns: Record<F, AnyColumn | SQL>,
+  tieBreak: AnyColumn,
+): SQL[] {
+  const order = sortList(sort).map((s) =>
+    s.dir === 'desc' ? desc(columns[s.field]) : asc(columns[s.field]),
+  );
+  order.push(asc(tieBreak));
+  return order;
+}
+
+export const offsetOf = (q: { page: number; pageSize: number }) => (q.page - 1) * q.pageSize;
+
+/** `ilike` pattern for "contains", with the wildcards of the search text escaped. */
+export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,0 +1,187 @@
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Role } from '@attesta/contract';
+import type { Db, DbOrTx } from '../../db/client.js';
+import {
+  diagnostics,
+  emailTokens,
+  parallels,
+  participantTests,
+  schools,
+  students,
+  userRoles,
+  users,
+  workers,
+} from '../../db/schema/index.js';
+import { randomToken, sha256 } from '../../lib/tokens.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type EmailTokenPurpose = 'confirm' | 'reset';
+
+/** Typed queries of the account area; no rules here. */
+
+export async function findUserByLogin(db: DbOrTx, login: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.login}) = lower(${login})`)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** A self-registered account uses its e-mail as login, so an address is taken either way. */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email}) or lower(${users.login}) = lower(${email})`)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findUserByExternal(
+  db: DbOrTx,
+  provider: string,
+  subject: string,
+): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.externalProvider, provider), eq(users.externalSubject, subject)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function rolesOf(db: DbOrTx, userId: number): Promise<Role[]> {
+  const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
+  return rows.map((r) => r.role as Role);
+}
+
+/** Inserts a user with roles; null when the login or e-mail is already taken (a concurrent insert). */
+export async function insertUser(db: DbOrTx, values: NewUser, roles: Role[]): Promise<UserRow | null> {
+  const [row] = await db.insert(users).values(values).onConflictDoNothing().returning();
+  if (!row) return null;
+  await grantRoles(db, row.id, roles);
+  return row;
+}
+
+export async function grantRoles(db: DbOrTx, userId: number, roles: Role[]): Promise<void> {
+  if (!roles.length) return;
+  await db
+    .insert(userRoles)
+    .values(roles.map((role) => ({ userId, role })))
+    .onConflictDoNothing();
+}
+
+export async function updateUser(db: DbOrTx, id: number, values: Partial<NewUser>): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+export async function schoolNameOf(db: DbOrTx, schoolId: number | null): Promise<string | null> {
+  if (schoolId === null) return null;
+  const [row] = await db.select({ name: schools.name }).from(schools).where(eq(schools.id, schoolId));
+  return row?.name ?? null;
+}
+
+/** Issues a one-time e-mail token; only its hash is stored. Returns the secret for the link. */
+export async function issueEmailToken(
+  db: DbOrTx,
+  userId: number,
+  purpose: EmailTokenPurpose,
+  ttlMs: number,
+): Promise<string> {
+  const token = randomToken();
+  await db.insert(emailTokens).values({
+    userId,
+    purpose,
+    tokenHash: sha256(token),
+    expiresAt: new Date(Date.now() + ttlMs),
+  });
+  return token;
+}
+
+/**
+ * Marks a live token used and returns its user, in one statement, so two concurrent uses of the
+ * same link cannot both succeed.
+ */
+export async function consumeEmailToken(
+  db: DbOrTx,
+  token: string,
+  purpose: EmailTokenPurpose,
+): Promise<number | null> {
+  const [row] = await db
+    .update(emailTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(emailTokens.tokenHash, sha256(token)),
+        eq(emailTokens.purpose, purpose),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: emailTokens.userId });
+  return row?.userId ?? null;
+}
+
+export async function listParallels(db: Db) {
+  return db.select({ id: parallels.id, name: parallels.name }).from(parallels).orderBy(asc(parallels.id));
+}
+
+export interface CodeTarget {
+  id: number;
+  status: string;
+  testDate: string;
+  isImpersonal: boolean;
+  schoolId: number | null;
+  studentId: number | null;
+  workerId: number | null;
+  person: { surname: string; name: string; patronymic: string | null } | null;
+}
+
+/** The live participant test of an activation code (already normalised), with its person's name. */
+export async function findByActivationCode(db: DbOrTx, code: string): Promise<CodeTarget | null> {
+  const [row] = await db
+    .select({
+      id: participantTests.id,
+      status: participantTests.status,
+      testDate: participantTests.testDate,
+      isImpersonal: participantTests.isImpersonal,
+      schoolId: participantTests.schoolId,
+      studentId: participantTests.studentId,
+      workerId: participantTests.workerId,
+      student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
+      worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
+    })
+    .from(participantTests)
+    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+    .leftJoin(students, eq(students.id, participantTests.studentId))
+    .leftJoin(workers, eq(workers.id, participantTests.workerId))
+    .where(
+      and(
+        sql`upper(${participantTests.activationCode}) = ${code}`,
+        isNull(participantTests.deletedAt),
+        isNull(diagnostics.deletedAt),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  const { student, worker, ...rest } = row;
+  return { ...rest, person: student ?? worker ?? null };
+}
+
+/** The first code login starts the participant test's life: planned → active. */
+export async function activateParticipantTest(db: DbOrTx, id: number): Promise<void> {
+  await db
+    .update(participantTests)
+    .set({ status: 'active', updatedAt: new Date() })
+    .where(and(eq(participantTests.id, id), eq(participantTests.status, 'planned')));
+}

@@ -1,0 +1,392 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  activationCodeSchema,
+  changePasswordBodySchema,
+  errorBodySchema,
+  LOGIN_MAX,
+  loginBodySchema,
+  loginResponseSchema,
+  logOffResponseSchema,
+  okSchema,
+  parallelSchema,
+  PASSWORD_MAX,
+  registerBodySchema,
+  registerResponseSchema,
+  resetPasswordBodySchema,
+  sendRegistrationEmailBodySchema,
+} from '@attesta/contract';
+import { authOf, endpoint, SESSION_COOKIE } from '../../auth/access.js';
+import { activationCodeInScope, userInScope } from '../../auth/scopes.js';
+import { hashPassword } from '../../lib/password.js';
+import { AccountService, safeReturnUrl, type Caller, type OpenedSession } from './account.service.js';
+import { OidcClient, type PendingLogin } from './oidc.js';
+
+export const DEVICE_COOKIE = 'attesta_dev';
+const OIDC_COOKIE = 'attesta_oidc';
+const DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600;
+const OIDC_COOKIE_MAX_AGE = 10 * 60;
+
+const tags = ['account'];
+
+/** Documents the error answers of a call (all share the one error body). */
+function errorsOf(...statuses: (400 | 401 | 403 | 404 | 413 | 429 | 503)[]) {
+  return Object.fromEntries(
+    statuses.map((s) => [s, errorBodySchema.describe(`error \`{status, code, message, errors?}\``)]),
+  );
+}
+
+const loginAnswer = (s: OpenedSession) => ({
+  user: s.user,
+  expiresAt: s.expiresAt.toISOString(),
+  token: s.token,
+});
+
+/**
+ * `/api/Account/*`: sign-in by password, activation code or an external provider; registration;
+ * passwords; ending one's own or (staff) other people's sessions. HTTP only — rules live in
+ * AccountService.
+ */
+export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { config } = app.ctx;
+  const oidc = config.oidc ? new OidcClient(config.oidc, config.env !== 'production') : null;
+  const service = new AccountService(app.ctx, app.log, oidc);
+
+  const origin = (req: FastifyRequest) => config.publicUrl ?? `${req.protocol}://${req.host}`;
+  const callerOf = (req: FastifyRequest): Caller => ({
+    ip: req.ip,
+    userAgent: req.headers['user-agent'] ?? null,
+    origin: origin(req),
+  });
+  const cookieBase = { httpOnly: true, sameSite: 'lax', path: '/', secure: config.cookieSecure } as const;
+
+  /** `remember: false` keeps the cookie for this browser session only; the server-side end is the same. */
+  function setSessionCookie(reply: FastifyReply, session: OpenedSession, remember = true) {
+    reply.setCookie(SESSION_COOKIE, session.token, {
+      ...cookieBase,
+      ...(remember ? { maxAge: Math.floor(config.sessionAbsoluteMs / 1000) } : {}),
+    });
+  }
+  const clearSessionCookie = (reply: FastifyReply) => reply.clearCookie(SESSION_COOKIE, cookieBase);
+
+  /** The user id of a valid signed device cookie (set by an earlier successful password login). */
+  function deviceUserOf(req: FastifyRequest): number | null {
+    const raw = req.cookies[DEVICE_COOKIE];
+    if (!raw) return null;
+    const { valid, value } = req.unsignCookie(raw);
+    const id = valid && value ? Number(value) : NaN;
+    return Number.isSafeInteger(id) && id > 0 ? id : null;
+  }
+
+  app.route({
+    ...endpoint('POST /api/Account/login'),
+    schema: {
+      summary: 'Log in by login + password, or by activation code (participant)',
+      description:
+        'Sets the httpOnly session cookie and answers the user with the bearer form of the same session. ' +
+        'Unknown login and wrong password answer alike (401 `invalid_credentials`); ' +
+        '403 `account_blocked`, `email_not_confirmed`, `participant_test_annulled`, `activation_code_not_active`; ' +
+        '401 `invalid_activation_code`; 429 with Retry-After after repeated failures.',
+      tags,
+      body: loginBodySchema,
+      response: { 200: loginResponseSchema, ...errorsOf(400, 401, 403, 413, 429) },
+    },
+    handler: async (req, reply) => {
+      const body = req.body;
+      if ('activationCode' in body) {
+        const session = await service.loginWithCode(body.activationCode, callerOf(req));
+        setSessionCookie(reply, session);
+        return loginAnswer(session);
+      }
+      const session = await service.loginWithPassword(body, callerOf(req), deviceUserOf(req));
+      setSessionCookie(reply, session, body.remember ?? true);
+      reply.setCookie(DEVICE_COOKIE, String(session.userId), {
+        ...cookieBase,
+        signed: true,
+        maxAge: DEVICE_COOKIE_MAX_AGE,
+      });
+      return loginAnswer(session);
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/Account/LogOff'),
+    schema: {
+      summary: 'End the current session',
+      description:
+        '`redirectTo` is `returnUrl` when it is a same-site relative path, otherwise null (go to the root).',
+      tags,
+      // A body is optional: most clients log off with an empty POST.
+      body: z.strictObject({ returnUrl: z.string().max(2000).optional() }).nullish(),
+      response: { 200: logOffResponseSchema, ...errorsOf(400, 401, 403) },
+    },
+    handler: async (req, reply) => {
+      await service.logOff(authOf(req));
+      clearSessionCookie(reply);
+      return { redirectTo: safeReturnUrl(req.body?.returnUrl) };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/Account/ChangePassword'),
+    schema: {
+      summary: 'Change own password',
+      description:
+        'Every other session of the user ends. 400 `wrong_password` (old password wrong), ' +
+        '400 `password_unchanged`; 403 `password_not_set` for accounts without a password (participants).',
+      tags,
+      body: changePasswordBodySchema,
+      response: { 200: okSchema, ...errorsOf(400, 401, 403, 429) },
+    },
+    handler: async (req) => {
+      await service.changePassword(authOf(req), req.body, callerOf(req));
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/Account/Register'),
+    schema: {
+      summary: 'Self-register a guest account, or confirm it with the e-mailed token',
+      description:
+        'A new registration always answers `confirmation_sent` (also when the address is taken: its owner ' +
+        'gets a reminder instead). The confirmation shape answers `confirmed` or 400 `invalid_token`.',
+      tags,
+      body: registerBodySchema,
+      response: { 200: registerResponseSchema, ...errorsOf(400, 413, 429) },
+    },
+    handler: async (req) => {
+      const body = req.body;
+      if ('confirmationToken' in body) {
+        await service.confirmEmail(body.confirmationToken, callerOf(req));
+        return { status: 'confirmed' as const };
+      }
+      await service.register(body, callerOf(req));
+      return { status: 'confirmation_sent' as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/Account/SendRegistrationEMail'),
+    schema: {
+      summary: '(Re)send the confirmation or the password-reset e-mail',
+      description: 'Always answers `{ok: true}`, whether or not the address has an account.',
+      tags,
+      body: sendRegistrationEmailBodySchema,
+      response: { 200: okSchema, ...errorsOf(400, 429) },
+    },
+    handler: async (req) => {
+      await service.sendAccountMail(req.body, callerOf(req));
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/Account/ResetPassword'),
+    schema: {
+      summary: 'Set a new password with the token of the reset e-mail',
+      description:
+        'Ends every session of the user. 400 `invalid_token` for an unknown, used or expired token.',
+      tags,
+      body: resetPasswordBodySchema,
+      response: { 200: okSchema, ...errorsOf(400) },
+    },
+    handler: async (req) => {
+      await service.resetPassword(req.body, callerOf(req));
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('GET /api/Account/Parallels'),
+    schema: {
+      summary: 'Parallels (grades) for the registration form',
+      tags,
+      response: { 200: z.array(parallelSchema) },
+    },
+    handler: async () => service.parallels(),
+  });
+
+  app.route({
+    ...endpoint('GET /api/Account/hashpassword'),
+    // The password travels in the query string: keep this route's requests out of the log.
+    logLevel: 'warn',
+    schema: {
+      summary: "Hash a password with the server's hasher (for bulk imports)",
+      tags,
+      querystring: z.strictObject({ pass: z.string().min(1).max(PASSWORD_MAX) }),
+      response: { 200: z.object({ hash: z.string() }), ...errorsOf(400, 401, 403) },
+    },
+    handler: async (req) => ({ hash: await hashPassword(req.query.pass) }),
+  });
+
+  app.route({
+    ...endpoint(
+      'POST /api/Account/LogoutByActivationCode',
+      activationCodeInScope((req) => bodyOf<{ activationCode: string }>(req).activationCode),
+    ),
+    schema: {
+      summary: 'End every session bound to an activation code',
+      description: 'Coordinator: own school; organizator: assigned classes and buildings; admin: any.',
+      tags,
+      body: z.strictObject({ activationCode: activationCodeSchema }),
+      response: { 200: z.object({ ended: z.number().int() }), ...errorsOf(400, 401, 403, 404) },
+    },
+    handler: async (req) => ({
+      ended: await service.logoutByActivationCode(authOf(req), req.body.activationCode, callerOf(req)),
+    }),
+  });
+
+  app.route({
+    ...endpoint(
+      'POST /api/Account/LogoutByAppLogin',
+      userInScope((req) => bodyOf<{ login: string }>(req).login),
+    ),
+    schema: {
+      summary: 'End every app-shell session of a login',
+      description: 'Coordinator and organizator: users of their own school; admin: any.',
+      tags,
+      body: z.strictObject({ login: z.string().trim().min(1).max(LOGIN_MAX) }),
+      response: { 200: z.object({ ended: z.number().int() }), ...errorsOf(400, 401, 403, 404) },
+    },
+    handler: async (req) => ({
+      ended: await service.logoutByAppLogin(authOf(req), req.body.login, callerOf(req)),
+    }),
+  });
+
+  app.route({
+    ...endpoint('POST /api/Account/LogoutParticipant'),
+    schema: {
+      summary: 'The participant leaves; the exam work stays saved',
+      tags,
+      response: { 200: okSchema, ...errorsOf(401, 403) },
+    },
+    handler: async (req, reply) => {
+      await service.logoutParticipant(authOf(req));
+      clearSessionCookie(reply);
+      return { ok: true as const };
+    },
+  });
+
+  registerExternalLogin(app, service, { origin, callerOf, setSessionCookie, cookieBase });
+}
+
+/** A body already validated by the route schema (scope rules run after validation). */
+function bodyOf<T>(req: FastifyRequest): T {
+  return req.body as T;
+}
+
+interface ExternalHelpers {
+  origin: (req: FastifyRequest) => string;
+  callerOf: (req: FastifyRequest) => Caller;
+  setSessionCookie: (reply: FastifyReply, session: OpenedSession) => void;
+  cookieBase: { httpOnly: true; sameSite: 'lax'; path: '/'; secure: boolean };
+}
+
+const pendingSchema = z.object({ state: z.string(), nonce: z.string(), verifier: z.string() });
+
+/** `ExternalLogin` (browser redirect flow) and `ObtainLocalAccessToken` (app shell). */
+function registerExternalLogin(
+  app: FastifyInstance,
+  service: AccountService,
+  { origin, callerOf, setSessionCookie, cookieBase }: ExternalHelpers,
+) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const loginPage = (error: string) => `/login?error=${encodeURIComponent(error.slice(0, 100))}`;
+
+  function readPending(req: FastifyRequest): PendingLogin | null {
+    const raw = req.cookies[OIDC_COOKIE];
+    const unsigned = raw ? req.unsignCookie(raw) : null;
+    if (!unsigned?.valid || !unsigned.value) return null;
+    try {
+      return pendingSchema.parse(JSON.parse(unsigned.value));
+    } catch {
+      return null;
+    }
+  }
+
+  typed.route({
+    ...endpoint('GET /api/Account/ExternalLogin'),
+    // The provider's callback carries a one-time code in the query string.
+    logLevel: 'warn',
+    schema: {
+      summary: 'Start or finish an external (OpenID Connect) login',
+      description:
+        'Without `code`: 302 to the provider. The provider calls back here with `code` and `state` ' +
+        '(or `error`): 302 to `/` signed in, or to `/login?error=...`. 404 `not_configured`, 400 `unknown_provider`.',
+      tags,
+      // Not strict: providers add parameters of their own to the callback (scope, authuser...).
+      querystring: z.object({
+        provider: z.string().max(100).optional(),
+        error: z.string().max(200).optional(),
+        code: z.string().max(2000).optional(),
+        state: z.string().max(500).optional(),
+        iss: z.string().max(500).optional(),
+      }),
+      response: errorsOf(400, 404, 503),
+    },
+    handler: async (req, reply) => {
+      const oidc = service.requireOidc(req.query.provider);
+      // Without a query (openid-client strips the callback's query when it repeats the redirect URI
+      // to the token endpoint) and normalised by URL (`:80` dropped), so both legs send the same.
+      const redirectUri = new URL(`${origin(req)}/api/Account/ExternalLogin`).href;
+      const { code, state, error, iss } = req.query;
+      if (error) {
+        reply.clearCookie(OIDC_COOKIE, cookieBase);
+        return reply.redirect(loginPage(error));
+      }
+      if (!code) {
+        const started = await service.startExternal(oidc, redirectUri);
+        reply.setCookie(OIDC_COOKIE, JSON.stringify(started.pending), {
+          ...cookieBase,
+          signed: true,
+          maxAge: OIDC_COOKIE_MAX_AGE,
+        });
+        return reply.redirect(started.url);
+      }
+      const pending = readPending(req);
+      reply.clearCookie(OIDC_COOKIE, cookieBase);
+      if (!pending) return reply.redirect(loginPage('external_login_expired'));
+      const callback = new URL(redirectUri);
+      for (const [k, v] of Object.entries({ code, state, iss })) if (v) callback.searchParams.set(k, v);
+      try {
+        const session = await service.finishExternal(oidc, callback, pending, callerOf(req));
+        setSessionCookie(reply, session);
+        return reply.redirect('/');
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        req.log.warn({ reason: (err as Error).message }, 'external login failed');
+        return reply.redirect(
+          loginPage(code === 'account_blocked' ? 'account_blocked' : 'external_login_failed'),
+        );
+      }
+    },
+  });
+
+  typed.route({
+    ...endpoint('GET /api/Account/ObtainLocalAccessToken'),
+    // The provider's access token is in the query string.
+    logLevel: 'warn',
+    schema: {
+      summary: 'Exchange an external provider access token for a local session token (app shell)',
+      description:
+        'The token is checked at the provider userinfo endpoint and its subject must equal `providerKey`. ' +
+        'Answers like login but sets no cookie (a GET must not sign a browser in). ' +
+        '401 `invalid_external_token`, 404 `not_configured`, 400 `unknown_provider`, 503 `service_unavailable`.',
+      tags,
+      querystring: z.strictObject({
+        provider: z.string().min(1).max(100),
+        providerKey: z.string().min(1).max(500),
+        externalAccessToken: z.string().min(1).max(8000),
+      }),
+      response: { 200: loginResponseSchema, ...errorsOf(400, 401, 403, 404, 429, 503) },
+    },
+    handler: async (req) => {
+      const oidc = service.requireOidc(req.query.provider);
+      const session = await service.obtainLocalAccessToken(oidc, req.query, callerOf(req));
+      return loginAnswer(session);
+    },
+  });
+}

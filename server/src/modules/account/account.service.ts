@@ -1,0 +1,596 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { CurrentUser, Role } from '@attesta/contract';
+import type { NewSession } from '../../auth/session-store.js';
+import type { LimitName } from '../../auth/throttle.js';
+import type { AuthContext } from '../../auth/types.js';
+import { toCurrentUser } from '../../auth/presenter.js';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { audit } from '../../lib/audit.js';
+import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.js';
+import type { MailMessage } from '../../lib/mailer.js';
+import { hashPassword, verifyPassword } from '../../lib/password.js';
+import { normalizeActivationCode } from '../../lib/tokens.js';
+import * as repo from './account.repo.js';
+import {
+  ProviderUnavailableError,
+  type ExternalIdentity,
+  type OidcClient,
+  type PendingLogin,
+} from './oidc.js';
+
+/** What the service needs to know about the HTTP request (never the request itself). */
+export interface Caller {
+  ip: string;
+  userAgent: string | null;
+  /** Where e-mailed links point: PUBLIC_URL, or the request's own origin. */
+  origin: string;
+}
+
+export interface OpenedSession {
+  user: CurrentUser;
+  token: string;
+  expiresAt: Date;
+  userId: number;
+}
+
+const HOUR = 3_600_000;
+const CONFIRM_TTL_MS = 48 * HOUR;
+const RESET_TTL_MS = 2 * HOUR;
+const APP_SHELL_MARKER = 'AttestaApp/';
+
+const invalidCredentials = () => unauthorized('Wrong login or password', 'invalid_credentials');
+const invalidToken = () =>
+  badRequest('invalid_token', 'This link is invalid or has expired; request a new one');
+
+/** yyyy-mm-dd of the server's calendar day (test dates are calendar dates). */
+function today(): string {
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+const displayDate = (isoDate: string) => isoDate.split('-').reverse().join('.');
+
+/** Only same-site relative paths: `/x` but never `//host`, `/\host` or an absolute URL. */
+export function safeReturnUrl(value: string | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || /[\\\s]/.test(value)) return null;
+  try {
+    const base = 'http://attesta.invalid';
+    return new URL(value, base).origin === base ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Rules of the account area: sign-in, registration, passwords, ending sessions. */
+export class AccountService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+    readonly oidc: OidcClient | null,
+  ) {}
+
+  private get db() {
+    return this.ctx.db;
+  }
+
+  // ---- sessions -------------------------------------------------------------------------------
+
+  /** Opens a session and answers it in the shape of the login answer. */
+  async openSession(
+    userId: number,
+    kind: NewSession['kind'],
+    caller: Caller,
+    bound: { participantTestId?: number; activationCode?: string } = {},
+  ): Promise<OpenedSession> {
+    const { token } = await this.ctx.sessions.create({
+      userId,
+      kind,
+      ...bound,
+      appShell: caller.userAgent?.includes(APP_SHELL_MARKER) ?? false,
+      userAgent: caller.userAgent,
+      ip: caller.ip,
+    });
+    // Resolving the fresh token gives exactly what later requests will see.
+    const auth = await this.ctx.sessions.resolve(token, 'cookie');
+    if (!auth) throw new Error('a just-created session did not resolve');
+    const schoolName = await repo.schoolNameOf(this.db, auth.schoolId);
+    return { user: toCurrentUser(auth, { schoolName }), token, expiresAt: auth.expiresAt, userId };
+  }
+
+  async logOff(auth: AuthContext): Promise<void> {
+    await this.ctx.sessions.revoke(auth.sessionId, 'logoff');
+  }
+
+  // ---- password login -------------------------------------------------------------------------
+
+  /**
+   * Login + password. An unknown login and a wrong password answer alike (and take as long);
+   * only a caller who knows the password learns that the account is blocked or unconfirmed.
+   * `deviceUserId` is the user of a valid device cookie: such a device skips the account-wide
+   * failure counter, so an attacker elsewhere cannot lock the real user out.
+   */
+  async loginWithPassword(
+    body: { login: string; password: string },
+    caller: Caller,
+    deviceUserId: number | null,
+  ): Promise<OpenedSession> {
+    const user = await repo.findUserByLogin(this.db, body.login);
+    const keys: Partial<Record<LimitName, string>> = {
+      loginPair: `${body.login.toLowerCase()}|${caller.ip}`,
+      loginIp: caller.ip,
+      ...(user && deviceUserId === user.id ? {} : { loginAccount: body.login.toLowerCase() }),
+    };
+    await this.ctx.throttle.check(keys);
+
+    const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
+    if (!user || !ok) {
+      await this.ctx.throttle.fail(keys);
+      await this.auditLogin('login_failed', user?.id, caller, { login: body.login.slice(0, 100) });
+      throw invalidCredentials();
+    }
+    // The per-IP counter is not cleared: one valid account must not reset a spray across others.
+    await this.ctx.throttle.clear({ loginPair: keys.loginPair, loginAccount: body.login.toLowerCase() });
+
+    const roles = await repo.rolesOf(this.db, user.id);
+    await this.refuseUnusable(user, roles, caller);
+    await this.auditLogin('login', user.id, caller, { method: 'password' });
+    return this.openSession(user.id, 'password', caller);
+  }
+
+  private async refuseUnusable(user: repo.UserRow, roles: Role[], caller: Caller): Promise<void> {
+    if (user.isBlocked) {
+      await this.auditLogin('login_refused', user.id, caller, { reason: 'blocked' });
+      throw forbidden('This account is blocked; contact your administrator', 'account_blocked');
+    }
+    if (!user.emailConfirmedAt && roles.includes('guest')) {
+      await this.auditLogin('login_refused', user.id, caller, { reason: 'email_not_confirmed' });
+      throw forbidden(
+        'Confirm your e-mail address first: follow the link in the message we sent you',
+        'email_not_confirmed',
+      );
+    }
+  }
+
+  private async auditLogin(
+    action: string,
+    userId: number | null | undefined,
+    caller: Caller,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await audit(this.db, {
+      userId,
+      action,
+      entity: 'user',
+      entityId: userId ?? undefined,
+      details,
+      ip: caller.ip,
+    });
+  }
+
+  // ---- activation code login ------------------------------------------------------------------
+
+  /** A participant signs in with the activation code of their participant test. */
+  async loginWithCode(typed: string, caller: Caller): Promise<OpenedSession> {
+    const code = normalizeActivationCode(typed);
+    const keys = { codeIp: caller.ip, codeKey: code };
+    await this.ctx.throttle.check(keys);
+
+    const target = await repo.findByActivationCode(this.db, code);
+    if (!target) {
+      await this.ctx.throttle.fail(keys);
+      // A prefix is enough to investigate; the whole code is a credential.
+      await this.auditLogin('login_failed', null, caller, { method: 'code', codePrefix: code.slice(0, 3) });
+      throw unauthorized('There is no test with this activation code', 'invalid_activation_code');
+    }
+    await this.ctx.throttle.clear({ codeKey: code });
+    if (target.status === 'annulled') {
+      throw forbidden('This participant test has been annulled', 'participant_test_annulled');
+    }
+    if (target.testDate > today()) {
+      throw forbidden(
+        `This activation code is valid from ${displayDate(target.testDate)}`,
+        'activation_code_not_active',
+      );
+    }
+
+    const userId = await this.db.transaction(async (tx) => {
+      const user = await this.participantUser(tx, target);
+      await repo.activateParticipantTest(tx, target.id);
+      await audit(tx, {
+        userId: user.id,
+        action: 'login',
+        entity: 'participant_test',
+        entityId: target.id,
+        details: { method: 'code' },
+        ip: caller.ip,
+      });
+      return user.id;
+    });
+    return this.openSession(userId, 'activation_code', caller, {
+      participantTestId: target.id,
+      activationCode: code,
+    });
+  }
+
+  /**
+   * The user behind a participant test: one per student (or worker) across all their tests, or
+   * one per impersonal participant test. Created on first use, never with a password.
+   */
+  private async participantUser(tx: DbOrTx, target: repo.CodeTarget) {
+    const binding =
+      target.studentId !== null && !target.isImpersonal
+        ? { login: `student-${target.studentId}`, studentId: target.studentId }
+        : target.workerId !== null && !target.isImpersonal
+          ? { login: `worker-${target.workerId}`, workerId: target.workerId }
+          : { login: `participant-${target.id}` };
+    const existing = await repo.findUserByLogin(tx, binding.login);
+    const user =
+      existing ??
+      (await repo.insertUser(
+        tx,
+        {
+          ...binding,
+          surname: target.person?.surname ?? null,
+          name: target.person?.name ?? null,
+          patronymic: target.person?.patronymic ?? null,
+          schoolId: target.schoolId,
+          passwordHash: null,
+        },
+        ['participant'],
+      )) ??
+      // A concurrent first login of the same person inserted it a moment ago.
+      (await repo.findUserByLogin(tx, binding.login));
+    if (!user) throw new Error(`participant user ${binding.login} could not be created`);
+    if (existing) await repo.grantRoles(tx, user.id, ['participant']);
+    if (user.isBlocked)
+      throw forbidden('This account is blocked; contact your administrator', 'account_blocked');
+    return user;
+  }
+
+  // ---- passwords ------------------------------------------------------------------------------
+
+  async changePassword(
+    auth: AuthContext,
+    body: { oldPassword: string; newPassword: string },
+    caller: Caller,
+  ): Promise<void> {
+    const user = await repo.findUserById(this.db, auth.userId);
+    if (!user?.passwordHash) {
+      throw forbidden('This account signs in without a password', 'password_not_set');
+    }
+    // A stolen session must not become a free password-guessing oracle.
+    const keys = { loginPair: `${user.login.toLowerCase()}|${caller.ip}` };
+    await this.ctx.throttle.check(keys);
+    if (!(await verifyPassword(body.oldPassword, user.passwordHash))) {
+      await this.ctx.throttle.fail(keys);
+      throw badRequest('wrong_password', 'The current password is wrong', [
+        { path: 'body.oldPassword', message: 'wrong password' },
+      ]);
+    }
+    if (body.oldPassword === body.newPassword) {
+      throw badRequest('password_unchanged', 'The new password must differ from the current one', [
+        { path: 'body.newPassword', message: 'same as the current password' },
+      ]);
+    }
+    const passwordHash = await hashPassword(body.newPassword);
+    await this.db.transaction(async (tx) => {
+      await repo.updateUser(tx, user.id, { passwordHash });
+      await audit(tx, {
+        userId: user.id,
+        action: 'password_changed',
+        entity: 'user',
+        entityId: user.id,
+        ip: caller.ip,
+      });
+    });
+    // Whoever else holds a session of this account (maybe the reason for the change) is out.
+    await this.ctx.sessions.revokeWhere({ userId: user.id }, 'password_changed', auth.sessionId);
+  }
+
+  async resetPassword(body: { token: string; newPassword: string }, caller: Caller): Promise<void> {
+    const passwordHash = await hashPassword(body.newPassword);
+    const userId = await this.db.transaction(async (tx) => {
+      const id = await repo.consumeEmailToken(tx, body.token, 'reset');
+      if (id === null) return null;
+      const user = await repo.findUserById(tx, id);
+      // Following the link proves the address, so an unconfirmed account becomes confirmed.
+      await repo.updateUser(tx, id, { passwordHash, emailConfirmedAt: user?.emailConfirmedAt ?? new Date() });
+      await audit(tx, { userId: id, action: 'password_reset', entity: 'user', entityId: id, ip: caller.ip });
+      return id;
+    });
+    if (userId === null) throw invalidToken();
+    await this.ctx.sessions.revokeWhere({ userId }, 'password_reset');
+  }
+
+  // ---- registration and e-mails ---------------------------------------------------------------
+
+  /**
+   * Self-registration of a guest. The answer is the same whether the address was free or taken
+   * (the owner of a taken address gets a "you already have an account" message instead).
+   */
+  async register(
+    body: {
+      email: string;
+      password: string;
+      surname: string;
+      name: string;
+      patronymic?: string | undefined;
+      parallel?: number | undefined;
+    },
+    caller: Caller,
+  ): Promise<void> {
+    await this.countAttempt({ registerIp: caller.ip });
+    const email = body.email.toLowerCase();
+    // Hash first in both branches, so the time taken does not tell whether the address is known.
+    const passwordHash = await hashPassword(body.password);
+    const created = await this.db.transaction(async (tx) => {
+      if (await repo.findUserByEmail(tx, email)) return null;
+      const user = await repo.insertUser(
+        tx,
+        {
+          login: email,
+          email,
+          surname: body.surname,
+          name: body.name,
+          patronymic: body.patronymic || null,
+          passwordHash,
+          emailConfirmedAt: null,
+          profile: body.parallel === undefined ? {} : { parallel: body.parallel },
+        },
+        ['guest'],
+      );
+      if (!user) return null;
+      await audit(tx, {
+        userId: user.id,
+        action: 'registered',
+        entity: 'user',
+        entityId: user.id,
+        ip: caller.ip,
+      });
+      return { user, token: await repo.issueEmailToken(tx, user.id, 'confirm', CONFIRM_TTL_MS) };
+    });
+    if (created) this.sendMail(confirmationMail(email, caller.origin, created.token));
+    else this.sendMail(alreadyRegisteredMail(email, caller.origin));
+  }
+
+  async confirmEmail(token: string, caller: Caller): Promise<void> {
+    await this.countAttempt({ registerIp: caller.ip });
+    const confirmed = await this.db.transaction(async (tx) => {
+      const userId = await repo.consumeEmailToken(tx, token, 'confirm');
+      if (userId === null) return false;
+      await repo.updateUser(tx, userId, { emailConfirmedAt: new Date() });
+      await audit(tx, { userId, action: 'email_confirmed', entity: 'user', entityId: userId, ip: caller.ip });
+      return true;
+    });
+    if (!confirmed) throw invalidToken();
+  }
+
+  /** (Re)sends a confirmation or a reset link. Silent about whether the address is known. */
+  async sendAccountMail(body: { email: string; kind: 'confirm' | 'reset' }, caller: Caller): Promise<void> {
+    const email = body.email.toLowerCase();
+    await this.countAttempt({ mailAddress: email, mailIp: caller.ip });
+    const user = await repo.findUserByEmail(this.db, email);
+    if (!user?.email || user.isBlocked) return;
+    if (body.kind === 'confirm') {
+      if (user.emailConfirmedAt) return;
+      const token = await repo.issueEmailToken(this.db, user.id, 'confirm', CONFIRM_TTL_MS);
+      this.sendMail(confirmationMail(user.email, caller.origin, token));
+      return;
+    }
+    const token = await repo.issueEmailToken(this.db, user.id, 'reset', RESET_TTL_MS);
+    this.sendMail(resetMail(user.email, caller.origin, token));
+  }
+
+  /** Counts one attempt against each counter, refusing with 429 once a counter is spent. */
+  private async countAttempt(keys: Partial<Record<LimitName, string>>): Promise<void> {
+    await this.ctx.throttle.check(keys);
+    await this.ctx.throttle.fail(keys);
+  }
+
+  /**
+   * Mail goes out without being awaited: waiting for SMTP only on the "address known" branch
+   * would tell an observer which addresses have accounts. The mailer keeps an outbox row anyway.
+   */
+  private sendMail(message: MailMessage): void {
+    this.ctx.mailer.send(message).catch((err: unknown) => {
+      this.log.error({ err, subject: message.subject }, 'account mail failed');
+    });
+  }
+
+  // ---- reference data and tools ---------------------------------------------------------------
+
+  parallels() {
+    return repo.listParallels(this.db);
+  }
+
+  // ---- ending other people's sessions ---------------------------------------------------------
+
+  async logoutByActivationCode(auth: AuthContext, typed: string, caller: Caller): Promise<number> {
+    const code = normalizeActivationCode(typed);
+    const ended = await this.ctx.sessions.revokeWhere({ activationCode: code }, 'ended_by_staff');
+    const target = await repo.findByActivationCode(this.db, code);
+    await audit(this.db, {
+      userId: auth.userId,
+      action: 'sessions_ended',
+      entity: 'participant_test',
+      entityId: target?.id,
+      details: { by: 'activation_code', ended },
+      ip: caller.ip,
+    });
+    return ended;
+  }
+
+  async logoutByAppLogin(auth: AuthContext, login: string, caller: Caller): Promise<number> {
+    const user = await repo.findUserByLogin(this.db, login);
+    if (!user) return 0;
+    const ended = await this.ctx.sessions.revokeWhere({ userId: user.id, appShell: true }, 'ended_by_staff');
+    await audit(this.db, {
+      userId: auth.userId,
+      action: 'sessions_ended',
+      entity: 'user',
+      entityId: user.id,
+      details: { by: 'app_login', ended },
+      ip: caller.ip,
+    });
+    return ended;
+  }
+
+  /** The participant leaves: only the session ends; the exam work and its answers stay. */
+  async logoutParticipant(auth: AuthContext): Promise<void> {
+    await this.ctx.sessions.revoke(auth.sessionId, 'participant_left');
+  }
+
+  // ---- external login -------------------------------------------------------------------------
+
+  /** The configured provider, or 404 / 400 when there is none or the name is another. */
+  requireOidc(provider: string | undefined): OidcClient {
+    if (!this.oidc) {
+      throw new AppError(
+        404,
+        'not_configured',
+        'External login is not configured on this server (set OIDC_ISSUER and OIDC_CLIENT_ID)',
+      );
+    }
+    if (provider !== undefined && provider.toLowerCase() !== this.oidc.provider.toLowerCase()) {
+      throw badRequest(
+        'unknown_provider',
+        `Unknown login provider; this server offers "${this.oidc.provider}"`,
+      );
+    }
+    return this.oidc;
+  }
+
+  async startExternal(oidc: OidcClient, redirectUri: string) {
+    try {
+      return await oidc.start(redirectUri);
+    } catch (err) {
+      throw this.unavailable(err);
+    }
+  }
+
+  /** A provider that cannot be reached is our problem, not a wrong credential: 503, logged. */
+  private unavailable(err: unknown): unknown {
+    if (!(err instanceof ProviderUnavailableError)) return err;
+    this.log.error({ reason: err.message }, 'login provider unavailable');
+    return new AppError(
+      503,
+      'service_unavailable',
+      'The external login provider cannot be reached; try again later',
+    );
+  }
+
+  async finishExternal(oidc: OidcClient, callbackUrl: URL, pending: PendingLogin, caller: Caller) {
+    const identity = await oidc.finish(callbackUrl, pending);
+    return this.externalSession(oidc, identity, caller);
+  }
+
+  /** The app shell exchanges a provider access token (checked at userinfo) for a local session. */
+  async obtainLocalAccessToken(
+    oidc: OidcClient,
+    query: { providerKey: string; externalAccessToken: string },
+    caller: Caller,
+  ): Promise<OpenedSession> {
+    const keys = { loginIp: caller.ip };
+    await this.ctx.throttle.check(keys);
+    let identity: ExternalIdentity;
+    try {
+      identity = await oidc.userInfo(query.externalAccessToken, query.providerKey);
+    } catch (err) {
+      if (err instanceof ProviderUnavailableError) throw this.unavailable(err);
+      await this.ctx.throttle.fail(keys);
+      this.log.info({ reason: (err as Error).message }, 'external access token refused');
+      throw unauthorized('The external access token is not valid for this account', 'invalid_external_token');
+    }
+    return this.externalSession(oidc, identity, caller);
+  }
+
+  private async externalSession(oidc: OidcClient, identity: ExternalIdentity, caller: Caller) {
+    const user = await this.externalUser(oidc, identity);
+    if (user.isBlocked)
+      throw forbidden('This account is blocked; contact your administrator', 'account_blocked');
+    await this.auditLogin('login', user.id, caller, { method: 'external', provider: oidc.provider });
+    return this.openSession(user.id, 'external', caller);
+  }
+
+  /**
+   * The local user of an external identity: linked before, or an existing account with the same
+   * e-mail when the provider vouches for that address, or a new account with the default role.
+   */
+  private async externalUser(oidc: OidcClient, identity: ExternalIdentity): Promise<repo.UserRow> {
+    const provider = oidc.provider;
+    return this.db.transaction(async (tx) => {
+      const linked = await repo.findUserByExternal(tx, provider, identity.subject);
+      if (linked) return linked;
+      const verifiedEmail = identity.emailVerified ? identity.email : null;
+      const sameEmail = verifiedEmail ? await repo.findUserByEmail(tx, verifiedEmail) : null;
+      if (sameEmail) {
+        if (sameEmail.externalSubject) {
+          throw forbidden('This e-mail already belongs to another external account', 'account_conflict');
+        }
+        await repo.updateUser(tx, sameEmail.id, {
+          externalProvider: provider,
+          externalSubject: identity.subject,
+          emailConfirmedAt: sameEmail.emailConfirmedAt ?? new Date(),
+        });
+        return sameEmail;
+      }
+      const created = await repo.insertUser(
+        tx,
+        {
+          login: `${provider}-${identity.subject}`.slice(0, 100),
+          email: verifiedEmail,
+          surname: identity.surname,
+          name: identity.name,
+          passwordHash: null,
+          emailConfirmedAt: verifiedEmail ? new Date() : null,
+          externalProvider: provider,
+          externalSubject: identity.subject,
+        },
+        [oidc.settings.defaultRole],
+      );
+      if (!created) throw forbidden('An account with this login already exists', 'account_conflict');
+      return created;
+    });
+  }
+}
+
+// ---- messages ---------------------------------------------------------------------------------
+
+function confirmationMail(to: string, origin: string, token: string): MailMessage {
+  const link = `${origin}/account/confirm?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    subject: 'Attesta: подтвердите адрес электронной почты / confirm your e-mail',
+    text:
+      `Чтобы завершить регистрацию в Attesta, перейдите по ссылке (действует 48 часов):\n${link}\n\n` +
+      `To finish your Attesta registration, open this link (valid for 48 hours):\n${link}\n\n` +
+      'Если вы не регистрировались, просто удалите это письмо. / If this was not you, ignore this message.',
+  };
+}
+
+function alreadyRegisteredMail(to: string, origin: string): MailMessage {
+  const link = `${origin}/account/forgot`;
+  return {
+    to,
+    subject: 'Attesta: у вас уже есть учётная запись / you already have an account',
+    text:
+      `Кто-то (возможно, вы) пытался зарегистрироваться в Attesta с этим адресом, но учётная запись уже есть.\n` +
+      `Если вы забыли пароль, восстановите его: ${link}\n\n` +
+      `Someone (maybe you) tried to register with this address, but you already have an account.\n` +
+      `If you forgot your password, reset it here: ${link}`,
+  };
+}
+
+function resetMail(to: string, origin: string, token: string): MailMessage {
+  const link = `${origin}/account/reset?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    subject: 'Attesta: восстановление пароля / password reset',
+    text:
+      `Чтобы задать новый пароль, перейдите по ссылке (действует 2 часа):\n${link}\n\n` +
+      `To set a new password, open this link (valid for 2 hours):\n${link}\n\n` +
+      'Если вы не запрашивали восстановление, просто удалите это письмо. / If this was not you, ignore this message.',
+  };
+}

@@ -1,0 +1,37 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema, feedbackResultSchema, idParamSchema } from '@attesta/contract';
+import { authOf, endpoint } from '../../auth/access.js';
+import { MULTIPART_LIMITS, readMultipart } from '../files/upload.js';
+import * as service from './feedback.service.js';
+
+const tags = ['feedback'];
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+
+/** `POST /api/feedback/{id}`: a message about a task (or anything with an id), optionally with a file. */
+export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+  await app.register(multipart, { limits: { ...MULTIPART_LIMITS, files: 2 } });
+
+  app.route({
+    ...endpoint('POST /api/feedback/{id}'),
+    schema: {
+      summary: 'Send feedback about a subject (e.g. a variant task id)',
+      description:
+        'JSON `{ "text" }`, or multipart with a `text` field and at most one file (checked like ' +
+        'uploads: 413 / 415). At most 20 messages an hour per user (429 with Retry-After).',
+      tags,
+      consumes: ['application/json', 'multipart/form-data'],
+      params: z.object({ id: idParamSchema }),
+      response: { 200: feedbackResultSchema, ...errors(400, 401, 403, 413, 415, 429) },
+    },
+    // The body is read here, not by a schema: multipart bodies are streams, JSON ones are checked by the service.
+    handler: async (req) => {
+      const input = req.isMultipart() ? await readMultipart(req) : { fields: req.body, files: [] };
+      return service.sendFeedback(ctx, { auth: authOf(req), ip: req.ip ?? null }, req.params.id, input);
+    },
+  });
+};

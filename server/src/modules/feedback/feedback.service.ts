@@ -1,0 +1,74 @@
+import { eq } from 'drizzle-orm';
+import { feedbackBodySchema } from '@attesta/contract';
+import type { AuthContext } from '../../auth/types.js';
+import type { AppContext } from '../../context.js';
+import { feedback } from '../../db/schema/index.js';
+import { audit } from '../../lib/audit.js';
+import { badRequest } from '../../lib/errors.js';
+import { storeFiles } from '../files/files.service.js';
+import { checkFile, type IncomingFile } from '../files/upload.js';
+
+export interface FeedbackInput {
+  /** The JSON body, or the text fields of a multipart form. */
+  fields: unknown;
+  files: IncomingFile[];
+}
+
+function parseText(fields: unknown): string {
+  const parsed = feedbackBodySchema.safeParse(fields ?? {});
+  if (parsed.success) return parsed.data.text;
+  const errors = parsed.error.issues.map((i) => ({
+    path: ['body', ...i.path].join('.'),
+    message: i.message,
+  }));
+  throw badRequest(
+    'validation_failed',
+    `Invalid body: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`,
+    errors,
+  );
+}
+
+/**
+ * Stores a feedback message about `subjectId` (e.g. a task) with at most one file. Counted per user
+ * against the feedback limit (429 beyond it); a refused message is not counted.
+ */
+export async function sendFeedback(
+  ctx: AppContext,
+  actor: { auth: AuthContext; ip: string | null },
+  subjectId: number,
+  input: FeedbackInput,
+) {
+  const limitKey = { feedbackUser: String(actor.auth.userId) };
+  await ctx.throttle.check(limitKey);
+  const text = parseText(input.fields);
+  if (input.files.length > 1) throw badRequest('too_many_files', 'Attach at most one file');
+  const file = input.files[0] ? checkFile(input.files[0]) : null;
+
+  const result = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(feedback)
+      .values({ userId: actor.auth.userId, subjectId, text })
+      .returning({ id: feedback.id, createdAt: feedback.createdAt });
+    let fileId: number | null = null;
+    if (file) {
+      const [stored] = await storeFiles(
+        tx,
+        { ownerType: 'feedback', ownerId: row!.id, createdBy: actor.auth.userId },
+        [file],
+      );
+      fileId = stored!.id;
+      await tx.update(feedback).set({ fileId }).where(eq(feedback.id, row!.id));
+    }
+    await audit(tx, {
+      userId: actor.auth.userId,
+      action: 'feedback.send',
+      entity: 'feedback',
+      entityId: row!.id,
+      details: { subjectId, fileId },
+      ip: actor.ip,
+    });
+    return { id: row!.id, fileId, createdAt: row!.createdAt.toISOString() };
+  });
+  await ctx.throttle.fail(limitKey);
+  return result;
+}

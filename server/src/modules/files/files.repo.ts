@@ -1,0 +1,120 @@
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { answerFiles, examWorks, files, htmlTexts, participantTests, tasks } from '../../db/schema/index.js';
+
+/** Everything about a file except its bytes: what access rules and listings need. */
+const metaColumns = {
+  id: files.id,
+  ownerType: files.ownerType,
+  ownerId: files.ownerId,
+  name: files.name,
+  mime: files.mime,
+  size: files.size,
+  createdBy: files.createdBy,
+};
+export type FileMeta = {
+  id: number;
+  ownerType: string;
+  ownerId: number | null;
+  name: string;
+  mime: string;
+  size: number;
+  createdBy: number | null;
+};
+
+export async function findFileMeta(db: DbOrTx, id: number): Promise<FileMeta | null> {
+  const [row] = await db
+    .select(metaColumns)
+    .from(files)
+    .where(and(eq(files.id, id), isNull(files.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findFileContent(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({ data: files.data, text: files.text })
+    .from(files)
+    .where(and(eq(files.id, id), isNull(files.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export const filesOfOwner = (db: DbOrTx, ownerType: string, ownerId: number): Promise<FileMeta[]> =>
+  db
+    .select(metaColumns)
+    .from(files)
+    .where(and(eq(files.ownerType, ownerType), eq(files.ownerId, ownerId), isNull(files.deletedAt)))
+    .orderBy(asc(files.id));
+
+export interface NewFile {
+  ownerType: string;
+  ownerId: number | null;
+  name: string;
+  mime: string;
+  data: Buffer;
+  sha256: string;
+  text: string | null;
+  createdBy: number | null;
+}
+
+export async function insertFile(db: DbOrTx, file: NewFile) {
+  const [row] = await db
+    .insert(files)
+    .values({ ...file, size: file.data.length })
+    .returning({ id: files.id, name: files.name, mime: files.mime, size: files.size });
+  return row!;
+}
+
+export async function softDeleteFile(db: DbOrTx, id: number): Promise<void> {
+  await db.update(files).set({ deletedAt: new Date() }).where(eq(files.id, id));
+}
+
+// ---------------------------------------------------------------- owners
+
+export async function htmlTextState(db: DbOrTx, id: number): Promise<{ isPublished: boolean } | null> {
+  const [row] = await db
+    .select({ isPublished: htmlTexts.isPublished })
+    .from(htmlTexts)
+    .where(eq(htmlTexts.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function taskExists(db: DbOrTx, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, id)).limit(1);
+  return !!row;
+}
+
+/** The participant test of an exam work and where it takes place (for the staff scope rule). */
+export async function examWorkOwner(db: DbOrTx, examWorkId: number) {
+  const [row] = await db
+    .select({
+      participantTestId: examWorks.participantTestId,
+      schoolId: participantTests.schoolId,
+      classId: participantTests.classId,
+      buildingId: participantTests.buildingId,
+    })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .where(eq(examWorks.id, examWorkId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Whether a file belongs to an exam work that is finished: as the work's own file (`answer` owner)
+ * or attached to one of its answers. Such files are evidence of what was handed in.
+ */
+export async function isInFinishedWork(db: DbOrTx, file: FileMeta): Promise<boolean> {
+  const finished = or(isNotNull(examWorks.finishedAt), inArray(examWorks.status, ['finished', 'scored']));
+  const ownWork =
+    file.ownerType === 'answer' && file.ownerId !== null ? eq(examWorks.id, file.ownerId) : sql`false`;
+  const attached = sql`exists (select 1 from ${answerFiles} af where af.exam_work_id = ${examWorks.id} and af.file_id = ${file.id})`;
+  const [hit] = await db
+    .select({ id: examWorks.id })
+    .from(examWorks)
+    .where(and(finished, or(ownWork, attached)))
+    .limit(1);
+  return !!hit;
+}

@@ -1,0 +1,162 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  fileExtSchema,
+  fileInfoSchema,
+  fileTextSchema,
+  idParamSchema,
+  okSchema,
+  uploadQuerySchema,
+  uploadUrlBodySchema,
+} from '@attesta/contract';
+import { authOf, endpoint } from '../../auth/access.js';
+import { attachmentDisposition } from '../../lib/file-sniff.js';
+import * as service from './files.service.js';
+import { MAX_FILE_BYTES, MULTIPART_LIMITS, readMultipart } from './upload.js';
+import { createUrlFetcher, type UrlFetcher } from './url-fetcher.js';
+
+const tags = ['files'];
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+const idParams = z.object({ id: idParamSchema });
+const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
+
+/** A download may be anything a user uploaded: never rendered by the browser, never sniffed. */
+const DOWNLOAD_CSP = "sandbox; default-src 'none'";
+
+export interface FilesRoutesOptions {
+  /** Replace the URL fetcher of upload_url (tests inject a fake resolver and transport). */
+  fetchUrl?: UrlFetcher;
+}
+
+/** `/api/files/*`: downloads, uploads (multipart, split PDF, from an allowlisted URL), deletion. */
+export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin, options) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db, config } = app.ctx;
+  const fetchUrl =
+    options.fetchUrl ?? createUrlFetcher({ allowlist: config.uploadUrlAllowlist, maxBytes: MAX_FILE_BYTES });
+  // Multipart is parsed only in this plugin's scope, with our own limits.
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+
+  app.route({
+    ...endpoint('GET /api/files/{id}'),
+    schema: {
+      summary: 'Download a file the caller may see',
+      description:
+        'Always an attachment (`Content-Disposition: attachment` with an RFC 5987 `filename*`), with ' +
+        'the stored MIME type, `X-Content-Type-Options: nosniff` and a sandboxing CSP.',
+      tags,
+      params: idParams,
+      response: errors(400, 401, 403, 404),
+    },
+    handler: async (req, reply) => {
+      const { file, data } = await service.download(db, authOf(req), req.params.id);
+      return (
+        reply
+          .header('content-disposition', attachmentDisposition(file.name))
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', DOWNLOAD_CSP)
+          .header('cache-control', 'private, no-cache')
+          .type(file.mime)
+          // Fastify sends a Buffer as-is; the error schemas above do not apply to it.
+          .send(data as never)
+      );
+    },
+  });
+
+  app.route({
+    ...endpoint('GET /api/files/{id}/ext'),
+    schema: {
+      summary: 'Extension, media type, name and size of a file',
+      tags,
+      params: idParams,
+      response: { 200: fileExtSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.fileExt(db, authOf(req), req.params.id),
+  });
+
+  app.route({
+    ...endpoint('GET /api/files/byhtmltextid/{id}'),
+    schema: {
+      summary: 'Files attached to an html text (those the caller may see)',
+      tags,
+      params: idParams,
+      response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 404) },
+    },
+    handler: (req) => service.filesOfHtmlText(db, authOf(req), req.params.id),
+  });
+
+  app.route({
+    ...endpoint('GET /api/files/text/{id}'),
+    schema: {
+      summary: 'Text of a file: its stored text, or the content of a text file',
+      description: '404 when the file has no text (an image, a PDF without extracted text).',
+      tags,
+      params: idParams,
+      response: { 200: fileTextSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.fileText(db, authOf(req), req.params.id),
+  });
+
+  app.route({
+    ...endpoint('POST /api/files/upload/{id}'),
+    schema: {
+      summary: 'Upload files (multipart) to an owner',
+      description:
+        '`{id}` is the owner id; `ownerType` (query or form field): `task`, `html_text`, `help` ' +
+        '(admin only) or `general` (anyone; the owner id must be the caller’s own user id). ' +
+        `Each file up to ${MAX_FILE_BYTES / 1024 / 1024} MB (413), at most ${MULTIPART_LIMITS.files} files; ` +
+        'accepted: images (png, jpeg, gif, webp), PDF, office documents, txt/csv, zip — decided by the ' +
+        'file’s own bytes, not its name (415 otherwise). `splitPdf=true` stores each page of a ' +
+        'multi-page PDF as its own file. Nothing is stored unless every file is accepted.',
+      tags,
+      consumes: ['multipart/form-data'],
+      params: idParams,
+      querystring: uploadQuerySchema,
+      response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 403, 404, 413, 415, 422) },
+    },
+    handler: async (req) => {
+      const { files, fields } = await readMultipart(req);
+      return service.upload(db, actorOf(req), {
+        ownerType: service.parseOwnerType(req.query.ownerType ?? fields.ownerType),
+        ownerId: req.params.id,
+        files,
+        splitPdf: req.query.splitPdf,
+      });
+    },
+  });
+
+  app.route({
+    ...endpoint('DELETE /api/files/delete/{id}'),
+    schema: {
+      summary: 'Delete an uploaded file (soft delete)',
+      description:
+        'Own uploads; administrators any. Files of a finished exam work stay: 409 `work_finished`.',
+      tags,
+      params: idParams,
+      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      await service.deleteFile(db, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/files/upload_url'),
+    schema: {
+      summary: 'Fetch a file from an allow-listed https URL and store it',
+      description:
+        'Only hosts listed in `UPLOAD_URL_ALLOWLIST` (empty: the call is off, 403 `not_allowed`), ' +
+        'https on port 443 only (400 `https_required`), never a host resolving to a private or local ' +
+        'address (403 `not_allowed`), redirects only within the same host, size and time capped ' +
+        '(413, 504 `upstream_timeout`, 502 `upstream_failed`). The file is checked like an upload.',
+      tags,
+      body: uploadUrlBodySchema,
+      response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 403, 404, 413, 415, 502, 504) },
+    },
+    handler: (req) => service.uploadFromUrl(db, actorOf(req), req.body, fetchUrl),
+  });
+};

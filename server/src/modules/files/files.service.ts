@@ -1,0 +1,181 @@
+import {
+  uploadOwnerTypeSchema,
+  type FileInfo,
+  type UploadOwnerType,
+  type UploadUrlBody,
+} from '@attesta/contract';
+import { hasRole, type AuthContext } from '../../auth/types.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { audit } from '../../lib/audit.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { extensionOf } from '../../lib/file-sniff.js';
+import { canSeeFile } from './files.access.js';
+import * as repo from './files.repo.js';
+import { checkFile, splitPdfPages, type CheckedFile, type IncomingFile } from './upload.js';
+import type { UrlFetcher } from './url-fetcher.js';
+
+export interface Actor {
+  auth: AuthContext;
+  ip: string | null;
+}
+
+const toInfo = (f: Pick<repo.FileMeta, 'id' | 'name' | 'mime' | 'size'>): FileInfo => ({
+  id: f.id,
+  name: f.name,
+  mime: f.mime,
+  size: f.size,
+});
+
+/** A live file the caller may see: 404 when there is none, 403 when it is someone else's. */
+export async function visibleFile(db: Db, auth: AuthContext, id: number): Promise<repo.FileMeta> {
+  const file = await repo.findFileMeta(db, id);
+  if (!file) throw notFound('No such file');
+  if (!(await canSeeFile(db, auth, file))) throw forbidden('This file is outside your scope');
+  return file;
+}
+
+export async function download(db: Db, auth: AuthContext, id: number) {
+  const file = await visibleFile(db, auth, id);
+  const content = await repo.findFileContent(db, id);
+  if (!content) throw notFound('No such file');
+  return { file, data: content.data };
+}
+
+export async function fileExt(db: Db, auth: AuthContext, id: number) {
+  const file = await visibleFile(db, auth, id);
+  return { extension: extensionOf(file.name), mime: file.mime, name: file.name, size: file.size };
+}
+
+/** The text of a file: extracted/stored text, or the decoded bytes of a text file. */
+export async function fileText(db: Db, auth: AuthContext, id: number) {
+  const file = await visibleFile(db, auth, id);
+  const content = await repo.findFileContent(db, id);
+  if (content?.text !== null && content?.text !== undefined)
+    return { id, name: file.name, text: content.text };
+  if (content && file.mime.startsWith('text/'))
+    return { id, name: file.name, text: content.data.toString('utf8') };
+  throw notFound('This file has no text');
+}
+
+export async function filesOfHtmlText(db: Db, auth: AuthContext, htmlTextId: number): Promise<FileInfo[]> {
+  if (!(await repo.htmlTextState(db, htmlTextId))) throw notFound('No such html text');
+  const all = await repo.filesOfOwner(db, 'html_text', htmlTextId);
+  const visible = await Promise.all(all.map((f) => canSeeFile(db, auth, f)));
+  return all.filter((_, i) => visible[i]).map(toInfo);
+}
+
+// ---------------------------------------------------------------- upload
+
+/** `ownerType` from the query or the form; one of the uploadable owners. */
+export function parseOwnerType(value: string | undefined): UploadOwnerType {
+  if (value === undefined)
+    throw badRequest('validation_failed', 'ownerType is required (query or form field)');
+  const parsed = uploadOwnerTypeSchema.safeParse(value);
+  if (!parsed.success)
+    throw badRequest(
+      'validation_failed',
+      `ownerType must be one of ${uploadOwnerTypeSchema.options.join(', ')}`,
+    );
+  return parsed.data;
+}
+
+/**
+ * Who may attach files to what: content (tasks, html texts, help) only admins; a general file
+ * belongs to its uploader, so its owner id must be the caller's own user id.
+ */
+async function checkUploadOwner(db: Db, auth: AuthContext, ownerType: UploadOwnerType, ownerId: number) {
+  if (ownerType === 'general') {
+    if (ownerId !== auth.userId)
+      throw forbidden('A general file belongs to its uploader: use your own user id');
+    return;
+  }
+  if (!hasRole(auth, 'admin')) throw forbidden('Only administrators attach files to content');
+  if (ownerType === 'task' && !(await repo.taskExists(db, ownerId))) throw notFound('No such task');
+  if (ownerType === 'html_text' && !(await repo.htmlTextState(db, ownerId)))
+    throw notFound('No such html text');
+}
+
+/** Stores checked files under one owner; call inside the transaction of the change they belong to. */
+export async function storeFiles(
+  tx: DbOrTx,
+  owner: { ownerType: string; ownerId: number | null; createdBy: number | null },
+  checked: CheckedFile[],
+): Promise<FileInfo[]> {
+  const stored: FileInfo[] = [];
+  for (const f of checked) stored.push(toInfo(await repo.insertFile(tx, { ...owner, ...f })));
+  return stored;
+}
+
+export interface UploadRequest {
+  ownerType: UploadOwnerType;
+  ownerId: number;
+  files: IncomingFile[];
+  splitPdf: boolean;
+}
+
+export async function upload(db: Db, actor: Actor, request: UploadRequest): Promise<FileInfo[]> {
+  await checkUploadOwner(db, actor.auth, request.ownerType, request.ownerId);
+  if (request.files.length === 0) throw badRequest('no_file', 'Attach at least one file');
+  // Every file is checked before any is stored: one bad file refuses the whole request.
+  const checked = request.files.map(checkFile);
+  const ready = request.splitPdf ? (await Promise.all(checked.map(splitPdfPages))).flat() : checked;
+  return db.transaction(async (tx) => {
+    const stored = await storeFiles(
+      tx,
+      { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId },
+      ready,
+    );
+    await audit(tx, {
+      userId: actor.auth.userId,
+      action: 'file.upload',
+      entity: request.ownerType,
+      entityId: request.ownerId,
+      details: { fileIds: stored.map((f) => f.id) },
+      ip: actor.ip,
+    });
+    return stored;
+  });
+}
+
+export async function uploadFromUrl(
+  db: Db,
+  actor: Actor,
+  body: UploadUrlBody,
+  fetchUrl: UrlFetcher,
+): Promise<FileInfo[]> {
+  await checkUploadOwner(db, actor.auth, body.ownerType, body.ownerId);
+  const fetched = await fetchUrl(body.url);
+  const stored = await upload(db, actor, {
+    ownerType: body.ownerType,
+    ownerId: body.ownerId,
+    files: [fetched],
+    splitPdf: false,
+  });
+  return stored;
+}
+
+// ---------------------------------------------------------------- delete
+
+/**
+ * Soft-deletes an upload: the uploader their own files, an admin any. A file handed in with a
+ * finished exam work is evidence and stays (409 `work_finished`).
+ */
+export async function deleteFile(db: Db, actor: Actor, id: number): Promise<void> {
+  const file = await repo.findFileMeta(db, id);
+  if (!file) throw notFound('No such file');
+  const own = file.createdBy !== null && file.createdBy === actor.auth.userId;
+  if (!own && !hasRole(actor.auth, 'admin')) throw forbidden('You can delete only your own files');
+  if (await repo.isInFinishedWork(db, file))
+    throw conflict('work_finished', 'The exam work is finished: its files can no longer be deleted');
+  await db.transaction(async (tx) => {
+    await repo.softDeleteFile(tx, id);
+    await audit(tx, {
+      userId: actor.auth.userId,
+      action: 'file.delete',
+      entity: 'file',
+      entityId: id,
+      details: { ownerType: file.ownerType, ownerId: file.ownerId, name: file.name },
+      ip: actor.ip,
+    });
+  });
+}

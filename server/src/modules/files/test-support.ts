@@ -1,0 +1,51 @@
+import { PDFDocument } from 'pdf-lib';
+
+/* Shared by the files and feedback tests: multipart bodies and small files of known types. */
+
+export type Part =
+  { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer };
+
+/** A multipart/form-data request body and its content-type header. */
+export function multipartBody(parts: Part[]) {
+  const boundary = `----attesta${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\n`));
+    if ('filename' in p) {
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\n` +
+            `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
+      chunks.push(p.data);
+    } else {
+      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}`));
+    }
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** The PNG signature and a header chunk: enough to be recognised as a PNG. */
+export const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex'),
+]);
+
+/** A Windows executable header (what an .exe renamed .png starts with). */
+export const EXE = Buffer.concat([
+  Buffer.from('MZ'),
+  Buffer.alloc(126, 0x90),
+  Buffer.from('This program cannot be run in DOS mode'),
+]);
+
+export async function pdfWithPages(pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([200, 200]).drawText(`Page ${i + 1}`, { x: 20, y: 100 });
+  return Buffer.from(await doc.save());
+}

@@ -1,0 +1,265 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  htmlContainerSchema,
+  idParamSchema,
+  kimTemplateSchema,
+  parallelSchema,
+  staffTaskQuerySchema,
+  staffTaskSchema,
+  subjectExamSchema,
+  subjectListRequestSchema,
+  subjectListResponseSchema,
+  subjectTestHtmlSchema,
+  subjectTestListRequestSchema,
+  subjectTestListResponseSchema,
+  taskSourceSchema,
+  variantListRequestSchema,
+  variantListResponseSchema,
+} from '@attesta/contract';
+import { endpoint } from '../../auth/access.js';
+import * as service from './kim.service.js';
+
+const tags = ['kim'];
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+const idParams = z.object({ id: idParamSchema });
+const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
+const containerIdOf = (req: FastifyRequest) => (req.params as { containerId: number }).containerId;
+
+/** Security headers of a container resource; they replace the app's CSP for this reply only. */
+function sendResource(reply: FastifyReply, resource: { mime: string; data: Buffer }) {
+  return reply
+    .header('content-security-policy', service.CONTAINER_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-cache')
+    .type(resource.mime)
+    .send(resource.data);
+}
+
+const resourceSchema = {
+  tags,
+  description:
+    'The stored bytes with their MIME type, served with a sandboxing Content-Security-Policy ' +
+    '(`sandbox allow-scripts`, no `allow-same-origin`) and `X-Content-Type-Options: nosniff`. ' +
+    'Resources are looked up by their exact stored path. Participants: only containers of the ' +
+    'tasks of their own current variant.',
+};
+
+/**
+ * Helmet's app-wide CSP would otherwise be sent too; the resource sets its own. CORP must allow
+ * the opaque-origin sandbox to load its own scripts and images.
+ */
+const containerHelmet = {
+  contentSecurityPolicy: false,
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+} as const;
+
+/** `/api/kim/*`, `/api/task`, `/api/kimtemplate`, `/api/test/procedure`, `/api/KimHtmlContainer`: the content read side. */
+export const kimRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.ctx;
+
+  app.route({
+    ...endpoint('POST /api/kim/subject/list'),
+    schema: {
+      summary: 'Page of subjects',
+      description: 'Filter: `search` (name or code). Sort fields: `id`, `name`, `code`.',
+      tags,
+      body: subjectListRequestSchema,
+      response: { 200: subjectListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => service.listSubjects(db, req.body),
+  });
+
+  app.route({
+    ...endpoint('POST /api/kim/subjectTest/list'),
+    schema: {
+      summary: 'Page of subject tests',
+      description:
+        'Filter: `search` (name), `subjectId`, `subjectExamId`, `kind`, `testGroupId`, `parallel`. ' +
+        'Sort fields: `id`, `name`, `subjectName`, `durationMinutes`, `createdAt`.',
+      tags,
+      body: subjectTestListRequestSchema,
+      response: { 200: subjectTestListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => service.listSubjectTests(db, req.body),
+  });
+
+  app.route({
+    ...endpoint('POST /api/kim/test/list'),
+    schema: {
+      summary: 'Page of variants with their content status',
+      description:
+        'Each variant with its task count, max score, answer types, expert-graded task count and the ' +
+        'positions of tasks that cannot be scored yet (no reference answer / no rubric). Filter: ' +
+        '`search` (subject test name), `subjectId`, `subjectTestId`, `incomplete`. Sort fields: ' +
+        '`id`, `number`, `subjectTestName`, `taskCount`.',
+      tags,
+      body: variantListRequestSchema,
+      response: { 200: variantListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => service.listVariants(db, req.body),
+  });
+
+  app.route({
+    ...endpoint('GET /api/kim/parallels'),
+    schema: {
+      summary: 'Parallels (grades)',
+      tags,
+      response: { 200: z.array(parallelSchema), ...errors(401) },
+    },
+    handler: () => service.listParallels(db),
+  });
+
+  for (const key of ['GET /api/kim/subjectexams', 'GET /api/SubjectExams'] as const) {
+    app.route({
+      ...endpoint(key),
+      schema: {
+        summary: 'Subject exams (subject + kind of exam)',
+        tags,
+        response: { 200: z.array(subjectExamSchema), ...errors(401) },
+      },
+      handler: () => service.listSubjectExams(db),
+    });
+  }
+
+  app.route({
+    ...endpoint('GET /api/kim/htmlxmltext/{id}'),
+    schema: {
+      summary: 'Source of a task by task id: html, answer type, content, key, scoring rule, rubric',
+      description: 'Staff only (admin, expert): the answer key is part of the answer.',
+      tags,
+      params: idParams,
+      response: { 200: taskSourceSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.taskSource(db, req.params.id),
+  });
+
+  app.route({
+    ...endpoint('GET /api/task/{variantId}/{taskNumber}'),
+    schema: {
+      summary: 'A task of a variant by its number, with key, rubric, solution and files',
+      description: '`withClassifiers=true` adds the specification elements the task checks.',
+      tags,
+      params: z.object({ variantId: idParamSchema, taskNumber: idParamSchema }),
+      querystring: staffTaskQuerySchema,
+      response: { 200: staffTaskSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) =>
+      service.staffTask(db, req.params.variantId, req.params.taskNumber, req.query.withClassifiers),
+  });
+
+  app.route({
+    ...endpoint('GET /api/kimtemplate/{id}'),
+    schema: {
+      summary: 'A layout template (sanitized html + css)',
+      tags,
+      params: idParams,
+      response: { 200: kimTemplateSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.kimTemplate(db, req.params.id),
+  });
+
+  app.route({
+    ...endpoint('GET /api/kimtemplate/byvariantid/{id}', service.ownVariantOrContentStaff(idOf)),
+    schema: {
+      summary: "Layout template of a variant's subject test",
+      description: 'Participants: only the variant of their own live exam work (else 403).',
+      tags,
+      params: idParams,
+      response: { 200: kimTemplateSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.kimTemplateOfVariant(db, req.params.id),
+  });
+
+  app.route({
+    ...endpoint('GET /api/test/procedure/{id}'),
+    schema: {
+      summary: 'Procedure (rules) of a subject test, sanitized html',
+      tags,
+      params: idParams,
+      response: { 200: subjectTestHtmlSchema, ...errors(400, 401, 404) },
+    },
+    handler: (req) => service.procedure(db, req.params.id),
+  });
+
+  app.route({
+    ...endpoint('GET /api/KimHtmlContainer/{id}', service.ownContainerOrContentStaff(idOf)),
+    schema: {
+      summary: 'Interactive content container: current version, entry page, resource paths',
+      description: 'Participants: only containers of the tasks of their own current variant (else 403).',
+      tags,
+      params: idParams,
+      response: { 200: htmlContainerSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.container(db, req.params.id),
+  });
+
+  const versionParams = { containerId: idParamSchema, version: idParamSchema };
+  const resourceName = z.string().min(1).max(500);
+
+  app.route({
+    ...endpoint(
+      'GET /api/kim/htmlContainer/{containerId}/{version}/index',
+      service.ownContainerOrContentStaff(containerIdOf),
+    ),
+    helmet: containerHelmet,
+    schema: {
+      ...resourceSchema,
+      summary: 'Entry page of a container version',
+      params: z.object(versionParams),
+      response: errors(400, 401, 403, 404),
+    },
+    handler: async (req, reply) =>
+      sendResource(
+        reply,
+        await service.containerResource(db, req.params.containerId, req.params.version, { kind: 'index' }),
+      ),
+  });
+
+  app.route({
+    ...endpoint(
+      'GET /api/kim/htmlContainer/{containerId}/{version}/bundles/{bundle}',
+      service.ownContainerOrContentStaff(containerIdOf),
+    ),
+    helmet: containerHelmet,
+    schema: {
+      ...resourceSchema,
+      summary: 'A script/style bundle of a container version (stored as `bundles/<name>`)',
+      params: z.object({ ...versionParams, bundle: resourceName }),
+      response: errors(400, 401, 403, 404),
+    },
+    handler: async (req, reply) =>
+      sendResource(
+        reply,
+        await service.containerResource(db, req.params.containerId, req.params.version, {
+          kind: 'path',
+          path: `bundles/${req.params.bundle}`,
+        }),
+      ),
+  });
+
+  app.route({
+    ...endpoint(
+      'GET /api/kim/htmlContainer/{containerId}/{version}/{resource}',
+      service.ownContainerOrContentStaff(containerIdOf),
+    ),
+    helmet: containerHelmet,
+    schema: {
+      ...resourceSchema,
+      summary: 'A resource of a container version',
+      params: z.object({ ...versionParams, resource: resourceName }),
+      response: errors(400, 401, 403, 404),
+    },
+    handler: async (req, reply) =>
+      sendResource(
+        reply,
+        await service.containerResource(db, req.params.containerId, req.params.version, {
+          kind: 'path',
+          path: req.params.resource,
+        }),
+      ),
+  });
+};

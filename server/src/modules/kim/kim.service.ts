@@ -1,0 +1,155 @@
+import type { FastifyRequest } from 'fastify';
+import type { HtmlContainer, KimTemplate, StaffTask, SubjectTestHtml, TaskSource } from '@attesta/contract';
+import type { ScopeRule } from '../../auth/access.js';
+import { currentVariantId, isContainerInCurrentVariant, isContentStaff } from '../../auth/content-scope.js';
+import type { Db } from '../../db/client.js';
+import { notFound } from '../../lib/errors.js';
+import { sanitizeHtml } from '../../lib/sanitize.js';
+import * as repo from './kim.repo.js';
+
+export { listParallels, listSubjectExams, listSubjects, listSubjectTests, listVariants } from './kim.repo.js';
+
+/**
+ * Interactive content runs third-party scripts, so it is served as an opaque-origin sandbox: no
+ * `allow-same-origin` means it cannot read our cookies or storage nor call the API as the user,
+ * `connect-src 'none'` stops it phoning out, and only our own origin may frame it.
+ */
+export const CONTAINER_CSP =
+  "sandbox allow-scripts; default-src 'none'; script-src 'self' 'unsafe-inline'; " +
+  "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'none'; frame-ancestors 'self'";
+
+// ---------------------------------------------------------------- scope rules
+
+/**
+ * Scope of calls naming a variant: admins and experts any; a participant only the variant of
+ * their own live exam work.
+ */
+export function ownVariantOrContentStaff(getId: (req: FastifyRequest) => number): ScopeRule {
+  return async (req, auth) => {
+    if (isContentStaff(auth)) return true;
+    return (await currentVariantId(req.server.ctx.db, auth)) === getId(req);
+  };
+}
+
+/** Scope of container calls: admins and experts any; a participant only containers of their own variant's tasks. */
+export function ownContainerOrContentStaff(getId: (req: FastifyRequest) => number): ScopeRule {
+  return async (req, auth) => {
+    if (isContentStaff(auth)) return true;
+    return isContainerInCurrentVariant(req.server.ctx.db, auth, getId(req));
+  };
+}
+
+// ---------------------------------------------------------------- staff task views
+
+export async function taskSource(db: Db, taskId: number): Promise<TaskSource> {
+  const task = await repo.findTask(db, taskId);
+  if (!task) throw notFound('No such task');
+  return {
+    id: task.id,
+    answerType: task.answerType,
+    html: task.html,
+    content: task.content,
+    reference: task.reference ?? null,
+    scoring: task.scoring,
+    criteria: task.criteria ?? null,
+    solutionHtml: task.solutionHtml,
+    maxScore: task.maxScore,
+    htmlContainerId: task.htmlContainerId,
+  };
+}
+
+export async function staffTask(
+  db: Db,
+  variantId: number,
+  position: number,
+  withClassifiers: boolean,
+): Promise<StaffTask> {
+  const row = await repo.findVariantTask(db, variantId, position);
+  if (!row) throw notFound('This variant has no task with this number');
+  const { task } = row;
+  const [taskFiles, classifiers] = await Promise.all([
+    repo.taskFiles(db, task.id),
+    withClassifiers ? repo.taskClassifiers(db, task.id) : Promise.resolve(undefined),
+  ]);
+  return {
+    variantTaskId: row.variantTaskId,
+    variantId,
+    position,
+    taskId: task.id,
+    answerType: task.answerType as StaffTask['answerType'],
+    html: sanitizeHtml(task.html),
+    content: task.content,
+    reference: task.reference ?? null,
+    scoring: task.scoring,
+    criteria: task.criteria ?? null,
+    solutionHtml: task.solutionHtml === null ? null : sanitizeHtml(task.solutionHtml),
+    maxScore: row.maxScore,
+    files: taskFiles,
+    htmlContainerId: task.htmlContainerId,
+    ...(classifiers ? { classifiers } : {}),
+  };
+}
+
+// ---------------------------------------------------------------- templates and procedure
+
+function toTemplate(row: NonNullable<Awaited<ReturnType<typeof repo.findKimTemplate>>>): KimTemplate {
+  return {
+    id: row.id,
+    name: row.name,
+    html: sanitizeHtml(row.html),
+    css: row.css,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function kimTemplate(db: Db, id: number): Promise<KimTemplate> {
+  const row = await repo.findKimTemplate(db, id);
+  if (!row) throw notFound('No such template');
+  return toTemplate(row);
+}
+
+/** Layout template of a variant (who may ask was settled by the scope rule). */
+export async function kimTemplateOfVariant(db: Db, variantId: number): Promise<KimTemplate> {
+  const templateId = await repo.variantTemplateId(db, variantId);
+  if (templateId === undefined) throw notFound('No such variant');
+  if (templateId === null) throw notFound('This variant has no layout template');
+  return kimTemplate(db, templateId);
+}
+
+export async function procedure(db: Db, subjectTestId: number): Promise<SubjectTestHtml> {
+  const row = await repo.findProcedureHtml(db, subjectTestId);
+  if (!row) throw notFound('No such subject test');
+  return { subjectTestId, html: sanitizeHtml(row.html) };
+}
+
+// ---------------------------------------------------------------- html containers
+
+export async function container(db: Db, id: number): Promise<HtmlContainer> {
+  const row = await repo.findContainer(db, id);
+  if (!row) throw notFound('No such container');
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.currentVersion,
+    entry: row.entry,
+    resources: await repo.containerPaths(db, row.id, row.currentVersion),
+  };
+}
+
+export type ResourceRef = { kind: 'index' } | { kind: 'path'; path: string };
+
+/** A stored resource of a container version; the entry page for `index`. */
+export async function containerResource(
+  db: Db,
+  containerId: number,
+  version: number,
+  ref: ResourceRef,
+): Promise<{ mime: string; data: Buffer }> {
+  const row = await repo.findContainer(db, containerId);
+  if (!row) throw notFound('No such container');
+  const path = ref.kind === 'index' ? row.entry : ref.path;
+  const resource = await repo.findContainerResource(db, containerId, version, path);
+  if (!resource) throw notFound('No such resource in this container');
+  return resource;
+}
