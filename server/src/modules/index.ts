@@ -1,4 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { accountRoutes } from './account/account.routes.js';
+import { userRoutes } from './user/user.routes.js';
+import { examWorkRoutes } from './exam-test/work.routes.js';
+import { kimRoutes } from './kim/kim.routes.js';
+import { examCatalogRoutes } from './exam-test/catalog.routes.js';
+import { blanksRoutes } from './exam-test/blanks.routes.js';
+import { proctoringRoutes } from './exam-test/proctoring.routes.js';
+import { filesRoutes } from './files/files.routes.js';
+import { htmlTextsRoutes } from './htmltexts/htmltexts.routes.js';
+import { feedbackRoutes } from './feedback/feedback.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
-export const modules: FastifyPluginAsync[] = [];
+export const modules: FastifyPluginAsync[] = [
+  accountRoutes,
+  userRoutes,
+  kimRoutes,
+  examWorkRoutes,
+  blanksRoutes,
+  proctoringRoutes,
+  examCatalogRoutes,
+  filesRoutes,
+  htmlTextsRoutes,
+  feedbackRoutes,
+];
