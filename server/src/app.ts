@@ -125,9 +125,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const implemented = trackRoutes(app);
   await app.register(healthRoutes);
   for (const mod of modules) await app.register(mod);
+  const stubbed: string[] = [];
   await app.register(async (scope) => {
-    registerStubs(scope, implemented);
+    stubbed.push(...registerStubs(scope, implemented));
   });
+  app.decorate('stubbedEndpoints', stubbed);
   if (options.web !== false) await app.register(webPlugin, { webDist: config.webDist });
   else {
     app.setNotFoundHandler(async (req, reply) =>

@@ -21,5 +21,7 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** Contract calls no module implements yet (they answer 501). */
+    stubbedEndpoints: string[];
   }
 }

@@ -110,16 +110,20 @@ export class SessionStore {
   }
 
   private async load(id: string): Promise<Cached | null> {
+    // One round trip: the session, its user and the user's roles (this runs on every request).
     const [row] = await this.db
-      .select({ session: sessions, user: users })
+      .select({
+        session: sessions,
+        user: users,
+        roles: sql<string[]>`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
       .limit(1);
     if (!row || row.user.isBlocked) return null;
-    const roles = await this.rolesOf(row.user.id);
     return {
-      ...userFields(row.user, roles),
+      ...userFields(row.user, row.roles as Role[]),
       participantTestId: row.session.participantTestId,
       activationCode: row.session.activationCode,
       sessionId: id,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { apiKeys } from '../db/schema/index.js';
 import { sha256 } from '../lib/tokens.js';
 import { buildApp } from '../app.js';
+import { ENDPOINTS, type Role } from '@attesta/contract';
 import { createTestApp, createUser, signedIn, testConfig, type TestApp } from '../../test/helpers.js';
 
 let t: TestApp;
@@ -40,48 +41,63 @@ describe('core server', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('answers a not-built call with 401 first, then 403 for the wrong role, then 501', async () => {
-    const anon = await t.app.inject({ method: 'POST', url: '/api/ugnik/diagnostic/list', payload: {} });
+  it('answers 401 without a session, then 403 for the wrong role, before anything else', async () => {
+    const anon = await t.app.inject({ method: 'POST', url: '/api/user/list', payload: { page: 'x' } });
     expect(anon.statusCode).toBe(401);
     expect(anon.json()).toMatchObject({ status: 401, code: 'unauthorized' });
 
     const { session: guest } = await signedIn(t.app, ['guest']);
     const wrong = await t.app.inject({
       method: 'POST',
-      url: '/api/ugnik/diagnostic/list',
+      url: '/api/user/list',
       headers: guest.headers,
-      payload: {},
+      payload: { page: 'x' },
     });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json()).toMatchObject({ code: 'forbidden' });
 
-    const { session: ugnik } = await signedIn(t.app, ['ugnik']);
+    const { session: admin } = await signedIn(t.app, ['admin']);
     const ok = await t.app.inject({
       method: 'POST',
-      url: '/api/ugnik/diagnostic/list',
-      headers: ugnik.headers,
+      url: '/api/user/list',
+      headers: admin.headers,
       payload: {},
     });
-    expect(ok.statusCode).toBe(501);
-    expect(ok.json()).toMatchObject({ status: 501, code: 'not_implemented' });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('answers a call not built yet with 501 not_implemented after the access layer', async (ctx) => {
+    const key = t.app.stubbedEndpoints[0];
+    if (!key) return ctx.skip();
+    const e = ENDPOINTS.find((x) => `${x.method} ${x.path}` === key)!;
+    const role: Role = Array.isArray(e.roles) ? (e.roles[0] as Role) : 'admin';
+    const { session } = await signedIn(t.app, [role]);
+    const res = await t.app.inject({
+      method: e.method,
+      url: e.path.replace(/\{\w+\}/g, '1'),
+      headers: session.headers,
+      ...(e.method === 'GET' || e.method === 'DELETE' ? {} : { payload: {} }),
+    });
+    expect(res.statusCode).toBe(501);
+    expect(res.json()).toMatchObject({ status: 501, code: 'not_implemented' });
   });
 
   it('matches paths case-insensitively', async () => {
-    const { session } = await signedIn(t.app, ['ugnik']);
+    const { session } = await signedIn(t.app, ['admin']);
     const res = await t.app.inject({
       method: 'POST',
-      url: '/API/UGNIK/Diagnostic/LIST',
+      url: '/API/USER/List',
       headers: session.headers,
       payload: {},
     });
-    expect(res.statusCode).toBe(501);
+    expect(res.statusCode).toBe(200);
   });
 
   it('refuses a cookie session changing state without the anti-CSRF header', async () => {
-    const { session } = await signedIn(t.app, ['ugnik']);
+    const { session } = await signedIn(t.app, ['admin']);
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/ugnik/diagnostic/list',
+      url: '/api/user/list',
       headers: { cookie: session.cookie },
       payload: {},
     });
@@ -90,11 +106,11 @@ describe('core server', () => {
     // The same call with a bearer token needs no header: no ambient credential is involved.
     const bearer = await t.app.inject({
       method: 'POST',
-      url: '/api/ugnik/diagnostic/list',
+      url: '/api/user/list',
       headers: { authorization: `Bearer ${session.token}` },
       payload: {},
     });
-    expect(bearer.statusCode).toBe(501);
+    expect(bearer.statusCode).toBe(200);
   });
 
   it("treats the specification's state-changing GETs like POSTs for CSRF", async () => {
@@ -110,7 +126,7 @@ describe('core server', () => {
   it('answers an expired or unknown session with 401 session_expired', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/ugnik/diagnostic/list',
+      url: '/api/user/list',
       headers: { cookie: 'attesta_sid=nonsense', 'x-requested-with': 'XMLHttpRequest' },
       payload: {},
     });
@@ -119,10 +135,10 @@ describe('core server', () => {
   });
 
   it('rejects malformed JSON and oversized bodies with the error format, before any handler', async () => {
-    const { session } = await signedIn(t.app, ['ugnik']);
+    const { session } = await signedIn(t.app, ['admin']);
     const bad = await t.app.inject({
       method: 'POST',
-      url: '/api/ugnik/diagnostic/list',
+      url: '/api/user/list',
       headers: { ...session.headers, 'content-type': 'application/json' },
       payload: '{"page": 1,',
     });
@@ -130,7 +146,7 @@ describe('core server', () => {
     expect(bad.json()).toMatchObject({ status: 400, code: 'malformed_json' });
     const huge = await t.app.inject({
       method: 'POST',
-      url: '/api/ugnik/diagnostic/list',
+      url: '/api/user/list',
       headers: { ...session.headers, 'content-type': 'application/json' },
       payload: JSON.stringify({ filter: { text: 'x'.repeat(2 * 1024 * 1024) } }),
     });
@@ -147,17 +163,17 @@ describe('core server', () => {
       .returning();
     const call = () =>
       t.app.inject({
-        method: 'POST',
-        url: '/api/integration/proctoredu/start_session',
+        method: 'GET',
+        url: '/api/user',
         headers: { authorization: `Bearer atk_mrko0001_${secret}` },
-        payload: {},
       });
-    expect((await call()).statusCode).toBe(501);
+    const ok = await call();
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ id: user.id, roles: ['integration'] });
     const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/integration/proctoredu/start_session',
+      method: 'GET',
+      url: '/api/user',
       headers: { authorization: `Bearer atk_mrko0001_${'z'.repeat(32)}` },
-      payload: {},
     });
     expect(wrong.statusCode).toBe(401);
     const { eq } = await import('drizzle-orm');
