@@ -8,3 +8,4 @@ export * from './user.js';
 export * from './exam.js';
 export * from './kim.js';
 export * from './proctoring.js';
+export * from './staff.js';

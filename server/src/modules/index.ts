@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { coordinatorRoutes } from './coordinator/coordinator.routes.js';
+import { organizatorRoutes } from './organizator/organizator.routes.js';
 import { accountRoutes } from './account/account.routes.js';
 import { userRoutes } from './user/user.routes.js';
 import { examWorkRoutes } from './exam-test/work.routes.js';
@@ -12,6 +14,8 @@ import { feedbackRoutes } from './feedback/feedback.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
+  coordinatorRoutes,
+  organizatorRoutes,
   accountRoutes,
   userRoutes,
   kimRoutes,
@@ -22,4 +26,5 @@ export const modules: FastifyPluginAsync[] = [
   filesRoutes,
   htmlTextsRoutes,
   feedbackRoutes,
+  // The job runner of this instance (queue items): polls on ready, stops on close.
 ];

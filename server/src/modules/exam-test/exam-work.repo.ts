@@ -576,3 +576,65 @@ export async function finishExpired(db: Db, now: Date) {
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
+
+// ------------------------------------------------------------------ the save fast path
+
+export interface FastSave {
+  workId: number;
+  participantTestId: number;
+  variantTaskId: number;
+  value: unknown;
+  seq: number;
+  userId: number;
+  deviceId: string | null;
+  now: Date;
+}
+
+/**
+ * A participant's single save in ONE statement (the hot path at 10:00): lock the work FOR SHARE,
+ * check it is theirs, running, unpaused, before its deadline, on this device and that the task is
+ * in its variant, and upsert only a newer seq. The row lock makes a concurrent finish wait (or the
+ * save see it finished). Returns the applied seq/time, or nulls — the caller then explains why.
+ */
+export async function saveAnswerFast(db: Db, s: FastSave) {
+  const result = (await db.execute(sql`
+    with w as (
+      select id, participant_test_id, variant_id, status, answer_mode, paused_at, finished_at, deleted_at, device_id,
+             -- the deadline from its parts, exactly as deadline.ts computeDeadline
+             least(started_at + (time_limit_seconds + extra_seconds + paused_seconds) * interval '1 second',
+                   window_ends_at) as deadline
+      from exam_works where id = ${s.workId} for share
+    ), ok as (
+      select w.id, w.answer_mode from w
+      where w.participant_test_id = ${s.participantTestId}
+        and w.deleted_at is null and w.finished_at is null and w.status = 'in_progress' and w.paused_at is null
+        and w.deadline > ${s.now.toISOString()}::timestamptz
+        and (w.device_id is null or ${s.deviceId}::text is null or w.device_id = ${s.deviceId}::text)
+        and exists (select 1 from variant_tasks vt where vt.id = ${s.variantTaskId} and vt.variant_id = w.variant_id)
+    ), up as (
+      insert into answers (exam_work_id, variant_task_id, value, seq, answer_mode, source, saved_by, saved_at)
+      select ok.id, ${s.variantTaskId}, ${JSON.stringify(s.value)}::jsonb, ${s.seq}, ok.answer_mode, 'participant',
+             ${s.userId}, ${s.now.toISOString()}::timestamptz
+      from ok
+      on conflict (exam_work_id, variant_task_id) do update
+        set value = excluded.value, seq = excluded.seq, source = excluded.source,
+            saved_by = excluded.saved_by, saved_at = excluded.saved_at
+        where answers.seq < excluded.seq
+      returning seq, saved_at
+    )
+    select (select seq from up) as seq, (select saved_at from up) as saved_at, exists (select 1 from w) as found
+  `)) as unknown as { rows: { seq: number | null; saved_at: string | Date | null; found: boolean }[] };
+  const row = result.rows[0];
+  if (!row || row.seq === null || row.saved_at === null) return { applied: null, found: !!row?.found };
+  return { applied: { seq: Number(row.seq), savedAt: new Date(row.saved_at) }, found: true };
+}
+
+/** The answer type and participant-visible content of a variant task (immutable during a test). */
+export async function variantTaskDef(db: Db, variantTaskId: number) {
+  const [row] = await db
+    .select({ variantId: variantTasks.variantId, answerType: tasks.answerType, content: tasks.content })
+    .from(variantTasks)
+    .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
+    .where(eq(variantTasks.id, variantTaskId));
+  return row ?? null;
+}
