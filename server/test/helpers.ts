@@ -9,6 +9,8 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import {
   buildings,
   classes,
+  diagnosticSchools,
+  diagnosticSubjectTests,
   diagnostics,
   examWorks,
   oo,
@@ -23,6 +25,8 @@ import {
   users,
   variants,
   variantTasks,
+  workerPositions,
+  workers,
 } from '../src/db/schema/index.js';
 import {
   files as storedFiles,
@@ -30,6 +34,7 @@ import {
   htmlContainers,
   htmlTexts,
 } from '../src/db/schema/index.js';
+import { organizatorAssignments, workerTests } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/password.js';
 import { activationCode, registrationCode } from '../src/lib/tokens.js';
 import type { MailMessage, Mailer } from '../src/lib/mailer.js';
@@ -601,4 +606,277 @@ export async function createHtmlText(
     })
     .returning({ id: htmlTexts.id });
   return row!.id;
+}
+
+export interface SchoolWithStaff extends OrgFixture {
+  /** A second building with a class 8 «Б» of two students. */
+  otherBuildingId: number;
+  otherClassId: number;
+  otherStudentIds: number[];
+  /** Coordinator of this school (users.schoolId), signed in. */
+  coordinator: { user: UserFixture; session: Session };
+  /** Organizator of this school assigned to the first class (7 «А») only, signed in. */
+  organizator: { user: UserFixture; session: Session };
+}
+
+/**
+ * createOrg plus a second building and class (8 «Б», two students), a signed-in coordinator of
+ * the school and a signed-in organizator assigned to the first class.
+ */
+export async function createSchoolWithStaff(app: FastifyInstance, name?: string): Promise<SchoolWithStaff> {
+  const org = await createOrg(app, name);
+  const db = app.ctx.db;
+  const [b] = await db.insert(buildings).values({ schoolId: org.schoolId, name: 'Корпус 2' }).returning();
+  const [c] = await db
+    .insert(classes)
+    .values({ schoolId: org.schoolId, buildingId: b!.id, parallelId: 8, letter: 'Б', name: '8 «Б»' })
+    .returning();
+  const st = await db
+    .insert(students)
+    .values([
+      { schoolId: org.schoolId, classId: c!.id, surname: 'Кузнецова', name: 'Анна' },
+      { schoolId: org.schoolId, classId: c!.id, surname: 'Смирнов', name: 'Олег' },
+    ])
+    .returning();
+  const coordinator = await signedIn(app, ['coordinator'], { schoolId: org.schoolId });
+  const organizator = await signedIn(app, ['organizator'], { schoolId: org.schoolId });
+  await db.insert(organizatorAssignments).values({ userId: organizator.user.id, classId: org.classId });
+  return {
+    ...org,
+    otherBuildingId: b!.id,
+    otherClassId: c!.id,
+    otherStudentIds: st.map((x) => x.id),
+    coordinator,
+    organizator,
+  };
+}
+
+export interface DiagnosticFixture {
+  diagnosticId: number;
+  subjectTestId: number;
+}
+
+/**
+ * A diagnostic (window: yesterday to a week ahead unless told) including the schools, with one
+ * subject test for the given grades (default 7).
+ */
+export async function createDiagnosticFor(
+  app: FastifyInstance,
+  options: {
+    schoolIds: number[];
+    testParallels?: number[];
+    parallels?: number[];
+    startsAt?: Date;
+    endsAt?: Date;
+    name?: string;
+    kind?: string;
+  },
+): Promise<DiagnosticFixture> {
+  const db = app.ctx.db;
+  const [subject] = await db
+    .insert(subjects)
+    .values({ name: unique('Русский язык '), code: unique('R') })
+    .returning();
+  const [exam] = await db
+    .insert(subjectExams)
+    .values({ subjectId: subject!.id, kind: 'diagnostic', name: 'Диагностика' })
+    .returning();
+  const grades = options.testParallels ?? [7];
+  const [test] = await db
+    .insert(subjectTests)
+    .values({
+      subjectExamId: exam!.id,
+      name: `Русский язык, ${grades.join(', ')} класс`,
+      parallels: grades,
+      durationMinutes: 45,
+    })
+    .returning();
+  const [diagnostic] = await db
+    .insert(diagnostics)
+    .values({
+      code: unique('DG'),
+      name: options.name ?? unique('Диагностика '),
+      kind: options.kind ?? 'diagnostic',
+      startsAt: options.startsAt ?? new Date(Date.now() - 86_400_000),
+      endsAt: options.endsAt ?? new Date(Date.now() + 7 * 86_400_000),
+      parallels: options.parallels ?? [],
+    })
+    .returning();
+  await db.insert(diagnosticSubjectTests).values({ diagnosticId: diagnostic!.id, subjectTestId: test!.id });
+  if (options.schoolIds.length)
+    await db
+      .insert(diagnosticSchools)
+      .values(options.schoolIds.map((schoolId) => ({ diagnosticId: diagnostic!.id, schoolId })));
+  return { diagnosticId: diagnostic!.id, subjectTestId: test!.id };
+}
+
+/** A worker position, a worker test of it (own worker diagnostic) and the position's id. */
+export async function createWorkerTest(
+  app: FastifyInstance,
+  options: { positionName?: string; schoolId?: number | null; name?: string } = {},
+): Promise<{ positionId: number; workerTestId: number; diagnosticId: number; subjectTestId: number }> {
+  const db = app.ctx.db;
+  const [position] = await db
+    .insert(workerPositions)
+    .values({ name: options.positionName ?? unique('Организатор в аудитории ') })
+    .returning();
+  const target = await createDiagnosticFor(app, { schoolIds: [], kind: 'worker', testParallels: [] });
+  const [wt] = await db
+    .insert(workerTests)
+    .values({
+      name: options.name ?? 'Подготовка организаторов',
+      subjectTestId: target.subjectTestId,
+      diagnosticId: target.diagnosticId,
+      positionId: position!.id,
+      schoolId: options.schoolId ?? null,
+      startsAt: new Date(Date.now() - 86_400_000),
+      endsAt: new Date(Date.now() + 7 * 86_400_000),
+    })
+    .returning();
+  return { positionId: position!.id, workerTestId: wt!.id, ...target };
+}
+
+// --- fixtures of ugnik, participant-test, worker and profile tests ---
+
+/** A signed-in user with roles and scope anchors (school, oo) set directly. */
+export async function signedInScoped(
+  app: FastifyInstance,
+  roles: Role[],
+  anchors: { schoolId?: number | null; ooId?: number | null } = {},
+) {
+  const user = await createUser(app, { roles, ...(anchors.schoolId ? { schoolId: anchors.schoolId } : {}) });
+  if (anchors.ooId) await app.ctx.db.update(users).set({ ooId: anchors.ooId }).where(eq(users.id, user.id));
+  return { user, session: await sessionFor(app, user.id) };
+}
+
+/** A subject test of a subject exam of `kind` (diagnostic unless told), offered for `parallels`. */
+export async function createSubjectTest(
+  app: FastifyInstance,
+  options: { kind?: string; parallels?: number[]; name?: string } = {},
+): Promise<number> {
+  const db = app.ctx.db;
+  const [subject] = await db
+    .insert(subjects)
+    .values({ name: unique('Предмет '), code: unique('SUB') })
+    .returning();
+  const [exam] = await db
+    .insert(subjectExams)
+    .values({ subjectId: subject!.id, kind: options.kind ?? 'diagnostic', name: 'Экзамен' })
+    .returning();
+  const [test] = await db
+    .insert(subjectTests)
+    .values({
+      subjectExamId: exam!.id,
+      name: options.name ?? unique('Тест '),
+      parallels: options.parallels ?? [7],
+      durationMinutes: 45,
+    })
+    .returning();
+  return test!.id;
+}
+
+/** A diagnostic with its subject tests and schools, open from yesterday for a week unless told. */
+export async function createDiagnosticWith(
+  app: FastifyInstance,
+  options: {
+    subjectTestIds: number[];
+    schoolIds?: number[];
+    createdBy?: number | null;
+    createdByRole?: string | null;
+    kind?: string;
+    startsAt?: Date;
+    endsAt?: Date;
+  },
+): Promise<{ diagnosticId: number; code: string }> {
+  const db = app.ctx.db;
+  const code = unique('DG');
+  const [d] = await db
+    .insert(diagnostics)
+    .values({
+      code,
+      name: unique('Диагностика '),
+      kind: options.kind ?? 'diagnostic',
+      startsAt: options.startsAt ?? new Date(Date.now() - 86_400_000),
+      endsAt: options.endsAt ?? new Date(Date.now() + 7 * 86_400_000),
+      parallels: [7],
+      createdBy: options.createdBy ?? null,
+      createdByRole: options.createdByRole ?? null,
+    })
+    .returning();
+  if (options.subjectTestIds.length)
+    await db
+      .insert(diagnosticSubjectTests)
+      .values(options.subjectTestIds.map((subjectTestId) => ({ diagnosticId: d!.id, subjectTestId })));
+  if (options.schoolIds?.length)
+    await db
+      .insert(diagnosticSchools)
+      .values(options.schoolIds.map((schoolId) => ({ diagnosticId: d!.id, schoolId })));
+  return { diagnosticId: d!.id, code };
+}
+
+/** A worker (staff member) of a school, with a position when given. */
+export async function createWorker(
+  app: FastifyInstance,
+  schoolId: number | null,
+  options: { positionId?: number; blocked?: boolean } = {},
+): Promise<number> {
+  const [w] = await app.ctx.db
+    .insert(workers)
+    .values({
+      schoolId,
+      positionId: options.positionId ?? null,
+      surname: 'Работникова',
+      name: 'Анна',
+      isBlocked: options.blocked ?? false,
+    })
+    .returning({ id: workers.id });
+  return w!.id;
+}
+
+export async function createWorkerPosition(app: FastifyInstance, name = unique('Должность ')): Promise<number> {
+  const [p] = await app.ctx.db
+    .insert(workerPositions)
+    .values({ name })
+    .returning({ id: workerPositions.id });
+  return p!.id;
+}
+
+/** Number of rows of a table (tests that bad input changes nothing). */
+export async function countRows(database: Database, table: string, where = 'true'): Promise<number> {
+  const [row] = await database.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`);
+  return row!.n;
+}
+
+export interface GuardedCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  payload?: unknown;
+}
+
+/**
+ * What the access layer answers for a call: without a session, with a session of a role not
+ * allowed, and with an allowed cookie session lacking the anti-CSRF header. Expect
+ * `{ anonymous: 401, wrongRole: 403, noCsrf: 'csrf' }` (noCsrf is the error code, or the status
+ * when the call is not state-changing and so passes).
+ */
+export async function guardResults(
+  app: FastifyInstance,
+  call: GuardedCall,
+  sessions: { allowed: Session; wrongRole: Session },
+): Promise<{ anonymous: number; wrongRole: number; noCsrf: string | number }> {
+  const send = (headers: Record<string, string>) =>
+    app.inject({
+      method: call.method,
+      url: call.url,
+      headers,
+      ...(call.payload === undefined ? {} : { payload: call.payload as object }),
+    });
+  const anonymous = await send({ 'x-requested-with': 'XMLHttpRequest' });
+  const wrongRole = await send(sessions.wrongRole.headers);
+  const noCsrf = await send({ cookie: sessions.allowed.cookie });
+  return {
+    anonymous: anonymous.statusCode,
+    wrongRole: wrongRole.statusCode,
+    noCsrf: noCsrf.statusCode === 403 ? (noCsrf.json() as { code: string }).code : noCsrf.statusCode,
+  };
 }
