@@ -2,13 +2,55 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The contract package ships TypeScript source; pointing straight at it keeps `vite build`,
 // the dev server and vitest on the same file without relying on the workspace symlink.
 const contractEntry = fileURLToPath(new URL('../packages/contract/src/index.ts', import.meta.url));
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Installable PWA (DESIGN.md §5): the service worker precaches the app shell and keeps the
+    // current variant network-first, so a reload while offline still opens the runner with its
+    // local outbox. No other API call is ever cached.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: 'script-defer',
+      includeAssets: ['icon.svg'],
+      manifest: {
+        name: 'Attesta — онлайн-диагностики и тестирование',
+        short_name: 'Attesta',
+        lang: 'ru',
+        start_url: '.',
+        scope: '.',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#0f6c97',
+        icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,woff2}'],
+        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/api\//i],
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, request }) =>
+              request.method === 'GET' && /\/api\/exam\/test\/variant\/current$/i.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'attesta-current-variant',
+              networkTimeoutSeconds: 10,
+              expiration: { maxEntries: 1 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
   resolve: {
     alias: { '@attesta/contract': contractEntry },
   },

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../lib/api-client';
+import { currentTest } from '../features/exam-runner/test-fixtures';
 import { apiError, fakeServer, json, renderApp, users } from '../test/test-app';
 
 let consoleError: ReturnType<typeof vi.spyOn>;
@@ -161,13 +162,9 @@ describe('api client failure rules inside the app', () => {
 
   it('shows the assigned test when the server can tell it', async () => {
     signedIn(users.participant, {
-      'GET /api/exam/test/currentParticipantTest': () =>
-        json(200, {
-          id: 5,
-          subjectTest: { name: 'Математика, 7 класс' },
-          date: '2030-01-01',
-          status: 'active',
-        }),
+      'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(null)),
+      'GET /api/user/checkTechSpec': () => apiError(501, 'not_implemented'),
+      'GET /api/exam/test/examwork/timeBefore': () => apiError(501, 'not_implemented'),
     });
     renderApp('/participant');
     const card = await screen.findByTestId('participant-test');

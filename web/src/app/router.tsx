@@ -10,8 +10,9 @@ import { LoginPage } from '../features/auth/components/login-page';
 import { ErrorPage } from '../features/errors/components/error-page';
 import { NotFoundPage } from '../features/errors/components/not-found-page';
 import { RouteError } from '../features/errors/components/route-error';
+import { RunnerPage } from '../features/exam-runner/components/runner-page';
+import { StartPage } from '../features/exam-runner/components/start-page';
 import { UnauthorizedPage } from '../features/errors/components/unauthorized-page';
-import { ParticipantHome } from '../features/homes/components/participant-home';
 import { RoleHome } from '../features/homes/components/role-home';
 import { setApiNavigator } from '../lib/api-client';
 import { basePath } from '../lib/location';
@@ -25,8 +26,14 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
   const homes: RouteObject[] = HOME_ROLES.map((role) => ({
     path: role,
     loader: requireRole(queryClient, role, basename),
-    element: role === 'participant' ? <ParticipantHome /> : <RoleHome role={role} />,
+    element: role === 'participant' ? <StartPage /> : <RoleHome role={role} />,
   }));
+
+  const runner: RouteObject = {
+    path: 'participant/work',
+    loader: requireRole(queryClient, 'participant', basename),
+    element: <RunnerPage />,
+  };
 
   return [
     {
@@ -59,7 +66,7 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
           loader: requireUser(queryClient, basename),
           element: <AppLayout />,
           errorElement: <RouteError />,
-          children: [...homes, { path: 'account/password', element: <ChangePasswordPage /> }],
+          children: [...homes, runner, { path: 'account/password', element: <ChangePasswordPage /> }],
         },
       ],
     },

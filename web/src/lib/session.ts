@@ -7,8 +7,34 @@ import { parseSessionTime } from './format';
 export const currentUserQueryKey = ['current-user'] as const;
 export const sessionTimeQueryKey = ['session-time'] as const;
 
-export function fetchCurrentUser(client: ApiClient = apiClient, signal?: AbortSignal): Promise<CurrentUser> {
-  return client.get('/api/user', { signal, parse: (data) => currentUserSchema.parse(data) });
+const LAST_USER_KEY = 'attesta.lastUser';
+
+export async function fetchCurrentUser(
+  client: ApiClient = apiClient,
+  signal?: AbortSignal,
+): Promise<CurrentUser> {
+  const user = await client.get('/api/user', { signal, parse: (data) => currentUserSchema.parse(data) });
+  try {
+    sessionStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
+  } catch {
+    // Only the offline reload of the runner needs it.
+  }
+  return user;
+}
+
+/**
+ * The user this tab last saw (sessionStorage: gone with the tab). Used only when the server cannot
+ * be reached at all, so that a reload while offline still opens the running test with its local
+ * answer queue (DESIGN.md §5); every call still needs the real session.
+ */
+export function lastKnownUser(): CurrentUser | null {
+  try {
+    const raw = sessionStorage.getItem(LAST_USER_KEY);
+    const parsed = raw ? currentUserSchema.safeParse(JSON.parse(raw)) : null;
+    return parsed?.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function currentUserQuery(client: ApiClient = apiClient) {

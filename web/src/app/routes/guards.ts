@@ -3,7 +3,8 @@ import type { CurrentUser } from '@attesta/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { homePathFor, type HomeRole } from '../../lib/roles';
-import { currentUserQuery } from '../../lib/session';
+import { ApiError } from '../../lib/api-client';
+import { currentUserQuery, lastKnownUser } from '../../lib/session';
 
 function appPathOf(request: Request, basename: string): string {
   const url = new URL(request.url);
@@ -24,7 +25,13 @@ async function userOrLogin(
 ): Promise<CurrentUser> {
   try {
     return await queryClient.ensureQueryData(currentUserQuery());
-  } catch {
+  } catch (error) {
+    // Offline (no answer at all, not a refusal): keep the tab's last user, so the runner opens.
+    const last = error instanceof ApiError && error.isNetworkError ? lastKnownUser() : null;
+    if (last) {
+      queryClient.setQueryData(currentUserQuery().queryKey, last);
+      return last;
+    }
     throw redirect(`/login?${new URLSearchParams({ returnUrl: appPathOf(request, basename) })}`);
   }
 }

@@ -1,0 +1,93 @@
+import { useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { RichHtml } from './rich-html';
+import type { AnswerInputProps } from './types';
+
+interface ClozeInputProps extends AnswerInputProps<'cloze'> {
+  /** The task html with `{{id}}` placeholders where the gaps go. */
+  html: string;
+}
+
+/**
+ * Gaps inside the text: a text field or a drop-down at each `{{id}}`. The text is rendered once
+ * (sanitized, formulas), the fields are React portals into its slots, so typing never re-renders
+ * the text. A gap without a placeholder in the text is listed after it.
+ */
+export function ClozeInput({ content, value, onChange, onCommit, disabled, html }: ClozeInputProps) {
+  const { t } = useTranslation();
+  // The rendered text is keyed by its html: a new text is a new element, found again here.
+  const [root, setRoot] = useState<HTMLElement | null>(null);
+  const slots = useMemo(() => {
+    if (!root) return null;
+    const found = new Map<string, Element>();
+    root.querySelectorAll('[data-blank]').forEach((el) => {
+      const id = el.getAttribute('data-blank');
+      if (id && !found.has(id)) found.set(id, el);
+    });
+    return found;
+  }, [root]);
+
+  const set = (id: string, text: string) => onChange({ ...value, [id]: text });
+
+  const field = (blank: (typeof content.blanks)[number], index: number) => {
+    const label = t('answers.blank', { n: index + 1 });
+    if (blank.kind === 'choice') {
+      return (
+        <select
+          className="cloze-select"
+          aria-label={label}
+          value={value[blank.id] ?? ''}
+          onChange={(e) => set(blank.id, e.currentTarget.value)}
+          onBlur={onCommit}
+          disabled={disabled}
+          data-testid={`blank-${blank.id}`}
+        >
+          <option value="">{t('answers.blankChoose')}</option>
+          {blank.options.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.text}
+            </option>
+          ))}
+        </select>
+      );
+    }
+    return (
+      <input
+        className="cloze-text"
+        aria-label={label}
+        value={value[blank.id] ?? ''}
+        maxLength={200}
+        size={Math.max(4, Math.min(40, blank.width ?? 10))}
+        onChange={(e) => set(blank.id, e.currentTarget.value)}
+        onBlur={onCommit}
+        disabled={disabled}
+        autoComplete="off"
+        spellCheck={false}
+        data-testid={`blank-${blank.id}`}
+      />
+    );
+  };
+
+  const orphans = slots ? content.blanks.filter((b) => !slots.has(b.id)) : [];
+
+  return (
+    <div className="cloze">
+      <RichHtml key={html} ref={setRoot} html={html} withSlots className="task-html" />
+      {content.blanks.map((blank, i) => {
+        const slot = slots?.get(blank.id);
+        return slot ? createPortal(field(blank, i), slot, blank.id) : null;
+      })}
+      {orphans.length > 0 && (
+        <div className="cloze-orphans">
+          {orphans.map((blank) => (
+            <label key={blank.id} className="cloze-orphan">
+              <span>{t('answers.blank', { n: content.blanks.indexOf(blank) + 1 })}: </span>
+              {field(blank, content.blanks.indexOf(blank))}
+            </label>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

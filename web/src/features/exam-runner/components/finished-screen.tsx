@@ -1,0 +1,37 @@
+import { Alert, Paper, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PageTitle } from '../../../components/ui/page-title';
+import { formatDisplayDateTime } from '../../../lib/format';
+
+interface FinishedScreenProps {
+  finishedAt: string | null;
+  reason: string | null;
+  answered: number | null;
+  total: number | null;
+}
+
+export function FinishedScreen({ finishedAt, reason, answered, total }: FinishedScreenProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="lg" maw={720} data-testid="work-finished">
+      <PageTitle>{t('runner.finished.title')}</PageTitle>
+      <Paper withBorder p="lg" radius="md">
+        <Stack gap="xs">
+          {finishedAt && (
+            <Text data-testid="finished-at">
+              {t('runner.finished.at', { time: formatDisplayDateTime(new Date(finishedAt)) })}
+            </Text>
+          )}
+          {reason === 'timeout' && <Text>{t('runner.finished.timeout')}</Text>}
+          {reason === 'organizator' && <Text>{t('runner.finished.byStaff')}</Text>}
+          {answered !== null && total !== null && (
+            <Text data-testid="finished-answered">{t('runner.finished.answered', { answered, total })}</Text>
+          )}
+        </Stack>
+      </Paper>
+      <Alert color="blue" variant="light">
+        {t('runner.finished.results')}
+      </Alert>
+    </Stack>
+  );
+}

@@ -1,0 +1,126 @@
+/** /participant/work: loads the participant test, the variant and the work, then runs it. */
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { createExamApi, type ExamApi } from '../api/exam-api';
+import { defaultOutboxStore } from '../lib/default-store';
+import { loadRunnerSnapshot, saveRunnerSnapshot } from '../lib/snapshot';
+import type { OutboxStore } from '../lib/outbox-store';
+import { FinishedScreen } from './finished-screen';
+import { Runner } from './runner';
+
+const isOffline = (error: unknown) => error instanceof ApiError && error.isNetworkError;
+
+export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: OutboxStore }) {
+  const { t } = useTranslation();
+  const api = useMemo(() => injected ?? createExamApi(), [injected]);
+  const outboxStore = useMemo(() => store ?? defaultOutboxStore(), [store]);
+
+  const current = useQuery({
+    queryKey: ['exam', 'current-test'],
+    queryFn: async ({ signal }) => {
+      try {
+        const test = await api.currentParticipantTest(signal);
+        saveRunnerSnapshot(test);
+        return test;
+      } catch (error) {
+        // Offline reload: the last known state lets the runner open with its local outbox.
+        const snapshot = isOffline(error) ? loadRunnerSnapshot() : null;
+        if (snapshot?.examWork) return snapshot;
+        throw error;
+      }
+    },
+    staleTime: 0,
+  });
+  const examWork = current.data?.examWork ?? null;
+  const running =
+    examWork !== null &&
+    (examWork.status === 'in_progress' || examWork.status === 'paused' || examWork.status === 'new');
+  const variant = useQuery({
+    queryKey: ['exam', 'variant', examWork?.variantId],
+    queryFn: ({ signal }) => api.variant(signal),
+    enabled: running,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const work = useQuery({
+    queryKey: ['exam', 'work', examWork?.id],
+    queryFn: async ({ signal }) => {
+      try {
+        return await api.work(examWork!.id, signal);
+      } catch (error) {
+        if (isOffline(error) && examWork) return examWork;
+        throw error;
+      }
+    },
+    enabled: running,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+
+  const failed = current.error ?? variant.error ?? work.error;
+  if (failed) {
+    return (
+      <Alert color="orange" variant="light" title={t('runner.loadFailed')} data-testid="runner-load-failed">
+        <Stack gap="sm">
+          <Text>{failed instanceof Error ? failed.message : ''}</Text>
+          <Group>
+            <Button
+              onClick={() => {
+                void current.refetch();
+                void variant.refetch();
+                void work.refetch();
+              }}
+            >
+              {t('runner.reload')}
+            </Button>
+            <Button component={Link} to="/participant" variant="default">
+              {t('runner.toStart')}
+            </Button>
+          </Group>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (current.data && !examWork) return <Navigate to="/participant" replace />;
+  if (current.data && examWork && !running) {
+    return (
+      <FinishedScreen
+        finishedAt={examWork.finishedAt}
+        reason={examWork.finishReason}
+        answered={null}
+        total={null}
+      />
+    );
+  }
+  if (!current.data || !variant.data || !work.data) {
+    return (
+      <Group role="status" gap="sm" p="lg">
+        <Loader size="sm" />
+        <Text>{t('runner.loading')}</Text>
+      </Group>
+    );
+  }
+  if (work.data.status === 'finished' || work.data.status === 'scored') {
+    return (
+      <FinishedScreen
+        finishedAt={work.data.finishedAt}
+        reason={work.data.finishReason}
+        answered={null}
+        total={null}
+      />
+    );
+  }
+  return (
+    <Runner
+      key={work.data.id}
+      test={current.data}
+      variant={variant.data}
+      work={work.data}
+      api={api}
+      store={outboxStore}
+    />
+  );
+}

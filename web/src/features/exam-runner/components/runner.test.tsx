@@ -1,0 +1,259 @@
+import 'fake-indexeddb/auto';
+import type { ExamWorkState } from '@attesta/contract';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../../test/test-app';
+import { openIdbOutboxStore } from '../lib/outbox-store';
+import { currentTest, saved, variant, workState } from '../test-fixtures';
+
+// The runner's first render loads KaTeX and Mantine: give slow CI machines time.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  sessionStorage.clear();
+  localStorage.clear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+let nextWorkId = 500;
+
+/** A signed-in participant with a running work; the outbox store is shared, so each test gets its own work id. */
+function runningWork(overrides: Partial<ExamWorkState> = {}, extra: Record<string, Handler> = {}) {
+  const id = ++nextWorkId;
+  const work = workState(id, overrides);
+  const saves: { variantTaskId: number; value: unknown; seq: number }[] = [];
+  const server = fakeServer({
+    'GET /api/user': () => json(200, users.participant),
+    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+    'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(work)),
+    'GET /api/exam/test/variant/current': () => json(200, variant),
+    [`GET /api/exam/test/examwork/${id}`]: () => json(200, { ...work, serverTime: new Date().toISOString() }),
+    [`GET /api/exam/test/examwork/left/${id}`]: () =>
+      json(200, {
+        examWorkId: id,
+        secondsLeft: Math.max(0, Math.ceil((Date.parse(work.deadlineAt) - Date.now()) / 1000)),
+        deadlineAt: work.deadlineAt,
+        status: 'in_progress',
+        paused: false,
+        serverTime: new Date().toISOString(),
+      }),
+    'PUT /api/exam/test/saveanswer': ({ body }) => {
+      const b = body as { variantTaskId: number; value: unknown; seq: number };
+      saves.push(b);
+      return json(200, { seq: b.seq, savedAt: new Date().toISOString() });
+    },
+    ...extra,
+  });
+  return { id, work, server, saves };
+}
+
+describe('the runner', () => {
+  it('shows task states in the navigation: answered, flagged, current; keyboard moves between tasks', async () => {
+    const { saves } = runningWork({ answers: [saved(101, 'b', 3)] });
+    renderApp('/participant/work');
+    expect(await screen.findByTestId('task-1', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByTestId('option-b')).toBeChecked();
+    expect(screen.getByTestId('task-nav-1')).toHaveAttribute('data-answered');
+    expect(screen.getByTestId('task-nav-1')).toHaveAttribute('aria-current', 'step');
+    expect(screen.getByTestId('task-nav-2')).not.toHaveAttribute('data-answered');
+
+    await userEvent.click(screen.getByTestId('task-nav-2'));
+    expect(await screen.findByTestId('task-2')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Задание 2 из 3' })).toHaveFocus();
+    await userEvent.click(screen.getByTestId('flag-task'));
+    expect(screen.getByTestId('task-nav-2')).toHaveAttribute('data-flagged');
+    expect(screen.getByTestId('task-nav-2')).toHaveAccessibleName('Задание 2: нет ответа, отмечено');
+
+    // Alt+→ next task, Alt+F flag.
+    await userEvent.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    expect(await screen.findByTestId('task-3')).toBeInTheDocument();
+    await userEvent.keyboard('{Alt>}f{/Alt}');
+    expect(screen.getByTestId('task-nav-3')).toHaveAttribute('data-flagged');
+
+    // Arrow keys move the focus inside the task list (one tab stop).
+    screen.getByTestId('task-nav-3').focus();
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(screen.getByTestId('task-nav-2')).toHaveFocus();
+
+    // A change is unsaved until the server acknowledges it, then answered and "saved at".
+    await userEvent.type(within(screen.getByTestId('task-3')).getByTestId('number-input'), '2,5');
+    expect(screen.getByTestId('task-nav-3')).toHaveAttribute('data-unsaved');
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 3000 });
+    expect(saves[0]).toEqual({ examWorkId: expect.any(Number), variantTaskId: 103, value: '2,5', seq: 1 });
+    await waitFor(() => expect(screen.getByTestId('task-nav-3')).not.toHaveAttribute('data-unsaved'));
+    expect(screen.getByTestId('task-nav-3')).toHaveAttribute('data-answered');
+    expect(screen.getByTestId('save-status')).toHaveTextContent(/^Сохранено в \d\d:\d\d:\d\d$/);
+  });
+
+  it('saves at once when the participant moves to another task, with seq above the stored one', async () => {
+    const { saves } = runningWork({ answers: [saved(102, 'Тверь', 7)] });
+    renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('task-nav-2', {}, { timeout: 5000 }));
+    const input = within(await screen.findByTestId('task-2')).getByTestId('short-text');
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Москва');
+    await userEvent.click(screen.getByTestId('next-task'));
+    await waitFor(() => expect(saves.at(-1)).toMatchObject({ variantTaskId: 102, value: 'Москва', seq: 8 }));
+  });
+
+  it('a failing save shows the offline status, keeps the change and never navigates away', async () => {
+    const { server } = runningWork(
+      {},
+      {
+        'PUT /api/exam/test/saveanswer': () => {
+          throw new TypeError('Failed to fetch');
+        },
+      },
+    );
+    const { router } = renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('option-a', {}, { timeout: 5000 }));
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('save-status')).toHaveTextContent('Нет связи — 1 изменение ждёт отправки'),
+      {
+        timeout: 3000,
+      },
+    );
+    expect(screen.getByTestId('save-status')).toHaveAttribute('aria-live', 'polite');
+    expect(router.state.location.pathname).toBe('/participant/work');
+    expect(server.callsTo('PUT /api/exam/test/saveanswer').length).toBeGreaterThan(0);
+    expect(screen.getByTestId('task-nav-1')).toHaveAttribute('data-unsaved');
+  });
+
+  it('a 500 on save is retried quietly, without the error page', async () => {
+    let fail = true;
+    const { saves } = runningWork(
+      {},
+      {
+        'PUT /api/exam/test/saveanswer': ({ body }) => {
+          if (fail) {
+            fail = false;
+            return apiError(500, 'internal');
+          }
+          const b = body as { variantTaskId: number; value: unknown; seq: number };
+          saves.push(b);
+          return json(200, { seq: b.seq, savedAt: new Date().toISOString() });
+        },
+      },
+    );
+    const { router } = renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('option-b', {}, { timeout: 5000 }));
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 4000 });
+    expect(router.state.location.pathname).toBe('/participant/work');
+  });
+
+  it('the finish summary lists unanswered and flagged tasks; confirming finishes the work', async () => {
+    const { id, server, work } = runningWork({ answers: [saved(101, 'a')] }, {});
+    const finished = {
+      ...work,
+      status: 'finished',
+      finishedAt: new Date().toISOString(),
+      finishReason: 'manual',
+    };
+    let done = false;
+    const original = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init = {}) => {
+      const url = String(input);
+      if (init.method === 'PUT' && url === `/api/exam/test/examwork/finish/${id}/manual`) {
+        done = true;
+        return json(200, finished);
+      }
+      if (done && url === `/api/exam/test/examwork/${id}`) return json(200, finished);
+      return original(input, init);
+    });
+    renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('task-nav-3', {}, { timeout: 5000 }));
+    await userEvent.click(screen.getByTestId('flag-task'));
+    await userEvent.click(screen.getByTestId('finish-work'));
+    const summary = await screen.findByTestId('finish-summary');
+    expect(within(summary).getByTestId('finish-unanswered')).toHaveTextContent('23');
+    expect(within(summary).getByTestId('finish-flagged-3')).toBeInTheDocument();
+
+    // Jumping to an unanswered task closes the dialog.
+    await userEvent.click(within(summary).getByTestId('finish-unanswered-2'));
+    expect(await screen.findByTestId('task-2')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByTestId('finish-work'));
+    await userEvent.click(await screen.findByTestId('finish-confirm'));
+    expect(await screen.findByTestId('work-finished')).toHaveTextContent('Работа завершена');
+    expect(screen.getByTestId('finished-answered')).toHaveTextContent('Ответы даны на 1 из 3 заданий.');
+  });
+
+  it('at zero the runner flushes, finishes by timeout and shows the finished screen', async () => {
+    const deadlineAt = new Date(Date.now() + 1500).toISOString();
+    const { id, server } = runningWork({ deadlineAt, secondsLeft: 2 }, {});
+    const original = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init = {}) => {
+      if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/timeout`) {
+        server.calls.push({ key: `PUT ${String(input)}`, body: undefined, headers: {}, url: String(input) });
+        return json(200, {});
+      }
+      return original(input, init);
+    });
+    renderApp('/participant/work');
+    expect(await screen.findByTestId('timer', {}, { timeout: 5000 })).toHaveAttribute('aria-hidden', 'true');
+    await userEvent.click(screen.getByTestId('option-b'));
+    expect(await screen.findByTestId('work-finished', {}, { timeout: 5000 })).toBeInTheDocument();
+    const order = server.calls.map((c) => c.key);
+    const saveAt = order.indexOf('PUT /api/exam/test/saveanswer');
+    const finishAt = order.indexOf(`PUT /api/exam/test/examwork/finish/${id}/timeout`);
+    expect(saveAt).toBeGreaterThan(-1);
+    expect(finishAt).toBeGreaterThan(saveAt);
+  });
+
+  it('pauses: an overlay hides the tasks; a pause by staff cannot be lifted here', async () => {
+    const pauseState = {
+      examWorkId: 0,
+      paused: true,
+      pausedAt: new Date().toISOString(),
+      reason: null,
+      byStaff: true,
+      secondsLeft: 1200,
+      serverTime: new Date().toISOString(),
+    };
+    const { server } = runningWork(
+      { status: 'paused', pausedAt: new Date().toISOString() },
+      { 'GET /api/exam/test/examwork/pause': () => json(200, pauseState) },
+    );
+    renderApp('/participant/work');
+    const overlay = await screen.findByTestId('pause-overlay', {}, { timeout: 5000 });
+    expect(overlay).toHaveTextContent('Работа приостановлена организатором');
+    expect(within(overlay).queryByTestId('resume-work')).toBeNull();
+    expect(screen.getByTestId('timer')).toHaveTextContent('20:00');
+    expect(server.callsTo('GET /api/exam/test/examwork/pause').length).toBeGreaterThan(0);
+  });
+
+  it('a reload while offline opens the runner from the last state and shows what waits in the outbox', async () => {
+    const id = ++nextWorkId;
+    const work = workState(id, { answers: [saved(102, 'Тверь', 2)] });
+    // What the tab had before the connection dropped: the user, the work, an unsent change.
+    sessionStorage.setItem('attesta.lastUser', JSON.stringify(users.participant));
+    localStorage.setItem('attesta.runner.snapshot', JSON.stringify(currentTest(work)));
+    await openIdbOutboxStore().put({
+      examWorkId: id,
+      variantTaskId: 102,
+      value: 'Москва',
+      seq: 3,
+      order: 1,
+      queuedAt: 0,
+    });
+
+    // Offline: only the service worker answers, with the cached variant.
+    const server = fakeServer({ 'GET /api/exam/test/variant/current': () => json(200, variant) });
+    server.fetch.mockImplementation(async (input) => {
+      if (String(input) === '/api/exam/test/variant/current') return json(200, variant);
+      throw new TypeError('Failed to fetch');
+    });
+    const { router } = renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('task-nav-2'));
+    expect(within(screen.getByTestId('task-2')).getByTestId('short-text')).toHaveValue('Москва');
+    expect(screen.getByTestId('task-nav-2')).toHaveAttribute('data-unsaved');
+    await waitFor(() =>
+      expect(screen.getByTestId('save-status')).toHaveTextContent('Нет связи — 1 изменение ждёт отправки'),
+    );
+    expect(router.state.location.pathname).toBe('/participant/work');
+  });
+});

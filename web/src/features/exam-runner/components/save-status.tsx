@@ -1,0 +1,70 @@
+import { Button, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { OutboxSnapshot } from '../lib/outbox';
+
+export type SaveState = 'saved' | 'saving' | 'offline' | 'blocked' | 'idle';
+
+export function saveStateOf(snapshot: OutboxSnapshot, debouncing: number, online: boolean): SaveState {
+  if (snapshot.stopped === 'blocked') return 'blocked';
+  const waiting = snapshot.pending + debouncing;
+  if (waiting > 0 && (snapshot.offline || !online)) return 'offline';
+  if (waiting > 0 || snapshot.sending) return 'saving';
+  return snapshot.lastSavedAt ? 'saved' : 'idle';
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const clockTime = (iso: string) => {
+  const d = new Date(iso);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+};
+
+/** «Сохранено в чч:мм:сс» / «Сохранение…» / «Нет связи — N изменений ждут отправки». */
+export function SaveStatus({
+  snapshot,
+  unsavedCount,
+  online,
+  onRetry,
+}: {
+  snapshot: OutboxSnapshot;
+  unsavedCount: number;
+  online: boolean;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation();
+  const state = saveStateOf(snapshot, Math.max(0, unsavedCount - snapshot.pending), online);
+  const text =
+    state === 'offline'
+      ? t('runner.save.offline', { count: unsavedCount })
+      : state === 'saving'
+        ? t('runner.save.saving')
+        : state === 'blocked'
+          ? t('runner.save.blocked', { count: unsavedCount })
+          : state === 'saved'
+            ? t('runner.save.savedAt', { time: clockTime(snapshot.lastSavedAt!) })
+            : t('runner.save.idle');
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text
+        size="sm"
+        role="status"
+        aria-live="polite"
+        className="save-status"
+        data-state={state}
+        data-testid="save-status"
+      >
+        <span className="save-status-dot" aria-hidden="true" />
+        {text}
+      </Text>
+      {state === 'offline' && (
+        <Button size="compact-xs" variant="default" onClick={onRetry} data-testid="save-retry">
+          {t('runner.save.retry')}
+        </Button>
+      )}
+      {snapshot.storageFailed && (
+        <Text size="xs" c="orange.9">
+          {t('runner.save.noStorage')}
+        </Text>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,173 @@
+import { DEVICE_HEADER } from '@attesta/contract';
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../../test/test-app';
+import { DEVICE_ID_KEY } from '../lib/device-id';
+import { currentTest, variant, workState } from '../test-fixtures';
+
+// The runner's first render loads KaTeX and Mantine: give slow CI machines time.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  localStorage.clear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const techSpec = (ok: boolean) => ({
+  ok,
+  serverTime: new Date().toISOString(),
+  checks: [
+    {
+      id: 'browser',
+      ok: true,
+      warning: false,
+      value: 'Chrome 120',
+      requirement: 'Chrome 90+',
+      message: 'Браузер подходит',
+    },
+    {
+      id: 'screen',
+      ok,
+      warning: false,
+      value: '800×600',
+      requirement: '1024×600',
+      message: 'Экран слишком мал',
+    },
+  ],
+  probe: { url: '/api/user/checkTechSpec?probe=1&bytes=1024', bytes: 1024 },
+});
+
+function participant(extra: Record<string, Handler>) {
+  return fakeServer({
+    'GET /api/user': () => json(200, users.participant),
+    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+    'GET /api/exam/test/description/11': () =>
+      json(200, { subjectTestId: 11, html: '<p>Работа по математике</p>' }),
+    'GET /api/test/procedure/11': () =>
+      json(200, { subjectTestId: 11, html: '<p>Правила <img src=x onerror="alert(1)"></p>' }),
+    'GET /api/user/checkTechSpec': ({ url }) =>
+      url.includes('probe=1') ? new Response(new Uint8Array(1024)) : json(200, techSpec(false)),
+    'GET /api/exam/test/examwork/timeBefore': () =>
+      json(200, {
+        seconds: 0,
+        startsAt: '2030-01-01T06:00:00.000Z',
+        endsAt: '2099-01-01T15:00:00.000Z',
+        serverTime: new Date().toISOString(),
+      }),
+    ...extra,
+  });
+}
+
+describe('the test start page', () => {
+  it('shows the test, the sanitized procedure and the device check; a failed check warns but lets one start', async () => {
+    const work = workState(900);
+    let started: typeof work | null = null;
+    const server = participant({
+      'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(started)),
+      'POST /api/exam/test/examwork/new': () => {
+        started = work;
+        return json(200, work);
+      },
+      'GET /api/exam/test/variant/current': () => json(200, variant),
+      'GET /api/exam/test/examwork/900': () => json(200, work),
+    });
+    const { router } = renderApp('/participant');
+    expect(await screen.findByTestId('role-home-participant')).toBeInTheDocument();
+    expect(await screen.findByTestId('participant-test')).toHaveTextContent('Математика, 7 класс');
+    const procedure = await screen.findByText('Правила');
+    expect(procedure.innerHTML).not.toContain('onerror');
+    expect(await screen.findByTestId('tech-warning')).toBeInTheDocument();
+    expect(screen.getByTestId('tech-screen')).toHaveAttribute('data-state', 'fail');
+    expect(screen.getByTestId('tech-screen')).toHaveTextContent('Экран слишком мал');
+    const first = server.callsTo('GET /api/user/checkTechSpec')[0]!.url;
+    expect(first).toMatch(/screenWidth=\d+/);
+    expect(first).toMatch(/indexedDb=(true|false)/);
+    expect(first).toMatch(/clientTime=/);
+    await waitFor(() =>
+      expect(server.callsTo('GET /api/user/checkTechSpec').some((c) => c.url.includes('downloadMs='))).toBe(
+        true,
+      ),
+    );
+
+    await userEvent.click(screen.getByTestId('start-work'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/participant/work'));
+    const call = server.callsTo('POST /api/exam/test/examwork/new')[0]!;
+    expect(call.body).toEqual({});
+    const deviceId = localStorage.getItem(DEVICE_ID_KEY);
+    expect(deviceId).toBeTruthy();
+    expect(call.headers[DEVICE_HEADER]).toBe(deviceId);
+    expect(await screen.findByTestId('task-1', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('asks for the participant card first and saves it', async () => {
+    let complete = false;
+    const server = participant({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(
+          200,
+          currentTest(null, {
+            participant: {
+              displayName: 'Участник',
+              className: null,
+              schoolName: null,
+              cardComplete: complete,
+            },
+          }),
+        ),
+      'PUT /api/user/saveParticipant': () => {
+        complete = true;
+        return json(200, {});
+      },
+    });
+    renderApp('/participant');
+    const form = await screen.findByTestId('participant-card');
+    expect(screen.getByTestId('start-work')).toBeDisabled();
+    await userEvent.type(within(form).getByLabelText(/Фамилия/), 'Петров');
+    await userEvent.type(within(form).getByLabelText(/^Имя/), 'Пётр');
+    await userEvent.type(within(form).getByLabelText(/Дата рождения/), '2012-05-04');
+    await userEvent.click(screen.getByTestId('save-card'));
+    await waitFor(() =>
+      expect(server.callsTo('PUT /api/user/saveParticipant')[0]?.body).toEqual({
+        surname: 'Петров',
+        name: 'Пётр',
+        birthDate: '2012-05-04',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('participant-card')).toBeNull());
+    expect(screen.getByTestId('start-work')).toBeEnabled();
+  });
+
+  it('counts down to the start window', async () => {
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(null)),
+      'GET /api/exam/test/examwork/timeBefore': () =>
+        json(200, {
+          seconds: 125,
+          startsAt: '2030-01-01T06:00:00.000Z',
+          endsAt: '2099-01-01T15:00:00.000Z',
+          serverTime: new Date().toISOString(),
+        }),
+    });
+    renderApp('/participant');
+    expect(await screen.findByTestId('time-before')).toHaveTextContent('02:05');
+    expect(screen.getByTestId('start-work')).toBeDisabled();
+  });
+
+  it('offers «Продолжить работу» when a work exists', async () => {
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(workState(901))),
+    });
+    renderApp('/participant');
+    expect(await screen.findByTestId('continue-work')).toHaveTextContent('Продолжить работу');
+    expect(screen.queryByTestId('start-work')).toBeNull();
+  });
+
+  it('keeps the «not yet» message while the server has no runner', async () => {
+    participant({ 'GET /api/exam/test/currentParticipantTest': () => apiError(501, 'not_implemented') });
+    renderApp('/participant');
+    expect(await screen.findByTestId('test-coming-soon')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,257 @@
+/**
+ * /participant: the participant's landing page and the way into the work — card, description,
+ * procedure, device check, questionnaire, start window, «Начать работу» / «Продолжить работу».
+ */
+import type { CurrentParticipantTest } from '@attesta/contract';
+import { Accordion, Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { RichHtml } from '../../../components/answers/rich-html';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { ApiError } from '../../../lib/api-client';
+import { describeApiError } from '../../../lib/form-errors';
+import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
+import { currentUserQuery } from '../../../lib/session';
+import { createExamApi, type ExamApi } from '../api/exam-api';
+import { formatClock } from '../lib/countdown';
+import { saveRunnerSnapshot } from '../lib/snapshot';
+import { ParticipantCardForm } from './participant-card-form';
+import { QuizForm } from './quiz-form';
+import { TechCheck } from './tech-check';
+
+export const currentTestKey = ['exam', 'current-test'] as const;
+
+function TestCard({ test }: { test: CurrentParticipantTest }) {
+  const { t } = useTranslation();
+  const date = parsePlainDate(test.testDate.slice(0, 10));
+  const rows: [string, string | null][] = [
+    [t('participant.subjectTest'), test.subjectTest.name],
+    [t('participant.diagnostic'), test.diagnostic.name],
+    [t('participant.date'), date ? formatDisplayDate(date) : test.testDate],
+    [t('start.duration'), t('start.minutes', { count: test.subjectTest.durationMinutes })],
+    [t('start.tasks'), test.subjectTest.taskCount !== null ? String(test.subjectTest.taskCount) : null],
+    [t('start.participant'), test.participant.displayName],
+    [t('start.class'), test.participant.className],
+    [t('start.school'), test.participant.schoolName],
+  ];
+  return (
+    <Paper withBorder radius="md" p="lg" data-testid="participant-test">
+      <Title order={2} fz="lg" mb="sm">
+        {t('participant.assigned')}
+      </Title>
+      <Table variant="vertical" layout="fixed">
+        <Table.Tbody>
+          {rows
+            .filter((row): row is [string, string] => Boolean(row[1]))
+            .map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={200}>{label}</Table.Th>
+                <Table.Td>{value}</Table.Td>
+              </Table.Tr>
+            ))}
+        </Table.Tbody>
+      </Table>
+    </Paper>
+  );
+}
+
+function SubjectTexts({ api, subjectTestId }: { api: ExamApi; subjectTestId: number }) {
+  const { t } = useTranslation();
+  const description = useQuery({
+    queryKey: ['exam', 'description', subjectTestId],
+    queryFn: ({ signal }) => api.description(subjectTestId, signal),
+  });
+  const procedure = useQuery({
+    queryKey: ['exam', 'procedure', subjectTestId],
+    queryFn: ({ signal }) => api.procedure(subjectTestId, signal),
+  });
+  const items = [
+    { key: 'description', label: t('start.description'), html: description.data?.html },
+    { key: 'procedure', label: t('start.procedure'), html: procedure.data?.html },
+  ].filter((item) => item.html);
+  if (!items.length) return null;
+  return (
+    <Accordion variant="separated" multiple defaultValue={['procedure']} data-testid="subject-texts">
+      {items.map((item) => (
+        <Accordion.Item key={item.key} value={item.key}>
+          <Accordion.Control>{item.label}</Accordion.Control>
+          <Accordion.Panel>
+            <RichHtml html={item.html} />
+          </Accordion.Panel>
+        </Accordion.Item>
+      ))}
+    </Accordion>
+  );
+}
+
+/** Seconds until the start window opens, counted down locally from the server's answer. */
+function useStartWindow(api: ExamApi, enabled: boolean) {
+  const query = useQuery({
+    queryKey: ['exam', 'time-before'],
+    queryFn: async ({ signal }) => ({ ...(await api.timeBefore(signal)), receivedAt: Date.now() }),
+    enabled,
+    staleTime: 0,
+  });
+  const [now, setNow] = useState(() => Date.now());
+  const waiting = Boolean(query.data && query.data.seconds > 0);
+  useEffect(() => {
+    if (!waiting) return;
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [waiting]);
+  const seconds = query.data
+    ? Math.max(0, query.data.seconds - Math.floor(Math.max(0, now - query.data.receivedAt) / 1000))
+    : 0;
+  return {
+    seconds,
+    windowClosed: query.data ? Date.parse(query.data.endsAt) <= Date.parse(query.data.serverTime) : false,
+  };
+}
+
+function StartBlock({ api, test }: { api: ExamApi; test: CurrentParticipantTest }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const work = test.examWork;
+  const running =
+    work !== null && (work.status === 'in_progress' || work.status === 'paused' || work.status === 'new');
+  const finished = work !== null && !running;
+  const start = useStartWindow(api, !work);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: currentTestKey });
+
+  if (finished) {
+    return (
+      <Alert
+        color="teal"
+        variant="light"
+        title={t('runner.finished.title')}
+        data-testid="work-already-finished"
+      >
+        {t('runner.finished.results')}
+      </Alert>
+    );
+  }
+  if (running) {
+    return (
+      <Paper withBorder radius="md" p="lg">
+        <Stack gap="sm" align="flex-start">
+          <Text>{t('start.continueText')}</Text>
+          <Button size="lg" onClick={() => navigate('/participant/work')} data-testid="continue-work">
+            {t('start.continue')}
+          </Button>
+        </Stack>
+      </Paper>
+    );
+  }
+  const needCard = !test.participant.cardComplete;
+  const needQuiz = test.subjectTest.hasQuiz && !test.quizDone;
+  const blockers = [
+    needCard ? t('start.needCard') : null,
+    needQuiz ? t('start.needQuiz') : null,
+    start.seconds > 0 ? t('start.notYet', { time: formatClock(start.seconds) }) : null,
+    start.windowClosed ? t('start.windowClosed') : null,
+  ].filter((x): x is string => Boolean(x));
+
+  const begin = async () => {
+    setProblem(null);
+    try {
+      const created = await api.newWork();
+      saveRunnerSnapshot({ ...test, examWork: created });
+      queryClient.setQueryData(currentTestKey, { ...test, examWork: created });
+      navigate('/participant/work');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) refresh();
+      setProblem(describeApiError(error, t));
+    }
+  };
+
+  return (
+    <>
+      {needCard && <ParticipantCardForm api={api} onSaved={refresh} />}
+      {needQuiz && <QuizForm api={api} onSaved={refresh} />}
+      <Paper withBorder radius="md" p="lg">
+        <Stack gap="sm" align="flex-start">
+          {start.seconds > 0 && (
+            <Text fz="lg" data-testid="time-before">
+              {t('start.untilStart')} <strong>{formatClock(start.seconds)}</strong>
+            </Text>
+          )}
+          {blockers.length > 0 && (
+            <ul className="start-blockers">
+              {blockers.map((b) => (
+                <li key={b}>{b}</li>
+              ))}
+            </ul>
+          )}
+          <Text size="sm" c="dimmed">
+            {t('start.startHint', { count: test.subjectTest.durationMinutes })}
+          </Text>
+          <LoadingButton size="lg" onClick={begin} disabled={blockers.length > 0} data-testid="start-work">
+            {t('start.start')}
+          </LoadingButton>
+          {problem && (
+            <Alert color="red" variant="light" role="alert" data-testid="start-failed">
+              {problem}
+            </Alert>
+          )}
+        </Stack>
+      </Paper>
+    </>
+  );
+}
+
+/** Home of a participant signed in with an activation code. */
+export function StartPage({ api: injected }: { api?: ExamApi }) {
+  const { t } = useTranslation();
+  const api = useMemo(() => injected ?? createExamApi(), [injected]);
+  const { data: user } = useSuspenseQuery(currentUserQuery());
+  const test = useQuery({
+    queryKey: currentTestKey,
+    queryFn: ({ signal }) => api.currentParticipantTest(signal),
+    staleTime: 0,
+  });
+  const notYet =
+    test.error instanceof ApiError && (test.error.code === 'not_implemented' || test.error.status === 404);
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <PageTitle data-testid="role-home-participant">{t('home.title.participant')}</PageTitle>
+      {!test.data?.examWork && (
+        <Alert color="teal" variant="light" title={t('participant.codeAccepted')} data-testid="code-accepted">
+          {t('participant.codeAcceptedText')}
+        </Alert>
+      )}
+      <Text fz="lg" data-testid="greeting">
+        {t('home.greeting', { name: user.displayName })}
+      </Text>
+      {test.isPending && (
+        <Group role="status" gap="sm">
+          <Loader size="sm" />
+          <Text>{t('participant.checking')}</Text>
+        </Group>
+      )}
+      {test.isError &&
+        (notYet ? (
+          <Alert color="blue" variant="light" data-testid="test-coming-soon">
+            {t('participant.comingSoon')}
+          </Alert>
+        ) : (
+          <Alert color="orange" variant="light" data-testid="test-failed">
+            {t('participant.failed', { message: describeApiError(test.error, t) })}
+          </Alert>
+        ))}
+      {test.data && (
+        <>
+          <TestCard test={test.data} />
+          <StartBlock api={api} test={test.data} />
+          <SubjectTexts api={api} subjectTestId={test.data.subjectTest.id} />
+          {!test.data.examWork && <TechCheck api={api} />}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,123 @@
+import type { TechSpecResult } from '@attesta/contract';
+import { Alert, Button, Group, List, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { ExamApi } from '../api/exam-api';
+
+/** What this browser can tell about itself (GET /api/user/checkTechSpec query). */
+export function measureDevice(): Record<string, string | number | boolean> {
+  const localStorageOk = (() => {
+    try {
+      localStorage.setItem('attesta.probe', '1');
+      localStorage.removeItem('attesta.probe');
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return {
+    screenWidth: Math.round(window.screen?.width ?? window.innerWidth),
+    screenHeight: Math.round(window.screen?.height ?? window.innerHeight),
+    cookies: navigator.cookieEnabled,
+    localStorage: localStorageOk,
+    indexedDb: typeof indexedDB !== 'undefined',
+    clientTime: new Date().toISOString(),
+  };
+}
+
+/** Measures, times the download of the server's probe, then asks for the verdict with the timing. */
+export async function runTechCheck(api: ExamApi): Promise<TechSpecResult> {
+  const measured = measureDevice();
+  const first = await api.techSpec(measured);
+  try {
+    const started = performance.now();
+    const response = await fetch(first.probe.url, { cache: 'no-store', credentials: 'same-origin' });
+    const bytes = (await response.arrayBuffer()).byteLength || first.probe.bytes;
+    const downloadMs = Math.max(1, Math.round(performance.now() - started));
+    return await api.techSpec({ ...measureDevice(), downloadMs, bytes });
+  } catch {
+    return first;
+  }
+}
+
+export function TechCheck({ api }: { api: ExamApi }) {
+  const { t } = useTranslation();
+  const check = useQuery({
+    queryKey: ['exam', 'tech-check'],
+    queryFn: () => runTechCheck(api),
+    staleTime: Infinity,
+  });
+  return (
+    <Paper withBorder radius="md" p="lg" data-testid="tech-check">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} fz="lg">
+            {t('start.tech.title')}
+          </Title>
+          <Button variant="default" size="xs" onClick={() => void check.refetch()} loading={check.isFetching}>
+            {t('start.tech.again')}
+          </Button>
+        </Group>
+        {check.isPending && (
+          <Group gap="sm" role="status">
+            <Loader size="xs" />
+            <Text size="sm">{t('start.tech.running')}</Text>
+          </Group>
+        )}
+        {check.isError && (
+          <Alert color="orange" variant="light">
+            {t('start.tech.failed')}
+          </Alert>
+        )}
+        {check.data && (
+          <>
+            <List spacing="xs" listStyleType="none" p={0}>
+              {check.data.checks.map((c) => {
+                const state = !c.ok ? 'fail' : c.warning ? 'warn' : 'ok';
+                return (
+                  <List.Item
+                    key={c.id}
+                    data-testid={`tech-${c.id}`}
+                    data-state={state}
+                    icon={
+                      <ThemeIcon
+                        size="sm"
+                        radius="xl"
+                        color={state === 'ok' ? 'teal.8' : state === 'warn' ? 'orange.8' : 'red.8'}
+                        aria-hidden="true"
+                      >
+                        {state === 'ok' ? '✓' : '!'}
+                      </ThemeIcon>
+                    }
+                  >
+                    <Text size="sm" fw={500} component="span">
+                      {t(`start.tech.ids.${c.id}`)}:{' '}
+                    </Text>
+                    <Text size="sm" component="span">
+                      {c.message}
+                    </Text>
+                    <VisuallyHiddenState state={state} />
+                  </List.Item>
+                );
+              })}
+            </List>
+            {check.data.ok ? (
+              <Text size="sm" c="teal.9">
+                {t('start.tech.allOk')}
+              </Text>
+            ) : (
+              <Alert color="orange" variant="light" data-testid="tech-warning">
+                {t('start.tech.notOk')}
+              </Alert>
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function VisuallyHiddenState({ state }: { state: 'ok' | 'warn' | 'fail' }) {
+  const { t } = useTranslation();
+  return <span className="visually-hidden"> ({t(`start.tech.state.${state}`)})</span>;
+}
