@@ -1,3 +1,4 @@
+import { displayDate, schoolDay } from '../../lib/calendar.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CurrentUser, Role } from '@attesta/contract';
 import type { NewSession } from '../../auth/session-store.js';
@@ -43,14 +44,8 @@ const invalidCredentials = () => unauthorized('Wrong login or password', 'invali
 const invalidToken = () =>
   badRequest('invalid_token', 'This link is invalid or has expired; request a new one');
 
-/** yyyy-mm-dd of the server's calendar day (test dates are calendar dates). */
-function today(): string {
-  const d = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
-const displayDate = (isoDate: string) => isoDate.split('-').reverse().join('.');
+/** Today's school calendar day (test dates are Moscow calendar dates). */
+const today = () => schoolDay();
 
 /** Only same-site relative paths: `/x` but never `//host`, `/\host` or an absolute URL. */
 export function safeReturnUrl(value: string | undefined): string | null {

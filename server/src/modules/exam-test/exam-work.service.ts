@@ -14,6 +14,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
+import { schoolDay } from '../../lib/calendar.js';
 import { checkAnswerValue, sameJson, type AnswerTask } from './answer-value.js';
 import {
   changeTime,
@@ -116,11 +117,8 @@ export async function staffCanReach(db: Db | Tx, auth: AuthContext, place: Parti
 
 // ------------------------------------------------------------------ activation codes
 
-/** yyyy-mm-dd of the server's calendar day (test dates are calendar dates), as the login uses it. */
-function today(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+/** The school calendar day of `now` (test dates are Moscow calendar dates), as the login uses it. */
+const today = (now: Date) => schoolDay(now);
 
 function codeReason(pt: repo.ParticipantTestRow, now: Date): ActivationCodeCheck['reason'] {
   if (pt.status === 'annulled') return 'annulled';

@@ -1,3 +1,4 @@
+import { schoolDay } from '../../lib/calendar.js';
 import type {
   FieldError,
   StaffParticipantTest,
@@ -32,8 +33,7 @@ const fieldError = (path: string, message: string) =>
   badRequest('validation_failed', `${path} ${message}`, [{ path, message }]);
 const outOfScope = (what: string) => forbidden(`${what} is outside your scope`);
 
-/** yyyy-mm-dd of today in Moscow (UTC+3 all year). */
-const moscowToday = (now = new Date()) => new Date(now.getTime() + 3 * 3_600_000).toISOString().slice(0, 10);
+const moscowToday = (now = new Date()) => schoolDay(now);
 
 export {
   listBuildings,
