@@ -36,6 +36,7 @@ import {
 } from '../src/db/schema/index.js';
 import { organizatorAssignments, workerTests } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/password.js';
+import { schoolDay } from '../src/lib/calendar.js';
 import { activationCode, registrationCode } from '../src/lib/tokens.js';
 import type { MailMessage, Mailer } from '../src/lib/mailer.js';
 
@@ -249,12 +250,9 @@ export interface ParticipantTestFixture {
   activationCode: string;
 }
 
-/** yyyy-mm-dd of today shifted by `days` (server calendar day). */
+/** yyyy-mm-dd of the school calendar day (Moscow) shifted by `days`. */
 export function isoDate(days = 0): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return schoolDay(new Date(Date.now() + days * 86_400_000));
 }
 
 /**
@@ -833,11 +831,11 @@ export async function createWorker(
   return w!.id;
 }
 
-export async function createWorkerPosition(app: FastifyInstance, name = unique('Должность ')): Promise<number> {
-  const [p] = await app.ctx.db
-    .insert(workerPositions)
-    .values({ name })
-    .returning({ id: workerPositions.id });
+export async function createWorkerPosition(
+  app: FastifyInstance,
+  name = unique('Должность '),
+): Promise<number> {
+  const [p] = await app.ctx.db.insert(workerPositions).values({ name }).returning({ id: workerPositions.id });
   return p!.id;
 }
 

@@ -115,7 +115,9 @@ export class SessionStore {
       .select({
         session: sessions,
         user: users,
-        roles: sql<string[]>`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
+        roles: sql<
+          string[]
+        >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))

@@ -247,8 +247,8 @@ describe('demo seed', () => {
       .from(schema.diagnostics)
       .where(eq(schema.diagnostics.isDemo, true));
     expect(diagnostic!.code).toBe('DEMO-2026');
-    expect(diagnostic!.startsAt.toISOString()).toBe('2026-03-16T05:00:00.000Z');
-    expect(diagnostic!.endsAt.toISOString()).toBe('2026-03-16T17:00:00.000Z');
+    expect(diagnostic!.startsAt.toISOString()).toBe('2026-03-15T21:00:00.000Z');
+    expect(diagnostic!.endsAt.toISOString()).toBe('2026-03-17T01:00:00.000Z');
   });
 
   it('ensureDemoToday moves the diagnostic and its participant tests, keeping the codes', async () => {
@@ -261,7 +261,7 @@ describe('demo seed', () => {
       .select()
       .from(schema.diagnostics)
       .where(eq(schema.diagnostics.isDemo, true));
-    expect(diagnostic!.startsAt.toISOString()).toBe('2026-03-17T05:00:00.000Z');
+    expect(diagnostic!.startsAt.toISOString()).toBe('2026-03-16T21:00:00.000Z');
     expect(await ensureDemoToday(db, TODAY)).toBe(true);
   });
 

@@ -70,5 +70,10 @@ export class RedisCache implements Cache {
 
 /** One Redis connection per process; keys are prefixed so several installations can share a server. */
 export function connectRedis(url: string, keyPrefix: string): Redis {
-  return new Redis(url, { keyPrefix, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  return new Redis(url, {
+    keyPrefix,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+  });
 }

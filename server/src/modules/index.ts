@@ -11,6 +11,19 @@ import { proctoringRoutes } from './exam-test/proctoring.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { htmlTextsRoutes } from './htmltexts/htmltexts.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
+import { participantTestInfoRoutes } from './participant-test/info.routes.js';
+import { participantTestListRoutes } from './participant-test/list.routes.js';
+import { participantTestSessionRoutes } from './participant-test/session.routes.js';
+import { participantTestImpersonalRoutes } from './participant-test/impersonal.routes.js';
+import { participantTestImportRoutes } from './participant-test/import-xml.routes.js';
+import { participantTestRestoreRoutes } from './participant-test/restore.routes.js';
+import { ugnikRoutes } from './ugnik/ugnik.routes.js';
+import { workerRoutes } from './worker/worker.routes.js';
+import { profileRoutes } from './profile/profile.routes.js';
+import { jobsPlugin } from '../jobs/runner.js';
+import { participantTestQueueRoutes } from './participant-test/queue.routes.js';
+import { createDiagnosticRoutes } from './create-diagnostic/create-diagnostic.routes.js';
+import { participantCodesRoutes } from './reports/participant-codes.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -26,5 +39,18 @@ export const modules: FastifyPluginAsync[] = [
   filesRoutes,
   htmlTextsRoutes,
   feedbackRoutes,
+  participantTestInfoRoutes,
+  participantTestListRoutes,
+  participantTestSessionRoutes,
+  participantTestImpersonalRoutes,
+  participantTestImportRoutes,
+  participantTestRestoreRoutes,
+  ugnikRoutes,
+  workerRoutes,
+  profileRoutes,
+  participantTestQueueRoutes,
+  createDiagnosticRoutes,
+  participantCodesRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
+  jobsPlugin,
 ];

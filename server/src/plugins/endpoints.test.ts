@@ -17,7 +17,8 @@ const tsvRows = readFileSync(tsvPath, 'utf8')
     return { method, path, roles, meaning };
   });
 
-const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'publish' ? 'true' : '1'));
+const concrete = (path: string) =>
+  path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'publish' ? 'true' : '1'));
 
 let t: TestApp;
 const sessionsByRole = new Map<Role, Session>();

@@ -1,0 +1,229 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db/client.js';
+import { files } from '../db/schema/index.js';
+import * as queue from './queue.js';
+import type { QueueItemRow } from './queue.js';
+
+/*
+ * Runs queue items. Modules add handlers with registerJobHandler(type, handler); every server
+ * instance polls the queue (claiming only types it has handlers for), so any of them may run a
+ * job and each attempt runs on exactly one. A handler's thrown error is a failed attempt, retried
+ * with backoff (queue.fail); a result file is stored in the files table, owned by the queue item.
+ */
+
+export interface JobContext {
+  db: Db;
+  item: QueueItemRow;
+  /** Reports progress (0–100, with a short text for users); throws JobLockLost if the item was taken away. */
+  progress(percent: number, text?: string | null): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+export interface JobFile {
+  name: string;
+  mime: string;
+  data: Buffer;
+}
+
+export interface JobOutcome {
+  result?: Record<string, unknown> | null;
+  file?: JobFile;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<JobOutcome | void>;
+
+/** A failure retrying cannot fix (the record is gone, the input is wrong): no further attempts. */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+/** The item's lock went to another worker (stale-lock recovery): this attempt must stop. */
+export class JobLockLost extends Error {
+  constructor(id: number) {
+    super(`queue item ${id}: lock lost`);
+    this.name = 'JobLockLost';
+  }
+}
+
+const registry = new Map<string, JobHandler>();
+
+/** Adds (or replaces) the handler of a job type. Call at module load or plugin registration. */
+export function registerJobHandler(type: string, handler: JobHandler): void {
+  registry.set(type, handler);
+}
+
+export const jobHandlerTypes = () => [...registry.keys()];
+
+export interface JobRunnerOptions {
+  /** Names this worker in lockedBy (default host:pid:random). */
+  workerId?: string;
+  /** Handlers by type; default the global registry (read at each claim, so late registrations count). */
+  handlers?: Map<string, JobHandler>;
+  /** Check for orphaned running items at most this often (default 60 s). */
+  recoverEveryMs?: number;
+  staleLockMs?: number;
+}
+
+export class JobRunner {
+  readonly workerId: string;
+  private readonly handlers: Map<string, JobHandler>;
+  private readonly recoverEveryMs: number;
+  private readonly staleLockMs: number;
+  private lastRecovery = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private current: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    options: JobRunnerOptions = {},
+  ) {
+    this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.handlers = options.handlers ?? registry;
+    this.recoverEveryMs = options.recoverEveryMs ?? 60_000;
+    this.staleLockMs = options.staleLockMs ?? queue.STALE_LOCK_MS;
+  }
+
+  /**
+   * Claims one due item and runs it to its end (done, retry scheduled, or failed). Returns the
+   * item as it is afterwards, or null when nothing was due.
+   */
+  async runOnce(): Promise<QueueItemRow | null> {
+    if (Date.now() - this.lastRecovery >= this.recoverEveryMs) {
+      this.lastRecovery = Date.now();
+      const recovered = await queue.recoverStale(this.db, this.staleLockMs);
+      if (recovered.length) this.log.warn({ ids: recovered }, 'released stale queue items');
+    }
+    const item = await queue.claim(this.db, this.workerId, [...this.handlers.keys()]);
+    if (!item) return null;
+    await this.execute(item);
+    return queue.findQueueItem(this.db, item.id);
+  }
+
+  /** Runs due items until none is left (or `max` ran). Returns how many ran. */
+  async drain(max = 1000): Promise<number> {
+    let n = 0;
+    while (n < max && (await this.runOnce())) n++;
+    return n;
+  }
+
+  private async execute(item: QueueItemRow): Promise<void> {
+    const log = this.log.child({ queueItemId: item.id, jobType: item.type, attempt: item.attempts });
+    const handler = this.handlers.get(item.type);
+    try {
+      if (!handler) throw new PermanentJobError(`No handler for jobs of type ${item.type}`);
+      const outcome =
+        (await handler({
+          db: this.db,
+          item,
+          log,
+          progress: async (percent, text) => {
+            if (!(await queue.progress(this.db, item.id, this.workerId, percent, text)))
+              throw new JobLockLost(item.id);
+          },
+        })) ?? {};
+      await this.db.transaction(async (tx) => {
+        let fileId: number | null = null;
+        if (outcome.file) {
+          const { name, mime, data } = outcome.file;
+          const [stored] = await tx
+            .insert(files)
+            .values({
+              ownerType: 'queue_item',
+              ownerId: item.id,
+              name,
+              mime,
+              size: data.length,
+              sha256: createHash('sha256').update(data).digest('hex'),
+              data,
+              createdBy: item.createdBy,
+            })
+            .returning({ id: files.id });
+          fileId = stored!.id;
+        }
+        if (!(await queue.complete(tx, item.id, this.workerId, outcome.result ?? null, fileId)))
+          throw new JobLockLost(item.id);
+      });
+      log.info('job done');
+    } catch (err) {
+      if (err instanceof JobLockLost) {
+        log.warn('job lost its lock; another worker owns it now');
+        return;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      const status = await queue.fail(this.db, item.id, this.workerId, message, {
+        retry: !(err instanceof PermanentJobError),
+      });
+      log.warn({ err, status }, 'job failed');
+    }
+  }
+
+  /** Polls every `intervalMs` (at once again after a job ran, so a backlog drains quickly). */
+  start(intervalMs: number): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const tick = async () => {
+      this.timer = null;
+      if (this.stopped) return;
+      let ran = false;
+      try {
+        const run = this.runOnce();
+        this.current = run;
+        ran = (await run) !== null;
+      } catch (err) {
+        this.log.warn({ err }, 'job poll failed');
+      } finally {
+        this.current = null;
+      }
+      if (!this.stopped) {
+        this.timer = setTimeout(() => void tick(), ran ? 0 : intervalMs);
+        this.timer.unref();
+      }
+    };
+    this.timer = setTimeout(() => void tick(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops polling and waits for the job in hand to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.current?.catch(() => undefined);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's job runner (tests drive it with runOnce / drain). */
+    jobs: JobRunner;
+  }
+}
+
+const DEFAULT_POLL_MS = 1000;
+
+/**
+ * The job runner of this server instance, polling every JOBS_POLL_INTERVAL_MS (default 1 s).
+ * Off in tests, which call app.jobs.runOnce(), unless the variable is set; 0 turns it off anywhere.
+ */
+export const jobsPlugin = fp(
+  async (app) => {
+    const runner = new JobRunner(app.ctx.db, app.log);
+    app.decorate('jobs', runner);
+    const configured = process.env.JOBS_POLL_INTERVAL_MS;
+    const intervalMs =
+      configured !== undefined ? Number(configured) : app.ctx.config.env === 'test' ? 0 : DEFAULT_POLL_MS;
+    app.addHook('onReady', async () => {
+      if (Number.isFinite(intervalMs) && intervalMs > 0) runner.start(intervalMs);
+    });
+    app.addHook('onClose', async () => runner.stop());
+  },
+  { name: 'jobs' },
+);

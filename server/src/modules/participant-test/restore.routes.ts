@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  restoreExamWorkBodySchema,
+  restoreExamWorkResultSchema,
+  type RestoreExamWorkBody,
+} from '@attesta/contract';
+import { endpoint, type ScopeRule } from '../../auth/access.js';
+import { canReachParticipantTest, findParticipantTestPlace } from '../../auth/scopes.js';
+import { notFound } from '../../lib/errors.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
+import { actorOf } from './info.routes.js';
+import { participantTestOfWork, restoreExamWork } from './restore.service.js';
+
+/** The exam work's participant test must be in the caller's scope; unknown works are 404 for all. */
+const examWorkInScope: ScopeRule = async (req, auth) => {
+  const db = req.server.ctx.db;
+  const participantTestId = await participantTestOfWork(db, (req.body as RestoreExamWorkBody).examWorkId);
+  const place =
+    participantTestId === null ? null : await findParticipantTestPlace(db, { id: participantTestId });
+  if (!place) throw notFound('No such exam work');
+  return canReachParticipantTest(db, auth, place);
+};
+
+/** `POST /api/ParticipantTest/RestoreExamWork`: undo the soft delete of an exam work. */
+export const participantTestRestoreRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+
+  app.route({
+    ...endpoint('POST /api/ParticipantTest/RestoreExamWork', examWorkInScope),
+    schema: {
+      summary: 'Restore a deleted exam work',
+      description:
+        'Organizator (assigned rooms), coordinator (own school), admin. 409 `not_deleted` when the work ' +
+        'is live, `live_work_exists` when the participant test has another live work. Audited ' +
+        '(`exam_work.restore`, with the deletion it undoes).',
+      tags: ['participant-test'],
+      body: restoreExamWorkBodySchema,
+      response: { 200: restoreExamWorkResultSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => restoreExamWork(ctx, actorOf(req), req.body),
+  });
+};

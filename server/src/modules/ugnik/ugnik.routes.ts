@@ -1,0 +1,296 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  idParamSchema,
+  listResponseSchema,
+  okSchema,
+  participantTestListItemSchema,
+  participantTestListRequestSchema,
+  participantTestListResponseSchema,
+  ugnikBuildingListRequestSchema,
+  ugnikBuildingSchema,
+  ugnikClassListRequestSchema,
+  ugnikClassSchema,
+  ugnikDiagnosticCreateBodySchema,
+  ugnikDiagnosticListRequestSchema,
+  ugnikDiagnosticListResponseSchema,
+  ugnikDiagnosticSchema,
+  ugnikMainSubjectTestListRequestSchema,
+  ugnikMainSubjectTestSchema,
+  ugnikOoListRequestSchema,
+  ugnikOoSchema,
+  ugnikParallelListRequestSchema,
+  ugnikParallelSchema,
+  ugnikParticipantCodesQuerySchema,
+  ugnikParticipantSaveBodySchema,
+  ugnikParticipantSaveResultSchema,
+  ugnikSchoolListRequestSchema,
+  ugnikSchoolSchema,
+  ugnikSurnamesQuerySchema,
+  ugnikSurnamesReportSchema,
+  type EndpointKey,
+  type UgnikParticipantSaveBody,
+} from '@attesta/contract';
+import { authOf, endpoint } from '../../auth/access.js';
+import type { Db } from '../../db/client.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
+import { attachmentDisposition } from '../../lib/xlsx.js';
+import * as ref from './reference.repo.js';
+import * as reports from './reports.service.js';
+import * as service from './ugnik.service.js';
+import { ugnikDiagnosticInScope, ugnikParticipantTestInScope } from './ugnik.scope.js';
+
+const tags = ['ugnik'];
+const idParams = z.object({ id: idParamSchema });
+const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
+const paramId = (req: FastifyRequest) => (req.params as { id: number }).id;
+const queryDiagnosticId = (req: FastifyRequest) => (req.query as { diagnosticId: number }).diagnosticId;
+
+const SCOPE =
+  'Scope: diagnostics created by you, or — when your account is bound to an oo — by any ugnik of that ' +
+  'oo; 403 for another’s, 404 for none. ';
+
+function sendFile(reply: FastifyReply, file: reports.ReportFile) {
+  // A Buffer goes out as-is (no serializer), so the JSON schema of 200 does not apply to it.
+  const data: unknown = file.data;
+  return reply
+    .header('content-type', file.mime)
+    .header('content-disposition', attachmentDisposition(file.fileName))
+    .header('cache-control', 'no-store')
+    .send(data as never);
+}
+
+/** `/api/ugnik/*`: inspection diagnostics across schools, their participants, references, reports. */
+export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+
+  // --- diagnostics ---
+
+  app.route({
+    ...endpoint('POST /api/ugnik/diagnostic/create'),
+    schema: {
+      summary: 'Create an inspection diagnostic across schools',
+      description:
+        'kind is always `inspection`, createdByRole `ugnik`. subjectTestIds: subject tests of kind ' +
+        'diagnostic offered for one of the parallels; schoolIds: any existing schools; endsAt after ' +
+        'startsAt (400 otherwise). code: unique (409 `code_taken`), generated `I-YYYY-XXXXXX` when absent. ' +
+        'Audited (`diagnostic.create`).',
+      tags,
+      body: ugnikDiagnosticCreateBodySchema,
+      response: { 200: ugnikDiagnosticSchema, ...errors(400, 401, 403, 409) },
+    },
+    handler: (req) => service.createDiagnostic(ctx, actorOf(req), req.body),
+  });
+
+  app.route({
+    ...endpoint('GET /api/ugnik/diagnostic/{id}', ugnikDiagnosticInScope(paramId)),
+    schema: {
+      summary: 'One of your diagnostics, with subject tests, schools and counts',
+      description: SCOPE,
+      tags,
+      params: idParams,
+      response: { 200: ugnikDiagnosticSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.getDiagnostic(ctx, req.params.id),
+  });
+
+  app.route({
+    ...endpoint('DELETE /api/ugnik/diagnostic/{id}', ugnikDiagnosticInScope(paramId)),
+    schema: {
+      summary: 'Delete a diagnostic nobody has started',
+      description:
+        SCOPE +
+        'Soft delete, with its participant tests (their sessions end). 409 `has_exam_works` once any ' +
+        'exam work exists (deleted ones included). Audited (`diagnostic.delete`).',
+      tags,
+      params: idParams,
+      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      await service.deleteDiagnostic(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/ugnik/diagnostic/list'),
+    schema: {
+      summary: 'Page of your diagnostics',
+      description:
+        SCOPE +
+        'Filter: search (name or code), schoolId, from / till (days the window overlaps). ' +
+        'Sort fields: id, name, code, startsAt, createdAt.',
+      tags,
+      body: ugnikDiagnosticListRequestSchema,
+      response: { 200: ugnikDiagnosticListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => service.listDiagnostics(ctx, authOf(req), req.body),
+  });
+
+  // --- participants ---
+
+  app.route({
+    ...endpoint(
+      'POST /api/ugnik/participantTest/save',
+      ugnikDiagnosticInScope((req) => (req.body as UgnikParticipantSaveBody).diagnosticId),
+    ),
+    schema: {
+      summary: 'Register students for a subject test of your diagnostic',
+      description:
+        SCOPE +
+        'Students of the diagnostic’s schools; the subject test must be one of the diagnostic and the ' +
+        'date inside its window (400 otherwise, nothing saved). Idempotent per (diagnostic, subject test, ' +
+        'student): a registered student keeps their participant test and codes (`created: false`). ' +
+        'Audited (`participant_test.register`).',
+      tags,
+      body: ugnikParticipantSaveBodySchema,
+      response: { 200: ugnikParticipantSaveResultSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.saveParticipants(ctx, actorOf(req), req.body),
+  });
+
+  app.route({
+    ...endpoint('GET /api/ugnik/participantTest/{id}', ugnikParticipantTestInScope(paramId)),
+    schema: {
+      summary: 'One participant test of your diagnostics',
+      tags,
+      params: idParams,
+      response: { 200: participantTestListItemSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.getParticipantTest(ctx, authOf(req), req.params.id),
+  });
+
+  app.route({
+    ...endpoint('DELETE /api/ugnik/participantTest/{id}', ugnikParticipantTestInScope(paramId)),
+    schema: {
+      summary: 'Delete a participant test nobody has started',
+      description:
+        'Soft delete; its sessions end. 409 `has_exam_work` once an exam work exists. Audited ' +
+        '(`participant_test.delete`).',
+      tags,
+      params: idParams,
+      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      await service.deleteParticipantTest(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/ugnik/participantTest/list'),
+    schema: {
+      summary: 'Page of the participants of your diagnostics',
+      description:
+        'Filter: diagnosticId, subjectTestId, schoolId, classId, buildingId, testDate, status, ' +
+        'isImpersonal, search (name or code). Sort fields: id, testDate, participantName, className, ' +
+        'schoolName, status.',
+      tags,
+      body: participantTestListRequestSchema,
+      response: { 200: participantTestListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => service.listParticipants(ctx, authOf(req), req.body),
+  });
+
+  // --- reference lists across schools ---
+
+  const referenceList = <B extends z.ZodType, I extends z.ZodType>(
+    key: EndpointKey,
+    summary: string,
+    body: B,
+    item: I,
+    list: (db: Db, req: z.infer<B>) => Promise<{ items: z.infer<I>[]; total: number }>,
+  ) =>
+    app.route({
+      ...endpoint(key),
+      schema: {
+        summary,
+        description: 'Every school’s, not only those of your diagnostics. Sorted by name unless `sort` says.',
+        tags,
+        body,
+        response: { 200: listResponseSchema(item), ...errors(400, 401, 403) },
+      },
+      handler: (req) => list(ctx.db, req.body as z.infer<B>),
+    });
+
+  referenceList(
+    'POST /api/ugnik/oo/list',
+    'Educational organisations (filter: search)',
+    ugnikOoListRequestSchema,
+    ugnikOoSchema,
+    ref.listOo,
+  );
+  referenceList(
+    'POST /api/ugnik/school/list',
+    'Schools (filter: search, ooId)',
+    ugnikSchoolListRequestSchema,
+    ugnikSchoolSchema,
+    ref.listSchools,
+  );
+  referenceList(
+    'POST /api/ugnik/building/list',
+    'Buildings (filter: search, schoolId)',
+    ugnikBuildingListRequestSchema,
+    ugnikBuildingSchema,
+    ref.listBuildings,
+  );
+  referenceList(
+    'POST /api/ugnik/class/list',
+    'Classes (filter: search, schoolId, buildingId, parallelId)',
+    ugnikClassListRequestSchema,
+    ugnikClassSchema,
+    ref.listClasses,
+  );
+  referenceList(
+    'POST /api/ugnik/parallel/list',
+    'Parallels (grades)',
+    ugnikParallelListRequestSchema,
+    ugnikParallelSchema,
+    ref.listParallels,
+  );
+  referenceList(
+    'POST /api/ugnik/mainSubjectTest/list',
+    'Subject tests usable for inspections (kind diagnostic; filter: search, parallelId, subjectId)',
+    ugnikMainSubjectTestListRequestSchema,
+    ugnikMainSubjectTestSchema,
+    ref.listMainSubjectTests,
+  );
+
+  // --- reports ---
+
+  app.route({
+    ...endpoint('GET /api/ugnik/reports/participantCodes', ugnikDiagnosticInScope(queryDiagnosticId)),
+    schema: {
+      summary: 'Participant codes of your diagnostic (xlsx or PDF)',
+      description:
+        SCOPE +
+        'format=xlsx (default): school, class, participant, test, date, activation and registration ' +
+        'codes; format=pdf: a printable table. Sent as a download.',
+      tags,
+      querystring: ugnikParticipantCodesQuerySchema,
+      response: { ...errors(400, 401, 403, 404) },
+    },
+    handler: async (req, reply) =>
+      sendFile(reply, await reports.participantCodes(ctx, req.query.diagnosticId, req.query.format)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/ugnik/reports/surnames', ugnikDiagnosticInScope(queryDiagnosticId)),
+    schema: {
+      summary: 'Participants of your diagnostic with surnames, school, class, test, status and score',
+      description:
+        SCOPE +
+        'format=json (default) or xlsx (a download). `score` is the primary score once results exist, ' +
+        'null until then.',
+      tags,
+      querystring: ugnikSurnamesQuerySchema,
+      response: { 200: ugnikSurnamesReportSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: async (req, reply) =>
+      req.query.format === 'xlsx'
+        ? sendFile(reply, await reports.surnamesXlsx(ctx, req.query.diagnosticId))
+        : reports.surnames(ctx, req.query.diagnosticId),
+  });
+};

@@ -1,0 +1,161 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  generateActivationCodeQuerySchema,
+  generatedActivationCodeSchema,
+  idParamSchema,
+  okSchema,
+  workerPositionListRequestSchema,
+  workerPositionListResponseSchema,
+  workerTestListRequestSchema,
+  workerTestListResponseSchema,
+  workerTestSaveBodySchema,
+  workerTestSchema,
+  type WorkerTestSaveBody,
+} from '@attesta/contract';
+import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
+import { hasRole, type AuthContext } from '../../auth/types.js';
+import { notFound } from '../../lib/errors.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
+import * as repo from './worker.repo.js';
+import * as service from './worker.service.js';
+
+const tags = ['worker-test'];
+const idParams = z.object({ id: idParamSchema });
+const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
+
+/** A worker test the caller may see (`canSee`) or change (`canEdit`); 404 when there is none. */
+function workerTestInScope(
+  getId: (req: FastifyRequest) => number | undefined,
+  allowed: (auth: AuthContext, schoolId: number | null) => boolean,
+): ScopeRule {
+  return async (req, auth) => {
+    const id = getId(req);
+    if (id === undefined) return true;
+    const schoolId = await repo.workerTestSchool(req.server.ctx.db, id);
+    if (schoolId === undefined) throw notFound('No such worker test');
+    return allowed(auth, schoolId);
+  };
+}
+
+/** generateActivationCode: a visible worker test and a worker of the coordinator's own school. */
+const codeInScope: ScopeRule = async (req, auth) => {
+  const { workerTestId, workerId } = req.query as { workerTestId: number; workerId: number };
+  if (!(await workerTestInScope(() => workerTestId, service.canSee)(req, auth))) return false;
+  const worker = await repo.findWorker(req.server.ctx.db, workerId);
+  if (!worker) throw notFound('No such worker');
+  return hasRole(auth, 'admin') || (auth.schoolId !== null && worker.schoolId === auth.schoolId);
+};
+
+const paramId = (req: FastifyRequest) => (req.params as { id: number }).id;
+const SCOPE =
+  'A coordinator sees their school’s and the global (schoolId null) worker tests and changes only ' +
+  'their school’s (403 otherwise); admin all. ';
+
+/** `/api/workerPosition/list` and `/api/workerTest/*`: staff tests and their activation codes. */
+export const workerRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+
+  app.route({
+    ...endpoint('POST /api/workerPosition/list'),
+    schema: {
+      summary: 'Worker positions',
+      description: 'Filter: search. Sorted by name unless `sort` says (id, name).',
+      tags,
+      body: workerPositionListRequestSchema,
+      response: { 200: workerPositionListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) =>
+      service.listPositions(ctx, {
+        page: req.body.page,
+        pageSize: req.body.pageSize,
+        sort: req.body.sort,
+        search: req.body.filter?.search,
+      }),
+  });
+
+  app.route({
+    ...endpoint('GET /api/workerTest/{id}', workerTestInScope(paramId, service.canSee)),
+    schema: {
+      summary: 'One worker test',
+      description: SCOPE,
+      tags,
+      params: idParams,
+      response: { 200: workerTestSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => service.getWorkerTest(ctx, authOf(req), req.params.id),
+  });
+
+  app.route({
+    ...endpoint('DELETE /api/workerTest/{id}', workerTestInScope(paramId, service.canEdit)),
+    schema: {
+      summary: 'Delete a worker test nobody has taken',
+      description:
+        SCOPE +
+        'Soft delete with its diagnostic and sittings (their sessions end). 409 `has_exam_works` once ' +
+        'any exam work exists. Audited (`worker_test.delete`).',
+      tags,
+      params: idParams,
+      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      await service.deleteWorkerTest(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...endpoint('POST /api/workerTest/list'),
+    schema: {
+      summary: 'Page of worker tests',
+      description:
+        SCOPE +
+        'Filter: search, positionId, schoolId, subjectTestId. Sort fields: id, name, startsAt, createdAt.',
+      tags,
+      body: workerTestListRequestSchema,
+      response: { 200: workerTestListResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => service.listWorkerTests(ctx, authOf(req), req.body),
+  });
+
+  app.route({
+    ...endpoint(
+      'PUT /api/workerTest/save',
+      workerTestInScope((req) => (req.body as WorkerTestSaveBody).id, service.canEdit),
+    ),
+    schema: {
+      summary: 'Create (no id) or update (id) a worker test and its diagnostic',
+      description:
+        SCOPE +
+        'A coordinator’s worker test always belongs to their school (another schoolId: 403); an admin ' +
+        'chooses a school or null (every school). The test owns a diagnostic of kind `worker` with the ' +
+        'same name and window, changed in the same transaction. 400 for unknown subject test / position / ' +
+        'school or endsAt not after startsAt; 409 `has_participant_tests` when the subject test would ' +
+        'change under registered workers. Audited (`worker_test.create` / `worker_test.update`).',
+      tags,
+      body: workerTestSaveBodySchema,
+      response: { 200: workerTestSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) => service.saveWorkerTest(ctx, actorOf(req), req.body),
+  });
+
+  app.route({
+    ...endpoint('GET /api/workerTest/generateActivationCode', codeInScope),
+    schema: {
+      summary: 'Activation code of a worker for a worker test',
+      description:
+        'State-changing GET (send `X-Requested-With: XMLHttpRequest`). Creates the worker’s sitting ' +
+        '(a participant test in the worker test’s diagnostic) with a new unique activation code, or ' +
+        'returns the existing one (`created: false`). A coordinator: workers of their own school and ' +
+        'worker tests they see (403 otherwise). 409 `worker_blocked`. Audited ' +
+        '(`worker_test.activation_code`).',
+      tags,
+      querystring: generateActivationCodeQuerySchema,
+      response: { 200: generatedActivationCodeSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) =>
+      service.generateActivationCode(ctx, actorOf(req), req.query.workerTestId, req.query.workerId),
+  });
+};
