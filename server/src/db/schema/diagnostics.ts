@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { subjectTests } from './content.js';
+import { specifications, subjectTests } from './content.js';
 import { buildings, classes, schools, students, workers } from './org.js';
 import { users } from './users.js';
 
@@ -30,6 +30,7 @@ export const diagnostics = pgTable(
     startsAt: timestamp({ withTimezone: true }).notNull(),
     endsAt: timestamp({ withTimezone: true }).notNull(),
     parallels: smallint().array().notNull().default([]),
+    specificationId: integer().references(() => specifications.id),
     createdBy: integer().references(() => users.id),
     createdByRole: text(),
     resultsPublished: boolean().notNull().default(false),
@@ -95,6 +96,13 @@ export const participantTests = pgTable(
   (t) => [
     uniqueIndex('participant_tests_activation_code_idx').on(sql`upper(${t.activationCode})`),
     uniqueIndex().on(t.registrationCode),
+    // One live registration per participant and subject test of a diagnostic (and per worker).
+    uniqueIndex('participant_tests_student_once_idx')
+      .on(t.diagnosticId, t.subjectTestId, t.studentId)
+      .where(sql`${t.deletedAt} is null and ${t.studentId} is not null`),
+    uniqueIndex('participant_tests_worker_once_idx')
+      .on(t.diagnosticId, t.workerId)
+      .where(sql`${t.deletedAt} is null and ${t.workerId} is not null`),
     index().on(t.diagnosticId),
     index().on(t.studentId),
     index().on(t.schoolId, t.testDate),

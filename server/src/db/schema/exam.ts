@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -83,6 +84,8 @@ export const examWorkPauses = pgTable(
     startedAt: timestamp({ withTimezone: true }).notNull(),
     endedAt: timestamp({ withTimezone: true }),
     pausedBy: integer().references(() => users.id),
+    /** Paused by staff (an organizator): only staff may resume. */
+    byStaff: boolean().notNull().default(false),
     resumedBy: integer().references(() => users.id),
     reason: text(),
   },

@@ -6,3 +6,4 @@ export * from './files.js';
 export * from './exam.js';
 export * from './jobs.js';
 export * from './workers.js';
+export * from './results.js';
