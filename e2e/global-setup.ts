@@ -20,7 +20,9 @@ function freePort(): Promise<number> {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -58,7 +60,11 @@ export async function setup(project: TestProject) {
   // The browser tests use the embedded database, as a newcomer's `npm start` does.
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  server = spawn(process.execPath, [join(root, 'server/dist/main.js')], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  server = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const baseURL = `http://127.0.0.1:${port}`;
   await waitForHealth(baseURL, server);
   project.provide('baseURL', baseURL);

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { demoCodes, launchBrowser, newPage } from './support.js';
+
+// Issue 2: every demo role logs in with the password, lands on its home, and logs off;
+// a participant logs in with a demo activation code.
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+const ROLES = ['admin', 'coordinator', 'organizator', 'expert', 'ugnik', 'guest'] as const;
+
+describe('signing in', () => {
+  it.each(ROLES)('%s logs in, lands on the role home and logs off', async (role) => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto('/');
+      await page.waitForURL(/\/login/);
+      await page.locator('input[name="login"]').fill(role);
+      await page.locator('input[name="password"]').fill(process.env.DEMO_PASSWORD ?? 'demo');
+      await page.getByTestId('login-submit').click();
+      await page.getByTestId(`role-home-${role}`).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/${role}`);
+      // The session is a real httpOnly cookie.
+      const cookie = (await context.cookies()).find((c) => c.name === 'attesta_sid');
+      expect(cookie?.httpOnly).toBe(true);
+      await page.getByTestId('logoff').click();
+      await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/login');
+      await page.getByTestId('login-title').waitFor();
+      const after = await page.request.get('/api/user/hasSession');
+      expect(await after.json()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('refuses a wrong password with a message and stays on the login page', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto('/login');
+      await page.locator('input[name="login"]').fill('coordinator');
+      await page.locator('input[name="password"]').fill('wrong-password');
+      await page.getByTestId('login-submit').click();
+      await expect(page.getByTestId('login-error').textContent()).resolves.toMatch(
+        /Неверный логин или пароль/,
+      );
+      expect(new URL(page.url()).pathname).toBe('/login');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a participant logs in with a demo activation code', async () => {
+    const codes = demoCodes();
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes[0]!.code).toMatch(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/);
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto('/login');
+      await page.getByTestId('login-tab-code').click();
+      await page.locator('input[name="activationCode"]').fill(codes[0]!.code.toLowerCase());
+      await page.getByTestId('login-code-submit').click();
+      await page.getByTestId('role-home-participant').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/participant');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends a visitor without a session to the login page', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto('/coordinator');
+      await page.waitForURL(/\/login/);
+      expect(new URL(page.url()).searchParams.get('returnUrl')).toBe('/coordinator');
+    } finally {
+      await context.close();
+    }
+  });
+});
