@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
+import { publishWorkEvent } from '../monitoring/bus.js';
+import { queueScoring } from '../exam-results/results.service.js';
 import { finishExpired } from './exam-work.repo.js';
 
 /**
@@ -10,6 +12,11 @@ import { finishExpired } from './exam-work.repo.js';
  */
 export async function sweepExpired(db: Db, now: Date = new Date()) {
   const done = await finishExpired(db, now);
+  // After the commit of the finish: a lost enqueue shows as `unscored` in enableChangePublish.
+  await queueScoring(
+    db,
+    done.map((d) => d.id),
+  );
   if (done.length) {
     await audit(db, {
       userId: null,
@@ -39,6 +46,8 @@ export function registerSweeper(app: FastifyInstance): void {
     try {
       const done = await sweepExpired(app.ctx.db);
       if (done.length) app.log.info({ count: done.length }, 'finished expired exam works');
+      for (const d of done)
+        publishWorkEvent(app.ctx, d.participantTestId, d.id, 'finished', { reason: 'timeout' });
     } catch (err) {
       app.log.warn({ err }, 'exam work sweep failed');
     } finally {

@@ -1,0 +1,266 @@
+import { z } from 'zod';
+import { listRequestSchema } from './paging.js';
+import { participantTaskSchema } from './exam.js';
+
+/*
+ * Results of exam works (DESIGN.md §2–§4): /api/examresults/*, createresultqueue, getResultJson.
+ * A result belongs to one exam work; calls name it by the participant test id (one live work per
+ * participant test) unless the path says otherwise (variant/{id} takes the exam work id).
+ */
+
+const instant = z.string().describe('ISO instant (UTC, Z)');
+
+export const RESULT_STATUSES = ['awaiting_experts', 'scored'] as const;
+export const resultStatusSchema = z.enum(RESULT_STATUSES);
+export type ResultStatus = z.infer<typeof resultStatusSchema>;
+
+/** How a task's points were reached: by the scoring engine, awaiting experts, or the experts' final mark. */
+export const TASK_SCORE_STATUSES = ['auto', 'awaiting_experts', 'expert'] as const;
+export const taskScoreStatusSchema = z.enum(TASK_SCORE_STATUSES);
+
+export const resultTaskSchema = z.object({
+  variantTaskId: z.number().int(),
+  position: z.number().int(),
+  score: z.number().nullable().describe('null while the task awaits experts'),
+  maxScore: z.number(),
+  status: taskScoreStatusSchema,
+});
+
+export const resultElementSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  score: z.number(),
+  max: z.number(),
+});
+
+/** GET /api/examresults/{id}. */
+export const examResultSchema = z
+  .object({
+    participantTestId: z.number().int(),
+    examWorkId: z.number().int(),
+    diagnosticId: z.number().int(),
+    subjectTestId: z.number().int(),
+    subjectTestName: z.string(),
+    status: resultStatusSchema,
+    primaryScore: z.number().describe('sum of the known final task scores'),
+    maxScore: z.number(),
+    percent: z.number().describe('primary score as % of max, one decimal'),
+    mark: z.string().nullable().describe('from the subject test scale; null while awaiting experts'),
+    level: z.string().nullable(),
+    tasks: z.array(resultTaskSchema),
+    elements: z.array(resultElementSchema).describe('per specification element'),
+    verificationCode: z.string().describe('printed on result documents, e.g. R-7KQ2-M9XD'),
+    computedAt: instant,
+    published: z.boolean(),
+    publishedAt: instant.nullable(),
+  })
+  .meta({ id: 'ExamResult' });
+export type ExamResult = z.infer<typeof examResultSchema>;
+
+/** One task of GET /api/examresults/variant/{id}: the task as the participant saw it, the answer and the score. */
+export const resultVariantTaskSchema = participantTaskSchema.extend({
+  answer: z
+    .object({ value: z.unknown(), fileIds: z.array(z.number().int()) })
+    .nullable()
+    .describe('null when nothing was answered'),
+  score: z
+    .number()
+    .nullable()
+    .describe('null while awaiting experts, and always for experts (blind marking)'),
+  scoreStatus: taskScoreStatusSchema.nullable(),
+  reference: z.unknown().optional().describe('the key; only when `withKeys`'),
+  solutionHtml: z.string().nullable().optional(),
+  criteria: z
+    .array(z.object({ code: z.string(), text: z.string(), maxScore: z.number() }))
+    .nullable()
+    .optional(),
+});
+
+export const resultVariantSchema = z
+  .object({
+    examWorkId: z.number().int(),
+    variantId: z.number().int(),
+    number: z.number().int(),
+    subjectTestName: z.string(),
+    withKeys: z.boolean().describe('whether reference answers and solutions are included'),
+    anonCode: z.string().nullable().describe('experts: the anonymised code of the work instead of a name'),
+    participant: z
+      .object({ name: z.string(), schoolName: z.string().nullable(), className: z.string().nullable() })
+      .nullable()
+      .describe('staff only'),
+    tasks: z.array(resultVariantTaskSchema),
+  })
+  .meta({ id: 'ResultVariant' });
+export type ResultVariant = z.infer<typeof resultVariantSchema>;
+
+export const RESULT_SORT_FIELDS = ['participantName', 'primaryScore', 'percent', 'computedAt', 'id'] as const;
+const resultSortSchema = z.strictObject({
+  field: z.enum(RESULT_SORT_FIELDS),
+  dir: z.enum(['asc', 'desc']).default('asc'),
+});
+
+const positiveId = z.number().int().positive().max(2_147_483_647);
+
+export const resultListFilterSchema = z.strictObject({
+  diagnosticId: positiveId.optional(),
+  subjectTestId: positiveId.optional(),
+  classId: positiveId.optional(),
+  status: resultStatusSchema.optional(),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('part of the surname or name, a registration code or a verification code'),
+});
+
+/** POST /api/examresults/participantTest/list. */
+export const resultListRequestSchema = z
+  .strictObject({
+    ...listRequestSchema.shape,
+    sort: z.union([resultSortSchema, z.array(resultSortSchema).max(5)]).optional(),
+    filter: resultListFilterSchema.optional(),
+  })
+  .meta({ id: 'ResultListRequest' });
+export type ResultListRequest = z.infer<typeof resultListRequestSchema>;
+
+export const resultListItemSchema = z.object({
+  participantTestId: z.number().int(),
+  examWorkId: z.number().int(),
+  diagnosticId: z.number().int(),
+  diagnosticName: z.string(),
+  subjectTestId: z.number().int(),
+  subjectTestName: z.string(),
+  participantName: z.string(),
+  registrationCode: z.string(),
+  schoolId: z.number().int().nullable(),
+  schoolName: z.string().nullable(),
+  classId: z.number().int().nullable(),
+  className: z.string().nullable(),
+  participantTestStatus: z.string(),
+  status: resultStatusSchema,
+  primaryScore: z.number(),
+  maxScore: z.number(),
+  percent: z.number(),
+  mark: z.string().nullable(),
+  level: z.string().nullable(),
+  published: z.boolean(),
+  computedAt: instant,
+});
+export const resultListResponseSchema = z
+  .object({ items: z.array(resultListItemSchema), total: z.number().int().min(0) })
+  .meta({ id: 'ResultListResponse' });
+
+export const NO_RESULT_REASONS = [
+  'absent',
+  'not_started',
+  'not_finished',
+  'annulled',
+  'awaiting_grading',
+  'deleted_work',
+] as const;
+
+/** GET /api/examresults/noresult/{id}. */
+export const noResultSchema = z
+  .object({
+    participantTestId: z.number().int(),
+    reason: z.enum(NO_RESULT_REASONS).nullable().describe('null when the result is there'),
+    message: z.string().nullable().describe('the reason in Russian, for the interface'),
+  })
+  .meta({ id: 'NoResult' });
+export type NoResult = z.infer<typeof noResultSchema>;
+
+/** GET /api/examresults/referenceByVariantTaskId/{id}. */
+export const taskReferenceSchema = z
+  .object({
+    variantTaskId: z.number().int(),
+    position: z.number().int(),
+    answerType: z.string(),
+    reference: z.unknown().describe('the key: TASK_SCHEMAS[type].reference'),
+    solutionHtml: z.string().nullable(),
+    criteria: z.array(z.object({ code: z.string(), text: z.string(), maxScore: z.number() })).nullable(),
+    maxScore: z.number(),
+  })
+  .meta({ id: 'TaskReference' });
+
+const partSchema = z.object({
+  score: z.number(),
+  maxScore: z.number(),
+  percent: z.number(),
+  positions: z.array(z.number().int()),
+});
+
+/** GET /api/examresults/preprof/{id}. */
+export const preprofResultSchema = z
+  .object({
+    result: examResultSchema,
+    rule: z.enum(['content_part', 'position_halves']).describe('how tasks were split into the two parts'),
+    theory: partSchema,
+    practice: partSchema,
+  })
+  .meta({ id: 'PreprofResult' });
+
+/** GET /api/examresults/preschool/{id}: qualitative levels only, never scores. */
+export const preschoolResultSchema = z
+  .object({
+    participantTestId: z.number().int(),
+    subjectTestName: z.string(),
+    status: resultStatusSchema,
+    level: z.string().nullable(),
+    elements: z.array(z.object({ code: z.string(), name: z.string(), level: z.string() })),
+    tasks: z.array(z.object({ position: z.number().int(), level: z.string().nullable() })),
+    published: z.boolean(),
+  })
+  .meta({ id: 'PreschoolResult' });
+
+/** GET /api/examresults/changePublish/{diagnosticId}/{publish}. */
+export const publishStateSchema = z
+  .object({
+    diagnosticId: z.number().int(),
+    resultsPublished: z.boolean(),
+    publishedAt: instant.nullable(),
+  })
+  .meta({ id: 'PublishState' });
+
+/** GET /api/examresults/enableChangePublish/{diagnosticId}. */
+export const enableChangePublishSchema = z
+  .object({
+    enabled: z.boolean(),
+    awaitingGrading: z.number().int().describe('results with answers still awaiting experts'),
+    unscored: z.number().int().describe('finished works without a result yet'),
+    reason: z.enum(['awaiting_grading', 'unscored']).nullable(),
+    message: z.string().nullable(),
+  })
+  .meta({ id: 'EnableChangePublish' });
+
+export const resultQueueQuerySchema = z.strictObject({
+  participantTestId: z
+    .string()
+    .regex(/^\d{1,10}$/, 'a positive integer')
+    .transform(Number)
+    .pipe(positiveId),
+});
+
+/** GET /api/ParticipantTest/getResultJson/{id}: a stable machine-readable result. */
+export const resultJsonSchema = z
+  .object({
+    participantTestId: z.number().int(),
+    registrationCode: z.string(),
+    studentId: z.number().int().nullable(),
+    schoolId: z.number().int().nullable(),
+    diagnostic: z.object({ id: z.number().int(), code: z.string(), name: z.string() }),
+    subjectTest: z.object({ id: z.number().int(), name: z.string() }),
+    status: resultStatusSchema,
+    published: z.boolean(),
+    primaryScore: z.number(),
+    maxScore: z.number(),
+    percent: z.number(),
+    mark: z.string().nullable(),
+    level: z.string().nullable(),
+    tasks: z.array(resultTaskSchema),
+    elements: z.array(resultElementSchema),
+    verificationCode: z.string(),
+    computedAt: instant,
+  })
+  .meta({ id: 'ResultJson' });
