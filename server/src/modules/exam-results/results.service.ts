@@ -1,3 +1,4 @@
+import { assignExperts } from '../expert/grading.service.js';
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../auth/types.js';
@@ -209,6 +210,8 @@ export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork>
   const mark = awaiting ? null : markFor(primaryScore, pt.markScale);
   const perElement = await perElementOf(tx, taskRows, finals);
   const status = awaiting ? 'awaiting_experts' : 'scored';
+  // Answers for experts go to two matching experts at once (blind double marking); safe to repeat.
+  if (awaiting) await assignExperts(tx, work.id);
 
   const [current] = await tx
     .select({ id: results.id, verificationCode: results.verificationCode })

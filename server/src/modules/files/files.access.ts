@@ -19,12 +19,17 @@ async function canSeeContentFile(db: DbOrTx, auth: AuthContext, file: repo.FileM
   return false;
 }
 
-/** Answer files: the participant who owns the work, and staff who can reach its participant test. */
+/**
+ * Answer files: the participant who owns the work, an expert assigned to grade the answer the file
+ * is attached to, and staff who can reach its participant test.
+ */
 async function canSeeAnswerFile(db: DbOrTx, auth: AuthContext, file: repo.FileMeta): Promise<boolean> {
   if (file.ownerId === null) return false;
   const owner = await repo.examWorkOwner(db, file.ownerId);
   if (!owner) return false;
   if (hasRole(auth, 'participant') && auth.participantTestId === owner.participantTestId) return true;
+  if (hasRole(auth, 'expert') && (await repo.isAttachedToExpertAssignment(db, file.id, auth.userId)))
+    return true;
   return canReachParticipantTest(db, auth, owner);
 }
 

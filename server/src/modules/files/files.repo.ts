@@ -1,6 +1,14 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { answerFiles, examWorks, files, htmlTexts, participantTests, tasks } from '../../db/schema/index.js';
+import {
+  answerFiles,
+  examWorks,
+  expertAssignments,
+  files,
+  htmlTexts,
+  participantTests,
+  tasks,
+} from '../../db/schema/index.js';
 
 /** Everything about a file except its bytes: what access rules and listings need. */
 const metaColumns = {
@@ -115,6 +123,27 @@ export async function isInFinishedWork(db: DbOrTx, file: FileMeta): Promise<bool
     .select({ id: examWorks.id })
     .from(examWorks)
     .where(and(finished, or(ownWork, attached)))
+    .limit(1);
+  return !!hit;
+}
+
+/** Whether the file is attached to an answer (work + task) the expert is assigned to grade. */
+export async function isAttachedToExpertAssignment(
+  db: DbOrTx,
+  fileId: number,
+  expertId: number,
+): Promise<boolean> {
+  const [hit] = await db
+    .select({ id: expertAssignments.id })
+    .from(expertAssignments)
+    .innerJoin(
+      answerFiles,
+      and(
+        eq(answerFiles.examWorkId, expertAssignments.examWorkId),
+        eq(answerFiles.variantTaskId, expertAssignments.variantTaskId),
+      ),
+    )
+    .where(and(eq(answerFiles.fileId, fileId), eq(expertAssignments.expertId, expertId)))
     .limit(1);
   return !!hit;
 }

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { expertProfileRoutes } from './expert.routes.js';
 import { guestProfileRoutes } from './guest.routes.js';
 
 /**
- * `/api/Profile/*`. The guest part lives in guest.routes.ts; the expert part (Profile/expert/*) is
- * registered here by its own file when it is built (until then those calls answer 501).
+ * `/api/Profile/*`: the guest part in guest.routes.ts, the expert part in expert.routes.ts.
  */
 export const profileRoutes: FastifyPluginAsync = async (app) => {
   await app.register(guestProfileRoutes);
+  await app.register(expertProfileRoutes);
 };

@@ -1,0 +1,168 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Role } from '@attesta/contract';
+import { authOf, endpoint } from '../../auth/access.js';
+import { attachmentDisposition } from '../../lib/file-sniff.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
+import { checkRange, expertAnswerDates, expertAnswersZip } from './answers-zip.service.js';
+import {
+  agreementQuerySchema,
+  agreementResponseSchema,
+  assignmentParamsSchema,
+  assignmentViewSchema,
+  expertDatesResponseSchema,
+  marksBodySchema,
+  nextQuerySchema,
+  nextResponseSchema,
+  queueResponseSchema,
+  zipQuerySchema,
+} from './expert.schemas.js';
+import { saveMarks } from './grading.service.js';
+import * as workspace from './workspace.service.js';
+
+const tags = ['expert'];
+/** Calls outside the contract declare their roles here (the contract's endpoint() cannot). */
+const roles = (...r: Role[]) => ({ config: { access: { roles: r } } });
+
+const RULES =
+  'Final mark: when rounds 1 and 2 differ by no more than the task threshold (scoring.thirdCheckThreshold, ' +
+  'default 1) — their mean; otherwise a third expert (neither of the two) grades, and the final mark is the ' +
+  "third expert's total (subject test expertRule 'third') or the mean of all three ('mean'). Means are " +
+  'rounded to the nearest 0.5, halves up, and never exceed the maximum.';
+
+/**
+ * The expert's grading workspace (`/api/expert/*`, not in the contract) and the contract calls
+ * ParticipantTest/getExpertAnswersDates and getExpertAnswersFileForDownloader.
+ */
+export const expertRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.ctx;
+
+  app.route({
+    method: 'GET',
+    url: '/api/expert/queue',
+    ...roles('expert', 'admin'),
+    schema: {
+      summary: 'Grading queue: counts by subject test and school day',
+      description:
+        "An expert: their own assignments (open, graded, third checks). An admin: everyone's. Day = school " +
+        'calendar day the work was finished.',
+      tags,
+      response: { 200: queueResponseSchema, ...errors(401, 403) },
+    },
+    handler: (req) => workspace.queue(db, authOf(req)),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/api/expert/next',
+    ...roles('expert'),
+    schema: {
+      summary: 'The next answer to grade (anonymised)',
+      description:
+        'The oldest open assignment of the caller (third checks first), optionally of one subject test and ' +
+        'school day: anonymous code, round, sanitized task text, criteria, solution, the answer and its files ' +
+        "(download with GET /api/files/{id}), and progress. Never the participant's name, school, class or " +
+        "codes, nor another expert's marks. `assignment` is null when nothing is left.",
+      tags,
+      querystring: nextQuerySchema,
+      response: { 200: nextResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => workspace.nextAssignment(db, authOf(req), req.query),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/api/expert/assignment/:id',
+    ...roles('expert', 'admin'),
+    schema: {
+      summary: 'One assignment (own; an admin: any)',
+      description:
+        "As in /api/expert/next, with the caller's own marks once graded. 404 unknown, 403 another expert's.",
+      tags,
+      params: assignmentParamsSchema,
+      response: { 200: assignmentViewSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => workspace.getAssignment(db, authOf(req), req.params.id),
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/api/expert/assignment/:id/marks',
+    ...roles('expert'),
+    schema: {
+      summary: 'Grade an own assignment by the criteria (or correct the marks)',
+      description:
+        'A score for every criterion of the task, each 0..its maximum in steps of 0.5; an optional comment. ' +
+        'The total is their sum. Marks can be corrected until the final mark is set (for rounds 1–2: until a ' +
+        'third check starts); then 409 `grading_closed`. Bad marks answer 400 `invalid_marks` and change ' +
+        `nothing. ${RULES} Audited (expert.marks.save / expert.marks.correct). Answers the assignment.`,
+      tags,
+      params: assignmentParamsSchema,
+      body: marksBodySchema,
+      response: { 200: assignmentViewSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      const auth = authOf(req);
+      await saveMarks(db, { userId: auth.userId, ip: req.ip ?? null }, req.params.id, req.body);
+      return workspace.getAssignment(db, auth, req.params.id);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/api/expert/agreement',
+    ...roles('expert', 'admin'),
+    schema: {
+      summary: 'Inter-rater agreement per expert and per task',
+      description:
+        'Over answers graded in both rounds 1 and 2: count, exact agreement (equal totals, %), mean absolute ' +
+        'difference of totals, and the share sent to a third check. An admin sees every expert; an expert ' +
+        'only themselves and the answers they double-marked.',
+      tags,
+      querystring: agreementQuerySchema,
+      response: { 200: agreementResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => workspace.agreement(db, authOf(req), req.query),
+  });
+
+  app.route({
+    ...endpoint('GET /api/ParticipantTest/getExpertAnswersDates'),
+    schema: {
+      summary: 'School days with answers awaiting expert grading',
+      description:
+        'An expert: days (the school calendar day the work was finished) of their own open assignments. ' +
+        'An admin: days of every answer awaiting experts.',
+      tags,
+      querystring: z.strictObject({}),
+      response: { 200: expertDatesResponseSchema, ...errors(400, 401, 403) },
+    },
+    handler: (req) => expertAnswerDates(db, authOf(req)),
+  });
+
+  app.route({
+    ...endpoint('GET /api/ParticipantTest/getExpertAnswersFileForDownloader'),
+    schema: {
+      summary: 'Zip of answers to grade, with their files, task texts and criteria',
+      description:
+        'Open assignments of the caller (an admin: every open assignment, one per answer) whose work was ' +
+        'finished on a school day from `date` to `dateTill` (inclusive, default `date`, at most a year). Per ' +
+        'answer a folder `<anonCode>-<task position>/` with answer.txt, the attached files (neutral names), ' +
+        'task.html (sanitized task text and criteria); manifest.csv (semicolon-separated, UTF-8 with BOM) ' +
+        'lists anonCode, task, round, subject test, criteria maxima. Nothing identifies the participant.',
+      tags,
+      querystring: zipQuerySchema,
+      response: errors(400, 401, 403),
+    },
+    handler: async (req, reply) => {
+      const range = checkRange(req.query.date, req.query.dateTill);
+      const { stream, fileName } = await expertAnswersZip(db, authOf(req), range);
+      return reply
+        .type('application/zip')
+        .header('content-disposition', attachmentDisposition(fileName))
+        .header('cache-control', 'private, no-store')
+        .send(stream as never);
+    },
+  });
+};

@@ -1,0 +1,421 @@
+import { randomInt } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import {
+  classes,
+  examWorks,
+  expertAssignments,
+  expertMarks,
+  participantTests,
+  subjectExams,
+  subjectTests,
+  taskScores,
+  tasks,
+  userRoles,
+  users,
+  variantTasks,
+} from '../../db/schema/index.js';
+import { audit } from '../../lib/audit.js';
+import { schoolDay, schoolInstant } from '../../lib/calendar.js';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { applyExpertFinal } from '../exam-results/results.service.js';
+import type { MarksBody } from './expert.schemas.js';
+
+/*
+ * Blind double marking (DESIGN.md §3). Each answer awaiting experts gets rounds 1 and 2 with two
+ * different experts under one anonymous code; when their totals differ by more than the task's
+ * thirdCheckThreshold a third expert (neither of the two) grades it. Final mark:
+ *   - rounds 1 and 2 agree (|t1 − t2| ≤ threshold): the mean of the two, whatever the rule;
+ *   - after a third check: rule 'third' → the third expert's total; rule 'mean' → mean of all three.
+ * Means are rounded to the nearest 0.5, halves up (in the participant's favour), never above max.
+ */
+
+/** Serialises expert choice so load counts and max-per-day hold under concurrency. */
+const ASSIGN_LOCK = 0x45585041; // 'EXPA'
+const ANON_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+export interface ExpertProfileData {
+  subjectIds: number[];
+  parallels: number[];
+  maxPerDay: number | null;
+}
+
+/** The expert part of users.profile (key `expert`), tolerant of anything malformed. */
+export function expertProfileOf(profile: Record<string, unknown> | null | undefined): ExpertProfileData {
+  const raw = (profile?.expert ?? {}) as Record<string, unknown>;
+  const ints = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : []);
+  return {
+    subjectIds: ints(raw.subjectIds),
+    parallels: ints(raw.parallels),
+    maxPerDay: typeof raw.maxPerDay === 'number' ? raw.maxPerDay : null,
+  };
+}
+
+export const roundHalf = (x: number) => Math.round(x * 2) / 2;
+
+function newAnonCode(): string {
+  const pick = (n: number) =>
+    Array.from({ length: n }, () => ANON_ALPHABET[randomInt(ANON_ALPHABET.length)]).join('');
+  return `A-${pick(4)}-${pick(2)}`;
+}
+
+async function uniqueAnonCode(db: DbOrTx): Promise<string> {
+  for (;;) {
+    const code = newAnonCode();
+    const [hit] = await db
+      .select({ id: expertAssignments.id })
+      .from(expertAssignments)
+      .where(eq(expertAssignments.anonCode, code))
+      .limit(1);
+    if (!hit) return code;
+  }
+}
+
+/** Who wrote the work and what it is about: what expert matching needs. */
+async function workFacts(db: DbOrTx, examWorkId: number) {
+  const [row] = await db
+    .select({
+      studentId: participantTests.studentId,
+      workerId: participantTests.workerId,
+      subjectId: subjectExams.subjectId,
+      testParallels: subjectTests.parallels,
+      classParallel: classes.parallelId,
+    })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
+    .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
+    .leftJoin(classes, eq(classes.id, participantTests.classId))
+    .where(eq(examWorks.id, examWorkId))
+    .limit(1);
+  return row ?? null;
+}
+
+type WorkFacts = NonNullable<Awaited<ReturnType<typeof workFacts>>>;
+
+interface Candidate {
+  id: number;
+  open: number;
+  today: number;
+  maxPerDay: number | null;
+}
+
+/** Experts whose profile matches the work's subject and grade, with their load; never its author. */
+async function candidatesFor(db: DbOrTx, facts: WorkFacts): Promise<Candidate[]> {
+  const day = schoolDay();
+  const dayStart = schoolInstant(day).toISOString();
+  const dayEnd = new Date(schoolInstant(day).getTime() + 86_400_000).toISOString();
+  const rows = await db
+    .select({
+      id: users.id,
+      profile: users.profile,
+      studentId: users.studentId,
+      workerId: users.workerId,
+      open: sql<number>`(select count(*)::int from ${expertAssignments} a where a.expert_id = ${users.id} and a.status = 'assigned')`,
+      today: sql<number>`(select count(*)::int from ${expertAssignments} a where a.expert_id = ${users.id} and a.assigned_at >= ${dayStart}::timestamptz and a.assigned_at < ${dayEnd}::timestamptz)`,
+    })
+    .from(users)
+    .innerJoin(userRoles, and(eq(userRoles.userId, users.id), eq(userRoles.role, 'expert')))
+    .where(
+      and(
+        eq(users.isBlocked, false),
+        sql`${users.profile} -> 'expert' -> 'subjectIds' @> ${JSON.stringify([facts.subjectId])}::jsonb`,
+      ),
+    );
+  const grades = facts.classParallel !== null ? [facts.classParallel] : facts.testParallels;
+  return rows
+    .filter((r) => {
+      const p = expertProfileOf(r.profile);
+      if (!p.parallels.some((g) => grades.includes(g))) return false;
+      if (facts.studentId !== null && r.studentId === facts.studentId) return false;
+      if (facts.workerId !== null && r.workerId === facts.workerId) return false;
+      return true;
+    })
+    .map((r) => ({
+      id: r.id,
+      open: Number(r.open),
+      today: Number(r.today),
+      maxPerDay: expertProfileOf(r.profile).maxPerDay,
+    }));
+}
+
+/** The least loaded candidate not excluded and under their daily limit (ties: fewer today, lower id). */
+function pickExpert(candidates: Candidate[], exclude: Set<number>): Candidate | null {
+  const free = candidates.filter(
+    (c) => !exclude.has(c.id) && (c.maxPerDay === null || c.today < c.maxPerDay),
+  );
+  free.sort((a, b) => a.open - b.open || a.today - b.today || a.id - b.id);
+  return free[0] ?? null;
+}
+
+function thresholdOf(scoring: Record<string, unknown> | null | undefined): number {
+  const t = scoring?.thirdCheckThreshold;
+  return typeof t === 'number' && t >= 0 ? t : 1;
+}
+
+export interface AssignOutcome {
+  created: number;
+  /** Rounds that could not get an expert (no match, all at their limit): assignPending retries. */
+  queued: number;
+}
+
+/**
+ * Assigns experts to every task of the work awaiting them (task_scores.status 'awaiting_experts'):
+ * rounds 1 and 2 to two different matching experts under one anonymous code, and round 3 where
+ * the two disagree beyond the threshold. Idempotent: rounds that exist are kept. Call inside the
+ * transaction that scored the work; rounds without a free expert stay queued for assignPending.
+ */
+export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<AssignOutcome> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ASSIGN_LOCK})`);
+  const awaiting = await tx
+    .select({ variantTaskId: taskScores.variantTaskId, scoring: tasks.scoring })
+    .from(taskScores)
+    .innerJoin(variantTasks, eq(variantTasks.id, taskScores.variantTaskId))
+    .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
+    .where(and(eq(taskScores.examWorkId, examWorkId), eq(taskScores.status, 'awaiting_experts')))
+    .orderBy(asc(variantTasks.position));
+  const outcome: AssignOutcome = { created: 0, queued: 0 };
+  if (!awaiting.length) return outcome;
+  const facts = await workFacts(tx, examWorkId);
+  if (!facts) return outcome;
+  const candidates = await candidatesFor(tx, facts);
+  // One code per work (folders of the zip are `<anonCode>-<task position>`): reuse the work's code.
+  const [known] = await tx
+    .select({ anonCode: expertAssignments.anonCode })
+    .from(expertAssignments)
+    .where(eq(expertAssignments.examWorkId, examWorkId))
+    .limit(1);
+  let workCode = known?.anonCode ?? null;
+
+  for (const item of awaiting) {
+    const existing = await tx
+      .select({
+        round: expertAssignments.round,
+        expertId: expertAssignments.expertId,
+        anonCode: expertAssignments.anonCode,
+        status: expertAssignments.status,
+        total: expertAssignments.total,
+      })
+      .from(expertAssignments)
+      .where(
+        and(
+          eq(expertAssignments.examWorkId, examWorkId),
+          eq(expertAssignments.variantTaskId, item.variantTaskId),
+        ),
+      );
+    const byRound = new Map(existing.map((a) => [a.round, a]));
+    const needed: number[] = [1, 2].filter((r) => !byRound.has(r));
+    const [r1, r2] = [byRound.get(1), byRound.get(2)];
+    if (
+      !byRound.has(3) &&
+      r1?.status === 'graded' &&
+      r2?.status === 'graded' &&
+      Math.abs((r1.total ?? 0) - (r2.total ?? 0)) > thresholdOf(item.scoring)
+    )
+      needed.push(3);
+    if (!needed.length) continue;
+
+    const exclude = new Set(existing.map((a) => a.expertId));
+    workCode ??= await uniqueAnonCode(tx);
+    const anonCode = workCode;
+    for (const round of needed) {
+      const expert = pickExpert(candidates, exclude);
+      if (!expert) {
+        outcome.queued++;
+        continue;
+      }
+      await tx.insert(expertAssignments).values({
+        examWorkId,
+        variantTaskId: item.variantTaskId,
+        expertId: expert.id,
+        round,
+        anonCode,
+      });
+      exclude.add(expert.id);
+      expert.open++;
+      expert.today++;
+      outcome.created++;
+    }
+  }
+  return outcome;
+}
+
+/**
+ * Retries every answer awaiting experts that lacks a round (too few matching experts at the time,
+ * daily limits reached, a third check without a free expert). One transaction per work.
+ */
+export async function assignPending(db: Db): Promise<AssignOutcome> {
+  const works = await db
+    .selectDistinct({ examWorkId: taskScores.examWorkId })
+    .from(taskScores)
+    .where(
+      and(
+        eq(taskScores.status, 'awaiting_experts'),
+        sql`(select count(*) from ${expertAssignments} a where a.exam_work_id = ${taskScores.examWorkId} and a.variant_task_id = ${taskScores.variantTaskId}) < 2
+          or not exists (select 1 from ${expertAssignments} a where a.exam_work_id = ${taskScores.examWorkId} and a.variant_task_id = ${taskScores.variantTaskId} and (a.round = 3 or a.status = 'assigned'))`,
+      ),
+    );
+  const total: AssignOutcome = { created: 0, queued: 0 };
+  for (const { examWorkId } of works) {
+    const r = await db.transaction((tx) => assignExperts(tx, examWorkId));
+    total.created += r.created;
+    total.queued += r.queued;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------- marks and the final mark
+
+export interface Criterion {
+  code: string;
+  text: string;
+  maxScore: number;
+}
+
+/** The rubric of a variant task; a task without criteria is graded as one criterion «Балл». */
+export function rubricOf(criteria: Criterion[] | null | undefined, maxScore: number): Criterion[] {
+  return criteria?.length ? criteria : [{ code: 'Б', text: 'Балл за задание', maxScore }];
+}
+
+/** Whether a graded assignment may still be corrected: no final mark yet and, for rounds 1–2, no third check. */
+export const isEditable = (taskStatus: string | null, round: number, hasThird: boolean) =>
+  taskStatus === 'awaiting_experts' && (round === 3 || !hasThird);
+
+/**
+ * Stores an expert's marks for their own assignment (a correction replaces them) and settles the
+ * answer: waits for the other round, starts a third check, or computes the final mark. Audited.
+ */
+export async function saveMarks(
+  db: Db,
+  actor: { userId: number; ip: string | null },
+  assignmentId: number,
+  body: MarksBody,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [a] = await tx
+      .select({
+        id: expertAssignments.id,
+        examWorkId: expertAssignments.examWorkId,
+        variantTaskId: expertAssignments.variantTaskId,
+        expertId: expertAssignments.expertId,
+        round: expertAssignments.round,
+        status: expertAssignments.status,
+      })
+      .from(expertAssignments)
+      .where(eq(expertAssignments.id, assignmentId))
+      .limit(1);
+    if (!a) throw notFound('No such assignment');
+    if (a.expertId !== actor.userId) throw forbidden('This assignment is not yours');
+
+    // The answer's task score row is the lock of the answer: one settlement at a time.
+    const [score] = await tx
+      .select({ status: taskScores.status, maxScore: taskScores.maxScore })
+      .from(taskScores)
+      .where(and(eq(taskScores.examWorkId, a.examWorkId), eq(taskScores.variantTaskId, a.variantTaskId)))
+      .for('update');
+    const [third] = await tx
+      .select({ id: expertAssignments.id })
+      .from(expertAssignments)
+      .where(
+        and(
+          eq(expertAssignments.examWorkId, a.examWorkId),
+          eq(expertAssignments.variantTaskId, a.variantTaskId),
+          eq(expertAssignments.round, 3),
+        ),
+      );
+    if (!isEditable(score?.status ?? null, a.round, !!third))
+      throw conflict(
+        'grading_closed',
+        third && a.round !== 3
+          ? 'A third check has started: these marks can no longer be changed'
+          : 'The final mark of this answer is set: marks can no longer be changed',
+      );
+
+    const [task] = await tx
+      .select({ criteria: tasks.criteria, scoring: tasks.scoring, maxScore: variantTasks.maxScore })
+      .from(variantTasks)
+      .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
+      .where(eq(variantTasks.id, a.variantTaskId));
+    const rubric = rubricOf(task!.criteria, task!.maxScore);
+    validateMarks(rubric, body);
+
+    const total = body.marks.reduce((s, m) => s + m.score, 0);
+    await tx.delete(expertMarks).where(eq(expertMarks.assignmentId, a.id));
+    await tx.insert(expertMarks).values(body.marks.map((m) => ({ assignmentId: a.id, ...m })));
+    await tx
+      .update(expertAssignments)
+      .set({ status: 'graded', total, comment: body.comment ?? null, gradedAt: new Date() })
+      .where(eq(expertAssignments.id, a.id));
+    await audit(tx, {
+      userId: actor.userId,
+      action: a.status === 'graded' ? 'expert.marks.correct' : 'expert.marks.save',
+      entity: 'expert_assignment',
+      entityId: a.id,
+      ip: actor.ip,
+      details: { round: a.round, total },
+    });
+    await settle(
+      tx,
+      a.examWorkId,
+      a.variantTaskId,
+      thresholdOf(task!.scoring),
+      score?.maxScore ?? task!.maxScore,
+    );
+  });
+}
+
+function validateMarks(rubric: Criterion[], body: MarksBody): void {
+  const errors: { path: string; message: string }[] = [];
+  const seen = new Set<string>();
+  body.marks.forEach((m, i) => {
+    const c = rubric.find((r) => r.code === m.criterionCode);
+    if (!c)
+      errors.push({ path: `body.marks.${i}.criterionCode`, message: `no criterion ${m.criterionCode}` });
+    else if (m.score > c.maxScore)
+      errors.push({ path: `body.marks.${i}.score`, message: `at most ${c.maxScore} for ${c.code}` });
+    if (seen.has(m.criterionCode))
+      errors.push({ path: `body.marks.${i}.criterionCode`, message: `${m.criterionCode} given twice` });
+    seen.add(m.criterionCode);
+  });
+  for (const c of rubric)
+    if (!seen.has(c.code)) errors.push({ path: 'body.marks', message: `criterion ${c.code} is missing` });
+  if (errors.length)
+    throw new AppError(400, 'invalid_marks', 'Give a score for every criterion, within its maximum', errors);
+}
+
+/** After a grading: nothing (waiting), a third check, or the final mark by the subject test's rule. */
+async function settle(
+  tx: Tx,
+  examWorkId: number,
+  variantTaskId: number,
+  threshold: number,
+  maxScore: number,
+): Promise<void> {
+  const rounds = await tx
+    .select({
+      round: expertAssignments.round,
+      status: expertAssignments.status,
+      total: expertAssignments.total,
+    })
+    .from(expertAssignments)
+    .where(
+      and(eq(expertAssignments.examWorkId, examWorkId), eq(expertAssignments.variantTaskId, variantTaskId)),
+    );
+  const graded = new Map(rounds.filter((r) => r.status === 'graded').map((r) => [r.round, r.total ?? 0]));
+  const [t1, t2, t3] = [graded.get(1), graded.get(2), graded.get(3)];
+  if (t1 === undefined || t2 === undefined) return;
+  const [{ rule } = { rule: 'third' }] = await tx
+    .select({ rule: subjectTests.expertRule })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
+    .where(eq(examWorks.id, examWorkId));
+  let final: number;
+  if (t3 !== undefined) final = rule === 'mean' ? roundHalf((t1 + t2 + t3) / 3) : t3;
+  else if (Math.abs(t1 - t2) > threshold) {
+    if (!rounds.some((r) => r.round === 3)) await assignExperts(tx, examWorkId);
+    return;
+  } else final = roundHalf((t1 + t2) / 2);
+  // The results module stores the final mark and recomputes the work's result in this transaction.
+  await applyExpertFinal(tx, examWorkId, variantTaskId, Math.min(final, maxScore));
+}

@@ -1,0 +1,131 @@
+import type { StaffBuilding, StaffClass } from '@attesta/contract';
+import { NativeSelect, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { DataTable, type Column } from '../data-table/data-table';
+import { useBundleT } from '../data-table/use-bundle-t';
+import { PageTitle } from '../ui/page-title';
+import { GRADES, parallelLabel } from './format';
+import { staffBundle } from './locales';
+import { listBuildings, listClasses, staffKeys, type StaffRole } from './staff-api';
+
+export function ClassesPage({ role }: { role: StaffRole }) {
+  const { t } = useBundleT(staffBundle);
+  const [search, setSearch] = useState('');
+  const [parallel, setParallel] = useState('');
+  const columns: Column<StaffClass>[] = [
+    {
+      key: 'name',
+      header: t('staff.classes.name'),
+      sortField: 'name',
+      render: (c) => c.name,
+      csv: (c) => c.name,
+    },
+    {
+      key: 'parallel',
+      header: t('staff.classes.parallel'),
+      sortField: 'parallel',
+      render: (c) => parallelLabel(c.parallel, t),
+      csv: (c) => c.parallel,
+    },
+    {
+      key: 'building',
+      header: t('staff.classes.building'),
+      render: (c) => c.buildingName ?? '—',
+      csv: (c) => c.buildingName,
+    },
+    {
+      key: 'studentCount',
+      header: t('staff.classes.studentCount'),
+      sortField: 'studentCount',
+      render: (c) => c.studentCount,
+      csv: (c) => c.studentCount,
+    },
+  ];
+  return (
+    <Stack gap="lg">
+      <PageTitle data-testid={`${role}-classes-title`}>{t('staff.classes.title')}</PageTitle>
+      <DataTable
+        testId="classes"
+        queryKey={staffKeys.classes(role)}
+        fetchPage={listClasses(role)}
+        columns={columns}
+        rowKey={(c) => c.id}
+        initialSort={{ field: 'name', dir: 'asc' }}
+        filter={{ search, parallel: parallel ? Number(parallel) : undefined }}
+        exportName="classes"
+        filters={
+          <>
+            <TextInput
+              label={t('staff.common.search')}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+            />
+            <NativeSelect
+              label={t('staff.classes.parallel')}
+              value={parallel}
+              onChange={(e) => setParallel(e.currentTarget.value)}
+              data={[
+                { value: '', label: t('staff.common.all') },
+                ...GRADES.map((g) => ({ value: String(g), label: parallelLabel(g, t) })),
+              ]}
+            />
+          </>
+        }
+      />
+    </Stack>
+  );
+}
+
+export function BuildingsPage({ role }: { role: StaffRole }) {
+  const { t } = useBundleT(staffBundle);
+  const [search, setSearch] = useState('');
+  const columns: Column<StaffBuilding>[] = [
+    {
+      key: 'name',
+      header: t('staff.buildings.name'),
+      sortField: 'name',
+      render: (b) => b.name,
+      csv: (b) => b.name,
+    },
+    {
+      key: 'address',
+      header: t('staff.buildings.address'),
+      render: (b) => b.address ?? '—',
+      csv: (b) => b.address,
+    },
+    {
+      key: 'classCount',
+      header: t('staff.buildings.classCount'),
+      render: (b) => b.classCount,
+      csv: (b) => b.classCount,
+    },
+    {
+      key: 'studentCount',
+      header: t('staff.buildings.studentCount'),
+      render: (b) => b.studentCount,
+      csv: (b) => b.studentCount,
+    },
+  ];
+  return (
+    <Stack gap="lg">
+      <PageTitle data-testid={`${role}-buildings-title`}>{t('staff.buildings.title')}</PageTitle>
+      <DataTable
+        testId="buildings"
+        queryKey={staffKeys.buildings(role)}
+        fetchPage={listBuildings(role)}
+        columns={columns}
+        rowKey={(b) => b.id}
+        initialSort={{ field: 'name', dir: 'asc' }}
+        filter={{ search }}
+        exportName="buildings"
+        filters={
+          <TextInput
+            label={t('staff.common.search')}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+        }
+      />
+    </Stack>
+  );
+}

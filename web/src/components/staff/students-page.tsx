@@ -1,0 +1,189 @@
+import type { StaffStudent } from '@attesta/contract';
+import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiClient, ApiError } from '../../lib/api-client';
+import { describeApiError } from '../../lib/form-errors';
+import { DataTable, type Column } from '../data-table/data-table';
+import { useBundleT } from '../data-table/use-bundle-t';
+import { LoadingButton } from '../ui/loading-button';
+import { PageTitle } from '../ui/page-title';
+import { fullName, GRADES, parallelLabel, plainDate } from './format';
+import { staffBundle } from './locales';
+import { allClassesQuery, deleteStudent, listStudents, staffKeys, type StaffRole } from './staff-api';
+import { StudentForm } from './student-form';
+
+/** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
+export function StudentsPage({ role }: { role: StaffRole }) {
+  const { t } = useBundleT(staffBundle);
+  const { t: tApp } = useTranslation();
+  const queryClient = useQueryClient();
+  const classes = useQuery(allClassesQuery(role));
+  const [search, setSearch] = useState('');
+  const [classId, setClassId] = useState('');
+  const [parallel, setParallel] = useState('');
+  const [editing, setEditing] = useState<StaffStudent | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<StaffStudent | null>(null);
+  const classList = classes.data?.items ?? [];
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: staffKeys.all(role) });
+
+  const remove = async () => {
+    if (!deleting) return;
+    try {
+      await deleteStudent(deleting.id);
+      notifications.show({ color: 'green', message: t('staff.students.deleted') });
+      setDeleting(null);
+      await refresh();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return apiClient.redirectFor(error);
+      notifications.show({ color: 'red', message: describeApiError(error, tApp) });
+    }
+  };
+
+  const columns: Column<StaffStudent>[] = [
+    {
+      key: 'surname',
+      header: t('staff.students.fullName'),
+      sortField: 'surname',
+      render: (s) => fullName(s),
+      csv: (s) => fullName(s),
+    },
+    {
+      key: 'birthDate',
+      header: t('staff.students.birthDate'),
+      sortField: 'birthDate',
+      render: (s) => plainDate(s.birthDate),
+      csv: (s) => plainDate(s.birthDate),
+    },
+    {
+      key: 'className',
+      header: t('staff.students.class'),
+      sortField: 'className',
+      render: (s) => s.className ?? '—',
+      csv: (s) => s.className,
+    },
+    {
+      key: 'building',
+      header: t('staff.students.building'),
+      render: (s) => s.buildingName ?? '—',
+      csv: (s) => s.buildingName,
+    },
+  ];
+  {
+    columns.push({
+      key: 'actions',
+      header: t('staff.common.actions'),
+      render: (s) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => setEditing(s)}
+            data-testid={`student-edit-${s.id}`}
+          >
+            {t('staff.common.edit')}
+          </Button>
+          {role === 'coordinator' && (
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              onClick={() => setDeleting(s)}
+              data-testid={`student-delete-${s.id}`}
+            >
+              {t('staff.common.delete')}
+            </Button>
+          )}
+        </Group>
+      ),
+    });
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageTitle data-testid={`${role}-students-title`}>{t('staff.students.title')}</PageTitle>
+      <DataTable
+        testId="students"
+        queryKey={staffKeys.students(role)}
+        fetchPage={listStudents(role)}
+        columns={columns}
+        rowKey={(s) => s.id}
+        initialSort={{ field: 'surname', dir: 'asc' }}
+        filter={{
+          search,
+          classId: classId ? Number(classId) : undefined,
+          parallel: parallel ? Number(parallel) : undefined,
+        }}
+        exportName="students"
+        filters={
+          <>
+            <TextInput
+              label={t('staff.common.search')}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              data-testid="students-search"
+            />
+            <NativeSelect
+              label={t('staff.students.class')}
+              value={classId}
+              onChange={(e) => setClassId(e.currentTarget.value)}
+              data={[
+                { value: '', label: t('staff.common.all') },
+                ...classList.map((c) => ({ value: String(c.id), label: c.name })),
+              ]}
+            />
+            <NativeSelect
+              label={t('staff.students.parallel')}
+              value={parallel}
+              onChange={(e) => setParallel(e.currentTarget.value)}
+              data={[
+                { value: '', label: t('staff.common.all') },
+                ...GRADES.map((g) => ({ value: String(g), label: parallelLabel(g, t) })),
+              ]}
+            />
+          </>
+        }
+        actions={
+          <Button onClick={() => setEditing('new')} data-testid="student-add">
+            {t('staff.students.add')}
+          </Button>
+        }
+      />
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? t('staff.students.newTitle') : t('staff.students.editTitle')}
+      >
+        {editing !== null && (
+          <StudentForm
+            role={role}
+            student={editing === 'new' ? null : editing}
+            classes={classList}
+            onCancel={() => setEditing(null)}
+            onSaved={() => {
+              notifications.show({ color: 'green', message: t('staff.students.saved') });
+              setEditing(null);
+              void refresh();
+            }}
+          />
+        )}
+      </Modal>
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('staff.common.delete')}>
+        <Stack>
+          <Text>{t('staff.students.deleteConfirm', { name: deleting ? fullName(deleting) : '' })}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(null)}>
+              {t('staff.common.cancel')}
+            </Button>
+            <LoadingButton color="red" onClick={remove} data-testid="student-delete-confirm">
+              {t('staff.common.delete')}
+            </LoadingButton>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

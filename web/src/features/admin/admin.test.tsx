@@ -1,0 +1,214 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
+
+const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
+
+const user = (id: number, login: string, extra = {}) => ({
+  id,
+  login,
+  email: `${login}@school.ru`,
+  surname: 'Иванова',
+  name: 'Анна',
+  patronymic: null,
+  displayName: `Иванова Анна (${login})`,
+  roles: ['coordinator'],
+  schoolId: 5,
+  schoolName: 'Школа № 5',
+  isBlocked: false,
+  createdAt: '2026-01-10T10:00:00.000Z',
+  ...extra,
+});
+
+const roles = [
+  { code: 'admin', nameRu: 'Администратор', nameEn: 'Administrator' },
+  { code: 'coordinator', nameRu: 'Школьный координатор', nameEn: 'School coordinator' },
+];
+
+function server(extra: Record<string, Handler> = {}) {
+  return fakeServer({
+    'GET /api/user': () => json(200, admin),
+    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+    'GET /api/user/roles': () => json(200, roles),
+    'POST /api/user/list': ({ body }) => {
+      const { page } = body as { page: number };
+      return json(200, { items: page === 1 ? [user(1, 'anna')] : [user(21, 'boris')], total: 25 });
+    },
+    ...extra,
+  });
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('admin work place', { timeout: 20_000 }, () => {
+  it('keeps the admin home and shows the work place navigation', async () => {
+    server();
+    renderApp('/admin');
+    expect(await screen.findByTestId('role-home-admin')).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Разделы' });
+    expect(within(nav).getByRole('link', { name: 'Пользователи' })).toHaveAttribute('href', '/admin/users');
+    expect(within(nav).getByRole('link', { name: 'Очередь заданий' })).toBeInTheDocument();
+  });
+
+  it('pages, filters and sorts the user list on the server', async () => {
+    const api = server();
+    renderApp('/admin/users');
+    expect(await screen.findByText('anna')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/user/list')[0]!.body).toEqual({
+      page: 1,
+      pageSize: 20,
+      sort: { field: 'id', dir: 'asc' },
+    });
+    expect(screen.getByTestId('table-total')).toHaveTextContent('Всего: 25');
+
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(await screen.findByText('boris')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/user/list').at(-1)!.body).toMatchObject({ page: 2 });
+
+    await userEvent.type(screen.getByLabelText('Поиск'), 'ива');
+    await waitFor(() =>
+      expect(api.callsTo('POST /api/user/list').at(-1)!.body).toEqual({
+        page: 1,
+        pageSize: 20,
+        sort: { field: 'id', dir: 'asc' },
+        filter: { search: 'ива' },
+      }),
+    );
+
+    await userEvent.click(screen.getByTestId('sort-login'));
+    await waitFor(() =>
+      expect(api.callsTo('POST /api/user/list').at(-1)!.body).toMatchObject({
+        page: 1,
+        sort: { field: 'login', dir: 'asc' },
+      }),
+    );
+  });
+
+  it('validates the user form before sending and sends the body with pwd in the query', async () => {
+    const api = server({
+      'POST /api/User': ({ body }) =>
+        json(200, {
+          ...user(30, 'petr'),
+          ...(body as object),
+          ooId: null,
+          emailConfirmed: false,
+          emailConfirmedAt: null,
+          hasPassword: true,
+          updatedAt: '2026-01-10T10:00:00.000Z',
+        }),
+    });
+    renderApp('/admin/users');
+    await screen.findByText('anna');
+    await userEvent.click(screen.getByTestId('user-create'));
+    const form = await screen.findByTestId('user-form');
+
+    await userEvent.type(within(form).getByLabelText('Электронная почта'), 'не почта');
+    await userEvent.type(within(form).getByLabelText('Пароль'), 'short');
+    await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
+    expect(await within(form).findByText('Заполните поле')).toBeInTheDocument();
+    expect(within(form).getByText('Пароль должен быть не короче 8 символов')).toBeInTheDocument();
+    expect(within(form).getByText(/Введите адрес электронной почты/)).toBeInTheDocument();
+    expect(api.callsTo('POST /api/User')).toHaveLength(0);
+
+    await userEvent.type(within(form).getByLabelText(/Логин/), 'petr');
+    await userEvent.clear(within(form).getByLabelText('Электронная почта'));
+    await userEvent.type(within(form).getByLabelText('Электронная почта'), 'petr@school.ru');
+    await userEvent.type(within(form).getByLabelText('Фамилия'), 'Петров');
+    await userEvent.click(within(form).getByLabelText('Школьный координатор'));
+    await userEvent.type(within(form).getByLabelText('Школа (ID)'), '7');
+    await userEvent.type(within(form).getByLabelText('Пароль'), '-long-enough');
+    await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
+
+    await waitFor(() => expect(api.callsTo('POST /api/User')).toHaveLength(1));
+    const call = api.callsTo('POST /api/User')[0]!;
+    expect(new URL(call.url, 'http://x').searchParams.get('pwd')).toBe('short-long-enough');
+    expect(call.body).toEqual({
+      login: 'petr',
+      email: 'petr@school.ru',
+      surname: 'Петров',
+      name: null,
+      patronymic: null,
+      roles: ['coordinator'],
+      schoolId: 7,
+      isBlocked: false,
+    });
+    expect(call.headers['X-Requested-With']).toBe('XMLHttpRequest');
+    await waitFor(() => expect(screen.queryByTestId('user-form')).not.toBeInTheDocument());
+    // The list is asked again after the save.
+    await waitFor(() => expect(api.callsTo('POST /api/user/list').length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('shows a server field error inline (login taken) and stays on the page', async () => {
+    server({ 'POST /api/User': () => apiError(409, 'login_taken') });
+    const { router } = renderApp('/admin/users');
+    await screen.findByText('anna');
+    await userEvent.click(screen.getByTestId('user-create'));
+    const form = await screen.findByTestId('user-form');
+    await userEvent.type(within(form).getByLabelText(/Логин/), 'anna');
+    await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
+    expect(await within(form).findByText('Этот логин уже занят')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/users');
+  });
+
+  it('shows a failed list inline instead of leaving the page', async () => {
+    server({ 'POST /api/user/list': () => apiError(500, 'internal_error', 'Сбой базы') });
+    const { router } = renderApp('/admin/users');
+    expect(await screen.findByTestId('table-error')).toHaveTextContent('Сбой базы');
+    expect(router.state.location.pathname).toBe('/admin/users');
+  });
+
+  it('highlights variants lacking keys and opens a task with its key', async () => {
+    const api = server({
+      'POST /api/kim/test/list': () =>
+        json(200, {
+          items: [
+            {
+              id: 11,
+              number: 1,
+              subjectTestId: 3,
+              subjectTestName: 'Математика 7',
+              subjectName: 'Математика',
+              taskCount: 3,
+              maxScore: 5,
+              answerTypes: ['short_text'],
+              manualTaskCount: 0,
+              missingKeyPositions: [2],
+            },
+          ],
+          total: 1,
+        }),
+      'GET /api/task/11/1': () =>
+        json(200, {
+          variantTaskId: 1,
+          variantId: 11,
+          position: 1,
+          taskId: 100,
+          answerType: 'short_text',
+          html: '<p>Сколько будет 2+2?</p><script>alert(1)</script>',
+          content: {},
+          reference: { value: '4' },
+          scoring: {},
+          criteria: null,
+          solutionHtml: null,
+          maxScore: 1,
+          files: [],
+          htmlContainerId: null,
+          classifiers: [{ id: 1, code: '1.1', name: 'Сложение', kind: 'content' }],
+        }),
+    });
+    renderApp('/admin/content');
+    expect(await screen.findByTestId('variant-missing-11')).toHaveTextContent('Нет ключа или критериев: 2');
+    expect(screen.getByRole('button', { name: 'Задание 2 — нет ключа' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Задание 1' }));
+    const view = await screen.findByTestId('task-view');
+    expect(within(view).getByText('Сколько будет 2+2?')).toBeInTheDocument();
+    expect(view.querySelector('script')).toBeNull();
+    expect(within(view).getByTestId('task-reference')).toHaveTextContent('"4"');
+    expect(within(view).getByText(/Сложение/)).toBeInTheDocument();
+    expect(api.callsTo('GET /api/task/11/1')[0]!.url).toContain('withClassifiers=true');
+  });
+});

@@ -1,0 +1,28 @@
+/** The admin work place: routes under `/admin` and its navigation items. */
+import type { RouteObject } from 'react-router';
+import { ApiDocsPage } from './components/api-docs-page';
+import { ContentPage } from './components/content-page';
+import { AdminDiagnosticsPage } from './components/diagnostics-page';
+import { QueuePage } from './components/queue-page';
+import { UsersPage } from './components/users-page';
+import { useAdminT } from './i18n';
+
+/** Children of the `/admin` route (its guard applies to all of them). */
+export const adminRoutes: RouteObject[] = [
+  { path: 'users', element: <UsersPage /> },
+  { path: 'content', element: <ContentPage /> },
+  { path: 'diagnostics', element: <AdminDiagnosticsPage /> },
+  { path: 'queue', element: <QueuePage /> },
+  { path: 'api-docs', element: <ApiDocsPage /> },
+];
+
+export function useAdminNavItems(): { to: string; label: string }[] {
+  const t = useAdminT();
+  return [
+    { to: '/admin/users', label: t('nav.users') },
+    { to: '/admin/content', label: t('nav.content') },
+    { to: '/admin/diagnostics', label: t('nav.diagnostics') },
+    { to: '/admin/queue', label: t('nav.queue') },
+    { to: '/admin/api-docs', label: t('nav.apiDocs') },
+  ];
+}

@@ -1,0 +1,239 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, fakeServer, json, renderApp, users } from '../../test/test-app';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const classes = {
+  items: [
+    {
+      id: 11,
+      name: '7 «А»',
+      letter: 'А',
+      parallel: 7,
+      buildingId: 1,
+      buildingName: 'Корпус 1',
+      studentCount: 2,
+    },
+    {
+      id: 12,
+      name: '8 «Б»',
+      letter: 'Б',
+      parallel: 8,
+      buildingId: 1,
+      buildingName: 'Корпус 1',
+      studentCount: 1,
+    },
+  ],
+  total: 2,
+};
+const student = {
+  id: 101,
+  surname: 'Иванова',
+  name: 'Анна',
+  patronymic: null,
+  birthDate: '2012-03-04',
+  gender: 'female',
+  schoolId: 1,
+  classId: 11,
+  className: '7 «А»',
+  parallel: 7,
+  buildingId: 1,
+  buildingName: 'Корпус 1',
+  createdAt: '2026-01-01T00:00:00Z',
+};
+const diagnostic = {
+  id: 5,
+  code: 'D-2026-0005',
+  name: 'Математика 7',
+  kind: 'diagnostic',
+  startsAt: '2026-04-10T06:00:00Z',
+  endsAt: '2026-04-12T15:00:00Z',
+  parallels: [7],
+  status: 'planned',
+  resultsPublished: false,
+  subjectTests: [{ id: 31, name: 'Математика, 7 класс', parallels: [7] }],
+  participantCount: 0,
+};
+
+const signedIn = (user: object, extra = {}) =>
+  fakeServer({
+    'GET /api/user': () => json(200, user),
+    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+    ...extra,
+  });
+
+async function fill(label: RegExp, value: string) {
+  await userEvent.click(await screen.findByLabelText(label));
+  await userEvent.paste(value);
+}
+
+describe('coordinator work place', () => {
+  it('lists its sections in the navigation and keeps the home page', async () => {
+    signedIn(users.coordinator);
+    renderApp('/coordinator');
+    expect(await screen.findByTestId('role-home-coordinator')).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Разделы' });
+    expect(within(nav).getByRole('link', { name: 'Ученики' })).toHaveAttribute(
+      'href',
+      '/coordinator/students',
+    );
+    expect(within(nav).getByRole('link', { name: 'Диагностики' })).toHaveAttribute(
+      'href',
+      '/coordinator/diagnostics',
+    );
+  });
+
+  it('validates the student form before sending and posts the right body', { timeout: 20_000 }, async () => {
+    const server = signedIn(users.coordinator, {
+      'POST /api/coordinator/class/list': () => json(200, classes),
+      'POST /api/coordinator/student/list': () => json(200, { items: [student], total: 1 }),
+      'POST /api/coordinator/student': () => json(200, { ...student, id: 102, surname: 'Петров' }),
+    });
+    renderApp('/coordinator/students');
+    expect(await screen.findByText('Иванова Анна')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('student-add'));
+    const form = await screen.findByTestId('student-form');
+    await userEvent.click(within(form).getByTestId('student-save'));
+    expect(await within(form).findAllByText('Заполните поле')).not.toHaveLength(0);
+    expect(server.callsTo('POST /api/coordinator/student')).toHaveLength(0);
+
+    await fill(/^Фамилия/, 'Петров');
+    await fill(/^Имя/, 'Пётр');
+    await fill(/^Дата рождения/, '2012-05-06');
+    await userEvent.selectOptions(within(form).getByLabelText(/^Пол/), 'male');
+    await userEvent.selectOptions(within(form).getByLabelText(/^Класс/), '11');
+    await userEvent.click(within(form).getByTestId('student-save'));
+    await waitFor(() => expect(server.callsTo('POST /api/coordinator/student')).toHaveLength(1));
+    expect(server.callsTo('POST /api/coordinator/student')[0]!.body).toEqual({
+      surname: 'Петров',
+      name: 'Пётр',
+      patronymic: null,
+      birthDate: '2012-05-06',
+      gender: 'male',
+      classId: 11,
+    });
+    // The list is refreshed after the save.
+    await waitFor(() =>
+      expect(server.callsTo('POST /api/coordinator/student/list').length).toBeGreaterThan(1),
+    );
+  });
+
+  it('shows server field errors under the fields', { timeout: 20_000 }, async () => {
+    signedIn(users.coordinator, {
+      'POST /api/coordinator/class/list': () => json(200, classes),
+      'POST /api/coordinator/student/list': () => json(200, { items: [student], total: 1 }),
+      'POST /api/coordinator/student': () =>
+        json(400, {
+          status: 400,
+          code: 'validation_failed',
+          message: 'bad',
+          errors: [{ path: 'body.birthDate', message: 'Дата рождения в будущем' }],
+        }),
+    });
+    renderApp('/coordinator/students');
+    await userEvent.click(await screen.findByTestId('student-edit-101'));
+    const form = await screen.findByTestId('student-form');
+    await userEvent.click(within(form).getByTestId('student-save'));
+    expect(await within(form).findByText('Дата рождения в будущем')).toBeInTheDocument();
+    expect(within(form).getByTestId('student-form-error')).toHaveTextContent(
+      'Проверьте заполнение полей формы.',
+    );
+  });
+
+  it('a 403 on a list shows an inline message and stays on the page', async () => {
+    signedIn(users.coordinator, {
+      'POST /api/coordinator/class/list': () => apiError(403, 'forbidden'),
+      'POST /api/coordinator/student/list': () => apiError(403, 'forbidden'),
+    });
+    const { router } = renderApp('/coordinator/students');
+    expect(await screen.findByTestId('students-error')).toHaveTextContent('Нет доступа к этим данным.');
+    expect(router.state.location.pathname).toBe('/coordinator/students');
+    expect(screen.getByTestId('coordinator-students-title')).toBeInTheDocument();
+  });
+
+  it('registers whole classes for a subject test of the diagnostic', { timeout: 20_000 }, async () => {
+    const server = signedIn(users.coordinator, {
+      'POST /api/coordinator/diagnostic/list': () => json(200, { items: [diagnostic], total: 1 }),
+      'POST /api/coordinator/class/list': () => json(200, classes),
+      'POST /api/coordinator/participantTest/list': () => json(200, { items: [], total: 0 }),
+      'POST /api/coordinator/participantTest/save': () => json(200, { created: 2, skipped: 0, items: [] }),
+    });
+    renderApp('/coordinator/diagnostics/5');
+    expect(await screen.findByTestId('coordinator-participants-title')).toHaveTextContent('Математика 7');
+    await userEvent.click(screen.getByTestId('register-open'));
+    const form = await screen.findByTestId('register-form');
+    // Only classes of the subject test's grades are offered.
+    expect(within(form).queryByLabelText('8 «Б»')).not.toBeInTheDocument();
+    await userEvent.click(within(form).getByTestId('register-submit'));
+    expect(await within(form).findByText('Отметьте хотя бы один класс или ученика')).toBeInTheDocument();
+    expect(server.callsTo('POST /api/coordinator/participantTest/save')).toHaveLength(0);
+
+    await userEvent.click(within(form).getByLabelText('7 «А»'));
+    await userEvent.click(within(form).getByTestId('register-submit'));
+    await waitFor(() => expect(server.callsTo('POST /api/coordinator/participantTest/save')).toHaveLength(1));
+    const testDate = server.callsTo('POST /api/coordinator/participantTest/save')[0]!.body as {
+      testDate: string;
+    };
+    expect(server.callsTo('POST /api/coordinator/participantTest/save')[0]!.body).toEqual({
+      diagnosticId: 5,
+      subjectTestId: 31,
+      testDate: testDate.testDate,
+      classIds: [11],
+    });
+    expect(testDate.testDate).toMatch(/^2026-04-1\d$/);
+  });
+});
+
+describe('organizator work place', () => {
+  it('shows participant tests of a diagnostic with live status and codes', async () => {
+    const organizator = { id: 4, login: 'organizator', displayName: 'Сидоров С.', roles: ['organizator'] };
+    const server = signedIn(organizator, {
+      'POST /api/organizator/diagnostic/list': () => json(200, { items: [diagnostic], total: 1 }),
+      'POST /api/organizator/class/list': () => json(200, classes),
+      'POST /api/organizator/participantTest/list': () =>
+        json(200, {
+          items: [
+            {
+              id: 900,
+              diagnosticId: 5,
+              diagnosticName: 'Математика 7',
+              subjectTestId: 31,
+              subjectTestName: 'Математика, 7 класс',
+              studentId: 101,
+              surname: 'Иванова',
+              name: 'Анна',
+              patronymic: null,
+              classId: 11,
+              className: '7 «А»',
+              parallel: 7,
+              buildingId: 1,
+              buildingName: 'Корпус 1',
+              testDate: '2026-04-10',
+              status: 'in_progress',
+              isImpersonal: false,
+              activationCode: 'AB12-CD34',
+              registrationCode: 'R-0001',
+              examWork: null,
+            },
+          ],
+          total: 1,
+        }),
+    });
+    renderApp('/organizator/diagnostics/5');
+    expect(await screen.findByTestId('pt-status-900')).toHaveTextContent('Выполняет работу');
+    expect(screen.getByText('AB12-CD34')).toBeInTheDocument();
+    expect(server.callsTo('POST /api/organizator/participantTest/list')[0]!.body).toMatchObject({
+      filter: { diagnosticId: 5 },
+    });
+    const nav = screen.getByRole('navigation', { name: 'Разделы' });
+    expect(within(nav).getByRole('link', { name: 'Мои классы' })).toHaveAttribute(
+      'href',
+      '/organizator/classes',
+    );
+  });
+});

@@ -1,0 +1,361 @@
+import { staffOrganizatorSaveBodySchema, type StaffOrganizator } from '@attesta/contract';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Modal,
+  MultiSelect,
+  NativeSelect,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { DataTable, type Column } from '../../components/data-table/data-table';
+
+import { useDownload } from '../../components/data-table/use-download';
+import { fullName } from '../../components/staff/format';
+import { allBuildingsQuery, allClassesQuery } from '../../components/staff/staff-api';
+import { LoadingButton } from '../../components/ui/loading-button';
+import { PageTitle } from '../../components/ui/page-title';
+import { useApiForm } from '../../lib/use-api-form';
+import {
+  blockOrganizator,
+  coordinatorKeys,
+  listOrganizators,
+  listPositions,
+  saveOrganizator,
+  WORKER_TEST_REPORT_PATH,
+} from './api';
+import { useCoordinatorT } from './locales';
+import { useNotifyError } from './use-notify-error';
+
+function OrganizatorForm({
+  organizator,
+  onSaved,
+}: {
+  organizator: StaffOrganizator | null;
+  onSaved: (generatedPassword: string | null) => void;
+}) {
+  const { t } = useCoordinatorT();
+  const { attachForm, fieldErrors, formError, isLoading, submit, clearFieldError } = useApiForm();
+  const classes = useQuery(allClassesQuery('coordinator'));
+  const buildings = useQuery(allBuildingsQuery('coordinator'));
+  const positions = useQuery({
+    queryKey: coordinatorKeys.positions,
+    queryFn: ({ signal }) => listPositions(signal),
+  });
+  const [v, setV] = useState({
+    login: organizator?.login ?? '',
+    password: '',
+    surname: organizator?.surname ?? '',
+    name: organizator?.name ?? '',
+    patronymic: organizator?.patronymic ?? '',
+    email: organizator?.email ?? '',
+    positionId: organizator?.positionId ? String(organizator.positionId) : '',
+    classIds: organizator?.classes.map((c) => String(c.id)) ?? [],
+    buildingIds: organizator?.buildings.map((b) => String(b.id)) ?? [],
+  });
+  const set = <K extends keyof typeof v>(field: K, value: (typeof v)[K]) => {
+    setV((cur) => ({ ...cur, [field]: value }));
+    clearFieldError(field);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = staffOrganizatorSaveBodySchema.safeParse({
+      ...(organizator ? { id: organizator.id } : {}),
+      login: v.login,
+      ...(v.password ? { password: v.password } : {}),
+      surname: v.surname,
+      name: v.name,
+      patronymic: v.patronymic,
+      email: v.email.trim() === '' ? null : v.email.trim(),
+      positionId: v.positionId ? Number(v.positionId) : null,
+      classIds: v.classIds.map(Number),
+      buildingIds: v.buildingIds.map(Number),
+    });
+    void submit(checked, async (body) => {
+      const result = await saveOrganizator(body);
+      onSaved(result.generatedPassword);
+    });
+  };
+  const err = fieldErrors;
+  const text = (field: 'login' | 'surname' | 'name' | 'patronymic' | 'email', required = false) => (
+    <TextInput
+      label={t(`coordinatorPages.organizators.${field}`)}
+      required={required}
+      value={v[field]}
+      onChange={(e) => set(field, e.currentTarget.value)}
+      error={err[field]}
+    />
+  );
+  return (
+    <form ref={attachForm} onSubmit={onSubmit} noValidate data-testid="organizator-form">
+      <Stack gap="sm">
+        {formError && (
+          <Alert color="red" role="alert">
+            {formError}
+          </Alert>
+        )}
+        {text('login', true)}
+        <PasswordInput
+          label={t('coordinatorPages.organizators.password')}
+          description={t('coordinatorPages.organizators.passwordHint')}
+          value={v.password}
+          onChange={(e) => set('password', e.currentTarget.value)}
+          error={err.password}
+          autoComplete="new-password"
+        />
+        {text('surname', true)}
+        {text('name', true)}
+        {text('patronymic')}
+        {text('email')}
+        <NativeSelect
+          label={t('coordinatorPages.organizators.position')}
+          value={v.positionId}
+          onChange={(e) => set('positionId', e.currentTarget.value)}
+          data={[
+            { value: '', label: '—' },
+            ...(positions.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.name })),
+          ]}
+          error={err.positionId}
+        />
+        <MultiSelect
+          label={t('coordinatorPages.organizators.classes')}
+          value={v.classIds}
+          onChange={(value) => set('classIds', value)}
+          data={(classes.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+          searchable
+          error={err.classIds}
+        />
+        <MultiSelect
+          label={t('coordinatorPages.organizators.buildings')}
+          value={v.buildingIds}
+          onChange={(value) => set('buildingIds', value)}
+          data={(buildings.data?.items ?? []).map((b) => ({ value: String(b.id), label: b.name }))}
+          searchable
+          error={err.buildingIds}
+        />
+        <Group justify="flex-end">
+          <LoadingButton type="submit" loading={isLoading} data-testid="organizator-save">
+            {t('staff.common.save')}
+          </LoadingButton>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Organizators of the school: assignments, training state, create/edit, block/unblock. */
+export function OrganizatorsPage() {
+  const { t } = useCoordinatorT();
+  const queryClient = useQueryClient();
+  const notifyError = useNotifyError();
+  const download = useDownload();
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<StaffOrganizator | 'new' | null>(null);
+  const [blocking, setBlocking] = useState<StaffOrganizator | null>(null);
+  const [reason, setReason] = useState('');
+  const [password, setPassword] = useState<string | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: coordinatorKeys.organizators });
+
+  const toggleBlock = async () => {
+    if (!blocking) return;
+    try {
+      await blockOrganizator(blocking.id, {
+        blocked: !blocking.isBlocked,
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+      });
+      setBlocking(null);
+      setReason('');
+      await refresh();
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+
+  const columns: Column<StaffOrganizator>[] = [
+    {
+      key: 'surname',
+      header: t('coordinatorPages.organizators.fullName'),
+      sortField: 'surname',
+      render: (o) => fullName(o) || '—',
+      csv: (o) => fullName(o),
+    },
+    {
+      key: 'login',
+      header: t('coordinatorPages.organizators.login'),
+      sortField: 'login',
+      render: (o) => o.login,
+      csv: (o) => o.login,
+    },
+    {
+      key: 'position',
+      header: t('coordinatorPages.organizators.position'),
+      render: (o) => o.positionName ?? '—',
+      csv: (o) => o.positionName,
+    },
+    {
+      key: 'classes',
+      header: t('coordinatorPages.organizators.classes'),
+      render: (o) => [...o.buildings.map((b) => b.name), ...o.classes.map((c) => c.name)].join(', ') || '—',
+      csv: (o) => [...o.buildings.map((b) => b.name), ...o.classes.map((c) => c.name)].join(', '),
+    },
+    {
+      key: 'training',
+      header: t('coordinatorPages.organizators.training'),
+      render: (o) =>
+        o.workerTests.length === 0
+          ? '—'
+          : o.workerTests
+              .map(
+                (w) =>
+                  `${w.name}: ${w.status === 'not_registered' ? t('coordinatorPages.organizators.notRegistered') : t(`staff.participants.status_.${w.status}`)}`,
+              )
+              .join('; '),
+      csv: (o) => o.workerTests.map((w) => `${w.name}: ${w.status}`).join('; '),
+    },
+    {
+      key: 'state',
+      header: t('coordinatorPages.organizators.state'),
+      render: (o) =>
+        o.isBlocked ? (
+          <Badge color="red">{t('coordinatorPages.organizators.blocked')}</Badge>
+        ) : (
+          <Badge color="green">{t('coordinatorPages.organizators.active')}</Badge>
+        ),
+      csv: (o) =>
+        o.isBlocked ? t('coordinatorPages.organizators.blocked') : t('coordinatorPages.organizators.active'),
+    },
+    {
+      key: 'actions',
+      header: t('staff.common.actions'),
+      render: (o) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button size="xs" variant="light" onClick={() => setEditing(o)}>
+            {t('staff.common.edit')}
+          </Button>
+          <Button
+            size="xs"
+            variant="subtle"
+            color={o.isBlocked ? 'green' : 'red'}
+            onClick={() => setBlocking(o)}
+            data-testid={`organizator-block-${o.id}`}
+          >
+            {o.isBlocked
+              ? t('coordinatorPages.organizators.unblock')
+              : t('coordinatorPages.organizators.block')}
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <PageTitle data-testid="coordinator-organizators-title">
+        {t('coordinatorPages.organizators.title')}
+      </PageTitle>
+      <DataTable
+        testId="organizators"
+        queryKey={coordinatorKeys.organizators}
+        fetchPage={listOrganizators}
+        columns={columns}
+        rowKey={(o) => o.id}
+        initialSort={{ field: 'surname', dir: 'asc' }}
+        filter={{ search }}
+        exportName="organizators"
+        filters={
+          <TextInput
+            label={t('staff.common.search')}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+        }
+        actions={
+          <>
+            <LoadingButton
+              variant="default"
+              onClick={() => download(WORKER_TEST_REPORT_PATH, undefined, 'worker-tests.xlsx')}
+            >
+              {t('coordinatorPages.organizators.report')}
+            </LoadingButton>
+            <Button onClick={() => setEditing('new')} data-testid="organizator-add">
+              {t('coordinatorPages.organizators.add')}
+            </Button>
+          </>
+        }
+      />
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={
+          editing === 'new'
+            ? t('coordinatorPages.organizators.newTitle')
+            : t('coordinatorPages.organizators.editTitle')
+        }
+      >
+        {editing !== null && (
+          <OrganizatorForm
+            organizator={editing === 'new' ? null : editing}
+            onSaved={(generated) => {
+              notifications.show({ color: 'green', message: t('coordinatorPages.organizators.saved') });
+              setEditing(null);
+              setPassword(generated);
+              void refresh();
+            }}
+          />
+        )}
+      </Modal>
+      <Modal
+        opened={blocking !== null}
+        onClose={() => setBlocking(null)}
+        title={
+          blocking?.isBlocked
+            ? t('coordinatorPages.organizators.unblock')
+            : t('coordinatorPages.organizators.block')
+        }
+      >
+        <Stack>
+          <Text>{blocking ? `${fullName(blocking)} (${blocking.login})` : ''}</Text>
+          <TextInput
+            label={t('coordinatorPages.organizators.reason')}
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.currentTarget.value)}
+          />
+          <Group justify="flex-end">
+            <LoadingButton
+              color={blocking?.isBlocked ? 'green' : 'red'}
+              onClick={toggleBlock}
+              data-testid="block-confirm"
+            >
+              {blocking?.isBlocked
+                ? t('coordinatorPages.organizators.unblock')
+                : t('coordinatorPages.organizators.block')}
+            </LoadingButton>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal
+        opened={password !== null}
+        onClose={() => setPassword(null)}
+        title={t('coordinatorPages.organizators.passwordTitle')}
+      >
+        <Stack>
+          <Text>{t('coordinatorPages.organizators.passwordOnce')}</Text>
+          <Code fz="lg" data-testid="generated-password">
+            {password}
+          </Code>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

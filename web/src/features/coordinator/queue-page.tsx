@@ -1,0 +1,116 @@
+import type { QueueItem } from '@attesta/contract';
+import { Badge, Progress, Stack, Text } from '@mantine/core';
+import { DataTable, type Column } from '../../components/data-table/data-table';
+import { useDownload } from '../../components/data-table/use-download';
+import { instant } from '../../components/staff/format';
+import { LoadingButton } from '../../components/ui/loading-button';
+import { PageTitle } from '../../components/ui/page-title';
+import { coordinatorKeys, listQueue } from './api';
+import { useCoordinatorT } from './locales';
+
+const COLOR = { queued: 'gray', running: 'blue', done: 'green', failed: 'red', cancelled: 'dark' } as const;
+export const QUEUE_REFRESH_MS = 3000;
+
+/** Queue items: status and progress, refreshed every few seconds while something runs. */
+export function QueuePage() {
+  const { t } = useCoordinatorT();
+  const download = useDownload();
+  const typeLabel = (type: string) => t(`coordinatorPages.queue.types.${type}`, { defaultValue: type });
+  const columns: Column<QueueItem>[] = [
+    { key: 'id', header: '№', sortField: 'id', render: (q) => q.id, csv: (q) => q.id },
+    {
+      key: 'type',
+      header: t('coordinatorPages.queue.type'),
+      sortField: 'type',
+      render: (q) => typeLabel(q.type),
+      csv: (q) => typeLabel(q.type),
+    },
+    {
+      key: 'diagnostic',
+      header: t('coordinatorPages.queue.diagnostic'),
+      render: (q) => q.diagnosticName ?? q.diagnosticCode ?? '—',
+      csv: (q) => q.diagnosticName ?? q.diagnosticCode,
+    },
+    {
+      key: 'status',
+      header: t('coordinatorPages.queue.status'),
+      sortField: 'status',
+      render: (q) => (
+        <Badge color={COLOR[q.status]}>{t(`coordinatorPages.queue.statuses.${q.status}`)}</Badge>
+      ),
+      csv: (q) => t(`coordinatorPages.queue.statuses.${q.status}`),
+    },
+    {
+      key: 'progress',
+      header: t('coordinatorPages.queue.progress'),
+      sortField: 'progress',
+      render: (q) => (
+        <Stack gap={2} miw={140}>
+          <Progress value={q.progress} animated={q.status === 'running'} aria-label={`${q.progress}%`} />
+          <Text size="xs" c="dimmed">
+            {q.progress}%{q.progressText ? ` · ${q.progressText}` : ''}
+          </Text>
+        </Stack>
+      ),
+      csv: (q) => q.progress,
+    },
+    {
+      key: 'createdAt',
+      header: t('coordinatorPages.queue.created'),
+      sortField: 'createdAt',
+      render: (q) => instant(q.createdAt),
+      csv: (q) => instant(q.createdAt),
+    },
+    {
+      key: 'finishedAt',
+      header: t('coordinatorPages.queue.finished'),
+      sortField: 'finishedAt',
+      render: (q) => instant(q.finishedAt),
+      csv: (q) => instant(q.finishedAt),
+    },
+    {
+      key: 'result',
+      header: t('coordinatorPages.queue.result'),
+      render: (q) =>
+        q.error ? (
+          <Text size="sm" c="red">
+            {q.error}
+          </Text>
+        ) : q.resultFileId ? (
+          <LoadingButton
+            size="xs"
+            variant="light"
+            onClick={() => download(`/api/files/${q.resultFileId}`, undefined, `result-${q.id}`)}
+          >
+            {t('coordinatorPages.queue.download')}
+          </LoadingButton>
+        ) : q.result ? (
+          <Text size="xs">
+            {Object.entries(q.result)
+              .map(([k, v]) => `${k}: ${String(v)}`)
+              .join(', ')}
+          </Text>
+        ) : (
+          '—'
+        ),
+      csv: (q) => q.error ?? (q.result ? JSON.stringify(q.result) : ''),
+    },
+  ];
+  return (
+    <Stack gap="lg">
+      <PageTitle data-testid="coordinator-queue-title">{t('coordinatorPages.queue.title')}</PageTitle>
+      <DataTable
+        testId="queue"
+        queryKey={coordinatorKeys.queue}
+        fetchPage={listQueue}
+        columns={columns}
+        rowKey={(q) => q.id}
+        initialSort={{ field: 'createdAt', dir: 'desc' }}
+        exportName="queue"
+        refreshInterval={(items) =>
+          items.some((q) => q.status === 'queued' || q.status === 'running') ? QUEUE_REFRESH_MS : false
+        }
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,479 @@
+import type {
+  ParticipantTestListItem,
+  ParticipantTestSortField,
+  UgnikDiagnostic,
+  UgnikSurnameRow,
+} from '@attesta/contract';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Select,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { describeApiError } from '../../../lib/form-errors';
+import { useApiForm } from '../../../lib/use-api-form';
+import { ugnikParticipantSaveBodySchema } from '@attesta/contract';
+import {
+  deleteParticipant,
+  getDiagnostic,
+  getSurnames,
+  listClasses,
+  listParticipants,
+  saveParticipants,
+  ugnikKeys,
+} from '../api/ugnik-api';
+import { useUgnikT } from '../i18n';
+import { ConfirmDelete } from './confirm-delete';
+import { windowText } from './diagnostics-page';
+import { downloadFile } from './table/download';
+import { ListTable, type Column } from './table/list-table';
+import { useListState } from './table/use-list-state';
+
+function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
+  const t = useUgnikT();
+  const queryClient = useQueryClient();
+  const list = useListState<
+    ParticipantTestSortField,
+    { diagnosticId: number; search?: string; subjectTestId?: number }
+  >({
+    sort: { field: 'participantName', dir: 'asc' },
+    filter: { diagnosticId: diagnostic.id },
+  });
+  const [deleting, setDeleting] = useState<ParticipantTestListItem | null>(null);
+  const query = useQuery({
+    queryKey: [...ugnikKeys.participants, list.request],
+    queryFn: () => listParticipants(list.request),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: deleteParticipant,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ugnikKeys.participants }),
+        queryClient.invalidateQueries({ queryKey: ugnikKeys.diagnostics }),
+      ]),
+  });
+  const name = (p: ParticipantTestListItem) => p.participantName ?? t('detail.impersonal');
+  const columns: Column<ParticipantTestListItem, ParticipantTestSortField>[] = [
+    { key: 'name', header: t('detail.participant'), cell: name, csv: name, sortField: 'participantName' },
+    {
+      key: 'school',
+      header: t('detail.school'),
+      cell: (p) => p.schoolName ?? '—',
+      csv: (p) => p.schoolName,
+      sortField: 'schoolName',
+    },
+    {
+      key: 'class',
+      header: t('detail.class'),
+      cell: (p) => p.className ?? '—',
+      csv: (p) => p.className,
+      sortField: 'className',
+    },
+    {
+      key: 'test',
+      header: t('detail.subjectTest'),
+      cell: (p) => p.subjectTestName,
+      csv: (p) => p.subjectTestName,
+    },
+    {
+      key: 'date',
+      header: t('detail.testDate'),
+      cell: (p) => p.testDate,
+      csv: (p) => p.testDate,
+      sortField: 'testDate',
+    },
+    {
+      key: 'status',
+      header: t('detail.status'),
+      cell: (p) => <Badge variant="light">{p.status}</Badge>,
+      csv: (p) => p.status,
+      sortField: 'status',
+    },
+    {
+      key: 'code',
+      header: t('detail.activationCode'),
+      cell: (p) => p.activationCode,
+      csv: (p) => p.activationCode,
+    },
+    {
+      key: 'reg',
+      header: t('detail.registrationCode'),
+      cell: (p) => p.registrationCode,
+      csv: (p) => p.registrationCode,
+    },
+    {
+      key: 'actions',
+      header: t('common.actions'),
+      cell: (p) => (
+        <Button size="compact-xs" variant="light" color="red" onClick={() => setDeleting(p)}>
+          {t('common.delete')}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <>
+      <ListTable
+        caption={t('detail.participantsTab')}
+        toolbar={
+          <>
+            <TextInput
+              aria-label={t('common.search')}
+              placeholder={t('common.search')}
+              value={list.filter.search ?? ''}
+              onChange={(e) =>
+                list.setFilter({ search: e.currentTarget.value.trim() ? e.currentTarget.value : undefined })
+              }
+            />
+            <Select
+              aria-label={t('detail.subjectTest')}
+              placeholder={t('detail.subjectTest')}
+              clearable
+              data={diagnostic.subjectTests.map((s) => ({ value: String(s.id), label: s.name }))}
+              value={list.filter.subjectTestId ? String(list.filter.subjectTestId) : null}
+              onChange={(v) => list.setFilter({ subjectTestId: v ? Number(v) : undefined })}
+            />
+          </>
+        }
+        columns={columns}
+        rows={query.data?.items}
+        total={query.data?.total}
+        rowKey={(p) => p.id}
+        isLoading={query.isFetching}
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        paging={list}
+        sort={list.sort}
+        onSort={list.toggleSort}
+        csvName={`participants-${diagnostic.code}`}
+        testId="participants-table"
+      />
+      {deleting && (
+        <ConfirmDelete
+          question={t('detail.deleteParticipantConfirm', { name: name(deleting) })}
+          conflictCode="has_exam_work"
+          conflictMessage={t('detail.hasExamWork')}
+          onConfirm={() => remove.mutateAsync(deleting.id)}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </>
+  );
+}
+
+/** School → class → students. Students come from known registrations of the class plus typed IDs. */
+function RegisterTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
+  const t = useUgnikT();
+  const queryClient = useQueryClient();
+  const [subjectTestId, setSubjectTestId] = useState<string | null>(
+    diagnostic.subjectTests[0] ? String(diagnostic.subjectTests[0].id) : null,
+  );
+  const [testDate, setTestDate] = useState(diagnostic.startsAt.slice(0, 10));
+  const [schoolId, setSchoolId] = useState<string | null>(null);
+  const [classId, setClassId] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [typed, setTyped] = useState('');
+  const [result, setResult] = useState<string | null>(null);
+  const { attachForm, isLoading, fieldErrors, formError, submit, clearFieldError } = useApiForm();
+
+  const classes = useQuery({
+    queryKey: [...ugnikKeys.reference, 'classes', schoolId],
+    queryFn: () => listClasses(Number(schoolId)),
+    enabled: Boolean(schoolId),
+  });
+  const candidates = useQuery({
+    queryKey: [...ugnikKeys.participants, 'class', classId],
+    queryFn: () => listParticipants({ page: 1, pageSize: 500, filter: { classId: Number(classId) } }),
+    enabled: Boolean(classId),
+  });
+  const students = new Map<number, string>();
+  for (const p of candidates.data?.items ?? []) {
+    if (p.studentId && p.participantName) students.set(p.studentId, p.participantName);
+  }
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setResult(null);
+    const parts = typed.split(/[\s,;]+/).filter(Boolean);
+    const extraErrors: Record<string, string> = {};
+    if (!parts.every((p) => /^\d{1,10}$/.test(p))) extraErrors.studentIds = t('detail.badIds');
+    const ids = [...new Set([...picked.map(Number), ...parts.filter((p) => /^\d+$/.test(p)).map(Number)])];
+    await submit(
+      ugnikParticipantSaveBodySchema.safeParse({
+        diagnosticId: diagnostic.id,
+        subjectTestId: Number(subjectTestId),
+        testDate,
+        studentIds: ids,
+      }),
+      async (body) => {
+        const saved = await saveParticipants(body);
+        setResult(t('detail.registered', { created: saved.created, existing: saved.existing }));
+        setPicked([]);
+        setTyped('');
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: ugnikKeys.participants }),
+          queryClient.invalidateQueries({ queryKey: ugnikKeys.diagnostics }),
+        ]);
+      },
+      { extraErrors },
+    );
+  };
+
+  return (
+    <form ref={attachForm} onSubmit={(e) => void onSubmit(e)} noValidate data-testid="register-form">
+      <Stack>
+        {formError && (
+          <Alert color="red" role="alert">
+            {formError}
+          </Alert>
+        )}
+        {result && (
+          <Alert color="green" role="status">
+            {result}
+          </Alert>
+        )}
+        <Group align="flex-end" wrap="wrap">
+          <Select
+            label={t('detail.subjectTest')}
+            data={diagnostic.subjectTests.map((s) => ({ value: String(s.id), label: s.name }))}
+            value={subjectTestId}
+            onChange={setSubjectTestId}
+            error={fieldErrors.subjectTestId}
+            allowDeselect={false}
+            w={280}
+          />
+          <TextInput
+            type="date"
+            label={t('detail.testDate')}
+            value={testDate}
+            onChange={(e) => (setTestDate(e.currentTarget.value), clearFieldError('testDate'))}
+            error={fieldErrors.testDate}
+          />
+          <Select
+            label={t('detail.school')}
+            data={diagnostic.schools.map((s) => ({ value: String(s.id), label: s.name }))}
+            value={schoolId}
+            onChange={(v) => (setSchoolId(v), setClassId(null), setPicked([]))}
+            searchable
+            w={280}
+          />
+          <Select
+            label={t('detail.class')}
+            data={(classes.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+            value={classId}
+            onChange={(v) => (setClassId(v), setPicked([]))}
+            disabled={!schoolId}
+            w={160}
+          />
+        </Group>
+        <Text size="sm" c="dimmed">
+          {t('detail.studentsHint')}
+        </Text>
+        {classId && candidates.isLoading && <Loader size="xs" />}
+        {classId && !candidates.isLoading && (
+          <Checkbox.Group
+            label={t('detail.students')}
+            value={picked}
+            onChange={(v) => (setPicked(v), clearFieldError('studentIds'))}
+          >
+            <Stack gap={2} mt="xs">
+              {students.size === 0 && (
+                <Text size="sm" c="dimmed">
+                  {t('detail.noCandidates')}
+                </Text>
+              )}
+              {[...students].map(([id, label]) => (
+                <Checkbox key={id} value={String(id)} label={`${label} (ID ${id})`} />
+              ))}
+            </Stack>
+          </Checkbox.Group>
+        )}
+        <TextInput
+          label={t('detail.studentIds')}
+          value={typed}
+          onChange={(e) => (setTyped(e.currentTarget.value), clearFieldError('studentIds'))}
+          error={fieldErrors.studentIds}
+          aria-invalid={Boolean(fieldErrors.studentIds) || undefined}
+          w={360}
+        />
+        <Group>
+          <LoadingButton type="submit" loading={isLoading}>
+            {t('detail.register')}
+          </LoadingButton>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
+  const t = useUgnikT();
+  const { t: tr } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
+  const surnames = useQuery({
+    queryKey: ugnikKeys.surnames(diagnostic.id),
+    queryFn: () => getSurnames(diagnostic.id),
+  });
+  const download = (path: string, fallback: string) =>
+    downloadFile(path, fallback).then(
+      () => setError(null),
+      (e: unknown) => setError(describeApiError(e, tr)),
+    );
+  const base = `diagnosticId=${diagnostic.id}`;
+  const fullName = (r: UgnikSurnameRow) => [r.surname, r.name, r.patronymic].filter(Boolean).join(' ');
+  const columns: Column<UgnikSurnameRow>[] = [
+    { key: 'name', header: t('detail.participant'), cell: fullName, csv: fullName },
+    { key: 'school', header: t('detail.school'), cell: (r) => r.schoolName ?? '—', csv: (r) => r.schoolName },
+    { key: 'class', header: t('detail.class'), cell: (r) => r.className ?? '—', csv: (r) => r.className },
+    {
+      key: 'test',
+      header: t('detail.subjectTest'),
+      cell: (r) => r.subjectTestName,
+      csv: (r) => r.subjectTestName,
+    },
+    { key: 'date', header: t('detail.testDate'), cell: (r) => r.testDate, csv: (r) => r.testDate },
+    { key: 'status', header: t('detail.status'), cell: (r) => r.status, csv: (r) => r.status },
+    {
+      key: 'code',
+      header: t('detail.activationCode'),
+      cell: (r) => r.activationCode,
+      csv: (r) => r.activationCode,
+    },
+    { key: 'score', header: t('detail.score'), cell: (r) => r.score ?? '—', csv: (r) => r.score },
+  ];
+  return (
+    <Stack>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      <Title order={2} size="h4">
+        {t('detail.codesReport')}
+      </Title>
+      <Group>
+        <LoadingButton
+          variant="light"
+          onClick={() =>
+            download(
+              `/api/ugnik/reports/participantCodes?${base}&format=xlsx`,
+              `codes-${diagnostic.code}.xlsx`,
+            )
+          }
+        >
+          {t('detail.codesXlsx')}
+        </LoadingButton>
+        <LoadingButton
+          variant="light"
+          onClick={() =>
+            download(`/api/ugnik/reports/participantCodes?${base}&format=pdf`, `codes-${diagnostic.code}.pdf`)
+          }
+        >
+          {t('detail.codesPdf')}
+        </LoadingButton>
+      </Group>
+      <Group justify="space-between">
+        <Title order={2} size="h4">
+          {t('detail.surnamesReport')}
+        </Title>
+        <LoadingButton
+          variant="light"
+          onClick={() =>
+            download(`/api/ugnik/reports/surnames?${base}&format=xlsx`, `surnames-${diagnostic.code}.xlsx`)
+          }
+        >
+          {t('detail.surnamesXlsx')}
+        </LoadingButton>
+      </Group>
+      <ListTable
+        caption={t('detail.surnamesReport')}
+        columns={columns}
+        rows={surnames.data?.items}
+        rowKey={(r) => r.participantTestId}
+        isLoading={surnames.isFetching}
+        error={surnames.error}
+        onRetry={() => void surnames.refetch()}
+        csvName={`surnames-${diagnostic.code}`}
+      />
+    </Stack>
+  );
+}
+
+/** `/ugnik/diagnostics/:id`: the diagnostic, its participants, registration and reports. */
+export function UgnikDiagnosticPage() {
+  const t = useUgnikT();
+  const id = Number(useParams().id);
+  const query = useQuery({
+    queryKey: ugnikKeys.diagnostic(id),
+    queryFn: () => getDiagnostic(id),
+    enabled: id > 0,
+  });
+  const d = query.data;
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to="/ugnik/diagnostics" size="sm">
+        ← {t('common.back')}
+      </Anchor>
+      {query.isLoading && <Loader />}
+      {query.error && (
+        <Alert color="red" role="alert">
+          {query.error.message}
+        </Alert>
+      )}
+      {d && (
+        <>
+          <PageTitle data-testid="ugnik-diagnostic-title">{`${d.name} (${d.code})`}</PageTitle>
+          <Group gap="lg">
+            <Text size="sm">
+              {t('diagnostics.window')}: {windowText(d)}
+            </Text>
+            <Text size="sm">
+              {t('diagnostics.parallels')}: {d.parallels.join(', ')}
+            </Text>
+            <Text size="sm">
+              {t('diagnostics.participants')}: {d.participantCount}
+            </Text>
+          </Group>
+          <Text size="sm">
+            {t('diagnostics.subjectTests')}: {d.subjectTests.map((s) => s.name).join(', ')}
+          </Text>
+          <Text size="sm">
+            {t('diagnostics.schools')}: {d.schools.map((s) => s.name).join(', ')}
+          </Text>
+          <Tabs defaultValue="participants" keepMounted={false}>
+            <Tabs.List>
+              <Tabs.Tab value="participants">{t('detail.participantsTab')}</Tabs.Tab>
+              <Tabs.Tab value="register">{t('detail.registerTab')}</Tabs.Tab>
+              <Tabs.Tab value="reports">{t('detail.reportsTab')}</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="participants" pt="md">
+              <ParticipantsTab diagnostic={d} />
+            </Tabs.Panel>
+            <Tabs.Panel value="register" pt="md">
+              <RegisterTab diagnostic={d} />
+            </Tabs.Panel>
+            <Tabs.Panel value="reports" pt="md">
+              <ReportsTab diagnostic={d} />
+            </Tabs.Panel>
+          </Tabs>
+        </>
+      )}
+    </Stack>
+  );
+}

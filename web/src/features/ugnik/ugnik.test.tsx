@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
+
+const ugnik = { id: 5, login: 'ugnik', displayName: 'Сидоров Сергей', roles: ['ugnik'] };
+
+const listItem = {
+  id: 7,
+  code: 'I-2026-ABC123',
+  name: 'Проверка математики',
+  kind: 'inspection',
+  startsAt: '2026-03-01T06:00:00.000Z',
+  endsAt: '2026-03-05T15:00:00.000Z',
+  parallels: [7],
+  createdBy: 5,
+  participantCount: 0,
+  examWorkCount: 1,
+  resultsPublished: false,
+  createdAt: '2026-02-01T10:00:00.000Z',
+  subjectTestCount: 1,
+  schoolCount: 1,
+};
+
+function server(extra: Record<string, Handler> = {}) {
+  return fakeServer({
+    'GET /api/user': () => json(200, ugnik),
+    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+    'POST /api/ugnik/diagnostic/list': () => json(200, { items: [listItem], total: 1 }),
+    'POST /api/ugnik/mainSubjectTest/list': () =>
+      json(200, {
+        items: [
+          {
+            id: 3,
+            name: 'Математика 7',
+            subjectId: 1,
+            subjectName: 'Математика',
+            parallels: [7],
+            durationMinutes: 45,
+          },
+          {
+            id: 4,
+            name: 'Физика 9',
+            subjectId: 2,
+            subjectName: 'Физика',
+            parallels: [9],
+            durationMinutes: 45,
+          },
+        ],
+        total: 2,
+      }),
+    'POST /api/ugnik/school/list': () =>
+      json(200, {
+        items: [
+          { id: 21, ooId: 1, ooName: 'ГБОУ № 1', name: 'Школа № 1', shortName: null, code: null },
+          { id: 22, ooId: 2, ooName: 'ГБОУ № 2', name: 'Школа № 2', shortName: null, code: null },
+        ],
+        total: 2,
+      }),
+    ...extra,
+  });
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ugnik work place', { timeout: 20_000 }, () => {
+  it('keeps the ugnik home and lists diagnostics with server paging', async () => {
+    const api = server();
+    renderApp('/ugnik');
+    expect(await screen.findByTestId('role-home-ugnik')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Проверочные диагностики' }));
+    expect(await screen.findByText('Проверка математики')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/ugnik/diagnostic/list')[0]!.body).toEqual({
+      page: 1,
+      pageSize: 20,
+      sort: { field: 'startsAt', dir: 'desc' },
+    });
+  });
+
+  it('validates and sends the create body', async () => {
+    const api = server({
+      'POST /api/ugnik/diagnostic/create': ({ body }) =>
+        json(200, { ...listItem, ...(body as object), id: 8, subjectTests: [], schools: [] }),
+      'GET /api/ugnik/diagnostic/8': () =>
+        json(200, { ...listItem, id: 8, subjectTests: [{ id: 3, name: 'Математика 7' }], schools: [] }),
+      'POST /api/ugnik/participantTest/list': () => json(200, { items: [], total: 0 }),
+    });
+    const { router } = renderApp('/ugnik/diagnostics/new');
+    const form = await screen.findByTestId('ugnik-diagnostic-form');
+    await userEvent.click(within(form).getByRole('button', { name: 'Создать' }));
+    expect(await within(form).findAllByText('Заполните поле')).not.toHaveLength(0);
+    expect(api.callsTo('POST /api/ugnik/diagnostic/create')).toHaveLength(0);
+
+    await userEvent.type(within(form).getByLabelText(/Название/), 'Проверка математики');
+    await userEvent.type(within(form).getByLabelText(/Начало окна/), '2026-03-01T09:00');
+    await userEvent.type(within(form).getByLabelText(/Окончание окна/), '2026-03-05T18:00');
+    await userEvent.click(within(form).getByLabelText('7'));
+    await userEvent.click(await within(form).findByLabelText(/Математика 7/));
+    await userEvent.click(await within(form).findByLabelText(/Школа № 2/));
+    await userEvent.click(within(form).getByRole('button', { name: 'Создать' }));
+
+    await waitFor(() => expect(api.callsTo('POST /api/ugnik/diagnostic/create')).toHaveLength(1));
+    expect(api.callsTo('POST /api/ugnik/diagnostic/create')[0]!.body).toEqual({
+      name: 'Проверка математики',
+      startsAt: new Date('2026-03-01T09:00').toISOString(),
+      endsAt: new Date('2026-03-05T18:00').toISOString(),
+      parallels: [7],
+      subjectTestIds: [3],
+      schoolIds: [22],
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ugnik/diagnostics/8'));
+  });
+
+  it('explains inline why a started diagnostic cannot be deleted', async () => {
+    server({ 'DELETE /api/ugnik/diagnostic/7': () => apiError(409, 'has_exam_works') });
+    const { router } = renderApp('/ugnik/diagnostics');
+    await screen.findByText('Проверка математики');
+    await userEvent.click(screen.getByRole('button', { name: 'Удалить' }));
+    await userEvent.click(await screen.findByTestId('confirm-delete'));
+    expect(await screen.findByTestId('delete-error')).toHaveTextContent('участники уже начали работы');
+    expect(router.state.location.pathname).toBe('/ugnik/diagnostics');
+  });
+});
