@@ -10,7 +10,8 @@
 //   npm run bench                       # PostgreSQL at BENCH_DATABASE_URL or 127.0.0.1:5432
 //   npm run bench -- --write-docs       # also rewrites the results section of docs/BENCHMARKS.md
 // Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created), BENCH_SECONDS (10),
-//      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000).
+//      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
+//      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -76,6 +77,8 @@ async function startServer(databaseUrl) {
       DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'bench-'.padEnd(40, 'x'),
+      // As in production with several instances: sessions cached in Redis when it is given.
+      ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench${Date.now()}:` } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -331,7 +334,7 @@ async function reconcile(pool, acked) {
 
 function markdown(r) {
   const lines = [
-    `Run ${r.at} on ${r.machine.cpus} CPU (${r.machine.model}), ${r.machine.memoryGb} GB, Node ${process.version}, PostgreSQL on the same machine; server: one process, pool ${r.poolSize}.`,
+    `Run ${r.at} on ${r.machine.cpus} CPU (${r.machine.model}), ${r.machine.memoryGb} GB, Node ${process.version}, PostgreSQL on the same machine; server: one process, pool ${r.poolSize}${process.env.BENCH_REDIS_URL ? ', sessions cached in Redis' : ', no Redis'}.`,
     '',
     '| measurement | saves/s | p50 ms | p99 ms | errors |',
     '|---|---|---|---|---|',
