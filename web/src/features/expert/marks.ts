@@ -1,0 +1,32 @@
+/** Rubric scores as typed by the expert: parsing ("1,5" or "1.5"), checks and the total. */
+import type { Criterion, Mark } from './api';
+
+export type ScoreError = 'required' | 'range' | 'step';
+
+export function parseScore(text: string): number | null {
+  const trimmed = text.trim().replace(',', '.');
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return null;
+  return Number(trimmed);
+}
+
+export function scoreError(text: string, max: number): ScoreError | null {
+  if (text.trim() === '') return 'required';
+  const value = parseScore(text);
+  if (value === null || value < 0 || value > max) return 'range';
+  if (!Number.isInteger(value * 2)) return 'step';
+  return null;
+}
+
+/** The marks body, or null while any criterion is missing or invalid. */
+export function marksOf(criteria: readonly Criterion[], scores: Record<string, string>): Mark[] | null {
+  if (criteria.some((c) => scoreError(scores[c.code] ?? '', c.maxScore))) return null;
+  return criteria.map((c) => ({ criterionCode: c.code, score: parseScore(scores[c.code] ?? '')! }));
+}
+
+/** Sum of the valid scores typed so far. */
+export function totalOf(criteria: readonly Criterion[], scores: Record<string, string>): number {
+  return criteria.reduce((sum, c) => {
+    const value = parseScore(scores[c.code] ?? '');
+    return value !== null && value <= c.maxScore ? sum + value : sum;
+  }, 0);
+}

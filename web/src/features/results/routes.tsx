@@ -1,0 +1,25 @@
+/** Results work places: the participant's own result and the publication page of coordinators and admins. */
+import type { RouteObject } from 'react-router';
+import { useBundleT } from '../../components/data-table/use-bundle-t';
+import { PublishPage } from './publish-page';
+import { ResultPage } from './result-page';
+import { resultsBundle } from './locales';
+
+/** Children of each role's home route (its role guard applies). */
+export const resultsRoutes = {
+  participant: [{ path: 'result', element: <ResultPage /> }],
+  coordinator: [{ path: 'results', element: <PublishPage role="coordinator" /> }],
+  admin: [{ path: 'results', element: <PublishPage role="admin" /> }],
+} satisfies Record<string, RouteObject[]>;
+
+export function useResultsNavItems(): Record<
+  'participant' | 'coordinator' | 'admin',
+  { to: string; label: string }[]
+> {
+  const { t } = useBundleT(resultsBundle);
+  return {
+    participant: [{ to: '/participant/result', label: t('results.nav.result') }],
+    coordinator: [{ to: '/coordinator/results', label: t('results.nav.publish') }],
+    admin: [{ to: '/admin/results', label: t('results.nav.publish') }],
+  };
+}
