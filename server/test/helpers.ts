@@ -35,6 +35,7 @@ import {
   htmlTexts,
 } from '../src/db/schema/index.js';
 import { organizatorAssignments, workerTests } from '../src/db/schema/index.js';
+import { answerFiles, answers, taskScores } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/password.js';
 import { schoolDay } from '../src/lib/calendar.js';
 import { activationCode, registrationCode } from '../src/lib/tokens.js';
@@ -876,5 +877,101 @@ export async function guardResults(
     anonymous: anonymous.statusCode,
     wrongRole: wrongRole.statusCode,
     noCsrf: noCsrf.statusCode === 403 ? (noCsrf.json() as { code: string }).code : noCsrf.statusCode,
+  };
+}
+
+// --- fixtures of expert grading tests ---
+
+export interface ExpertWorkFixture extends ParticipantTestFixture {
+  examWorkId: number;
+  subjectId: number;
+  /** [extended text (К1 ≤ 2, К2 ≤ 1), file answer (К1 ≤ 3)] */
+  variantTaskIds: number[];
+  /** The file attached to the file answer (named after the participant on purpose). */
+  fileId: number;
+  fileBytes: Buffer;
+  answerText: string;
+}
+
+/**
+ * A finished work of student «Иванов» (createOrg) with two expert-graded tasks answered (a text
+ * and an attached file) whose task_scores await experts, as the results module leaves them.
+ */
+export async function createExpertWork(
+  app: FastifyInstance,
+  options: { threshold?: number; expertRule?: 'third' | 'mean' } = {},
+): Promise<ExpertWorkFixture> {
+  const db = app.ctx.db;
+  const org = await createOrg(app);
+  const pt = await createParticipantTest(app, org, { status: 'finished' });
+  await db
+    .update(subjectTests)
+    .set({ expertRule: options.expertRule ?? 'third' })
+    .where(eq(subjectTests.id, pt.subjectTestId));
+  const [st] = await db
+    .select({ subjectId: subjectExams.subjectId })
+    .from(subjectTests)
+    .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
+    .where(eq(subjectTests.id, pt.subjectTestId));
+  const scoring = { method: 'expert', thirdCheckThreshold: options.threshold ?? 1 };
+  const variant = await createVariantWithTasks(app, pt.subjectTestId, [
+    {
+      answerType: 'extended_text',
+      html: '<p>Напишите сочинение</p><script>alert(1)</script>',
+      content: { maxLength: 2000 },
+      scoring,
+      solutionHtml: '<p>Образец ответа</p>',
+      criteria: [
+        { code: 'К1', text: 'Тезис', maxScore: 2 },
+        { code: 'К2', text: 'Грамотность', maxScore: 1 },
+      ],
+      maxScore: 3,
+    },
+    {
+      answerType: 'file',
+      content: { accept: ['image/*'], maxFiles: 1, maxSizeMb: 1 },
+      scoring,
+      criteria: [{ code: 'К1', text: 'Решение', maxScore: 3 }],
+      maxScore: 3,
+    },
+  ]);
+  const examWorkId = await createExamWork(app, pt.participantTestId, variant.variantId, {
+    status: 'finished',
+  });
+  await db
+    .update(examWorks)
+    .set({ finishedAt: new Date(), finishReason: 'manual' })
+    .where(eq(examWorks.id, examWorkId));
+  const fileBytes = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
+  const fileId = await createStoredFile(app, {
+    ownerType: 'answer',
+    ownerId: examWorkId,
+    name: 'Иванов_работа.jpg',
+    mime: 'image/jpeg',
+    data: fileBytes,
+  });
+  const answerText = `Ответ участника ${unique('T')}`;
+  await db.insert(answers).values([
+    { examWorkId, variantTaskId: variant.variantTaskIds[0]!, value: answerText, seq: 1 },
+    { examWorkId, variantTaskId: variant.variantTaskIds[1]!, value: { fileIds: [fileId] }, seq: 1 },
+  ]);
+  await db.insert(answerFiles).values({ examWorkId, variantTaskId: variant.variantTaskIds[1]!, fileId });
+  await db.insert(taskScores).values(
+    variant.variantTaskIds.map((variantTaskId) => ({
+      examWorkId,
+      variantTaskId,
+      autoStatus: 'manual',
+      maxScore: 3,
+      status: 'awaiting_experts',
+    })),
+  );
+  return {
+    ...pt,
+    examWorkId,
+    subjectId: st!.subjectId,
+    variantTaskIds: variant.variantTaskIds,
+    fileId,
+    fileBytes,
+    answerText,
   };
 }

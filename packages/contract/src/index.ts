@@ -15,3 +15,4 @@ export * from './participant-test.js';
 export * from './ugnik.js';
 export * from './worker-test.js';
 export * from './guest-profile.js';
+export * from './results.js';

@@ -24,6 +24,9 @@ import { jobsPlugin } from '../jobs/runner.js';
 import { participantTestQueueRoutes } from './participant-test/queue.routes.js';
 import { createDiagnosticRoutes } from './create-diagnostic/create-diagnostic.routes.js';
 import { participantCodesRoutes } from './reports/participant-codes.routes.js';
+import { examResultsRoutes } from './exam-results/exam-results.routes.js';
+import { expertRoutes } from './expert/expert.routes.js';
+import { monitoringRoutes } from './monitoring/monitoring.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -51,6 +54,9 @@ export const modules: FastifyPluginAsync[] = [
   participantTestQueueRoutes,
   createDiagnosticRoutes,
   participantCodesRoutes,
+  examResultsRoutes,
+  expertRoutes,
+  monitoringRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

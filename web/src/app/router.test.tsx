@@ -62,7 +62,18 @@ describe('routing and guards', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Главная', 'Смена пароля']);
+    ).toEqual([
+      'Главная',
+      'Смена пароля',
+      'Ученики',
+      'Классы',
+      'Здания',
+      'Организаторы',
+      'Диагностики',
+      'Очередь задач',
+      'Тестирование работников',
+      'Публикация результатов',
+    ]);
     expect(within(screen.getByTestId('account-summary')).getByText('coordinator')).toBeInTheDocument();
   });
 
@@ -87,7 +98,7 @@ describe('routing and guards', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Главная']);
+    ).toEqual(['Главная', 'Мои результаты']);
   });
 
   it('shows a 404 page for unknown addresses', async () => {

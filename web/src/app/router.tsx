@@ -1,6 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/ui/full-page-loader';
+import { adminRoutes } from '../features/admin/routes';
+import { coordinatorRoutes } from '../features/coordinator/routes';
+import { organizatorRoutes } from '../features/organizator/routes';
 import { ChangePasswordPage } from '../features/account/components/change-password-page';
 import { ConfirmEmailPage } from '../features/account/components/confirm-email-page';
 import { ForgotPasswordPage } from '../features/account/components/forgot-password-page';
@@ -13,20 +16,37 @@ import { RouteError } from '../features/errors/components/route-error';
 import { RunnerPage } from '../features/exam-runner/components/runner-page';
 import { StartPage } from '../features/exam-runner/components/start-page';
 import { UnauthorizedPage } from '../features/errors/components/unauthorized-page';
+import { ugnikRoutes } from '../features/ugnik/routes';
+import { expertRoutes } from '../features/expert/routes';
+import { resultsRoutes } from '../features/results/routes';
 import { RoleHome } from '../features/homes/components/role-home';
+import { roomRoutes } from '../features/monitoring/routes';
 import { setApiNavigator } from '../lib/api-client';
 import { basePath } from '../lib/location';
-import { HOME_ROLES } from '../lib/roles';
+import { HOME_ROLES, type HomeRole } from '../lib/roles';
 import { AppLayout } from './layouts/app-layout';
 import { PublicLayout } from './layouts/public-layout';
 import { requireRole, requireUser, rootRedirect } from './routes/guards';
+
+/** Work places of a role: pages under its home, guarded by the home's role loader. */
+const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
+  admin: [...adminRoutes, ...resultsRoutes.admin],
+  ugnik: ugnikRoutes,
+  coordinator: [...coordinatorRoutes, ...resultsRoutes.coordinator],
+  organizator: organizatorRoutes,
+  expert: expertRoutes,
+  participant: resultsRoutes.participant,
+};
 
 /** Route table, shared by the browser router and by tests (memory router). */
 export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObject[] {
   const homes: RouteObject[] = HOME_ROLES.map((role) => ({
     path: role,
     loader: requireRole(queryClient, role, basename),
-    element: role === 'participant' ? <StartPage /> : <RoleHome role={role} />,
+    children: [
+      { index: true, element: role === 'participant' ? <StartPage /> : <RoleHome role={role} /> },
+      ...(WORK_PLACES[role] ?? []),
+    ],
   }));
 
   const runner: RouteObject = {
@@ -66,7 +86,12 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
           loader: requireUser(queryClient, basename),
           element: <AppLayout />,
           errorElement: <RouteError />,
-          children: [...homes, runner, { path: 'account/password', element: <ChangePasswordPage /> }],
+          children: [
+            ...homes,
+            runner,
+            { path: 'account/password', element: <ChangePasswordPage /> },
+            ...roomRoutes(queryClient, basename),
+          ],
         },
       ],
     },

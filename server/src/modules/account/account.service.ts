@@ -12,6 +12,7 @@ import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.
 import type { MailMessage } from '../../lib/mailer.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
+import { publishWorkEvent } from '../monitoring/bus.js';
 import * as repo from './account.repo.js';
 import {
   ProviderUnavailableError,
@@ -414,6 +415,7 @@ export class AccountService {
       details: { by: 'activation_code', ended },
       ip: caller.ip,
     });
+    publishWorkEvent(this.ctx, target?.id, null, 'logged_out', { ended });
     return ended;
   }
 

@@ -17,7 +17,6 @@ import {
   subjects,
   subjectTests,
   tasks,
-  userRoles,
   variants,
   variantTasks,
   workers,
@@ -355,9 +354,8 @@ export async function openPauseOf(db: DbOrTx, workId: number) {
       id: examWorkPauses.id,
       pausedBy: examWorkPauses.pausedBy,
       reason: examWorkPauses.reason,
-      // A pause made by someone holding a staff role: only staff may lift it.
-      byStaffRole: sql<boolean>`exists (select 1 from ${userRoles} r where r.user_id = ${examWorkPauses.pausedBy}
-        and r.role in ('organizator', 'coordinator', 'admin'))`,
+      // A pause made by staff (examWorkIds): only staff may lift it.
+      byStaff: examWorkPauses.byStaff,
     })
     .from(examWorkPauses)
     .where(and(eq(examWorkPauses.examWorkId, workId), isNull(examWorkPauses.endedAt)))
@@ -368,7 +366,7 @@ export async function openPauseOf(db: DbOrTx, workId: number) {
 
 export async function insertPause(
   db: DbOrTx,
-  values: { examWorkId: number; startedAt: Date; pausedBy: number; reason: string | null },
+  values: { examWorkId: number; startedAt: Date; pausedBy: number; byStaff: boolean; reason: string | null },
 ): Promise<void> {
   await db.insert(examWorkPauses).values(values);
 }

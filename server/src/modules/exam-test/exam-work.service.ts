@@ -12,6 +12,8 @@ import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
+import { queueScoring } from '../exam-results/results.service.js';
+import { publishWorkEvent } from '../monitoring/bus.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
 import { schoolDay } from '../../lib/calendar.js';
@@ -306,7 +308,10 @@ export async function startWork(
     });
     return row;
   });
-  if (created) return toWorkState(created, now);
+  if (created) {
+    publishWorkEvent(ctx, pt.id, created.id, 'started');
+    return toWorkState(created, now);
+  }
   // Another request created it between our read and our insert.
   const winner = await repo.findLiveWork(ctx.db, ptId);
   if (!winner) throw noExamWork();
@@ -354,6 +359,7 @@ export async function workState(ctx: AppContext, auth: AuthContext, id: number):
 export async function timeLeft(ctx: AppContext, auth: AuthContext, id: number) {
   const w = ownWork(auth, await repo.findWork(ctx.db, id));
   if (w.deletedAt) throw noSuchWork();
+  publishWorkEvent(ctx, w.participantTestId, w.id, 'heartbeat');
   return toTimeLeft(w, new Date());
 }
 
@@ -403,10 +409,19 @@ export async function saveAnswer(ctx: AppContext, actor: Actor, body: SaveAnswer
         deviceId: actor.deviceId,
         now: new Date(),
       });
-      if (applied) return { seq: applied.seq, savedAt: applied.savedAt.toISOString() };
+      if (applied) {
+        publishWorkEvent(ctx, participantTestId, body.examWorkId, 'answer_saved', {
+          variantTaskId: body.variantTaskId,
+        });
+        return { seq: applied.seq, savedAt: applied.savedAt.toISOString() };
+      }
     }
   }
-  return saveAnswerChecked(ctx, actor, body);
+  const saved = await saveAnswerChecked(ctx, actor, body);
+  publishWorkEvent(ctx, participantTestId, body.examWorkId, 'answer_saved', {
+    variantTaskId: body.variantTaskId,
+  });
+  return saved;
 }
 
 async function saveAnswerChecked(ctx: AppContext, actor: Actor, body: SaveAnswerBody) {
@@ -588,7 +603,7 @@ async function auditStaffBatch(tx: Tx, writer: Writer, w: WorkRow, results: Batc
 }
 
 export async function saveAnswers(ctx: AppContext, writer: Writer, body: SaveAnswersBody) {
-  return ctx.db.transaction(async (tx) => {
+  const done = await ctx.db.transaction(async (tx) => {
     const w = await lockForWriter(tx, writer, body.examWorkId);
     const tasks = await tasksForBatch(
       tx,
@@ -602,6 +617,16 @@ export async function saveAnswers(ctx: AppContext, writer: Writer, body: SaveAns
     await auditStaffBatch(tx, writer, w, results);
     return { results };
   });
+  publishBatch(ctx, writer, body.examWorkId, done.results);
+  return done;
+}
+
+/** One event for a batch (online or keyed in from a paper form), with what the batch knows. */
+function publishBatch(ctx: AppContext, writer: Writer, workId: number, results: BatchResult[]) {
+  const saved = results.filter((r) => r.status === 'saved').length;
+  if (!saved) return;
+  const ptId = writer.kind === 'staff' ? writer.participantTestId : writer.actor.auth.participantTestId;
+  publishWorkEvent(ctx, ptId, workId, 'answer_saved', { saved, source: writer.kind });
 }
 
 // ------------------------------------------------------------------ answers with files
@@ -626,7 +651,7 @@ export async function saveAnswersWithFiles(
   checkFile: (task: AnswerTask, file: UploadedFile) => void,
   sha256: (data: Buffer) => string,
 ) {
-  return ctx.db.transaction(async (tx) => {
+  const done = await ctx.db.transaction(async (tx) => {
     const w = await lockForWriter(tx, writer, body.examWorkId);
     const tasks = await tasksForBatch(
       tx,
@@ -665,6 +690,8 @@ export async function saveAnswersWithFiles(
     await auditStaffBatch(tx, writer, w, results, stored.length);
     return { results, files: stored };
   });
+  publishBatch(ctx, writer, body.examWorkId, done.results);
+  return done;
 }
 
 function mergeFileIds(
@@ -731,7 +758,7 @@ export async function setTaskMode(
 
 /** Finishes own work. Idempotent; `timeout` only counts when the server's clock agrees. */
 export async function finishWork(ctx: AppContext, actor: Actor, id: number, reason: 'manual' | 'timeout') {
-  return ctx.db.transaction(async (tx) => {
+  const state = await ctx.db.transaction(async (tx) => {
     const w = ownWork(actor.auth, await repo.lockWorkForUpdate(tx, id));
     // After the lock: saves that held it committed before this instant.
     const now = new Date();
@@ -750,6 +777,7 @@ export async function finishWork(ctx: AppContext, actor: Actor, id: number, reas
     });
     if (w.pausedAt) await repo.closePauses(tx, w.id, finishedAt, actor.auth.userId);
     await repo.setParticipantTestStatus(tx, w.participantTestId, 'finished', OPEN_TEST_STATUSES);
+    await queueScoring(tx, [w.id]);
     await audit(tx, {
       userId: actor.auth.userId,
       action: 'exam_work.finish',
@@ -761,6 +789,8 @@ export async function finishWork(ctx: AppContext, actor: Actor, id: number, reas
     });
     return toWorkState(done, now);
   });
+  publishWorkEvent(ctx, state.participantTestId, state.id, 'finished', { reason: state.finishReason });
+  return state;
 }
 
 function effectiveDeadlineOf(w: WorkRow, now: Date): Date {
@@ -772,33 +802,35 @@ function effectiveDeadlineOf(w: WorkRow, now: Date): Date {
 export async function ownPauseState(ctx: AppContext, auth: AuthContext) {
   const w = await liveWorkOf(ctx.db, auth);
   const open = await repo.openPauseOf(ctx.db, w.id);
-  return toPauseState(w, new Date(), open && { reason: open.reason, byStaff: open.pausedBy !== auth.userId });
+  return toPauseState(w, new Date(), open && { reason: open.reason, byStaff: open.byStaff });
 }
 
 /** Pauses or resumes the session's own work; a pause made by staff is lifted by staff only. */
 export async function pauseOwn(ctx: AppContext, actor: Actor, pause: boolean, reason: string | null) {
   const ptId = boundTestId(actor.auth);
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const live = await repo.findLiveWork(tx, ptId);
     if (!live) throw noExamWork();
     const w = (await repo.lockWorkForUpdate(tx, live.id))!;
     if (w.finishedAt) throw workFinished();
     assertSameDevice(w, actor.deviceId);
     const open = await repo.openPauseOf(tx, w.id);
-    if (!pause && open && open.pausedBy !== actor.auth.userId)
+    if (!pause && open && open.byStaff)
       throw forbidden('The organizer paused this work; only the organizer can resume it', 'paused_by_staff');
-    const after = await applyPause(tx, actor, w, pause, reason);
+    const after = await applyPause(tx, actor, w, pause, reason, false);
     const stillOpen = pause ? await repo.openPauseOf(tx, w.id) : null;
     return {
       works: [
         toPauseState(
           after,
           new Date(),
-          stillOpen && { reason: stillOpen.reason, byStaff: stillOpen.pausedBy !== actor.auth.userId },
+          stillOpen && { reason: stillOpen.reason, byStaff: stillOpen.byStaff },
         ),
       ],
     };
   });
+  for (const w of result.works) publishWorkEvent(ctx, ptId, w.examWorkId, w.paused ? 'paused' : 'resumed');
+  return result;
 }
 
 /** An organizer pauses or resumes works of their rooms; one out of scope and nothing changes. */
@@ -809,17 +841,21 @@ export async function pauseByStaff(
   pause: boolean,
   reason: string | null,
 ) {
-  return ctx.db.transaction(async (tx) => {
+  const touched: { ptId: number; id: number }[] = [];
+  const result = await ctx.db.transaction(async (tx) => {
     const rows = await repo.lockWorksForUpdate(tx, [...new Set(ids)]);
     await assertAllReachable(tx, actor.auth, ids, rows);
     const works = [];
     for (const { work } of rows) {
-      const after = work.finishedAt ? work : await applyPause(tx, actor, work, pause, reason);
+      const after = work.finishedAt ? work : await applyPause(tx, actor, work, pause, reason, true);
       const open = after.pausedAt ? await repo.openPauseOf(tx, after.id) : null;
-      works.push(toPauseState(after, new Date(), open && { reason: open.reason, byStaff: open.byStaffRole }));
+      works.push(toPauseState(after, new Date(), open && { reason: open.reason, byStaff: open.byStaff }));
+      if (after !== work) touched.push({ ptId: work.participantTestId, id: work.id });
     }
     return { works };
   });
+  for (const t of touched) publishWorkEvent(ctx, t.ptId, t.id, pause ? 'paused' : 'resumed', { reason });
+  return result;
 }
 
 async function assertAllReachable(
@@ -844,6 +880,7 @@ async function applyPause(
   w: WorkRow,
   pause: boolean,
   reason: string | null,
+  byStaff: boolean,
 ): Promise<WorkRow> {
   const now = new Date();
   if (pause === (w.pausedAt !== null)) return w;
@@ -852,7 +889,13 @@ async function applyPause(
     ? await repo.updateWork(tx, w.id, { status: 'paused', pausedAt: now })
     : await repo.updateWork(tx, w.id, { status: 'in_progress', pausedAt: null, ...resumeClock(w, now) });
   if (pause)
-    await repo.insertPause(tx, { examWorkId: w.id, startedAt: now, pausedBy: actor.auth.userId, reason });
+    await repo.insertPause(tx, {
+      examWorkId: w.id,
+      startedAt: now,
+      pausedBy: actor.auth.userId,
+      byStaff,
+      reason,
+    });
   else await repo.closePauses(tx, w.id, now, actor.auth.userId);
   await audit(tx, {
     userId: actor.auth.userId,
@@ -871,10 +914,10 @@ async function applyPause(
 // ------------------------------------------------------------------ staff: delete, change time, card
 
 export async function deleteWork(ctx: AppContext, actor: Actor, id: number, reason: string | null) {
-  await ctx.db.transaction(async (tx) => {
+  const ptId = await ctx.db.transaction(async (tx) => {
     const w = await repo.lockWorkForUpdate(tx, id);
     if (!w) throw noSuchWork();
-    if (w.deletedAt) return;
+    if (w.deletedAt) return null;
     await repo.updateWork(tx, w.id, {
       deletedAt: new Date(),
       deletedBy: actor.auth.userId,
@@ -891,7 +934,9 @@ export async function deleteWork(ctx: AppContext, actor: Actor, id: number, reas
       details: { participantTestId: w.participantTestId, status: w.status },
       ip: actor.ip,
     });
+    return w.participantTestId;
   });
+  publishWorkEvent(ctx, ptId, id, 'deleted', { reason });
   return { ok: true as const };
 }
 
@@ -903,7 +948,8 @@ export async function changeTimeOf(
   deltaSeconds: number,
   reason: string | null,
 ) {
-  return ctx.db.transaction(async (tx) => {
+  const touched: { ptId: number; id: number }[] = [];
+  const result = await ctx.db.transaction(async (tx) => {
     const now = new Date();
     const rows = await repo.lockWorksForUpdate(tx, ids);
     await assertAllReachable(tx, actor.auth, ids, rows);
@@ -925,6 +971,7 @@ export async function changeTimeOf(
         ip: actor.ip,
       });
       const state = toWorkState(after, now);
+      touched.push({ ptId: work.participantTestId, id: work.id });
       changed.push({
         id: after.id,
         extraSeconds: after.extraSeconds,
@@ -934,6 +981,8 @@ export async function changeTimeOf(
     }
     return { changed };
   });
+  for (const t of touched) publishWorkEvent(ctx, t.ptId, t.id, 'time_changed', { deltaSeconds, reason });
+  return result;
 }
 
 /** Scope rule body for staff calls naming a work: 404 when absent, else the participant test's scope. */

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { examWorks } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { publishWorkEvent } from '../monitoring/bus.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/participant-tests.js';
 import type { Actor } from './info.service.js';
@@ -32,7 +33,7 @@ export async function restoreExamWork(
   body: RestoreExamWorkBody,
 ): Promise<RestoreExamWorkResult> {
   try {
-    return await ctx.db.transaction(async (tx) => {
+    const restored = await ctx.db.transaction(async (tx) => {
       const [work] = await tx.select().from(examWorks).where(eq(examWorks.id, body.examWorkId)).for('update');
       if (!work) throw notFound('No such exam work');
       if (!(await lockParticipantTest(tx, work.participantTestId)))
@@ -59,6 +60,10 @@ export async function restoreExamWork(
       });
       return { examWorkId: work.id, participantTestId: work.participantTestId, status: work.status };
     });
+    publishWorkEvent(ctx, restored.participantTestId, restored.examWorkId, 'restored', {
+      reason: body.reason ?? null,
+    });
+    return restored;
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isUniqueViolation(err, 'exam_works_live_idx')) throw liveWorkExists();

@@ -3,6 +3,7 @@ import type { ClearSessionResult } from '@attesta/contract';
 import type { AppContext } from '../../context.js';
 import { examWorks } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
+import { publishWorkEvent } from '../monitoring/bus.js';
 import { notFound } from '../../lib/errors.js';
 import type { Actor } from './info.service.js';
 import { lockLiveWork, lockParticipantTest } from './info.repo.js';
@@ -40,5 +41,6 @@ export async function clearSession(
   });
   // After the commit: a session ended before the binding is dropped could sign in and bind again.
   const sessionsEnded = await ctx.sessions.revokeWhere({ participantTestId }, 'clear_session');
+  publishWorkEvent(ctx, participantTestId, examWorkId, 'session_cleared', { reason: reason ?? null });
   return { participantTestId, examWorkId, sessionsEnded };
 }

@@ -5,6 +5,12 @@ import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { FullPageLoader } from '../../components/ui/full-page-loader';
+import { useAdminNavItems } from '../../features/admin/routes';
+import { useCoordinatorNavItems } from '../../features/coordinator/routes';
+import { useOrganizatorNavItems } from '../../features/organizator/routes';
+import { useUgnikNavItems } from '../../features/ugnik/routes';
+import { useExpertNavItems } from '../../features/expert/routes';
+import { useResultsNavItems } from '../../features/results/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
 import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
 import { currentUserQuery } from '../../lib/session';
@@ -44,6 +50,15 @@ export function AppLayout() {
   const activeRole = useActiveRole(user);
   const roles = homeRolesOf(user.roles);
   const { pathname } = useLocation();
+  const resultsNav = useResultsNavItems();
+  const workPlaceNav: Partial<Record<HomeRole, NavItem[]>> = {
+    admin: [...useAdminNavItems(), ...resultsNav.admin],
+    ugnik: useUgnikNavItems(),
+    coordinator: [...useCoordinatorNavItems(), ...resultsNav.coordinator],
+    organizator: useOrganizatorNavItems(),
+    expert: useExpertNavItems(),
+    participant: resultsNav.participant,
+  };
 
   // On narrow screens the menu is an overlay; leaving it open over the next page would hide it.
   useEffect(() => {
@@ -105,7 +120,7 @@ export function AppLayout() {
             <LanguageSwitch />
           </Group>
         </Stack>
-        {navItemsFor(activeRole, t).map((item) => {
+        {[...navItemsFor(activeRole, t), ...((activeRole && workPlaceNav[activeRole]) || [])].map((item) => {
           const active = item.end ? pathname === item.to : pathname.startsWith(item.to);
           return (
             <NavLink

@@ -1,5 +1,6 @@
-import { Alert, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 
@@ -30,7 +31,13 @@ export function FinishedScreen({ finishedAt, reason, answered, total }: Finished
         </Stack>
       </Paper>
       <Alert color="blue" variant="light">
-        {t('runner.finished.results')}
+        {t('runner.finished.results')}{' '}
+        <Anchor component={Link} to="/participant/result" data-testid="finished-result-link">
+          {/* The results feature registers this key (its navigation item) on the app's i18n instance. */}
+          {(t as unknown as (key: string, o: { defaultValue: string }) => string)('results.nav.result', {
+            defaultValue: 'Мои результаты',
+          })}
+        </Anchor>
       </Alert>
     </Stack>
   );

@@ -28,6 +28,7 @@ import { ExamTimer } from './exam-timer';
 import { FinishDialog } from './finish-dialog';
 import { FinishedScreen } from './finished-screen';
 import { PauseOverlay } from './pause-overlay';
+import { useIntegrityReporter } from '../../monitoring/use-integrity-reporter';
 import { SaveStatus } from './save-status';
 import { ShortcutsHelp } from './shortcuts-help';
 import { TaskNav } from './task-nav';
@@ -74,6 +75,7 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
   const tasks = useMemo(() => [...variant.tasks].sort((a, b) => a.position - b.position), [variant.tasks]);
   const taskById = useMemo(() => new Map(tasks.map((task) => [task.variantTaskId, task])), [tasks]);
   const online = useOnline();
+  useIntegrityReporter(work.id);
   const [finished, setFinished] = useState<Finished | null>(null);
   const [pause, setPause] = useState<PauseState | null>(null);
   const [pauseBusy, setPauseBusy] = useState(false);
@@ -212,7 +214,8 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
     fetchLeft: () => api.timeLeft(work.id),
     onSync: (left: TimeLeft) => {
       if (left.status === 'finished' || left.status === 'scored') void goFinished(null);
-      else if (left.paused && !paused) void refreshPause();
+      // Staff pause or resume it from their room view: the 10 s sync notices either way.
+      else if (left.paused !== paused) void refreshPause();
     },
     onWarning: (seconds) => setAnnouncement(t('runner.timer.warning', { count: Math.round(seconds / 60) })),
     onExpire: () => {

@@ -1,13 +1,13 @@
 /**
  * The countdown of a running work on the server's clock: ticks locally every second, re-syncs
- * with GET examwork/left every 60 s and when the tab regains focus or the connection returns.
+ * with GET examwork/left every 10 s (staff pauses and time changes show promptly) and when the tab regains focus or the connection returns.
  * Reports each warning threshold once and the zero once.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TimeLeft } from '../api/exam-api';
 import { crossedWarnings, secondsLeftAt, syncClock, type ServerClock } from '../lib/countdown';
 
-export const RESYNC_MS = 60_000;
+export const RESYNC_MS = 10_000;
 
 export interface CountdownOptions {
   deadlineAt: string;

@@ -5,6 +5,7 @@ import { PageTitle } from '../../../components/ui/page-title';
 import type { HomeRole } from '../../../lib/roles';
 import { currentUserQuery } from '../../../lib/session';
 import { AccountSummary } from './account-summary';
+import { RoomLink } from '../../monitoring/room-link';
 
 /**
  * Home of a staff role or a guest. It shows only what exists today — who is signed in, with which
@@ -19,6 +20,7 @@ export function RoleHome({ role }: { role: Exclude<HomeRole, 'participant'> }) {
       <Text fz="lg" data-testid="greeting">
         {t('home.greeting', { name: user.displayName })}
       </Text>
+      <RoomLink role={role} />
       <AccountSummary user={user} />
       <Text c="dimmed" size="sm">
         {t('home.sectionsLater')}

@@ -1,0 +1,242 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema, type Role } from '@attesta/contract';
+import { authOf, type ScopeRule } from '../../auth/access.js';
+import { badRequest } from '../../lib/errors.js';
+import { attachBus, detachBus, EventBus, participantKey, type WorkEvent } from './bus.js';
+import {
+  canWatchRoom,
+  INTEGRITY_KINDS,
+  recordIntegrity,
+  roomRows,
+  roomSnapshot,
+  type RoomRef,
+  type RoomRow,
+} from './monitoring.service.js';
+
+/*
+ * Live monitoring of a room (not in the contract): GET /api/monitoring/room (snapshot),
+ * GET /api/monitoring/room/stream (Server-Sent Events) and POST /api/monitoring/integrity (the
+ * participant's runner reports focus, fullscreen, visibility and connection changes). The room
+ * actions are the existing calls (pause, ChangeTimeTill, LogoutByActivationCode, clearSession,
+ * RestoreExamWork, saveanswers?registrationCode); each publishes its event on the bus.
+ */
+
+const tags = ['monitoring'];
+const STAFF: readonly Role[] = ['organizator', 'coordinator', 'admin'];
+export const PING_MS = 15_000;
+/** Events are gathered this long, then the rows they name are read once. */
+const FLUSH_MS = 250;
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const roomQuery = z.strictObject({
+  diagnosticId: id,
+  classId: id.optional(),
+  buildingId: id.optional(),
+});
+type RoomQuery = z.infer<typeof roomQuery>;
+
+function refOf(q: RoomQuery): RoomRef {
+  if ((q.classId === undefined) === (q.buildingId === undefined))
+    throw badRequest('validation_failed', 'Name the room by classId or by buildingId (one of them)', [
+      { path: 'querystring.classId', message: 'classId or buildingId' },
+    ]);
+  return q.classId !== undefined
+    ? { diagnosticId: q.diagnosticId, classId: q.classId }
+    : { diagnosticId: q.diagnosticId, buildingId: q.buildingId! };
+}
+
+const roomInScope: ScopeRule = (req, auth) =>
+  canWatchRoom(req.server.ctx.db, auth, refOf(req.query as RoomQuery));
+
+const iso = z.string().nullable();
+const roomRowSchema = z.object({
+  participantTestId: z.number().int(),
+  examWorkId: z.number().int().nullable(),
+  deletedExamWorkId: z.number().int().nullable(),
+  name: z.string().nullable(),
+  className: z.string().nullable(),
+  status: z.enum(['not_started', 'in_progress', 'paused', 'finished', 'absent']),
+  answered: z.number().int(),
+  total: z.number().int().nullable(),
+  secondsLeft: z.number().int().nullable(),
+  deadlineAt: iso,
+  lastSaveAt: iso,
+  online: z.boolean(),
+  offlineSince: iso,
+  lastSeenAt: iso,
+  pausedByStaff: z.boolean(),
+  pauseReason: z.string().nullable(),
+  finishReason: z.string().nullable(),
+  integrity: z.record(z.string(), z.number()),
+  activationCode: z.string(),
+  registrationCode: z.string(),
+});
+const roomSnapshotSchema = z.object({
+  diagnosticId: z.number().int(),
+  classId: z.number().int().nullable(),
+  buildingId: z.number().int().nullable(),
+  serverTime: z.string(),
+  participants: z.array(roomRowSchema),
+});
+
+const integrityBody = z.strictObject({
+  kind: z.enum(INTEGRITY_KINDS),
+  at: z.string().max(40).optional().describe("the client's time of the event (kept as a detail)"),
+});
+
+function writeEvent(res: ServerResponse, event: string, data: unknown) {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+  const bus = new EventBus(ctx.redis, `${ctx.config.redisKeyPrefix}monitoring:`, (err) =>
+    app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'monitoring bus error'),
+  );
+  attachBus(ctx, bus);
+
+  /** Open streams, ended when the server closes (they are never idle, so close would wait). */
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+  app.addHook('onClose', async () => {
+    detachBus(ctx);
+    bus.close();
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/api/monitoring/room',
+    config: { access: { roles: STAFF, scope: roomInScope } },
+    schema: {
+      summary: 'The room now: every participant, their state, progress, clock and integrity events',
+      description:
+        'A room is a class (`classId`) or a whole building (`buildingId`) of one diagnostic. Organizator: ' +
+        'assigned classes and buildings; coordinator: own school; admin: any.',
+      tags,
+      querystring: roomQuery,
+      response: { 200: roomSnapshotSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (req) => roomSnapshot(ctx, refOf(req.query)),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/api/monitoring/room/stream',
+    config: { access: { roles: STAFF, scope: roomInScope } },
+    schema: {
+      summary:
+        'Server-Sent Events of a room: `snapshot` first, then `work` per changed row, `ping` every 15 s',
+      description:
+        '`work` data: `{ kind, row }` where kind is the change (answer_saved, paused, resumed, time_changed, ' +
+        'finished, deleted, restored, started, session_cleared, logged_out, integrity, heartbeat) and row the ' +
+        'participant row as in the snapshot. Events of every server instance arrive (Redis fan-out).',
+      tags,
+      querystring: roomQuery,
+      response: errors(400, 401, 403, 404),
+    },
+    handler: async (req, reply) => {
+      const ref = refOf(req.query);
+      const snapshot = await roomSnapshot(ctx, ref);
+      const rows = new Map<number, RoomRow>(snapshot.participants.map((r) => [r.participantTestId, r]));
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 3000\n\n');
+
+      const pending = new Map<number, string>();
+      let timer: NodeJS.Timeout | null = null;
+      let flushing = false;
+      let ended = false;
+
+      const flush = async () => {
+        timer = null;
+        if (ended || flushing || pending.size === 0) return;
+        flushing = true;
+        const batch = new Map(pending);
+        pending.clear();
+        try {
+          const fresh = await roomRows(ctx, ref, [...batch.keys()]);
+          for (const row of fresh) {
+            rows.set(row.participantTestId, row);
+            if (!ended) writeEvent(res, 'work', { kind: batch.get(row.participantTestId), row });
+          }
+        } catch (err) {
+          req.log.warn({ err }, 'monitoring stream refresh failed');
+        } finally {
+          flushing = false;
+          if (pending.size && !ended && !timer) timer = setTimeout(() => void flush(), FLUSH_MS);
+        }
+      };
+
+      const onEvent = (event: WorkEvent) => {
+        // A heartbeat of someone already shown online changes nothing on the screen.
+        if (event.kind === 'heartbeat' && rows.get(event.participantTestId)?.online) return;
+        pending.set(event.participantTestId, event.kind);
+        if (!timer && !flushing) timer = setTimeout(() => void flush(), FLUSH_MS);
+      };
+      const unsubscribe = [...rows.keys()].map((ptId) => bus.subscribe(participantKey(ptId), onEvent));
+      await bus.ready();
+
+      const auth = authOf(req);
+      const token = req.sessionToken;
+      const ping = setInterval(() => {
+        writeEvent(res, 'ping', { serverTime: new Date().toISOString() });
+        // A stream lives no longer than its session.
+        if (token && auth.via !== 'api_key')
+          void ctx.sessions
+            .resolve(token, auth.via, true)
+            .then((alive) => {
+              if (!alive) end();
+            })
+            .catch(() => undefined);
+      }, PING_MS);
+      ping.unref();
+
+      function end() {
+        if (ended) return;
+        ended = true;
+        streams.delete(end);
+        clearInterval(ping);
+        if (timer) clearTimeout(timer);
+        for (const off of unsubscribe) off();
+        if (!res.writableEnded) res.end();
+      }
+      streams.add(end);
+      req.raw.on('close', end);
+      res.on('close', end);
+      res.on('error', end);
+
+      writeEvent(res, 'snapshot', snapshot);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/api/monitoring/integrity',
+    config: { access: { roles: ['participant'] } },
+    schema: {
+      summary: "An integrity event of the participant's own live work (stored, shown to the organizer)",
+      description:
+        'At most 120 per minute per work are kept; more are dropped silently (`accepted: false`). Events ' +
+        'of a finished work are not kept either.',
+      tags,
+      body: integrityBody,
+      response: { 200: z.object({ accepted: z.boolean() }), ...errors(400, 401, 403, 404) },
+    },
+    handler: (req: FastifyRequest<{ Body: z.infer<typeof integrityBody> }>) =>
+      recordIntegrity(ctx, authOf(req), req.body.kind, req.body.at),
+  });
+};

@@ -1,0 +1,397 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { buildApp } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { auditEvents, examWorkEvents, examWorkPauses } from '../../db/schema/index.js';
+import {
+  createSchoolWithStaff,
+  createTestApp,
+  createTestDatabase,
+  signedIn,
+  testConfig,
+  type SchoolWithStaff,
+  type Session,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { createRoom, startWork, T, type Room } from '../exam-test/test-support.js';
+
+/* Live monitoring: the room snapshot, its scope, the SSE stream, integrity events, Redis fan-out. */
+
+interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+/** Opens an SSE stream with a session cookie and collects its events. */
+async function openStream(baseUrl: string, path: string, session: Session) {
+  const controller = new AbortController();
+  const res = await fetch(baseUrl + path, { headers: { cookie: session.cookie }, signal: controller.signal });
+  const events: SseEvent[] = [];
+  const waiters: (() => void)[] = [];
+  const done = (async () => {
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+          waiters.splice(0).forEach((w) => w());
+        }
+      }
+    } catch {
+      // aborted
+    }
+    waiters.splice(0).forEach((w) => w());
+  })();
+  return {
+    res,
+    events,
+    /** Resolves with the first event (from index `from`) matching; rejects after `ms`. */
+    async next(match: (e: SseEvent) => boolean, ms = 5000, from = 0): Promise<SseEvent> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const hit = events.slice(from).find(match);
+        if (hit) return hit;
+        const left = deadline - Date.now();
+        if (left <= 0)
+          throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+    },
+    async close() {
+      controller.abort();
+      await done;
+    },
+  };
+}
+
+type Row = { participantTestId: number; status: string; answered: number; [k: string]: unknown };
+const workOf = (kind: string, ptId: number) => (e: SseEvent) =>
+  e.event === 'work' &&
+  (e.data as { kind: string; row: Row }).kind === kind &&
+  (e.data as { row: Row }).row.participantTestId === ptId;
+const rowOf = (e: SseEvent) => (e.data as { row: Row }).row;
+
+const roomUrl = (room: Room, path = '') =>
+  `/api/monitoring/room${path}?diagnosticId=${room.diagnosticId}&classId=${room.org.classId}`;
+
+describe('monitoring', () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let school: SchoolWithStaff;
+  let room: Room;
+  let workId: number;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    app = t.app;
+    school = await createSchoolWithStaff(app);
+    room = await createRoom(app, school);
+    workId = await startWork(room);
+    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const asOrg = (url: string) =>
+    app.inject({ method: 'GET', url, headers: school.organizator.session.headers });
+
+  it('snapshot: a row per participant with state, progress, clock and codes', async () => {
+    const res = await asOrg(roomUrl(room));
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ participants: Row[] }>();
+    expect(body.participants).toHaveLength(1);
+    expect(body.participants[0]).toMatchObject({
+      participantTestId: room.participantTestId,
+      examWorkId: workId,
+      status: 'in_progress',
+      answered: 0,
+      total: room.variantTaskIds.length,
+      className: '7 «А»',
+      activationCode: room.activationCode,
+      online: true,
+      pausedByStaff: false,
+    });
+    expect(body.participants[0]!.secondsLeft).toBeGreaterThan(40 * 60);
+  });
+
+  it('snapshot is scoped: unassigned class, another school, participant and anonymous are refused', async () => {
+    const unassigned = `/api/monitoring/room?diagnosticId=${room.diagnosticId}&classId=${school.otherClassId}`;
+    expect((await asOrg(unassigned)).statusCode).toBe(403);
+    const coordinatorOk = await app.inject({
+      method: 'GET',
+      url: roomUrl(room),
+      headers: school.coordinator.session.headers,
+    });
+    expect(coordinatorOk.statusCode).toBe(200);
+    const other = await createSchoolWithStaff(app);
+    for (const session of [other.coordinator.session, other.organizator.session, room.session]) {
+      const res = await app.inject({ method: 'GET', url: roomUrl(room), headers: session.headers });
+      expect(res.statusCode).toBe(403);
+    }
+    expect((await app.inject({ method: 'GET', url: roomUrl(room) })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: roomUrl(room, '/stream') })).statusCode).toBe(401);
+    const both = `/api/monitoring/room?diagnosticId=${room.diagnosticId}`;
+    expect((await asOrg(both)).statusCode).toBe(400);
+    const admin = await signedIn(app, ['admin']);
+    const asAdmin = await app.inject({ method: 'GET', url: roomUrl(room), headers: admin.session.headers });
+    expect(asAdmin.statusCode).toBe(200);
+  });
+
+  it('stream: an answer, a pause, a resume and a time change arrive as they happen', async () => {
+    const stream = await openStream(baseUrl, roomUrl(room, '/stream'), school.organizator.session);
+    try {
+      expect(stream.res.headers.get('content-type')).toContain('text/event-stream');
+      const snap = await stream.next((e) => e.event === 'snapshot');
+      expect((snap.data as { participants: Row[] }).participants[0]!.status).toBe('in_progress');
+
+      const saved = await room.api.put('saveanswer', {
+        examWorkId: workId,
+        variantTaskId: room.variantTaskIds[T.short]!,
+        value: 'ответ',
+        seq: 1,
+      });
+      expect(saved.statusCode).toBe(200);
+      const answered = await stream.next(workOf('answer_saved', room.participantTestId));
+      expect(rowOf(answered)).toMatchObject({ answered: 1, status: 'in_progress' });
+      expect(rowOf(answered).lastSaveAt).toBeTruthy();
+
+      const org = school.organizator.session.headers;
+      const pause = await app.inject({
+        method: 'POST',
+        url: '/api/exam/test/examwork/pause',
+        headers: org,
+        payload: { pause: true, examWorkIds: [workId], reason: 'Пожарная тревога' },
+      });
+      expect(pause.statusCode).toBe(200);
+      const paused = await stream.next(workOf('paused', room.participantTestId));
+      expect(rowOf(paused)).toMatchObject({
+        status: 'paused',
+        pausedByStaff: true,
+        pauseReason: 'Пожарная тревога',
+      });
+      const [stored] = await app.ctx.db
+        .select()
+        .from(examWorkPauses)
+        .where(eq(examWorkPauses.examWorkId, workId));
+      expect(stored).toMatchObject({ byStaff: true, reason: 'Пожарная тревога' });
+      // A staff pause is lifted by staff only.
+      const own = await room.api.post('examwork/pause', { pause: false });
+      expect(own.statusCode).toBe(403);
+
+      const resume = await app.inject({
+        method: 'POST',
+        url: '/api/exam/test/examwork/pause',
+        headers: org,
+        payload: { pause: false, examWorkIds: [workId], reason: 'Продолжаем' },
+      });
+      expect(resume.statusCode).toBe(200);
+      const resumed = await stream.next(workOf('resumed', room.participantTestId));
+      expect(rowOf(resumed).status).toBe('in_progress');
+      const before = rowOf(resumed).secondsLeft as number;
+
+      const extend = await app.inject({
+        method: 'GET',
+        url: `/api/exam/test/examwork/ChangeTimeTill?ids=${workId}&timeSpan=00:10:00&reason=${encodeURIComponent('Справка')}`,
+        headers: org,
+      });
+      expect(extend.statusCode).toBe(200);
+      const changed = await stream.next(workOf('time_changed', room.participantTestId));
+      expect(rowOf(changed).secondsLeft as number).toBeGreaterThanOrEqual(before + 590);
+
+      const audits = await app.ctx.db
+        .select()
+        .from(auditEvents)
+        .where(eq(auditEvents.entityId, String(workId)));
+      expect(audits.map((a) => a.action)).toEqual(
+        expect.arrayContaining(['exam_work.pause', 'exam_work.resume', 'exam_work.change_time']),
+      );
+      expect(audits.find((a) => a.action === 'exam_work.pause')).toMatchObject({
+        reason: 'Пожарная тревога',
+        userId: school.organizator.user.id,
+      });
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('stream: clear session, log out by code, paper form, delete and restore publish too', async () => {
+    const other = await createRoom(app, school, 1);
+    const otherWork = await startWork(other);
+    const url = `/api/monitoring/room/stream?diagnosticId=${other.diagnosticId}&classId=${school.classId}`;
+    const stream = await openStream(baseUrl, url, school.organizator.session);
+    const org = school.organizator.session.headers;
+    try {
+      await stream.next((e) => e.event === 'snapshot');
+      const cleared = await app.inject({
+        method: 'GET',
+        url: `/api/ParticipantTest/clearSession/${other.participantTestId}`,
+        headers: org,
+      });
+      expect(cleared.statusCode).toBe(200);
+      await stream.next(workOf('session_cleared', other.participantTestId));
+
+      const out = await app.inject({
+        method: 'POST',
+        url: '/api/Account/LogoutByActivationCode',
+        headers: org,
+        payload: { activationCode: other.activationCode },
+      });
+      expect(out.statusCode).toBe(200);
+      await stream.next(workOf('logged_out', other.participantTestId));
+
+      const keyed = await app.inject({
+        method: 'PUT',
+        url: `/api/exam/test/saveanswers?registrationCode=${other.registrationCode}`,
+        headers: org,
+        payload: {
+          examWorkId: otherWork,
+          answers: [{ variantTaskId: other.variantTaskIds[T.short]!, value: 'с бланка', seq: 1 }],
+        },
+      });
+      expect(keyed.statusCode).toBe(200);
+      const paper = await stream.next(workOf('answer_saved', other.participantTestId));
+      expect(rowOf(paper).answered).toBe(1);
+
+      const admin = await signedIn(app, ['admin']);
+      const del = await app.inject({
+        method: 'DELETE',
+        url: `/api/exam/test/examwork/${otherWork}?reason=test`,
+        headers: admin.session.headers,
+      });
+      expect(del.statusCode).toBe(200);
+      const deleted = await stream.next(workOf('deleted', other.participantTestId));
+      expect(rowOf(deleted)).toMatchObject({ status: 'not_started', deletedExamWorkId: otherWork });
+
+      const restore = await app.inject({
+        method: 'POST',
+        url: '/api/ParticipantTest/RestoreExamWork',
+        headers: org,
+        payload: { examWorkId: otherWork, reason: 'ошибочно удалена' },
+      });
+      expect(restore.statusCode).toBe(200);
+      const restored = await stream.next(workOf('restored', other.participantTestId));
+      expect(rowOf(restored)).toMatchObject({ status: 'in_progress', examWorkId: otherWork, answered: 1 });
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('integrity: the participant reports, it is stored, published, counted and rate-limited', async () => {
+    const stream = await openStream(baseUrl, roomUrl(room, '/stream'), school.organizator.session);
+    try {
+      await stream.next((e) => e.event === 'snapshot');
+      const post = (payload: unknown, headers = room.session.headers) =>
+        app.inject({ method: 'POST', url: '/api/monitoring/integrity', headers, payload: payload as object });
+      const res = await post({ kind: 'blur', at: new Date().toISOString() });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ accepted: true });
+      const event = await stream.next(workOf('integrity', room.participantTestId));
+      expect(rowOf(event).integrity).toMatchObject({ blur: 1 });
+
+      expect((await post({ kind: 'nonsense' })).statusCode).toBe(400);
+      expect((await post({ kind: 'blur' }, school.organizator.session.headers)).statusCode).toBe(403);
+      expect(
+        (await app.inject({ method: 'POST', url: '/api/monitoring/integrity', payload: { kind: 'blur' } }))
+          .statusCode,
+      ).toBe(401);
+      // Cookie sessions need the anti-CSRF header.
+      expect((await post({ kind: 'blur' }, { cookie: room.session.cookie })).statusCode).toBe(403);
+
+      for (let i = 0; i < 125; i++) await post({ kind: 'fullscreen_exit' });
+      const stored = await app.ctx.db
+        .select()
+        .from(examWorkEvents)
+        .where(eq(examWorkEvents.examWorkId, workId));
+      expect(stored.length).toBeLessThanOrEqual(120);
+      expect(stored.length).toBeGreaterThan(100);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('a stream still open when the server closes ends cleanly', async () => {
+    const local = await createTestApp();
+    const s = await createSchoolWithStaff(local.app);
+    const r = await createRoom(local.app, s);
+    const url = await local.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openStream(url, roomUrl(r, '/stream'), s.organizator.session);
+    await stream.next((e) => e.event === 'snapshot');
+    const started = Date.now();
+    await local.close();
+    expect(Date.now() - started).toBeLessThan(5000);
+    await stream.close();
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('monitoring across instances (Redis)', () => {
+  let database: Database;
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = testConfig({
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `attesta-test-${process.pid}-${Date.now()}:`,
+    });
+    a = await buildApp(config, { database, logger: false, web: false });
+    b = await buildApp(config, { database, logger: false, web: false });
+    await a.ready();
+    await b.ready();
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.close();
+  });
+
+  it('an answer saved on instance A reaches a stream on instance B', async () => {
+    const school = await createSchoolWithStaff(a);
+    const room = await createRoom(a, school);
+    const workId = await startWork(room);
+    const urlB = await b.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openStream(urlB, roomUrl(room, '/stream'), school.organizator.session);
+    try {
+      await stream.next((e) => e.event === 'snapshot');
+      const saved = await room.api.put('saveanswer', {
+        examWorkId: workId,
+        variantTaskId: room.variantTaskIds[T.short]!,
+        value: 'через redis',
+        seq: 1,
+      });
+      expect(saved.statusCode).toBe(200);
+      const event = await stream.next(workOf('answer_saved', room.participantTestId));
+      expect(rowOf(event).answered).toBe(1);
+
+      const pause = await a.inject({
+        method: 'POST',
+        url: '/api/exam/test/examwork/pause',
+        headers: school.organizator.session.headers,
+        payload: { pause: true, examWorkIds: [workId], reason: 'тест' },
+      });
+      expect(pause.statusCode).toBe(200);
+      expect(rowOf(await stream.next(workOf('paused', room.participantTestId))).status).toBe('paused');
+    } finally {
+      await stream.close();
+    }
+  });
+});

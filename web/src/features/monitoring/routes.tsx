@@ -1,0 +1,14 @@
+/** Routes of the live room view: /organizator/room and /coordinator/room. */
+import type { QueryClient } from '@tanstack/react-query';
+import type { RouteObject } from 'react-router';
+import { requireRole } from '../../app/routes/guards';
+import './i18n';
+import { RoomPage } from './room-page';
+
+export function roomRoutes(queryClient: QueryClient, basename = '/'): RouteObject[] {
+  return (['organizator', 'coordinator'] as const).map((role) => ({
+    path: `${role}/room`,
+    loader: requireRole(queryClient, role, basename),
+    element: <RoomPage role={role} />,
+  }));
+}
