@@ -1,7 +1,7 @@
 /** The supervision authority's (УГНиК) strings, registered next to the shared locale files. */
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ensureBundle, type LooseT } from './components/table/kit-i18n';
+import { ensureBundle, type LooseT } from '../../components/list-table/kit-i18n';
 
 const ru = {
   nav: { diagnostics: 'Проверочные диагностики' },

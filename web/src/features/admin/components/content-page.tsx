@@ -12,8 +12,8 @@ import { useState } from 'react';
 import { PageTitle } from '../../../components/ui/page-title';
 import { adminKeys, listSubjects, listSubjectTests, listVariants } from '../api/admin-api';
 import { useAdminT } from '../i18n';
-import { ListTable, type Column } from './table/list-table';
-import { useListState } from './table/use-list-state';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { useListState } from '../../../components/list-table/use-list-state';
 import { TaskViewModal } from './task-view-modal';
 
 function SearchBox({ value, onChange }: { value: string; onChange: (v: string) => void }) {

@@ -26,7 +26,7 @@ import { formatDisplayDateTime } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
 import { adminKeys, createDiagnostic, listSubjectTestOptions } from '../api/admin-api';
 import { useAdminT } from '../i18n';
-import { ListTable, type Column } from './table/list-table';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
 
 const PARALLELS = Array.from({ length: 12 }, (_, n) => n);
 const isoOf = (local: string) => {

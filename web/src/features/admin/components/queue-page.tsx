@@ -12,9 +12,9 @@ import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 import { adminKeys, listQueue } from '../api/admin-api';
 import { useAdminT, type AdminKey } from '../i18n';
-import { downloadFile } from './table/download';
-import { ListTable, type Column } from './table/list-table';
-import { useListState } from './table/use-list-state';
+import { downloadFile } from '../../../components/list-table/download';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { useListState } from '../../../components/list-table/use-list-state';
 
 type QueueSortField = 'id' | 'createdAt' | 'type' | 'status' | 'progress' | 'finishedAt';
 interface QueueFilter {

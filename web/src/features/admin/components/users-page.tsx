@@ -11,8 +11,8 @@ import { formatDisplayDate } from '../../../lib/format';
 import { adminKeys, listRoles, listUsers, saveUser } from '../api/admin-api';
 import { useAdminT } from '../i18n';
 import { SetPasswordModal } from './set-password-modal';
-import { ListTable, type Column } from './table/list-table';
-import { useListState } from './table/use-list-state';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { useListState } from '../../../components/list-table/use-list-state';
 import { UserFormModal } from './user-form-modal';
 
 interface UserFilter {

@@ -40,9 +40,9 @@ import {
 import { useUgnikT } from '../i18n';
 import { ConfirmDelete } from './confirm-delete';
 import { windowText } from './diagnostics-page';
-import { downloadFile } from './table/download';
-import { ListTable, type Column } from './table/list-table';
-import { useListState } from './table/use-list-state';
+import { downloadFile } from '../../../components/list-table/download';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { useListState } from '../../../components/list-table/use-list-state';
 
 function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const t = useUgnikT();

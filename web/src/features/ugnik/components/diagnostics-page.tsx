@@ -8,8 +8,8 @@ import { formatDisplayDate } from '../../../lib/format';
 import { deleteDiagnostic, listDiagnostics, ugnikKeys } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
 import { ConfirmDelete } from './confirm-delete';
-import { ListTable, type Column } from './table/list-table';
-import { useListState } from './table/use-list-state';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { useListState } from '../../../components/list-table/use-list-state';
 
 interface Filter {
   search?: string;

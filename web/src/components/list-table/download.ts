@@ -1,7 +1,7 @@
 /** File downloads: a fetch with the session (cookie or bearer) and the anti-CSRF header, saved as a blob. */
 import { errorBodySchema } from '@attesta/contract';
-import { ApiError } from '../../../../lib/api-client';
-import { getAuthToken } from '../../../../lib/auth-token';
+import { ApiError } from '../../lib/api-client';
+import { getAuthToken } from '../../lib/auth-token';
 import { saveBlob } from './csv';
 
 /** `attachment; filename*=UTF-8''…` or `filename="…"`. */
