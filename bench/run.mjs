@@ -64,7 +64,8 @@ async function freshDatabase() {
 }
 
 async function startServer(databaseUrl) {
-  if (!existsSync(join(root, 'server/dist/main.js'))) throw new Error('server not built: npm run build -w server');
+  if (!existsSync(join(root, 'server/dist/main.js')))
+    throw new Error('server not built: npm run build -w server');
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
     cwd: root,
@@ -78,7 +79,9 @@ async function startServer(databaseUrl) {
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'bench-'.padEnd(40, 'x'),
       // As in production with several instances: sessions cached in Redis when it is given.
-      ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench${Date.now()}:` } : {}),
+      ...(process.env.BENCH_REDIS_URL
+        ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench${Date.now()}:` }
+        : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -99,7 +102,10 @@ async function startServer(databaseUrl) {
 async function seed(pool, count) {
   const one = async (sql, params) => (await pool.query(sql, params)).rows[0];
   const oo = await one(`insert into oo (name) values ('Bench OO') returning id`);
-  const school = await one(`insert into schools (oo_id, name, code) values ($1, 'Bench school', 'BENCH') returning id`, [oo.id]);
+  const school = await one(
+    `insert into schools (oo_id, name, code) values ($1, 'Bench school', 'BENCH') returning id`,
+    [oo.id],
+  );
   const cls = await one(
     `insert into classes (school_id, parallel_id, letter, name) values ($1, 7, 'А', '7 «А»') returning id`,
     [school.id],
@@ -114,18 +120,20 @@ async function seed(pool, count) {
     [exam.id],
   );
   for (let v = 1; v <= 2; v++) {
-    const variant = await one(`insert into variants (subject_test_id, number) values ($1, $2) returning id`, [test.id, v]);
+    const variant = await one(`insert into variants (subject_test_id, number) values ($1, $2) returning id`, [
+      test.id,
+      v,
+    ]);
     for (let p = 1; p <= TASKS; p++) {
       const task = await one(
         `insert into tasks (answer_type, html, content, reference, scoring, max_score)
          values ('short_text', $1, '{"maxLength":100}', '{"accepted":["ответ"]}', '{"method":"all_or_nothing"}', 1) returning id`,
         [`<p>Задание ${p}</p>`],
       );
-      await pool.query(`insert into variant_tasks (variant_id, task_id, position, max_score) values ($1, $2, $3, 1)`, [
-        variant.id,
-        task.id,
-        p,
-      ]);
+      await pool.query(
+        `insert into variant_tasks (variant_id, task_id, position, max_score) values ($1, $2, $3, 1)`,
+        [variant.id, task.id, p],
+      );
     }
   }
   const diagnostic = await one(
@@ -173,8 +181,16 @@ async function startParticipant(base, code, deviceId) {
   });
   const t1 = performance.now();
   if (login.status !== 200) throw new Error(`login ${login.status} ${JSON.stringify(await json(login))}`);
-  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('attesta_sid='))?.split(';')[0];
-  const headers = { cookie, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json', 'x-device-id': deviceId };
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('attesta_sid='))
+    ?.split(';')[0];
+  const headers = {
+    cookie,
+    'x-requested-with': 'XMLHttpRequest',
+    'content-type': 'application/json',
+    'x-device-id': deviceId,
+  };
   const work = await fetch(`${base}/api/exam/test/examwork/new`, { method: 'POST', headers, body: '{}' });
   const t2 = performance.now();
   if (work.status !== 200) throw new Error(`examwork/new ${work.status} ${JSON.stringify(await json(work))}`);
@@ -213,7 +229,10 @@ async function startStorm(base, codes) {
   await Promise.all(pending);
   const elapsed = (performance.now() - started) / 1000;
   const sorted = (key) => flows.map((f) => f.timings[key]).sort((a, b) => a - b);
-  const stat = (key) => ({ p50: round(percentile(sorted(key), 50)), p99: round(percentile(sorted(key), 99)) });
+  const stat = (key) => ({
+    p50: round(percentile(sorted(key), 50)),
+    p99: round(percentile(sorted(key), 99)),
+  });
   return {
     participants: codes.length,
     completed: flows.length,
@@ -295,7 +314,12 @@ function httpSaves(base, works, acked, { rate } = {}) {
               return {
                 ...req,
                 headers: { ...w.headers },
-                body: JSON.stringify({ examWorkId: w.examWorkId, variantTaskId: taskId, value: `ответ ${seq}`, seq }),
+                body: JSON.stringify({
+                  examWorkId: w.examWorkId,
+                  variantTaskId: taskId,
+                  value: `ответ ${seq}`,
+                  seq,
+                }),
               };
             },
             onResponse(status, _body, context) {
@@ -389,7 +413,11 @@ async function main() {
     const { flows: _flows, ...stormSummary } = storm;
     const result = {
       at: new Date().toISOString(),
-      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30) },
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model ?? 'unknown',
+        memoryGb: round(totalmem() / 2 ** 30),
+      },
       poolSize: 20,
       raw,
       http,
@@ -399,7 +427,10 @@ async function main() {
       reconcile: reconciled,
     };
     mkdirSync(join(root, 'bench/results'), { recursive: true });
-    writeFileSync(join(root, `bench/results/${result.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2));
+    writeFileSync(
+      join(root, `bench/results/${result.at.replace(/[:.]/g, '-')}.json`),
+      JSON.stringify(result, null, 2),
+    );
     const md = markdown(result);
     console.log(md);
     if (writeDocs) {

@@ -15,7 +15,8 @@ function newest(paths) {
     if (!existsSync(p)) return;
     const s = statSync(p);
     if (s.isDirectory()) {
-      for (const entry of readdirSync(p)) if (entry !== 'node_modules' && entry !== 'dist') walk(join(p, entry));
+      for (const entry of readdirSync(p))
+        if (entry !== 'node_modules' && entry !== 'dist') walk(join(p, entry));
     } else max = Math.max(max, s.mtimeMs);
   };
   paths.forEach((p) => walk(join(root, p)));
@@ -30,7 +31,13 @@ function buildIfStale(name, output, sources) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-buildIfStale('web', 'web/dist/index.html', ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'packages/contract/src']);
+buildIfStale('web', 'web/dist/index.html', [
+  'web/src',
+  'web/index.html',
+  'web/vite.config.ts',
+  'web/public',
+  'packages/contract/src',
+]);
 buildIfStale('server', 'server/dist/main.js', ['server/src', 'server/drizzle', 'packages/contract/src']);
 
 const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'server/dist/main.js')], {

@@ -18,7 +18,14 @@ let failedRuns = 0;
 
 function vitest(name, cwd, extraArgs = [], env = {}) {
   const out = join(reports, `${name}.json`);
-  const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extraArgs];
+  const args = [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...extraArgs,
+  ];
   console.log(`\n=== ${name} ===`);
   const r = spawnSync('npx', args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
   if (existsSync(out)) {
@@ -36,15 +43,22 @@ if (wanted.includes('server')) vitest('server', join(root, 'server'));
 if (wanted.includes('web')) vitest('web', join(root, 'web'));
 if (wanted.includes('e2e')) {
   if (existsSync(chromium)) {
-    const build = spawnSync(process.execPath, [join(root, 'e2e/prepare.mjs')], { cwd: root, stdio: 'inherit' });
+    const build = spawnSync(process.execPath, [join(root, 'e2e/prepare.mjs')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (build.status !== 0) {
       totals.failed += 1;
       failedRuns++;
     } else vitest('e2e (browser)', join(root, 'e2e'), [], { CHROMIUM_PATH: chromium });
   } else {
-    console.log(`\n=== e2e (browser) skipped: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH) ===`);
+    console.log(
+      `\n=== e2e (browser) skipped: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH) ===`,
+    );
   }
 }
 
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+console.log(
+  `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+);
 process.exit(failedRuns > 0 || totals.failed > 0 ? 1 : 0);
