@@ -60,6 +60,7 @@ const envSchema = z.object({
   OIDC_DEFAULT_ROLE: z.enum(['guest', 'participant']).default('guest'),
   WEB_DIST: z.string().optional(),
   EXAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   PROCTORING_URL: optionalUrl(['http://', 'https://']),
   PROCTORING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PROCTORING_PROVIDER: z
@@ -115,6 +116,8 @@ export interface Config {
   webDist: string | undefined;
   /** How often expired exam works are finished by the server; 0 = never (tests drive it). */
   sweepIntervalMs: number;
+  /** How often this instance looks for queue items; 0 = never (tests drive the runner). */
+  jobsPollIntervalMs: number;
   /** Online proctoring service (signed tokens, session URL); undefined when not configured. */
   proctoring: { url: string; secret: string; provider: string } | undefined;
   /** Host names POST /api/files/upload_url may fetch from; empty turns the call off. */
@@ -210,6 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     webDist: env.WEB_DIST,
     sweepIntervalMs: env.EXAM_SWEEP_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
+    jobsPollIntervalMs: env.JOBS_POLL_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000),
     proctoring:
       env.PROCTORING_URL && env.PROCTORING_SECRET
         ? { url: env.PROCTORING_URL, secret: env.PROCTORING_SECRET, provider: env.PROCTORING_PROVIDER }

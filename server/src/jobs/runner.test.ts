@@ -8,12 +8,10 @@ import { registerJobHandler } from './runner.js';
 let t: TestApp;
 beforeAll(async () => {
   // The plugin polls when JOBS_POLL_INTERVAL_MS is set, as a production server does every second.
-  process.env.JOBS_POLL_INTERVAL_MS = '20';
   registerJobHandler('test.poll', async ({ item }) => ({ result: { echo: item.payload.n } }));
-  t = await createTestApp();
+  t = await createTestApp({ JOBS_POLL_INTERVAL_MS: '20' });
 });
 afterAll(async () => {
-  delete process.env.JOBS_POLL_INTERVAL_MS;
   await t.close();
 });
 

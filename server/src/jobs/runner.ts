@@ -207,19 +207,16 @@ declare module 'fastify' {
   }
 }
 
-const DEFAULT_POLL_MS = 1000;
 
 /**
- * The job runner of this server instance, polling every JOBS_POLL_INTERVAL_MS (default 1 s).
- * Off in tests, which call app.jobs.runOnce(), unless the variable is set; 0 turns it off anywhere.
+ * The job runner of this server instance, polling every config.jobsPollIntervalMs
+ * (JOBS_POLL_INTERVAL_MS, default 1 s; 0 = off, the default in tests, which call app.jobs.runOnce()).
  */
 export const jobsPlugin = fp(
   async (app) => {
     const runner = new JobRunner(app.ctx.db, app.log);
     app.decorate('jobs', runner);
-    const configured = process.env.JOBS_POLL_INTERVAL_MS;
-    const intervalMs =
-      configured !== undefined ? Number(configured) : app.ctx.config.env === 'test' ? 0 : DEFAULT_POLL_MS;
+    const intervalMs = app.ctx.config.jobsPollIntervalMs;
     app.addHook('onReady', async () => {
       if (Number.isFinite(intervalMs) && intervalMs > 0) runner.start(intervalMs);
     });
