@@ -207,7 +207,6 @@ declare module 'fastify' {
   }
 }
 
-
 /**
  * The job runner of this server instance, polling every config.jobsPollIntervalMs
  * (JOBS_POLL_INTERVAL_MS, default 1 s; 0 = off, the default in tests, which call app.jobs.runOnce()).
