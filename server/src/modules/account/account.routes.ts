@@ -231,11 +231,19 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       summary: 'End every session bound to an activation code',
       description: 'Coordinator: own school; organizator: assigned classes and buildings; admin: any.',
       tags,
-      body: z.strictObject({ activationCode: activationCodeSchema }),
+      body: z.strictObject({
+        activationCode: activationCodeSchema,
+        reason: z.string().trim().max(500).optional().describe('why (kept in the audit trail)'),
+      }),
       response: { 200: z.object({ ended: z.number().int() }), ...errorsOf(400, 401, 403, 404) },
     },
     handler: async (req) => ({
-      ended: await service.logoutByActivationCode(authOf(req), req.body.activationCode, callerOf(req)),
+      ended: await service.logoutByActivationCode(
+        authOf(req),
+        req.body.activationCode,
+        callerOf(req),
+        req.body.reason ?? null,
+      ),
     }),
   });
 
@@ -248,11 +256,19 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       summary: 'End every app-shell session of a login',
       description: 'Coordinator and organizator: users of their own school; admin: any.',
       tags,
-      body: z.strictObject({ login: z.string().trim().min(1).max(LOGIN_MAX) }),
+      body: z.strictObject({
+        login: z.string().trim().min(1).max(LOGIN_MAX),
+        reason: z.string().trim().max(500).optional().describe('why (kept in the audit trail)'),
+      }),
       response: { 200: z.object({ ended: z.number().int() }), ...errorsOf(400, 401, 403, 404) },
     },
     handler: async (req) => ({
-      ended: await service.logoutByAppLogin(authOf(req), req.body.login, callerOf(req)),
+      ended: await service.logoutByAppLogin(
+        authOf(req),
+        req.body.login,
+        callerOf(req),
+        req.body.reason ?? null,
+      ),
     }),
   });
 

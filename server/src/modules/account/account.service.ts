@@ -403,7 +403,12 @@ export class AccountService {
 
   // ---- ending other people's sessions ---------------------------------------------------------
 
-  async logoutByActivationCode(auth: AuthContext, typed: string, caller: Caller): Promise<number> {
+  async logoutByActivationCode(
+    auth: AuthContext,
+    typed: string,
+    caller: Caller,
+    reason: string | null = null,
+  ): Promise<number> {
     const code = normalizeActivationCode(typed);
     const ended = await this.ctx.sessions.revokeWhere({ activationCode: code }, 'ended_by_staff');
     const target = await repo.findByActivationCode(this.db, code);
@@ -412,6 +417,7 @@ export class AccountService {
       action: 'sessions_ended',
       entity: 'participant_test',
       entityId: target?.id,
+      reason,
       details: { by: 'activation_code', ended },
       ip: caller.ip,
     });
@@ -419,7 +425,12 @@ export class AccountService {
     return ended;
   }
 
-  async logoutByAppLogin(auth: AuthContext, login: string, caller: Caller): Promise<number> {
+  async logoutByAppLogin(
+    auth: AuthContext,
+    login: string,
+    caller: Caller,
+    reason: string | null = null,
+  ): Promise<number> {
     const user = await repo.findUserByLogin(this.db, login);
     if (!user) return 0;
     const ended = await this.ctx.sessions.revokeWhere({ userId: user.id, appShell: true }, 'ended_by_staff');
@@ -428,6 +439,7 @@ export class AccountService {
       action: 'sessions_ended',
       entity: 'user',
       entityId: user.id,
+      reason,
       details: { by: 'app_login', ended },
       ip: caller.ip,
     });

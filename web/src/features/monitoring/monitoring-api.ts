@@ -75,8 +75,12 @@ export const monitoringApi = {
       query: { ids: ids.join(','), timeSpan: timeSpanOf(minutes), reason },
       suppressRedirect: true,
     }),
-  logout: (activationCode: string) =>
-    apiClient.post('/api/Account/LogoutByActivationCode', { activationCode }, { suppressRedirect: true }),
+  logout: (activationCode: string, reason: string) =>
+    apiClient.post(
+      '/api/Account/LogoutByActivationCode',
+      { activationCode, reason },
+      { suppressRedirect: true },
+    ),
   clearSession: (participantTestId: number, reason: string) =>
     apiClient.get(`/api/ParticipantTest/clearSession/${participantTestId}`, {
       query: { reason },
