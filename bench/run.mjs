@@ -67,7 +67,9 @@ async function startServer(databaseUrl) {
   if (!existsSync(join(root, 'server/dist/main.js')))
     throw new Error('server not built: npm run build -w server');
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'server/dist/main.js')], {
     cwd: root,
     env: {
       ...process.env,
