@@ -208,7 +208,8 @@ describe('demo seed', () => {
       .select({ user: schema.users, role: schema.userRoles.role })
       .from(schema.users)
       .innerJoin(schema.userRoles, eq(schema.userRoles.userId, schema.users.id));
-    const byRole = new Map(rows.map((r) => [r.role, r.user]));
+    // The login named after its role (experts: also expert2, expert3 for double and third marking).
+    const byRole = new Map(rows.filter((r) => r.user.login === r.role).map((r) => [r.role, r.user]));
     for (const role of [...STAFF_ROLES, 'guest'] as const) {
       const user = byRole.get(role);
       expect(user, role).toBeDefined();
@@ -226,6 +227,14 @@ describe('demo seed', () => {
       .from(schema.organizatorAssignments)
       .where(eq(schema.organizatorAssignments.userId, organizator.id));
     expect(assignments.length).toBeGreaterThanOrEqual(1);
+    // Three experts whose profiles cover every demo subject, so demo works reach graders.
+    const experts = rows.filter((r) => r.role === 'expert').map((r) => r.user);
+    expect(experts.map((e) => e.login).sort()).toEqual(['expert', 'expert2', 'expert3']);
+    const subjectCount = (await db.select().from(schema.subjects)).length;
+    for (const e of experts)
+      expect((e.profile as { expert?: { subjectIds: number[] } }).expert?.subjectIds).toHaveLength(
+        subjectCount,
+      );
   });
 
   it("lists today's codes as CODE<TAB>Фамилия Имя<TAB>subject test, sorted", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, ne, sql } from 'drizzle-orm';
 import { taskDefinitionSchema } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../db/client.js';
 import {
@@ -91,6 +91,7 @@ export async function insertDemoData(tx: Tx, today: string, hashes: string[]): P
   const org = await insertOrganisation(tx, today);
   const userIds = await insertUsers(tx, org, hashes);
   const testIds = await insertContent(tx);
+  await giveExpertsTheirSubjects(tx, userIds);
   await insertDiagnostic(tx, org, testIds, userIds.get('admin')!, today);
 }
 
@@ -226,6 +227,28 @@ async function insertUsers(tx: Tx, org: OrgIds, hashes: string[]): Promise<Map<s
     }
   }
   return ids;
+}
+
+/**
+ * Demo experts grade every demo subject in every grade, in the profile shape the expert module
+ * reads (`profile.expert`), so finished demo works reach two graders (and a third on disagreement).
+ */
+async function giveExpertsTheirSubjects(tx: Tx, userIds: Map<string, number>): Promise<void> {
+  const subjectRows = await tx
+    .select({ id: subjects.id })
+    .from(subjects)
+    .where(like(subjects.code, 'demo-%'));
+  const expert = {
+    subjectIds: subjectRows.map((r) => r.id),
+    parallels: [5, 6, 7, 8, 9, 10, 11],
+    maxPerDay: null,
+  };
+  for (const user of DEMO_USERS.filter((u) => u.roles.includes('expert'))) {
+    await tx
+      .update(users)
+      .set({ profile: { ...(user.profile ?? {}), expert } })
+      .where(eq(users.id, userIds.get(user.login)!));
+  }
 }
 
 // ---------------------------------------------------------------- content

@@ -77,7 +77,15 @@ const variant1 = [
       'натуральных чисел (ввод заканчивается числом 0) и выводит количество чётных чисел в ней.</p>',
     PROGRAM_CRITERIA,
     '<p>Например, на Python:</p>' +
-      code(['count = 0', 'x = int(input())', 'while x != 0:', '    if x % 2 == 0:', '        count += 1', '    x = int(input())', 'print(count)']),
+      code([
+        'count = 0',
+        'x = int(input())',
+        'while x != 0:',
+        '    if x % 2 == 0:',
+        '        count += 1',
+        '    x = int(input())',
+        'print(count)',
+      ]),
     20_000,
   ),
   fileAnswer(
@@ -138,7 +146,15 @@ const variant2 = [
       'Гарантируется, что такое число есть.</p>',
     PROGRAM_CRITERIA,
     '<p>Например, на Python:</p>' +
-      code(['best = 0', 'x = int(input())', 'while x != 0:', '    if x % 3 == 0 and x > best:', '        best = x', '    x = int(input())', 'print(best)']),
+      code([
+        'best = 0',
+        'x = int(input())',
+        'while x != 0:',
+        '    if x % 3 == 0 and x > best:',
+        '        best = x',
+        '    x = int(input())',
+        'print(best)',
+      ]),
     20_000,
   ),
   fileAnswer(

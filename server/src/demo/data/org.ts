@@ -80,17 +80,73 @@ export interface DemoWorker {
 }
 
 export const DEMO_WORKERS: DemoWorker[] = [
-  { key: 'director', school: 'school1', position: 'Директор', surname: 'Соколов', name: 'Виктор', patronymic: 'Геннадьевич', email: 'sokolov.vg@demo.attesta.local' },
-  { key: 'coordinator', school: 'school1', position: 'Заместитель директора по учебно-воспитательной работе', surname: 'Смирнова', name: 'Елена', patronymic: 'Викторовна', email: 'coordinator@demo.attesta.local' },
-  { key: 'organizator', school: 'school1', position: 'Организатор в аудитории', surname: 'Волкова', name: 'Ирина', patronymic: 'Сергеевна', email: 'organizator@demo.attesta.local' },
-  { key: 'math-teacher', school: 'school1', position: 'Учитель', surname: 'Морозова', name: 'Татьяна', patronymic: 'Николаевна', email: 'morozova.tn@demo.attesta.local' },
-  { key: 'tech', school: 'school1', position: 'Технический специалист', surname: 'Лебедев', name: 'Дмитрий', patronymic: 'Игоревич', email: 'lebedev.di@demo.attesta.local' },
-  { key: 'physics-teacher', school: 'school2', position: 'Учитель', surname: 'Павлова', name: 'Наталья', patronymic: 'Александровна', email: 'pavlova.na@demo.attesta.local' },
-  { key: 'deputy2', school: 'school2', position: 'Заместитель директора по учебно-воспитательной работе', surname: 'Кравцов', name: 'Олег', patronymic: 'Петрович', email: 'kravtsov.op@demo.attesta.local' },
+  {
+    key: 'director',
+    school: 'school1',
+    position: 'Директор',
+    surname: 'Соколов',
+    name: 'Виктор',
+    patronymic: 'Геннадьевич',
+    email: 'sokolov.vg@demo.attesta.local',
+  },
+  {
+    key: 'coordinator',
+    school: 'school1',
+    position: 'Заместитель директора по учебно-воспитательной работе',
+    surname: 'Смирнова',
+    name: 'Елена',
+    patronymic: 'Викторовна',
+    email: 'coordinator@demo.attesta.local',
+  },
+  {
+    key: 'organizator',
+    school: 'school1',
+    position: 'Организатор в аудитории',
+    surname: 'Волкова',
+    name: 'Ирина',
+    patronymic: 'Сергеевна',
+    email: 'organizator@demo.attesta.local',
+  },
+  {
+    key: 'math-teacher',
+    school: 'school1',
+    position: 'Учитель',
+    surname: 'Морозова',
+    name: 'Татьяна',
+    patronymic: 'Николаевна',
+    email: 'morozova.tn@demo.attesta.local',
+  },
+  {
+    key: 'tech',
+    school: 'school1',
+    position: 'Технический специалист',
+    surname: 'Лебедев',
+    name: 'Дмитрий',
+    patronymic: 'Игоревич',
+    email: 'lebedev.di@demo.attesta.local',
+  },
+  {
+    key: 'physics-teacher',
+    school: 'school2',
+    position: 'Учитель',
+    surname: 'Павлова',
+    name: 'Наталья',
+    patronymic: 'Александровна',
+    email: 'pavlova.na@demo.attesta.local',
+  },
+  {
+    key: 'deputy2',
+    school: 'school2',
+    position: 'Заместитель директора по учебно-воспитательной работе',
+    surname: 'Кравцов',
+    name: 'Олег',
+    patronymic: 'Петрович',
+    email: 'kravtsov.op@demo.attesta.local',
+  },
 ];
 
 export interface DemoUser {
-  login: 'admin' | 'coordinator' | 'organizator' | 'expert' | 'ugnik' | 'guest';
+  login: 'admin' | 'coordinator' | 'organizator' | 'expert' | 'expert2' | 'expert3' | 'ugnik' | 'guest';
   roles: Role[];
   surname: string;
   name: string;
@@ -105,14 +161,80 @@ export interface DemoUser {
   profile?: Record<string, unknown>;
 }
 
-/** DESIGN.md §8: exactly these logins, all with DEMO_PASSWORD. */
+/** DESIGN.md §8: these logins (plus two more experts for double and third marking), all with DEMO_PASSWORD. */
 export const DEMO_USERS: DemoUser[] = [
-  { login: 'admin', roles: ['admin'], surname: 'Орлов', name: 'Сергей', patronymic: 'Михайлович', email: 'admin@demo.attesta.local' },
-  { login: 'coordinator', roles: ['coordinator'], surname: 'Смирнова', name: 'Елена', patronymic: 'Викторовна', email: 'coordinator@demo.attesta.local', school: 'school1', worker: 'coordinator' },
-  { login: 'organizator', roles: ['organizator'], surname: 'Волкова', name: 'Ирина', patronymic: 'Сергеевна', email: 'organizator@demo.attesta.local', school: 'school1', worker: 'organizator', assignedClasses: ['7 «А»', '7 «Б»'] },
-  { login: 'expert', roles: ['expert'], surname: 'Григорьева', name: 'Ольга', patronymic: 'Петровна', email: 'expert@demo.attesta.local', profile: { subjects: ['demo-math', 'demo-rus'] } },
-  { login: 'ugnik', roles: ['ugnik'], surname: 'Белов', name: 'Константин', patronymic: 'Андреевич', email: 'ugnik@demo.attesta.local', bindToOo: true },
-  { login: 'guest', roles: ['guest'], surname: 'Никитина', name: 'Анна', patronymic: 'Дмитриевна', email: 'guest@demo.attesta.local', profile: { parallel: 7 } },
+  {
+    login: 'admin',
+    roles: ['admin'],
+    surname: 'Орлов',
+    name: 'Сергей',
+    patronymic: 'Михайлович',
+    email: 'admin@demo.attesta.local',
+  },
+  {
+    login: 'coordinator',
+    roles: ['coordinator'],
+    surname: 'Смирнова',
+    name: 'Елена',
+    patronymic: 'Викторовна',
+    email: 'coordinator@demo.attesta.local',
+    school: 'school1',
+    worker: 'coordinator',
+  },
+  {
+    login: 'organizator',
+    roles: ['organizator'],
+    surname: 'Волкова',
+    name: 'Ирина',
+    patronymic: 'Сергеевна',
+    email: 'organizator@demo.attesta.local',
+    school: 'school1',
+    worker: 'organizator',
+    assignedClasses: ['7 «А»', '7 «Б»'],
+  },
+  {
+    login: 'expert',
+    roles: ['expert'],
+    surname: 'Григорьева',
+    name: 'Ольга',
+    patronymic: 'Петровна',
+    email: 'expert@demo.attesta.local',
+    profile: { subjects: ['demo-math', 'demo-rus'] },
+  },
+  {
+    login: 'expert2',
+    roles: ['expert'],
+    surname: 'Соколов',
+    name: 'Андрей',
+    patronymic: 'Викторович',
+    email: 'expert2@demo.attesta.local',
+  },
+  {
+    login: 'expert3',
+    roles: ['expert'],
+    surname: 'Фёдорова',
+    name: 'Марина',
+    patronymic: 'Игоревна',
+    email: 'expert3@demo.attesta.local',
+  },
+  {
+    login: 'ugnik',
+    roles: ['ugnik'],
+    surname: 'Белов',
+    name: 'Константин',
+    patronymic: 'Андреевич',
+    email: 'ugnik@demo.attesta.local',
+    bindToOo: true,
+  },
+  {
+    login: 'guest',
+    roles: ['guest'],
+    surname: 'Никитина',
+    name: 'Анна',
+    patronymic: 'Дмитриевна',
+    email: 'guest@demo.attesta.local',
+    profile: { parallel: 7 },
+  },
 ];
 
 export const DEMO_LOGINS = DEMO_USERS.map((u) => u.login);
@@ -125,7 +247,10 @@ export const DEMO_REGISTRATIONS: { school: DemoSchool['key']; className: string;
   {
     school: 'school1',
     className: '7 «А»',
-    tests: ['Диагностическая работа по математике, 7 класс', 'Диагностическая работа по русскому языку, 7 класс'],
+    tests: [
+      'Диагностическая работа по математике, 7 класс',
+      'Диагностическая работа по русскому языку, 7 класс',
+    ],
   },
   { school: 'school1', className: '7 «Б»', tests: ['Диагностическая работа по математике, 7 класс'] },
   {

@@ -68,7 +68,8 @@ export function multipleChoice(
   html: string,
   options: readonly string[],
   correct: readonly number[],
-  scoring: { method: 'all_or_nothing' | 'one_mistake' } | { method: 'per_choice'; points: readonly number[] } = {
+  scoring:
+    { method: 'all_or_nothing' | 'one_mistake' } | { method: 'per_choice'; points: readonly number[] } = {
     method: 'one_mistake',
   },
   maxScore = 2,
@@ -122,7 +123,12 @@ export function numberAnswer(
 export function digitSequence(
   html: string,
   digits: string,
-  options: { anyOrder?: boolean; method?: 'all_or_nothing' | 'one_mistake'; maxScore?: number; cells?: boolean } = {},
+  options: {
+    anyOrder?: boolean;
+    method?: 'all_or_nothing' | 'one_mistake';
+    maxScore?: number;
+    cells?: boolean;
+  } = {},
 ): DemoTask {
   return {
     html,
