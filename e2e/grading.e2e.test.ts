@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
+
+// Issue 4: a participant writes an essay, two experts grade it blind (one through the grading
+// workspace in the browser), the results are published, and the participant sees them.
+
+interface Criterion {
+  code: string;
+  maxScore: number;
+}
+interface NextAnswer {
+  assignment: { id: number; task: { criteria: Criterion[] } } | null;
+}
+
+const XRW = { 'x-requested-with': 'XMLHttpRequest' };
+const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+async function staff(login: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseURL() });
+  const res = await context.request.post('/api/Account/login', {
+    headers: XRW,
+    data: { login, password: PASSWORD },
+  });
+  expect(res.status(), login).toBe(200);
+  return context;
+}
+
+async function nextOf(request: APIRequestContext): Promise<NextAnswer> {
+  const res = await request.get('/api/expert/next');
+  expect(res.status()).toBe(200);
+  return (await res.json()) as NextAnswer;
+}
+
+/** Full marks on every criterion: the two experts agree, so the final mark is theirs. */
+async function gradeAllByApi(request: APIRequestContext): Promise<number> {
+  let graded = 0;
+  for (let i = 0; i < 50; i++) {
+    const { assignment } = await nextOf(request);
+    if (!assignment) return graded;
+    const marks = assignment.task.criteria.map((c) => ({ criterionCode: c.code, score: c.maxScore }));
+    const res = await request.post(`/api/expert/assignment/${assignment.id}/marks`, {
+      headers: XRW,
+      data: { marks },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    graded++;
+  }
+  return graded;
+}
+
+describe('grading and publication', () => {
+  it('an expert grades an essay in the workspace and the participant sees the published result', async () => {
+    // School 2, 9 «А»: no other browser test uses these codes.
+    const code = demoCodes().find((c) => /9 класс/.test(c.subjectTest))!.code;
+    const { context, page } = await newPage(browser);
+    const experts: BrowserContext[] = [];
+    try {
+      await page.goto('/login?tab=code');
+      await page.locator('input[name="activationCode"]').fill(code);
+      await page.getByTestId('login-code-submit').click();
+      await page.getByTestId('role-home-participant').waitFor();
+      await page.getByTestId('start-work').click();
+      await page.waitForURL(/\/participant\/work/);
+      const variant = await (await page.request.get('/api/exam/test/variant/current')).json();
+      const essay = (variant.tasks as { position: number; answerType: string }[]).find(
+        (t) => t.answerType === 'extended_text',
+      )!;
+      await page.getByTestId(`task-nav-${essay.position}`).click();
+      await page
+        .getByTestId(`task-${essay.position}`)
+        .getByTestId('extended-text')
+        .fill('Сила тока прямо пропорциональна напряжению и обратно пропорциональна сопротивлению.');
+      await page.keyboard.press('Tab');
+      await expect
+        .poll(async () => (await page.getByTestId('save-status').textContent()) ?? '', { timeout: 20_000 })
+        .toMatch(/Сохранено/);
+      await page.getByTestId('finish-work').click();
+      await page.getByTestId('finish-confirm').click();
+      await page.getByTestId('work-finished').waitFor();
+      const current = await (await page.request.get('/api/exam/test/currentParticipantTest')).json();
+      const diagnosticId = current.diagnostic.id as number;
+
+      // Scoring runs as a queued job; the essay then goes to two of the three demo experts.
+      for (const login of ['expert', 'expert2', 'expert3']) experts.push(await staff(login));
+      let assigned: BrowserContext[] = [];
+      for (let i = 0; i < 40 && assigned.length < 2; i++) {
+        assigned = [];
+        for (const e of experts) if ((await nextOf(e.request)).assignment) assigned.push(e);
+        if (assigned.length < 2) await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(assigned.length).toBeGreaterThanOrEqual(2);
+
+      // The first expert grades in the browser: the anonymised answer, the rubric, submit.
+      const ui = await assigned[0]!.newPage();
+      await ui.goto('/expert/grading');
+      await ui.getByTestId('grading-answer').waitFor();
+      expect(await ui.getByTestId('grading-answer').textContent()).not.toMatch(/9 «А»|Преображенская/);
+      const first = (await nextOf(assigned[0]!.request)).assignment!;
+      for (const c of first.task.criteria)
+        await ui.getByTestId(`criterion-${c.code}`).fill(String(c.maxScore));
+      await ui.getByTestId('grading-submit').click();
+      await expect
+        .poll(async () => (await nextOf(assigned[0]!.request)).assignment?.id ?? 0, { timeout: 15_000 })
+        .not.toBe(first.id);
+
+      // Everything else open in the diagnostic is graded the same way (the other browser tests'
+      // works too), so nothing awaits experts and publication is allowed.
+      const admin = await staff('admin');
+      experts.push(admin);
+      for (let round = 0; round < 10; round++) {
+        let graded = 0;
+        for (const e of experts.slice(0, 3)) graded += await gradeAllByApi(e.request);
+        const state = await (
+          await admin.request.get(`/api/examresults/enableChangePublish/${diagnosticId}`)
+        ).json();
+        if (state.enabled) break;
+        if (graded === 0) await new Promise((r) => setTimeout(r, 1000));
+      }
+      const publish = await admin.request.get(`/api/examresults/changePublish/${diagnosticId}/true`, {
+        headers: XRW,
+      });
+      expect(publish.status(), await publish.text()).toBe(200);
+
+      // The participant sees the published result, with the essay's points.
+      await page.goto('/participant/result');
+      await page.getByTestId('result-page').waitFor();
+      await page.getByTestId('result-score').waitFor();
+      const result = await (await page.request.get(`/api/examresults/${current.id}`)).json();
+      expect(result.status).toBe('scored');
+      const essayScore = (result.tasks as { position: number; score: number; maxScore: number }[]).find(
+        (t) => t.position === essay.position,
+      )!;
+      expect(essayScore.score).toBe(essayScore.maxScore);
+      expect(await page.getByTestId('result-score').textContent()).toContain(
+        String(result.primaryScore).replace('.', ','),
+      );
+    } finally {
+      for (const e of experts) await e.close();
+      await context.close();
+    }
+  });
+});
