@@ -18,7 +18,7 @@ import { StartPage } from '../features/exam-runner/components/start-page';
 import { UnauthorizedPage } from '../features/errors/components/unauthorized-page';
 import { ugnikRoutes } from '../features/ugnik/routes';
 import { expertRoutes } from '../features/expert/routes';
-import { resultsRoutes } from '../features/results/routes';
+import { resultsRoutes, verifyRoute } from '../features/results/routes';
 import { RoleHome } from '../features/homes/components/role-home';
 import { roomRoutes } from '../features/monitoring/routes';
 import { setApiNavigator } from '../lib/api-client';
@@ -78,6 +78,7 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
             { path: 'account/confirm', element: <ConfirmEmailPage /> },
             { path: 'account/forgot', element: <ForgotPasswordPage /> },
             { path: 'account/reset', element: <ResetPasswordPage /> },
+            verifyRoute,
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -4,6 +4,15 @@ import type { Bundle } from '../../components/data-table/use-bundle-t';
 const ru = {
   results: {
     nav: { result: 'Мои результаты', publish: 'Публикация результатов' },
+    verify: {
+      title: 'Проверка документа о результате',
+      code: 'Код проверки: {{code}}',
+      genuine: 'Документ подлинный.',
+      notPublished: 'Код действителен; результаты этой диагностики ещё не опубликованы.',
+      unknown: 'Документ с таким кодом не найден. Проверьте код.',
+      failed: 'Не удалось проверить код. Попробуйте позже.',
+      details: '{{participant}} — {{test}}, {{date}}: {{score}} из {{max}}, отметка {{mark}}',
+    },
     page: {
       title: 'Результаты',
       titleOf: 'Результаты: {{name}}',
@@ -84,6 +93,15 @@ const ru = {
 const en: typeof ru = {
   results: {
     nav: { result: 'My results', publish: 'Publish results' },
+    verify: {
+      title: 'Result document check',
+      code: 'Verification code: {{code}}',
+      genuine: 'The document is genuine.',
+      notPublished: 'The code is valid; the results of this diagnostic are not published yet.',
+      unknown: 'No document has this code. Check the code.',
+      failed: 'The code could not be checked. Try again later.',
+      details: '{{participant}} — {{test}}, {{date}}: {{score}} of {{max}}, mark {{mark}}',
+    },
     page: {
       title: 'Results',
       titleOf: 'Results: {{name}}',

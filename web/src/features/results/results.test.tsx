@@ -335,3 +335,45 @@ describe('publication controls', () => {
     expect(screen.getByTestId('publish-button')).toBeDisabled();
   });
 });
+
+describe('the verification page of a result document', () => {
+  it('shows a genuine published result to anyone, without a session', async () => {
+    fakeServer({
+      'GET /api/results/verify/R-TEST-7K2Q': () =>
+        json(200, {
+          valid: true,
+          published: true,
+          diagnosticName: 'Диагностика',
+          subjectTestName: 'Математика, 7 класс',
+          testDate: '2026-04-10',
+          participant: 'Иванов И.',
+          primaryScore: 7.5,
+          maxScore: 10,
+          mark: '4',
+        }),
+    });
+    renderApp('/verify/R-TEST-7K2Q');
+    expect(await screen.findByTestId('verify-genuine', {}, { timeout: 5000 })).toHaveTextContent(
+      'Иванов И. — Математика, 7 класс, 10.04.2026: 7,5 из 10, отметка 4',
+    );
+  });
+
+  it('says so when no document has the code', async () => {
+    fakeServer({
+      'GET /api/results/verify/R-NONE-0000': () =>
+        json(200, {
+          valid: false,
+          published: false,
+          diagnosticName: null,
+          subjectTestName: null,
+          testDate: null,
+          participant: null,
+          primaryScore: null,
+          maxScore: null,
+          mark: null,
+        }),
+    });
+    renderApp('/verify/R-NONE-0000');
+    expect(await screen.findByTestId('verify-unknown', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+});

@@ -3,9 +3,13 @@ import type { RouteObject } from 'react-router';
 import { useBundleT } from '../../components/data-table/use-bundle-t';
 import { PublishPage } from './publish-page';
 import { ResultPage } from './result-page';
+import { VerifyPage } from './verify-page';
 import { resultsBundle } from './locales';
 
 /** Children of each role's home route (its role guard applies). */
+/** Public: the QR code of a result document leads here. */
+export const verifyRoute: RouteObject = { path: 'verify/:code', element: <VerifyPage /> };
+
 export const resultsRoutes = {
   participant: [{ path: 'result', element: <ResultPage /> }],
   coordinator: [{ path: 'results', element: <PublishPage role="coordinator" /> }],

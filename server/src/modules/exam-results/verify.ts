@@ -1,0 +1,97 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@attesta/contract';
+import { diagnostics, participantTests, results, students, subjectTests } from '../../db/schema/index.js';
+
+export const verificationSchema = z.object({
+  valid: z.boolean(),
+  published: z.boolean().describe('details are shown only once the results are published'),
+  diagnosticName: z.string().nullable(),
+  subjectTestName: z.string().nullable(),
+  testDate: z.string().nullable(),
+  participant: z.string().nullable().describe('surname and initials'),
+  primaryScore: z.number().nullable(),
+  maxScore: z.number().nullable(),
+  mark: z.string().nullable(),
+});
+
+const invalid = {
+  valid: false,
+  published: false,
+  diagnosticName: null,
+  subjectTestName: null,
+  testDate: null,
+  participant: null,
+  primaryScore: null,
+  maxScore: null,
+  mark: null,
+};
+
+const initials = (s: { surname: string; name: string; patronymic: string | null } | null) =>
+  s ? `${s.surname} ${s.name[0]}.${s.patronymic ? ` ${s.patronymic[0]}.` : ''}` : null;
+
+/**
+ * GET /api/results/verify/{code}: anyone holding a result document can check it is genuine — the
+ * code printed (and in the QR) on every result PDF. Not a call of the specification: the result
+ * documents need it. Unknown codes count against the caller's address like activation codes.
+ */
+export const resultVerifyRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.route({
+    method: 'GET',
+    url: '/api/results/verify/:code',
+    config: { access: { roles: 'anon' } },
+    schema: {
+      summary: 'Check a result document by its verification code',
+      tags: ['exam-results'],
+      params: z.object({
+        code: z
+          .string()
+          .trim()
+          .min(4)
+          .max(32)
+          .regex(/^[A-Za-z0-9-]+$/),
+      }),
+      response: { 200: verificationSchema, 400: errorBodySchema, 429: errorBodySchema },
+    },
+    handler: async (req) => {
+      const { db, throttle } = app.ctx;
+      await throttle.check({ codeIp: req.ip });
+      const [row] = await db
+        .select({
+          published: diagnostics.resultsPublished,
+          diagnosticName: diagnostics.name,
+          subjectTestName: subjectTests.name,
+          testDate: participantTests.testDate,
+          student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
+          primaryScore: results.primaryScore,
+          maxScore: results.maxScore,
+          mark: results.mark,
+        })
+        .from(results)
+        .innerJoin(participantTests, eq(participantTests.id, results.participantTestId))
+        .innerJoin(diagnostics, eq(diagnostics.id, results.diagnosticId))
+        .innerJoin(subjectTests, eq(subjectTests.id, results.subjectTestId))
+        .leftJoin(students, eq(students.id, participantTests.studentId))
+        .where(and(eq(results.verificationCode, req.params.code.toUpperCase())));
+      if (!row) {
+        await throttle.fail({ codeIp: req.ip });
+        return invalid;
+      }
+      if (!row.published) return { ...invalid, valid: true };
+      return {
+        valid: true,
+        published: true,
+        diagnosticName: row.diagnosticName,
+        subjectTestName: row.subjectTestName,
+        testDate: row.testDate,
+        participant: initials(row.student?.surname ? row.student : null),
+        primaryScore: Number(row.primaryScore),
+        maxScore: Number(row.maxScore),
+        mark: row.mark,
+      };
+    },
+  });
+};
