@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { resultVerifyRoutes } from './exam-results/verify.js';
+import { regradeRoutes } from './exam-results/regrade.routes.js';
 import { coordinatorRoutes } from './coordinator/coordinator.routes.js';
 import { organizatorRoutes } from './organizator/organizator.routes.js';
 import { accountRoutes } from './account/account.routes.js';
@@ -32,6 +33,7 @@ import { monitoringRoutes } from './monitoring/monitoring.routes.js';
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
   resultVerifyRoutes,
+  regradeRoutes,
   coordinatorRoutes,
   organizatorRoutes,
   accountRoutes,
