@@ -72,8 +72,5 @@ export async function buildWorkbook(sheets: SheetSpec<unknown>[]): Promise<Buffe
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Content-Disposition for a download with a Cyrillic file name (RFC 6266 / 5987). */
-export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
+/** One Content-Disposition for every download (RFC 6266 / 5987), whatever the file type. */
+export { attachmentDisposition } from './file-sniff.js';

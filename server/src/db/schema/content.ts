@@ -9,13 +9,10 @@ import {
   serial,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { bytea } from './files.js';
-import { jsonValue } from './types.js';
-
-const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+import { created, jsonValue } from './types.js';
 
 export const subjects = pgTable('subjects', {
   id: serial().primaryKey(),

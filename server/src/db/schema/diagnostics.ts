@@ -15,8 +15,7 @@ import {
 import { specifications, subjectTests } from './content.js';
 import { buildings, classes, schools, students, workers } from './org.js';
 import { users } from './users.js';
-
-const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+import { created } from './types.js';
 
 /** A testing event: subject tests in a date window for parallels and schools. */
 export const diagnostics = pgTable(

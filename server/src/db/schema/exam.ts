@@ -16,9 +16,7 @@ import { variants, variantTasks, quizzes } from './content.js';
 import { participantTests } from './diagnostics.js';
 import { files } from './files.js';
 import { users } from './users.js';
-import { jsonValue } from './types.js';
-
-const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+import { created, jsonValue } from './types.js';
 
 /**
  * One attempt of a participant test (DESIGN.md §3). The server owns the clock:

@@ -3,8 +3,7 @@ import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } 
 import { diagnostics } from './diagnostics.js';
 import { files } from './files.js';
 import { users } from './users.js';
-
-const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+import { created } from './types.js';
 
 /**
  * Queue items (DESIGN.md §2): asynchronous jobs users can watch — planning, results, imports,

@@ -11,8 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-
-const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+import { created } from './types.js';
 
 /** ОО — an educational organisation (legal entity) owning schools. */
 export const oo = pgTable('oo', {

@@ -15,8 +15,7 @@ import { subjectTests, variantTasks } from './content.js';
 import { diagnostics, participantTests } from './diagnostics.js';
 import { examWorks } from './exam.js';
 import { users } from './users.js';
-
-const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+import { created } from './types.js';
 
 /**
  * Points of one task of a finished work. `autoScore` is what the scoring engine gave (null for

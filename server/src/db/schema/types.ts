@@ -1,4 +1,7 @@
-import { customType } from 'drizzle-orm/pg-core';
+import { customType, timestamp } from 'drizzle-orm/pg-core';
+
+/** `created_at`-style column: when the row was written. */
+export const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 /**
  * jsonb whose values come back exactly as stored. Both drivers (pg, PGlite) already parse jsonb;

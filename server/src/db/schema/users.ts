@@ -15,8 +15,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { buildings, classes, oo, schools, students, workers } from './org.js';
-
-const created = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+import { created } from './types.js';
 
 /** Role catalogue; the codes are those of the contract's ROLES. */
 export const roles = pgTable('roles', {
