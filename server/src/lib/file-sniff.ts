@@ -28,6 +28,7 @@ const ODF_EXT: Record<(typeof ODF)[number], string> = {
   spreadsheet: 'ods',
   presentation: 'odp',
 };
+const HEIC_BRANDS = ['heic', 'heix', 'mif1', 'msf1', 'hevc'];
 const OLE: Record<string, string> = {
   doc: 'application/msword',
   xls: 'application/vnd.ms-excel',
@@ -71,6 +72,9 @@ export function sniffFile(data: Buffer, name: string): Sniffed | null {
     return { mime: 'image/gif', ext: 'gif' };
   if (startsWith(data, ascii('RIFF')) && startsWith(data, ascii('WEBP'), 8))
     return { mime: 'image/webp', ext: 'webp' };
+  // Phone photos: an ISO media `ftyp` box whose brand is one of HEIF's.
+  if (startsWith(data, ascii('ftyp'), 4) && HEIC_BRANDS.some((brand) => startsWith(data, ascii(brand), 8)))
+    return { mime: 'image/heic', ext: 'heic' };
   if (startsWith(data, ascii('%PDF-'))) return { mime: 'application/pdf', ext: 'pdf' };
   if (startsWith(data, ascii('{\\rtf'))) return { mime: 'application/rtf', ext: 'rtf' };
   if (startsWith(data, [0x50, 0x4b, 0x03, 0x04]) || startsWith(data, [0x50, 0x4b, 0x05, 0x06]))

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
+import { sniffFile } from '../../lib/file-sniff.js';
 import type { AnswerTask } from './answer-value.js';
 import type { UploadedFile } from './exam-work.service.js';
 
@@ -10,25 +11,6 @@ import type { UploadedFile } from './exam-work.service.js';
 
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 const MB = 1024 * 1024;
-
-const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-const startsWith = (data: Buffer, bytes: number[], at = 0) => bytes.every((b, i) => data[at + i] === b);
-const ascii = (data: Buffer, from: number, to: number) => data.subarray(from, to).toString('latin1');
-
-/** The real type of a file from its magic bytes, or null when it is none we accept. */
-export function sniffMime(data: Buffer): string | null {
-  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (ascii(data, 0, 5) === '%PDF-') return 'application/pdf';
-  if (ascii(data, 0, 6) === 'GIF87a' || ascii(data, 0, 6) === 'GIF89a') return 'image/gif';
-  if (ascii(data, 0, 4) === 'RIFF' && ascii(data, 8, 12) === 'WEBP') return 'image/webp';
-  if (ascii(data, 4, 8) === 'ftyp' && ['heic', 'heix', 'mif1', 'msf1', 'hevc'].includes(ascii(data, 8, 12)))
-    return 'image/heic';
-  // A .docx is a zip; its declared type tells it from other zips.
-  if (startsWith(data, [0x50, 0x4b, 0x03, 0x04])) return DOCX;
-  return null;
-}
 
 const matches = (pattern: string, mime: string) =>
   pattern.endsWith('/*') ? mime.startsWith(pattern.slice(0, -1)) : pattern.toLowerCase() === mime;
@@ -46,7 +28,7 @@ export function checkUpload(task: AnswerTask, file: UploadedFile): void {
       'payload_too_large',
       `The file ${file.name} is larger than ${Math.floor(limit / MB)} MB`,
     );
-  const sniffed = sniffMime(file.data);
+  const sniffed = sniffFile(file.data, file.name)?.mime ?? null;
   const declared = file.mime.toLowerCase().split(';')[0]!.trim();
   // HEIC often arrives as image/heif; both name the same container.
   const sameType =
