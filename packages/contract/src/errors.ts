@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'invalid_token',
   'forbidden',
   'csrf',
+  'bad_signature',
   'not_found',
   'conflict',
   'login_taken',

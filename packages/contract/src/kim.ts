@@ -218,6 +218,14 @@ export const htmlContainerSchema = z
     version: z.number().int(),
     entry: z.string(),
     resources: z.array(z.string()).describe('stored paths of the current version'),
+    url: z
+      .string()
+      .describe(
+        'Entry page of the current version with a short-lived signature (`?sig=`), for an ' +
+          '`<iframe sandbox="allow-scripts">`: its requests carry no session cookie, so the page ' +
+          'and the files it links relatively are authorised by the signature (docs/html-containers.md)',
+      ),
+    urlExpiresAt: instant.describe('when the signature of `url` stops working'),
   })
   .meta({ id: 'HtmlContainer' });
 export type HtmlContainer = z.infer<typeof htmlContainerSchema>;

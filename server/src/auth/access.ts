@@ -12,9 +12,25 @@ import type { AuthContext } from './types.js';
  */
 export type ScopeRule = (req: FastifyRequest, auth: AuthContext) => boolean | Promise<boolean>;
 
+/**
+ * A credential a route accepts instead of a session: a short-lived signed link (html container
+ * resources, which a sandboxed frame requests without our cookie). Declared on the route next to
+ * its scope rule, so access is still decided here and nowhere else.
+ */
+export interface SignedAccess {
+  /** Whether the request presents a signature at all; then it needs no session. */
+  presented: (req: FastifyRequest) => boolean;
+  /**
+   * Runs instead of the scope rule, after validation: whether the presented signature is valid
+   * for this request (and matches the caller's session, if one came along). False → 403.
+   */
+  grants: (req: FastifyRequest, auth: AuthContext | null) => boolean | Promise<boolean>;
+}
+
 export interface AccessRule {
   roles: RoleRule;
   scope?: ScopeRule;
+  signed?: SignedAccess;
   /** A GET that changes state (needs the anti-CSRF header). */
   stateChanging?: boolean;
   /** Reading session state (hasSession, sessionTime) must not keep an idle session alive. */
@@ -44,7 +60,11 @@ const byKey = new Map(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
  * Method, URL and access rule of a call of the contract, to spread into `app.route({...})`.
  * Roles come from the contract itself, so a route cannot drift from spec/endpoints.tsv.
  */
-export function endpoint(key: EndpointKey, scope?: ScopeRule, flags: { passive?: boolean } = {}) {
+export function endpoint(
+  key: EndpointKey,
+  scope?: ScopeRule,
+  flags: { passive?: boolean; signed?: SignedAccess } = {},
+) {
   const e = byKey.get(key);
   if (!e) throw new Error(`not in the contract: ${key}`);
   const access: AccessRule = {
@@ -52,6 +72,7 @@ export function endpoint(key: EndpointKey, scope?: ScopeRule, flags: { passive?:
     ...(scope ? { scope } : {}),
     ...('stateChanging' in e ? { stateChanging: true } : {}),
     ...(flags.passive ? { passive: true } : {}),
+    ...(flags.signed ? { signed: flags.signed } : {}),
   };
   return { method: e.method as HttpMethod, url: toFastifyPath(e.path), config: { access } };
 }
@@ -81,7 +102,9 @@ export interface AccessPluginOptions {
  * The one place that decides access. Every /api route must declare `config.access`; a request
  * is then: identified (cookie, bearer token or API key) → 401 without a live session where one is
  * needed → 403 `csrf` for a cookie session changing state without the anti-CSRF header → 403 for a
- * role not allowed → (after validation) 403 when the scope rule refuses.
+ * role not allowed → (after validation) 403 when the scope rule refuses. A route that accepts a
+ * signed link (`signed`) needs no session when the request presents one; the signature's own check
+ * then replaces the role and scope rules (403 `bad_signature` when it fails).
  */
 export const accessPlugin = fp<AccessPluginOptions>(
   async (app, { sessions }) => {
@@ -98,6 +121,7 @@ export const accessPlugin = fp<AccessPluginOptions>(
     app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
       const rule = req.routeOptions.config?.access;
       if (!rule) return;
+      const signed = !!rule.signed?.presented(req);
 
       const bearer = bearerOf(req);
       const cookie = req.cookies?.[SESSION_COOKIE];
@@ -113,7 +137,7 @@ export const accessPlugin = fp<AccessPluginOptions>(
         req.sessionToken = req.auth ? cookie : null;
       }
 
-      if (rule.roles !== 'anon' && !req.auth) {
+      if (rule.roles !== 'anon' && !req.auth && !signed) {
         throw cookie
           ? unauthorized('Your session has ended, sign in again', 'session_expired')
           : unauthorized();
@@ -126,7 +150,7 @@ export const accessPlugin = fp<AccessPluginOptions>(
       ) {
         throw forbidden(`State-changing calls must send the header X-Requested-With: ${CSRF_VALUE}`, 'csrf');
       }
-      if (Array.isArray(rule.roles)) {
+      if (Array.isArray(rule.roles) && !signed) {
         const allowed = rule.roles as readonly string[];
         if (!req.auth!.roles.some((r) => allowed.includes(r)))
           throw forbidden('Your role does not allow this call');
@@ -135,6 +159,11 @@ export const accessPlugin = fp<AccessPluginOptions>(
 
     app.addHook('preHandler', async (req) => {
       const rule = req.routeOptions.config?.access;
+      if (rule?.signed?.presented(req)) {
+        if (!(await rule.signed.grants(req, req.auth)))
+          throw forbidden('This link is invalid or has expired; open the task again', 'bad_signature');
+        return;
+      }
       if (!rule?.scope) return;
       if (!req.auth) throw unauthorized();
       if (!(await rule.scope(req, req.auth))) throw forbidden('This record is outside your scope');

@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
-import { examWorks, participantTests, tasks, variantTasks } from '../db/schema/index.js';
+import { examWorks, participantTests, tasks, userRoles, users, variantTasks } from '../db/schema/index.js';
 import { hasRole, type AuthContext } from './types.js';
 
 /**
@@ -16,13 +16,18 @@ export const isContentStaff = (auth: AuthContext) => hasRole(auth, 'admin', 'exp
  */
 export async function currentVariantId(db: DbOrTx, auth: AuthContext): Promise<number | null> {
   if (!hasRole(auth, 'participant') || auth.participantTestId === null) return null;
+  return variantOfParticipantTest(db, auth.participantTestId);
+}
+
+/** The variant of a participant test's live (not deleted) exam work, or null. */
+async function variantOfParticipantTest(db: DbOrTx, participantTestId: number): Promise<number | null> {
   const [row] = await db
     .select({ variantId: examWorks.variantId })
     .from(examWorks)
     .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
     .where(
       and(
-        eq(examWorks.participantTestId, auth.participantTestId),
+        eq(examWorks.participantTestId, participantTestId),
         isNull(examWorks.deletedAt),
         isNull(participantTests.deletedAt),
       ),
@@ -53,13 +58,45 @@ export async function isContainerInCurrentVariant(
   auth: AuthContext,
   containerId: number,
 ): Promise<boolean> {
-  const variantId = await currentVariantId(db, auth);
+  return isContainerInVariant(db, await currentVariantId(db, auth), containerId);
+}
+
+/**
+ * Whether an html container renders a task of the variant a participant test is working on now:
+ * the check behind a signed container link, which names the participant test instead of a session.
+ */
+export async function isContainerInParticipantTestVariant(
+  db: DbOrTx,
+  participantTestId: number,
+  containerId: number,
+): Promise<boolean> {
+  return isContainerInVariant(db, await variantOfParticipantTest(db, participantTestId), containerId);
+}
+
+async function isContainerInVariant(db: DbOrTx, variantId: number | null, containerId: number) {
   if (variantId === null) return false;
   const [hit] = await db
     .select({ id: variantTasks.id })
     .from(variantTasks)
     .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
     .where(and(eq(variantTasks.variantId, variantId), eq(tasks.htmlContainerId, containerId)))
+    .limit(1);
+  return !!hit;
+}
+
+/** Whether a user (by id, for a signed link made for them) still reads content as admin or expert. */
+export async function isContentStaffUser(db: DbOrTx, userId: number): Promise<boolean> {
+  const [hit] = await db
+    .select({ userId: userRoles.userId })
+    .from(userRoles)
+    .innerJoin(users, eq(users.id, userRoles.userId))
+    .where(
+      and(
+        eq(userRoles.userId, userId),
+        inArray(userRoles.role, ['admin', 'expert']),
+        eq(users.isBlocked, false),
+      ),
+    )
     .limit(1);
   return !!hit;
 }

@@ -19,7 +19,8 @@ import {
   variantListRequestSchema,
   variantListResponseSchema,
 } from '@attesta/contract';
-import { endpoint } from '../../auth/access.js';
+import { authOf, endpoint } from '../../auth/access.js';
+import { containerLinkSigner, SIGNATURE_PARAM, withSignedLinks } from './container-links.js';
 import * as service from './kim.service.js';
 
 const tags = ['kim'];
@@ -44,7 +45,14 @@ const resourceSchema = {
     'The stored bytes with their MIME type, served with a sandboxing Content-Security-Policy ' +
     '(`sandbox allow-scripts`, no `allow-same-origin`) and `X-Content-Type-Options: nosniff`. ' +
     'Resources are looked up by their exact stored path. Participants: only containers of the ' +
-    'tasks of their own current variant.',
+    'tasks of their own current variant. Instead of a session, the request may present the ' +
+    '`sig` of the signed `url` from GET /api/KimHtmlContainer/{id} (a sandboxed frame sends no ' +
+    'cookie): it must be genuine, unexpired, for this container version and its holder must still ' +
+    'see the container, else 403 `bad_signature`. Html and css served under a signature get their ' +
+    'relative links signed too.',
+  querystring: z.object({
+    [SIGNATURE_PARAM]: z.string().max(200).optional().describe('signature from the container metadata `url`'),
+  }),
 };
 
 /**
@@ -59,7 +67,19 @@ const containerHelmet = {
 /** `/api/kim/*`, `/api/task`, `/api/kimtemplate`, `/api/test/procedure`, `/api/KimHtmlContainer`: the content read side. */
 export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const { db } = app.ctx;
+  const { db, config } = app.ctx;
+  const signer = containerLinkSigner(config.sessionSecret);
+  const versionOf = (req: FastifyRequest) => req.params as { containerId: number; version: number };
+  /** Container resources: the session rule, or a signed link from the container metadata. */
+  const containerAccess = [
+    service.ownContainerOrContentStaff(containerIdOf),
+    { signed: service.signedContainerAccess(signer, versionOf) },
+  ] as const;
+  /** The resource, with its relative links signed when it was asked for under a signature. */
+  const serve = (req: FastifyRequest, reply: FastifyReply, resource: { mime: string; data: Buffer }) => {
+    const token = service.signatureOf(req);
+    return sendResource(reply, token === null ? resource : withSignedLinks(resource, token));
+  };
 
   app.route({
     ...endpoint('POST /api/kim/subject/list'),
@@ -188,23 +208,22 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   app.route({
     ...endpoint('GET /api/KimHtmlContainer/{id}', service.ownContainerOrContentStaff(idOf)),
     schema: {
-      summary: 'Interactive content container: current version, entry page, resource paths',
-      description: 'Participants: only containers of the tasks of their own current variant (else 403).',
+      summary: 'Interactive content container: current version, entry page, resource paths, signed link',
+      description:
+        'Participants: only containers of the tasks of their own current variant (else 403). `url` ' +
+        'opens the entry page with a signature made for the caller, valid for 30 minutes.',
       tags,
       params: idParams,
       response: { 200: htmlContainerSchema, ...errors(400, 401, 403, 404) },
     },
-    handler: (req) => service.container(db, req.params.id),
+    handler: (req) => service.container(db, req.params.id, signer, authOf(req)),
   });
 
   const versionParams = { containerId: idParamSchema, version: idParamSchema };
   const resourceName = z.string().min(1).max(500);
 
   app.route({
-    ...endpoint(
-      'GET /api/kim/htmlContainer/{containerId}/{version}/index',
-      service.ownContainerOrContentStaff(containerIdOf),
-    ),
+    ...endpoint('GET /api/kim/htmlContainer/{containerId}/{version}/index', ...containerAccess),
     helmet: containerHelmet,
     schema: {
       ...resourceSchema,
@@ -213,17 +232,15 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
       response: errors(400, 401, 403, 404),
     },
     handler: async (req, reply) =>
-      sendResource(
+      serve(
+        req,
         reply,
         await service.containerResource(db, req.params.containerId, req.params.version, { kind: 'index' }),
       ),
   });
 
   app.route({
-    ...endpoint(
-      'GET /api/kim/htmlContainer/{containerId}/{version}/bundles/{bundle}',
-      service.ownContainerOrContentStaff(containerIdOf),
-    ),
+    ...endpoint('GET /api/kim/htmlContainer/{containerId}/{version}/bundles/{bundle}', ...containerAccess),
     helmet: containerHelmet,
     schema: {
       ...resourceSchema,
@@ -232,7 +249,8 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
       response: errors(400, 401, 403, 404),
     },
     handler: async (req, reply) =>
-      sendResource(
+      serve(
+        req,
         reply,
         await service.containerResource(db, req.params.containerId, req.params.version, {
           kind: 'path',
@@ -242,10 +260,7 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint(
-      'GET /api/kim/htmlContainer/{containerId}/{version}/{resource}',
-      service.ownContainerOrContentStaff(containerIdOf),
-    ),
+    ...endpoint('GET /api/kim/htmlContainer/{containerId}/{version}/{resource}', ...containerAccess),
     helmet: containerHelmet,
     schema: {
       ...resourceSchema,
@@ -254,7 +269,8 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
       response: errors(400, 401, 403, 404),
     },
     handler: async (req, reply) =>
-      sendResource(
+      serve(
+        req,
         reply,
         await service.containerResource(db, req.params.containerId, req.params.version, {
           kind: 'path',

@@ -1,10 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { HtmlContainer, KimTemplate, StaffTask, SubjectTestHtml, TaskSource } from '@attesta/contract';
-import type { ScopeRule } from '../../auth/access.js';
-import { currentVariantId, isContainerInCurrentVariant, isContentStaff } from '../../auth/content-scope.js';
+import type { ScopeRule, SignedAccess } from '../../auth/access.js';
+import {
+  currentVariantId,
+  isContainerInCurrentVariant,
+  isContainerInParticipantTestVariant,
+  isContentStaff,
+  isContentStaffUser,
+} from '../../auth/content-scope.js';
+import type { AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize.js';
+import { SIGNATURE_PARAM, type ContainerLinkSigner, type ContainerLinkSubject } from './container-links.js';
 import * as repo from './kim.repo.js';
 
 export { listParallels, listSubjectExams, listSubjects, listSubjectTests, listVariants } from './kim.repo.js';
@@ -39,6 +47,43 @@ export function ownContainerOrContentStaff(getId: (req: FastifyRequest) => numbe
     return isContainerInCurrentVariant(req.server.ctx.db, auth, getId(req));
   };
 }
+
+/** The signature a container resource request presents (`?sig=`), or null. */
+export function signatureOf(req: FastifyRequest): string | null {
+  const value = (req.query as Record<string, unknown> | undefined)?.[SIGNATURE_PARAM];
+  return typeof value === 'string' ? value : null;
+}
+
+/**
+ * The signed-link alternative to a session on container resources: a genuine, unexpired token for
+ * this container version, made for the caller (when a session came along too), whose subject may
+ * still see the container now (the participant test's current variant has it, or the user is
+ * still content staff). Anything else is 403.
+ */
+export function signedContainerAccess(
+  signer: ContainerLinkSigner,
+  params: (req: FastifyRequest) => { containerId: number; version: number },
+): SignedAccess {
+  return {
+    presented: (req) => SIGNATURE_PARAM in ((req.query as object | undefined) ?? {}),
+    grants: async (req, auth) => {
+      const token = signatureOf(req);
+      const { containerId, version } = params(req);
+      const subject = token === null ? null : signer.verify(token, containerId, version);
+      if (!subject || (auth && auth.userId !== subject.userId)) return false;
+      const db = req.server.ctx.db;
+      return subject.participantTestId !== null
+        ? isContainerInParticipantTestVariant(db, subject.participantTestId, containerId)
+        : isContentStaffUser(db, subject.userId);
+    },
+  };
+}
+
+/** Whom a signed link is made for: staff read any container, a participant only through their test. */
+const linkSubject = (auth: AuthContext): ContainerLinkSubject => ({
+  userId: auth.userId,
+  participantTestId: isContentStaff(auth) ? null : auth.participantTestId,
+});
 
 // ---------------------------------------------------------------- staff task views
 
@@ -125,15 +170,25 @@ export async function procedure(db: Db, subjectTestId: number): Promise<SubjectT
 
 // ---------------------------------------------------------------- html containers
 
-export async function container(db: Db, id: number): Promise<HtmlContainer> {
+/** Container metadata with a signed link to its entry page, made for the caller. */
+export async function container(
+  db: Db,
+  id: number,
+  signer: ContainerLinkSigner,
+  auth: AuthContext,
+): Promise<HtmlContainer> {
   const row = await repo.findContainer(db, id);
   if (!row) throw notFound('No such container');
+  const version = row.currentVersion;
+  const link = signer.sign(row.id, version, linkSubject(auth));
   return {
     id: row.id,
     name: row.name,
-    version: row.currentVersion,
+    version,
     entry: row.entry,
-    resources: await repo.containerPaths(db, row.id, row.currentVersion),
+    resources: await repo.containerPaths(db, row.id, version),
+    url: `/api/kim/htmlContainer/${row.id}/${version}/index?${SIGNATURE_PARAM}=${link.token}`,
+    urlExpiresAt: link.expiresAt.toISOString(),
   };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import {
+  examWorks,
   kimTemplates,
   specificationElements,
   specifications,
@@ -22,6 +23,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers.js';
+import { containerLinkSigner } from './container-links.js';
 import { CONTAINER_CSP } from './kim.service.js';
 
 const SECRET = 'KIMLEAKMARKER';
@@ -39,6 +41,7 @@ let taskIds: number[];
 let containerId: number;
 let otherContainerId: number;
 let templateId: number;
+let workId: number;
 
 const get = (url: string, session: Session | null) =>
   t.app.inject({ method: 'GET', url, headers: session?.headers ?? {} });
@@ -66,7 +69,7 @@ beforeAll(async () => {
   variantId = variant.variantId;
   taskIds = variant.taskIds;
   otherVariantId = (await createVariantWithTasks(t.app, subjectTestId, tasksOfEveryType(SECRET))).variantId;
-  await createExamWork(t.app, pt.participantTestId, variantId);
+  workId = await createExamWork(t.app, pt.participantTestId, variantId);
   participant = (await signedInParticipant(t.app, pt)).session;
 
   containerId = await createHtmlContainer(t.app, {
@@ -290,6 +293,10 @@ describe('html containers', () => {
       version: 1,
       entry: 'index.html',
       resources: ['bundles/app.js', 'index.html', 'style.css'],
+      url: expect.stringMatching(
+        new RegExp(`^/api/kim/htmlContainer/${containerId}/1/index\\?sig=[\\w.-]+$`),
+      ),
+      urlExpiresAt: expect.any(String),
     });
     expect((await get(`/api/KimHtmlContainer/${otherContainerId}`, participant)).statusCode).toBe(403);
     expect((await get(`/api/KimHtmlContainer/${otherContainerId}`, expert)).statusCode).toBe(200);
@@ -334,5 +341,157 @@ describe('html containers', () => {
     );
     expect((await get(`/api/kim/htmlContainer/${otherContainerId}/1/index`, admin)).statusCode).toBe(200);
     expect((await get(`${base()}/style.css`, organizator)).statusCode).toBe(403);
+  });
+});
+
+describe('signed container links (a sandboxed frame sends no cookie)', () => {
+  const PNG = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  let linked: number;
+  let other: Session;
+  const signer = () => containerLinkSigner(t.config.sessionSecret);
+  const anon = (url: string) => get(url, null);
+  const urlOf = async (session: Session, id = linked) => {
+    const res = await get(`/api/KimHtmlContainer/${id}`, session);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { url: string; urlExpiresAt: string };
+  };
+  const tokenOf = (url: string) => new URL(url, 'http://x').searchParams.get('sig')!;
+
+  beforeAll(async () => {
+    linked = await createHtmlContainer(t.app, {
+      'index.html': [
+        'text/html',
+        '<html><head><link rel="stylesheet" href="style.css"><script src="bundles/app.js"></script></head>' +
+          '<body><img src=\'img.png#x\' srcset="img.png 1x, img.png 2x"><a href="https://example.org/">out</a>' +
+          '<a href="#top">top</a><img src="data:image/png;base64,AA=="></body></html>',
+      ],
+      'bundles/app.js': ['text/javascript', 'parent.postMessage({type:"attesta:ready"},"*")'],
+      'style.css': ['text/css', 'body{background:url("img.png")} .a{background:url(/abs.png)}'],
+      'img.png': ['image/png', PNG],
+    });
+    await t.app.ctx.db.update(tasks).set({ htmlContainerId: linked }).where(eq(tasks.id, taskIds[1]!));
+    const org = await createOrg(t.app);
+    const pt = await createParticipantTest(t.app, org);
+    await createExamWork(t.app, pt.participantTestId, otherVariantId);
+    other = (await signedInParticipant(t.app, pt)).session;
+  });
+
+  it('metadata signs the entry page for the caller, valid for 30 minutes', async () => {
+    const { url, urlExpiresAt } = await urlOf(participant);
+    expect(url).toMatch(new RegExp(`^/api/kim/htmlContainer/${linked}/1/index\\?sig=`));
+    const left = Date.parse(urlExpiresAt) - Date.now();
+    expect(left).toBeGreaterThan(29 * 60_000);
+    expect(left).toBeLessThanOrEqual(30 * 60_000);
+  });
+
+  it('a valid signature opens the page and its files without a session, under the sandbox CSP', async () => {
+    const { url } = await urlOf(participant);
+    const sig = tokenOf(url);
+    const index = await anon(url);
+    expect(index.statusCode, index.body).toBe(200);
+    expect(index.headers['content-type']).toContain('text/html');
+    expect(index.headers['content-security-policy']).toBe(CONTAINER_CSP);
+    expect(index.headers['x-content-type-options']).toBe('nosniff');
+    // Relative links carry the same signature; absolute, fragment and data links are left alone.
+    expect(index.body).toContain(`href="style.css?sig=${sig}"`);
+    expect(index.body).toContain(`src="bundles/app.js?sig=${sig}"`);
+    expect(index.body).toContain(`src='img.png?sig=${sig}#x'`);
+    expect(index.body).toContain(`srcset="img.png?sig=${sig} 1x, img.png?sig=${sig} 2x"`);
+    expect(index.body).toContain('href="https://example.org/"');
+    expect(index.body).toContain('href="#top"');
+    expect(index.body).toContain('src="data:image/png;base64,AA=="');
+
+    const base = `/api/kim/htmlContainer/${linked}/1`;
+    const css = await anon(`${base}/style.css?sig=${sig}`);
+    expect(css.statusCode).toBe(200);
+    expect(css.body).toBe(`body{background:url("img.png?sig=${sig}")} .a{background:url(/abs.png)}`);
+    const js = await anon(`${base}/bundles/app.js?sig=${sig}`);
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toContain('text/javascript');
+    expect(js.headers['content-security-policy']).toBe(CONTAINER_CSP);
+    const png = await anon(`${base}/img.png?sig=${sig}`);
+    expect(png.statusCode).toBe(200);
+    expect(png.rawPayload.equals(PNG)).toBe(true);
+    for (const res of [index, css, js]) expectNoSecret(res);
+
+    // Without a signature the session rule still applies; served that way nothing is rewritten.
+    expect((await anon(`${base}/index`)).statusCode).toBe(401);
+    expect((await get(`${base}/index`, participant)).body).toContain('href="style.css"');
+  });
+
+  it('staff links work for any container while the holder is still content staff', async () => {
+    const { url } = await urlOf(admin, otherContainerId);
+    expect((await anon(url)).statusCode).toBe(200);
+    const coordinatorUser = await signedIn(t.app, ['coordinator']);
+    const forged = signer().sign(otherContainerId, 1, {
+      userId: coordinatorUser.user.id,
+      participantTestId: null,
+    }).token;
+    const res = await anon(`/api/kim/htmlContainer/${otherContainerId}/1/index?sig=${forged}`);
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('expired, tampered or misapplied signatures are 403 bad_signature', async () => {
+    const { url } = await urlOf(participant);
+    const sig = tokenOf(url);
+    const [user, pt, exp, mac] = sig.split('.') as [string, string, string, string];
+    const base = `/api/kim/htmlContainer/${linked}/1`;
+    const subject = { userId: Number(user), participantTestId: Number(pt) };
+    const expired = signer().sign(linked, 1, subject, new Date(Date.now() - 31 * 60_000)).token;
+    const flip = (c: string) => (c === 'A' ? 'B' : 'A');
+    const cases: Record<string, string> = {
+      expired: `${base}/index?sig=${expired}`,
+      'tampered mac': `${base}/index?sig=${user}.${pt}.${exp}.${flip(mac[0]!)}${mac.slice(1)}`,
+      'longer life': `${base}/index?sig=${user}.${pt}.${Number(exp) + 3600}.${mac}`,
+      'another user': `${base}/index?sig=${Number(user) + 1}.${pt}.${exp}.${mac}`,
+      'another container': `/api/kim/htmlContainer/${otherContainerId}/1/index?sig=${sig}`,
+      'another version': `/api/kim/htmlContainer/${linked}/2/index?sig=${sig}`,
+      garbage: `${base}/bundles/app.js?sig=nonsense`,
+      empty: `${base}/img.png?sig=`,
+      'signed by another secret': `${base}/index?sig=${
+        containerLinkSigner('another-secret'.padEnd(40, 'y')).sign(linked, 1, subject).token
+      }`,
+    };
+    for (const [name, target] of Object.entries(cases)) {
+      const res = await anon(target);
+      expect(res.statusCode, name).toBe(403);
+      expect(res.json(), name).toMatchObject({ code: 'bad_signature' });
+      expect(res.body, name).not.toContain('attesta:ready');
+    }
+  });
+
+  it("another participant's container stays closed, with or without a session", async () => {
+    // The other participant's variant has no container: a link made out to them opens nothing…
+    const otherPt = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/exam/test/currentParticipantTest',
+        headers: other.headers,
+      })
+    ).json().id as number;
+    const otherUser = (await get('/api/user', other)).json().id as number;
+    const forged = signer().sign(linked, 1, { userId: otherUser, participantTestId: otherPt }).token;
+    expect((await anon(`/api/kim/htmlContainer/${linked}/1/index?sig=${forged}`)).statusCode).toBe(403);
+    expect((await get(`/api/KimHtmlContainer/${linked}`, other)).statusCode).toBe(403);
+    // …and the first participant's link does not work with another participant's session.
+    const { url } = await urlOf(participant);
+    const res = await get(url, other);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'bad_signature' });
+    expect((await get(url, participant)).statusCode).toBe(200);
+  });
+
+  it('a link stops working once its work is gone', async () => {
+    const { url } = await urlOf(participant);
+    await t.app.ctx.db.update(examWorks).set({ deletedAt: new Date() }).where(eq(examWorks.id, workId));
+    try {
+      expect((await anon(url)).statusCode).toBe(403);
+    } finally {
+      await t.app.ctx.db.update(examWorks).set({ deletedAt: null }).where(eq(examWorks.id, workId));
+    }
+    expect((await anon(url)).statusCode).toBe(200);
   });
 });
