@@ -16,3 +16,4 @@ export * from './ugnik.js';
 export * from './worker-test.js';
 export * from './guest-profile.js';
 export * from './results.js';
+export * from './monitoring.js';

@@ -2,24 +2,25 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema, type Role } from '@attesta/contract';
+import {
+  errorBodySchema,
+  integrityEventSchema,
+  roomSnapshotSchema,
+  type IntegrityEvent,
+  type Role,
+  type RoomRow,
+  type RoomWorkEvent,
+} from '@attesta/contract';
 import { authOf, type ScopeRule } from '../../auth/access.js';
 import { badRequest } from '../../lib/errors.js';
 import { attachBus, detachBus, EventBus, participantKey, type WorkEvent } from './bus.js';
-import {
-  canWatchRoom,
-  INTEGRITY_KINDS,
-  recordIntegrity,
-  roomRows,
-  roomSnapshot,
-  type RoomRef,
-  type RoomRow,
-} from './monitoring.service.js';
+import { canWatchRoom, recordIntegrity, roomRows, roomSnapshot, type RoomRef } from './monitoring.service.js';
 
 /*
- * Live monitoring of a room (not in the contract): GET /api/monitoring/room (snapshot),
- * GET /api/monitoring/room/stream (Server-Sent Events) and POST /api/monitoring/integrity (the
- * participant's runner reports focus, fullscreen, visibility and connection changes). The room
+ * Live monitoring of a room (not in the contract's call table; its shapes are in the contract's
+ * `monitoring.ts`): GET /api/monitoring/room (snapshot), GET /api/monitoring/room/stream
+ * (Server-Sent Events) and POST /api/monitoring/integrity (the participant's runner reports
+ * focus, fullscreen, visibility and connection changes). The room
  * actions are the existing calls (pause, ChangeTimeTill, LogoutByActivationCode, clearSession,
  * RestoreExamWork, saveanswers?registrationCode); each publishes its event on the bus.
  */
@@ -51,42 +52,6 @@ function refOf(q: RoomQuery): RoomRef {
 
 const roomInScope: ScopeRule = (req, auth) =>
   canWatchRoom(req.server.ctx.db, auth, refOf(req.query as RoomQuery));
-
-const iso = z.string().nullable();
-const roomRowSchema = z.object({
-  participantTestId: z.number().int(),
-  examWorkId: z.number().int().nullable(),
-  deletedExamWorkId: z.number().int().nullable(),
-  name: z.string().nullable(),
-  className: z.string().nullable(),
-  status: z.enum(['not_started', 'in_progress', 'paused', 'finished', 'absent']),
-  answered: z.number().int(),
-  total: z.number().int().nullable(),
-  secondsLeft: z.number().int().nullable(),
-  deadlineAt: iso,
-  lastSaveAt: iso,
-  online: z.boolean(),
-  offlineSince: iso,
-  lastSeenAt: iso,
-  pausedByStaff: z.boolean(),
-  pauseReason: z.string().nullable(),
-  finishReason: z.string().nullable(),
-  integrity: z.record(z.string(), z.number()),
-  activationCode: z.string(),
-  registrationCode: z.string(),
-});
-const roomSnapshotSchema = z.object({
-  diagnosticId: z.number().int(),
-  classId: z.number().int().nullable(),
-  buildingId: z.number().int().nullable(),
-  serverTime: z.string(),
-  participants: z.array(roomRowSchema),
-});
-
-const integrityBody = z.strictObject({
-  kind: z.enum(INTEGRITY_KINDS),
-  at: z.string().max(40).optional().describe("the client's time of the event (kept as a detail)"),
-});
 
 function writeEvent(res: ServerResponse, event: string, data: unknown) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -171,7 +136,8 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
           const fresh = await roomRows(ctx, ref, [...batch.keys()]);
           for (const row of fresh) {
             rows.set(row.participantTestId, row);
-            if (!ended) writeEvent(res, 'work', { kind: batch.get(row.participantTestId), row });
+            const event: RoomWorkEvent = { kind: batch.get(row.participantTestId)!, row };
+            if (!ended) writeEvent(res, 'work', event);
           }
         } catch (err) {
           req.log.warn({ err }, 'monitoring stream refresh failed');
@@ -233,10 +199,10 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
         'At most 120 per minute per work are kept; more are dropped silently (`accepted: false`). Events ' +
         'of a finished work are not kept either.',
       tags,
-      body: integrityBody,
+      body: integrityEventSchema,
       response: { 200: z.object({ accepted: z.boolean() }), ...errors(400, 401, 403, 404) },
     },
-    handler: (req: FastifyRequest<{ Body: z.infer<typeof integrityBody> }>) =>
+    handler: (req: FastifyRequest<{ Body: IntegrityEvent }>) =>
       recordIntegrity(ctx, authOf(req), req.body.kind, req.body.at),
   });
 };

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { IntegrityKind, RoomRow, RoomSnapshot, RoomStatus } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
@@ -13,40 +14,6 @@ import { busOf, publishWorkEvent } from './bus.js';
  * each participant got, their clock and their integrity events. Rows are built from the database
  * only, so every instance shows the same thing; the stream re-reads the rows events name.
  */
-
-export type RoomStatus = 'not_started' | 'in_progress' | 'paused' | 'finished' | 'absent';
-
-export interface RoomRow {
-  participantTestId: number;
-  examWorkId: number | null;
-  /** A deleted work that RestoreExamWork can bring back (only when there is no live work). */
-  deletedExamWorkId: number | null;
-  name: string | null;
-  className: string | null;
-  status: RoomStatus;
-  answered: number;
-  total: number | null;
-  secondsLeft: number | null;
-  deadlineAt: string | null;
-  lastSaveAt: string | null;
-  online: boolean;
-  offlineSince: string | null;
-  lastSeenAt: string | null;
-  pausedByStaff: boolean;
-  pauseReason: string | null;
-  finishReason: string | null;
-  integrity: Record<string, number>;
-  activationCode: string;
-  registrationCode: string;
-}
-
-export interface RoomSnapshot {
-  diagnosticId: number;
-  classId: number | null;
-  buildingId: number | null;
-  serverTime: string;
-  participants: RoomRow[];
-}
 
 export interface RoomRef {
   diagnosticId: number;
@@ -249,18 +216,6 @@ export async function roomSnapshot(ctx: AppContext, ref: RoomRef): Promise<RoomS
 }
 
 // ------------------------------------------------------------------ integrity events
-
-export const INTEGRITY_KINDS = [
-  'blur',
-  'focus',
-  'fullscreen_exit',
-  'fullscreen_enter',
-  'offline',
-  'online',
-  'visibility_hidden',
-  'visibility_visible',
-] as const;
-export type IntegrityKind = (typeof INTEGRITY_KINDS)[number];
 
 const RATE_WINDOW_MS = 60_000;
 export const RATE_LIMIT_PER_WORK = 120;

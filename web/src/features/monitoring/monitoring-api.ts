@@ -1,46 +1,15 @@
 /** Calls of the live room view: the snapshot, the lists to choose a room, and the room actions. */
 import {
+  roomSnapshotSchema,
   staffClassListResponseSchema,
   staffDiagnosticListResponseSchema,
+  type RoomSnapshot,
   type StaffClass,
   type StaffDiagnostic,
 } from '@attesta/contract';
 import { apiClient } from '../../lib/api-client';
 
 export type RoomRole = 'organizator' | 'coordinator';
-export type RoomStatus = 'not_started' | 'in_progress' | 'paused' | 'finished' | 'absent';
-
-export interface RoomRow {
-  participantTestId: number;
-  examWorkId: number | null;
-  deletedExamWorkId: number | null;
-  name: string | null;
-  className: string | null;
-  status: RoomStatus;
-  answered: number;
-  total: number | null;
-  secondsLeft: number | null;
-  deadlineAt: string | null;
-  lastSaveAt: string | null;
-  online: boolean;
-  offlineSince: string | null;
-  lastSeenAt: string | null;
-  pausedByStaff: boolean;
-  pauseReason: string | null;
-  finishReason: string | null;
-  integrity: Record<string, number>;
-  activationCode: string;
-  registrationCode: string;
-}
-
-export interface RoomSnapshot {
-  diagnosticId: number;
-  classId: number | null;
-  buildingId: number | null;
-  serverTime: string;
-  participants: RoomRow[];
-}
-
 export interface RoomRef {
   diagnosticId: number;
   classId: number;
@@ -61,7 +30,7 @@ export const monitoringApi = {
       .post(`/api/${role}/class/list`, { ...LIST, sort: { field: 'name', dir: 'asc' } })
       .then((d) => staffClassListResponseSchema.parse(d).items),
   room: (ref: RoomRef): Promise<RoomSnapshot> =>
-    apiClient.get<RoomSnapshot>(`/api/monitoring/room?${roomQueryString(ref)}`),
+    apiClient.get(`/api/monitoring/room?${roomQueryString(ref)}`).then((d) => roomSnapshotSchema.parse(d)),
   streamUrl: (ref: RoomRef) => `/api/monitoring/room/stream?${roomQueryString(ref)}`,
 
   pause: (examWorkIds: number[], pause: boolean, reason: string) =>

@@ -2,6 +2,7 @@
  * The live room view of an organizator (assigned classes) or a coordinator (own school): choose a
  * diagnostic and a class, watch every participant in real time, act on the selected ones.
  */
+import type { RoomRow, RoomStatus } from '@attesta/contract';
 import {
   Alert,
   Badge,
@@ -22,7 +23,7 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/ui/page-title';
 import { useMonitoringT } from './i18n';
-import { monitoringApi, type RoomRef, type RoomRole, type RoomRow, type RoomStatus } from './monitoring-api';
+import { monitoringApi, type RoomRef, type RoomRole } from './monitoring-api';
 import { useRoomStream } from './use-room-stream';
 
 type Action = 'pause' | 'resume' | 'extend' | 'logout' | 'clearSession' | 'restore';

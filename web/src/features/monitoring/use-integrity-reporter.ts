@@ -3,18 +3,9 @@
  * POST /api/monitoring/integrity: fire-and-forget, errors suppressed, at most one report of a kind
  * every 2 s and 60 a minute in all, so a flapping window cannot flood the server.
  */
+import type { IntegrityEvent, IntegrityKind as Kind } from '@attesta/contract';
 import { useEffect } from 'react';
 import { apiClient } from '../../lib/api-client';
-
-type Kind =
-  | 'blur'
-  | 'focus'
-  | 'fullscreen_exit'
-  | 'fullscreen_enter'
-  | 'offline'
-  | 'online'
-  | 'visibility_hidden'
-  | 'visibility_visible';
 
 const SAME_KIND_MS = 2000;
 const PER_MINUTE = 60;
@@ -26,12 +17,10 @@ export function useIntegrityReporter(examWorkId: number | null, enabled = true) 
     let windowStart = Date.now();
     let sent = 0;
     /** Reports that could not be sent while offline go out when the connection returns. */
-    const pending: { kind: Kind; at: string }[] = [];
+    const pending: IntegrityEvent[] = [];
 
-    const post = (kind: Kind, at: string) =>
-      apiClient
-        .post('/api/monitoring/integrity', { kind, at }, { suppressRedirect: true })
-        .catch(() => undefined);
+    const post = (event: IntegrityEvent) =>
+      apiClient.post('/api/monitoring/integrity', event, { suppressRedirect: true }).catch(() => undefined);
 
     const report = (kind: Kind) => {
       const now = Date.now();
@@ -48,7 +37,7 @@ export function useIntegrityReporter(examWorkId: number | null, enabled = true) 
         if (pending.length < 20) pending.push({ kind, at });
         return;
       }
-      void post(kind, at);
+      void post({ kind, at });
     };
 
     const onBlur = () => report('blur');
@@ -57,7 +46,7 @@ export function useIntegrityReporter(examWorkId: number | null, enabled = true) 
     const onFullscreen = () => report(document.fullscreenElement ? 'fullscreen_enter' : 'fullscreen_exit');
     const onOffline = () => report('offline');
     const onOnline = () => {
-      for (const p of pending.splice(0)) void post(p.kind, p.at);
+      for (const event of pending.splice(0)) void post(event);
       report('online');
     };
     window.addEventListener('blur', onBlur);

@@ -3,8 +3,9 @@
  * time. EventSource reconnects by itself; when it gives up (closed), a new one opens after a pause,
  * and every (re)connection starts with a fresh snapshot event, so nothing missed stays missing.
  */
+import type { RoomRow, RoomSnapshot, RoomWorkEvent } from '@attesta/contract';
 import { useEffect, useState } from 'react';
-import { monitoringApi, type RoomRef, type RoomRow, type RoomSnapshot } from './monitoring-api';
+import { monitoringApi, type RoomRef } from './monitoring-api';
 
 const RETRY_MS = 3000;
 
@@ -45,7 +46,7 @@ export function useRoomStream(ref: RoomRef | null): RoomState {
       });
       source.addEventListener('work', (e) => {
         if (!alive) return;
-        const { row } = JSON.parse((e as MessageEvent<string>).data) as { row: RoomRow };
+        const { row } = JSON.parse((e as MessageEvent<string>).data) as RoomWorkEvent;
         setState((prev) => {
           const known = prev.rows.some((r) => r.participantTestId === row.participantTestId);
           return {

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/*
+ * The live room view (/api/monitoring/*, beyond the specification): the room snapshot and its
+ * rows (also the data of the stream's `snapshot` and `work` events), and the integrity events the
+ * participant's runner reports.
+ */
+
+export const ROOM_STATUSES = ['not_started', 'in_progress', 'paused', 'finished', 'absent'] as const;
+export const roomStatusSchema = z.enum(ROOM_STATUSES);
+export type RoomStatus = z.infer<typeof roomStatusSchema>;
+
+const iso = z.string().nullable();
+
+export const roomRowSchema = z
+  .object({
+    participantTestId: z.number().int(),
+    examWorkId: z.number().int().nullable(),
+    deletedExamWorkId: z
+      .number()
+      .int()
+      .nullable()
+      .describe('a deleted work that RestoreExamWork can bring back (only when there is no live work)'),
+    name: z.string().nullable(),
+    className: z.string().nullable(),
+    status: roomStatusSchema,
+    answered: z.number().int(),
+    total: z.number().int().nullable(),
+    secondsLeft: z.number().int().nullable(),
+    deadlineAt: iso,
+    lastSaveAt: iso,
+    online: z.boolean(),
+    offlineSince: iso,
+    lastSeenAt: iso,
+    pausedByStaff: z.boolean(),
+    pauseReason: z.string().nullable(),
+    finishReason: z.string().nullable(),
+    integrity: z.record(z.string(), z.number()).describe('integrity events of the work, counted by kind'),
+    activationCode: z.string(),
+    registrationCode: z.string(),
+  })
+  .meta({ id: 'RoomRow' });
+export type RoomRow = z.infer<typeof roomRowSchema>;
+
+export const roomSnapshotSchema = z
+  .object({
+    diagnosticId: z.number().int(),
+    classId: z.number().int().nullable(),
+    buildingId: z.number().int().nullable(),
+    serverTime: z.string(),
+    participants: z.array(roomRowSchema),
+  })
+  .meta({ id: 'RoomSnapshot' });
+export type RoomSnapshot = z.infer<typeof roomSnapshotSchema>;
+
+/** Data of the stream's `work` event: what changed and the participant's row as it is now. */
+export const roomWorkEventSchema = z.object({ kind: z.string(), row: roomRowSchema });
+export type RoomWorkEvent = z.infer<typeof roomWorkEventSchema>;
+
+export const INTEGRITY_KINDS = [
+  'blur',
+  'focus',
+  'fullscreen_exit',
+  'fullscreen_enter',
+  'offline',
+  'online',
+  'visibility_hidden',
+  'visibility_visible',
+] as const;
+export const integrityKindSchema = z.enum(INTEGRITY_KINDS);
+export type IntegrityKind = z.infer<typeof integrityKindSchema>;
+
+export const integrityEventSchema = z.strictObject({
+  kind: integrityKindSchema,
+  at: z.string().max(40).optional().describe("the client's time of the event (kept as a detail)"),
+});
+export type IntegrityEvent = z.infer<typeof integrityEventSchema>;
