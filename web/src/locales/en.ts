@@ -132,6 +132,13 @@ export const en: Messages = {
       flagged: 'flagged',
       unsaved: 'not sent',
     },
+    container: {
+      title: 'Interactive task {{n}}',
+      hint: 'Do the task in the frame below. Your answer is saved automatically.',
+      loading: 'Loading the interactive task…',
+      failed: 'The interactive task did not load. Try again, or type the answer in the field below.',
+      retry: 'Load again',
+    },
     mode: {
       label: 'Answer:',
       online: 'Online',

@@ -10,6 +10,7 @@ import {
   DEVICE_HEADER,
   examWorkExistsSchema,
   examWorkStateSchema,
+  htmlContainerSchema,
   participantVariantSchema,
   pauseStateSchema,
   quizSchema,
@@ -39,6 +40,7 @@ export type SaveAnswerResponse = ReturnType<typeof saveAnswerResponseSchema.pars
 export type SaveAnswersResponse = ReturnType<typeof saveAnswersResponseSchema.parse>;
 export type SaveFilesResponse = ReturnType<typeof saveAnswersWithFilesResponseSchema.parse>;
 export type ExamWorkExists = ReturnType<typeof examWorkExistsSchema.parse>;
+export type HtmlContainerInfo = ReturnType<typeof htmlContainerSchema.parse>;
 
 const BASE = '/api/exam/test';
 
@@ -107,6 +109,9 @@ export function createExamApi(client: ApiClient = apiClient) {
       put(`${BASE}/saveanswer`, body, (d) => saveAnswerResponseSchema.parse(d)),
     saveAnswers: (body: SaveAnswersBody) =>
       put(`${BASE}/saveanswers`, body, (d) => saveAnswersResponseSchema.parse(d)),
+    /** An interactive task's container: its signed entry page URL (docs/html-containers.md). */
+    htmlContainer: (id: number, signal?: AbortSignal) =>
+      get(`/api/KimHtmlContainer/${id}`, (d) => htmlContainerSchema.parse(d), signal),
   };
 }
 

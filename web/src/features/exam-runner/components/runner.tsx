@@ -471,6 +471,7 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
             onPrev={() => goTo(index - 1)}
             onNext={() => goTo(index + 1)}
             upload={uploadFor(task.variantTaskId)}
+            loadContainer={api.htmlContainer}
           />
         </main>
       </div>

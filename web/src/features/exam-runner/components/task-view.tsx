@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { AnswerInput } from '../../../components/answers/answer-input';
 import type { FileUploader, UploadedFile } from '../../../components/answers/file-input';
 import { RichHtml } from '../../../components/answers/rich-html';
+import { ContainerAnswer, type ContainerLoader } from './container-answer';
 
 interface TaskViewProps {
   task: ParticipantTask;
@@ -35,6 +36,8 @@ interface TaskViewProps {
   onPrev: () => void;
   onNext: () => void;
   upload: FileUploader;
+  /** Loads an interactive task's container (its signed entry URL). */
+  loadContainer: ContainerLoader;
 }
 
 /** One task: its text, pictures and files, the answer input, the flag, previous / next. */
@@ -44,6 +47,18 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
   const headingId = `task-heading-${task.variantTaskId}`;
   const images = task.files.filter((f) => f.mime.startsWith('image/'));
   const documents = task.files.filter((f) => !f.mime.startsWith('image/'));
+  const input = (
+    <AnswerInput
+      task={task}
+      value={props.value}
+      onChange={props.onChange}
+      onCommit={props.onCommit}
+      disabled={props.disabled}
+      labelledBy={headingId}
+      upload={props.upload}
+      knownFiles={props.knownFiles}
+    />
+  );
   return (
     <Paper
       withBorder
@@ -75,7 +90,10 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
           </Group>
         </Group>
 
-        {task.answerType !== 'cloze' && <RichHtml html={task.html} className="task-html" />}
+        {/* A cloze input shows the text itself, with its gaps in place (not in a container task). */}
+        {(task.answerType !== 'cloze' || task.htmlContainerId !== null) && (
+          <RichHtml html={task.html} className="task-html" />
+        )}
         {images.map((f) => (
           <img key={f.id} src={`/api/files/${f.id}`} alt={f.name} className="task-image" />
         ))}
@@ -122,17 +140,17 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
             <Alert color="blue" variant="light">
               {t('runner.mode.onBlank')}
             </Alert>
-          ) : (
-            <AnswerInput
-              task={task}
+          ) : task.htmlContainerId !== null ? (
+            <ContainerAnswer
+              task={{ ...task, htmlContainerId: task.htmlContainerId }}
+              load={props.loadContainer}
               value={props.value}
+              readOnly={props.disabled}
               onChange={props.onChange}
-              onCommit={props.onCommit}
-              disabled={props.disabled}
-              labelledBy={headingId}
-              upload={props.upload}
-              knownFiles={props.knownFiles}
+              fallback={input}
             />
+          ) : (
+            input
           )}
         </div>
 
