@@ -27,8 +27,8 @@ const searchSchema = z.string().trim().max(100);
 const isoInstant = z.string().describe('ISO instant');
 const isoDate = z.string().describe('yyyy-mm-dd');
 
-/** A list request of this module: the common paging with this list's sort fields and filter. */
-function listRequestOf<F extends readonly [string, ...string[]], T extends z.ZodObject>(
+/** A list request: the common paging with this list's sort fields (whitelisted) and a strict filter. */
+export function listRequestOf<F extends readonly [string, ...string[]], T extends z.ZodObject>(
   fields: F,
   filter: T,
 ) {

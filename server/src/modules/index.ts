@@ -29,6 +29,7 @@ import { participantCodesRoutes } from './reports/participant-codes.routes.js';
 import { examResultsRoutes } from './exam-results/exam-results.routes.js';
 import { expertRoutes } from './expert/expert.routes.js';
 import { monitoringRoutes } from './monitoring/monitoring.routes.js';
+import { adminOrgRoutes } from './admin-org/admin-org.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -61,6 +62,7 @@ export const modules: FastifyPluginAsync[] = [
   examResultsRoutes,
   expertRoutes,
   monitoringRoutes,
+  adminOrgRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

@@ -425,7 +425,8 @@ export function diagnosticInScope(scope: StaffScope, mode: 'conducts' | 'open'):
     and p.deleted_at is null and ${participantTestPlaceInScope(scope, { schoolId: sql`p.school_id`, classId: sql`p.class_id`, buildingId: sql`p.building_id` })})`;
 }
 
-const diagnosticState = sql<StaffDiagnostic['status']>`case
+/** Where a diagnostic stands now (STAFF_DIAGNOSTIC_STATES), as SQL over the diagnostics row. */
+export const diagnosticState = sql<StaffDiagnostic['status']>`case
   when ${diagnostics.resultsPublished} then 'published'
   when now() < ${diagnostics.startsAt} then 'planned'
   when now() > ${diagnostics.endsAt} then 'finished'
@@ -468,7 +469,7 @@ const toDiagnostic = (r: DiagnosticRow): StaffDiagnostic => ({
     : r.subjectTests) as StaffDiagnostic['subjectTests'],
 });
 
-const hasSubjectTest = (subjectTestId: number) =>
+export const hasSubjectTest = (subjectTestId: number) =>
   sql`exists (select 1 from diagnostic_subject_tests dst where dst.diagnostic_id = ${DIAGNOSTIC_ID} and dst.subject_test_id = ${subjectTestId})`;
 const hasParallel = (grade: number) =>
   sql`(${grade} = any(${DIAGNOSTIC_PARALLELS}) or exists (select 1 from diagnostic_subject_tests dst
