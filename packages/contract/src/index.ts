@@ -18,4 +18,5 @@ export * from './guest-profile.js';
 export * from './results.js';
 export * from './monitoring.js';
 export * from './expert.js';
+export * from './expert.js';
 export * from './admin-org.js';

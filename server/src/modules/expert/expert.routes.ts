@@ -1,23 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Role } from '@attesta/contract';
+import {
+  expertAgreementQuerySchema,
+  expertAgreementResponseSchema,
+  expertAnswersZipQuerySchema,
+  expertAssignmentParamsSchema,
+  expertAssignmentSchema,
+  expertDatesResponseSchema,
+  expertMarksBodySchema,
+  expertNextQuerySchema,
+  expertNextResponseSchema,
+  expertQueueResponseSchema,
+  type Role,
+} from '@attesta/contract';
 import { authOf, endpoint } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { checkRange, expertAnswerDates, expertAnswersZip } from './answers-zip.service.js';
-import {
-  agreementQuerySchema,
-  agreementResponseSchema,
-  assignmentParamsSchema,
-  assignmentViewSchema,
-  expertDatesResponseSchema,
-  marksBodySchema,
-  nextQuerySchema,
-  nextResponseSchema,
-  queueResponseSchema,
-  zipQuerySchema,
-} from './expert.schemas.js';
 import { saveMarks } from './grading.service.js';
 import * as workspace from './workspace.service.js';
 
@@ -49,7 +49,7 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         "An expert: their own assignments (open, graded, third checks). An admin: everyone's. Day = school " +
         'calendar day the work was finished.',
       tags,
-      response: { 200: queueResponseSchema, ...errors(401, 403) },
+      response: { 200: expertQueueResponseSchema, ...errors(401, 403) },
     },
     handler: (req) => workspace.queue(db, authOf(req)),
   });
@@ -66,8 +66,8 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         "(download with GET /api/files/{id}), and progress. Never the participant's name, school, class or " +
         "codes, nor another expert's marks. `assignment` is null when nothing is left.",
       tags,
-      querystring: nextQuerySchema,
-      response: { 200: nextResponseSchema, ...errors(400, 401, 403) },
+      querystring: expertNextQuerySchema,
+      response: { 200: expertNextResponseSchema, ...errors(400, 401, 403) },
     },
     handler: (req) => workspace.nextAssignment(db, authOf(req), req.query),
   });
@@ -81,8 +81,8 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
       description:
         "As in /api/expert/next, with the caller's own marks once graded. 404 unknown, 403 another expert's.",
       tags,
-      params: assignmentParamsSchema,
-      response: { 200: assignmentViewSchema, ...errors(400, 401, 403, 404) },
+      params: expertAssignmentParamsSchema,
+      response: { 200: expertAssignmentSchema, ...errors(400, 401, 403, 404) },
     },
     handler: (req) => workspace.getAssignment(db, authOf(req), req.params.id),
   });
@@ -99,9 +99,9 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         'third check starts); then 409 `grading_closed`. Bad marks answer 400 `invalid_marks` and change ' +
         `nothing. ${RULES} Audited (expert.marks.save / expert.marks.correct). Answers the assignment.`,
       tags,
-      params: assignmentParamsSchema,
-      body: marksBodySchema,
-      response: { 200: assignmentViewSchema, ...errors(400, 401, 403, 404, 409) },
+      params: expertAssignmentParamsSchema,
+      body: expertMarksBodySchema,
+      response: { 200: expertAssignmentSchema, ...errors(400, 401, 403, 404, 409) },
     },
     handler: async (req) => {
       const auth = authOf(req);
@@ -121,8 +121,8 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         'difference of totals, and the share sent to a third check. An admin sees every expert; an expert ' +
         'only themselves and the answers they double-marked.',
       tags,
-      querystring: agreementQuerySchema,
-      response: { 200: agreementResponseSchema, ...errors(400, 401, 403) },
+      querystring: expertAgreementQuerySchema,
+      response: { 200: expertAgreementResponseSchema, ...errors(400, 401, 403) },
     },
     handler: (req) => workspace.agreement(db, authOf(req), req.query),
   });
@@ -152,7 +152,7 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         'task.html (sanitized task text and criteria); manifest.csv (semicolon-separated, UTF-8 with BOM) ' +
         'lists anonCode, task, round, subject test, criteria maxima. Nothing identifies the participant.',
       tags,
-      querystring: zipQuerySchema,
+      querystring: expertAnswersZipQuerySchema,
       response: errors(400, 401, 403),
     },
     handler: async (req, reply) => {

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { ExpertMarksBody } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import {
   classes,
@@ -19,7 +20,6 @@ import { audit } from '../../lib/audit.js';
 import { schoolDay, schoolInstant } from '../../lib/calendar.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { applyExpertFinal } from '../exam-results/results.service.js';
-import type { MarksBody } from './expert.schemas.js';
 
 /*
  * Blind double marking (DESIGN.md §3). Each answer awaiting experts gets rounds 1 and 2 with two
@@ -289,7 +289,7 @@ export async function saveMarks(
   db: Db,
   actor: { userId: number; ip: string | null },
   assignmentId: number,
-  body: MarksBody,
+  body: ExpertMarksBody,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [a] = await tx
@@ -364,7 +364,7 @@ export async function saveMarks(
   });
 }
 
-function validateMarks(rubric: Criterion[], body: MarksBody): void {
+function validateMarks(rubric: Criterion[], body: ExpertMarksBody): void {
   const errors: { path: string; message: string }[] = [];
   const seen = new Set<string>();
   body.marks.forEach((m, i) => {

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { ExpertAssignment } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
@@ -20,7 +21,6 @@ import {
 import { SCHOOL_UTC_OFFSET_MS } from '../../lib/calendar.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { htmlToText, sanitizeHtml } from '../../lib/sanitize.js';
-import type { AssignmentView } from './expert.schemas.js';
 import { isEditable, rubricOf } from './grading.service.js';
 
 /*
@@ -111,7 +111,7 @@ function assignmentsQuery(db: DbOrTx, where: SQL | undefined) {
 
 type AssignmentRow = Awaited<ReturnType<typeof assignmentsQuery>>[number];
 
-async function toView(db: DbOrTx, row: AssignmentRow): Promise<AssignmentView> {
+async function toView(db: DbOrTx, row: AssignmentRow): Promise<ExpertAssignment> {
   const [answer] = await db
     .select({ value: answers.value })
     .from(answers)
@@ -159,7 +159,7 @@ async function toView(db: DbOrTx, row: AssignmentRow): Promise<AssignmentView> {
 }
 
 /** One assignment: its expert sees it; an admin may look at any (oversight). 404/403 otherwise. */
-export async function getAssignment(db: DbOrTx, auth: AuthContext, id: number): Promise<AssignmentView> {
+export async function getAssignment(db: DbOrTx, auth: AuthContext, id: number): Promise<ExpertAssignment> {
   const [row] = await assignmentsQuery(db, eq(expertAssignments.id, id)).limit(1);
   if (!row) throw notFound('No such assignment');
   if (row.expertId !== auth.userId && !hasRole(auth, 'admin'))

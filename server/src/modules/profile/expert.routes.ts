@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { expertProfileSaveBodySchema, expertProfileSchema } from '@attesta/contract';
 import { authOf, endpoint } from '../../auth/access.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
-import { expertProfileSaveBodySchema, expertProfileSchema } from '../expert/expert.schemas.js';
 import { getExpertProfile, saveExpertProfile } from './expert.service.js';
 
 const tags = ['profile'];

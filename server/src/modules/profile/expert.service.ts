@@ -1,11 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { ExpertProfile, ExpertProfileSaveBody } from '@attesta/contract';
 import type { AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { expertAssignments, subjects, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import type { ExpertProfile, ExpertProfileSaveBody } from '../expert/expert.schemas.js';
 import { assignPending, expertProfileOf } from '../expert/grading.service.js';
 
 /*

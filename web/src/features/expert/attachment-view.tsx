@@ -2,17 +2,17 @@
  * An answer's attached file shown inline: images as <img>, PDFs in an <iframe>, both from a blob
  * URL of GET /api/files/{id} (the session and anti-CSRF header go along); other types as a download.
  */
+import type { ExpertAnswerFile } from '@attesta/contract';
 import { Alert, Loader, Paper, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { rawRequest } from '../../components/data-table/download';
 import { useDownload } from '../../components/data-table/use-download';
 import type { LooseT } from '../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../components/ui/loading-button';
-import type { AnswerFile } from './api';
 
 const inline = (mime: string) => mime.startsWith('image/') || mime === 'application/pdf';
 
-export function AttachmentView({ file, t }: { file: AnswerFile; t: LooseT }) {
+export function AttachmentView({ file, t }: { file: ExpertAnswerFile; t: LooseT }) {
   const download = useDownload();
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);

@@ -3,6 +3,7 @@
  * task, reference and rubric, scores per criterion (keyboard: digits, Enter, N), progress, and a
  * zip of a date range. Blind marking: nothing here names the participant or another expert's marks.
  */
+import type { ExpertAssignment, ExpertNextQuery } from '@attesta/contract';
 import {
   Alert,
   Badge,
@@ -28,16 +29,7 @@ import { LoadingButton } from '../../components/ui/loading-button';
 import { PageTitle } from '../../components/ui/page-title';
 import { apiClient, ApiError } from '../../lib/api-client';
 import { formatDisplayDate, formatNumber, parsePlainDate } from '../../lib/format';
-import {
-  ANSWERS_ZIP_PATH,
-  expertKeys,
-  getAnswerDates,
-  getNext,
-  getQueue,
-  saveMarks,
-  type Assignment,
-  type QueueFilter,
-} from './api';
+import { ANSWERS_ZIP_PATH, expertKeys, getAnswerDates, getNext, getQueue, saveMarks } from './api';
 import { AttachmentView } from './attachment-view';
 import { expertBundle } from './locales';
 import { marksOf, scoreError, totalOf } from './marks';
@@ -55,7 +47,7 @@ function failureMessage(error: unknown, t: LooseT): string {
 
 export function GradingPage() {
   const { t } = useBundleT(expertBundle);
-  const [filter, setFilter] = useState<QueueFilter>({});
+  const [filter, setFilter] = useState<ExpertNextQuery>({});
   const queue = useQuery({ queryKey: expertKeys.queue, queryFn: ({ signal }) => getQueue(signal) });
   const next = useQuery({
     queryKey: expertKeys.next(filter),
@@ -180,7 +172,15 @@ function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.tagName === 'TEXTAREA' || target.isContentEditable);
 }
 
-function AnswerCard({ assignment, t, onNext }: { assignment: Assignment; t: LooseT; onNext: () => void }) {
+function AnswerCard({
+  assignment,
+  t,
+  onNext,
+}: {
+  assignment: ExpertAssignment;
+  t: LooseT;
+  onNext: () => void;
+}) {
   const queryClient = useQueryClient();
   const { criteria, maxScore } = assignment.task;
   const [scores, setScores] = useState<Record<string, string>>(() =>

@@ -1,5 +1,5 @@
 /** Rubric scores as typed by the expert: parsing ("1,5" or "1.5"), checks and the total. */
-import type { Criterion, Mark } from './api';
+import type { ExpertCriterion, ExpertMark } from '@attesta/contract';
 
 export type ScoreError = 'required' | 'range' | 'step';
 
@@ -18,13 +18,16 @@ export function scoreError(text: string, max: number): ScoreError | null {
 }
 
 /** The marks body, or null while any criterion is missing or invalid. */
-export function marksOf(criteria: readonly Criterion[], scores: Record<string, string>): Mark[] | null {
+export function marksOf(
+  criteria: readonly ExpertCriterion[],
+  scores: Record<string, string>,
+): ExpertMark[] | null {
   if (criteria.some((c) => scoreError(scores[c.code] ?? '', c.maxScore))) return null;
   return criteria.map((c) => ({ criterionCode: c.code, score: parseScore(scores[c.code] ?? '')! }));
 }
 
 /** Sum of the valid scores typed so far. */
-export function totalOf(criteria: readonly Criterion[], scores: Record<string, string>): number {
+export function totalOf(criteria: readonly ExpertCriterion[], scores: Record<string, string>): number {
   return criteria.reduce((sum, c) => {
     const value = parseScore(scores[c.code] ?? '');
     return value !== null && value <= c.maxScore ? sum + value : sum;

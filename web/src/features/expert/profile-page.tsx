@@ -1,4 +1,5 @@
 /** `/expert/profile`: which subjects and grades the expert grades, and how many answers a day. */
+import type { ExpertProfile } from '@attesta/contract';
 import { Alert, Chip, Group, Loader, MultiSelect, NumberInput, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,7 +8,7 @@ import { useBundleT, type LooseT } from '../../components/data-table/use-bundle-
 import { LoadingButton } from '../../components/ui/loading-button';
 import { PageTitle } from '../../components/ui/page-title';
 import { apiClient, ApiError } from '../../lib/api-client';
-import { expertKeys, getProfile, listSubjects, saveProfile, type ExpertProfile } from './api';
+import { expertKeys, getProfile, listSubjects, saveProfile } from './api';
 import { expertBundle } from './locales';
 
 const PARALLELS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
