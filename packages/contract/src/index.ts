@@ -17,6 +17,4 @@ export * from './worker-test.js';
 export * from './guest-profile.js';
 export * from './results.js';
 export * from './monitoring.js';
-export * from './expert.js';
-export * from './expert.js';
 export * from './admin-org.js';
