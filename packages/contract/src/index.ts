@@ -17,4 +17,5 @@ export * from './worker-test.js';
 export * from './guest-profile.js';
 export * from './results.js';
 export * from './monitoring.js';
+export * from './expert.js';
 export * from './admin-org.js';
