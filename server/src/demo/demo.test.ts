@@ -53,6 +53,8 @@ const COUNTED = {
   diagnosticSubjectTests: schema.diagnosticSubjectTests,
   diagnosticSchools: schema.diagnosticSchools,
   participantTests: schema.participantTests,
+  htmlContainers: schema.htmlContainers,
+  htmlContainerResources: schema.htmlContainerResources,
 };
 
 async function counts(): Promise<Record<string, number>> {
@@ -171,6 +173,37 @@ describe('demo seed', () => {
     expect(test!.instructionHtml).toContain('Инструкция');
     expect(test!.markScale.map((m) => m.mark)).toEqual(['5', '4', '3', '2']);
     expect(test!.markScale.map((m) => m.level)).toContain('базовый');
+  });
+
+  it('has an interactive task (html container speaking the runner protocol) in both informatics variants', async () => {
+    const rows = (await demoTests()).filter((r) => r.task.htmlContainerId !== null);
+    expect(rows.map((r) => [r.testName, r.variant])).toEqual([
+      ['Диагностическая работа по информатике, 9 класс', 1],
+      ['Диагностическая работа по информатике, 9 класс', 2],
+    ]);
+    expect(new Set(rows.map((r) => r.position)).size).toBe(1);
+    const containerId = rows[0]!.task.htmlContainerId!;
+    expect(rows[1]!.task.htmlContainerId).toBe(containerId);
+    const files = await db
+      .select()
+      .from(schema.htmlContainerResources)
+      .where(eq(schema.htmlContainerResources.containerId, containerId));
+    const text = (path: string) => files.find((f) => f.path === path)?.data.toString('utf8') ?? '';
+    expect(files.map((f) => f.path).sort()).toEqual([
+      'bulb.svg',
+      'bundles/app.js',
+      'index.html',
+      'style.css',
+    ]);
+    expect(text('index.html')).toContain('src="bundles/app.js"');
+    expect(text('index.html')).toContain('href="style.css"');
+    expect(text('style.css')).toContain('url(bulb.svg)');
+    for (const message of ['attesta:ready', 'attesta:answer', 'attesta:resize', 'attesta:init'])
+      expect(text('bundles/app.js')).toContain(message);
+    // The key stays on the server: the container knows nothing of the answer.
+    for (const { task } of rows)
+      for (const file of files)
+        expect(file.data.toString('utf8')).not.toContain((task.reference as { digits: string }).digits);
   });
 
   it('has ≥3 subjects with diagnostic exams', async () => {

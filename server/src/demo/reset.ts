@@ -1,4 +1,4 @@
-import { eq, inArray, like, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import {
   buildings,
@@ -6,6 +6,7 @@ import {
   diagnosticSchools,
   diagnosticSubjectTests,
   diagnostics,
+  htmlContainers,
   oo,
   organizatorAssignments,
   participantTests,
@@ -166,10 +167,31 @@ export async function deleteDemoData(tx: Tx): Promise<void> {
         .where(inArray(variantTasks.taskId, taskIds))
     ).map((r) => r.id),
   );
+  const containerIds = (
+    await tx
+      .select({ id: tasks.htmlContainerId })
+      .from(tasks)
+      .where(and(inArray(tasks.id, taskIds), isNotNull(tasks.htmlContainerId)))
+  ).map((r) => r.id!);
   await tx.delete(tasks).where(
     inArray(
       tasks.id,
       taskIds.filter((id) => !stillUsed.has(id)),
+    ),
+  );
+  // Demo containers (their files go with them), unless a real task uses one meanwhile.
+  const containersInUse = new Set(
+    (
+      await tx
+        .select({ id: tasks.htmlContainerId })
+        .from(tasks)
+        .where(inArray(tasks.htmlContainerId, containerIds))
+    ).map((r) => r.id),
+  );
+  await tx.delete(htmlContainers).where(
+    inArray(
+      htmlContainers.id,
+      containerIds.filter((id) => !containersInUse.has(id)),
     ),
   );
   await tx.delete(subjectTests).where(inArray(subjectTests.id, testIds));

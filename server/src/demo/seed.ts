@@ -7,6 +7,8 @@ import {
   diagnosticSchools,
   diagnosticSubjectTests,
   diagnostics,
+  htmlContainerResources,
+  htmlContainers,
   oo,
   organizatorAssignments,
   participantTests,
@@ -27,6 +29,7 @@ import {
 import { hashPassword } from '../lib/password.js';
 import { activationCode, registrationCode } from '../lib/tokens.js';
 import { procedureHtml, type DemoSubjectTest } from './data/catalog.js';
+import type { DemoContainer } from './data/containers.js';
 import {
   DEMO_OO,
   DEMO_POSITIONS,
@@ -286,6 +289,16 @@ async function insertContent(tx: Tx): Promise<Map<string, number>> {
   const examIds = new Map<string, number>();
   const groupIds = new Map<string, number>();
   const testIds = new Map<string, number>();
+  const containerIds = new Map<DemoContainer, number>();
+  const containerOf = async (container: DemoContainer | undefined) => {
+    if (!container) return null;
+    let id = containerIds.get(container);
+    if (id === undefined) {
+      id = await insertContainer(tx, container);
+      containerIds.set(container, id);
+    }
+    return id;
+  };
 
   for (const test of DEMO_SUBJECT_TESTS) {
     const maxScore = checkParallel(test);
@@ -333,6 +346,8 @@ async function insertContent(tx: Tx): Promise<Map<string, number>> {
         .returning({ id: variants.id });
       // Parsing fills the schema defaults, so what is stored is exactly the contract's output shape.
       const definitions = variantTasksData.map((task) => taskDefinitionSchema.parse(task.definition));
+      const taskContainers: (number | null)[] = [];
+      for (const task of variantTasksData) taskContainers.push(await containerOf(task.container));
       const taskRows = await tx
         .insert(tasks)
         .values(
@@ -347,6 +362,7 @@ async function insertContent(tx: Tx): Promise<Map<string, number>> {
               solutionHtml: task.solutionHtml ?? null,
               criteria: d.criteria ?? null,
               maxScore: d.maxScore,
+              htmlContainerId: taskContainers[i] ?? null,
             };
           }),
         )
@@ -362,6 +378,24 @@ async function insertContent(tx: Tx): Promise<Map<string, number>> {
     }
   }
   return testIds;
+}
+
+/** An interactive content package with its files as version 1. */
+async function insertContainer(tx: Tx, container: DemoContainer): Promise<number> {
+  const [row] = await tx
+    .insert(htmlContainers)
+    .values({ name: container.name, entry: container.entry })
+    .returning({ id: htmlContainers.id });
+  await tx.insert(htmlContainerResources).values(
+    Object.entries(container.files).map(([path, file]) => ({
+      containerId: row!.id,
+      version: 1,
+      path,
+      mime: file.mime,
+      data: Buffer.from(file.text, 'utf8'),
+    })),
+  );
+  return row!.id;
 }
 
 // ---------------------------------------------------------------- diagnostic

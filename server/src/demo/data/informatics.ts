@@ -1,4 +1,5 @@
 import { DEMO_SUBJECTS, DEMO_TEST_GROUPS, instructionHtml, type DemoSubjectTest } from './catalog.js';
+import { BINARY_LAMPS } from './containers.js';
 import {
   cloze,
   digitSequence,
@@ -26,6 +27,16 @@ const SPREADSHEETS = [
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   'application/vnd.oasis.opendocument.spreadsheet',
 ];
+
+/** An interactive task: eight lamps in an html container, answered as eight binary digits. */
+const lamps = (n: number) => ({
+  ...digitSequence(
+    `<p>Интерактивное задание. Включите лампочки так, чтобы они показывали двоичную запись числа ${n}.</p>`,
+    n.toString(2).padStart(8, '0'),
+    { cells: true },
+  ),
+  container: BINARY_LAMPS,
+});
 
 const code = (lines: string[]) => `<pre><code>${lines.join('\n')}</code></pre>`;
 const LOOP_KIND = ['циклом с параметром', 'циклом с предусловием', 'циклом с постусловием'];
@@ -96,6 +107,7 @@ const variant1 = [
     '<p>Средний балл: =СРЗНАЧ(B2:D2); диаграмма — гистограмма по столбцу средних баллов.</p>',
     { accept: SPREADSHEETS, maxFiles: 1, maxSizeMb: 5 },
   ),
+  lamps(42),
 ];
 
 const variant2 = [
@@ -165,6 +177,7 @@ const variant2 = [
     '<p>Итог: =СУММ(B2:D2); диаграмма — круговая по строке первого месяца.</p>',
     { accept: SPREADSHEETS, maxFiles: 1, maxSizeMb: 5 },
   ),
+  lamps(77),
 ];
 
 export const informatics9: DemoSubjectTest = {
@@ -178,11 +191,12 @@ export const informatics9: DemoSubjectTest = {
     'умение читать и писать простые программы и работать с электронными таблицами.',
   instructionHtml: instructionHtml({
     durationMinutes: 40,
-    tasks: 10,
+    tasks: 11,
     shortTasks: 'В заданиях 1–8 запишите ответ в поле ответа или выберите его из предложенных.',
     extendedTasks:
       'В задании 9 запишите текст программы. Задание 10 выполните в редакторе электронных таблиц ' +
       'и прикрепите файл.',
+    extra: 'Задание 11 интерактивное: выполните его прямо в окне задания, ответ сохранится сам.',
   }),
   variants: [variant1, variant2],
 };

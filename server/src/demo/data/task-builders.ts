@@ -1,10 +1,13 @@
 import type { TaskDefinitionInput } from '@attesta/contract';
+import type { DemoContainer } from './containers.js';
 
 /** A demo task: the html a participant reads plus its definition (contract `taskDefinitionSchema`). */
 export interface DemoTask {
   html: string;
   solutionHtml?: string;
   definition: TaskDefinitionInput;
+  /** An interactive task: the participant answers inside this html container. */
+  container?: DemoContainer;
 }
 
 type Criteria = readonly (readonly [code: string, text: string, maxScore: number])[];
