@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users } from '../../test/test-app';
@@ -235,5 +235,200 @@ describe('organizator work place', () => {
       'href',
       '/organizator/classes',
     );
+  });
+});
+
+// ---------------------------------------------------------------- organizators and staff tests
+
+const positions = {
+  items: [
+    { id: 3, name: 'Учитель' },
+    { id: 4, name: 'Завуч' },
+  ],
+  total: 2,
+};
+const organizator = {
+  id: 21,
+  login: 'org1',
+  surname: 'Сидорова',
+  name: 'Мария',
+  patronymic: null,
+  email: null,
+  isBlocked: false,
+  workerId: 51,
+  positionId: 3,
+  positionName: 'Учитель',
+  classes: [{ id: 11, name: '7 «А»' }],
+  buildings: [],
+  workerTests: [],
+};
+const workerTest = {
+  id: 61,
+  name: 'Обучение организаторов',
+  subjectTestId: 41,
+  subjectTestName: 'Тест для организаторов',
+  diagnosticId: 7,
+  diagnosticCode: 'W-2026-0007',
+  positionId: null,
+  positionName: null,
+  schoolId: 1,
+  schoolName: 'Школа 1',
+  startsAt: '2026-05-01T06:00:00.000Z',
+  endsAt: '2026-05-02T15:00:00.000Z',
+  participantCount: 0,
+  editable: true,
+  createdAt: '2026-04-01T00:00:00.000Z',
+};
+const subjectTests = [
+  {
+    id: 31,
+    name: 'Математика, 7 класс',
+    subjectId: 1,
+    subjectName: 'Математика',
+    kind: 'diagnostic',
+    parallels: [7],
+    durationMinutes: 45,
+    variantCount: 2,
+    specificationId: null,
+  },
+  {
+    id: 41,
+    name: 'Тест для организаторов',
+    subjectId: 9,
+    subjectName: 'Обучение',
+    kind: 'worker',
+    parallels: [],
+    durationMinutes: 30,
+    variantCount: 1,
+    specificationId: null,
+  },
+];
+
+const withPositions = (extra: Parameters<typeof fakeServer>[0]) =>
+  signedIn(users.coordinator, { 'POST /api/workerPosition/list': () => json(200, positions), ...extra });
+
+describe('organizators page', () => {
+  it(
+    'validates, creates an organizator and shows the generated password once',
+    { timeout: 20_000 },
+    async () => {
+      const server = withPositions({
+        'POST /api/coordinator/organizator/list': () => json(200, { items: [organizator], total: 1 }),
+        'POST /api/coordinator/class/list': () => json(200, classes),
+        'POST /api/coordinator/building/list': () => json(200, { items: [], total: 0 }),
+        'POST /api/coordinator/organizator': () =>
+          json(200, { organizator: { ...organizator, id: 22 }, generatedPassword: 'Secret-123' }),
+      });
+      renderApp('/coordinator/organizators');
+      expect(await screen.findByText('Сидорова Мария')).toBeInTheDocument();
+      await userEvent.click(screen.getByTestId('organizator-add'));
+      const form = await screen.findByTestId('organizator-form');
+      expect(screen.getByRole('dialog', { name: 'Новый организатор' })).toBeInTheDocument();
+      await userEvent.click(within(form).getByTestId('organizator-save'));
+      expect(await within(form).findAllByText('Заполните поле')).not.toHaveLength(0);
+      expect(server.callsTo('POST /api/coordinator/organizator')).toHaveLength(0);
+
+      await userEvent.type(within(form).getByLabelText(/^Логин/), 'org2');
+      await userEvent.type(within(form).getByLabelText(/^Фамилия/), 'Петров');
+      await userEvent.type(within(form).getByLabelText(/^Имя/), 'Пётр');
+      await waitFor(() => expect(within(form).getByRole('option', { name: 'Завуч' })).toBeInTheDocument());
+      await userEvent.selectOptions(within(form).getByLabelText(/^Должность/), '4');
+      await userEvent.click(within(form).getByTestId('organizator-save'));
+      await waitFor(() => expect(server.callsTo('POST /api/coordinator/organizator')).toHaveLength(1));
+      expect(server.callsTo('POST /api/coordinator/organizator')[0]!.body).toEqual({
+        login: 'org2',
+        surname: 'Петров',
+        name: 'Пётр',
+        patronymic: null,
+        email: null,
+        positionId: 4,
+        classIds: [],
+        buildingIds: [],
+      });
+      expect(await screen.findByTestId('generated-password')).toHaveTextContent('Secret-123');
+      expect(screen.queryByTestId('organizator-form')).not.toBeInTheDocument();
+      await waitFor(() =>
+        expect(server.callsTo('POST /api/coordinator/organizator/list').length).toBeGreaterThan(1),
+      );
+    },
+  );
+
+  it('edits an organizator with its values filled in', { timeout: 20_000 }, async () => {
+    const server = withPositions({
+      'POST /api/coordinator/organizator/list': () => json(200, { items: [organizator], total: 1 }),
+      'POST /api/coordinator/class/list': () => json(200, classes),
+      'POST /api/coordinator/building/list': () => json(200, { items: [], total: 0 }),
+      'POST /api/coordinator/organizator': () => json(200, { organizator, generatedPassword: null }),
+    });
+    renderApp('/coordinator/organizators');
+    const row = (await screen.findByText('Сидорова Мария')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Изменить' }));
+    const form = await screen.findByTestId('organizator-form');
+    expect(within(form).getByLabelText(/^Логин/)).toHaveValue('org1');
+    await userEvent.click(within(form).getByTestId('organizator-save'));
+    await waitFor(() => expect(server.callsTo('POST /api/coordinator/organizator')).toHaveLength(1));
+    expect(server.callsTo('POST /api/coordinator/organizator')[0]!.body).toMatchObject({
+      id: 21,
+      login: 'org1',
+      positionId: 3,
+      classIds: [11],
+    });
+    await waitFor(() => expect(screen.queryByTestId('organizator-form')).not.toBeInTheDocument());
+  });
+});
+
+describe('staff tests page', () => {
+  it('creates and edits a staff test', { timeout: 20_000 }, async () => {
+    const server = withPositions({
+      'POST /api/workerTest/list': () => json(200, { items: [workerTest], total: 1 }),
+      'GET /api/createDiagnostic/subjectTests': () => json(200, subjectTests),
+      'PUT /api/workerTest/save': () => json(200, workerTest),
+    });
+    renderApp('/coordinator/worker-tests');
+    expect(await screen.findByText('Обучение организаторов')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Добавить тестирование' }));
+    let form = await screen.findByTestId('worker-test-form');
+    expect(screen.getByRole('dialog', { name: 'Новое тестирование работников' })).toBeInTheDocument();
+    await userEvent.click(within(form).getByTestId('worker-test-save'));
+    expect(await within(form).findAllByText('Заполните поле')).not.toHaveLength(0);
+    expect(server.callsTo('PUT /api/workerTest/save')).toHaveLength(0);
+
+    await userEvent.type(within(form).getByLabelText(/^Название/), 'Повторное обучение');
+    await waitFor(() =>
+      expect(within(form).getByRole('option', { name: 'Тест для организаторов' })).toBeInTheDocument(),
+    );
+    // Only the tests meant for staff are offered.
+    expect(within(form).queryByRole('option', { name: 'Математика, 7 класс' })).not.toBeInTheDocument();
+    await userEvent.selectOptions(within(form).getByLabelText(/^Тест/), '41');
+    await userEvent.selectOptions(within(form).getByLabelText(/^Должность/), '3');
+    fireEvent.change(within(form).getByLabelText(/^Начало/), { target: { value: '2026-05-03T09:00' } });
+    fireEvent.change(within(form).getByLabelText(/^Окончание/), { target: { value: '2026-05-04T18:00' } });
+    await userEvent.click(within(form).getByTestId('worker-test-save'));
+    await waitFor(() => expect(server.callsTo('PUT /api/workerTest/save')).toHaveLength(1));
+    expect(server.callsTo('PUT /api/workerTest/save')[0]!.body).toEqual({
+      name: 'Повторное обучение',
+      subjectTestId: 41,
+      positionId: 3,
+      startsAt: new Date('2026-05-03T09:00').toISOString(),
+      endsAt: new Date('2026-05-04T18:00').toISOString(),
+    });
+    await waitFor(() => expect(screen.queryByTestId('worker-test-form')).not.toBeInTheDocument());
+    await waitFor(() => expect(server.callsTo('POST /api/workerTest/list').length).toBeGreaterThan(1));
+
+    const row = screen.getByText('Обучение организаторов').closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Изменить' }));
+    form = await screen.findByTestId('worker-test-form');
+    expect(screen.getByRole('dialog', { name: 'Тестирование работников' })).toBeInTheDocument();
+    expect(within(form).getByLabelText(/^Название/)).toHaveValue('Обучение организаторов');
+    await userEvent.click(within(form).getByTestId('worker-test-save'));
+    await waitFor(() => expect(server.callsTo('PUT /api/workerTest/save')).toHaveLength(2));
+    expect(server.callsTo('PUT /api/workerTest/save')[1]!.body).toEqual({
+      id: 61,
+      name: 'Обучение организаторов',
+      subjectTestId: 41,
+      positionId: null,
+      startsAt: '2026-05-01T06:00:00.000Z',
+      endsAt: '2026-05-02T15:00:00.000Z',
+    });
   });
 });

@@ -1,13 +1,11 @@
 import { staffOrganizatorSaveBodySchema, type StaffOrganizator } from '@attesta/contract';
 import {
-  Alert,
   Badge,
   Button,
   Code,
   Group,
   Modal,
   MultiSelect,
-  NativeSelect,
   PasswordInput,
   Stack,
   Text,
@@ -15,24 +13,14 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { DataTable, type Column } from '../../components/data-table/data-table';
-
-import { useDownload } from '../../components/data-table/use-download';
+import { useState } from 'react';
+import type { Column } from '../../components/data-table/data-table';
 import { fullName } from '../../components/staff/format';
 import { allBuildingsQuery, allClassesQuery } from '../../components/staff/staff-api';
 import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { useApiForm } from '../../lib/use-api-form';
-import {
-  blockOrganizator,
-  coordinatorKeys,
-  listOrganizators,
-  listPositions,
-  saveOrganizator,
-  WORKER_TEST_REPORT_PATH,
-} from './api';
+import { blockOrganizator, coordinatorKeys, listOrganizators, saveOrganizator } from './api';
 import { useCoordinatorT } from './locales';
+import { PositionSelect, RecordForm, RecordListPage, useRecordForm } from './record-editor';
 import { useNotifyError } from './use-notify-error';
 
 function OrganizatorForm({
@@ -43,14 +31,7 @@ function OrganizatorForm({
   onSaved: (generatedPassword: string | null) => void;
 }) {
   const { t } = useCoordinatorT();
-  const { attachForm, fieldErrors, formError, isLoading, submit, clearFieldError } = useApiForm();
-  const classes = useQuery(allClassesQuery('coordinator'));
-  const buildings = useQuery(allBuildingsQuery('coordinator'));
-  const positions = useQuery({
-    queryKey: coordinatorKeys.positions,
-    queryFn: ({ signal }) => listPositions(signal),
-  });
-  const [v, setV] = useState({
+  const form = useRecordForm({
     login: organizator?.login ?? '',
     password: '',
     surname: organizator?.surname ?? '',
@@ -61,13 +42,11 @@ function OrganizatorForm({
     classIds: organizator?.classes.map((c) => String(c.id)) ?? [],
     buildingIds: organizator?.buildings.map((b) => String(b.id)) ?? [],
   });
-  const set = <K extends keyof typeof v>(field: K, value: (typeof v)[K]) => {
-    setV((cur) => ({ ...cur, [field]: value }));
-    clearFieldError(field);
-  };
+  const { values: v, set, fieldErrors: err } = form;
+  const classes = useQuery(allClassesQuery('coordinator'));
+  const buildings = useQuery(allBuildingsQuery('coordinator'));
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     const checked = staffOrganizatorSaveBodySchema.safeParse({
       ...(organizator ? { id: organizator.id } : {}),
       login: v.login,
@@ -80,12 +59,11 @@ function OrganizatorForm({
       classIds: v.classIds.map(Number),
       buildingIds: v.buildingIds.map(Number),
     });
-    void submit(checked, async (body) => {
+    void form.submit(checked, async (body) => {
       const result = await saveOrganizator(body);
       onSaved(result.generatedPassword);
     });
   };
-  const err = fieldErrors;
   const text = (field: 'login' | 'surname' | 'name' | 'patronymic' | 'email', required = false) => (
     <TextInput
       label={t(`coordinatorPages.organizators.${field}`)}
@@ -96,59 +74,44 @@ function OrganizatorForm({
     />
   );
   return (
-    <form ref={attachForm} onSubmit={onSubmit} noValidate data-testid="organizator-form">
-      <Stack gap="sm">
-        {formError && (
-          <Alert color="red" role="alert">
-            {formError}
-          </Alert>
-        )}
-        {text('login', true)}
-        <PasswordInput
-          label={t('coordinatorPages.organizators.password')}
-          description={t('coordinatorPages.organizators.passwordHint')}
-          value={v.password}
-          onChange={(e) => set('password', e.currentTarget.value)}
-          error={err.password}
-          autoComplete="new-password"
-        />
-        {text('surname', true)}
-        {text('name', true)}
-        {text('patronymic')}
-        {text('email')}
-        <NativeSelect
-          label={t('coordinatorPages.organizators.position')}
-          value={v.positionId}
-          onChange={(e) => set('positionId', e.currentTarget.value)}
-          data={[
-            { value: '', label: '—' },
-            ...(positions.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.name })),
-          ]}
-          error={err.positionId}
-        />
-        <MultiSelect
-          label={t('coordinatorPages.organizators.classes')}
-          value={v.classIds}
-          onChange={(value) => set('classIds', value)}
-          data={(classes.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-          searchable
-          error={err.classIds}
-        />
-        <MultiSelect
-          label={t('coordinatorPages.organizators.buildings')}
-          value={v.buildingIds}
-          onChange={(value) => set('buildingIds', value)}
-          data={(buildings.data?.items ?? []).map((b) => ({ value: String(b.id), label: b.name }))}
-          searchable
-          error={err.buildingIds}
-        />
-        <Group justify="flex-end">
-          <LoadingButton type="submit" loading={isLoading} data-testid="organizator-save">
-            {t('staff.common.save')}
-          </LoadingButton>
-        </Group>
-      </Stack>
-    </form>
+    <RecordForm form={form} testId="organizator" onSubmit={onSubmit}>
+      {text('login', true)}
+      <PasswordInput
+        label={t('coordinatorPages.organizators.password')}
+        description={t('coordinatorPages.organizators.passwordHint')}
+        value={v.password}
+        onChange={(e) => set('password', e.currentTarget.value)}
+        error={err.password}
+        autoComplete="new-password"
+      />
+      {text('surname', true)}
+      {text('name', true)}
+      {text('patronymic')}
+      {text('email')}
+      <PositionSelect
+        label={t('coordinatorPages.organizators.position')}
+        noneLabel="—"
+        value={v.positionId}
+        onChange={(value) => set('positionId', value)}
+        error={err.positionId}
+      />
+      <MultiSelect
+        label={t('coordinatorPages.organizators.classes')}
+        value={v.classIds}
+        onChange={(value) => set('classIds', value)}
+        data={(classes.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+        searchable
+        error={err.classIds}
+      />
+      <MultiSelect
+        label={t('coordinatorPages.organizators.buildings')}
+        value={v.buildingIds}
+        onChange={(value) => set('buildingIds', value)}
+        data={(buildings.data?.items ?? []).map((b) => ({ value: String(b.id), label: b.name }))}
+        searchable
+        error={err.buildingIds}
+      />
+    </RecordForm>
   );
 }
 
@@ -157,9 +120,6 @@ export function OrganizatorsPage() {
   const { t } = useCoordinatorT();
   const queryClient = useQueryClient();
   const notifyError = useNotifyError();
-  const download = useDownload();
-  const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<StaffOrganizator | 'new' | null>(null);
   const [blocking, setBlocking] = useState<StaffOrganizator | null>(null);
   const [reason, setReason] = useState('');
   const [password, setPassword] = useState<string | null>(null);
@@ -181,7 +141,7 @@ export function OrganizatorsPage() {
     }
   };
 
-  const columns: Column<StaffOrganizator>[] = [
+  const columns = (edit: (o: StaffOrganizator) => void): Column<StaffOrganizator>[] => [
     {
       key: 'surname',
       header: t('coordinatorPages.organizators.fullName'),
@@ -239,7 +199,7 @@ export function OrganizatorsPage() {
       header: t('staff.common.actions'),
       render: (o) => (
         <Group gap="xs" wrap="nowrap">
-          <Button size="xs" variant="light" onClick={() => setEditing(o)}>
+          <Button size="xs" variant="light" onClick={() => edit(o)}>
             {t('staff.common.edit')}
           </Button>
           <Button
@@ -259,61 +219,32 @@ export function OrganizatorsPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <PageTitle data-testid="coordinator-organizators-title">
-        {t('coordinatorPages.organizators.title')}
-      </PageTitle>
-      <DataTable
-        testId="organizators"
-        queryKey={coordinatorKeys.organizators}
-        fetchPage={listOrganizators}
-        columns={columns}
-        rowKey={(o) => o.id}
-        initialSort={{ field: 'surname', dir: 'asc' }}
-        filter={{ search }}
-        exportName="organizators"
-        filters={
-          <TextInput
-            label={t('staff.common.search')}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        }
-        actions={
-          <>
-            <LoadingButton
-              variant="default"
-              onClick={() => download(WORKER_TEST_REPORT_PATH, undefined, 'worker-tests.xlsx')}
-            >
-              {t('coordinatorPages.organizators.report')}
-            </LoadingButton>
-            <Button onClick={() => setEditing('new')} data-testid="organizator-add">
-              {t('coordinatorPages.organizators.add')}
-            </Button>
-          </>
-        }
-      />
-      <Modal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={
-          editing === 'new'
-            ? t('coordinatorPages.organizators.newTitle')
-            : t('coordinatorPages.organizators.editTitle')
-        }
-      >
-        {editing !== null && (
-          <OrganizatorForm
-            organizator={editing === 'new' ? null : editing}
-            onSaved={(generated) => {
-              notifications.show({ color: 'green', message: t('coordinatorPages.organizators.saved') });
-              setEditing(null);
-              setPassword(generated);
-              void refresh();
-            }}
-          />
-        )}
-      </Modal>
+    <RecordListPage
+      title={t('coordinatorPages.organizators.title')}
+      titleTestId="coordinator-organizators-title"
+      testId="organizators"
+      queryKey={coordinatorKeys.organizators}
+      fetchPage={listOrganizators}
+      columns={columns}
+      rowKey={(o) => o.id}
+      initialSort={{ field: 'surname', dir: 'asc' }}
+      exportName="organizators"
+      reportLabel={t('coordinatorPages.organizators.report')}
+      addLabel={t('coordinatorPages.organizators.add')}
+      addTestId="organizator-add"
+      newTitle={t('coordinatorPages.organizators.newTitle')}
+      editTitle={t('coordinatorPages.organizators.editTitle')}
+      form={(organizator, saved) => (
+        <OrganizatorForm
+          organizator={organizator}
+          onSaved={(generated) => {
+            notifications.show({ color: 'green', message: t('coordinatorPages.organizators.saved') });
+            saved();
+            setPassword(generated);
+          }}
+        />
+      )}
+    >
       <Modal
         opened={blocking !== null}
         onClose={() => setBlocking(null)}
@@ -356,6 +287,6 @@ export function OrganizatorsPage() {
           </Code>
         </Stack>
       </Modal>
-    </Stack>
+    </RecordListPage>
   );
 }

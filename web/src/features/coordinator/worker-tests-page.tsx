@@ -1,26 +1,22 @@
 import { workerTestSaveBodySchema, type WorkerTest } from '@attesta/contract';
-import { Alert, Button, Code, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Code, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { DataTable, type Column } from '../../components/data-table/data-table';
-import { useDownload } from '../../components/data-table/use-download';
+import { useState } from 'react';
+import type { Column } from '../../components/data-table/data-table';
 import { fullName, instant } from '../../components/staff/format';
 import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { useApiForm } from '../../lib/use-api-form';
 import {
   coordinatorKeys,
   deleteWorkerTest,
   generateActivationCode,
   listOrganizators,
-  listPositions,
   listWorkerTests,
   saveWorkerTest,
   subjectTests,
-  WORKER_TEST_REPORT_PATH,
 } from './api';
 import { localToIso } from './diagnostics-page';
 import { useCoordinatorT } from './locales';
+import { PositionSelect, RecordForm, RecordListPage, useRecordForm } from './record-editor';
 import { useNotifyError } from './use-notify-error';
 
 /** ISO instant → `datetime-local` value in local wall time. */
@@ -33,28 +29,19 @@ const isoToLocal = (iso: string) => {
 
 function WorkerTestForm({ test, onSaved }: { test: WorkerTest | null; onSaved: () => void }) {
   const { t } = useCoordinatorT();
-  const { attachForm, fieldErrors, formError, isLoading, submit, clearFieldError } = useApiForm();
-  const tests = useQuery({
-    queryKey: coordinatorKeys.subjectTests,
-    queryFn: ({ signal }) => subjectTests(signal),
-  });
-  const positions = useQuery({
-    queryKey: coordinatorKeys.positions,
-    queryFn: ({ signal }) => listPositions(signal),
-  });
-  const [v, setV] = useState({
+  const form = useRecordForm({
     name: test?.name ?? '',
     subjectTestId: test ? String(test.subjectTestId) : '',
     positionId: test?.positionId ? String(test.positionId) : '',
     startsAt: test ? isoToLocal(test.startsAt) : '',
     endsAt: test ? isoToLocal(test.endsAt) : '',
   });
-  const set = (field: keyof typeof v) => (value: string) => {
-    setV((cur) => ({ ...cur, [field]: value }));
-    clearFieldError(field);
-  };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const { values: v, set, fieldErrors: err } = form;
+  const tests = useQuery({
+    queryKey: coordinatorKeys.subjectTests,
+    queryFn: ({ signal }) => subjectTests(signal),
+  });
+  const onSubmit = () => {
     const checked = workerTestSaveBodySchema.safeParse({
       ...(test ? { id: test.id } : {}),
       name: v.name,
@@ -63,73 +50,61 @@ function WorkerTestForm({ test, onSaved }: { test: WorkerTest | null; onSaved: (
       startsAt: localToIso(v.startsAt),
       endsAt: localToIso(v.endsAt),
     });
-    void submit(checked, async (body) => {
+    void form.submit(checked, async (body) => {
       await saveWorkerTest(body);
       onSaved();
     });
   };
-  const err = fieldErrors;
   const workerTests = (tests.data ?? []).filter((s) => s.kind === 'worker');
   return (
-    <form ref={attachForm} onSubmit={onSubmit} noValidate data-testid="worker-test-form">
-      <Stack gap="sm">
-        {formError && <Alert color="red">{formError}</Alert>}
+    <RecordForm form={form} testId="worker-test" onSubmit={onSubmit}>
+      <TextInput
+        label={t('coordinatorPages.workerTests.name')}
+        required
+        value={v.name}
+        onChange={(e) => set('name', e.currentTarget.value)}
+        error={err.name}
+      />
+      <NativeSelect
+        label={t('coordinatorPages.workerTests.subjectTest')}
+        required
+        value={v.subjectTestId}
+        onChange={(e) => set('subjectTestId', e.currentTarget.value)}
+        data={[
+          { value: '', label: '—' },
+          ...(workerTests.length ? workerTests : (tests.data ?? [])).map((s) => ({
+            value: String(s.id),
+            label: s.name,
+          })),
+        ]}
+        error={err.subjectTestId}
+      />
+      <PositionSelect
+        label={t('coordinatorPages.workerTests.position')}
+        noneLabel={t('coordinatorPages.workerTests.anyPosition')}
+        value={v.positionId}
+        onChange={(value) => set('positionId', value)}
+        error={err.positionId}
+      />
+      <Group grow>
         <TextInput
-          label={t('coordinatorPages.workerTests.name')}
+          type="datetime-local"
+          label={t('coordinatorPages.workerTests.startsAt')}
           required
-          value={v.name}
-          onChange={(e) => set('name')(e.currentTarget.value)}
-          error={err.name}
+          value={v.startsAt}
+          onChange={(e) => set('startsAt', e.currentTarget.value)}
+          error={err.startsAt}
         />
-        <NativeSelect
-          label={t('coordinatorPages.workerTests.subjectTest')}
+        <TextInput
+          type="datetime-local"
+          label={t('coordinatorPages.workerTests.endsAt')}
           required
-          value={v.subjectTestId}
-          onChange={(e) => set('subjectTestId')(e.currentTarget.value)}
-          data={[
-            { value: '', label: '—' },
-            ...(workerTests.length ? workerTests : (tests.data ?? [])).map((s) => ({
-              value: String(s.id),
-              label: s.name,
-            })),
-          ]}
-          error={err.subjectTestId}
+          value={v.endsAt}
+          onChange={(e) => set('endsAt', e.currentTarget.value)}
+          error={err.endsAt}
         />
-        <NativeSelect
-          label={t('coordinatorPages.workerTests.position')}
-          value={v.positionId}
-          onChange={(e) => set('positionId')(e.currentTarget.value)}
-          data={[
-            { value: '', label: t('coordinatorPages.workerTests.anyPosition') },
-            ...(positions.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.name })),
-          ]}
-          error={err.positionId}
-        />
-        <Group grow>
-          <TextInput
-            type="datetime-local"
-            label={t('coordinatorPages.workerTests.startsAt')}
-            required
-            value={v.startsAt}
-            onChange={(e) => set('startsAt')(e.currentTarget.value)}
-            error={err.startsAt}
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('coordinatorPages.workerTests.endsAt')}
-            required
-            value={v.endsAt}
-            onChange={(e) => set('endsAt')(e.currentTarget.value)}
-            error={err.endsAt}
-          />
-        </Group>
-        <Group justify="flex-end">
-          <LoadingButton type="submit" loading={isLoading} data-testid="worker-test-save">
-            {t('staff.common.save')}
-          </LoadingButton>
-        </Group>
-      </Stack>
-    </form>
+      </Group>
+    </RecordForm>
   );
 }
 
@@ -189,9 +164,6 @@ export function WorkerTestsPage() {
   const { t } = useCoordinatorT();
   const queryClient = useQueryClient();
   const notifyError = useNotifyError();
-  const download = useDownload();
-  const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<WorkerTest | 'new' | null>(null);
   const [deleting, setDeleting] = useState<WorkerTest | null>(null);
   const [coding, setCoding] = useState<WorkerTest | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: coordinatorKeys.workerTests });
@@ -207,7 +179,7 @@ export function WorkerTestsPage() {
     }
   };
 
-  const columns: Column<WorkerTest>[] = [
+  const columns = (edit: (w: WorkerTest) => void): Column<WorkerTest>[] => [
     {
       key: 'name',
       header: t('coordinatorPages.workerTests.name'),
@@ -250,7 +222,7 @@ export function WorkerTestsPage() {
           </Button>
           {w.editable && (
             <>
-              <Button size="xs" variant="subtle" onClick={() => setEditing(w)}>
+              <Button size="xs" variant="subtle" onClick={() => edit(w)}>
                 {t('staff.common.edit')}
               </Button>
               <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(w)}>
@@ -264,57 +236,22 @@ export function WorkerTestsPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <PageTitle data-testid="coordinator-worker-tests-title">
-        {t('coordinatorPages.workerTests.title')}
-      </PageTitle>
-      <DataTable
-        testId="worker-tests"
-        queryKey={coordinatorKeys.workerTests}
-        fetchPage={listWorkerTests}
-        columns={columns}
-        rowKey={(w) => w.id}
-        initialSort={{ field: 'startsAt', dir: 'desc' }}
-        filter={{ search }}
-        exportName="worker-tests"
-        filters={
-          <TextInput
-            label={t('staff.common.search')}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        }
-        actions={
-          <>
-            <LoadingButton
-              variant="default"
-              onClick={() => download(WORKER_TEST_REPORT_PATH, undefined, 'worker-tests.xlsx')}
-            >
-              {t('coordinatorPages.workerTests.report')}
-            </LoadingButton>
-            <Button onClick={() => setEditing('new')}>{t('coordinatorPages.workerTests.add')}</Button>
-          </>
-        }
-      />
-      <Modal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={
-          editing === 'new'
-            ? t('coordinatorPages.workerTests.newTitle')
-            : t('coordinatorPages.workerTests.editTitle')
-        }
-      >
-        {editing !== null && (
-          <WorkerTestForm
-            test={editing === 'new' ? null : editing}
-            onSaved={() => {
-              setEditing(null);
-              void refresh();
-            }}
-          />
-        )}
-      </Modal>
+    <RecordListPage
+      title={t('coordinatorPages.workerTests.title')}
+      titleTestId="coordinator-worker-tests-title"
+      testId="worker-tests"
+      queryKey={coordinatorKeys.workerTests}
+      fetchPage={listWorkerTests}
+      columns={columns}
+      rowKey={(w) => w.id}
+      initialSort={{ field: 'startsAt', dir: 'desc' }}
+      exportName="worker-tests"
+      reportLabel={t('coordinatorPages.workerTests.report')}
+      addLabel={t('coordinatorPages.workerTests.add')}
+      newTitle={t('coordinatorPages.workerTests.newTitle')}
+      editTitle={t('coordinatorPages.workerTests.editTitle')}
+      form={(test, saved) => <WorkerTestForm test={test} onSaved={saved} />}
+    >
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('staff.common.delete')}>
         <Stack>
           <Text>{t('coordinatorPages.workerTests.deleteConfirm', { name: deleting?.name ?? '' })}</Text>
@@ -335,6 +272,6 @@ export function WorkerTestsPage() {
       >
         {coding && <ActivationCode test={coding} />}
       </Modal>
-    </Stack>
+    </RecordListPage>
   );
 }
