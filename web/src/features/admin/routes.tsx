@@ -2,16 +2,26 @@
 import type { RouteObject } from 'react-router';
 import { ApiDocsPage } from './components/api-docs-page';
 import { ContentPage } from './components/content-page';
+import { AdminDiagnosticCreatePage } from './components/diagnostic-create-page';
+import { AdminDiagnosticPage } from './components/diagnostic-page';
 import { AdminDiagnosticsPage } from './components/diagnostics-page';
 import { QueuePage } from './components/queue-page';
+import { SchoolPage } from './components/school-page';
+import { SchoolsPage } from './components/schools-page';
+import { StudentsPage } from './components/students-page';
 import { UsersPage } from './components/users-page';
 import { useAdminT } from './i18n';
 
 /** Children of the `/admin` route (its guard applies to all of them). */
 export const adminRoutes: RouteObject[] = [
   { path: 'users', element: <UsersPage /> },
+  { path: 'schools', element: <SchoolsPage /> },
+  { path: 'schools/:id', element: <SchoolPage /> },
+  { path: 'students', element: <StudentsPage /> },
   { path: 'content', element: <ContentPage /> },
   { path: 'diagnostics', element: <AdminDiagnosticsPage /> },
+  { path: 'diagnostics/new', element: <AdminDiagnosticCreatePage /> },
+  { path: 'diagnostics/:id', element: <AdminDiagnosticPage /> },
   { path: 'queue', element: <QueuePage /> },
   { path: 'api-docs', element: <ApiDocsPage /> },
 ];
@@ -20,6 +30,8 @@ export function useAdminNavItems(): { to: string; label: string }[] {
   const t = useAdminT();
   return [
     { to: '/admin/users', label: t('nav.users') },
+    { to: '/admin/schools', label: t('nav.schools') },
+    { to: '/admin/students', label: t('nav.students') },
     { to: '/admin/content', label: t('nav.content') },
     { to: '/admin/diagnostics', label: t('nav.diagnostics') },
     { to: '/admin/queue', label: t('nav.queue') },

@@ -18,6 +18,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DataTable, type Column } from '../../components/data-table/data-table';
 import { useBundleT, type LooseT } from '../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../components/ui/loading-button';
@@ -43,8 +44,13 @@ function reportError(error: unknown, t: LooseT) {
 
 export function PublishPage({ role }: { role: 'coordinator' | 'admin' }) {
   const { t } = useBundleT(resultsBundle);
-  const [diagnosticId, setDiagnosticId] = useState<number | null>(null);
-  const [idInput, setIdInput] = useState<string | number>('');
+  // The admin's diagnostics pages link here with `?diagnosticId=`.
+  const [params] = useSearchParams();
+  const linked = /^\d{1,10}$/.test(params.get('diagnosticId') ?? '')
+    ? Number(params.get('diagnosticId'))
+    : null;
+  const [diagnosticId, setDiagnosticId] = useState<number | null>(linked);
+  const [idInput, setIdInput] = useState<string | number>(linked ?? '');
   const diagnostics = useQuery({
     queryKey: resultsKeys.diagnostics,
     queryFn: ({ signal }) => coordinatorDiagnostics(signal),

@@ -30,7 +30,6 @@ export const adminKeys = {
   content: ['admin', 'content'] as const,
   queue: ['admin', 'queue'] as const,
   subjectTestOptions: ['admin', 'subject-test-options'] as const,
-  createdDiagnostics: ['admin', 'created-diagnostics'] as const,
 };
 
 export const listUsers = (body: UserListRequest) =>

@@ -1,9 +1,4 @@
-import {
-  createDiagnosticBodySchema,
-  DIAGNOSTIC_KINDS,
-  type Diagnostic,
-  type DiagnosticKind,
-} from '@attesta/contract';
+import { createDiagnosticBodySchema, DIAGNOSTIC_KINDS, type DiagnosticKind } from '@attesta/contract';
 import {
   Alert,
   Anchor,
@@ -15,18 +10,18 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { formatDisplayDateTime } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
 import { adminKeys, createDiagnostic, listSubjectTestOptions } from '../api/admin-api';
+import { orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { SchoolsMultiSelect } from './org-selects';
 
 const PARALLELS = Array.from({ length: 12 }, (_, n) => n);
 const isoOf = (local: string) => {
@@ -34,28 +29,12 @@ const isoOf = (local: string) => {
   return Number.isNaN(date.getTime()) ? local : date.toISOString();
 };
 
-/** `1, 2,3` → [1, 2, 3]; null when something else was typed. */
-export function parseIdList(text: string): number[] | null {
-  const parts = text
-    .split(/[\s,;]+/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  return parts.every((p) => /^\d{1,10}$/.test(p)) ? parts.map(Number) : null;
-}
-
-/**
- * `/admin/diagnostics`: create a diagnostic. The API offers admins no list of diagnostics, so the
- * page says so and shows what was created in this session (kept in the query cache).
- */
-export function AdminDiagnosticsPage() {
+/** `/admin/diagnostics/new`: create a diagnostic, then see it on its own page. */
+export function AdminDiagnosticCreatePage() {
   const t = useAdminT();
+  const { i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const created = useQuery<Diagnostic[]>({
-    queryKey: adminKeys.createdDiagnostics,
-    queryFn: () => [],
-    staleTime: Infinity,
-    gcTime: Infinity,
-  });
+  const navigate = useNavigate();
   const options = useQuery({ queryKey: adminKeys.subjectTestOptions, queryFn: listSubjectTestOptions });
   const [name, setName] = useState('');
   const [kind, setKind] = useState<DiagnosticKind>('diagnostic');
@@ -63,19 +42,16 @@ export function AdminDiagnosticsPage() {
   const [endsAt, setEndsAt] = useState('');
   const [parallels, setParallels] = useState<string[]>([]);
   const [subjectTestIds, setSubjectTestIds] = useState<string[]>([]);
-  const [schools, setSchools] = useState('');
+  const [schools, setSchools] = useState<{ value: string; label: string }[]>([]);
   const [code, setCode] = useState('');
-  const [success, setSuccess] = useState<string | null>(null);
   const { attachForm, isLoading, fieldErrors, formError, submit, clearFieldError } = useApiForm();
   const mutation = useMutation({
     mutationFn: createDiagnostic,
-    onSuccess: (diagnostic) => {
-      queryClient.setQueryData<Diagnostic[]>(adminKeys.createdDiagnostics, (list = []) => [
-        diagnostic,
-        ...list,
-      ]);
-      void queryClient.invalidateQueries({ queryKey: adminKeys.queue });
-    },
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminKeys.queue }),
+        queryClient.invalidateQueries({ queryKey: orgKeys.diagnostics }),
+      ]),
   });
 
   const grades = parallels.map(Number);
@@ -83,10 +59,10 @@ export function AdminDiagnosticsPage() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setSuccess(null);
-    const schoolIds = parseIdList(schools);
+    const schoolIds = schools.map((s) => Number(s.value));
     const extraErrors: Record<string, string> = {};
-    if (schoolIds === null) extraErrors.schoolIds = t('diagnostics.badIds');
+    // An admin's diagnostic names its schools (only a coordinator's defaults to their own).
+    if (!schoolIds.length) extraErrors.schoolIds = i18n.t('validation.required');
     if (startsAt && endsAt && new Date(endsAt) <= new Date(startsAt))
       extraErrors.endsAt = t('diagnostics.endsBeforeStart');
     const body = {
@@ -96,47 +72,18 @@ export function AdminDiagnosticsPage() {
       endsAt: isoOf(endsAt),
       parallels: grades,
       subjectTestIds: subjectTestIds.map(Number).filter((id) => offered.some((o) => o.id === id)),
-      ...(schoolIds?.length ? { schoolIds } : {}),
+      ...(schoolIds.length ? { schoolIds } : {}),
       ...(code.trim() ? { code: code.trim() } : {}),
     };
     await submit(
       createDiagnosticBodySchema.safeParse(body),
       async (data) => {
         const diagnostic = await mutation.mutateAsync(data);
-        setSuccess(t('diagnostics.created', { code: diagnostic.code }));
+        await navigate(`/admin/diagnostics/${diagnostic.id}`);
       },
       { extraErrors },
     );
   };
-
-  const columns: Column<Diagnostic>[] = [
-    { key: 'id', header: t('diagnostics.id'), cell: (d) => d.id, csv: (d) => d.id },
-    { key: 'code', header: t('content.code'), cell: (d) => d.code, csv: (d) => d.code },
-    { key: 'name', header: t('diagnostics.name'), cell: (d) => d.name, csv: (d) => d.name },
-    { key: 'kind', header: t('diagnostics.kind'), cell: (d) => d.kind, csv: (d) => d.kind },
-    {
-      key: 'window',
-      header: t('diagnostics.window'),
-      cell: (d) =>
-        `${formatDisplayDateTime(new Date(d.startsAt))} — ${formatDisplayDateTime(new Date(d.endsAt))}`,
-      csv: (d) => `${d.startsAt} — ${d.endsAt}`,
-    },
-    {
-      key: 'parallels',
-      header: t('diagnostics.parallels'),
-      cell: (d) => d.parallels.join(', '),
-      csv: (d) => d.parallels.join(', '),
-    },
-    {
-      key: 'queue',
-      header: t('diagnostics.queue'),
-      cell: (d) => (
-        <Anchor component={Link} to={`/admin/queue?diagnosticId=${d.id}`} size="sm">
-          {t('diagnostics.queue')}
-        </Anchor>
-      ),
-    },
-  ];
 
   const err = (field: string) => ({
     error: fieldErrors[field],
@@ -145,14 +92,11 @@ export function AdminDiagnosticsPage() {
 
   return (
     <Stack gap="md">
-      <PageTitle>{t('diagnostics.title')}</PageTitle>
-      <Alert color="blue" data-testid="no-admin-diagnostic-list">
-        {t('diagnostics.noListCall')}
-      </Alert>
+      <PageTitle>{t('diagnostics.createTitle')}</PageTitle>
+      <Anchor component={Link} to="/admin/diagnostics" size="sm">
+        {t('diagnostics.backToList')}
+      </Anchor>
       <Paper withBorder p="md">
-        <Title order={2} size="h4" mb="sm">
-          {t('diagnostics.createTitle')}
-        </Title>
         <form
           ref={attachForm}
           onSubmit={(e) => void onSubmit(e)}
@@ -163,11 +107,6 @@ export function AdminDiagnosticsPage() {
             {formError && (
               <Alert color="red" role="alert">
                 {formError}
-              </Alert>
-            )}
-            {success && (
-              <Alert color="green" role="status">
-                {success}
               </Alert>
             )}
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -242,12 +181,12 @@ export function AdminDiagnosticsPage() {
               </Stack>
             </Checkbox.Group>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
+              <SchoolsMultiSelect
                 label={t('diagnostics.schoolIds')}
                 description={t('diagnostics.schoolIdsHint')}
                 value={schools}
-                onChange={(e) => (setSchools(e.currentTarget.value), clearFieldError('schoolIds'))}
-                {...err('schoolIds')}
+                onChange={(v) => (setSchools(v), clearFieldError('schoolIds'))}
+                error={fieldErrors.schoolIds}
               />
               <TextInput
                 label={t('diagnostics.code')}
@@ -264,18 +203,6 @@ export function AdminDiagnosticsPage() {
           </Stack>
         </form>
       </Paper>
-      <Title order={2} size="h4">
-        {t('diagnostics.createdList')}
-      </Title>
-      <ListTable
-        caption={t('diagnostics.createdList')}
-        columns={columns}
-        rows={created.data ?? []}
-        rowKey={(d) => d.id}
-        isLoading={false}
-        error={null}
-        csvName="diagnostics"
-      />
     </Stack>
   );
 }

@@ -1,0 +1,135 @@
+import type { AdminDiagnosticSchool } from '@attesta/contract';
+import { Alert, Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { downloadFile } from '../../../components/list-table/download';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { ApiError } from '../../../lib/api-client';
+import { describeApiError } from '../../../lib/form-errors';
+import { getAdminDiagnostic, orgKeys } from '../api/admin-org-api';
+import { useAdminT } from '../i18n';
+import { DiagnosticLinks, PublicationBadge, useDiagnosticLabels, windowText } from './diagnostics-page';
+
+/** `/admin/diagnostics/:id`: one diagnostic, its schools with their counts, links to its results and jobs. */
+export function AdminDiagnosticPage() {
+  const t = useAdminT();
+  const { t: tr } = useTranslation();
+  const labels = useDiagnosticLabels();
+  const id = Number(useParams().id);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const diagnostic = useQuery({ queryKey: orgKeys.diagnostic(id), queryFn: () => getAdminDiagnostic(id) });
+  const d = diagnostic.data;
+
+  const columns: Column<AdminDiagnosticSchool>[] = [
+    {
+      key: 'name',
+      header: t('org.name'),
+      cell: (s) => (
+        <Anchor component={Link} to={`/admin/schools/${s.id}`}>
+          {s.name}
+        </Anchor>
+      ),
+      csv: (s) => s.name,
+    },
+    { key: 'code', header: t('org.code'), cell: (s) => s.code ?? '—', csv: (s) => s.code },
+    { key: 'oo', header: t('org.ooShort'), cell: (s) => s.ooName, csv: (s) => s.ooName },
+    {
+      key: 'participants',
+      header: t('diagnostics.participants'),
+      cell: (s) => s.participantTestCount,
+      csv: (s) => s.participantTestCount,
+    },
+    {
+      key: 'finished',
+      header: t('diagnostics.finishedWorks'),
+      cell: (s) => s.finishedWorkCount,
+      csv: (s) => s.finishedWorkCount,
+    },
+  ];
+
+  if (diagnostic.error) {
+    const missing = diagnostic.error instanceof ApiError && diagnostic.error.status === 404;
+    return (
+      <Stack>
+        <Alert color="red" role="alert" data-testid="diagnostic-error">
+          {missing ? t('diagnostics.notFound') : describeApiError(diagnostic.error, tr)}
+        </Alert>
+        <Anchor component={Link} to="/admin/diagnostics">
+          {t('diagnostics.backToList')}
+        </Anchor>
+      </Stack>
+    );
+  }
+
+  const fact = (label: string, value: ReactNode) => (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{value}</Text>
+    </div>
+  );
+
+  return (
+    <Stack gap="md">
+      <PageTitle data-testid="admin-diagnostic-title">{d ? `${d.code} — ${d.name}` : '…'}</PageTitle>
+      <Anchor component={Link} to="/admin/diagnostics" size="sm">
+        {t('diagnostics.backToList')}
+      </Anchor>
+      {d && (
+        <Paper withBorder p="md">
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {fact(t('diagnostics.kind'), labels.kind(d.kind))}
+            {fact(
+              t('diagnostics.createdBy'),
+              `${labels.creator(d.createdByRole)}${d.createdByLogin ? ` (${d.createdByLogin})` : ''}`,
+            )}
+            {fact(t('diagnostics.window'), windowText(d))}
+            {fact(t('diagnostics.status'), labels.status(d))}
+            {fact(t('diagnostics.publication'), <PublicationBadge d={d} t={t} />)}
+            {fact(t('diagnostics.parallels'), d.parallels.join(', ') || '—')}
+            {fact(t('diagnostics.subjectTests'), d.subjectTests.map((s) => s.name).join(', ') || '—')}
+            {fact(t('diagnostics.participants'), d.participantTestCount)}
+            {fact(t('diagnostics.finishedWorks'), d.finishedWorkCount)}
+          </SimpleGrid>
+          <Group mt="md" gap="sm">
+            <DiagnosticLinks id={d.id} t={t} />
+            <LoadingButton
+              size="compact-xs"
+              variant="light"
+              onClick={() =>
+                downloadFile(`/api/createDiagnostic/excel?diagnosticId=${d.id}`, `${d.code}.xlsx`).catch(
+                  (error: unknown) => setDownloadError(describeApiError(error, tr)),
+                )
+              }
+            >
+              {t('diagnostics.participantsExcel')}
+            </LoadingButton>
+          </Group>
+          {downloadError && (
+            <Alert color="red" mt="sm" role="alert">
+              {downloadError}
+            </Alert>
+          )}
+        </Paper>
+      )}
+      <Title order={2} size="h4">
+        {t('diagnostics.schools')}
+      </Title>
+      <ListTable
+        caption={t('diagnostics.schoolsCaption')}
+        columns={columns}
+        rows={d?.schools}
+        rowKey={(s) => s.id}
+        isLoading={diagnostic.isFetching}
+        error={null}
+        csvName={`diagnostic-${id}-schools`}
+        testId="diagnostic-schools-table"
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,178 @@
+import type { AdminStudent, AdminStudentSortField } from '@attesta/contract';
+import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { useListState } from '../../../components/list-table/use-list-state';
+import { ConfirmDelete } from '../../../components/ui/confirm-delete';
+import { PageTitle } from '../../../components/ui/page-title';
+import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
+import { deleteStudent, listStudents, orgKeys } from '../api/admin-org-api';
+import { useAdminT } from '../i18n';
+import { EditDeleteButtons } from './edit-modal';
+import { ClassSelect, RemoteSelect, useParallelOptions } from './org-selects';
+import { StudentFormModal } from './student-form-modal';
+
+interface StudentFilter {
+  search?: string;
+  schoolId?: number;
+  classId?: number;
+  parallel?: number;
+}
+
+type Editing =
+  { kind: 'form'; student: AdminStudent | null } | { kind: 'delete'; student: AdminStudent } | null;
+
+const idParam = (value: string | null) => (value && /^\d+$/.test(value) ? Number(value) : undefined);
+export const fullName = (s: { surname: string; name: string; patronymic: string | null }) =>
+  [s.surname, s.name, s.patronymic].filter(Boolean).join(' ');
+
+/** `/admin/students` (`?schoolId=&classId=`): students of every school; create, edit, move, delete. */
+export function StudentsPage() {
+  const t = useAdminT();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const list = useListState<AdminStudentSortField, StudentFilter>({
+    sort: { field: 'surname', dir: 'asc' },
+    filter: { schoolId: idParam(params.get('schoolId')), classId: idParam(params.get('classId')) },
+  });
+  const parallels = useParallelOptions();
+  const [editing, setEditing] = useState<Editing>(null);
+  const students = useQuery({
+    queryKey: [...orgKeys.students, list.request],
+    queryFn: () => listStudents(list.request),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: deleteStudent,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: orgKeys.students }),
+  });
+
+  const columns: Column<AdminStudent, AdminStudentSortField>[] = [
+    { key: 'id', header: t('org.id'), cell: (s) => s.id, csv: (s) => s.id, sortField: 'id' },
+    { key: 'name', header: t('students.fullName'), cell: fullName, csv: fullName, sortField: 'surname' },
+    {
+      key: 'birthDate',
+      header: t('students.birthDate'),
+      cell: (s) => (s.birthDate ? formatDisplayDate(parsePlainDate(s.birthDate)!) : '—'),
+      csv: (s) => s.birthDate,
+      sortField: 'birthDate',
+    },
+    {
+      key: 'school',
+      header: t('students.school'),
+      cell: (s) => (
+        <Anchor component={Link} to={`/admin/schools/${s.schoolId}`} size="sm">
+          {s.schoolName}
+        </Anchor>
+      ),
+      csv: (s) => s.schoolName,
+      sortField: 'schoolName',
+    },
+    {
+      key: 'class',
+      header: t('students.className'),
+      cell: (s) => s.className ?? '—',
+      csv: (s) => s.className,
+      sortField: 'className',
+    },
+    {
+      key: 'registrations',
+      header: t('students.registrations'),
+      cell: (s) => s.participantTestCount,
+      csv: (s) => s.participantTestCount,
+    },
+    {
+      key: 'actions',
+      header: t('common.actions'),
+      cell: (s) => (
+        <EditDeleteButtons
+          what="student"
+          id={s.id}
+          onEdit={() => setEditing({ kind: 'form', student: s })}
+          onDelete={() => setEditing({ kind: 'delete', student: s })}
+        />
+      ),
+    },
+  ];
+
+  const schoolId = list.filter.schoolId ?? null;
+  return (
+    <Stack gap="md">
+      <PageTitle data-testid="admin-students-title">{t('students.title')}</PageTitle>
+      <Group align="flex-end" gap="sm" wrap="wrap" role="search">
+        <TextInput
+          label={t('students.search')}
+          placeholder={t('students.searchPlaceholder')}
+          value={list.filter.search ?? ''}
+          onChange={(e) => list.setFilter({ search: e.currentTarget.value })}
+          w={220}
+        />
+        <RemoteSelect
+          kind="school"
+          label={t('students.school')}
+          placeholder={t('common.any')}
+          value={schoolId}
+          onChange={(id) => list.setFilter({ schoolId: id ?? undefined, classId: undefined })}
+          w={280}
+          data-testid="students-school-filter"
+        />
+        <ClassSelect
+          label={t('students.className')}
+          clearable
+          placeholder={t('common.any')}
+          schoolId={schoolId}
+          value={list.filter.classId ?? null}
+          onChange={(id) => list.setFilter({ classId: id ?? undefined })}
+          w={160}
+        />
+        <Select
+          label={t('students.parallel')}
+          clearable
+          placeholder={t('common.any')}
+          data={parallels}
+          value={list.filter.parallel === undefined ? null : String(list.filter.parallel)}
+          onChange={(v) => list.setFilter({ parallel: v === null ? undefined : Number(v) })}
+          w={150}
+        />
+        <Button onClick={() => setEditing({ kind: 'form', student: null })} data-testid="student-create">
+          {t('students.create')}
+        </Button>
+      </Group>
+      <ListTable
+        caption={t('students.caption')}
+        columns={columns}
+        rows={students.data?.items}
+        total={students.data?.total}
+        rowKey={(s) => s.id}
+        isLoading={students.isFetching}
+        error={students.error}
+        onRetry={() => void students.refetch()}
+        paging={list}
+        sort={list.sort}
+        onSort={list.toggleSort}
+        csvName="students"
+        testId="students-table"
+      />
+      {editing?.kind === 'form' && (
+        <StudentFormModal
+          student={editing.student}
+          initialSchool={schoolId}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {editing?.kind === 'delete' && (
+        <ConfirmDelete
+          title={t('common.confirmTitle')}
+          question={t('students.deleteQuestion', { name: fullName(editing.student) })}
+          confirmLabel={t('common.delete')}
+          cancelLabel={t('common.cancel')}
+          conflicts={{ student_has_participant_tests: t('students.hasParticipantTests') }}
+          onConfirm={() => remove.mutateAsync(editing.student.id)}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </Stack>
+  );
+}
