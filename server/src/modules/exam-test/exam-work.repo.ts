@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { rowsOf, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
+import { fromRow } from '../../db/raw.js';
 import {
   answerFiles,
   answers,
@@ -222,14 +223,17 @@ export async function leastUsedVariant(
     schoolId: number | null;
   },
 ): Promise<number | null> {
-  const group = pt.classId
-    ? sql`p.class_id = ${pt.classId}`
+  const [by, group] = pt.classId
+    ? ['class', sql`p.class_id = ${pt.classId}`]
     : pt.buildingId
-      ? sql`p.building_id = ${pt.buildingId}`
+      ? ['building', sql`p.building_id = ${pt.buildingId}`]
       : pt.schoolId
-        ? sql`p.school_id = ${pt.schoolId}`
-        : sql`true`;
-  const result = await db.execute(sql`
+        ? ['school', sql`p.school_id = ${pt.schoolId}`]
+        : ['all', sql`true`];
+  const [row] = await runPrepared<{ id: number }>(
+    db,
+    `exam_least_used_variant_by_${by}`,
+    sql`
     select v.id
     from variants v
     left join exam_works w on w.variant_id = v.id and w.deleted_at is null and w.participant_test_id in (
@@ -238,18 +242,21 @@ export async function leastUsedVariant(
     where v.subject_test_id = ${pt.subjectTestId}
     group by v.id, v.number
     order by count(w.id), v.number
-    limit 1`);
-  const [row] = rowsOf<{ id: number }>(result);
+    limit 1`,
+  );
   return row ? Number(row.id) : null;
 }
 
 // ------------------------------------------------------------------ exam works
 
 export async function findLiveWork(db: DbOrTx, participantTestId: number): Promise<WorkRow | null> {
+  // Named: every participant call reads it (PostgreSQL plans it once per connection).
   const [row] = await db
     .select()
     .from(examWorks)
-    .where(and(eq(examWorks.participantTestId, participantTestId), isNull(examWorks.deletedAt)));
+    .where(and(eq(examWorks.participantTestId, participantTestId), isNull(examWorks.deletedAt)))
+    .prepare('exam_find_live_work')
+    .execute();
   return row ?? null;
 }
 
@@ -328,12 +335,75 @@ export async function workPlace(db: DbOrTx, workId: number) {
 export type NewWork = typeof examWorks.$inferInsert;
 
 /** Inserts the live work unless one exists already (the partial unique index decides). */
-export async function insertWorkIfNone(tx: Tx, values: NewWork): Promise<WorkRow | null> {
-  const [row] = await tx
-    .insert(examWorks)
-    .values(values)
-    .onConflictDoNothing({ target: examWorks.participantTestId, where: sql`deleted_at is null` })
-    .returning();
+/**
+ * Starts a work in one statement (the 10:00 storm runs it thousands of times a minute): the work
+ * inserted unless a live one exists, the participant test marked in progress, the start audited.
+ * Null when a live work already existed (a concurrent start won).
+ */
+export async function startWorkOnce(
+  db: DbOrTx,
+  v: {
+    participantTestId: number;
+    variantId: number;
+    answerMode: string;
+    startedAt: Date;
+    timeLimitSeconds: number;
+    windowEndsAt: Date;
+    deadlineAt: Date;
+    deviceId: string | null;
+  },
+  by: { userId: number; ip: string | null },
+): Promise<WorkRow | null> {
+  const rows = await runPrepared<Record<string, unknown>>(
+    db,
+    'exam_start_work_once',
+    sql`
+    with w as (
+      insert into exam_works (participant_test_id, variant_id, status, answer_mode, started_at, time_limit_seconds,
+                              extra_seconds, paused_seconds, window_ends_at, deadline_at, device_id)
+      values (${v.participantTestId}, ${v.variantId}, 'in_progress', ${v.answerMode},
+              ${v.startedAt.toISOString()}::timestamptz, ${v.timeLimitSeconds}, 0, 0,
+              ${v.windowEndsAt.toISOString()}::timestamptz, ${v.deadlineAt.toISOString()}::timestamptz,
+              ${v.deviceId}::text)
+      on conflict (participant_test_id) where deleted_at is null do nothing
+      returning *
+    ), pt as (
+      update participant_tests set status = 'in_progress', updated_at = now()
+      where id = ${v.participantTestId} and status in ('planned', 'active') and exists (select 1 from w)
+    ), log as (
+      insert into audit_events (user_id, action, entity, entity_id, details, ip)
+      select ${by.userId}, 'exam_work.start', 'exam_work', w.id::text,
+             jsonb_build_object('participantTestId', w.participant_test_id, 'variantId', w.variant_id,
+                                'answerMode', w.answer_mode),
+             ${by.ip}::inet
+      from w
+    )
+    select * from w`,
+  );
+  const [row] = rows;
+  return row ? fromRow(examWorks, row) : null;
+}
+
+/** The session's participant test (with its diagnostic window) and its live work, in one read. */
+export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number) {
+  const [row] = await db
+    .select({ pt: ptColumns, work: examWorks })
+    .from(participantTests)
+    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+    .leftJoin(
+      examWorks,
+      and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
+    )
+    .where(
+      and(
+        eq(participantTests.id, participantTestId),
+        isNull(participantTests.deletedAt),
+        isNull(diagnostics.deletedAt),
+      ),
+    )
+    .limit(1)
+    .prepare('exam_find_test_with_live_work')
+    .execute();
   return row ?? null;
 }
 
@@ -570,11 +640,6 @@ export async function finishExpired(db: Db, now: Date) {
   }));
 }
 
-/** Rows of a raw query: node-postgres and PGlite both answer `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 // ------------------------------------------------------------------ the save fast path
 
 export interface FastSave {
@@ -595,7 +660,10 @@ export interface FastSave {
  * save see it finished). Returns the applied seq/time, or nulls — the caller then explains why.
  */
 export async function saveAnswerFast(db: Db, s: FastSave) {
-  const result = (await db.execute(sql`
+  const rows = await runPrepared<{ seq: number | null; saved_at: string | Date | null; found: boolean }>(
+    db,
+    'exam_save_answer_fast',
+    sql`
     with w as (
       select id, participant_test_id, variant_id, status, answer_mode, paused_at, finished_at, deleted_at, device_id,
              -- the deadline from its parts, exactly as deadline.ts computeDeadline
@@ -621,8 +689,9 @@ export async function saveAnswerFast(db: Db, s: FastSave) {
       returning seq, saved_at
     )
     select (select seq from up) as seq, (select saved_at from up) as saved_at, exists (select 1 from w) as found
-  `)) as unknown as { rows: { seq: number | null; saved_at: string | Date | null; found: boolean }[] };
-  const row = result.rows[0];
+  `,
+  );
+  const row = rows[0];
   if (!row || row.seq === null || row.saved_at === null) return { applied: null, found: !!row?.found };
   return { applied: { seq: Number(row.seq), savedAt: new Date(row.saved_at) }, found: true };
 }
