@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import type { Db } from '../db/client.js';
+import { preparedOnce, type Db } from '../db/client.js';
 import { sessions, userRoles, users, apiKeys } from '../db/schema/index.js';
 import type { RedisBroadcast } from '../lib/broadcast.js';
 import type { Cache } from '../lib/cache.js';
@@ -74,23 +74,37 @@ export class SessionStore {
     const sessionId = sha256(token);
     const now = Date.now();
     const expiresAt = new Date(now + this.options.absoluteMs);
-    await this.db
-      .insert(sessions)
-      .values({
-        id: sessionId,
-        userId: input.userId,
-        kind: input.kind,
-        participantTestId: input.participantTestId ?? null,
-        activationCode: input.activationCode ?? null,
-        appShell: input.appShell ?? false,
-        userAgent: input.userAgent?.slice(0, 500) ?? null,
-        ip: input.ip ?? null,
-        createdAt: new Date(now),
-        lastSeenAt: new Date(now),
-        expiresAt,
-      })
-      .prepare('session_insert')
-      .execute();
+    const insert = preparedOnce(this.db, 'session_insert', (d) =>
+      d
+        .insert(sessions)
+        .values({
+          id: sql.placeholder('id'),
+          userId: sql.placeholder('userId'),
+          kind: sql.placeholder('kind'),
+          participantTestId: sql.placeholder('participantTestId'),
+          activationCode: sql.placeholder('activationCode'),
+          appShell: sql.placeholder('appShell'),
+          userAgent: sql.placeholder('userAgent'),
+          ip: sql.placeholder('ip'),
+          createdAt: sql.placeholder('createdAt'),
+          lastSeenAt: sql.placeholder('lastSeenAt'),
+          expiresAt: sql.placeholder('expiresAt'),
+        })
+        .prepare('session_insert'),
+    );
+    await insert.execute({
+      id: sessionId,
+      userId: input.userId,
+      kind: input.kind,
+      participantTestId: input.participantTestId ?? null,
+      activationCode: input.activationCode ?? null,
+      appShell: input.appShell ?? false,
+      userAgent: input.userAgent?.slice(0, 500) ?? null,
+      ip: input.ip ?? null,
+      createdAt: new Date(now),
+      lastSeenAt: new Date(now),
+      expiresAt,
+    });
     if (!known || known.user.id !== input.userId || known.user.isBlocked) {
       return { token, sessionId, expiresAt, auth: null };
     }
@@ -183,20 +197,22 @@ export class SessionStore {
 
   private async load(id: string): Promise<Cached | null> {
     // One round trip: the session, its user and the user's roles (this runs on every request).
-    const [row] = await this.db
-      .select({
-        session: sessions,
-        user: users,
-        roles: sql<
-          string[]
-        >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
-      .limit(1)
-      .prepare('session_load')
-      .execute();
+    const query = preparedOnce(this.db, 'session_load', (d) =>
+      d
+        .select({
+          session: sessions,
+          user: users,
+          roles: sql<
+            string[]
+          >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, sql.placeholder('id')), isNull(sessions.revokedAt)))
+        .limit(1)
+        .prepare('session_load'),
+    );
+    const [row] = await query.execute({ id });
     if (!row || row.user.isBlocked) return null;
     return {
       ...userFields(row.user, row.roles as Role[]),

@@ -42,6 +42,24 @@ export async function runPrepared<T>(db: DbOrTx, name: string, query: SQL): Prom
   return result.rows as T[];
 }
 
+/** Databases opened by openDatabase (a transaction handle is never one of them). */
+const roots = new WeakSet<object>();
+const preparedQueries = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A query of a hot path built once per database with placeholders and prepared under `name`:
+ * neither Drizzle's query building nor PostgreSQL's planning is paid again on each call. Inside a
+ * transaction it is built for that transaction (and run there) each time.
+ */
+export function preparedOnce<T>(db: DbOrTx, name: string, build: (db: DbOrTx) => T): T {
+  if (!roots.has(db)) return build(db);
+  let byName = preparedQueries.get(db);
+  if (!byName) preparedQueries.set(db, (byName = new Map()));
+  let query = byName.get(name) as T | undefined;
+  if (!query) byName.set(name, (query = build(db)));
+  return query;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -81,6 +99,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('error', () => undefined); // idle client errors surface on the next query instead
     const db = drizzlePg(pool, { schema, casing }) as unknown as Db;
     pools.set(db, pool);
+    roots.add(db);
     return {
       db,
       kind: 'postgres',
@@ -106,6 +125,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing }) as unknown as Db;
+  roots.add(db);
   return {
     db,
     kind: 'pglite',

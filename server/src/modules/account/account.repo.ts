@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
+import { preparedOnce, runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import {
   diagnostics,
   emailTokens,
@@ -240,32 +240,34 @@ export interface CodeTarget {
 
 /** The live participant test of an activation code (already normalised), with its person's name. */
 export async function findByActivationCode(db: DbOrTx, code: string): Promise<CodeTarget | null> {
-  const [row] = await db
-    .select({
-      id: participantTests.id,
-      status: participantTests.status,
-      testDate: participantTests.testDate,
-      isImpersonal: participantTests.isImpersonal,
-      schoolId: participantTests.schoolId,
-      studentId: participantTests.studentId,
-      workerId: participantTests.workerId,
-      student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
-      worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
-    })
-    .from(participantTests)
-    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-    .leftJoin(students, eq(students.id, participantTests.studentId))
-    .leftJoin(workers, eq(workers.id, participantTests.workerId))
-    .where(
-      and(
-        sql`upper(${participantTests.activationCode}) = ${code}`,
-        isNull(participantTests.deletedAt),
-        isNull(diagnostics.deletedAt),
-      ),
-    )
-    .limit(1)
-    .prepare('account_find_by_activation_code')
-    .execute();
+  const query = preparedOnce(db, 'account_find_by_activation_code', (d) =>
+    d
+      .select({
+        id: participantTests.id,
+        status: participantTests.status,
+        testDate: participantTests.testDate,
+        isImpersonal: participantTests.isImpersonal,
+        schoolId: participantTests.schoolId,
+        studentId: participantTests.studentId,
+        workerId: participantTests.workerId,
+        student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
+        worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
+      })
+      .from(participantTests)
+      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+      .leftJoin(students, eq(students.id, participantTests.studentId))
+      .leftJoin(workers, eq(workers.id, participantTests.workerId))
+      .where(
+        and(
+          sql`upper(${participantTests.activationCode}) = ${sql.placeholder('code')}`,
+          isNull(participantTests.deletedAt),
+          isNull(diagnostics.deletedAt),
+        ),
+      )
+      .limit(1)
+      .prepare('account_find_by_activation_code'),
+  );
+  const [row] = await query.execute({ code });
   if (!row) return null;
   const { student, worker, ...rest } = row;
   return { ...rest, person: student ?? worker ?? null };

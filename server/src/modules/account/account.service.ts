@@ -195,7 +195,7 @@ export class AccountService {
   async loginWithCode(typed: string, caller: Caller): Promise<OpenedSession> {
     const code = normalizeActivationCode(typed);
     const keys = { codeIp: caller.ip, codeKey: code };
-    await this.ctx.throttle.check(keys);
+    const counted = await this.ctx.throttle.check(keys);
 
     const target = await repo.findByActivationCode(this.db, code);
     if (!target) {
@@ -204,7 +204,7 @@ export class AccountService {
       await this.auditLogin('login_failed', null, caller, { method: 'code', codePrefix: code.slice(0, 3) });
       throw unauthorized('There is no test with this activation code', 'invalid_activation_code');
     }
-    await this.ctx.throttle.clear({ codeKey: code });
+    await this.ctx.throttle.clear({ codeKey: code }, counted);
     if (target.status === 'annulled') {
       throw forbidden('This participant test has been annulled', 'participant_test_annulled');
     }

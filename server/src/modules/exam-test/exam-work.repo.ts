@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { rowsOf, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
+import { preparedOnce, rowsOf, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
 import { fromRow } from '../../db/raw.js';
 import {
   answerFiles,
@@ -250,13 +250,15 @@ export async function leastUsedVariant(
 // ------------------------------------------------------------------ exam works
 
 export async function findLiveWork(db: DbOrTx, participantTestId: number): Promise<WorkRow | null> {
-  // Named: every participant call reads it (PostgreSQL plans it once per connection).
-  const [row] = await db
-    .select()
-    .from(examWorks)
-    .where(and(eq(examWorks.participantTestId, participantTestId), isNull(examWorks.deletedAt)))
-    .prepare('exam_find_live_work')
-    .execute();
+  // Every participant call reads it: built and planned once (preparedOnce).
+  const query = preparedOnce(db, 'exam_find_live_work', (d) =>
+    d
+      .select()
+      .from(examWorks)
+      .where(and(eq(examWorks.participantTestId, sql.placeholder('pt')), isNull(examWorks.deletedAt)))
+      .prepare('exam_find_live_work'),
+  );
+  const [row] = await query.execute({ pt: participantTestId });
   return row ?? null;
 }
 
@@ -386,24 +388,26 @@ export async function startWorkOnce(
 
 /** The session's participant test (with its diagnostic window) and its live work, in one read. */
 export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number) {
-  const [row] = await db
-    .select({ pt: ptColumns, work: examWorks })
-    .from(participantTests)
-    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-    .leftJoin(
-      examWorks,
-      and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
-    )
-    .where(
-      and(
-        eq(participantTests.id, participantTestId),
-        isNull(participantTests.deletedAt),
-        isNull(diagnostics.deletedAt),
-      ),
-    )
-    .limit(1)
-    .prepare('exam_find_test_with_live_work')
-    .execute();
+  const query = preparedOnce(db, 'exam_find_test_with_live_work', (d) =>
+    d
+      .select({ pt: ptColumns, work: examWorks })
+      .from(participantTests)
+      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+      .leftJoin(
+        examWorks,
+        and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
+      )
+      .where(
+        and(
+          eq(participantTests.id, sql.placeholder('pt')),
+          isNull(participantTests.deletedAt),
+          isNull(diagnostics.deletedAt),
+        ),
+      )
+      .limit(1)
+      .prepare('exam_find_test_with_live_work'),
+  );
+  const [row] = await query.execute({ pt: participantTestId });
   return row ?? null;
 }
 
