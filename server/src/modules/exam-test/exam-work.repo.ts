@@ -658,46 +658,53 @@ export interface FastSave {
 }
 
 /**
- * A participant's single save in ONE statement (the hot path at 10:00): lock the work FOR SHARE,
- * check it is theirs, running, unpaused, before its deadline, on this device and that the task is
- * in its variant, and upsert only a newer seq. The row lock makes a concurrent finish wait (or the
- * save see it finished). Returns the applied seq/time, or nulls — the caller then explains why.
+ * Participants' saves in ONE statement (the hot path at 10:00; see save-batcher.ts): each work is
+ * locked FOR SHARE (in id order), each save checked — the participant's own work, running,
+ * unpaused, before its deadline, on its device, the task in its variant — and upserted only over
+ * an older seq. The row lock makes a concurrent finish wait (or the save see it finished).
+ * Answers, per input index, the applied seq and time, or null: the caller then explains why.
+ * No two saves of one batch may name the same (work, task).
  */
-export async function saveAnswerFast(db: Db, s: FastSave) {
-  const rows = await runPrepared<{ seq: number | null; saved_at: string | Date | null; found: boolean }>(
+export async function saveAnswersFast(db: Db, saves: FastSave[]) {
+  const column = <T>(pick: (s: FastSave) => T) => sql.param(saves.map(pick));
+  const rows = await runPrepared<{ ord: number | string; seq: number; saved_at: string | Date }>(
     db,
-    'exam_save_answer_fast',
+    'exam_save_answers_fast',
     sql`
-    with w as (
+    with i as (
+      select * from unnest(${column((s) => s.workId)}::int[], ${column((s) => s.participantTestId)}::int[],
+                           ${column((s) => s.variantTaskId)}::int[], ${column((s) => JSON.stringify(s.value))}::text[],
+                           ${column((s) => s.seq)}::int[], ${column((s) => s.userId)}::int[],
+                           ${column((s) => s.deviceId)}::text[], ${column((s) => s.now.toISOString())}::timestamptz[])
+        with ordinality as i(work_id, pt_id, vt_id, value, seq, user_id, device_id, at, ord)
+    ), w as (
       select id, participant_test_id, variant_id, status, answer_mode, paused_at, finished_at, deleted_at, device_id,
              -- the deadline from its parts, exactly as deadline.ts computeDeadline
              least(started_at + (time_limit_seconds + extra_seconds + paused_seconds) * interval '1 second',
                    window_ends_at) as deadline
-      from exam_works where id = ${s.workId} for share
+      from exam_works where id in (select work_id from i) order by id for share
     ), ok as (
-      select w.id, w.answer_mode from w
-      where w.participant_test_id = ${s.participantTestId}
+      select i.work_id, i.vt_id, i.value, i.seq, i.user_id, i.at, w.answer_mode from i join w on w.id = i.work_id
+      where w.participant_test_id = i.pt_id
         and w.deleted_at is null and w.finished_at is null and w.status = 'in_progress' and w.paused_at is null
-        and w.deadline > ${s.now.toISOString()}::timestamptz
-        and (w.device_id is null or ${s.deviceId}::text is null or w.device_id = ${s.deviceId}::text)
-        and exists (select 1 from variant_tasks vt where vt.id = ${s.variantTaskId} and vt.variant_id = w.variant_id)
+        and w.deadline > i.at
+        and (w.device_id is null or i.device_id is null or w.device_id = i.device_id)
+        and exists (select 1 from variant_tasks vt where vt.id = i.vt_id and vt.variant_id = w.variant_id)
     ), up as (
       insert into answers (exam_work_id, variant_task_id, value, seq, answer_mode, source, saved_by, saved_at)
-      select ok.id, ${s.variantTaskId}, ${JSON.stringify(s.value)}::jsonb, ${s.seq}, ok.answer_mode, 'participant',
-             ${s.userId}, ${s.now.toISOString()}::timestamptz
-      from ok
+      select work_id, vt_id, value::jsonb, seq, answer_mode, 'participant', user_id, at from ok
       on conflict (exam_work_id, variant_task_id) do update
         set value = excluded.value, seq = excluded.seq, source = excluded.source,
             saved_by = excluded.saved_by, saved_at = excluded.saved_at
         where answers.seq < excluded.seq
-      returning seq, saved_at
+      returning exam_work_id, variant_task_id, seq, saved_at
     )
-    select (select seq from up) as seq, (select saved_at from up) as saved_at, exists (select 1 from w) as found
+    select i.ord, up.seq, up.saved_at from i join up on up.exam_work_id = i.work_id and up.variant_task_id = i.vt_id
   `,
   );
-  const row = rows[0];
-  if (!row || row.seq === null || row.saved_at === null) return { applied: null, found: !!row?.found };
-  return { applied: { seq: Number(row.seq), savedAt: new Date(row.saved_at) }, found: true };
+  const applied: ({ seq: number; savedAt: Date } | null)[] = saves.map(() => null);
+  for (const r of rows) applied[Number(r.ord) - 1] = { seq: Number(r.seq), savedAt: new Date(r.saved_at) };
+  return applied;
 }
 
 /** The answer type and participant-visible content of a variant task (immutable during a test). */

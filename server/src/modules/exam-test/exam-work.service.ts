@@ -28,6 +28,7 @@ import {
 } from './deadline.js';
 import { cachedSubjectTest, cachedTaskCount, cachedTaskDef } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
+import { saveBatcherOf } from './save-batcher.js';
 import type { WorkRow } from './exam-work.repo.js';
 import { toPauseState, toSavedAnswers, toTimeLeft, toWorkState } from './presenter.js';
 
@@ -362,8 +363,9 @@ export async function timeLeft(ctx: AppContext, auth: AuthContext, id: number) {
 
 /**
  * PUT saveanswer. The common case — a valid answer to a running work — is one statement
- * (saveAnswerFast). Anything else (file answers, invalid values, stale seq, finished, paused,
- * someone else's work...) takes the fully checked transaction below, which gives the exact error.
+ * (saveAnswersFast), shared with the other saves of the same moment (save-batcher.ts). Anything
+ * else (file answers, invalid values, stale seq, finished, paused, someone else's work...) takes
+ * the fully checked transaction below, which gives the exact error.
  */
 export async function saveAnswer(ctx: AppContext, actor: Actor, body: SaveAnswerBody) {
   const participantTestId = actor.auth.participantTestId;
@@ -371,16 +373,19 @@ export async function saveAnswer(ctx: AppContext, actor: Actor, body: SaveAnswer
   if (participantTestId !== null && def && def.answerType !== 'file') {
     const checked = checkAnswerValue(def as AnswerTask, body.value, 'body.value');
     if (checked.ok) {
-      const { applied } = await repo.saveAnswerFast(ctx.db, {
-        workId: body.examWorkId,
-        participantTestId,
-        variantTaskId: body.variantTaskId,
-        value: checked.value,
-        seq: body.seq,
-        userId: actor.auth.userId,
-        deviceId: actor.deviceId,
-        now: new Date(),
-      });
+      // Anything the batched statement could not apply (or a failed statement) takes the checked path.
+      const applied = await saveBatcherOf(ctx.db)
+        .save({
+          workId: body.examWorkId,
+          participantTestId,
+          variantTaskId: body.variantTaskId,
+          value: checked.value,
+          seq: body.seq,
+          userId: actor.auth.userId,
+          deviceId: actor.deviceId,
+          now: new Date(),
+        })
+        .catch(() => null);
       if (applied) {
         publishWorkEvent(ctx, participantTestId, body.examWorkId, 'answer_saved', {
           variantTaskId: body.variantTaskId,
