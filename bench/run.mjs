@@ -11,7 +11,8 @@
 //   npm run bench -- --write-docs       # also rewrites the results section of docs/BENCHMARKS.md
 // Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created), BENCH_SECONDS (10),
 //      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
-//      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does).
+//      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does),
+//      BENCH_ONLY=storm (only the start storm, e.g. to profile it).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -291,7 +292,10 @@ async function rawCeiling(pool, works) {
 
 /** (b) PUT saveanswer over HTTP; every connection is one participant writing its tasks in turn. */
 function httpSaves(base, works, acked, { rate } = {}) {
-  let next = 0;
+  // autocannon resets a connection's context each time its request list restarts, so the
+  // sequence lives here: request i writes work i mod W, task (i div W) mod T, seq base + i.
+  // The same (work, task) recurs only every W×T requests, never concurrently, always newer.
+  let issued = 0;
   const seqBase = rate ? 3_000_000 : 2_000_000;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -305,13 +309,10 @@ function httpSaves(base, works, acked, { rate } = {}) {
             method: 'PUT',
             path: '/api/exam/test/saveanswer',
             setupRequest(req, context) {
-              if (!context.work) {
-                context.work = works[next++ % works.length];
-                context.n = 0;
-              }
-              const w = context.work;
-              const taskId = w.taskIds[context.n % w.taskIds.length];
-              const seq = seqBase + ++context.n;
+              const i = issued++;
+              const w = works[i % works.length];
+              const taskId = w.taskIds[Math.floor(i / works.length) % w.taskIds.length];
+              const seq = seqBase + i;
               context.last = { examWorkId: w.examWorkId, taskId, seq };
               return {
                 ...req,
@@ -390,6 +391,10 @@ async function main() {
     const storm = await startStorm(base, codes.slice(0, STORM));
     log(`    done: ${storm.completed} ok, ${storm.errors} errors, flow p99 ${storm.flowMs.p99} ms`);
 
+    if (process.env.BENCH_ONLY === 'storm') {
+      console.log(JSON.stringify({ ...storm, flows: undefined }, null, 2));
+      return;
+    }
     log(`preparing ${SAVERS} saving participants`);
     const savers = [];
     for (let i = 0; i < SAVERS; i += 50) {

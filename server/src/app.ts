@@ -8,6 +8,7 @@ import { Throttle } from './auth/throttle.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/client.js';
+import { RedisBroadcast } from './lib/broadcast.js';
 import { connectRedis, MemoryCache, RedisCache, type Cache } from './lib/cache.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { modules } from './modules/index.js';
@@ -91,9 +92,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     cache = new MemoryCache();
   }
 
+  // With Redis, sessions also live briefly in this process's memory; ends are broadcast.
+  const sessionBroadcast =
+    redis && config.sessionLocalCacheMs > 0
+      ? new RedisBroadcast(redis, `${config.redisKeyPrefix}sessions:ended`, (err) =>
+          app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'redis error'),
+        )
+      : null;
   const sessions = new SessionStore(
     database.db,
-    { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
+    {
+      idleMs: config.sessionIdleMs,
+      absoluteMs: config.sessionAbsoluteMs,
+      ...(sessionBroadcast
+        ? { local: { ttlMs: config.sessionLocalCacheMs, broadcast: sessionBroadcast } }
+        : {}),
+    },
     cache,
   );
   const ctx: AppContext = {
@@ -111,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('ctx', ctx);
 
   app.addHook('onClose', async () => {
+    sessionBroadcast?.close();
     await cache?.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();

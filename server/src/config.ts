@@ -34,6 +34,7 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(120),
+  SESSION_LOCAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   SESSION_ABSOLUTE_HOURS: z.coerce
     .number()
     .int()
@@ -95,6 +96,8 @@ export interface Config {
   sessionSecret: string;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
+  /** With Redis: how long a process keeps a resolved session in memory (0: never). */
+  sessionLocalCacheMs: number;
   cookieSecure: boolean;
   trustProxy: boolean | string;
   bodyLimit: number;
@@ -192,6 +195,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: resolveSessionSecret(env, dataDir),
     sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+    sessionLocalCacheMs: env.SESSION_LOCAL_CACHE_SECONDS * 1000,
     cookieSecure: env.COOKIE_SECURE ?? env.PUBLIC_URL?.startsWith('https://') ?? false,
     trustProxy,
     bodyLimit: env.BODY_LIMIT_BYTES,

@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import type { Db } from '../db/client.js';
+import { preparedOnce, type Db } from '../db/client.js';
 import { sessions, userRoles, users, apiKeys } from '../db/schema/index.js';
+import type { RedisBroadcast } from '../lib/broadcast.js';
 import type { Cache } from '../lib/cache.js';
 import { randomToken, safeEqual, sha256 } from '../lib/tokens.js';
 import type { AuthContext } from './types.js';
@@ -11,6 +12,12 @@ export interface SessionStoreOptions {
   absoluteMs: number;
   /** How stale lastSeenAt may get before a request writes it (limits writes per request). */
   touchEveryMs?: number;
+  /**
+   * With a shared cache (Redis): keep resolved sessions in this process's memory too, for this
+   * long, so a request needs no Redis round trip. Ending a session drops it here at once and, via
+   * `broadcast`, in every other instance; the lifetime bounds staleness should a message be lost.
+   */
+  local?: { ttlMs: number; broadcast: RedisBroadcast | null };
 }
 
 export interface NewSession {
@@ -26,6 +33,7 @@ export interface NewSession {
 type Cached = Omit<AuthContext, 'via' | 'expiresAt'> & { expiresAt: string; lastSeenAt: string };
 
 const CACHE_TTL_SECONDS = 60;
+const LOCAL_MAX_ENTRIES = 100_000;
 const cacheKey = (id: string) => `sess:${id}`;
 
 export const displayNameOf = (u: {
@@ -41,20 +49,50 @@ export const displayNameOf = (u: {
  */
 export class SessionStore {
   private readonly touchEveryMs: number;
+  /** The in-process layer in front of a shared cache (see SessionStoreOptions.local). */
+  private readonly local = new Map<string, { entry: Cached; until: number }>();
   constructor(
     private readonly db: Db,
     private readonly options: SessionStoreOptions,
     private readonly cache: Cache | null,
   ) {
     this.touchEveryMs = options.touchEveryMs ?? 60_000;
+    options.local?.broadcast?.onMessage((message) => {
+      for (const id of message.split(',')) this.local.delete(id);
+    });
   }
 
-  async create(input: NewSession): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+  /**
+   * Opens a session. `known` (the user row and roles the caller has just read) primes the caches,
+   * so the first request of the session needs no lookup.
+   */
+  async create(
+    input: NewSession,
+    known?: { user: SessionUser; roles: Role[] },
+  ): Promise<{ token: string; sessionId: string; expiresAt: Date; auth: AuthContext | null }> {
     const token = randomToken();
     const sessionId = sha256(token);
     const now = Date.now();
     const expiresAt = new Date(now + this.options.absoluteMs);
-    await this.db.insert(sessions).values({
+    const insert = preparedOnce(this.db, 'session_insert', (d) =>
+      d
+        .insert(sessions)
+        .values({
+          id: sql.placeholder('id'),
+          userId: sql.placeholder('userId'),
+          kind: sql.placeholder('kind'),
+          participantTestId: sql.placeholder('participantTestId'),
+          activationCode: sql.placeholder('activationCode'),
+          appShell: sql.placeholder('appShell'),
+          userAgent: sql.placeholder('userAgent'),
+          ip: sql.placeholder('ip'),
+          createdAt: sql.placeholder('createdAt'),
+          lastSeenAt: sql.placeholder('lastSeenAt'),
+          expiresAt: sql.placeholder('expiresAt'),
+        })
+        .prepare('session_insert'),
+    );
+    await insert.execute({
       id: sessionId,
       userId: input.userId,
       kind: input.kind,
@@ -67,7 +105,21 @@ export class SessionStore {
       lastSeenAt: new Date(now),
       expiresAt,
     });
-    return { token, sessionId, expiresAt };
+    if (!known || known.user.id !== input.userId || known.user.isBlocked) {
+      return { token, sessionId, expiresAt, auth: null };
+    }
+    const entry: Cached = {
+      ...userFields(known.user, [...known.roles].sort()),
+      participantTestId: input.participantTestId ?? null,
+      activationCode: input.activationCode ?? null,
+      sessionId,
+      kind: input.kind,
+      appShell: input.appShell ?? false,
+      expiresAt: expiresAt.toISOString(),
+      lastSeenAt: new Date(now).toISOString(),
+    };
+    await this.remember(sessionId, entry);
+    return { token, sessionId, expiresAt, auth: this.toAuth(entry, 'cookie') };
   }
 
   /** When the session ends if unused: the earlier of the idle and the absolute end. */
@@ -79,13 +131,13 @@ export class SessionStore {
   async resolve(token: string, via: 'cookie' | 'bearer', touch = true): Promise<AuthContext | null> {
     if (!token || token.length > 200) return null;
     const id = sha256(token);
-    let entry = await this.readCache(id);
+    const now = Date.now();
+    let entry = this.readLocal(id, now) ?? (await this.readCache(id));
     if (!entry) {
       entry = await this.load(id);
       if (!entry) return null;
-      await this.cache?.set(cacheKey(id), JSON.stringify(entry), CACHE_TTL_SECONDS);
-    }
-    const now = Date.now();
+      await this.remember(id, entry);
+    } else if (this.options.local && !this.local.has(id)) this.keepLocal(id, entry, now);
     const lastSeen = new Date(entry.lastSeenAt);
     const absolute = new Date(entry.expiresAt);
     if (absolute.getTime() <= now || lastSeen.getTime() + this.options.idleMs <= now) {
@@ -93,15 +145,49 @@ export class SessionStore {
       return null;
     }
     if (touch && now - lastSeen.getTime() > this.touchEveryMs) {
-      entry.lastSeenAt = new Date(now).toISOString();
+      entry = { ...entry, lastSeenAt: new Date(now).toISOString() };
       await this.db
         .update(sessions)
         .set({ lastSeenAt: new Date(now) })
         .where(eq(sessions.id, id));
-      await this.cache?.set(cacheKey(id), JSON.stringify(entry), CACHE_TTL_SECONDS);
+      await this.remember(id, entry);
     }
-    const { lastSeenAt: _l, expiresAt: _e, ...rest } = entry;
-    return { ...rest, via, expiresAt: this.effectiveExpiry(new Date(entry.lastSeenAt), absolute) };
+    return this.toAuth(entry, via);
+  }
+
+  private toAuth(entry: Cached, via: 'cookie' | 'bearer'): AuthContext {
+    const { lastSeenAt, expiresAt, ...rest } = entry;
+    return { ...rest, via, expiresAt: this.effectiveExpiry(new Date(lastSeenAt), new Date(expiresAt)) };
+  }
+
+  private readLocal(id: string, now: number): Cached | null {
+    const hit = this.local.get(id);
+    if (!hit) return null;
+    if (hit.until > now) return hit.entry;
+    this.local.delete(id);
+    return null;
+  }
+
+  private keepLocal(id: string, entry: Cached, now = Date.now()) {
+    if (!this.options.local) return;
+    if (this.local.size >= LOCAL_MAX_ENTRIES) this.local.clear();
+    this.local.set(id, { entry, until: now + this.options.local.ttlMs });
+  }
+
+  private async remember(id: string, entry: Cached) {
+    this.keepLocal(id, entry);
+    await this.cache?.set(cacheKey(id), JSON.stringify(entry), CACHE_TTL_SECONDS);
+  }
+
+  /** Drops sessions from every cache: here, the shared one, and other instances' memory. */
+  private async forget(ids: string[]) {
+    if (!ids.length) return;
+    for (const id of ids) this.local.delete(id);
+    await this.cache?.del(...ids.map(cacheKey));
+    if (this.options.local?.broadcast) {
+      for (let i = 0; i < ids.length; i += 500)
+        this.options.local.broadcast.publish(ids.slice(i, i + 500).join(','));
+    }
   }
 
   private async readCache(id: string): Promise<Cached | null> {
@@ -111,18 +197,22 @@ export class SessionStore {
 
   private async load(id: string): Promise<Cached | null> {
     // One round trip: the session, its user and the user's roles (this runs on every request).
-    const [row] = await this.db
-      .select({
-        session: sessions,
-        user: users,
-        roles: sql<
-          string[]
-        >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
-      .limit(1);
+    const query = preparedOnce(this.db, 'session_load', (d) =>
+      d
+        .select({
+          session: sessions,
+          user: users,
+          roles: sql<
+            string[]
+          >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, sql.placeholder('id')), isNull(sessions.revokedAt)))
+        .limit(1)
+        .prepare('session_load'),
+    );
+    const [row] = await query.execute({ id });
     if (!row || row.user.isBlocked) return null;
     return {
       ...userFields(row.user, row.roles as Role[]),
@@ -174,7 +264,7 @@ export class SessionStore {
       .update(sessions)
       .set({ revokedAt: new Date(), revokedReason: reason })
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
-    await this.cache?.del(cacheKey(sessionId));
+    await this.forget([sessionId]);
   }
 
   /** Ends every live session matching the filter; returns how many ended. */
@@ -196,18 +286,13 @@ export class SessionStore {
       .set({ revokedAt: new Date(), revokedReason: reason })
       .where(and(...conditions))
       .returning({ id: sessions.id });
-    await this.cache?.del(...ended.map((s) => cacheKey(s.id)));
+    await this.forget(ended.map((s) => s.id));
     return ended.length;
   }
 
   /** Drops cached copies of a user's sessions after their roles or profile changed. */
   async invalidateUser(userId: number): Promise<void> {
-    if (!this.cache) return;
-    const live = await this.db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-    await this.cache.del(...live.map((s) => cacheKey(s.id)));
+    await this.invalidateUsers([userId]);
   }
 
   async invalidateUsers(userIds: number[]): Promise<void> {
@@ -216,12 +301,28 @@ export class SessionStore {
       .select({ id: sessions.id })
       .from(sessions)
       .where(and(inArray(sessions.userId, userIds), isNull(sessions.revokedAt)));
-    await this.cache.del(...live.map((s) => cacheKey(s.id)));
+    await this.forget(live.map((s) => s.id));
   }
 }
 
+/** What a session keeps of its user. */
+export type SessionUser = Pick<
+  typeof users.$inferSelect,
+  | 'id'
+  | 'login'
+  | 'email'
+  | 'surname'
+  | 'name'
+  | 'patronymic'
+  | 'isBlocked'
+  | 'schoolId'
+  | 'ooId'
+  | 'studentId'
+  | 'workerId'
+>;
+
 export function userFields(
-  user: typeof users.$inferSelect,
+  user: SessionUser,
   roles: Role[],
 ): Pick<
   AuthContext,

@@ -61,15 +61,23 @@ export class Throttle {
     ) as Record<LimitName, RateLimiterAbstract>;
   }
 
-  /** Throws 429 with Retry-After if any of the given counters is exhausted. */
-  async check(keys: Partial<Record<LimitName, string>>): Promise<void> {
+  /**
+   * Throws 429 with Retry-After if any of the given counters is exhausted; otherwise answers which
+   * of them hold failures (a success then clears only those: no store round trip for clean keys).
+   */
+  async check(keys: Partial<Record<LimitName, string>>): Promise<Set<LimitName>> {
+    const entries = Object.entries(keys) as [LimitName, string][];
+    const states = await Promise.all(entries.map(([name, key]) => this.limiters[name].get(key)));
     let retryMs = 0;
-    for (const [name, key] of Object.entries(keys) as [LimitName, string][]) {
-      const limiter = this.limiters[name];
-      const state = await limiter.get(key);
-      if (state && state.consumedPoints >= limiter.points) retryMs = Math.max(retryMs, state.msBeforeNext);
-    }
+    const counted = new Set<LimitName>();
+    states.forEach((state, i) => {
+      const name = entries[i]![0];
+      if (!state || state.consumedPoints <= 0) return;
+      counted.add(name);
+      if (state.consumedPoints >= this.limiters[name].points) retryMs = Math.max(retryMs, state.msBeforeNext);
+    });
     if (retryMs > 0) throw tooManyRequests(retryMs / 1000);
+    return counted;
   }
 
   /** Counts one failure against each counter. */
@@ -81,9 +89,12 @@ export class Throttle {
     );
   }
 
-  async clear(keys: Partial<Record<LimitName, string>>): Promise<void> {
+  /** Clears counters; with `counted` (from check) only those that held failures. */
+  async clear(keys: Partial<Record<LimitName, string>>, counted?: Set<LimitName>): Promise<void> {
     await Promise.all(
-      (Object.entries(keys) as [LimitName, string][]).map(([name, key]) => this.limiters[name].delete(key)),
+      (Object.entries(keys) as [LimitName, string][])
+        .filter(([name]) => !counted || counted.has(name))
+        .map(([name, key]) => this.limiters[name].delete(key)),
     );
   }
 }

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -16,6 +17,48 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle has the same query API. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
+
+/** Rows of a raw `db.execute(sql...)`: node-postgres and PGlite both answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** The pool behind each node-postgres Db (a transaction handle is never in here). */
+const pools = new WeakMap<object, pg.Pool>();
+const dialect = new PgDialect({ casing: 'snake_case' });
+
+/**
+ * Runs a raw statement of a hot path as a named prepared statement: PostgreSQL parses and plans
+ * it once per connection instead of on every call (for a statement with common table
+ * expressions planning costs more than running it: a save is 3× faster prepared). The SQL text of
+ * one `name` must never vary. Inside a transaction, and on PGlite, it runs as a plain statement.
+ * Rows come with node-postgres's own type parsing (timestamps as Date, arrays, numbers).
+ */
+export async function runPrepared<T>(db: DbOrTx, name: string, query: SQL): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return rowsOf<T>(await db.execute(query));
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const result = await pool.query({ name, text, values: params });
+  return result.rows as T[];
+}
+
+/** Databases opened by openDatabase (a transaction handle is never one of them). */
+const roots = new WeakSet<object>();
+const preparedQueries = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A query of a hot path built once per database with placeholders and prepared under `name`:
+ * neither Drizzle's query building nor PostgreSQL's planning is paid again on each call. Inside a
+ * transaction it is built for that transaction (and run there) each time.
+ */
+export function preparedOnce<T>(db: DbOrTx, name: string, build: (db: DbOrTx) => T): T {
+  if (!roots.has(db)) return build(db);
+  let byName = preparedQueries.get(db);
+  if (!byName) preparedQueries.set(db, (byName = new Map()));
+  let query = byName.get(name) as T | undefined;
+  if (!query) byName.set(name, (query = build(db)));
+  return query;
+}
 
 export interface Database {
   db: Db;
@@ -55,6 +98,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
     pool.on('error', () => undefined); // idle client errors surface on the next query instead
     const db = drizzlePg(pool, { schema, casing }) as unknown as Db;
+    pools.set(db, pool);
+    roots.add(db);
     return {
       db,
       kind: 'postgres',
@@ -80,6 +125,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing }) as unknown as Db;
+  roots.add(db);
   return {
     db,
     kind: 'pglite',

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
+import { forgetContent } from '../modules/exam-test/content-cache.js';
 import {
   buildings,
   classes,
@@ -44,6 +45,7 @@ export async function resetDemoData(db: Db, options: DemoOptions): Promise<void>
     await deleteDemoData(tx);
     await insertDemoData(tx, options.today, hashes);
   });
+  forgetContent(db);
 }
 
 export async function deleteDemoData(tx: Tx): Promise<void> {

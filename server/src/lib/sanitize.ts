@@ -109,9 +109,21 @@ const OPTIONS: sanitizeHtmlLib.IOptions = {
 };
 
 /** Cleans html for display; run on the way out so stored content from any source is safe. */
+/** The same task text is sanitized for every participant: remember recent results (pure function). */
+const recent = new Map<string, string>();
+const RECENT_MAX = 2_000;
+const RECENT_MAX_LENGTH = 100_000;
+
 export function sanitizeHtml(html: string | null | undefined): string {
   if (!html) return '';
-  return sanitizeHtmlLib(html, OPTIONS);
+  const hit = recent.get(html);
+  if (hit !== undefined) return hit;
+  const clean = sanitizeHtmlLib(html, OPTIONS);
+  if (html.length <= RECENT_MAX_LENGTH) {
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(html, clean);
+  }
+  return clean;
 }
 
 /** Plain text of an html fragment (for PDFs, spreadsheets, search). */

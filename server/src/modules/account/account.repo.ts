@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import type { Db, DbOrTx } from '../../db/client.js';
+import { preparedOnce, runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import {
   diagnostics,
   emailTokens,
@@ -13,6 +13,7 @@ import {
   workers,
 } from '../../db/schema/index.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
+import type { SessionUser } from '../../auth/session-store.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -27,6 +28,96 @@ export async function findUserByLogin(db: DbOrTx, login: string): Promise<UserRo
     .where(sql`lower(${users.login}) = lower(${login})`)
     .limit(1);
   return row ?? null;
+}
+
+export type { SessionUser };
+
+export interface CodeLoginInput {
+  participantTestId: number;
+  /** The participant user's login: one per student or worker, or one per impersonal test. */
+  login: string;
+  studentId: number | null;
+  workerId: number | null;
+  person: { surname: string; name: string; patronymic: string | null } | null;
+  schoolId: number | null;
+  ip: string | null;
+}
+
+/**
+ * The write side of an activation-code login in one statement (the 10:00 start storm runs it
+ * thousands of times a minute): find or create the participant user, grant the participant role,
+ * activate the participant test and audit the login. A blocked user changes nothing. Null when a
+ * concurrent first login of the same person created the user a moment ago (call again).
+ */
+export async function codeLogin(
+  db: DbOrTx,
+  i: CodeLoginInput,
+): Promise<{ user: SessionUser; roles: Role[] } | null> {
+  const rows = await runPrepared<SessionUser & { roles: string[] | string }>(
+    db,
+    'account_code_login',
+    sql`
+    with found as (
+      select id, login, email, surname, name, patronymic, is_blocked, school_id, oo_id, student_id, worker_id,
+             array(select r.role from user_roles r where r.user_id = users.id) as roles
+      from users where lower(login) = lower(${i.login}) limit 1
+    ), ins as (
+      insert into users (login, student_id, worker_id, surname, name, patronymic, school_id, password_hash)
+      select ${i.login}, ${i.studentId}::int, ${i.workerId}::int, ${i.person?.surname ?? null}::text,
+             ${i.person?.name ?? null}::text, ${i.person?.patronymic ?? null}::text, ${i.schoolId}::int, null
+      where not exists (select 1 from found)
+      on conflict do nothing
+      returning id, login, email, surname, name, patronymic, is_blocked, school_id, oo_id, student_id, worker_id,
+                array[]::text[] as roles
+    ), u as (
+      select * from found union all select * from ins
+    ), role as (
+      insert into user_roles (user_id, role)
+      select id, 'participant' from u where not is_blocked and not ('participant' = any(roles))
+      on conflict do nothing
+    ), act as (
+      update participant_tests set status = 'active', updated_at = now()
+      where id = ${i.participantTestId} and status = 'planned' and exists (select 1 from u where not is_blocked)
+    ), log as (
+      insert into audit_events (user_id, action, entity, entity_id, details, ip)
+      select id, 'login', 'participant_test', ${String(i.participantTestId)}, '{"method":"code"}'::jsonb,
+             ${i.ip}::inet
+      from u where not is_blocked
+    )
+    select id, login, email, surname, name, patronymic, is_blocked as "isBlocked", school_id as "schoolId",
+           oo_id as "ooId", student_id as "studentId", worker_id as "workerId", roles
+    from u`,
+  );
+  const [row] = rows;
+  if (!row) return null;
+  const { roles, ...user } = row;
+  const granted = new Set([...parseRoles(roles), 'participant']) as Set<Role>;
+  return { user: { ...user, id: Number(user.id) }, roles: [...granted].sort() };
+}
+
+/** A text[] column of a raw query: an array (node-postgres, PGlite) or its literal `{a,b}`. */
+function parseRoles(value: string[] | string | null): string[] {
+  if (Array.isArray(value)) return value;
+  if (!value || value === '{}') return [];
+  return value.slice(1, -1).split(',');
+}
+
+/** A user with their roles, in one round trip (logins). */
+export async function findUserWithRoles(
+  db: DbOrTx,
+  login: string,
+): Promise<{ user: UserRow; roles: Role[] } | null> {
+  const [row] = await db
+    .select({
+      user: users,
+      roles: sql<
+        Role[]
+      >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
+    })
+    .from(users)
+    .where(sql`lower(${users.login}) = lower(${login})`)
+    .limit(1);
+  return row ? { user: row.user, roles: [...row.roles] } : null;
 }
 
 export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | null> {
@@ -149,30 +240,34 @@ export interface CodeTarget {
 
 /** The live participant test of an activation code (already normalised), with its person's name. */
 export async function findByActivationCode(db: DbOrTx, code: string): Promise<CodeTarget | null> {
-  const [row] = await db
-    .select({
-      id: participantTests.id,
-      status: participantTests.status,
-      testDate: participantTests.testDate,
-      isImpersonal: participantTests.isImpersonal,
-      schoolId: participantTests.schoolId,
-      studentId: participantTests.studentId,
-      workerId: participantTests.workerId,
-      student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
-      worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
-    })
-    .from(participantTests)
-    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-    .leftJoin(students, eq(students.id, participantTests.studentId))
-    .leftJoin(workers, eq(workers.id, participantTests.workerId))
-    .where(
-      and(
-        sql`upper(${participantTests.activationCode}) = ${code}`,
-        isNull(participantTests.deletedAt),
-        isNull(diagnostics.deletedAt),
-      ),
-    )
-    .limit(1);
+  const query = preparedOnce(db, 'account_find_by_activation_code', (d) =>
+    d
+      .select({
+        id: participantTests.id,
+        status: participantTests.status,
+        testDate: participantTests.testDate,
+        isImpersonal: participantTests.isImpersonal,
+        schoolId: participantTests.schoolId,
+        studentId: participantTests.studentId,
+        workerId: participantTests.workerId,
+        student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
+        worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
+      })
+      .from(participantTests)
+      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+      .leftJoin(students, eq(students.id, participantTests.studentId))
+      .leftJoin(workers, eq(workers.id, participantTests.workerId))
+      .where(
+        and(
+          sql`upper(${participantTests.activationCode}) = ${sql.placeholder('code')}`,
+          isNull(participantTests.deletedAt),
+          isNull(diagnostics.deletedAt),
+        ),
+      )
+      .limit(1)
+      .prepare('account_find_by_activation_code'),
+  );
+  const [row] = await query.execute({ code });
   if (!row) return null;
   const { student, worker, ...rest } = row;
   return { ...rest, person: student ?? worker ?? null };

@@ -13,6 +13,7 @@ import type { MailMessage } from '../../lib/mailer.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
 import { publishWorkEvent } from '../monitoring/bus.js';
+import { Memo } from '../../lib/memo.js';
 import * as repo from './account.repo.js';
 import {
   ProviderUnavailableError,
@@ -59,6 +60,21 @@ export function safeReturnUrl(value: string | undefined): string | null {
   }
 }
 
+/**
+ * The user behind a participant test: one per student (or worker) across all their tests, or one
+ * per impersonal participant test. Created on first use (repo.codeLogin), never with a password.
+ */
+function participantLogin(target: repo.CodeTarget) {
+  if (target.studentId !== null && !target.isImpersonal)
+    return { login: `student-${target.studentId}`, studentId: target.studentId, workerId: null };
+  if (target.workerId !== null && !target.isImpersonal)
+    return { login: `worker-${target.workerId}`, studentId: null, workerId: target.workerId };
+  return { login: `participant-${target.id}`, studentId: null, workerId: null };
+}
+
+/** School names shown at sign-in change rarely: a minute of memory spares each login a query. */
+const schoolNames = new Memo<number, string | null>(60_000);
+
 /** Rules of the account area: sign-in, registration, passwords, ending sessions. */
 export class AccountService {
   constructor(
@@ -79,19 +95,27 @@ export class AccountService {
     kind: NewSession['kind'],
     caller: Caller,
     bound: { participantTestId?: number; activationCode?: string } = {},
+    known?: { user: repo.SessionUser; roles: Role[] },
   ): Promise<OpenedSession> {
-    const { token } = await this.ctx.sessions.create({
-      userId,
-      kind,
-      ...bound,
-      appShell: caller.userAgent?.includes(APP_SHELL_MARKER) ?? false,
-      userAgent: caller.userAgent,
-      ip: caller.ip,
-    });
-    // Resolving the fresh token gives exactly what later requests will see.
-    const auth = await this.ctx.sessions.resolve(token, 'cookie');
+    const created = await this.ctx.sessions.create(
+      {
+        userId,
+        kind,
+        ...bound,
+        appShell: caller.userAgent?.includes(APP_SHELL_MARKER) ?? false,
+        userAgent: caller.userAgent,
+        ip: caller.ip,
+      },
+      known,
+    );
+    // What later requests will see: primed from what the login just read, or resolved afresh.
+    const auth = created.auth ?? (await this.ctx.sessions.resolve(created.token, 'cookie'));
     if (!auth) throw new Error('a just-created session did not resolve');
-    const schoolName = await repo.schoolNameOf(this.db, auth.schoolId);
+    const { token } = created;
+    const schoolName =
+      auth.schoolId === null
+        ? null
+        : await schoolNames.get(this.db, auth.schoolId, () => repo.schoolNameOf(this.db, auth.schoolId));
     return { user: toCurrentUser(auth, { schoolName }), token, expiresAt: auth.expiresAt, userId };
   }
 
@@ -132,7 +156,7 @@ export class AccountService {
     const roles = await repo.rolesOf(this.db, user.id);
     await this.refuseUnusable(user, roles, caller);
     await this.auditLogin('login', user.id, caller, { method: 'password' });
-    return this.openSession(user.id, 'password', caller);
+    return this.openSession(user.id, 'password', caller, {}, { user, roles });
   }
 
   private async refuseUnusable(user: repo.UserRow, roles: Role[], caller: Caller): Promise<void> {
@@ -171,7 +195,7 @@ export class AccountService {
   async loginWithCode(typed: string, caller: Caller): Promise<OpenedSession> {
     const code = normalizeActivationCode(typed);
     const keys = { codeIp: caller.ip, codeKey: code };
-    await this.ctx.throttle.check(keys);
+    const counted = await this.ctx.throttle.check(keys);
 
     const target = await repo.findByActivationCode(this.db, code);
     if (!target) {
@@ -180,7 +204,7 @@ export class AccountService {
       await this.auditLogin('login_failed', null, caller, { method: 'code', codePrefix: code.slice(0, 3) });
       throw unauthorized('There is no test with this activation code', 'invalid_activation_code');
     }
-    await this.ctx.throttle.clear({ codeKey: code });
+    await this.ctx.throttle.clear({ codeKey: code }, counted);
     if (target.status === 'annulled') {
       throw forbidden('This participant test has been annulled', 'participant_test_annulled');
     }
@@ -191,58 +215,25 @@ export class AccountService {
       );
     }
 
-    const userId = await this.db.transaction(async (tx) => {
-      const user = await this.participantUser(tx, target);
-      await repo.activateParticipantTest(tx, target.id);
-      await audit(tx, {
-        userId: user.id,
-        action: 'login',
-        entity: 'participant_test',
-        entityId: target.id,
-        details: { method: 'code' },
-        ip: caller.ip,
-      });
-      return user.id;
-    });
-    return this.openSession(userId, 'activation_code', caller, {
+    const input: repo.CodeLoginInput = {
       participantTestId: target.id,
-      activationCode: code,
-    });
-  }
-
-  /**
-   * The user behind a participant test: one per student (or worker) across all their tests, or
-   * one per impersonal participant test. Created on first use, never with a password.
-   */
-  private async participantUser(tx: DbOrTx, target: repo.CodeTarget) {
-    const binding =
-      target.studentId !== null && !target.isImpersonal
-        ? { login: `student-${target.studentId}`, studentId: target.studentId }
-        : target.workerId !== null && !target.isImpersonal
-          ? { login: `worker-${target.workerId}`, workerId: target.workerId }
-          : { login: `participant-${target.id}` };
-    const existing = await repo.findUserByLogin(tx, binding.login);
-    const user =
-      existing ??
-      (await repo.insertUser(
-        tx,
-        {
-          ...binding,
-          surname: target.person?.surname ?? null,
-          name: target.person?.name ?? null,
-          patronymic: target.person?.patronymic ?? null,
-          schoolId: target.schoolId,
-          passwordHash: null,
-        },
-        ['participant'],
-      )) ??
-      // A concurrent first login of the same person inserted it a moment ago.
-      (await repo.findUserByLogin(tx, binding.login));
-    if (!user) throw new Error(`participant user ${binding.login} could not be created`);
-    if (existing) await repo.grantRoles(tx, user.id, ['participant']);
-    if (user.isBlocked)
+      ...participantLogin(target),
+      person: target.person,
+      schoolId: target.schoolId,
+      ip: caller.ip,
+    };
+    // Null: a concurrent first login of the same person created the user; the second try finds it.
+    const known = (await repo.codeLogin(this.db, input)) ?? (await repo.codeLogin(this.db, input));
+    if (!known) throw new Error(`participant user ${input.login} could not be created`);
+    if (known.user.isBlocked)
       throw forbidden('This account is blocked; contact your administrator', 'account_blocked');
-    return user;
+    return this.openSession(
+      known.user.id,
+      'activation_code',
+      caller,
+      { participantTestId: target.id, activationCode: code },
+      known,
+    );
   }
 
   // ---- passwords ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg, createTestApp, signedIn, type TestApp } from '../../../test/helpers.js';
 import { participantTests, quizAnswers, quizzes, subjectTests } from '../../db/schema/index.js';
 import { caller, createRoom, startWork, T } from './test-support.js';
+import { forgetContent } from './content-cache.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -157,6 +158,7 @@ describe('quiz', () => {
       .update(subjectTests)
       .set({ quizId: quiz!.id })
       .where(eq(subjectTests.id, room.subjectTestId));
+    forgetContent(t.app.ctx.db); // content edited behind the API's back
     const got = (await room.api.get('getQuizCurrentParticipantTest')).json();
     expect(got.quiz.questions).toHaveLength(3);
     expect((await room.api.get('currentParticipantTest')).json().quizDone).toBe(false);

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { preparedOnce, rowsOf, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
+import { fromRow } from '../../db/raw.js';
 import {
   answerFiles,
   answers,
@@ -222,14 +223,17 @@ export async function leastUsedVariant(
     schoolId: number | null;
   },
 ): Promise<number | null> {
-  const group = pt.classId
-    ? sql`p.class_id = ${pt.classId}`
+  const [by, group] = pt.classId
+    ? ['class', sql`p.class_id = ${pt.classId}`]
     : pt.buildingId
-      ? sql`p.building_id = ${pt.buildingId}`
+      ? ['building', sql`p.building_id = ${pt.buildingId}`]
       : pt.schoolId
-        ? sql`p.school_id = ${pt.schoolId}`
-        : sql`true`;
-  const result = await db.execute(sql`
+        ? ['school', sql`p.school_id = ${pt.schoolId}`]
+        : ['all', sql`true`];
+  const [row] = await runPrepared<{ id: number }>(
+    db,
+    `exam_least_used_variant_by_${by}`,
+    sql`
     select v.id
     from variants v
     left join exam_works w on w.variant_id = v.id and w.deleted_at is null and w.participant_test_id in (
@@ -238,18 +242,23 @@ export async function leastUsedVariant(
     where v.subject_test_id = ${pt.subjectTestId}
     group by v.id, v.number
     order by count(w.id), v.number
-    limit 1`);
-  const [row] = rowsOf<{ id: number }>(result);
+    limit 1`,
+  );
   return row ? Number(row.id) : null;
 }
 
 // ------------------------------------------------------------------ exam works
 
 export async function findLiveWork(db: DbOrTx, participantTestId: number): Promise<WorkRow | null> {
-  const [row] = await db
-    .select()
-    .from(examWorks)
-    .where(and(eq(examWorks.participantTestId, participantTestId), isNull(examWorks.deletedAt)));
+  // Every participant call reads it: built and planned once (preparedOnce).
+  const query = preparedOnce(db, 'exam_find_live_work', (d) =>
+    d
+      .select()
+      .from(examWorks)
+      .where(and(eq(examWorks.participantTestId, sql.placeholder('pt')), isNull(examWorks.deletedAt)))
+      .prepare('exam_find_live_work'),
+  );
+  const [row] = await query.execute({ pt: participantTestId });
   return row ?? null;
 }
 
@@ -328,12 +337,77 @@ export async function workPlace(db: DbOrTx, workId: number) {
 export type NewWork = typeof examWorks.$inferInsert;
 
 /** Inserts the live work unless one exists already (the partial unique index decides). */
-export async function insertWorkIfNone(tx: Tx, values: NewWork): Promise<WorkRow | null> {
-  const [row] = await tx
-    .insert(examWorks)
-    .values(values)
-    .onConflictDoNothing({ target: examWorks.participantTestId, where: sql`deleted_at is null` })
-    .returning();
+/**
+ * Starts a work in one statement (the 10:00 storm runs it thousands of times a minute): the work
+ * inserted unless a live one exists, the participant test marked in progress, the start audited.
+ * Null when a live work already existed (a concurrent start won).
+ */
+export async function startWorkOnce(
+  db: DbOrTx,
+  v: {
+    participantTestId: number;
+    variantId: number;
+    answerMode: string;
+    startedAt: Date;
+    timeLimitSeconds: number;
+    windowEndsAt: Date;
+    deadlineAt: Date;
+    deviceId: string | null;
+  },
+  by: { userId: number; ip: string | null },
+): Promise<WorkRow | null> {
+  const rows = await runPrepared<Record<string, unknown>>(
+    db,
+    'exam_start_work_once',
+    sql`
+    with w as (
+      insert into exam_works (participant_test_id, variant_id, status, answer_mode, started_at, time_limit_seconds,
+                              extra_seconds, paused_seconds, window_ends_at, deadline_at, device_id)
+      values (${v.participantTestId}, ${v.variantId}, 'in_progress', ${v.answerMode},
+              ${v.startedAt.toISOString()}::timestamptz, ${v.timeLimitSeconds}, 0, 0,
+              ${v.windowEndsAt.toISOString()}::timestamptz, ${v.deadlineAt.toISOString()}::timestamptz,
+              ${v.deviceId}::text)
+      on conflict (participant_test_id) where deleted_at is null do nothing
+      returning *
+    ), pt as (
+      update participant_tests set status = 'in_progress', updated_at = now()
+      where id = ${v.participantTestId} and status in ('planned', 'active') and exists (select 1 from w)
+    ), log as (
+      insert into audit_events (user_id, action, entity, entity_id, details, ip)
+      select ${by.userId}, 'exam_work.start', 'exam_work', w.id::text,
+             jsonb_build_object('participantTestId', w.participant_test_id, 'variantId', w.variant_id,
+                                'answerMode', w.answer_mode),
+             ${by.ip}::inet
+      from w
+    )
+    select * from w`,
+  );
+  const [row] = rows;
+  return row ? fromRow(examWorks, row) : null;
+}
+
+/** The session's participant test (with its diagnostic window) and its live work, in one read. */
+export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number) {
+  const query = preparedOnce(db, 'exam_find_test_with_live_work', (d) =>
+    d
+      .select({ pt: ptColumns, work: examWorks })
+      .from(participantTests)
+      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+      .leftJoin(
+        examWorks,
+        and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
+      )
+      .where(
+        and(
+          eq(participantTests.id, sql.placeholder('pt')),
+          isNull(participantTests.deletedAt),
+          isNull(diagnostics.deletedAt),
+        ),
+      )
+      .limit(1)
+      .prepare('exam_find_test_with_live_work'),
+  );
+  const [row] = await query.execute({ pt: participantTestId });
   return row ?? null;
 }
 
@@ -570,11 +644,6 @@ export async function finishExpired(db: Db, now: Date) {
   }));
 }
 
-/** Rows of a raw query: node-postgres and PGlite both answer `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 // ------------------------------------------------------------------ the save fast path
 
 export interface FastSave {
@@ -589,42 +658,53 @@ export interface FastSave {
 }
 
 /**
- * A participant's single save in ONE statement (the hot path at 10:00): lock the work FOR SHARE,
- * check it is theirs, running, unpaused, before its deadline, on this device and that the task is
- * in its variant, and upsert only a newer seq. The row lock makes a concurrent finish wait (or the
- * save see it finished). Returns the applied seq/time, or nulls — the caller then explains why.
+ * Participants' saves in ONE statement (the hot path at 10:00; see save-batcher.ts): each work is
+ * locked FOR SHARE (in id order), each save checked — the participant's own work, running,
+ * unpaused, before its deadline, on its device, the task in its variant — and upserted only over
+ * an older seq. The row lock makes a concurrent finish wait (or the save see it finished).
+ * Answers, per input index, the applied seq and time, or null: the caller then explains why.
+ * No two saves of one batch may name the same (work, task).
  */
-export async function saveAnswerFast(db: Db, s: FastSave) {
-  const result = (await db.execute(sql`
-    with w as (
+export async function saveAnswersFast(db: Db, saves: FastSave[]) {
+  const column = <T>(pick: (s: FastSave) => T) => sql.param(saves.map(pick));
+  const rows = await runPrepared<{ ord: number | string; seq: number; saved_at: string | Date }>(
+    db,
+    'exam_save_answers_fast',
+    sql`
+    with i as (
+      select * from unnest(${column((s) => s.workId)}::int[], ${column((s) => s.participantTestId)}::int[],
+                           ${column((s) => s.variantTaskId)}::int[], ${column((s) => JSON.stringify(s.value))}::text[],
+                           ${column((s) => s.seq)}::int[], ${column((s) => s.userId)}::int[],
+                           ${column((s) => s.deviceId)}::text[], ${column((s) => s.now.toISOString())}::timestamptz[])
+        with ordinality as i(work_id, pt_id, vt_id, value, seq, user_id, device_id, at, ord)
+    ), w as (
       select id, participant_test_id, variant_id, status, answer_mode, paused_at, finished_at, deleted_at, device_id,
              -- the deadline from its parts, exactly as deadline.ts computeDeadline
              least(started_at + (time_limit_seconds + extra_seconds + paused_seconds) * interval '1 second',
                    window_ends_at) as deadline
-      from exam_works where id = ${s.workId} for share
+      from exam_works where id in (select work_id from i) order by id for share
     ), ok as (
-      select w.id, w.answer_mode from w
-      where w.participant_test_id = ${s.participantTestId}
+      select i.work_id, i.vt_id, i.value, i.seq, i.user_id, i.at, w.answer_mode from i join w on w.id = i.work_id
+      where w.participant_test_id = i.pt_id
         and w.deleted_at is null and w.finished_at is null and w.status = 'in_progress' and w.paused_at is null
-        and w.deadline > ${s.now.toISOString()}::timestamptz
-        and (w.device_id is null or ${s.deviceId}::text is null or w.device_id = ${s.deviceId}::text)
-        and exists (select 1 from variant_tasks vt where vt.id = ${s.variantTaskId} and vt.variant_id = w.variant_id)
+        and w.deadline > i.at
+        and (w.device_id is null or i.device_id is null or w.device_id = i.device_id)
+        and exists (select 1 from variant_tasks vt where vt.id = i.vt_id and vt.variant_id = w.variant_id)
     ), up as (
       insert into answers (exam_work_id, variant_task_id, value, seq, answer_mode, source, saved_by, saved_at)
-      select ok.id, ${s.variantTaskId}, ${JSON.stringify(s.value)}::jsonb, ${s.seq}, ok.answer_mode, 'participant',
-             ${s.userId}, ${s.now.toISOString()}::timestamptz
-      from ok
+      select work_id, vt_id, value::jsonb, seq, answer_mode, 'participant', user_id, at from ok
       on conflict (exam_work_id, variant_task_id) do update
         set value = excluded.value, seq = excluded.seq, source = excluded.source,
             saved_by = excluded.saved_by, saved_at = excluded.saved_at
         where answers.seq < excluded.seq
-      returning seq, saved_at
+      returning exam_work_id, variant_task_id, seq, saved_at
     )
-    select (select seq from up) as seq, (select saved_at from up) as saved_at, exists (select 1 from w) as found
-  `)) as unknown as { rows: { seq: number | null; saved_at: string | Date | null; found: boolean }[] };
-  const row = result.rows[0];
-  if (!row || row.seq === null || row.saved_at === null) return { applied: null, found: !!row?.found };
-  return { applied: { seq: Number(row.seq), savedAt: new Date(row.saved_at) }, found: true };
+    select i.ord, up.seq, up.saved_at from i join up on up.exam_work_id = i.work_id and up.variant_task_id = i.vt_id
+  `,
+  );
+  const applied: ({ seq: number; savedAt: Date } | null)[] = saves.map(() => null);
+  for (const r of rows) applied[Number(r.ord) - 1] = { seq: Number(r.seq), savedAt: new Date(r.saved_at) };
+  return applied;
 }
 
 /** The answer type and participant-visible content of a variant task (immutable during a test). */

@@ -26,7 +26,9 @@ import {
   secondsUntil,
   elapsedSeconds,
 } from './deadline.js';
+import { cachedSubjectTest, cachedTaskCount, cachedTaskDef } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
+import { saveBatcherOf } from './save-batcher.js';
 import type { WorkRow } from './exam-work.repo.js';
 import { toPauseState, toSavedAnswers, toTimeLeft, toWorkState } from './presenter.js';
 
@@ -146,7 +148,7 @@ async function describeCode(
       serverTime: now.toISOString(),
     };
   }
-  const st = await repo.findSubjectTest(db, pt.subjectTestId);
+  const st = await cachedSubjectTest(db, pt.subjectTestId);
   const reason = codeReason(pt, now);
   return {
     valid: reason === null,
@@ -180,7 +182,7 @@ export async function checkOwnActivationCode(ctx: AppContext, auth: AuthContext)
 // ------------------------------------------------------------------ participant test, subject test
 
 export async function subjectTestSummary(db: Db, subjectTestId: number): Promise<SubjectTestSummary> {
-  const st = await repo.findSubjectTest(db, subjectTestId);
+  const st = await cachedSubjectTest(db, subjectTestId);
   if (!st) throw notFound('No such subject test');
   return {
     id: st.id,
@@ -189,7 +191,7 @@ export async function subjectTestSummary(db: Db, subjectTestId: number): Promise
     parallels: st.parallels,
     durationMinutes: st.durationMinutes,
     description: st.description,
-    taskCount: await repo.taskCountOf(db, st.id),
+    taskCount: await cachedTaskCount(db, st.id),
     allowBlank: st.allowBlank,
     testGroupId: st.testGroupId,
     hasQuiz: st.quizId !== null,
@@ -262,18 +264,19 @@ export async function startWork(
   mode: AnswerMode | undefined,
 ): Promise<ExamWorkState> {
   const ptId = boundTestId(actor.auth);
-  const existing = await repo.findLiveWork(ctx.db, ptId);
-  if (existing) return resumeExisting(ctx.db, existing, actor);
+  const found = await repo.findTestWithLiveWork(ctx.db, ptId);
+  if (found?.work) return resumeExisting(ctx.db, found.work, actor);
+  if (!found) throw notFound('The participant test of this session no longer exists');
+  const { pt } = found;
 
   const now = new Date();
-  const pt = await boundTest(ctx.db, actor.auth);
   if (pt.status === 'annulled')
     throw conflict('participant_test_annulled', 'This participant test has been annulled');
   if (FINISHED_TEST_STATUSES.includes(pt.status)) throw workFinished();
   if (now < pt.startsAt)
     throw conflict('window_not_open', 'The test has not started yet; wait for the start time');
   if (now >= pt.endsAt) throw conflict('window_closed', 'The time window of this test is over');
-  const st = await repo.findSubjectTest(ctx.db, pt.subjectTestId);
+  const st = await cachedSubjectTest(ctx.db, pt.subjectTestId);
   if (!st) throw notFound('No such subject test');
   if (mode === 'blank' && !st.allowBlank) throw blankNotAllowed();
   const variantId = await repo.leastUsedVariant(ctx.db, pt);
@@ -286,28 +289,21 @@ export async function startWork(
     pausedSeconds: 0,
     windowEndsAt: pt.endsAt,
   };
-  const created = await ctx.db.transaction(async (tx) => {
-    const row = await repo.insertWorkIfNone(tx, {
+  // One statement: the work, the participant test in progress, the audit entry.
+  const created = await repo.startWorkOnce(
+    ctx.db,
+    {
       participantTestId: pt.id,
       variantId,
-      status: 'in_progress',
       answerMode: mode ?? 'online',
-      ...clock,
+      startedAt: now,
+      timeLimitSeconds: clock.timeLimitSeconds,
+      windowEndsAt: pt.endsAt,
       deadlineAt: computeDeadline(clock),
       deviceId: actor.deviceId,
-    });
-    if (!row) return null;
-    await repo.setParticipantTestStatus(tx, pt.id, 'in_progress', ['planned', 'active']);
-    await audit(tx, {
-      userId: actor.auth.userId,
-      action: 'exam_work.start',
-      entity: 'exam_work',
-      entityId: row.id,
-      details: { participantTestId: pt.id, variantId, answerMode: row.answerMode },
-      ip: actor.ip,
-    });
-    return row;
-  });
+    },
+    { userId: actor.auth.userId, ip: actor.ip },
+  );
   if (created) {
     publishWorkEvent(ctx, pt.id, created.id, 'started');
     return toWorkState(created, now);
@@ -366,32 +362,10 @@ export async function timeLeft(ctx: AppContext, auth: AuthContext, id: number) {
 // ------------------------------------------------------------------ save answers
 
 /**
- * The hot path (≈1,000/s at 10:00): one transaction of two statements — the work locked FOR SHARE
- * with the task, then the conditional upsert — and one more read only when the upsert did not
- * apply. The reply is sent after the commit, so an acknowledged answer is durable.
- */
-const TASK_DEF_TTL_MS = 60_000;
-const taskDefCache = new WeakMap<
-  Db,
-  Map<number, { def: Awaited<ReturnType<typeof repo.variantTaskDef>>; until: number }>
->();
-
-/** Variant task definitions change only between tests; a minute of caching spares the hot path a query. */
-async function cachedTaskDef(db: Db, variantTaskId: number) {
-  let cache = taskDefCache.get(db);
-  if (!cache) taskDefCache.set(db, (cache = new Map()));
-  const hit = cache.get(variantTaskId);
-  if (hit && hit.until > Date.now()) return hit.def;
-  const def = await repo.variantTaskDef(db, variantTaskId);
-  if (cache.size > 20_000) cache.clear();
-  cache.set(variantTaskId, { def, until: Date.now() + TASK_DEF_TTL_MS });
-  return def;
-}
-
-/**
  * PUT saveanswer. The common case — a valid answer to a running work — is one statement
- * (saveAnswerFast). Anything else (file answers, invalid values, stale seq, finished, paused,
- * someone else's work...) takes the fully checked transaction below, which gives the exact error.
+ * (saveAnswersFast), shared with the other saves of the same moment (save-batcher.ts). Anything
+ * else (file answers, invalid values, stale seq, finished, paused, someone else's work...) takes
+ * the fully checked transaction below, which gives the exact error.
  */
 export async function saveAnswer(ctx: AppContext, actor: Actor, body: SaveAnswerBody) {
   const participantTestId = actor.auth.participantTestId;
@@ -399,16 +373,19 @@ export async function saveAnswer(ctx: AppContext, actor: Actor, body: SaveAnswer
   if (participantTestId !== null && def && def.answerType !== 'file') {
     const checked = checkAnswerValue(def as AnswerTask, body.value, 'body.value');
     if (checked.ok) {
-      const { applied } = await repo.saveAnswerFast(ctx.db, {
-        workId: body.examWorkId,
-        participantTestId,
-        variantTaskId: body.variantTaskId,
-        value: checked.value,
-        seq: body.seq,
-        userId: actor.auth.userId,
-        deviceId: actor.deviceId,
-        now: new Date(),
-      });
+      // Anything the batched statement could not apply (or a failed statement) takes the checked path.
+      const applied = await saveBatcherOf(ctx.db)
+        .save({
+          workId: body.examWorkId,
+          participantTestId,
+          variantTaskId: body.variantTaskId,
+          value: checked.value,
+          seq: body.seq,
+          userId: actor.auth.userId,
+          deviceId: actor.deviceId,
+          now: new Date(),
+        })
+        .catch(() => null);
       if (applied) {
         publishWorkEvent(ctx, participantTestId, body.examWorkId, 'answer_saved', {
           variantTaskId: body.variantTaskId,
@@ -721,7 +698,7 @@ async function writableOwnWork(tx: Tx, actor: Actor, id: number) {
 async function assertModeAllowed(db: Db | Tx, w: WorkRow, mode: AnswerMode) {
   if (mode !== 'blank') return;
   const pt = await repo.findParticipantTest(db, { id: w.participantTestId });
-  const st = pt && (await repo.findSubjectTest(db, pt.subjectTestId));
+  const st = pt && (await cachedSubjectTest(db, pt.subjectTestId));
   if (!st?.allowBlank) throw blankNotAllowed();
 }
 
@@ -1025,7 +1002,7 @@ type QuizQuestion = {
 
 async function quizOfSession(ctx: AppContext, auth: AuthContext) {
   const pt = await boundTest(ctx.db, auth);
-  const st = await repo.findSubjectTest(ctx.db, pt.subjectTestId);
+  const st = await cachedSubjectTest(ctx.db, pt.subjectTestId);
   const quiz = st?.quizId ? await repo.findQuiz(ctx.db, st.quizId) : null;
   return { pt, quiz };
 }

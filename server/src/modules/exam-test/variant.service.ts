@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { boundTestId } from './exam-work.service.js';
+import { cachedSubjectTest, variantMemo } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
 import { toParticipantVariant, toResolvedVariant, type TaskRow, type VariantHead } from './presenter.js';
 
@@ -14,10 +15,16 @@ import { toParticipantVariant, toResolvedVariant, type TaskRow, type VariantHead
 
 export type BadContentLog = (taskId: number) => void;
 
-async function variantParts(db: Db, variantId: number) {
+type VariantParts = Awaited<ReturnType<typeof loadVariantParts>>;
+
+/** Variant content does not change during a test: kept briefly (content-cache.ts). */
+const variantParts = (db: Db, variantId: number) =>
+  variantMemo.get(db, variantId, () => loadVariantParts(db, variantId)) as Promise<VariantParts>;
+
+async function loadVariantParts(db: Db, variantId: number) {
   const variant = await repo.findVariant(db, variantId);
   if (!variant) throw notFound('No such variant');
-  const st = await repo.findSubjectTest(db, variant.subjectTestId);
+  const st = await cachedSubjectTest(db, variant.subjectTestId);
   const head: VariantHead = {
     ...variant,
     subjectTestName: st?.name ?? '',

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import type { Database } from '../db/client.js';
+import { createTestDatabase, createUser, login, signedIn, testConfig } from '../../test/helpers.js';
+
+/*
+ * Sessions kept in each process's memory (SESSION_LOCAL_CACHE_SECONDS) must not outlive their end:
+ * two instances share PostgreSQL and Redis; what ends a session on one must reach the other at
+ * once, not when its memory entry expires (a minute here, so waiting it out cannot pass the test).
+ */
+describe.skipIf(!process.env.TEST_REDIS_URL)('sessions in process memory, across instances (Redis)', () => {
+  let database: Database;
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = testConfig({
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `attesta-test-${process.pid}-${Date.now()}:`,
+      SESSION_LOCAL_CACHE_SECONDS: '60',
+    });
+    a = await buildApp(config, { database, logger: false, web: false });
+    b = await buildApp(config, { database, logger: false, web: false });
+    await a.ready();
+    await b.ready();
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.close();
+  });
+
+  const sessionTime = (app: FastifyInstance, headers: Record<string, string>) =>
+    app.inject({ method: 'GET', url: '/api/user/sessionTime', headers });
+
+  /** Polls instance B until it answers `status` (the broadcast takes a Redis round trip). */
+  async function eventually(app: FastifyInstance, headers: Record<string, string>, status: number) {
+    const until = Date.now() + 3000;
+    let last = 0;
+    while (Date.now() < until) {
+      last = (await sessionTime(app, headers)).statusCode;
+      if (last === status) return last;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return last;
+  }
+
+  it('a log off on instance A ends the session on instance B, which had it in memory', async () => {
+    const user = await createUser(a, { roles: ['coordinator'] });
+    const session = await login(a, user);
+    expect((await sessionTime(b, session.headers)).statusCode).toBe(200); // B now remembers it
+    expect((await sessionTime(b, session.headers)).statusCode).toBe(200);
+
+    const off = await a.inject({ method: 'POST', url: '/api/Account/LogOff', headers: session.headers });
+    expect(off.statusCode).toBe(200);
+    expect(await eventually(b, session.headers, 401)).toBe(401);
+  });
+
+  it('blocking a user on instance A stops their session on instance B', async () => {
+    const admin = await signedIn(a, ['admin']);
+    const user = await createUser(a, { roles: ['coordinator'] });
+    const session = await login(a, user);
+    expect((await sessionTime(b, session.headers)).statusCode).toBe(200);
+
+    const blocked = await a.inject({
+      method: 'POST',
+      url: '/api/User',
+      headers: admin.session.headers,
+      payload: { id: user.id, isBlocked: true },
+    });
+    expect(blocked.statusCode).toBe(200);
+    expect(await eventually(b, session.headers, 401)).toBe(401);
+  });
+});
