@@ -6,7 +6,6 @@ import type { LimitName } from '../../auth/throttle.js';
 import type { AuthContext } from '../../auth/types.js';
 import { toCurrentUser } from '../../auth/presenter.js';
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.js';
 import type { MailMessage } from '../../lib/mailer.js';
