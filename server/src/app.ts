@@ -8,7 +8,7 @@ import { Throttle } from './auth/throttle.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/client.js';
-import { RedisBroadcast } from './lib/broadcast.js';
+import { PgBroadcast, RedisBroadcast, type Broadcast } from './lib/broadcast.js';
 import { connectRedis, MemoryCache, RedisCache, type Cache } from './lib/cache.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { modules } from './modules/index.js';
@@ -92,13 +92,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     cache = new MemoryCache();
   }
 
-  // With Redis, sessions also live briefly in this process's memory; ends are broadcast.
-  const sessionBroadcast =
-    redis && config.sessionLocalCacheMs > 0
-      ? new RedisBroadcast(redis, `${config.redisKeyPrefix}sessions:ended`, (err) =>
-          app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'redis error'),
-        )
-      : null;
+  // On a database server, sessions also live briefly in each process's memory; their ends reach
+  // every instance through Redis pub/sub, or PostgreSQL LISTEN/NOTIFY without Redis. (PGlite has
+  // one process and its in-process cache already.)
+  const warn = (what: string) => (err: unknown) =>
+    app.log.warn({ err: err instanceof Error ? err.message : String(err) }, what);
+  const sessionBroadcast: Broadcast | null =
+    config.sessionLocalCacheMs <= 0
+      ? null
+      : redis
+        ? new RedisBroadcast(redis, `${config.redisKeyPrefix}sessions:ended`, warn('redis error'))
+        : database.kind === 'postgres' && database.url
+          ? new PgBroadcast(database.url, database, 'attesta_sessions_ended', warn('session broadcast error'))
+          : null;
   const sessions = new SessionStore(
     database.db,
     {

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
 import { preparedOnce, type Db } from '../db/client.js';
 import { sessions, userRoles, users, apiKeys } from '../db/schema/index.js';
-import type { RedisBroadcast } from '../lib/broadcast.js';
+import type { Broadcast } from '../lib/broadcast.js';
 import type { Cache } from '../lib/cache.js';
 import { randomToken, safeEqual, sha256 } from '../lib/tokens.js';
 import type { AuthContext } from './types.js';
@@ -13,11 +13,12 @@ export interface SessionStoreOptions {
   /** How stale lastSeenAt may get before a request writes it (limits writes per request). */
   touchEveryMs?: number;
   /**
-   * With a shared cache (Redis): keep resolved sessions in this process's memory too, for this
-   * long, so a request needs no Redis round trip. Ending a session drops it here at once and, via
-   * `broadcast`, in every other instance; the lifetime bounds staleness should a message be lost.
+   * On a database server: keep resolved sessions in this process's memory too, for this long, so
+   * a request needs no round trip for its session. Ending a session drops it here at once and, via
+   * `broadcast` (Redis or PostgreSQL), in every other instance; the lifetime bounds staleness
+   * should a message be lost.
    */
-  local?: { ttlMs: number; broadcast: RedisBroadcast | null };
+  local?: { ttlMs: number; broadcast: Broadcast | null };
 }
 
 export interface NewSession {
@@ -66,6 +67,11 @@ export class SessionStore {
    * Opens a session. `known` (the user row and roles the caller has just read) primes the caches,
    * so the first request of the session needs no lookup.
    */
+  /** Resolves once this instance hears the other instances' session ends. */
+  async ready(): Promise<void> {
+    await this.options.local?.broadcast?.ready();
+  }
+
   async create(
     input: NewSession,
     known?: { user: SessionUser; roles: Role[] },
@@ -185,8 +191,9 @@ export class SessionStore {
     for (const id of ids) this.local.delete(id);
     await this.cache?.del(...ids.map(cacheKey));
     if (this.options.local?.broadcast) {
-      for (let i = 0; i < ids.length; i += 500)
-        this.options.local.broadcast.publish(ids.slice(i, i + 500).join(','));
+      // 100 ids (64 characters each) keep a message under PostgreSQL's NOTIFY limit.
+      for (let i = 0; i < ids.length; i += 100)
+        this.options.local.broadcast.publish(ids.slice(i, i + 100).join(','));
     }
   }
 
@@ -296,7 +303,7 @@ export class SessionStore {
   }
 
   async invalidateUsers(userIds: number[]): Promise<void> {
-    if (!this.cache || !userIds.length) return;
+    if ((!this.cache && !this.options.local) || !userIds.length) return;
     const live = await this.db
       .select({ id: sessions.id })
       .from(sessions)

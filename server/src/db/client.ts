@@ -63,6 +63,8 @@ export function preparedOnce<T>(db: DbOrTx, name: string, build: (db: DbOrTx) =>
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The server's connection string (PostgreSQL only). */
+  url?: string;
   /** Runs the committed SQL migrations (idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -103,6 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      url: options.url,
       // Several instances may start at once: an advisory lock lets one migrate while the others wait.
       async migrate() {
         const client = await pool.connect();
