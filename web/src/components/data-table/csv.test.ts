@@ -23,6 +23,18 @@ describe('csv', () => {
       '\ufeffФИО;Класс\r\nИванова Анна;7 «А»\r\n',
     );
   });
+
+  it('writes numbers as they are and guards a formula in any row', () => {
+    expect(
+      toCsv(
+        ['ID', 'Имя'],
+        [
+          [1, 'a;b'],
+          [2, '=1+1'],
+        ],
+      ),
+    ).toBe('\ufeffID;Имя\r\n1;"a;b"\r\n2;\'=1+1\r\n');
+  });
 });
 
 describe('helpers', () => {
@@ -33,6 +45,10 @@ describe('helpers', () => {
       ),
     ).toBe('коды.pdf');
     expect(fileNameFromDisposition('attachment; filename="report.xlsx"')).toBe('report.xlsx');
+    expect(
+      fileNameFromDisposition("attachment; FILENAME*=utf-8''%D1%81%D0%BF%D0%B8%D1%81%D0%BE%D0%BA.csv"),
+    ).toBe('список.csv');
+    expect(fileNameFromDisposition('attachment; filename*=plain.txt')).toBe('plain.txt');
     expect(fileNameFromDisposition(null)).toBeNull();
   });
 

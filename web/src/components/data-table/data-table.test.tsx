@@ -6,7 +6,7 @@ import { AppProviders } from '../../app/providers';
 import { ApiError } from '../../lib/api-client';
 import { createI18n } from '../../lib/i18n';
 import { createQueryClient } from '../../lib/query-client';
-import { DataTable, type Column } from './data-table';
+import { DataTable, RowsTable, type Column } from './data-table';
 import type { PageRequest } from './list-request';
 
 interface Row {
@@ -47,6 +47,8 @@ function Harness({ fetchPage }: { fetchPage: ReturnType<typeof fakeFetch> }) {
         filter={{ search }}
         pageSize={50}
         exportName="pupils"
+        caption="Ученики"
+        rowProps={(r) => (r.id === 1 ? { 'aria-label': 'первая строка' } : {})}
       />
     </>
   );
@@ -150,5 +152,60 @@ describe('DataTable', () => {
     });
     renderTable(fetchPage as never);
     expect(await screen.findByTestId('data-table-error')).toHaveTextContent('Нет доступа к этим данным.');
+  });
+
+  it('names the table by its caption, passes row attributes and changes the page size', async () => {
+    const fetchPage = fakeFetch();
+    renderTable(fetchPage);
+    expect(await screen.findByRole('table', { name: 'Ученики' })).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: 'первая строка' })).toBeInTheDocument();
+    const size = screen.getByRole('combobox', { name: 'Строк на странице' });
+    await userEvent.click(size);
+    const listbox = await waitFor(() => document.getElementById(size.getAttribute('aria-controls') ?? '')!);
+    await userEvent.click(await within(listbox).findByRole('option', { name: '100', hidden: true }));
+    await waitFor(() => expect(fetchPage.mock.lastCall![0]).toMatchObject({ page: 1, pageSize: 100 }));
+    expect(await screen.findAllByTestId('data-table-row')).toHaveLength(100);
+  });
+});
+
+describe('RowsTable', () => {
+  function renderRows(props: Partial<Parameters<typeof RowsTable<Row>>[0]>) {
+    return render(
+      <AppProviders queryClient={createQueryClient()} i18n={createI18n('ru')}>
+        <RowsTable columns={columns} rowKey={(r) => r.id} rows={undefined} testId="rows" {...props} />
+      </AppProviders>,
+    );
+  }
+
+  it('shows every row it holds and exports them, formula-safe', async () => {
+    renderRows({ rows: rows.slice(0, 3), exportName: 'three' });
+    expect(screen.getAllByTestId('rows-row')).toHaveLength(3);
+    expect(screen.getByTestId('rows-total')).toHaveTextContent('Всего: 3');
+    expect(screen.queryByTestId('rows-pagination')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('rows-export'));
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    // FileReader drops the BOM.
+    expect(await readBlob(blobs[0]!)).toBe("№;Имя\r\n1;'=cmd|calc\r\n2;Ученик 2\r\n3;Ученик 3\r\n");
+  });
+
+  it('shows loading, then a failure with a retry', async () => {
+    const { rerender } = renderRows({});
+    expect(screen.getByTestId('rows-loading')).toBeInTheDocument();
+    const onRetry = vi.fn();
+    rerender(
+      <AppProviders queryClient={createQueryClient()} i18n={createI18n('ru')}>
+        <RowsTable
+          columns={columns}
+          rowKey={(r) => r.id}
+          rows={undefined}
+          testId="rows"
+          error={new ApiError({ status: 500, code: 'internal_error', message: 'Сбой базы' })}
+          onRetry={onRetry}
+        />
+      </AppProviders>,
+    );
+    expect(screen.getByTestId('rows-error')).toHaveTextContent('Не удалось загрузить список: Сбой базы');
+    await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
+    expect(onRetry).toHaveBeenCalledOnce();
   });
 });

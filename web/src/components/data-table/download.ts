@@ -60,7 +60,7 @@ export async function rawRequest(path: string, options: RawRequest = {}): Promis
 /** `attachment; filename="a.xlsx"; filename*=UTF-8''%D0%BA.xlsx` → the best name it gives. */
 export function fileNameFromDisposition(header: string | null): string | null {
   if (!header) return null;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
   if (star?.[1]) {
     try {
       return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
@@ -68,7 +68,7 @@ export function fileNameFromDisposition(header: string | null): string | null {
       // fall through to the plain name
     }
   }
-  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
   const name = plain?.[2] ?? plain?.[1];
   return name ? name.trim() : null;
 }

@@ -14,6 +14,8 @@ export const dataTableBundle: Bundle = {
       sortDesc: 'по убыванию',
       downloadFailed: 'Не удалось скачать файл: {{message}}',
       pageSize: 'Строк на странице',
+      pagination: 'Страницы',
+      sortBy: 'Сортировать по «{{column}}»',
     },
   },
   en: {
@@ -29,6 +31,8 @@ export const dataTableBundle: Bundle = {
       sortDesc: 'descending',
       downloadFailed: 'Could not download the file: {{message}}',
       pageSize: 'Rows per page',
+      pagination: 'Pages',
+      sortBy: 'Sort by “{{column}}”',
     },
   },
 };

@@ -129,7 +129,7 @@ describe('admin organisation pages', { timeout: 30_000 }, () => {
     );
     expect(within(table).getByRole('button', { name: 'Выгрузить в CSV' })).toBeEnabled();
 
-    await userEvent.click(screen.getByTestId('sort-studentCount'));
+    await userEvent.click(screen.getByTestId('schools-table-sort-studentCount'));
     await waitFor(() =>
       expect(api.callsTo('POST /api/admin/schools/list').at(-1)!.body).toMatchObject({
         sort: { field: 'studentCount', dir: 'asc' },

@@ -63,7 +63,7 @@ describe('admin work place', { timeout: 20_000 }, () => {
       pageSize: 20,
       sort: { field: 'id', dir: 'asc' },
     });
-    expect(screen.getByTestId('table-total')).toHaveTextContent('Всего: 25');
+    expect(screen.getByTestId('users-table-total')).toHaveTextContent('Всего: 25');
 
     await userEvent.click(screen.getByRole('button', { name: '2' }));
     expect(await screen.findByText('boris')).toBeInTheDocument();
@@ -79,7 +79,7 @@ describe('admin work place', { timeout: 20_000 }, () => {
       }),
     );
 
-    await userEvent.click(screen.getByTestId('sort-login'));
+    await userEvent.click(screen.getByTestId('users-table-sort-login'));
     await waitFor(() =>
       expect(api.callsTo('POST /api/user/list').at(-1)!.body).toMatchObject({
         page: 1,
@@ -157,7 +157,7 @@ describe('admin work place', { timeout: 20_000 }, () => {
   it('shows a failed list inline instead of leaving the page', async () => {
     server({ 'POST /api/user/list': () => apiError(500, 'internal_error', 'Сбой базы') });
     const { router } = renderApp('/admin/users');
-    expect(await screen.findByTestId('table-error')).toHaveTextContent('Сбой базы');
+    expect(await screen.findByTestId('users-table-error')).toHaveTextContent('Сбой базы');
     expect(router.state.location.pathname).toBe('/admin/users');
   });
 

@@ -1,7 +1,6 @@
 /** The admin work place's strings (DESIGN.md §9 terms), registered next to the shared locale files. */
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ensureBundle, type LooseT } from '../../components/list-table/kit-i18n';
+import { useBundleT, type Bundle } from '../../components/data-table/use-bundle-t';
 
 const ru = {
   nav: {
@@ -517,6 +516,8 @@ const en: typeof ru = {
   },
 };
 
+const bundle: Bundle = { ru: { admin: ru }, en: { admin: en } };
+
 type Leaves<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>;
 }[keyof T & string];
@@ -525,7 +526,6 @@ export type AdminT = (key: AdminKey, options?: Record<string, unknown>) => strin
 
 /** `t` for the admin pages: keys checked against the resources above. */
 export function useAdminT(): AdminT {
-  const { t, i18n } = useTranslation();
-  ensureBundle(i18n, 'admin', { ru, en });
-  return useMemo(() => (key, options) => (t as unknown as LooseT)(`admin.${key}`, options), [t]);
+  const { t } = useBundleT(bundle);
+  return useMemo(() => (key, options) => t(`admin.${key}`, options), [t]);
 }

@@ -1,7 +1,6 @@
 /** The supervision authority's (УГНиК) strings, registered next to the shared locale files. */
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ensureBundle, type LooseT } from '../../components/list-table/kit-i18n';
+import { useBundleT, type Bundle } from '../../components/data-table/use-bundle-t';
 
 const ru = {
   nav: { diagnostics: 'Проверочные диагностики' },
@@ -153,6 +152,8 @@ const en: typeof ru = {
   },
 };
 
+const bundle: Bundle = { ru: { ugnik: ru }, en: { ugnik: en } };
+
 type Leaves<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>;
 }[keyof T & string];
@@ -161,7 +162,6 @@ export type UgnikT = (key: UgnikKey, options?: Record<string, unknown>) => strin
 
 /** `t` for the ugnik pages: keys checked against the resources above. */
 export function useUgnikT(): UgnikT {
-  const { t, i18n } = useTranslation();
-  ensureBundle(i18n, 'ugnik', { ru, en });
-  return useMemo(() => (key, options) => (t as unknown as LooseT)(`ugnik.${key}`, options), [t]);
+  const { t } = useBundleT(bundle);
+  return useMemo(() => (key, options) => t(`ugnik.${key}`, options), [t]);
 }

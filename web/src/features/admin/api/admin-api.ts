@@ -19,7 +19,7 @@ import {
   type VariantListRequest,
 } from '@attesta/contract';
 import { apiClient } from '../../../lib/api-client';
-import { inlineCall } from '../../../components/list-table/inline-call';
+import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 

@@ -7,13 +7,12 @@ import type {
   VariantSortField,
 } from '@attesta/contract';
 import { Badge, Button, Checkbox, Group, Stack, Tabs, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageTitle } from '../../../components/ui/page-title';
 import { adminKeys, listSubjects, listSubjectTests, listVariants } from '../api/admin-api';
 import { useAdminT } from '../i18n';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { DataTable, type Column, type DataTableProps } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 import { TaskViewModal } from './task-view-modal';
 
 function SearchBox({ value, onChange }: { value: string; onChange: (v: string) => void }) {
@@ -29,159 +28,138 @@ function SearchBox({ value, onChange }: { value: string; onChange: (v: string) =
   );
 }
 
+type SearchFilter = { search?: string };
+
+/** A content list searched by name (subjects, subject tests), 20 rows a page. */
+function SearchedList<T extends { id: number }, F extends string>(
+  props: Omit<DataTableProps<T, F, SearchFilter>, 'filter' | 'filters' | 'rowKey' | 'pageSize'>,
+) {
+  const [filter, setFilter] = useFilter<SearchFilter>({});
+  return (
+    <DataTable
+      {...props}
+      filter={filter}
+      filters={<SearchBox value={filter.search ?? ''} onChange={(search) => setFilter({ search })} />}
+      rowKey={(r) => r.id}
+      pageSize={20}
+    />
+  );
+}
+
 function SubjectsTab() {
   const t = useAdminT();
-  const list = useListState<SubjectSortField, { search?: string }>({ sort: { field: 'name', dir: 'asc' } });
-  const query = useQuery({
-    queryKey: [...adminKeys.content, 'subjects', list.request],
-    queryFn: () => listSubjects(list.request),
-    placeholderData: keepPreviousData,
-  });
   const columns: Column<SubjectListItem, SubjectSortField>[] = [
-    { key: 'id', header: 'ID', cell: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
-    { key: 'name', header: t('content.name'), cell: (r) => r.name, csv: (r) => r.name, sortField: 'name' },
+    { key: 'id', header: 'ID', render: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
+    { key: 'name', header: t('content.name'), render: (r) => r.name, csv: (r) => r.name, sortField: 'name' },
     {
       key: 'code',
       header: t('content.code'),
-      cell: (r) => r.code ?? '—',
+      render: (r) => r.code ?? '—',
       csv: (r) => r.code,
       sortField: 'code',
     },
     {
       key: 'tests',
       header: t('content.subjectTestCount'),
-      cell: (r) => r.subjectTestCount,
+      render: (r) => r.subjectTestCount,
       csv: (r) => r.subjectTestCount,
     },
   ];
   return (
-    <ListTable
+    <SearchedList
       caption={t('content.subjects')}
-      toolbar={
-        <SearchBox value={list.filter.search ?? ''} onChange={(search) => list.setFilter({ search })} />
-      }
+      queryKey={[...adminKeys.content, 'subjects']}
+      fetchPage={listSubjects}
+      initialSort={{ field: 'name', dir: 'asc' }}
       columns={columns}
-      rows={query.data?.items}
-      total={query.data?.total}
-      rowKey={(r) => r.id}
-      isLoading={query.isFetching}
-      error={query.error}
-      onRetry={() => void query.refetch()}
-      paging={list}
-      sort={list.sort}
-      onSort={list.toggleSort}
-      csvName="subjects"
+      exportName="subjects"
     />
   );
 }
 
 function SubjectTestsTab() {
   const t = useAdminT();
-  const list = useListState<SubjectTestSortField, { search?: string }>({
-    sort: { field: 'name', dir: 'asc' },
-  });
-  const query = useQuery({
-    queryKey: [...adminKeys.content, 'subject-tests', list.request],
-    queryFn: () => listSubjectTests(list.request),
-    placeholderData: keepPreviousData,
-  });
   const columns: Column<SubjectTestListItem, SubjectTestSortField>[] = [
-    { key: 'id', header: 'ID', cell: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
-    { key: 'name', header: t('content.name'), cell: (r) => r.name, csv: (r) => r.name, sortField: 'name' },
+    { key: 'id', header: 'ID', render: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
+    { key: 'name', header: t('content.name'), render: (r) => r.name, csv: (r) => r.name, sortField: 'name' },
     {
       key: 'subject',
       header: t('content.subject'),
-      cell: (r) => r.subjectName,
+      render: (r) => r.subjectName,
       csv: (r) => r.subjectName,
       sortField: 'subjectName',
     },
-    { key: 'kind', header: t('content.kind'), cell: (r) => r.kind, csv: (r) => r.kind },
+    { key: 'kind', header: t('content.kind'), render: (r) => r.kind, csv: (r) => r.kind },
     {
       key: 'parallels',
       header: t('content.parallels'),
-      cell: (r) => r.parallels.join(', '),
+      render: (r) => r.parallels.join(', '),
       csv: (r) => r.parallels.join(', '),
     },
     {
       key: 'duration',
       header: t('content.duration'),
-      cell: (r) => r.durationMinutes,
+      render: (r) => r.durationMinutes,
       csv: (r) => r.durationMinutes,
       sortField: 'durationMinutes',
     },
     {
       key: 'variants',
       header: t('content.variantCount'),
-      cell: (r) => r.variantCount,
+      render: (r) => r.variantCount,
       csv: (r) => r.variantCount,
     },
   ];
   return (
-    <ListTable
+    <SearchedList
       caption={t('content.subjectTests')}
-      toolbar={
-        <SearchBox value={list.filter.search ?? ''} onChange={(search) => list.setFilter({ search })} />
-      }
+      queryKey={[...adminKeys.content, 'subject-tests']}
+      fetchPage={listSubjectTests}
+      initialSort={{ field: 'name', dir: 'asc' }}
       columns={columns}
-      rows={query.data?.items}
-      total={query.data?.total}
-      rowKey={(r) => r.id}
-      isLoading={query.isFetching}
-      error={query.error}
-      onRetry={() => void query.refetch()}
-      paging={list}
-      sort={list.sort}
-      onSort={list.toggleSort}
-      csvName="subject-tests"
+      exportName="subject-tests"
     />
   );
 }
 
 function VariantsTab() {
   const t = useAdminT();
-  const list = useListState<VariantSortField, { search?: string; incomplete?: boolean }>({
-    sort: { field: 'subjectTestName', dir: 'asc' },
-  });
+  const [filter, setFilter] = useFilter<{ search?: string; incomplete?: boolean }>({});
   const [task, setTask] = useState<{ variant: VariantListItem; position: number } | null>(null);
-  const query = useQuery({
-    queryKey: [...adminKeys.content, 'variants', list.request],
-    queryFn: () => listVariants(list.request),
-    placeholderData: keepPreviousData,
-  });
   const columns: Column<VariantListItem, VariantSortField>[] = [
-    { key: 'id', header: 'ID', cell: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
+    { key: 'id', header: 'ID', render: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
     {
       key: 'test',
       header: t('content.subjectTest'),
-      cell: (r) => `${r.subjectTestName} (${r.subjectName})`,
+      render: (r) => `${r.subjectTestName} (${r.subjectName})`,
       csv: (r) => r.subjectTestName,
       sortField: 'subjectTestName',
     },
     {
       key: 'number',
       header: t('content.number'),
-      cell: (r) => r.number,
+      render: (r) => r.number,
       csv: (r) => r.number,
       sortField: 'number',
     },
     {
       key: 'tasks',
       header: t('content.taskCount'),
-      cell: (r) => r.taskCount,
+      render: (r) => r.taskCount,
       csv: (r) => r.taskCount,
       sortField: 'taskCount',
     },
-    { key: 'max', header: t('content.maxScore'), cell: (r) => r.maxScore, csv: (r) => r.maxScore },
+    { key: 'max', header: t('content.maxScore'), render: (r) => r.maxScore, csv: (r) => r.maxScore },
     {
       key: 'manual',
       header: t('content.manual'),
-      cell: (r) => r.manualTaskCount,
+      render: (r) => r.manualTaskCount,
       csv: (r) => r.manualTaskCount,
     },
     {
       key: 'status',
       header: t('content.status'),
-      cell: (r) =>
+      render: (r) =>
         r.missingKeyPositions.length ? (
           <Badge color="red" data-testid={`variant-missing-${r.id}`}>
             {t('content.missingKeys', { positions: r.missingKeyPositions.join(', ') })}
@@ -199,7 +177,7 @@ function VariantsTab() {
     {
       key: 'open',
       header: t('content.tasks'),
-      cell: (r) => (
+      render: (r) => (
         <Group gap={2}>
           {Array.from({ length: r.taskCount }, (_, i) => i + 1).map((n) => {
             const missing = r.missingKeyPositions.includes(n);
@@ -222,32 +200,29 @@ function VariantsTab() {
   ];
   return (
     <>
-      <ListTable
+      <DataTable
         caption={t('content.variants')}
-        toolbar={
+        queryKey={[...adminKeys.content, 'variants']}
+        fetchPage={listVariants}
+        filter={filter}
+        initialSort={{ field: 'subjectTestName', dir: 'asc' }}
+        pageSize={20}
+        filters={
           <>
-            <SearchBox value={list.filter.search ?? ''} onChange={(search) => list.setFilter({ search })} />
+            <SearchBox value={filter.search ?? ''} onChange={(search) => setFilter({ search })} />
             <Checkbox
               label={t('content.onlyIncomplete')}
-              checked={Boolean(list.filter.incomplete)}
-              onChange={(e) => list.setFilter({ incomplete: e.currentTarget.checked || undefined })}
+              checked={Boolean(filter.incomplete)}
+              onChange={(e) => setFilter({ incomplete: e.currentTarget.checked || undefined })}
             />
           </>
         }
         columns={columns}
-        rows={query.data?.items}
-        total={query.data?.total}
         rowKey={(r) => r.id}
         rowProps={(r) =>
           r.missingKeyPositions.length ? { style: { background: 'var(--mantine-color-red-0)' } } : {}
         }
-        isLoading={query.isFetching}
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName="variants"
+        exportName="variants"
       />
       {task && (
         <TaskViewModal

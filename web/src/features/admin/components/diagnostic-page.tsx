@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { downloadFile } from '../../../components/list-table/download';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { downloadFile } from '../../../components/data-table/download';
+import { RowsTable, type Column } from '../../../components/data-table/data-table';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { ApiError } from '../../../lib/api-client';
@@ -28,25 +28,25 @@ export function AdminDiagnosticPage() {
     {
       key: 'name',
       header: t('org.name'),
-      cell: (s) => (
+      render: (s) => (
         <Anchor component={Link} to={`/admin/schools/${s.id}`}>
           {s.name}
         </Anchor>
       ),
       csv: (s) => s.name,
     },
-    { key: 'code', header: t('org.code'), cell: (s) => s.code ?? '—', csv: (s) => s.code },
-    { key: 'oo', header: t('org.ooShort'), cell: (s) => s.ooName, csv: (s) => s.ooName },
+    { key: 'code', header: t('org.code'), render: (s) => s.code ?? '—', csv: (s) => s.code },
+    { key: 'oo', header: t('org.ooShort'), render: (s) => s.ooName, csv: (s) => s.ooName },
     {
       key: 'participants',
       header: t('diagnostics.participants'),
-      cell: (s) => s.participantTestCount,
+      render: (s) => s.participantTestCount,
       csv: (s) => s.participantTestCount,
     },
     {
       key: 'finished',
       header: t('diagnostics.finishedWorks'),
-      cell: (s) => s.finishedWorkCount,
+      render: (s) => s.finishedWorkCount,
       csv: (s) => s.finishedWorkCount,
     },
   ];
@@ -102,7 +102,7 @@ export function AdminDiagnosticPage() {
               size="compact-xs"
               variant="light"
               onClick={() =>
-                downloadFile(`/api/createDiagnostic/excel?diagnosticId=${d.id}`, `${d.code}.xlsx`).catch(
+                downloadFile('/api/createDiagnostic/excel', { diagnosticId: d.id }, `${d.code}.xlsx`).catch(
                   (error: unknown) => setDownloadError(describeApiError(error, tr)),
                 )
               }
@@ -120,14 +120,12 @@ export function AdminDiagnosticPage() {
       <Title order={2} size="h4">
         {t('diagnostics.schools')}
       </Title>
-      <ListTable
+      <RowsTable
         caption={t('diagnostics.schoolsCaption')}
         columns={columns}
         rows={d?.schools}
         rowKey={(s) => s.id}
-        isLoading={diagnostic.isFetching}
-        error={null}
-        csvName={`diagnostic-${id}-schools`}
+        exportName={`diagnostic-${id}-schools`}
         testId="diagnostic-schools-table"
       />
     </Stack>

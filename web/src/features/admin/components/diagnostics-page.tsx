@@ -8,11 +8,11 @@ import {
   type AdminDiagnosticSortField,
 } from '@attesta/contract';
 import { Anchor, Badge, Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 import { adminKeys, listSubjectTestOptions } from '../api/admin-api';
@@ -69,20 +69,15 @@ export function DiagnosticLinks({ id, t }: { id: number; t: AdminT }) {
 export function AdminDiagnosticsPage() {
   const t = useAdminT();
   const labels = useDiagnosticLabels();
-  const list = useListState<AdminDiagnosticSortField, Filter>({ sort: { field: 'startsAt', dir: 'desc' } });
-  const diagnostics = useQuery({
-    queryKey: [...orgKeys.diagnostics, list.request],
-    queryFn: () => listAdminDiagnostics(list.request),
-    placeholderData: keepPreviousData,
-  });
+  const [filter, setFilter] = useFilter<Filter>({});
   const tests = useQuery({ queryKey: adminKeys.subjectTestOptions, queryFn: listSubjectTestOptions });
 
   const columns: Column<AdminDiagnostic, AdminDiagnosticSortField>[] = [
-    { key: 'code', header: t('content.code'), cell: (d) => d.code, csv: (d) => d.code, sortField: 'code' },
+    { key: 'code', header: t('content.code'), render: (d) => d.code, csv: (d) => d.code, sortField: 'code' },
     {
       key: 'name',
       header: t('diagnostics.name'),
-      cell: (d) => (
+      render: (d) => (
         <Anchor component={Link} to={`/admin/diagnostics/${d.id}`}>
           {d.name}
         </Anchor>
@@ -93,59 +88,59 @@ export function AdminDiagnosticsPage() {
     {
       key: 'kind',
       header: t('diagnostics.kind'),
-      cell: (d) => labels.kind(d.kind),
+      render: (d) => labels.kind(d.kind),
       csv: (d) => labels.kind(d.kind),
     },
     {
       key: 'createdBy',
       header: t('diagnostics.createdBy'),
-      cell: (d) => labels.creator(d.createdByRole),
+      render: (d) => labels.creator(d.createdByRole),
       csv: (d) => labels.creator(d.createdByRole),
     },
     {
       key: 'subjectTests',
       header: t('diagnostics.subjectTests'),
-      cell: (d) => d.subjectTests.map((s) => s.name).join(', '),
+      render: (d) => d.subjectTests.map((s) => s.name).join(', '),
       csv: (d) => d.subjectTests.map((s) => s.name).join(', '),
     },
     {
       key: 'window',
       header: t('diagnostics.window'),
-      cell: windowText,
+      render: windowText,
       csv: windowText,
       sortField: 'startsAt',
     },
-    { key: 'status', header: t('diagnostics.status'), cell: labels.status, csv: labels.status },
+    { key: 'status', header: t('diagnostics.status'), render: labels.status, csv: labels.status },
     {
       key: 'schools',
       header: t('diagnostics.schoolCount'),
-      cell: (d) => d.schoolCount,
+      render: (d) => d.schoolCount,
       csv: (d) => d.schoolCount,
     },
     {
       key: 'participants',
       header: t('diagnostics.participants'),
-      cell: (d) => d.participantTestCount,
+      render: (d) => d.participantTestCount,
       csv: (d) => d.participantTestCount,
       sortField: 'participantTestCount',
     },
     {
       key: 'finished',
       header: t('diagnostics.finishedWorks'),
-      cell: (d) => d.finishedWorkCount,
+      render: (d) => d.finishedWorkCount,
       csv: (d) => d.finishedWorkCount,
     },
     {
       key: 'publication',
       header: t('diagnostics.publication'),
-      cell: (d) => <PublicationBadge d={d} t={t} />,
+      render: (d) => <PublicationBadge d={d} t={t} />,
       csv: (d) => (d.resultsPublished ? t('diagnostics.published') : t('diagnostics.notPublished')),
     },
-    { key: 'actions', header: t('common.actions'), cell: (d) => <DiagnosticLinks id={d.id} t={t} /> },
+    { key: 'actions', header: t('common.actions'), render: (d) => <DiagnosticLinks id={d.id} t={t} /> },
   ];
 
   const choose = <K extends keyof Filter>(key: K, value: string | null, map: (v: string) => Filter[K]) =>
-    list.setFilter({ [key]: value ? map(value) : undefined } as Partial<Filter>);
+    setFilter({ [key]: value ? map(value) : undefined } as Partial<Filter>);
 
   return (
     <Stack gap="md">
@@ -154,21 +149,21 @@ export function AdminDiagnosticsPage() {
         <TextInput
           label={t('common.search')}
           placeholder={t('diagnostics.search')}
-          value={list.filter.search ?? ''}
-          onChange={(e) => list.setFilter({ search: e.currentTarget.value })}
+          value={filter.search ?? ''}
+          onChange={(e) => setFilter({ search: e.currentTarget.value })}
           w={200}
         />
         <TextInput
           type="date"
           label={t('diagnostics.from')}
-          value={list.filter.dateFrom ?? ''}
-          onChange={(e) => list.setFilter({ dateFrom: e.currentTarget.value || undefined })}
+          value={filter.dateFrom ?? ''}
+          onChange={(e) => setFilter({ dateFrom: e.currentTarget.value || undefined })}
         />
         <TextInput
           type="date"
           label={t('diagnostics.till')}
-          value={list.filter.dateTo ?? ''}
-          onChange={(e) => list.setFilter({ dateTo: e.currentTarget.value || undefined })}
+          value={filter.dateTo ?? ''}
+          onChange={(e) => setFilter({ dateTo: e.currentTarget.value || undefined })}
         />
         <Select
           label={t('diagnostics.subjectTest')}
@@ -176,7 +171,7 @@ export function AdminDiagnosticsPage() {
           clearable
           searchable
           data={(tests.data ?? []).map((o) => ({ value: String(o.id), label: o.name }))}
-          value={list.filter.subjectTestId === undefined ? null : String(list.filter.subjectTestId)}
+          value={filter.subjectTestId === undefined ? null : String(filter.subjectTestId)}
           onChange={(v) => choose('subjectTestId', v, Number)}
           w={220}
         />
@@ -185,7 +180,7 @@ export function AdminDiagnosticsPage() {
           placeholder={t('common.any')}
           clearable
           data={ADMIN_DIAGNOSTIC_KINDS.map((k) => ({ value: k, label: labels.kind(k) }))}
-          value={list.filter.kind ?? null}
+          value={filter.kind ?? null}
           onChange={(v) => choose('kind', v, (k) => k as Filter['kind'])}
           w={200}
         />
@@ -194,7 +189,7 @@ export function AdminDiagnosticsPage() {
           placeholder={t('common.any')}
           clearable
           data={CREATOR_ROLES.map((r) => ({ value: r, label: labels.creator(r) }))}
-          value={list.filter.createdByRole ?? null}
+          value={filter.createdByRole ?? null}
           onChange={(v) => choose('createdByRole', v, (r) => r as Filter['createdByRole'])}
           w={200}
         />
@@ -203,7 +198,7 @@ export function AdminDiagnosticsPage() {
           placeholder={t('common.any')}
           clearable
           data={STAFF_DIAGNOSTIC_STATES.map((s) => ({ value: s, label: t(`diagnostics.statuses.${s}`) }))}
-          value={list.filter.status ?? null}
+          value={filter.status ?? null}
           onChange={(v) => choose('status', v, (s) => s as Filter['status'])}
           w={200}
         />
@@ -211,19 +206,16 @@ export function AdminDiagnosticsPage() {
           {t('diagnostics.create')}
         </Button>
       </Group>
-      <ListTable
+      <DataTable
         caption={t('diagnostics.caption')}
+        queryKey={orgKeys.diagnostics}
+        fetchPage={listAdminDiagnostics}
+        filter={filter}
+        initialSort={{ field: 'startsAt', dir: 'desc' }}
+        pageSize={20}
         columns={columns}
-        rows={diagnostics.data?.items}
-        total={diagnostics.data?.total}
         rowKey={(d) => d.id}
-        isLoading={diagnostics.isFetching}
-        error={diagnostics.error}
-        onRetry={() => void diagnostics.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName="diagnostics"
+        exportName="diagnostics"
         testId="admin-diagnostics-table"
       />
     </Stack>

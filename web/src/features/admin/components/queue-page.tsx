@@ -5,16 +5,15 @@ import {
   type QueueItemStatus,
 } from '@attesta/contract';
 import { Badge, Button, Group, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 import { adminKeys, listQueue } from '../api/admin-api';
 import { useAdminT, type AdminKey } from '../i18n';
-import { downloadFile } from '../../../components/list-table/download';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { downloadFile } from '../../../components/data-table/download';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 
 type QueueSortField = 'id' | 'createdAt' | 'type' | 'status' | 'progress' | 'finishedAt';
 interface QueueFilter {
@@ -38,48 +37,37 @@ export function QueuePage() {
   const t = useAdminT();
   const [params] = useSearchParams();
   const initialDiagnostic = Number(params.get('diagnosticId')) || undefined;
-  const list = useListState<QueueSortField, QueueFilter>({
-    sort: { field: 'createdAt', dir: 'desc' },
-    filter: { diagnosticId: initialDiagnostic },
-  });
+  const [filter, setFilter] = useFilter<QueueFilter>({ diagnosticId: initialDiagnostic });
   const [diagnosticText, setDiagnosticText] = useState(initialDiagnostic ? String(initialDiagnostic) : '');
   const typeLabel = (type: string) =>
     (QUEUE_ITEM_TYPES as readonly string[]).includes(type) ? t(`queue.types.${type}` as AdminKey) : type;
 
-  const query = useQuery({
-    queryKey: [...adminKeys.queue, list.request],
-    queryFn: () => listQueue(list.request),
-    placeholderData: keepPreviousData,
-    refetchInterval: (q) =>
-      q.state.data?.items.some((i) => i.status === 'queued' || i.status === 'running') ? REFRESH_MS : false,
-  });
-
   const columns: Column<QueueItem, QueueSortField>[] = [
-    { key: 'id', header: 'ID', cell: (i) => i.id, csv: (i) => i.id, sortField: 'id' },
+    { key: 'id', header: 'ID', render: (i) => i.id, csv: (i) => i.id, sortField: 'id' },
     {
       key: 'type',
       header: t('queue.type'),
-      cell: (i) => typeLabel(i.type),
+      render: (i) => typeLabel(i.type),
       csv: (i) => typeLabel(i.type),
       sortField: 'type',
     },
     {
       key: 'status',
       header: t('queue.status'),
-      cell: (i) => <Badge color={STATUS_COLOR[i.status]}>{t(`queue.statuses.${i.status}`)}</Badge>,
+      render: (i) => <Badge color={STATUS_COLOR[i.status]}>{t(`queue.statuses.${i.status}`)}</Badge>,
       csv: (i) => t(`queue.statuses.${i.status}`),
       sortField: 'status',
     },
     {
       key: 'diagnostic',
       header: t('queue.diagnostic'),
-      cell: (i) => (i.diagnosticCode ? `${i.diagnosticCode} ${i.diagnosticName ?? ''}` : '—'),
+      render: (i) => (i.diagnosticCode ? `${i.diagnosticCode} ${i.diagnosticName ?? ''}` : '—'),
       csv: (i) => i.diagnosticCode,
     },
     {
       key: 'progress',
       header: t('queue.progress'),
-      cell: (i) => (
+      render: (i) => (
         <Stack gap={2} miw={120}>
           <Progress value={i.progress} aria-label={`${i.progress}%`} animated={i.status === 'running'} />
           <Text size="xs">{i.progressText ?? `${i.progress}%`}</Text>
@@ -91,7 +79,7 @@ export function QueuePage() {
     {
       key: 'error',
       header: t('queue.error'),
-      cell: (i) =>
+      render: (i) =>
         i.error ? (
           <Text size="sm" c="red">
             {i.error}
@@ -104,13 +92,15 @@ export function QueuePage() {
     {
       key: 'result',
       header: t('queue.result'),
-      cell: (i) =>
+      render: (i) =>
         i.resultFileId ? (
           <Button
             size="compact-xs"
             variant="light"
             onClick={() =>
-              void downloadFile(`/api/files/${i.resultFileId}`, `queue-${i.id}`).catch(() => undefined)
+              void downloadFile(`/api/files/${i.resultFileId}`, undefined, `queue-${i.id}`).catch(
+                () => undefined,
+              )
             }
           >
             {t('queue.download')}
@@ -125,14 +115,14 @@ export function QueuePage() {
     {
       key: 'createdAt',
       header: t('queue.createdAt'),
-      cell: (i) => when(i.createdAt),
+      render: (i) => when(i.createdAt),
       csv: (i) => when(i.createdAt),
       sortField: 'createdAt',
     },
     {
       key: 'finishedAt',
       header: t('queue.finishedAt'),
-      cell: (i) => when(i.finishedAt),
+      render: (i) => when(i.finishedAt),
       csv: (i) => when(i.finishedAt),
       sortField: 'finishedAt',
     },
@@ -151,8 +141,8 @@ export function QueuePage() {
             { value: '', label: t('common.any') },
             ...QUEUE_ITEM_TYPES.map((v) => ({ value: v, label: typeLabel(v) })),
           ]}
-          value={list.filter.type ?? ''}
-          onChange={(v) => list.setFilter({ type: v || undefined })}
+          value={filter.type ?? ''}
+          onChange={(v) => setFilter({ type: v || undefined })}
           allowDeselect={false}
           w={180}
         />
@@ -162,8 +152,8 @@ export function QueuePage() {
             { value: '', label: t('common.any') },
             ...QUEUE_ITEM_STATUSES.map((v) => ({ value: v, label: t(`queue.statuses.${v}`) })),
           ]}
-          value={list.filter.status ?? ''}
-          onChange={(v) => list.setFilter({ status: (v || undefined) as QueueItemStatus | undefined })}
+          value={filter.status ?? ''}
+          onChange={(v) => setFilter({ status: (v || undefined) as QueueItemStatus | undefined })}
           allowDeselect={false}
           w={180}
         />
@@ -174,24 +164,24 @@ export function QueuePage() {
           onChange={(e) => {
             const value = e.currentTarget.value.trim();
             setDiagnosticText(value);
-            list.setFilter({ diagnosticId: /^\d+$/.test(value) ? Number(value) : undefined });
+            setFilter({ diagnosticId: /^\d+$/.test(value) ? Number(value) : undefined });
           }}
           w={150}
         />
       </Group>
-      <ListTable
+      <DataTable
         caption={t('queue.caption')}
+        queryKey={adminKeys.queue}
+        fetchPage={listQueue}
+        filter={filter}
+        initialSort={{ field: 'createdAt', dir: 'desc' }}
+        pageSize={20}
+        refreshInterval={(items) =>
+          items.some((i) => i.status === 'queued' || i.status === 'running') ? REFRESH_MS : false
+        }
         columns={columns}
-        rows={query.data?.items}
-        total={query.data?.total}
         rowKey={(i) => i.id}
-        isLoading={query.isFetching}
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName="queue"
+        exportName="queue"
         testId="queue-table"
       />
     </Stack>

@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
+import { RowsTable, type Column } from '../../../components/data-table/data-table';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
 import { deleteClass, getSchool, listBuildings, listClasses, orgKeys } from '../api/admin-org-api';
@@ -35,19 +35,19 @@ export function SchoolPage() {
   });
 
   const classColumns: Column<AdminClass>[] = [
-    { key: 'name', header: t('org.className'), cell: (c) => c.name, csv: (c) => c.name },
-    { key: 'parallel', header: t('org.parallel'), cell: (c) => c.parallel, csv: (c) => c.parallel },
-    { key: 'letter', header: t('org.letter'), cell: (c) => c.letter, csv: (c) => c.letter },
+    { key: 'name', header: t('org.className'), render: (c) => c.name, csv: (c) => c.name },
+    { key: 'parallel', header: t('org.parallel'), render: (c) => c.parallel, csv: (c) => c.parallel },
+    { key: 'letter', header: t('org.letter'), render: (c) => c.letter, csv: (c) => c.letter },
     {
       key: 'building',
       header: t('org.building'),
-      cell: (c) => c.buildingName ?? '—',
+      render: (c) => c.buildingName ?? '—',
       csv: (c) => c.buildingName,
     },
     {
       key: 'students',
       header: t('org.studentCount'),
-      cell: (c) => (
+      render: (c) => (
         <Anchor component={Link} to={`/admin/students?schoolId=${schoolId}&classId=${c.id}`}>
           {c.studentCount}
         </Anchor>
@@ -57,7 +57,7 @@ export function SchoolPage() {
     {
       key: 'actions',
       header: t('common.actions'),
-      cell: (c) => (
+      render: (c) => (
         <EditDeleteButtons
           what="class"
           id={c.id}
@@ -69,19 +69,19 @@ export function SchoolPage() {
   ];
 
   const buildingColumns: Column<AdminBuilding>[] = [
-    { key: 'name', header: t('org.name'), cell: (b) => b.name, csv: (b) => b.name },
-    { key: 'address', header: t('org.address'), cell: (b) => b.address ?? '—', csv: (b) => b.address },
-    { key: 'classes', header: t('org.classCount'), cell: (b) => b.classCount, csv: (b) => b.classCount },
+    { key: 'name', header: t('org.name'), render: (b) => b.name, csv: (b) => b.name },
+    { key: 'address', header: t('org.address'), render: (b) => b.address ?? '—', csv: (b) => b.address },
+    { key: 'classes', header: t('org.classCount'), render: (b) => b.classCount, csv: (b) => b.classCount },
     {
       key: 'students',
       header: t('org.studentCount'),
-      cell: (b) => b.studentCount,
+      render: (b) => b.studentCount,
       csv: (b) => b.studentCount,
     },
     {
       key: 'actions',
       header: t('common.actions'),
-      cell: (b) => (
+      render: (b) => (
         <Button
           size="compact-xs"
           variant="light"
@@ -130,15 +130,14 @@ export function SchoolPage() {
           {t('org.newClass')}
         </Button>
       </Group>
-      <ListTable
+      <RowsTable
         caption={t('org.classes')}
         columns={classColumns}
         rows={classes.data}
         rowKey={(c) => c.id}
-        isLoading={classes.isFetching}
         error={classes.error}
         onRetry={() => void classes.refetch()}
-        csvName={`classes-${schoolId}`}
+        exportName={`classes-${schoolId}`}
         testId="classes-table"
       />
       <Group justify="space-between">
@@ -153,15 +152,14 @@ export function SchoolPage() {
           {t('org.newBuilding')}
         </Button>
       </Group>
-      <ListTable
+      <RowsTable
         caption={t('org.buildings')}
         columns={buildingColumns}
         rows={buildings.data}
         rowKey={(b) => b.id}
-        isLoading={buildings.isFetching}
         error={buildings.error}
         onRetry={() => void buildings.refetch()}
-        csvName={`buildings-${schoolId}`}
+        exportName={`buildings-${schoolId}`}
         testId="buildings-table"
       />
       {editing?.kind === 'class' && (

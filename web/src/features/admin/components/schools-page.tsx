@@ -1,10 +1,9 @@
 import type { AdminSchool, AdminSchoolSortField } from '@attesta/contract';
 import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 import { PageTitle } from '../../../components/ui/page-title';
 import { listSchools, orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
@@ -21,31 +20,26 @@ type Editing = { kind: 'school'; school: AdminSchool | null } | { kind: 'oo' } |
 /** `/admin/schools`: every school with its ОО and counts; create and edit schools, add an ОО. */
 export function SchoolsPage() {
   const t = useAdminT();
-  const list = useListState<AdminSchoolSortField, SchoolFilter>({ sort: { field: 'name', dir: 'asc' } });
+  const [filter, setFilter] = useFilter<SchoolFilter>({});
   const [editing, setEditing] = useState<Editing>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const schools = useQuery({
-    queryKey: [...orgKeys.schools, list.request],
-    queryFn: () => listSchools(list.request),
-    placeholderData: keepPreviousData,
-  });
 
   const count = (
     key: 'buildingCount' | 'classCount' | 'studentCount',
     header: string,
     sort?: AdminSchoolSortField,
   ) =>
-    ({ key, header, cell: (s) => s[key], csv: (s) => s[key], sortField: sort }) satisfies Column<
+    ({ key, header, render: (s) => s[key], csv: (s) => s[key], sortField: sort }) satisfies Column<
       AdminSchool,
       AdminSchoolSortField
     >;
 
   const columns: Column<AdminSchool, AdminSchoolSortField>[] = [
-    { key: 'id', header: t('org.id'), cell: (s) => s.id, csv: (s) => s.id, sortField: 'id' },
+    { key: 'id', header: t('org.id'), render: (s) => s.id, csv: (s) => s.id, sortField: 'id' },
     {
       key: 'name',
       header: t('org.name'),
-      cell: (s) => (
+      render: (s) => (
         <Anchor component={Link} to={`/admin/schools/${s.id}`}>
           {s.name}
         </Anchor>
@@ -56,18 +50,30 @@ export function SchoolsPage() {
     {
       key: 'shortName',
       header: t('org.shortName'),
-      cell: (s) => s.shortName ?? '—',
+      render: (s) => s.shortName ?? '—',
       csv: (s) => s.shortName,
     },
-    { key: 'code', header: t('org.code'), cell: (s) => s.code ?? '—', csv: (s) => s.code, sortField: 'code' },
-    { key: 'oo', header: t('org.ooShort'), cell: (s) => s.ooName, csv: (s) => s.ooName, sortField: 'ooName' },
+    {
+      key: 'code',
+      header: t('org.code'),
+      render: (s) => s.code ?? '—',
+      csv: (s) => s.code,
+      sortField: 'code',
+    },
+    {
+      key: 'oo',
+      header: t('org.ooShort'),
+      render: (s) => s.ooName,
+      csv: (s) => s.ooName,
+      sortField: 'ooName',
+    },
     count('buildingCount', t('org.buildingCount')),
     count('classCount', t('org.classCount'), 'classCount'),
     count('studentCount', t('org.studentCount'), 'studentCount'),
     {
       key: 'actions',
       header: t('common.actions'),
-      cell: (s) => (
+      render: (s) => (
         <Group gap={4} wrap="nowrap">
           <Button
             size="compact-xs"
@@ -100,16 +106,16 @@ export function SchoolsPage() {
         <TextInput
           label={t('common.search')}
           placeholder={t('org.schoolsSearch')}
-          value={list.filter.search ?? ''}
-          onChange={(e) => list.setFilter({ search: e.currentTarget.value })}
+          value={filter.search ?? ''}
+          onChange={(e) => setFilter({ search: e.currentTarget.value })}
           w={260}
         />
         <RemoteSelect
           kind="oo"
           label={t('org.ooShort')}
           placeholder={t('common.any')}
-          value={list.filter.ooId ?? null}
-          onChange={(id) => list.setFilter({ ooId: id ?? undefined })}
+          value={filter.ooId ?? null}
+          onChange={(id) => setFilter({ ooId: id ?? undefined })}
           w={280}
         />
         <Button onClick={() => setEditing({ kind: 'school', school: null })} data-testid="school-create">
@@ -119,19 +125,16 @@ export function SchoolsPage() {
           {t('org.newOo')}
         </Button>
       </Group>
-      <ListTable
+      <DataTable
         caption={t('org.schoolsCaption')}
+        queryKey={orgKeys.schools}
+        fetchPage={listSchools}
+        filter={filter}
+        initialSort={{ field: 'name', dir: 'asc' }}
+        pageSize={20}
         columns={columns}
-        rows={schools.data?.items}
-        total={schools.data?.total}
         rowKey={(s) => s.id}
-        isLoading={schools.isFetching}
-        error={schools.error}
-        onRetry={() => void schools.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName="schools"
+        exportName="schools"
         testId="schools-table"
       />
       {editing?.kind === 'school' && (

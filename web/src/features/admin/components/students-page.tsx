@@ -1,10 +1,10 @@
 import type { AdminStudent, AdminStudentSortField } from '@attesta/contract';
 import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
@@ -33,36 +33,31 @@ export function StudentsPage() {
   const t = useAdminT();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
-  const list = useListState<AdminStudentSortField, StudentFilter>({
-    sort: { field: 'surname', dir: 'asc' },
-    filter: { schoolId: idParam(params.get('schoolId')), classId: idParam(params.get('classId')) },
+  const [filter, setFilter] = useFilter<StudentFilter>({
+    schoolId: idParam(params.get('schoolId')),
+    classId: idParam(params.get('classId')),
   });
   const parallels = useParallelOptions();
   const [editing, setEditing] = useState<Editing>(null);
-  const students = useQuery({
-    queryKey: [...orgKeys.students, list.request],
-    queryFn: () => listStudents(list.request),
-    placeholderData: keepPreviousData,
-  });
   const remove = useMutation({
     mutationFn: deleteStudent,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: orgKeys.students }),
   });
 
   const columns: Column<AdminStudent, AdminStudentSortField>[] = [
-    { key: 'id', header: t('org.id'), cell: (s) => s.id, csv: (s) => s.id, sortField: 'id' },
-    { key: 'name', header: t('students.fullName'), cell: fullName, csv: fullName, sortField: 'surname' },
+    { key: 'id', header: t('org.id'), render: (s) => s.id, csv: (s) => s.id, sortField: 'id' },
+    { key: 'name', header: t('students.fullName'), render: fullName, csv: fullName, sortField: 'surname' },
     {
       key: 'birthDate',
       header: t('students.birthDate'),
-      cell: (s) => (s.birthDate ? formatDisplayDate(parsePlainDate(s.birthDate)!) : '—'),
+      render: (s) => (s.birthDate ? formatDisplayDate(parsePlainDate(s.birthDate)!) : '—'),
       csv: (s) => s.birthDate,
       sortField: 'birthDate',
     },
     {
       key: 'school',
       header: t('students.school'),
-      cell: (s) => (
+      render: (s) => (
         <Anchor component={Link} to={`/admin/schools/${s.schoolId}`} size="sm">
           {s.schoolName}
         </Anchor>
@@ -73,20 +68,20 @@ export function StudentsPage() {
     {
       key: 'class',
       header: t('students.className'),
-      cell: (s) => s.className ?? '—',
+      render: (s) => s.className ?? '—',
       csv: (s) => s.className,
       sortField: 'className',
     },
     {
       key: 'registrations',
       header: t('students.registrations'),
-      cell: (s) => s.participantTestCount,
+      render: (s) => s.participantTestCount,
       csv: (s) => s.participantTestCount,
     },
     {
       key: 'actions',
       header: t('common.actions'),
-      cell: (s) => (
+      render: (s) => (
         <EditDeleteButtons
           what="student"
           id={s.id}
@@ -97,7 +92,7 @@ export function StudentsPage() {
     },
   ];
 
-  const schoolId = list.filter.schoolId ?? null;
+  const schoolId = filter.schoolId ?? null;
   return (
     <Stack gap="md">
       <PageTitle data-testid="admin-students-title">{t('students.title')}</PageTitle>
@@ -105,8 +100,8 @@ export function StudentsPage() {
         <TextInput
           label={t('students.search')}
           placeholder={t('students.searchPlaceholder')}
-          value={list.filter.search ?? ''}
-          onChange={(e) => list.setFilter({ search: e.currentTarget.value })}
+          value={filter.search ?? ''}
+          onChange={(e) => setFilter({ search: e.currentTarget.value })}
           w={220}
         />
         <RemoteSelect
@@ -114,7 +109,7 @@ export function StudentsPage() {
           label={t('students.school')}
           placeholder={t('common.any')}
           value={schoolId}
-          onChange={(id) => list.setFilter({ schoolId: id ?? undefined, classId: undefined })}
+          onChange={(id) => setFilter({ schoolId: id ?? undefined, classId: undefined })}
           w={280}
           data-testid="students-school-filter"
         />
@@ -123,8 +118,8 @@ export function StudentsPage() {
           clearable
           placeholder={t('common.any')}
           schoolId={schoolId}
-          value={list.filter.classId ?? null}
-          onChange={(id) => list.setFilter({ classId: id ?? undefined })}
+          value={filter.classId ?? null}
+          onChange={(id) => setFilter({ classId: id ?? undefined })}
           w={160}
         />
         <Select
@@ -132,27 +127,24 @@ export function StudentsPage() {
           clearable
           placeholder={t('common.any')}
           data={parallels}
-          value={list.filter.parallel === undefined ? null : String(list.filter.parallel)}
-          onChange={(v) => list.setFilter({ parallel: v === null ? undefined : Number(v) })}
+          value={filter.parallel === undefined ? null : String(filter.parallel)}
+          onChange={(v) => setFilter({ parallel: v === null ? undefined : Number(v) })}
           w={150}
         />
         <Button onClick={() => setEditing({ kind: 'form', student: null })} data-testid="student-create">
           {t('students.create')}
         </Button>
       </Group>
-      <ListTable
+      <DataTable
         caption={t('students.caption')}
+        queryKey={orgKeys.students}
+        fetchPage={listStudents}
+        filter={filter}
+        initialSort={{ field: 'surname', dir: 'asc' }}
+        pageSize={20}
         columns={columns}
-        rows={students.data?.items}
-        total={students.data?.total}
         rowKey={(s) => s.id}
-        isLoading={students.isFetching}
-        error={students.error}
-        onRetry={() => void students.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName="students"
+        exportName="students"
         testId="students-table"
       />
       {editing?.kind === 'form' && (

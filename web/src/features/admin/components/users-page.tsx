@@ -1,6 +1,6 @@
-import type { UserListItem, UserSortField } from '@attesta/contract';
+import type { UserListItem, UserListRequest, UserSortField } from '@attesta/contract';
 import { Alert, Badge, Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../components/ui/page-title';
@@ -11,16 +11,11 @@ import { formatDisplayDate } from '../../../lib/format';
 import { adminKeys, listRoles, listUsers, saveUser } from '../api/admin-api';
 import { useAdminT } from '../i18n';
 import { SetPasswordModal } from './set-password-modal';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 import { UserFormModal } from './user-form-modal';
 
-interface UserFilter {
-  search?: string;
-  role?: string;
-  schoolId?: number;
-  blocked?: boolean;
-}
+type UserFilter = NonNullable<UserListRequest['filter']>;
 
 type Editing = { kind: 'form'; user: UserListItem | null } | { kind: 'password'; user: UserListItem } | null;
 
@@ -29,16 +24,11 @@ export function UsersPage() {
   const t = useAdminT();
   const { t: tr, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const list = useListState<UserSortField, UserFilter>({ sort: { field: 'id', dir: 'asc' } });
+  const [filter, setFilter] = useFilter<UserFilter>({});
   const [editing, setEditing] = useState<Editing>(null);
   const [notice, setNotice] = useState<{ color: string; text: string } | null>(null);
   const [schoolText, setSchoolText] = useState('');
 
-  const users = useQuery({
-    queryKey: [...adminKeys.users, list.request],
-    queryFn: () => listUsers(list.request as Parameters<typeof listUsers>[0]),
-    placeholderData: keepPreviousData,
-  });
   const roles = useQuery({ queryKey: adminKeys.roles, queryFn: listRoles, staleTime: Infinity });
   const roleName = (code: string) => {
     const info = roles.data?.find((r) => r.code === code);
@@ -59,27 +49,38 @@ export function UsersPage() {
   });
 
   const columns: Column<UserListItem, UserSortField>[] = [
-    { key: 'id', header: t('users.id'), cell: (u) => u.id, csv: (u) => u.id, sortField: 'id' },
-    { key: 'login', header: t('users.login'), cell: (u) => u.login, csv: (u) => u.login, sortField: 'login' },
+    { key: 'id', header: t('users.id'), render: (u) => u.id, csv: (u) => u.id, sortField: 'id' },
+    {
+      key: 'login',
+      header: t('users.login'),
+      render: (u) => u.login,
+      csv: (u) => u.login,
+      sortField: 'login',
+    },
     {
       key: 'name',
       header: t('users.name'),
-      cell: (u) => u.displayName,
+      render: (u) => u.displayName,
       csv: (u) => u.displayName,
       sortField: 'surname',
     },
-    { key: 'email', header: t('users.email'), cell: (u) => u.email ?? '—', csv: (u) => u.email },
+    { key: 'email', header: t('users.email'), render: (u) => u.email ?? '—', csv: (u) => u.email },
     {
       key: 'roles',
       header: t('users.roles'),
-      cell: (u) => u.roles.map(roleName).join(', '),
+      render: (u) => u.roles.map(roleName).join(', '),
       csv: (u) => u.roles.map(roleName).join(', '),
     },
-    { key: 'school', header: t('users.school'), cell: (u) => u.schoolName ?? '—', csv: (u) => u.schoolName },
+    {
+      key: 'school',
+      header: t('users.school'),
+      render: (u) => u.schoolName ?? '—',
+      csv: (u) => u.schoolName,
+    },
     {
       key: 'blocked',
       header: t('users.blocked'),
-      cell: (u) =>
+      render: (u) =>
         u.isBlocked ? (
           <Badge color="red">{t('users.blockedBadge')}</Badge>
         ) : (
@@ -92,14 +93,14 @@ export function UsersPage() {
     {
       key: 'createdAt',
       header: t('users.createdAt'),
-      cell: (u) => formatDisplayDate(new Date(u.createdAt)),
+      render: (u) => formatDisplayDate(new Date(u.createdAt)),
       csv: (u) => formatDisplayDate(new Date(u.createdAt)),
       sortField: 'createdAt',
     },
     {
       key: 'actions',
       header: t('common.actions'),
-      cell: (u) => (
+      render: (u) => (
         <Group gap={4} wrap="nowrap">
           <Button size="compact-xs" variant="light" onClick={() => setEditing({ kind: 'form', user: u })}>
             {t('common.edit')}
@@ -120,7 +121,7 @@ export function UsersPage() {
     },
   ];
 
-  const blockedValue = list.filter.blocked === undefined ? '' : String(list.filter.blocked);
+  const blockedValue = filter.blocked === undefined ? '' : String(filter.blocked);
 
   return (
     <Stack gap="md">
@@ -139,8 +140,8 @@ export function UsersPage() {
         <TextInput
           label={t('common.search')}
           placeholder={t('users.searchPlaceholder')}
-          value={list.filter.search ?? ''}
-          onChange={(e) => list.setFilter({ search: e.currentTarget.value })}
+          value={filter.search ?? ''}
+          onChange={(e) => setFilter({ search: e.currentTarget.value })}
           w={260}
         />
         <Select
@@ -149,8 +150,8 @@ export function UsersPage() {
             { value: '', label: t('common.any') },
             ...(roles.data ?? []).map((r) => ({ value: r.code, label: roleName(r.code) })),
           ]}
-          value={list.filter.role ?? ''}
-          onChange={(v) => list.setFilter({ role: v || undefined })}
+          value={filter.role ?? ''}
+          onChange={(v) => setFilter({ role: (v || undefined) as UserFilter['role'] })}
           allowDeselect={false}
           w={220}
         />
@@ -161,7 +162,7 @@ export function UsersPage() {
           onChange={(e) => {
             const value = e.currentTarget.value;
             setSchoolText(value);
-            list.setFilter({ schoolId: /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined });
+            setFilter({ schoolId: /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined });
           }}
           w={120}
         />
@@ -173,7 +174,7 @@ export function UsersPage() {
             { value: 'false', label: t('users.activeBadge') },
           ]}
           value={blockedValue}
-          onChange={(v) => list.setFilter({ blocked: v ? v === 'true' : undefined })}
+          onChange={(v) => setFilter({ blocked: v ? v === 'true' : undefined })}
           allowDeselect={false}
           w={160}
         />
@@ -181,19 +182,16 @@ export function UsersPage() {
           {t('users.create')}
         </Button>
       </Group>
-      <ListTable
+      <DataTable
         caption={t('users.caption')}
+        queryKey={adminKeys.users}
+        fetchPage={listUsers}
+        filter={filter}
+        initialSort={{ field: 'id', dir: 'asc' }}
+        pageSize={20}
         columns={columns}
-        rows={users.data?.items}
-        total={users.data?.total}
         rowKey={(u) => u.id}
-        isLoading={users.isFetching}
-        error={users.error}
-        onRetry={() => void users.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName="users"
+        exportName="users"
         testId="users-table"
       />
       {editing?.kind === 'form' && (

@@ -14,7 +14,7 @@ import {
   type UgnikParticipantSaveBody,
 } from '@attesta/contract';
 import { apiClient } from '../../../lib/api-client';
-import { inlineCall } from '../../../components/list-table/inline-call';
+import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 const page = <T>(item: { parse: (d: unknown) => T }) => ({

@@ -19,7 +19,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -40,26 +40,17 @@ import {
 import { useUgnikT } from '../i18n';
 import { ConfirmDelete } from './confirm-delete';
 import { windowText } from './diagnostics-page';
-import { downloadFile } from '../../../components/list-table/download';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { downloadFile } from '../../../components/data-table/download';
+import { DataTable, RowsTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 
 function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const t = useUgnikT();
   const queryClient = useQueryClient();
-  const list = useListState<
-    ParticipantTestSortField,
-    { diagnosticId: number; search?: string; subjectTestId?: number }
-  >({
-    sort: { field: 'participantName', dir: 'asc' },
-    filter: { diagnosticId: diagnostic.id },
+  const [filter, setFilter] = useFilter<{ diagnosticId: number; search?: string; subjectTestId?: number }>({
+    diagnosticId: diagnostic.id,
   });
   const [deleting, setDeleting] = useState<ParticipantTestListItem | null>(null);
-  const query = useQuery({
-    queryKey: [...ugnikKeys.participants, list.request],
-    queryFn: () => listParticipants(list.request),
-    placeholderData: keepPreviousData,
-  });
   const remove = useMutation({
     mutationFn: deleteParticipant,
     onSuccess: () =>
@@ -70,57 +61,57 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   });
   const name = (p: ParticipantTestListItem) => p.participantName ?? t('detail.impersonal');
   const columns: Column<ParticipantTestListItem, ParticipantTestSortField>[] = [
-    { key: 'name', header: t('detail.participant'), cell: name, csv: name, sortField: 'participantName' },
+    { key: 'name', header: t('detail.participant'), render: name, csv: name, sortField: 'participantName' },
     {
       key: 'school',
       header: t('detail.school'),
-      cell: (p) => p.schoolName ?? '—',
+      render: (p) => p.schoolName ?? '—',
       csv: (p) => p.schoolName,
       sortField: 'schoolName',
     },
     {
       key: 'class',
       header: t('detail.class'),
-      cell: (p) => p.className ?? '—',
+      render: (p) => p.className ?? '—',
       csv: (p) => p.className,
       sortField: 'className',
     },
     {
       key: 'test',
       header: t('detail.subjectTest'),
-      cell: (p) => p.subjectTestName,
+      render: (p) => p.subjectTestName,
       csv: (p) => p.subjectTestName,
     },
     {
       key: 'date',
       header: t('detail.testDate'),
-      cell: (p) => p.testDate,
+      render: (p) => p.testDate,
       csv: (p) => p.testDate,
       sortField: 'testDate',
     },
     {
       key: 'status',
       header: t('detail.status'),
-      cell: (p) => <Badge variant="light">{p.status}</Badge>,
+      render: (p) => <Badge variant="light">{p.status}</Badge>,
       csv: (p) => p.status,
       sortField: 'status',
     },
     {
       key: 'code',
       header: t('detail.activationCode'),
-      cell: (p) => p.activationCode,
+      render: (p) => p.activationCode,
       csv: (p) => p.activationCode,
     },
     {
       key: 'reg',
       header: t('detail.registrationCode'),
-      cell: (p) => p.registrationCode,
+      render: (p) => p.registrationCode,
       csv: (p) => p.registrationCode,
     },
     {
       key: 'actions',
       header: t('common.actions'),
-      cell: (p) => (
+      render: (p) => (
         <Button size="compact-xs" variant="light" color="red" onClick={() => setDeleting(p)}>
           {t('common.delete')}
         </Button>
@@ -129,39 +120,34 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   ];
   return (
     <>
-      <ListTable
+      <DataTable
         caption={t('detail.participantsTab')}
-        toolbar={
+        queryKey={ugnikKeys.participants}
+        fetchPage={listParticipants}
+        filter={filter}
+        initialSort={{ field: 'participantName', dir: 'asc' }}
+        pageSize={20}
+        filters={
           <>
             <TextInput
               aria-label={t('common.search')}
               placeholder={t('common.search')}
-              value={list.filter.search ?? ''}
-              onChange={(e) =>
-                list.setFilter({ search: e.currentTarget.value.trim() ? e.currentTarget.value : undefined })
-              }
+              value={filter.search ?? ''}
+              onChange={(e) => setFilter({ search: e.currentTarget.value })}
             />
             <Select
               aria-label={t('detail.subjectTest')}
               placeholder={t('detail.subjectTest')}
               clearable
               data={diagnostic.subjectTests.map((s) => ({ value: String(s.id), label: s.name }))}
-              value={list.filter.subjectTestId ? String(list.filter.subjectTestId) : null}
-              onChange={(v) => list.setFilter({ subjectTestId: v ? Number(v) : undefined })}
+              value={filter.subjectTestId ? String(filter.subjectTestId) : null}
+              onChange={(v) => setFilter({ subjectTestId: v ? Number(v) : undefined })}
             />
           </>
         }
         columns={columns}
-        rows={query.data?.items}
-        total={query.data?.total}
         rowKey={(p) => p.id}
-        isLoading={query.isFetching}
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName={`participants-${diagnostic.code}`}
+        exportName={`participants-${diagnostic.code}`}
         testId="participants-table"
       />
       {deleting && (
@@ -331,31 +317,36 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
     queryFn: () => getSurnames(diagnostic.id),
   });
   const download = (path: string, fallback: string) =>
-    downloadFile(path, fallback).then(
+    downloadFile(path, undefined, fallback).then(
       () => setError(null),
       (e: unknown) => setError(describeApiError(e, tr)),
     );
   const base = `diagnosticId=${diagnostic.id}`;
   const fullName = (r: UgnikSurnameRow) => [r.surname, r.name, r.patronymic].filter(Boolean).join(' ');
   const columns: Column<UgnikSurnameRow>[] = [
-    { key: 'name', header: t('detail.participant'), cell: fullName, csv: fullName },
-    { key: 'school', header: t('detail.school'), cell: (r) => r.schoolName ?? '—', csv: (r) => r.schoolName },
-    { key: 'class', header: t('detail.class'), cell: (r) => r.className ?? '—', csv: (r) => r.className },
+    { key: 'name', header: t('detail.participant'), render: fullName, csv: fullName },
+    {
+      key: 'school',
+      header: t('detail.school'),
+      render: (r) => r.schoolName ?? '—',
+      csv: (r) => r.schoolName,
+    },
+    { key: 'class', header: t('detail.class'), render: (r) => r.className ?? '—', csv: (r) => r.className },
     {
       key: 'test',
       header: t('detail.subjectTest'),
-      cell: (r) => r.subjectTestName,
+      render: (r) => r.subjectTestName,
       csv: (r) => r.subjectTestName,
     },
-    { key: 'date', header: t('detail.testDate'), cell: (r) => r.testDate, csv: (r) => r.testDate },
-    { key: 'status', header: t('detail.status'), cell: (r) => r.status, csv: (r) => r.status },
+    { key: 'date', header: t('detail.testDate'), render: (r) => r.testDate, csv: (r) => r.testDate },
+    { key: 'status', header: t('detail.status'), render: (r) => r.status, csv: (r) => r.status },
     {
       key: 'code',
       header: t('detail.activationCode'),
-      cell: (r) => r.activationCode,
+      render: (r) => r.activationCode,
       csv: (r) => r.activationCode,
     },
-    { key: 'score', header: t('detail.score'), cell: (r) => r.score ?? '—', csv: (r) => r.score },
+    { key: 'score', header: t('detail.score'), render: (r) => r.score ?? '—', csv: (r) => r.score },
   ];
   return (
     <Stack>
@@ -401,15 +392,14 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
           {t('detail.surnamesXlsx')}
         </LoadingButton>
       </Group>
-      <ListTable
+      <RowsTable
         caption={t('detail.surnamesReport')}
         columns={columns}
         rows={surnames.data?.items}
         rowKey={(r) => r.participantTestId}
-        isLoading={surnames.isFetching}
         error={surnames.error}
         onRetry={() => void surnames.refetch()}
-        csvName={`surnames-${diagnostic.code}`}
+        exportName={`surnames-${diagnostic.code}`}
       />
     </Stack>
   );

@@ -1,6 +1,6 @@
 import type { UgnikDiagnosticListItem, UgnikDiagnosticSortField } from '@attesta/contract';
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
@@ -8,8 +8,8 @@ import { formatDisplayDate } from '../../../lib/format';
 import { deleteDiagnostic, listDiagnostics, ugnikKeys } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
 import { ConfirmDelete } from './confirm-delete';
-import { ListTable, type Column } from '../../../components/list-table/list-table';
-import { useListState } from '../../../components/list-table/use-list-state';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
 
 interface Filter {
   search?: string;
@@ -24,31 +24,26 @@ export const windowText = (d: { startsAt: string; endsAt: string }) =>
 export function UgnikDiagnosticsPage() {
   const t = useUgnikT();
   const queryClient = useQueryClient();
-  const list = useListState<UgnikDiagnosticSortField, Filter>({ sort: { field: 'startsAt', dir: 'desc' } });
+  const [filter, setFilter] = useFilter<Filter>({});
   const [deleting, setDeleting] = useState<UgnikDiagnosticListItem | null>(null);
-  const query = useQuery({
-    queryKey: [...ugnikKeys.diagnostics, list.request],
-    queryFn: () => listDiagnostics(list.request),
-    placeholderData: keepPreviousData,
-  });
   const remove = useMutation({
     mutationFn: deleteDiagnostic,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ugnikKeys.diagnostics }),
   });
 
   const columns: Column<UgnikDiagnosticListItem, UgnikDiagnosticSortField>[] = [
-    { key: 'id', header: t('diagnostics.id'), cell: (d) => d.id, csv: (d) => d.id, sortField: 'id' },
+    { key: 'id', header: t('diagnostics.id'), render: (d) => d.id, csv: (d) => d.id, sortField: 'id' },
     {
       key: 'code',
       header: t('diagnostics.code'),
-      cell: (d) => d.code,
+      render: (d) => d.code,
       csv: (d) => d.code,
       sortField: 'code',
     },
     {
       key: 'name',
       header: t('diagnostics.name'),
-      cell: (d) => (
+      render: (d) => (
         <Anchor component={Link} to={`/ugnik/diagnostics/${d.id}`}>
           {d.name}
         </Anchor>
@@ -59,38 +54,38 @@ export function UgnikDiagnosticsPage() {
     {
       key: 'window',
       header: t('diagnostics.window'),
-      cell: windowText,
+      render: windowText,
       csv: windowText,
       sortField: 'startsAt',
     },
     {
       key: 'parallels',
       header: t('diagnostics.parallels'),
-      cell: (d) => d.parallels.join(', '),
+      render: (d) => d.parallels.join(', '),
       csv: (d) => d.parallels.join(', '),
     },
     {
       key: 'tests',
       header: t('diagnostics.subjectTestCount'),
-      cell: (d) => d.subjectTestCount,
+      render: (d) => d.subjectTestCount,
       csv: (d) => d.subjectTestCount,
     },
     {
       key: 'schools',
       header: t('diagnostics.schoolCount'),
-      cell: (d) => d.schoolCount,
+      render: (d) => d.schoolCount,
       csv: (d) => d.schoolCount,
     },
     {
       key: 'participants',
       header: t('diagnostics.participants'),
-      cell: (d) => d.participantCount,
+      render: (d) => d.participantCount,
       csv: (d) => d.participantCount,
     },
     {
       key: 'actions',
       header: t('common.actions'),
-      cell: (d) => (
+      render: (d) => (
         <Group gap={4} wrap="nowrap">
           <Button component={Link} to={`/ugnik/diagnostics/${d.id}`} size="compact-xs" variant="light">
             {t('common.open')}
@@ -109,41 +104,36 @@ export function UgnikDiagnosticsPage() {
       <Group align="flex-end" gap="sm" role="search">
         <TextInput
           label={t('common.search')}
-          value={list.filter.search ?? ''}
-          onChange={(e) =>
-            list.setFilter({ search: e.currentTarget.value.trim() ? e.currentTarget.value : undefined })
-          }
+          value={filter.search ?? ''}
+          onChange={(e) => setFilter({ search: e.currentTarget.value })}
           w={240}
         />
         <TextInput
           type="date"
           label={t('diagnostics.from')}
-          value={list.filter.from ?? ''}
-          onChange={(e) => list.setFilter({ from: e.currentTarget.value || undefined })}
+          value={filter.from ?? ''}
+          onChange={(e) => setFilter({ from: e.currentTarget.value || undefined })}
         />
         <TextInput
           type="date"
           label={t('diagnostics.till')}
-          value={list.filter.till ?? ''}
-          onChange={(e) => list.setFilter({ till: e.currentTarget.value || undefined })}
+          value={filter.till ?? ''}
+          onChange={(e) => setFilter({ till: e.currentTarget.value || undefined })}
         />
         <Button component={Link} to="/ugnik/diagnostics/new">
           {t('diagnostics.create')}
         </Button>
       </Group>
-      <ListTable
+      <DataTable
         caption={t('diagnostics.caption')}
+        queryKey={ugnikKeys.diagnostics}
+        fetchPage={listDiagnostics}
+        filter={filter}
+        initialSort={{ field: 'startsAt', dir: 'desc' }}
+        pageSize={20}
         columns={columns}
-        rows={query.data?.items}
-        total={query.data?.total}
         rowKey={(d) => d.id}
-        isLoading={query.isFetching}
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        paging={list}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        csvName="diagnostics"
+        exportName="diagnostics"
         testId="ugnik-diagnostics-table"
       />
       {deleting && (

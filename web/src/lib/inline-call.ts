@@ -1,4 +1,4 @@
-import { apiClient, ApiError } from '../../lib/api-client';
+import { apiClient, ApiError } from './api-client';
 
 /**
  * Runs a call whose failure the page shows inline (it was made with `suppressRedirect`). Only a
