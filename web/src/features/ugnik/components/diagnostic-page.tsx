@@ -24,6 +24,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LoadingButton } from '../../../components/ui/loading-button';
+import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
 import { describeApiError } from '../../../lib/form-errors';
 import { useApiForm } from '../../../lib/use-api-form';
@@ -38,7 +39,6 @@ import {
   ugnikKeys,
 } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
-import { ConfirmDelete } from './confirm-delete';
 import { windowText } from './diagnostics-page';
 import { downloadFile } from '../../../components/data-table/download';
 import { DataTable, RowsTable, type Column } from '../../../components/data-table/data-table';
@@ -152,9 +152,11 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
       />
       {deleting && (
         <ConfirmDelete
+          title={t('common.confirmTitle')}
           question={t('detail.deleteParticipantConfirm', { name: name(deleting) })}
-          conflictCode="has_exam_work"
-          conflictMessage={t('detail.hasExamWork')}
+          confirmLabel={t('common.delete')}
+          cancelLabel={t('common.cancel')}
+          conflicts={{ has_exam_work: t('detail.hasExamWork') }}
           onConfirm={() => remove.mutateAsync(deleting.id)}
           onClose={() => setDeleting(null)}
         />

@@ -3,11 +3,11 @@ import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDate } from '../../../lib/format';
 import { deleteDiagnostic, listDiagnostics, ugnikKeys } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
-import { ConfirmDelete } from './confirm-delete';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
 
@@ -138,9 +138,11 @@ export function UgnikDiagnosticsPage() {
       />
       {deleting && (
         <ConfirmDelete
+          title={t('common.confirmTitle')}
           question={t('diagnostics.deleteConfirm', { name: deleting.name })}
-          conflictCode="has_exam_works"
-          conflictMessage={t('diagnostics.hasExamWorks')}
+          confirmLabel={t('common.delete')}
+          cancelLabel={t('common.cancel')}
+          conflicts={{ has_exam_works: t('diagnostics.hasExamWorks') }}
           onConfirm={() => remove.mutateAsync(deleting.id)}
           onClose={() => setDeleting(null)}
         />
