@@ -24,3 +24,15 @@ export function fullName(p: { surname: string | null; name: string | null; patro
 }
 
 export const GRADES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] as const;
+
+/** Badge colours of participant-test statuses (the staff lists and the admin's). */
+export const PARTICIPANT_STATUS_COLOR: Record<string, string> = {
+  planned: 'gray',
+  active: 'cyan',
+  in_progress: 'blue',
+  finished: 'teal',
+  scored: 'green',
+  published: 'green',
+  absent: 'orange',
+  annulled: 'red',
+};

@@ -25,7 +25,7 @@ import { useBundleT } from '../data-table/use-bundle-t';
 import { useDownload } from '../data-table/use-download';
 import { LoadingButton } from '../ui/loading-button';
 import { PageTitle } from '../ui/page-title';
-import { fullName, instant, plainDate } from './format';
+import { fullName, instant, PARTICIPANT_STATUS_COLOR, plainDate } from './format';
 import { staffBundle } from './locales';
 import { RegisterForm } from './register-form';
 import {
@@ -38,16 +38,7 @@ import {
   type StaffRole,
 } from './staff-api';
 
-const STATUS_COLOR: Record<string, string> = {
-  planned: 'gray',
-  active: 'cyan',
-  in_progress: 'blue',
-  finished: 'teal',
-  scored: 'green',
-  published: 'green',
-  absent: 'orange',
-  annulled: 'red',
-};
+const STATUS_COLOR = PARTICIPANT_STATUS_COLOR;
 const LIVE = new Set(['active', 'in_progress']);
 export const LIVE_REFRESH_MS = 10_000;
 

@@ -12,9 +12,10 @@ import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { getAdminDiagnostic, orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
+import { DiagnosticParticipants } from './diagnostic-participants';
 import { DiagnosticLinks, PublicationBadge, useDiagnosticLabels, windowText } from './diagnostics-page';
 
-/** `/admin/diagnostics/:id`: one diagnostic, its schools with their counts, links to its results and jobs. */
+/** `/admin/diagnostics/:id`: one diagnostic, its schools with their counts, its participants, links to its results and jobs. */
 export function AdminDiagnosticPage() {
   const t = useAdminT();
   const { t: tr } = useTranslation();
@@ -128,6 +129,7 @@ export function AdminDiagnosticPage() {
         exportName={`diagnostic-${id}-schools`}
         testId="diagnostic-schools-table"
       />
+      {d && <DiagnosticParticipants diagnostic={d} />}
     </Stack>
   );
 }
