@@ -208,12 +208,26 @@ export async function answerTasksOf(db: DbOrTx, variantId: number, variantTaskId
     .where(and(eq(variantTasks.variantId, variantId), inArray(variantTasks.id, variantTaskIds)));
 }
 
+/** The room a participant test is spread in: its class, else building, else school, else all. */
+export function spreadGroupOf(pt: {
+  classId: number | null;
+  buildingId: number | null;
+  schoolId: number | null;
+}) {
+  return pt.classId
+    ? { by: 'class', id: pt.classId }
+    : pt.buildingId
+      ? { by: 'building', id: pt.buildingId }
+      : pt.schoolId
+        ? { by: 'school', id: pt.schoolId }
+        : { by: 'all', id: 0 };
+}
+
 /**
- * The variant of a subject test least used among the live works of the same group (class, else
- * building, else school) of this diagnostic; ties go to the lowest number, so the choice is
- * deterministic given the counts.
+ * The variants of a subject test, lowest number first, each with how many live works of its room
+ * (spreadGroupOf) of this diagnostic use it: what variant-spread.ts starts counting from.
  */
-export async function leastUsedVariant(
+export async function variantUseInRoom(
   db: DbOrTx,
   pt: {
     diagnosticId: number;
@@ -222,29 +236,30 @@ export async function leastUsedVariant(
     buildingId: number | null;
     schoolId: number | null;
   },
-): Promise<number | null> {
-  const [by, group] = pt.classId
-    ? ['class', sql`p.class_id = ${pt.classId}`]
-    : pt.buildingId
-      ? ['building', sql`p.building_id = ${pt.buildingId}`]
-      : pt.schoolId
-        ? ['school', sql`p.school_id = ${pt.schoolId}`]
-        : ['all', sql`true`];
-  const [row] = await runPrepared<{ id: number }>(
+): Promise<{ id: number; used: number }[]> {
+  const room = spreadGroupOf(pt);
+  const group =
+    room.by === 'class'
+      ? sql`p.class_id = ${room.id}`
+      : room.by === 'building'
+        ? sql`p.building_id = ${room.id}`
+        : room.by === 'school'
+          ? sql`p.school_id = ${room.id}`
+          : sql`true`;
+  const rows = await runPrepared<{ id: number; used: number | string }>(
     db,
-    `exam_least_used_variant_by_${by}`,
+    `exam_variant_use_by_${room.by}`,
     sql`
-    select v.id
+    select v.id, count(w.id) as used
     from variants v
     left join exam_works w on w.variant_id = v.id and w.deleted_at is null and w.participant_test_id in (
       select p.id from participant_tests p
       where p.diagnostic_id = ${pt.diagnosticId} and p.subject_test_id = ${pt.subjectTestId} and ${group})
     where v.subject_test_id = ${pt.subjectTestId}
     group by v.id, v.number
-    order by count(w.id), v.number
-    limit 1`,
+    order by v.number`,
   );
-  return row ? Number(row.id) : null;
+  return rows.map((r) => ({ id: Number(r.id), used: Number(r.used) }));
 }
 
 // ------------------------------------------------------------------ exam works

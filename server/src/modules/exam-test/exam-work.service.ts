@@ -29,6 +29,7 @@ import {
 import { cachedSubjectTest, cachedTaskCount, cachedTaskDef } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
 import { saveBatcherOf } from './save-batcher.js';
+import { pickVariant } from './variant-spread.js';
 import type { WorkRow } from './exam-work.repo.js';
 import { toPauseState, toSavedAnswers, toTimeLeft, toWorkState } from './presenter.js';
 
@@ -279,7 +280,7 @@ export async function startWork(
   const st = await cachedSubjectTest(ctx.db, pt.subjectTestId);
   if (!st) throw notFound('No such subject test');
   if (mode === 'blank' && !st.allowBlank) throw blankNotAllowed();
-  const variantId = await repo.leastUsedVariant(ctx.db, pt);
+  const variantId = await pickVariant(ctx.db, pt);
   if (variantId === null) throw conflict('no_variant', 'This subject test has no variants yet');
 
   const clock = {

@@ -1,5 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as client from '../../db/client.js';
 import {
   createOrg,
   createParticipantTest,
@@ -165,6 +166,8 @@ describe('POST examwork/new', () => {
       { answerType: 'short_text', content: {} },
     ]);
     const chosen: number[] = [];
+    // The room's use is counted once; later starts count on in memory (variant-spread.ts).
+    const counting = vi.spyOn(client, 'runPrepared');
     for (let i = 0; i < 4; i++) {
       const [pt] = await db()
         .insert(participantTests)
@@ -190,6 +193,10 @@ describe('POST examwork/new', () => {
       chosen.push((await caller(t.app, session).post('examwork/new', {})).json().variantId);
     }
     expect(chosen).toEqual([v1.variantId, v2.variantId, v3.variantId, v1.variantId]);
+    expect(counting.mock.calls.filter((c) => String(c[1]).startsWith('exam_variant_use_by_'))).toHaveLength(
+      1,
+    );
+    counting.mockRestore();
   });
 });
 
