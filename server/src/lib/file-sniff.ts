@@ -105,6 +105,12 @@ export function cleanFileName(name: string | undefined, fallback = 'file'): stri
 
 export const extensionOf = extOf;
 
+/** `base` with the extension of `original`: a file's neutral name where its own may identify someone. */
+export function neutralName(base: string, original: string): string {
+  const ext = extOf(original);
+  return ext ? `${base}.${ext}` : base;
+}
+
 /**
  * `Content-Disposition: attachment` with an ASCII fallback and the real name in RFC 5987
  * `filename*`, so Cyrillic names survive and quotes or line breaks cannot break the header.

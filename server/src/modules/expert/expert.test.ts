@@ -194,6 +194,14 @@ describe('blind double marking', () => {
     const file = await call(e.session, 'GET', `/api/files/${w.fileId}`);
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(w.fileBytes)).toBe(true);
+    // Blind: the participant named the scan after themselves; the grader gets a neutral name.
+    const named = encodeURIComponent('Иванов');
+    expect(file.headers['content-disposition']).toContain(`answer-${w.fileId}.jpg`);
+    expect(file.headers['content-disposition']).not.toContain(named);
+    const ext = await call(e.session, 'GET', `/api/files/${w.fileId}/ext`);
+    expect(ext.json()).toMatchObject({ name: `answer-${w.fileId}.jpg`, extension: 'jpg' });
+    const asAdmin = await call(admin, 'GET', `/api/files/${w.fileId}`);
+    expect(asAdmin.headers['content-disposition']).toContain(named);
     expect((await call(outsider.session, 'GET', `/api/files/${w.fileId}`)).statusCode).toBe(403);
 
     const textRound = rows.find((r) => r.variant_task_id === w.variantTaskIds[0])!;

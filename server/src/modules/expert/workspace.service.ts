@@ -22,6 +22,7 @@ import { SCHOOL_UTC_OFFSET_MS } from '../../lib/calendar.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { htmlToText, sanitizeHtml } from '../../lib/sanitize.js';
 import { isEditable, rubricOf } from './grading.service.js';
+import { neutralName } from '../../lib/file-sniff.js';
 
 /*
  * The expert's grading workspace. Every response is built here from allowlisted columns: the
@@ -37,8 +38,6 @@ const ownOrAll = (auth: AuthContext): SQL | undefined =>
   hasRole(auth, 'admin') && !hasRole(auth, 'expert')
     ? undefined
     : eq(expertAssignments.expertId, auth.userId);
-
-const extOf = (name: string) => /\.[a-z0-9]{1,8}$/i.exec(name)?.[0].toLowerCase() ?? '';
 
 /** Files attached to an answer, under neutral names (the participant may have named them after themselves). */
 export async function answerFilesOf(db: DbOrTx, examWorkId: number, variantTaskId: number) {
@@ -56,7 +55,7 @@ export async function answerFilesOf(db: DbOrTx, examWorkId: number, variantTaskI
     .orderBy(asc(files.id));
   return rows.map((f, i) => ({
     id: f.id,
-    name: `file-${i + 1}${extOf(f.name)}`,
+    name: neutralName(`file-${i + 1}`, f.name),
     mime: f.mime,
     size: f.size,
   }));

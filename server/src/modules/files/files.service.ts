@@ -8,7 +8,7 @@ import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { extensionOf } from '../../lib/file-sniff.js';
+import { extensionOf, neutralName } from '../../lib/file-sniff.js';
 import { canSeeFile } from './files.access.js';
 import * as repo from './files.repo.js';
 import { checkFile, splitPdfPages, type CheckedFile, type IncomingFile } from './upload.js';
@@ -26,6 +26,19 @@ const toInfo = (f: Pick<repo.FileMeta, 'id' | 'name' | 'mime' | 'size'>): FileIn
   size: f.size,
 });
 
+const NAMED_FILE_ROLES = ['admin', 'coordinator', 'organizator', 'ugnik'] as const;
+
+/**
+ * The name a caller is shown. Graders see an answer's files under a neutral name: a participant
+ * may have named a scan after themselves, and grading is blind (the workspace and the graders'
+ * zip rename them too). Staff of the participant's school and admins see the real name.
+ */
+export function shownName(auth: AuthContext, file: Pick<repo.FileMeta, 'id' | 'name' | 'ownerType'>): string {
+  if (file.ownerType !== 'answer' || !hasRole(auth, 'expert') || hasRole(auth, ...NAMED_FILE_ROLES))
+    return file.name;
+  return neutralName(`answer-${file.id}`, file.name);
+}
+
 /** A live file the caller may see: 404 when there is none, 403 when it is someone else's. */
 export async function visibleFile(db: Db, auth: AuthContext, id: number): Promise<repo.FileMeta> {
   const file = await repo.findFileMeta(db, id);
@@ -38,12 +51,12 @@ export async function download(db: Db, auth: AuthContext, id: number) {
   const file = await visibleFile(db, auth, id);
   const content = await repo.findFileContent(db, id);
   if (!content) throw notFound('No such file');
-  return { file, data: content.data };
+  return { file: { ...file, name: shownName(auth, file) }, data: content.data };
 }
 
 export async function fileExt(db: Db, auth: AuthContext, id: number) {
   const file = await visibleFile(db, auth, id);
-  return { extension: extensionOf(file.name), mime: file.mime, name: file.name, size: file.size };
+  return { extension: extensionOf(file.name), mime: file.mime, name: shownName(auth, file), size: file.size };
 }
 
 /** The text of a file: extracted/stored text, or the decoded bytes of a text file. */
@@ -51,9 +64,9 @@ export async function fileText(db: Db, auth: AuthContext, id: number) {
   const file = await visibleFile(db, auth, id);
   const content = await repo.findFileContent(db, id);
   if (content?.text !== null && content?.text !== undefined)
-    return { id, name: file.name, text: content.text };
+    return { id, name: shownName(auth, file), text: content.text };
   if (content && file.mime.startsWith('text/'))
-    return { id, name: file.name, text: content.data.toString('utf8') };
+    return { id, name: shownName(auth, file), text: content.data.toString('utf8') };
   throw notFound('This file has no text');
 }
 
