@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, like, sql, type SQL } from 'drizzle-orm';
 import type {
   CreateDiagnosticBody,
+  ErrorCode,
   Diagnostic,
   SpecificationOption,
   SubjectTestOption,
@@ -38,7 +39,7 @@ export interface Actor {
   ip: string | null;
 }
 
-const field = (path: string, message: string, code = 'validation_failed') =>
+const field = (path: string, message: string, code: ErrorCode = 'validation_failed') =>
   badRequest(code, `${path} ${message}`, [{ path, message }]);
 
 /** The role a diagnostic is created under: the widest the caller holds. */
