@@ -16,7 +16,9 @@ if (shouldUseTouchClick(device)) attachTouchClick(document);
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
 
-createRoot(document.getElementById('root')!).render(
+/** The mounted app (tests unmount it so no timer outlives their page). */
+export const root = createRoot(document.getElementById('root')!);
+root.render(
   <StrictMode>
     <AppProviders queryClient={queryClient} i18n={i18n}>
       <RouterProvider router={router} />
