@@ -23,6 +23,7 @@ import {
   students,
 } from '../../db/schema/index.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
+import { classOrder } from '../school-data/school-data.repo.js';
 import { outer } from '../school-data/scope.js';
 
 /*
@@ -360,7 +361,6 @@ const toStudent = (r: StudentRow): AdminStudent => ({
   createdAt: iso(r.createdAt),
 });
 
-const classOrder = sql`${classes.parallelId} * 100 + ascii(coalesce(${classes.letter}, ''))`;
 const STUDENT_SORT = {
   surname: students.surname,
   name: students.name,

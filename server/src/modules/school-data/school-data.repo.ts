@@ -94,11 +94,14 @@ function toStudent(r: StudentRow): StaffStudent {
 
 const studentInScope = (scope: StaffScope) => classInScope(scope, students.classId, students.schoolId);
 
+/** Classes in school order: by parallel, then letter (7 «А», 7 «Б», 8 «А»...); a sort key of lists. */
+export const classOrder = sql`${classes.parallelId} * 100 + ascii(${classes.letter})`;
+
 const STUDENT_SORT = {
   surname: students.surname,
   name: students.name,
   birthDate: students.birthDate,
-  className: sql`${classes.parallelId} * 100 + ascii(coalesce(${classes.letter}, ''))`,
+  className: classOrder,
   createdAt: students.createdAt,
   id: students.id,
 } satisfies Record<StaffStudentSortField, unknown>;
@@ -332,7 +335,7 @@ export async function listBuildings(
 }
 
 const CLASS_SORT = {
-  name: sql`${classes.parallelId} * 100 + ascii(${classes.letter})`,
+  name: classOrder,
   parallel: classes.parallelId,
   studentCount: liveStudentsOfClass(CLASS_ID),
   id: classes.id,
@@ -673,7 +676,7 @@ const livePt = and(
 
 const PT_SORT = {
   surname: students.surname,
-  className: sql`${classes.parallelId} * 100 + ascii(coalesce(${classes.letter}, ''))`,
+  className: classOrder,
   testDate: participantTests.testDate,
   status: participantTests.status,
   subjectTest: subjectTests.name,
