@@ -272,11 +272,3 @@ export async function findByActivationCode(db: DbOrTx, code: string): Promise<Co
   const { student, worker, ...rest } = row;
   return { ...rest, person: student ?? worker ?? null };
 }
-
-/** The first code login starts the participant test's life: planned → active. */
-export async function activateParticipantTest(db: DbOrTx, id: number): Promise<void> {
-  await db
-    .update(participantTests)
-    .set({ status: 'active', updatedAt: new Date() })
-    .where(and(eq(participantTests.id, id), eq(participantTests.status, 'planned')));
-}
