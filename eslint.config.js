@@ -2,6 +2,37 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+const dirsOf = (path) =>
+  readdirSync(new URL(path, import.meta.url), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+const webFeatures = dirsOf('./web/src/features/');
+
+/**
+ * Web layers (bulletproof-react): a feature imports neither another feature nor app/; the shared
+ * layers (components, lib, locales) import no feature and not app/. Checked on resolved paths, so
+ * `../../monitoring/x` from a feature is caught as surely as `features/monitoring/x`.
+ */
+const webBoundaries = [
+  ...webFeatures.map((feature) => ({
+    target: `./web/src/features/${feature}`,
+    from: [
+      './web/src/app',
+      ...webFeatures.filter((f) => f !== feature).map((f) => `./web/src/features/${f}`),
+    ],
+    message:
+      'features never import each other or app/: compose them in app/, share through components/ or lib/',
+  })),
+  {
+    target: ['./web/src/components', './web/src/lib', './web/src/locales'],
+    from: ['./web/src/features', './web/src/app'],
+    message: 'shared layers (components, lib, locales) never import a feature or app/',
+  },
+];
 
 export default tseslint.config(
   {
@@ -31,19 +62,14 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // Features never import each other; only app/ composes them (bulletproof-react).
-    files: ['web/src/features/**/*.{ts,tsx}'],
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
     rules: {
-      'no-restricted-imports': [
+      // basePath: zones are relative to this file, whatever the working directory of the lint run.
+      'import-x/no-restricted-paths': [
         'error',
-        {
-          patterns: [
-            {
-              group: ['../../features/*', '**/features/*/**'],
-              message: 'features must not import each other; compose them in app/',
-            },
-          ],
-        },
+        { basePath: fileURLToPath(new URL('.', import.meta.url)), zones: webBoundaries },
       ],
     },
   },

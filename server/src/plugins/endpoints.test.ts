@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,16 +6,21 @@ import { ENDPOINTS, ROLES, type Role } from '@attesta/contract';
 import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
 
 // The contract table must be exactly ../shared/spec/endpoints.tsv, and every row must be served
-// with its roles: 401 without a session, 403 for a role it does not list.
+// with its roles: 401 without a session, 403 for a role it does not list. A user's clone has no
+// ../shared: the comparison with the TSV is then skipped (the contract table itself is the
+// project's copy of it), the 401/403 sweep over the table still runs.
 const tsvPath = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/spec/endpoints.tsv');
-const tsvRows = readFileSync(tsvPath, 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [method, path, roles, meaning] = line.split('\t');
-    return { method, path, roles, meaning };
-  });
+const haveTsv = existsSync(tsvPath);
+if (!haveTsv) console.warn(`skipping the comparison with ${tsvPath}: ../shared is not beside this clone`);
+const tsvRows = () =>
+  readFileSync(tsvPath, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [method, path, roles, meaning] = line.split('\t');
+      return { method, path, roles, meaning };
+    });
 
 const concrete = (path: string) =>
   path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'publish' ? 'true' : '1'));
@@ -29,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('the call contract', () => {
-  it('is exactly spec/endpoints.tsv', () => {
+  it.skipIf(!haveTsv)('is exactly spec/endpoints.tsv (needs ../shared)', () => {
     expect(
       ENDPOINTS.map((e) => ({
         method: e.method,
@@ -37,7 +42,7 @@ describe('the call contract', () => {
         roles: typeof e.roles === 'string' ? e.roles : e.roles.join(','),
         meaning: e.meaning,
       })),
-    ).toEqual(tsvRows);
+    ).toEqual(tsvRows());
   });
 
   it('registers every call (never 404)', () => {

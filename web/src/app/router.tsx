@@ -20,7 +20,8 @@ import { ugnikRoutes } from '../features/ugnik/routes';
 import { expertRoutes } from '../features/expert/routes';
 import { resultsRoutes, verifyRoute } from '../features/results/routes';
 import { RoleHome } from '../features/homes/components/role-home';
-import { roomRoutes } from '../features/monitoring/routes';
+import { RoomLink } from '../features/monitoring/room-link';
+import { roomRoutes } from './routes/room';
 import { setApiNavigator } from '../lib/api-client';
 import { basePath } from '../lib/location';
 import { HOME_ROLES, type HomeRole } from '../lib/roles';
@@ -44,7 +45,17 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
     path: role,
     loader: requireRole(queryClient, role, basename),
     children: [
-      { index: true, element: role === 'participant' ? <StartPage /> : <RoleHome role={role} /> },
+      {
+        index: true,
+        element:
+          role === 'participant' ? (
+            <StartPage />
+          ) : (
+            <RoleHome role={role}>
+              <RoomLink role={role} />
+            </RoleHome>
+          ),
+      },
       ...(WORK_PLACES[role] ?? []),
     ],
   }));

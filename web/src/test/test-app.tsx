@@ -3,6 +3,9 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '../app/providers';
+
+/** The app's providers, for tests of shared components (which may not import app/ themselves). */
+export { AppProviders };
 import { createRoutes } from '../app/router';
 import { setApiNavigator } from '../lib/api-client';
 import { createI18n } from '../lib/i18n';

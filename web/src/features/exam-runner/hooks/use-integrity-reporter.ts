@@ -5,7 +5,7 @@
  */
 import type { IntegrityEvent, IntegrityKind as Kind } from '@attesta/contract';
 import { useEffect } from 'react';
-import { apiClient } from '../../lib/api-client';
+import { apiClient } from '../../../lib/api-client';
 
 const SAME_KIND_MS = 2000;
 const PER_MINUTE = 60;

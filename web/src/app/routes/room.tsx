@@ -1,9 +1,8 @@
 /** Routes of the live room view: /organizator/room and /coordinator/room. */
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { requireRole } from '../../app/routes/guards';
-import './i18n';
-import { RoomPage } from './room-page';
+import { RoomPage } from '../../features/monitoring/room-page';
+import { requireRole } from './guards';
 
 export function roomRoutes(queryClient: QueryClient, basename = '/'): RouteObject[] {
   return (['organizator', 'coordinator'] as const).map((role) => ({

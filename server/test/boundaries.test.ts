@@ -1,0 +1,49 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The layer rules of eslint.config.js must bite: each case lints a deliberately bad file (never
+// written to disk) at a real place in the tree and expects the boundary rule to refuse it.
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const eslint = new ESLint({ cwd: root });
+
+async function boundaryErrors(file: string, source: string) {
+  const [result] = await eslint.lintText(source, { filePath: join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'import-x/no-restricted-paths');
+}
+
+describe('web layer boundaries', () => {
+  it('a feature importing a sibling feature by a relative path is refused', async () => {
+    const errors = await boundaryErrors(
+      'web/src/features/homes/components/bad.tsx',
+      "import { RoomLink } from '../../monitoring/room-link';\nexport const x = RoomLink;\n",
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it('a feature importing app/ is refused', async () => {
+    const errors = await boundaryErrors(
+      'web/src/features/monitoring/bad.tsx',
+      "import { requireRole } from '../../app/routes/guards';\nexport const x = requireRole;\n",
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it('a shared component importing a feature is refused', async () => {
+    const errors = await boundaryErrors(
+      'web/src/components/ui/bad.tsx',
+      "import { RoomPage } from '../../features/monitoring/room-page';\nexport const x = RoomPage;\n",
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it('a feature importing its own files, lib and components is fine', async () => {
+    const errors = await boundaryErrors(
+      'web/src/features/monitoring/good.tsx',
+      "import { RoomLink } from './room-link';\nimport { apiClient } from '../../lib/api-client';\n" +
+        'export const x = [RoomLink, apiClient];\n',
+    );
+    expect(errors).toEqual([]);
+  });
+});
