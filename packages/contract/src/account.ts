@@ -4,6 +4,16 @@ import { roleSchema } from './roles.js';
 export const LOGIN_MAX = 100;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
+export const POW_PROOF_MAX = 4000;
+
+/** An ALTCHA (v2) proof-of-work challenge, passed through as the server signed it. */
+export const powChallengeSchema = z
+  .object({
+    parameters: z.record(z.string(), z.unknown()),
+    signature: z.string(),
+  })
+  .meta({ id: 'PowChallenge' });
+export type PowChallenge = z.infer<typeof powChallengeSchema>;
 
 export const activationCodeSchema = z
   .string()
@@ -18,7 +28,12 @@ export const loginBodySchema = z.union([
     password: z.string().min(1).max(PASSWORD_MAX),
     remember: z.boolean().optional(),
   }),
-  z.strictObject({ activationCode: activationCodeSchema }),
+  z.strictObject({
+    activationCode: activationCodeSchema,
+    // Asked for (428 `proof_of_work_required`) only after many wrong codes from one address: a
+    // solved challenge of `GET /api/Account/LoginChallenge`, as JSON `{challenge, solution}`.
+    proof: z.string().min(2).max(POW_PROOF_MAX).optional(),
+  }),
 ]);
 export type LoginBody = z.infer<typeof loginBodySchema>;
 

@@ -15,10 +15,11 @@ export interface SessionStoreOptions {
   /**
    * On a database server: keep resolved sessions in this process's memory too, for this long, so
    * a request needs no round trip for its session. Ending a session drops it here at once and, via
-   * `broadcast` (Redis or PostgreSQL), in every other instance; the lifetime bounds staleness
-   * should a message be lost.
+   * `broadcast` (Redis or PostgreSQL), in every other live instance before the ending call
+   * returns (each acknowledges; `ackWaitMs` bounds the wait for one that does not answer). While
+   * this instance does not hear the broadcast, its memory is not used.
    */
-  local?: { ttlMs: number; broadcast: Broadcast | null };
+  local?: { ttlMs: number; broadcast: Broadcast | null; ackWaitMs?: number };
 }
 
 export interface NewSession {
@@ -31,10 +32,21 @@ export interface NewSession {
   ip?: string | null;
 }
 
-type Cached = Omit<AuthContext, 'via' | 'expiresAt'> & { expiresAt: string; lastSeenAt: string };
+/** A resolved session as cached; `readAt`: when its rows were read (older than a change: stale). */
+type Cached = Omit<AuthContext, 'via' | 'expiresAt'> & {
+  expiresAt: string;
+  lastSeenAt: string;
+  readAt?: number;
+};
 
 const CACHE_TTL_SECONDS = 60;
 const LOCAL_MAX_ENTRIES = 100_000;
+/** How long an instance remembers that a session ended (longer than any cached copy lives). */
+const ENDED_MEMORY_MS = 2 * CACHE_TTL_SECONDS * 1000;
+const ENDED_MAX_ENTRIES = 200_000;
+const ACK_WAIT_MS = 2000;
+/** Clocks of instances differ a little: a shared copy read this close to a change is not trusted. */
+const CLOCK_SKEW_MS = 1000;
 const cacheKey = (id: string) => `sess:${id}`;
 
 export const displayNameOf = (u: {
@@ -52,26 +64,44 @@ export class SessionStore {
   private readonly touchEveryMs: number;
   /** The in-process layer in front of a shared cache (see SessionStoreOptions.local). */
   private readonly local = new Map<string, { entry: Cached; until: number }>();
+  /**
+   * Sessions that ended or changed lately (id → when this instance learnt it; `ended` for ends).
+   * A request that read a session just before the change must not put its copy back into a cache
+   * afterwards (it would be served from there again), and an ended one is never served again.
+   */
+  private readonly changes = new Map<string, { at: number; ended: boolean; until: number }>();
   constructor(
     private readonly db: Db,
     private readonly options: SessionStoreOptions,
     private readonly cache: Cache | null,
   ) {
     this.touchEveryMs = options.touchEveryMs ?? 60_000;
-    options.local?.broadcast?.onMessage((message) => {
-      for (const id of message.split(',')) this.local.delete(id);
+    const broadcast = options.local?.broadcast;
+    broadcast?.onMessage((message) => {
+      const now = Date.now();
+      const ended = message.startsWith('E:');
+      for (const id of message.slice(2).split(',')) this.markChanged(id, ended, now);
     });
+    // Messages may have been missed while not listening: nothing remembered before is trusted.
+    broadcast?.onListening((listening) => {
+      if (listening) this.local.clear();
+    });
+  }
+
+  /** The channel that carries session ends between instances (null: one process, none needed). */
+  get broadcast(): Broadcast | null {
+    return this.options.local?.broadcast ?? null;
+  }
+
+  /** Resolves once this instance hears the other instances' session ends. */
+  async ready(): Promise<void> {
+    await this.options.local?.broadcast?.ready();
   }
 
   /**
    * Opens a session. `known` (the user row and roles the caller has just read) primes the caches,
    * so the first request of the session needs no lookup.
    */
-  /** Resolves once this instance hears the other instances' session ends. */
-  async ready(): Promise<void> {
-    await this.options.local?.broadcast?.ready();
-  }
-
   async create(
     input: NewSession,
     known?: { user: SessionUser; roles: Role[] },
@@ -123,6 +153,7 @@ export class SessionStore {
       appShell: input.appShell ?? false,
       expiresAt: expiresAt.toISOString(),
       lastSeenAt: new Date(now).toISOString(),
+      readAt: now,
     };
     await this.remember(sessionId, entry);
     return { token, sessionId, expiresAt, auth: this.toAuth(entry, 'cookie') };
@@ -138,16 +169,19 @@ export class SessionStore {
     if (!token || token.length > 200) return null;
     const id = sha256(token);
     const now = Date.now();
-    let entry = this.readLocal(id, now) ?? (await this.readCache(id));
+    let entry = this.readLocal(id, now) ?? this.fresh(id, await this.readCache(id), CLOCK_SKEW_MS);
     if (!entry) {
-      entry = await this.load(id);
+      let loaded = await this.load(id);
+      // Read while it changed: read again (a change is committed before anyone hears of it).
+      if (loaded && !this.fresh(id, loaded) && !this.changes.get(id)?.ended) loaded = await this.load(id);
+      entry = this.fresh(id, loaded);
       if (!entry) return null;
       await this.remember(id, entry);
     } else if (this.options.local && !this.local.has(id)) this.keepLocal(id, entry, now);
     const lastSeen = new Date(entry.lastSeenAt);
     const absolute = new Date(entry.expiresAt);
     if (absolute.getTime() <= now || lastSeen.getTime() + this.options.idleMs <= now) {
-      await this.revoke(id, 'expired');
+      await this.revoke(id, 'expired', false);
       return null;
     }
     if (touch && now - lastSeen.getTime() > this.touchEveryMs) {
@@ -162,11 +196,12 @@ export class SessionStore {
   }
 
   private toAuth(entry: Cached, via: 'cookie' | 'bearer'): AuthContext {
-    const { lastSeenAt, expiresAt, ...rest } = entry;
+    const { lastSeenAt, expiresAt, readAt: _readAt, ...rest } = entry;
     return { ...rest, via, expiresAt: this.effectiveExpiry(new Date(lastSeenAt), new Date(expiresAt)) };
   }
 
   private readLocal(id: string, now: number): Cached | null {
+    if (!this.trustLocal()) return null;
     const hit = this.local.get(id);
     if (!hit) return null;
     if (hit.until > now) return hit.entry;
@@ -174,27 +209,68 @@ export class SessionStore {
     return null;
   }
 
+  /** The memory layer is used only while this instance hears every session end. */
+  private trustLocal(): boolean {
+    const local = this.options.local;
+    return Boolean(local) && (!local!.broadcast || local!.broadcast.listening);
+  }
+
+  /** The entry, unless its session ended or it was read before (or, `skewMs`, about when) it changed. */
+  private fresh(id: string, entry: Cached | null, skewMs = 0): Cached | null {
+    if (!entry) return null;
+    const change = this.changes.get(id);
+    if (!change || change.until <= Date.now()) return entry;
+    if (change.ended || (entry.readAt ?? 0) <= change.at + skewMs) return null;
+    return entry;
+  }
+
   private keepLocal(id: string, entry: Cached, now = Date.now()) {
-    if (!this.options.local) return;
+    const local = this.options.local;
+    if (!local || !this.trustLocal() || !this.fresh(id, entry)) return;
     if (this.local.size >= LOCAL_MAX_ENTRIES) this.local.clear();
-    this.local.set(id, { entry, until: now + this.options.local.ttlMs });
+    this.local.set(id, { entry, until: now + local.ttlMs });
   }
 
   private async remember(id: string, entry: Cached) {
+    if (!this.fresh(id, entry)) return;
     this.keepLocal(id, entry);
     await this.cache?.set(cacheKey(id), JSON.stringify(entry), CACHE_TTL_SECONDS);
   }
 
-  /** Drops sessions from every cache: here, the shared one, and other instances' memory. */
-  private async forget(ids: string[]) {
-    if (!ids.length) return;
-    for (const id of ids) this.local.delete(id);
-    await this.cache?.del(...ids.map(cacheKey));
-    if (this.options.local?.broadcast) {
-      // 100 ids (64 characters each) keep a message under PostgreSQL's NOTIFY limit.
-      for (let i = 0; i < ids.length; i += 100)
-        this.options.local.broadcast.publish(ids.slice(i, i + 100).join(','));
+  private markChanged(id: string, ended: boolean, now: number) {
+    this.local.delete(id);
+    if (this.changes.size >= ENDED_MAX_ENTRIES) {
+      for (const [key, c] of this.changes) if (c.until <= now) this.changes.delete(key);
+      if (this.changes.size >= ENDED_MAX_ENTRIES) this.changes.clear();
     }
+    const ever = ended || Boolean(this.changes.get(id)?.ended);
+    this.changes.set(id, { at: now, ended: ever, until: now + ENDED_MEMORY_MS });
+  }
+
+  /**
+   * Drops sessions from every cache: here, the shared one, and every other instance's memory.
+   * With `wait`, returns only once each live instance has acknowledged (bounded by ackWaitMs):
+   * after that no request anywhere is served with these sessions. Expiry needs no wait (every
+   * instance sees the same clock and rows).
+   */
+  private async forget(ids: string[], ended: boolean, wait = true) {
+    if (!ids.length) return;
+    const now = Date.now();
+    for (const id of ids) this.markChanged(id, ended, now);
+    await this.cache?.del(...ids.map(cacheKey));
+    const local = this.options.local;
+    if (!local?.broadcast) return;
+    const waitMs = wait ? (local.ackWaitMs ?? ACK_WAIT_MS) : 0;
+    const sends: Promise<unknown>[] = [];
+    // 100 ids (64 characters each) keep a message under PostgreSQL's NOTIFY limit.
+    for (let i = 0; i < ids.length; i += 100)
+      sends.push(
+        local.broadcast.publish(`${ended ? 'E' : 'C'}:${ids.slice(i, i + 100).join(',')}`, { waitMs }),
+      );
+    await Promise.all(sends);
+    // An instance that read a session just before it ended may have written it back to the shared
+    // cache; every live instance now knows it ended, so nobody writes it again.
+    if (wait) await this.cache?.del(...ids.map(cacheKey));
   }
 
   private async readCache(id: string): Promise<Cached | null> {
@@ -203,6 +279,7 @@ export class SessionStore {
   }
 
   private async load(id: string): Promise<Cached | null> {
+    const readAt = Date.now();
     // One round trip: the session, its user and the user's roles (this runs on every request).
     const query = preparedOnce(this.db, 'session_load', (d) =>
       d
@@ -230,6 +307,7 @@ export class SessionStore {
       appShell: row.session.appShell,
       expiresAt: row.session.expiresAt.toISOString(),
       lastSeenAt: row.session.lastSeenAt.toISOString(),
+      readAt,
     };
   }
 
@@ -266,12 +344,13 @@ export class SessionStore {
     };
   }
 
-  async revoke(sessionId: string, reason: string): Promise<void> {
+  /** Ends one session; on return no instance serves it any more (see forget). */
+  async revoke(sessionId: string, reason: string, waitForInstances = true): Promise<void> {
     await this.db
       .update(sessions)
       .set({ revokedAt: new Date(), revokedReason: reason })
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
-    await this.forget([sessionId]);
+    await this.forget([sessionId], true, waitForInstances);
   }
 
   /** Ends every live session matching the filter; returns how many ended. */
@@ -293,7 +372,10 @@ export class SessionStore {
       .set({ revokedAt: new Date(), revokedReason: reason })
       .where(and(...conditions))
       .returning({ id: sessions.id });
-    await this.forget(ended.map((s) => s.id));
+    await this.forget(
+      ended.map((s) => s.id),
+      true,
+    );
     return ended.length;
   }
 
@@ -308,7 +390,11 @@ export class SessionStore {
       .select({ id: sessions.id })
       .from(sessions)
       .where(and(inArray(sessions.userId, userIds), isNull(sessions.revokedAt)));
-    await this.forget(live.map((s) => s.id));
+    // Not ended: their next request reads them afresh (a blocked user's then finds nothing).
+    await this.forget(
+      live.map((s) => s.id),
+      false,
+    );
   }
 }
 

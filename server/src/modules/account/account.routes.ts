@@ -12,6 +12,7 @@ import {
   okSchema,
   parallelSchema,
   PASSWORD_MAX,
+  powChallengeSchema,
   registerBodySchema,
   registerResponseSchema,
   resetPasswordBodySchema,
@@ -31,7 +32,7 @@ const OIDC_COOKIE_MAX_AGE = 10 * 60;
 const tags = ['account'];
 
 /** Documents the error answers of a call (all share the one error body). */
-function errorsOf(...statuses: (400 | 401 | 403 | 404 | 413 | 429 | 503)[]) {
+function errorsOf(...statuses: (400 | 401 | 403 | 404 | 413 | 428 | 429 | 503)[]) {
   return Object.fromEntries(
     statuses.map((s) => [s, errorBodySchema.describe(`error \`{status, code, message, errors?}\``)]),
   );
@@ -88,15 +89,20 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
         'Sets the httpOnly session cookie and answers the user with the bearer form of the same session. ' +
         'Unknown login and wrong password answer alike (401 `invalid_credentials`); ' +
         '403 `account_blocked`, `email_not_confirmed`, `participant_test_annulled`, `activation_code_not_active`; ' +
-        '401 `invalid_activation_code`; 429 with Retry-After after repeated failures.',
+        '401 `invalid_activation_code`; 429 with Retry-After after repeated failures (a password login: ' +
+        'per login and address, per address, and a growing wait of at most 60 s per account that a device ' +
+        'which signed in to the account before does not see). Activation codes are never refused for their ' +
+        "address's sake: after many wrong codes from one address (or service-wide) the answer is 428 " +
+        '`proof_of_work_required`; solve a challenge of `GET /api/Account/LoginChallenge` and send it as ' +
+        '`proof` (400 `proof_of_work_invalid` for a wrong, expired or reused one).',
       tags,
       body: loginBodySchema,
-      response: { 200: loginResponseSchema, ...errorsOf(400, 401, 403, 413, 429) },
+      response: { 200: loginResponseSchema, ...errorsOf(400, 401, 403, 413, 428, 429) },
     },
     handler: async (req, reply) => {
       const body = req.body;
       if ('activationCode' in body) {
-        const session = await service.loginWithCode(body.activationCode, callerOf(req));
+        const session = await service.loginWithCode(body.activationCode, callerOf(req), body.proof);
         setSessionCookie(reply, session);
         return loginAnswer(session);
       }
@@ -108,6 +114,26 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
         maxAge: DEVICE_COOKIE_MAX_AGE,
       });
       return loginAnswer(session);
+    },
+  });
+
+  // Not a call of the specification: the proof of work of activation-code attempts needs it.
+  app.route({
+    method: 'GET',
+    url: '/api/Account/LoginChallenge',
+    config: { access: { roles: 'anon' } },
+    schema: {
+      summary: 'A single-use proof-of-work challenge for activation-code attempts (ALTCHA v2)',
+      description:
+        'Asked for by 428 `proof_of_work_required`. Solve it (PBKDF2/SHA-256, about a second in a browser; ' +
+        'longer while the service is under a guessing attack) and send `JSON.stringify({challenge, solution})` ' +
+        'as `proof` with the code (or in the `X-Proof-Of-Work` header of the code check). Valid for 5 minutes, once.',
+      tags,
+      response: { 200: powChallengeSchema, ...errorsOf(429) },
+    },
+    handler: async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return app.ctx.pow.challenge();
     },
   });
 

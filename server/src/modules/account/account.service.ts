@@ -2,7 +2,8 @@ import { displayDate, schoolDay } from '../../lib/calendar.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CurrentUser, Role } from '@attesta/contract';
 import type { NewSession } from '../../auth/session-store.js';
-import type { LimitName } from '../../auth/throttle.js';
+import { reserveCodeAttempt } from '../../auth/proof-of-work.js';
+import { addressKey, type ThrottleKeys } from '../../auth/throttle.js';
 import type { AuthContext } from '../../auth/types.js';
 import { toCurrentUser } from '../../auth/presenter.js';
 import type { AppContext } from '../../context.js';
@@ -127,8 +128,11 @@ export class AccountService {
   /**
    * Login + password. An unknown login and a wrong password answer alike (and take as long);
    * only a caller who knows the password learns that the account is blocked or unconfirmed.
-   * `deviceUserId` is the user of a valid device cookie: such a device skips the account-wide
-   * failure counter, so an attacker elsewhere cannot lock the real user out.
+   * Each attempt takes its points before the password is checked: per (login, address), per
+   * address, and the account's progressive delay (wrong passwords from anywhere make the next
+   * attempt wait 1 s, 2 s, … at most 60 s — never a lock anyone could trigger). `deviceUserId` is
+   * the user of a valid device cookie: such a device skips the delay, so an attacker elsewhere
+   * cannot keep the real user out at all.
    */
   async loginWithPassword(
     body: { login: string; password: string },
@@ -136,21 +140,22 @@ export class AccountService {
     deviceUserId: number | null,
   ): Promise<OpenedSession> {
     const user = await repo.findUserByLogin(this.db, body.login);
-    const keys: Partial<Record<LimitName, string>> = {
-      loginPair: `${body.login.toLowerCase()}|${caller.ip}`,
-      loginIp: caller.ip,
-      ...(user && deviceUserId === user.id ? {} : { loginAccount: body.login.toLowerCase() }),
-    };
-    await this.ctx.throttle.check(keys);
+    const login = body.login.toLowerCase();
+    const ip = addressKey(caller.ip);
+    const reservation = await this.ctx.throttle.reserve({
+      loginPair: `${login}|${ip}`,
+      loginIp: ip,
+      ...(user && deviceUserId === user.id ? {} : { loginAccount: login }),
+    });
 
     const ok = await verifyPassword(body.password, user?.passwordHash ?? null);
     if (!user || !ok) {
-      await this.ctx.throttle.fail(keys);
       await this.auditLogin('login_failed', user?.id, caller, { login: body.login.slice(0, 100) });
       throw invalidCredentials();
     }
-    // The per-IP counter is not cleared: one valid account must not reset a spray across others.
-    await this.ctx.throttle.clear({ loginPair: keys.loginPair, loginAccount: body.login.toLowerCase() });
+    // The pair and the account's delay start afresh; the per-address point only goes back: one
+    // valid account must not reset a spray across others.
+    await reservation.clear('loginPair');
 
     const roles = await repo.rolesOf(this.db, user.id);
     await this.refuseUnusable(user, roles, caller);
@@ -190,20 +195,23 @@ export class AccountService {
 
   // ---- activation code login ------------------------------------------------------------------
 
-  /** A participant signs in with the activation code of their participant test. */
-  async loginWithCode(typed: string, caller: Caller): Promise<OpenedSession> {
+  /**
+   * A participant signs in with the activation code of their participant test. The attempt's
+   * points are taken before the lookup (reserveCodeAttempt: free budgets, then a proof of work);
+   * a code that exists gives them back without waiting for the store.
+   */
+  async loginWithCode(typed: string, caller: Caller, proof?: string): Promise<OpenedSession> {
     const code = normalizeActivationCode(typed);
-    const keys = { codeIp: caller.ip, codeKey: code };
-    const counted = await this.ctx.throttle.check(keys);
+    const reservation = await reserveCodeAttempt(this.ctx, code, caller.ip, proof);
 
     const target = await repo.findByActivationCode(this.db, code);
     if (!target) {
-      await this.ctx.throttle.fail(keys);
       // A prefix is enough to investigate; the whole code is a credential.
       await this.auditLogin('login_failed', null, caller, { method: 'code', codePrefix: code.slice(0, 3) });
       throw unauthorized('There is no test with this activation code', 'invalid_activation_code');
     }
-    await this.ctx.throttle.clear({ codeKey: code }, counted);
+    // Not awaited: the 10:00 start storm must not wait a store round trip for it.
+    void reservation.release();
     if (target.status === 'annulled') {
       throw forbidden('This participant test has been annulled', 'participant_test_annulled');
     }
@@ -246,15 +254,15 @@ export class AccountService {
     if (!user?.passwordHash) {
       throw forbidden('This account signs in without a password', 'password_not_set');
     }
-    // A stolen session must not become a free password-guessing oracle.
-    const keys = { loginPair: `${user.login.toLowerCase()}|${caller.ip}` };
-    await this.ctx.throttle.check(keys);
+    // A stolen session must not become a free password-guessing oracle. Its own counter, per
+    // user: the owner's typos here never count against their sign-in.
+    const reservation = await this.ctx.throttle.reserve({ changePassword: String(user.id) });
     if (!(await verifyPassword(body.oldPassword, user.passwordHash))) {
-      await this.ctx.throttle.fail(keys);
       throw badRequest('wrong_password', 'The current password is wrong', [
         { path: 'body.oldPassword', message: 'wrong password' },
       ]);
     }
+    await reservation.clear('changePassword');
     if (body.oldPassword === body.newPassword) {
       throw badRequest('password_unchanged', 'The new password must differ from the current one', [
         { path: 'body.newPassword', message: 'same as the current password' },
@@ -307,7 +315,7 @@ export class AccountService {
     },
     caller: Caller,
   ): Promise<void> {
-    await this.countAttempt({ registerIp: caller.ip });
+    await this.countAttempt({ registerIp: addressKey(caller.ip) });
     const email = body.email.toLowerCase();
     // Hash first in both branches, so the time taken does not tell whether the address is known.
     const passwordHash = await hashPassword(body.password);
@@ -342,7 +350,7 @@ export class AccountService {
   }
 
   async confirmEmail(token: string, caller: Caller): Promise<void> {
-    await this.countAttempt({ registerIp: caller.ip });
+    await this.countAttempt({ registerIp: addressKey(caller.ip) });
     const confirmed = await this.db.transaction(async (tx) => {
       const userId = await repo.consumeEmailToken(tx, token, 'confirm');
       if (userId === null) return false;
@@ -356,7 +364,7 @@ export class AccountService {
   /** (Re)sends a confirmation or a reset link. Silent about whether the address is known. */
   async sendAccountMail(body: { email: string; kind: 'confirm' | 'reset' }, caller: Caller): Promise<void> {
     const email = body.email.toLowerCase();
-    await this.countAttempt({ mailAddress: email, mailIp: caller.ip });
+    await this.countAttempt({ mailAddress: email, mailIp: addressKey(caller.ip) });
     const user = await repo.findUserByEmail(this.db, email);
     if (!user?.email || user.isBlocked) return;
     if (body.kind === 'confirm') {
@@ -369,10 +377,9 @@ export class AccountService {
     this.sendMail(resetMail(user.email, caller.origin, token));
   }
 
-  /** Counts one attempt against each counter, refusing with 429 once a counter is spent. */
-  private async countAttempt(keys: Partial<Record<LimitName, string>>): Promise<void> {
-    await this.ctx.throttle.check(keys);
-    await this.ctx.throttle.fail(keys);
+  /** Counts one attempt against each counter (kept whatever the outcome), 429 once one is spent. */
+  private async countAttempt(keys: ThrottleKeys): Promise<void> {
+    await this.ctx.throttle.reserve(keys);
   }
 
   /**
@@ -491,17 +498,19 @@ export class AccountService {
     query: { providerKey: string; externalAccessToken: string },
     caller: Caller,
   ): Promise<OpenedSession> {
-    const keys = { loginIp: caller.ip };
-    await this.ctx.throttle.check(keys);
+    const reservation = await this.ctx.throttle.reserve({ loginIp: addressKey(caller.ip) });
     let identity: ExternalIdentity;
     try {
       identity = await oidc.userInfo(query.externalAccessToken, query.providerKey);
     } catch (err) {
-      if (err instanceof ProviderUnavailableError) throw this.unavailable(err);
-      await this.ctx.throttle.fail(keys);
+      if (err instanceof ProviderUnavailableError) {
+        await reservation.release();
+        throw this.unavailable(err);
+      }
       this.log.info({ reason: (err as Error).message }, 'external access token refused');
       throw unauthorized('The external access token is not valid for this account', 'invalid_external_token');
     }
+    await reservation.release();
     return this.externalSession(oidc, identity, caller);
   }
 

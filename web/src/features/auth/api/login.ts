@@ -1,4 +1,10 @@
-import { loginResponseSchema, type LoginBody, type LoginResponse } from '@attesta/contract';
+import {
+  loginResponseSchema,
+  powChallengeSchema,
+  type LoginBody,
+  type LoginResponse,
+  type PowChallenge,
+} from '@attesta/contract';
 import { apiClient, type ApiClient } from '../../../lib/api-client';
 
 /**
@@ -9,5 +15,13 @@ export function login(body: LoginBody, client: ApiClient = apiClient): Promise<L
   return client.post('/api/Account/login', body, {
     suppressRedirect: true,
     parse: (data) => loginResponseSchema.parse(data),
+  });
+}
+
+/** `GET /api/Account/LoginChallenge`: the proof of work a code login needs after many wrong codes. */
+export function loginChallenge(client: ApiClient = apiClient): Promise<PowChallenge> {
+  return client.get('/api/Account/LoginChallenge', {
+    suppressRedirect: true,
+    parse: (data) => powChallengeSchema.parse(data),
   });
 }

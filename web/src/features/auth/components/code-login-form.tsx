@@ -1,10 +1,12 @@
 import { loginBodySchema } from '@attesta/contract';
-import { Alert, Stack, TextInput } from '@mantine/core';
+import { Alert, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingButton } from '../../../components/ui/loading-button';
+import { ApiError } from '../../../lib/api-client';
 import { useApiForm } from '../../../lib/use-api-form';
-import { login } from '../api/login';
+import { login, loginChallenge } from '../api/login';
+import { solveLoginChallenge } from '../api/proof-of-work';
 import { useCompleteLogin } from './use-complete-login';
 
 const codeLoginSchema = loginBodySchema.options[1];
@@ -14,6 +16,26 @@ export function CodeLoginForm() {
   const [activationCode, setActivationCode] = useState('');
   const { attachForm, fieldErrors, formError, isLoading, submit, clearFieldError } = useApiForm();
   const completeLogin = useCompleteLogin();
+  const [checking, setChecking] = useState(false);
+
+  /**
+   * After many wrong codes from this address (a whole school may share it) the server asks for a
+   * proof of work instead of refusing: solve its challenge (about a second) and send the code again.
+   */
+  const signIn = async (body: { activationCode: string }) => {
+    try {
+      await completeLogin(await login(body));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'proof_of_work_required') throw error;
+      setChecking(true);
+      try {
+        const proof = await solveLoginChallenge(await loginChallenge());
+        await completeLogin(await login({ ...body, proof }));
+      } finally {
+        setChecking(false);
+      }
+    }
+  };
 
   return (
     <form
@@ -21,9 +43,7 @@ export function CodeLoginForm() {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        void submit(codeLoginSchema.safeParse({ activationCode }), async (body) =>
-          completeLogin(await login(body)),
-        );
+        void submit(codeLoginSchema.safeParse({ activationCode }), signIn);
       }}
     >
       <Stack gap="md">
@@ -44,6 +64,12 @@ export function CodeLoginForm() {
           }}
           error={fieldErrors.activationCode}
         />
+        {checking && (
+          <Group gap="xs" role="status" aria-live="polite" data-testid="login-code-checking">
+            <Loader size="xs" />
+            <Text size="sm">{t('login.checking')}</Text>
+          </Group>
+        )}
         {formError && (
           <Alert color="red" variant="light" data-testid="login-error">
             {formError}

@@ -1,7 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiError, fakeServer, json, renderApp, users } from '../../../test/test-app';
+import { createChallenge, verifySolution, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/web/pbkdf2';
+import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../../test/test-app';
 
 const loginAnswer = (user: object) =>
   json(200, { user, expiresAt: '2030-01-01T12:00:00.000Z', token: 'tok' });
@@ -113,6 +115,84 @@ describe('login page', () => {
     expect(await screen.findByTestId('test-coming-soon')).toHaveTextContent('Тест будет доступен');
     // 501 from the not-yet-built call was suppressed: still on the home.
     expect(router.state.location.pathname).toBe('/participant');
+  });
+
+  it('solves the proof of work the server asks for after many wrong codes, showing that it checks', async () => {
+    const secret = 'test-signature-secret';
+    const keySecret = 'test-key-secret';
+    // A real (small) challenge: the form must really solve it, not just echo something back.
+    const challenge = await createChallenge({
+      algorithm: 'PBKDF2/SHA-256',
+      cost: 10,
+      counter: 40,
+      deriveKey,
+      expiresAt: new Date(Date.now() + 60_000),
+      hmacSignatureSecret: secret,
+      hmacKeySignatureSecret: keySecret,
+    });
+    let answer: (response: Response) => void = () => {};
+    const withProof = new Promise<Response>((resolve) => (answer = resolve));
+    const server = fakeServer({
+      'POST /api/Account/login': (({ body }: { body: unknown }) =>
+        (body as { proof?: string }).proof
+          ? withProof
+          : apiError(428, 'proof_of_work_required')) as unknown as Handler,
+      'GET /api/Account/LoginChallenge': () => json(200, challenge),
+      'GET /api/exam/test/currentParticipantTest': () => apiError(501, 'not_implemented'),
+    });
+    renderApp('/login?tab=code');
+    await userEvent.type(await screen.findByLabelText(/^Код активации/), 'AB12-CD34');
+    await userEvent.click(screen.getByTestId('login-code-submit'));
+
+    expect(await screen.findByTestId('login-code-checking')).toHaveTextContent('Проверяем…');
+    await waitFor(() => expect(server.callsTo('POST /api/Account/login')).toHaveLength(2));
+    const sent = server.callsTo('POST /api/Account/login')[1]!.body as {
+      activationCode: string;
+      proof: string;
+    };
+    expect(sent.activationCode).toBe('AB12-CD34');
+    const proof = JSON.parse(sent.proof) as {
+      challenge: Challenge;
+      solution: { counter: number; derivedKey: string };
+    };
+    expect(proof.challenge).toEqual(challenge);
+    const check = await verifySolution({
+      challenge: proof.challenge,
+      solution: proof.solution,
+      deriveKey,
+      hmacSignatureSecret: secret,
+      hmacKeySignatureSecret: keySecret,
+    });
+    expect(check.verified).toBe(true);
+
+    answer(loginAnswer(users.participant));
+    expect(await screen.findByTestId('role-home-participant')).toBeInTheDocument();
+    expect(screen.queryByTestId('login-code-checking')).not.toBeInTheDocument();
+  });
+
+  it('says so when the proof of work is refused', async () => {
+    const challenge = await createChallenge({
+      algorithm: 'PBKDF2/SHA-256',
+      cost: 10,
+      counter: 3,
+      deriveKey,
+      hmacSignatureSecret: 's',
+      hmacKeySignatureSecret: 'k',
+    });
+    fakeServer({
+      'POST /api/Account/login': ({ body }) =>
+        (body as { proof?: string }).proof
+          ? apiError(400, 'proof_of_work_invalid')
+          : apiError(428, 'proof_of_work_required'),
+      'GET /api/Account/LoginChallenge': () => json(200, challenge),
+    });
+    renderApp('/login?tab=code');
+    await userEvent.type(await screen.findByLabelText(/^Код активации/), 'AB12-CD34');
+    await userEvent.click(screen.getByTestId('login-code-submit'));
+    expect(await screen.findByTestId('login-error')).toHaveTextContent(
+      'Проверка браузера не удалась или устарела. Нажмите «Войти по коду» ещё раз.',
+    );
+    expect(screen.queryByTestId('login-code-checking')).not.toBeInTheDocument();
   });
 
   it('rejects a malformed code before sending and shows an unknown code inline', async () => {
