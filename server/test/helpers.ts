@@ -331,7 +331,7 @@ export interface TaskSpec {
   reference?: unknown;
   scoring?: Record<string, unknown>;
   solutionHtml?: string | null;
-  criteria?: { code: string; text: string; maxScore: number }[] | null;
+  criteria?: { code: string; text: string; maxScore: number; step?: number }[] | null;
   maxScore?: number;
 }
 
@@ -923,7 +923,7 @@ export async function createExpertWork(
       solutionHtml: '<p>Образец ответа</p>',
       criteria: [
         { code: 'К1', text: 'Тезис', maxScore: 2 },
-        { code: 'К2', text: 'Грамотность', maxScore: 1 },
+        { code: 'К2', text: 'Грамотность', maxScore: 1, step: 0.5 },
       ],
       maxScore: 3,
     },
@@ -931,7 +931,7 @@ export async function createExpertWork(
       answerType: 'file',
       content: { accept: ['image/*'], maxFiles: 1, maxSizeMb: 1 },
       scoring,
-      criteria: [{ code: 'К1', text: 'Решение', maxScore: 3 }],
+      criteria: [{ code: 'К1', text: 'Решение', maxScore: 3, step: 0.5 }],
       maxScore: 3,
     },
   ]);

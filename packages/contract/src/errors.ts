@@ -23,12 +23,16 @@ export const ERROR_CODES = [
   'deadline_passed',
   'work_finished',
   'stale_sequence',
+  'storage_quota_exceeded',
   'payload_too_large',
   'unprocessable',
   'too_many_requests',
   'not_implemented',
   'not_configured',
   'internal_error',
+  'invalid_text',
+  'request_header_too_large',
+  'request_timeout',
   'service_unavailable',
   // Codes of particular calls (each module's rules; the type makes a code outside this list a
   // compile error, so the list is complete).
@@ -73,7 +77,10 @@ export const ERROR_CODES = [
   'participant_test_started',
   'password_not_set',
   'password_unchanged',
+  'pause_limit',
   'paused_by_staff',
+  'proof_of_work_invalid',
+  'proof_of_work_required',
   'results_not_published',
   'school_code_taken',
   'self_lockout',
@@ -104,7 +111,15 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const fieldErrorSchema = z.object({
   path: z.string().describe('dotted path of the offending field, e.g. `body.login`'),
-  message: z.string(),
+  message: z.string().describe('for developers (English); interfaces show a text chosen by `code`'),
+  code: z
+    .string()
+    .optional()
+    .describe('what is wrong, machine-readable: a validation issue (too_small, invalid_format…) or a rule'),
+  params: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .optional()
+    .describe('values the text of `code` names (minimum, maximum, format, row, name, grade…)'),
 });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 

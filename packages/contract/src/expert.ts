@@ -48,7 +48,12 @@ export const expertNextQuerySchema = z.strictObject({
 });
 export type ExpertNextQuery = z.infer<typeof expertNextQuerySchema>;
 
-export const expertCriterionSchema = z.object({ code: z.string(), text: z.string(), maxScore: z.number() });
+export const expertCriterionSchema = z.object({
+  code: z.string(),
+  text: z.string(),
+  maxScore: z.number(),
+  step: z.number().positive().describe('a score is a multiple of it: 1 (whole points, the default) or 0.5'),
+});
 export type ExpertCriterion = z.infer<typeof expertCriterionSchema>;
 
 export const expertMarkSchema = z.object({ criterionCode: z.string(), score: z.number() });

@@ -38,8 +38,14 @@ export async function runPrepared<T>(db: DbOrTx, name: string, query: SQL): Prom
   const pool = pools.get(db);
   if (!pool) return rowsOf<T>(await db.execute(query));
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const result = await pool.query({ name, text, values: params });
-  return result.rows as T[];
+  try {
+    const result = await pool.query({ name, text, values: params });
+    return result.rows as T[];
+  } catch (error) {
+    // The log names the statement (lib/log-safety.ts), never its text or values.
+    if (error && typeof error === 'object') (error as { statement?: string }).statement = name;
+    throw error;
+  }
 }
 
 /** Databases opened by openDatabase (a transaction handle is never one of them). */

@@ -28,3 +28,23 @@ export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many a
   });
 export const notImplemented = () =>
   new AppError(501, 'not_implemented', 'This call is part of Attesta but is not built yet');
+
+export interface ZodIssueLike {
+  code?: string;
+  keys?: string[];
+  minimum?: unknown;
+  maximum?: unknown;
+  format?: string;
+}
+
+/** The machine-readable part of a validation issue: what the client translates (not the English). */
+export function issueCode(issue: ZodIssueLike | undefined): Pick<FieldError, 'code' | 'params'> {
+  if (!issue?.code) return {};
+  const params: Record<string, string | number> = {};
+  for (const key of ['minimum', 'maximum'] as const) {
+    const value = issue[key];
+    if (typeof value === 'number' || typeof value === 'bigint') params[key] = Number(value);
+  }
+  if (issue.format) params.format = issue.format;
+  return { code: issue.code, ...(Object.keys(params).length ? { params } : {}) };
+}

@@ -88,13 +88,17 @@ export function sniffFile(data: Buffer, name: string): Sniffed | null {
   return null;
 }
 
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** A file name safe to store and to send back: no folders, no control characters, bounded length. */
 export function cleanFileName(name: string | undefined, fallback = 'file'): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
   const cleaned = base
     // Control characters would break headers and logs; the rest are illegal in Windows names.
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f"<>|:*?]/g, '')
+    // Bidirectional controls make `gpj.exe` display as `exe.jpg`: never part of a name.
+    .replace(BIDI_CONTROLS, '')
     .trim()
     .replace(/^\.+/, '');
   if (!cleaned) return fallback;
@@ -104,6 +108,18 @@ export function cleanFileName(name: string | undefined, fallback = 'file'): stri
 }
 
 export const extensionOf = extOf;
+
+/**
+ * The name a file is stored and downloaded under: the user's name, cleaned, with the extension of
+ * what the file really is (a PNG sent as `x.exe` is `x.png`; an HTML polyglot sent as `a.html`
+ * that sniffs as a PNG is `a.png`, so a download never opens as a page).
+ */
+export function storedFileName(name: string | undefined, sniffed: Sniffed): string {
+  const cleaned = cleanFileName(name);
+  const ext = extOf(cleaned);
+  const stem = ext ? cleaned.slice(0, -(ext.length + 1)) : cleaned;
+  return `${stem || 'file'}.${sniffed.ext}`;
+}
 
 /** `base` with the extension of `original`: a file's neutral name where its own may identify someone. */
 export function neutralName(base: string, original: string): string {

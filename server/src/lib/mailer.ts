@@ -30,9 +30,10 @@ export function createMailer(
     async send(message) {
       const [row] = await db.insert(mailOutbox).values(message).returning({ id: mailOutbox.id });
       if (!transport) {
+        // The message (links with tokens) stays in mail_outbox; the log only points at it.
         log.info(
-          { mailId: row?.id, to: message.to, subject: message.subject, text: message.text },
-          'mail (no SMTP configured)',
+          { mailId: row?.id, subject: message.subject },
+          'mail kept in mail_outbox (no SMTP configured)',
         );
         return;
       }

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody, FieldError } from '@attesta/contract';
-import { AppError } from '../lib/errors.js';
+import { AppError, issueCode, type ZodIssueLike } from '../lib/errors.js';
 
 function send(reply: FastifyReply, body: ErrorBody, headers?: Record<string, string>) {
   if (headers) reply.headers(headers);
@@ -65,9 +65,14 @@ export const errorsPlugin = fp(
         const context = error.validationContext ?? 'request';
         const errors: FieldError[] = error.validation.map((v) => {
           const path = [context, ...v.instancePath.split('/').filter(Boolean)].join('.');
-          const params = v.params as { issue?: { code?: string; keys?: string[] } };
-          const keys = params.issue?.code === 'unrecognized_keys' ? params.issue.keys : undefined;
-          return { path: keys?.length ? `${path}.${keys.join(',')}` : path, message: v.message ?? 'invalid' };
+          const params = v.params as { issue?: ZodIssueLike };
+          const issue = params.issue;
+          const keys = issue?.code === 'unrecognized_keys' ? issue.keys : undefined;
+          return {
+            path: keys?.length ? `${path}.${keys.join(',')}` : path,
+            message: v.message ?? 'invalid',
+            ...issueCode(issue),
+          };
         });
         return send(reply, {
           status: 400,

@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedIn, type TestApp } from '../../../test/helpers.js';
 import { answerFiles, files } from '../../db/schema/index.js';
-import { sha256Bytes } from './upload.js';
+import { createHash } from 'node:crypto';
 import { caller, createRoom, startWork, T, type Room } from './test-support.js';
 import { EXE, multipart, PDF, PNG, type FilePart } from './multipart-support.js';
 
@@ -63,7 +63,7 @@ describe('POST saveanswers_with_files', () => {
     expect(row).toMatchObject({
       ownerType: 'answer',
       ownerId: workId,
-      sha256: sha256Bytes(PNG),
+      sha256: createHash('sha256').update(PNG).digest('hex'),
       size: PNG.length,
     });
     expect(row!.data.equals(PNG)).toBe(true);

@@ -18,15 +18,25 @@ export interface FilePart {
   data: Buffer;
 }
 
-export function multipart(fields: Record<string, string>, parts: FilePart[]) {
+/** A text field of a form. */
+export interface FieldPart {
+  field: string;
+  value: string;
+}
+
+/** A multipart body with its parts in the given order. */
+export function orderedMultipart(parts: (FieldPart | FilePart)[]) {
   const boundary = `----attesta${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    chunks.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-    );
-  }
   for (const p of parts) {
+    if ('value' in p) {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.field}"\r\n\r\n${p.value}\r\n`,
+        ),
+      );
+      continue;
+    }
     chunks.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${p.field}"; filename="${p.filename}"\r\n` +
@@ -41,4 +51,9 @@ export function multipart(fields: Record<string, string>, parts: FilePart[]) {
     payload: Buffer.concat(chunks),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** Fields first, then files (the order the upload calls ask for). */
+export function multipart(fields: Record<string, string>, parts: FilePart[]) {
+  return orderedMultipart([...Object.entries(fields).map(([field, value]) => ({ field, value })), ...parts]);
 }

@@ -50,7 +50,7 @@ interface ZipItem {
   subjectTestName: string;
   answerType: string;
   html: string;
-  criteria: { code: string; text: string; maxScore: number }[] | null;
+  criteria: { code: string; text: string; maxScore: number; step?: number }[] | null;
   maxScore: number;
 }
 

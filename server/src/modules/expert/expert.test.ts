@@ -315,6 +315,11 @@ describe('blind double marking', () => {
         ['К1', -1],
         ['К2', 1],
       ],
+      // К1 is scored in whole points: no half point there (К2 allows halves).
+      [
+        ['К1', 1.5],
+        ['К2', 0.5],
+      ],
     ] as [string, number][][]) {
       const res = await mark(e, a!.id, marks);
       expect(res.statusCode, JSON.stringify(marks)).toBe(400);

@@ -270,12 +270,22 @@ export interface Criterion {
   code: string;
   text: string;
   maxScore: number;
+  /** The grain of a score: 1 (whole points) unless the criterion says 0.5. */
+  step: number;
 }
 
 /** The rubric of a variant task; a task without criteria is graded as one criterion «Балл». */
-export function rubricOf(criteria: Criterion[] | null | undefined, maxScore: number): Criterion[] {
-  return criteria?.length ? criteria : [{ code: 'Б', text: 'Балл за задание', maxScore }];
+export function rubricOf(
+  criteria: (Omit<Criterion, 'step'> & { step?: number })[] | null | undefined,
+  maxScore: number,
+): Criterion[] {
+  return criteria?.length
+    ? criteria.map((c) => ({ ...c, step: c.step && c.step > 0 ? c.step : 1 }))
+    : [{ code: 'Б', text: 'Балл за задание', maxScore, step: 1 }];
 }
+
+/** Whether `score` is a whole number of `step`s (0.5 on a whole-point criterion is not). */
+const onStep = (score: number, step: number) => Math.abs(score / step - Math.round(score / step)) < 1e-9;
 
 /** Whether a graded assignment may still be corrected: no final mark yet and, for rounds 1–2, no third check. */
 export const isEditable = (taskStatus: string | null, round: number, hasThird: boolean) =>
@@ -373,6 +383,8 @@ function validateMarks(rubric: Criterion[], body: ExpertMarksBody): void {
       errors.push({ path: `body.marks.${i}.criterionCode`, message: `no criterion ${m.criterionCode}` });
     else if (m.score > c.maxScore)
       errors.push({ path: `body.marks.${i}.score`, message: `at most ${c.maxScore} for ${c.code}` });
+    else if (!onStep(m.score, c.step))
+      errors.push({ path: `body.marks.${i}.score`, message: `${c.code} is scored in steps of ${c.step}` });
     if (seen.has(m.criterionCode))
       errors.push({ path: `body.marks.${i}.criterionCode`, message: `${m.criterionCode} given twice` });
     seen.add(m.criterionCode);
@@ -380,7 +392,12 @@ function validateMarks(rubric: Criterion[], body: ExpertMarksBody): void {
   for (const c of rubric)
     if (!seen.has(c.code)) errors.push({ path: 'body.marks', message: `criterion ${c.code} is missing` });
   if (errors.length)
-    throw new AppError(400, 'invalid_marks', 'Give a score for every criterion, within its maximum', errors);
+    throw new AppError(
+      400,
+      'invalid_marks',
+      'Give a score for every criterion, within its maximum and on its step',
+      errors,
+    );
 }
 
 /** After a grading: nothing (waiting), a third check, or the final mark by the subject test's rule. */

@@ -141,6 +141,7 @@ async function toView(db: DbOrTx, row: AssignmentRow): Promise<ExpertAssignment>
         code: c.code,
         text: htmlToText(c.text),
         maxScore: c.maxScore,
+        step: c.step,
       })),
       maxScore: row.maxScore,
       solutionHtml: row.solutionHtml ? sanitizeHtml(row.solutionHtml) : null,

@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema, feedbackResultSchema, idParamSchema } from '@attesta/contract';
 import { authOf, endpoint } from '../../auth/access.js';
-import { MULTIPART_LIMITS, readMultipart } from '../files/upload.js';
+import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { MULTIPART_LIMITS, readUploadForm } from '../files/upload.js';
 import * as service from './feedback.service.js';
 
 const tags = ['feedback'];
@@ -15,6 +16,7 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
   await app.register(multipart, { limits: { ...MULTIPART_LIMITS, files: 2 } });
+  closeRefusedUploads(app);
 
   app.route({
     ...endpoint('POST /api/feedback/{id}'),
@@ -30,8 +32,16 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
     },
     // The body is read here, not by a schema: multipart bodies are streams, JSON ones are checked by the service.
     handler: async (req) => {
-      const input = req.isMultipart() ? await readMultipart(req) : { fields: req.body, files: [] };
-      return service.sendFeedback(ctx, { auth: authOf(req), ip: req.ip ?? null }, req.params.id, input);
+      const actor = { auth: authOf(req), ip: req.ip ?? null };
+      if (!req.isMultipart())
+        return service.sendFeedback(ctx, actor, req.params.id, { fields: req.body, files: [] });
+      const spool = new Spool();
+      try {
+        const input = await readUploadForm(req, spool, () => service.feedbackAllowance(ctx, actor.auth));
+        return await service.sendFeedback(ctx, actor, req.params.id, input);
+      } finally {
+        await spool.cleanup();
+      }
     },
   });
 };

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { feedback } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
-import { storeFiles } from '../files/files.service.js';
+import { storeFiles, uploadAllowance } from '../files/files.service.js';
 import { checkFile, type IncomingFile } from '../files/upload.js';
 
 export interface FeedbackInput {
@@ -28,6 +28,10 @@ function parseText(fields: unknown): string {
   );
 }
 
+/** A feedback attachment counts against the sender's storage quota like any upload. */
+export const feedbackAllowance = (ctx: AppContext, auth: AuthContext) =>
+  uploadAllowance(ctx.db, auth, ctx.config.uploadQuotaBytes);
+
 /**
  * Stores a feedback message about `subjectId` (e.g. a task) with at most one file. Counted per user
  * against the feedback limit (429 beyond it); a refused message is not counted.
@@ -38,13 +42,28 @@ export async function sendFeedback(
   subjectId: number,
   input: FeedbackInput,
 ) {
-  const limitKey = { feedbackUser: String(actor.auth.userId) };
-  await ctx.throttle.check(limitKey);
+  // Taken before the message is looked at (concurrent sends cannot all slip under the limit);
+  // a refused message gives its point back.
+  const reservation = await ctx.throttle.reserve({ feedbackUser: String(actor.auth.userId) });
+  try {
+    return await storeFeedback(ctx, actor, subjectId, input);
+  } catch (err) {
+    await reservation.release();
+    throw err;
+  }
+}
+
+async function storeFeedback(
+  ctx: AppContext,
+  actor: { auth: AuthContext; ip: string | null },
+  subjectId: number,
+  input: FeedbackInput,
+) {
   const text = parseText(input.fields);
   if (input.files.length > 1) throw badRequest('too_many_files', 'Attach at most one file');
-  const file = input.files[0] ? checkFile(input.files[0]) : null;
+  const file = input.files[0] ? await checkFile(input.files[0]) : null;
 
-  const result = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(feedback)
       .values({ userId: actor.auth.userId, subjectId, text })
@@ -69,6 +88,4 @@ export async function sendFeedback(
     });
     return { id: row!.id, fileId, createdAt: row!.createdAt.toISOString() };
   });
-  await ctx.throttle.fail(limitKey);
-  return result;
 }

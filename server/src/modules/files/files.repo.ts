@@ -74,6 +74,15 @@ export async function insertFile(db: DbOrTx, file: NewFile) {
   return row!;
 }
 
+/** Bytes of the files a user uploaded and has not deleted (their storage quota counts these). */
+export async function storageUsedBy(db: DbOrTx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<string>`coalesce(sum(${files.size}), 0)` })
+    .from(files)
+    .where(and(eq(files.createdBy, userId), isNull(files.deletedAt)));
+  return Number(row?.used ?? 0);
+}
+
 export async function softDeleteFile(db: DbOrTx, id: number): Promise<void> {
   await db.update(files).set({ deletedAt: new Date() }).where(eq(files.id, id));
 }

@@ -15,7 +15,8 @@ import {
 import { authOf, endpoint } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import * as service from './files.service.js';
-import { MAX_FILE_BYTES, MULTIPART_LIMITS, readMultipart } from './upload.js';
+import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { MAX_FILE_BYTES, MULTIPART_LIMITS, readUploadForm } from './upload.js';
 import { createUrlFetcher, type UrlFetcher } from './url-fetcher.js';
 
 const tags = ['files'];
@@ -39,6 +40,7 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
     options.fetchUrl ?? createUrlFetcher({ allowlist: config.uploadUrlAllowlist, maxBytes: MAX_FILE_BYTES });
   // Multipart is parsed only in this plugin's scope, with our own limits.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
+  closeRefusedUploads(app);
 
   app.route({
     ...endpoint('GET /api/files/{id}'),
@@ -110,7 +112,10 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
         `Each file up to ${MAX_FILE_BYTES / 1024 / 1024} MB (413), at most ${MULTIPART_LIMITS.files} files; ` +
         'accepted: images (png, jpeg, gif, webp), PDF, office documents, txt/csv, zip — decided by the ' +
         'file’s own bytes, not its name (415 otherwise). `splitPdf=true` stores each page of a ' +
-        'multi-page PDF as its own file. Nothing is stored unless every file is accepted.',
+        'multi-page PDF as its own file. Nothing is stored unless every file is accepted. A form field ' +
+        '`ownerType` must come before the files; access and the storage quota of participants and guests ' +
+        '(413 `storage_quota_exceeded`) are checked before any file is read, and a refused upload is ' +
+        'answered at once (its connection is closed). Files are stored under the extension of their real type.',
       tags,
       consumes: ['multipart/form-data'],
       params: idParams,
@@ -118,13 +123,29 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
       response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 403, 404, 413, 415, 422) },
     },
     handler: async (req) => {
-      const { files, fields } = await readMultipart(req);
-      return service.upload(db, actorOf(req), {
-        ownerType: service.parseOwnerType(req.query.ownerType ?? fields.ownerType),
-        ownerId: req.params.id,
-        files,
-        splitPdf: req.query.splitPdf,
-      });
+      const actor = actorOf(req);
+      const spool = new Spool();
+      try {
+        // Who may upload what, and how much, is settled before the first file byte is read.
+        const { files, fields } = await readUploadForm(req, spool, async (fields) => {
+          const ownerType = service.parseOwnerType(req.query.ownerType ?? fields.ownerType);
+          await service.checkUploadOwner(db, actor.auth, ownerType, req.params.id);
+          return service.uploadAllowance(db, actor.auth, config.uploadQuotaBytes);
+        });
+        return await service.upload(
+          db,
+          actor,
+          {
+            ownerType: service.parseOwnerType(req.query.ownerType ?? fields.ownerType),
+            ownerId: req.params.id,
+            files,
+            splitPdf: req.query.splitPdf,
+          },
+          config.uploadQuotaBytes,
+        );
+      } finally {
+        await spool.cleanup();
+      }
     },
   });
 
@@ -157,6 +178,6 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
       body: uploadUrlBodySchema,
       response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 403, 404, 413, 415, 502, 504) },
     },
-    handler: (req) => service.uploadFromUrl(db, actorOf(req), req.body, fetchUrl),
+    handler: (req) => service.uploadFromUrl(db, actorOf(req), req.body, fetchUrl, config.uploadQuotaBytes),
   });
 };

@@ -9,9 +9,10 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { extensionOf, neutralName } from '../../lib/file-sniff.js';
+import { bufferFile, quotaExceeded, type UploadAllowance } from '../../lib/multipart.js';
 import { canSeeFile } from './files.access.js';
 import * as repo from './files.repo.js';
-import { checkFile, splitPdfPages, type CheckedFile, type IncomingFile } from './upload.js';
+import { checkFile, MAX_FILE_BYTES, splitPdfPages, type CheckedFile, type IncomingFile } from './upload.js';
 import type { UrlFetcher } from './url-fetcher.js';
 
 export interface Actor {
@@ -96,7 +97,12 @@ export function parseOwnerType(value: string | undefined): UploadOwnerType {
  * Who may attach files to what: content (tasks, html texts, help) only admins; a general file
  * belongs to its uploader, so its owner id must be the caller's own user id.
  */
-async function checkUploadOwner(db: Db, auth: AuthContext, ownerType: UploadOwnerType, ownerId: number) {
+export async function checkUploadOwner(
+  db: Db,
+  auth: AuthContext,
+  ownerType: UploadOwnerType,
+  ownerId: number,
+) {
   if (ownerType === 'general') {
     if (ownerId !== auth.userId)
       throw forbidden('A general file belongs to its uploader: use your own user id');
@@ -106,6 +112,24 @@ async function checkUploadOwner(db: Db, auth: AuthContext, ownerType: UploadOwne
   if (ownerType === 'task' && !(await repo.taskExists(db, ownerId))) throw notFound('No such task');
   if (ownerType === 'html_text' && !(await repo.htmlTextState(db, ownerId)))
     throw notFound('No such html text');
+}
+
+/** Roles whose uploads are not counted against a storage quota (staff keep scans, content, forms). */
+const UNMETERED_ROLES = ['admin', 'coordinator', 'organizator', 'ugnik', 'expert'] as const;
+
+/**
+ * What a user may still upload: participants and guests have a storage quota over their own
+ * files (answer files, general uploads, feedback); staff have none.
+ */
+export async function uploadAllowance(
+  db: DbOrTx,
+  auth: AuthContext,
+  quotaBytes: number,
+  perFileBytes = MAX_FILE_BYTES,
+): Promise<UploadAllowance> {
+  if (hasRole(auth, ...UNMETERED_ROLES)) return { perFileBytes, quotaBytes: null };
+  const used = await repo.storageUsedBy(db, auth.userId);
+  return { perFileBytes, quotaBytes: Math.max(0, quotaBytes - used) };
 }
 
 /** Stores checked files under one owner; call inside the transaction of the change they belong to. */
@@ -126,18 +150,26 @@ export interface UploadRequest {
   splitPdf: boolean;
 }
 
-export async function upload(db: Db, actor: Actor, request: UploadRequest): Promise<FileInfo[]> {
+export async function upload(
+  db: Db,
+  actor: Actor,
+  request: UploadRequest,
+  quotaBytes: number,
+): Promise<FileInfo[]> {
   await checkUploadOwner(db, actor.auth, request.ownerType, request.ownerId);
   if (request.files.length === 0) throw badRequest('no_file', 'Attach at least one file');
-  // Every file is checked before any is stored: one bad file refuses the whole request.
-  const checked = request.files.map(checkFile);
-  const ready = request.splitPdf ? (await Promise.all(checked.map(splitPdfPages))).flat() : checked;
+  const allowance = await uploadAllowance(db, actor.auth, quotaBytes);
+  const total = request.files.reduce((sum, f) => sum + f.size, 0);
+  if (allowance.quotaBytes !== null && total > allowance.quotaBytes) throw quotaExceeded();
+  // One file in memory at a time; one bad file rolls the whole request back.
   return db.transaction(async (tx) => {
-    const stored = await storeFiles(
-      tx,
-      { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId },
-      ready,
-    );
+    const stored: FileInfo[] = [];
+    const owner = { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId };
+    for (const file of request.files) {
+      const checked = await checkFile(file);
+      const ready = request.splitPdf ? await splitPdfPages(checked) : [checked];
+      stored.push(...(await storeFiles(tx, owner, ready)));
+    }
     await audit(tx, {
       userId: actor.auth.userId,
       action: 'file.upload',
@@ -155,16 +187,21 @@ export async function uploadFromUrl(
   actor: Actor,
   body: UploadUrlBody,
   fetchUrl: UrlFetcher,
+  quotaBytes: number,
 ): Promise<FileInfo[]> {
   await checkUploadOwner(db, actor.auth, body.ownerType, body.ownerId);
   const fetched = await fetchUrl(body.url);
-  const stored = await upload(db, actor, {
-    ownerType: body.ownerType,
-    ownerId: body.ownerId,
-    files: [fetched],
-    splitPdf: false,
-  });
-  return stored;
+  return upload(
+    db,
+    actor,
+    {
+      ownerType: body.ownerType,
+      ownerId: body.ownerId,
+      files: [bufferFile(fetched.name, fetched.data)],
+      splitPdf: false,
+    },
+    quotaBytes,
+  );
 }
 
 // ---------------------------------------------------------------- delete

@@ -422,6 +422,7 @@ describe('POST /api/files/upload_url', () => {
       { auth, ip: null },
       { url: 'https://files.example.org/pic.png', ownerType: 'task', ownerId: ownTaskId },
       async () => ({ name: 'pic.png', data: PNG }),
+      t.config.uploadQuotaBytes,
     );
     expect(stored).toEqual([
       { id: expect.any(Number), name: 'pic.png', mime: 'image/png', size: PNG.length },
@@ -432,6 +433,7 @@ describe('POST /api/files/upload_url', () => {
         { auth, ip: null },
         { url: 'https://files.example.org/x.png', ownerType: 'task', ownerId: ownTaskId },
         async () => ({ name: 'x.png', data: EXE }),
+        t.config.uploadQuotaBytes,
       ),
     ).rejects.toMatchObject({ status: 415 });
   });

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import { AppError, badRequest } from '../../lib/errors.js';
-import { cleanFileName, sniffFile } from '../../lib/file-sniff.js';
+import {
+  fieldText,
+  partsOf,
+  tooLarge,
+  uploadLimit,
+  type IncomingFile,
+  type Spool,
+  type UploadAllowance,
+} from '../../lib/multipart.js';
+import { cleanFileName, sniffFile, storedFileName } from '../../lib/file-sniff.js';
 
 /** Largest file accepted anywhere (uploads, feedback, upload_url). */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -20,12 +29,9 @@ export const MULTIPART_LIMITS = {
   parts: 40,
 };
 
-export interface IncomingFile {
-  name: string;
-  data: Buffer;
-}
+export type { IncomingFile };
 
-/** A file checked and ready to store: sniffed type, cleaned name, hash, text for text files. */
+/** A file checked and ready to store: sniffed type, its stored name, hash, text for text files. */
 export interface CheckedFile {
   name: string;
   mime: string;
@@ -35,18 +41,34 @@ export interface CheckedFile {
 }
 
 /**
- * Reads a whole multipart request: its files (buffered, each within the size limit — an oversize
- * file fails the request with 413 before anything is stored) and its text fields, whatever their order.
+ * Reads an upload form. Text fields that come before the first file are gathered and handed to
+ * `allow`, which decides (access, quota) before any file byte is read; files are spooled to disk
+ * within that allowance. A text field after a file is refused: what decides must come first.
  */
-export async function readMultipart(
+export async function readUploadForm(
   req: FastifyRequest,
+  spool: Spool,
+  allow: (fields: Record<string, string>) => Promise<UploadAllowance>,
 ): Promise<{ files: IncomingFile[]; fields: Record<string, string> }> {
   const files: IncomingFile[] = [];
   const fields: Record<string, string> = {};
-  for await (const part of req.parts()) {
-    if (part.type === 'file') files.push({ name: part.filename, data: await part.toBuffer() });
-    else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+  let allowance: UploadAllowance | null = null;
+  let spooled = 0;
+  for await (const part of partsOf(req)) {
+    if (part.type === 'field') {
+      if (allowance)
+        throw badRequest('validation_failed', `The field ${part.fieldname} must come before the files`, [
+          { path: part.fieldname, message: 'text fields go before the files in the form' },
+        ]);
+      fields[part.fieldname] = fieldText(part);
+      continue;
+    }
+    allowance ??= await allow(fields);
+    const file = await spool.file(part, uploadLimit(allowance, spooled));
+    spooled += file.size;
+    files.push(file);
   }
+  if (!allowance) await allow(fields);
   return { files, fields };
 }
 
@@ -57,18 +79,22 @@ export const unsupportedType = (name: string) =>
     `${name}: this kind of file is not accepted (images, PDF, office documents, text, zip)`,
   );
 
-/** Sniffs and names one file; refuses what is not on the allowlist (415) or too large (413). */
-export function checkFile(file: IncomingFile): CheckedFile {
-  const name = cleanFileName(file.name);
-  if (file.data.length > MAX_FILE_BYTES) throw new AppError(413, 'payload_too_large', `${name} is too large`);
-  const sniffed = sniffFile(file.data, name);
-  if (!sniffed) throw unsupportedType(name);
+/**
+ * Reads, sniffs and names one file; refuses what is not on the allowlist (415) or too large (413).
+ * It is stored under its sniffed type and the extension of that type.
+ */
+export async function checkFile(file: IncomingFile): Promise<CheckedFile> {
+  const shown = cleanFileName(file.name);
+  if (file.size > MAX_FILE_BYTES) throw tooLarge(MAX_FILE_BYTES);
+  const data = await file.read();
+  const sniffed = sniffFile(data, shown);
+  if (!sniffed) throw unsupportedType(shown);
   return {
-    name,
+    name: storedFileName(file.name, sniffed),
     mime: sniffed.mime,
-    data: file.data,
-    sha256: createHash('sha256').update(file.data).digest('hex'),
-    text: sniffed.mime.startsWith('text/') ? file.data.toString('utf8') : null,
+    data,
+    sha256: createHash('sha256').update(data).digest('hex'),
+    text: sniffed.mime.startsWith('text/') ? data.toString('utf8') : null,
   };
 }
 

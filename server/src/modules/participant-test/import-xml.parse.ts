@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { z } from 'zod';
 import type { FieldError } from '@attesta/contract';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, issueCode } from '../../lib/errors.js';
 
 /*
  * Reading the participant-test import file (docs/participant-test-import.md). The parser never
@@ -11,6 +11,7 @@ import { badRequest } from '../../lib/errors.js';
  */
 
 export const MAX_IMPORT_ROWS = 5000;
+const MAX_DEPTH = 16;
 
 const idText = z
   .string()
@@ -64,9 +65,21 @@ export interface ParsedImport {
 
 /** Path of a field of row `n` (1-based), as reported in `errors`. */
 export const rowPath = (n: number, field?: string) => `participantTest[${n}]${field ? `.${field}` : ''}`;
-export const rowError = (n: number, field: string | undefined, message: string): FieldError => ({
+/**
+ * An error of row `n` (1-based): the English message for developers, and `code` (a validation issue
+ * or a rule) with `params` for the interface to say it in the user's language.
+ */
+export const rowError = (
+  n: number,
+  field: string | undefined,
+  message: string,
+  code: string,
+  params: Record<string, string | number> = {},
+): FieldError => ({
   path: rowPath(n, field),
   message: `row ${n}: ${message}`,
+  code,
+  params: { row: n, ...(field ? { field } : {}), ...params },
 });
 
 export const importFailed = (errors: FieldError[]) =>
@@ -86,6 +99,9 @@ const parser = new XMLParser({
   ignorePiTags: true,
   processEntities: true,
   htmlEntities: false,
+  // The format nests four levels; a deeper file is malformed for us (and a 10,000-deep one must
+  // not cost a recursion per level).
+  maxNestedTags: MAX_DEPTH,
   isArray: (_name, jpath) => jpath === 'participantTests.participantTest',
 });
 
@@ -104,7 +120,16 @@ export function parseImportXml(xml: string): ParsedImport {
     ]);
   }
 
-  const doc = parser.parse(xml) as Record<string, unknown>;
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser.parse(xml) as Record<string, unknown>;
+  } catch (error) {
+    // The parser's own limits (nesting depth) end here as a plain Error.
+    const msg = error instanceof Error ? error.message : String(error);
+    throw badRequest('xml_malformed', `The file is not well-formed XML for this import: ${msg}`, [
+      { path: 'participantTests', message: msg },
+    ]);
+  }
   const root = doc.participantTests as Record<string, unknown> | undefined;
   if (!root || typeof root !== 'object' || Object.keys(doc).length !== 1)
     throw badRequest('xml_invalid', 'The root element must be <participantTests diagnosticCode="...">');
@@ -137,7 +162,8 @@ export function parseImportXml(xml: string): ParsedImport {
           issue.code === 'unrecognized_keys'
             ? [...issue.path, issue.keys.join(',')].join('.')
             : issue.path.join('.') || undefined;
-        errors.push(rowError(i + 1, field, issue.message));
+        const { code, params } = issueCode(issue);
+        errors.push(rowError(i + 1, field, issue.message, code ?? 'invalid', params));
       }
   });
   if (errors.length) throw importFailed(errors);

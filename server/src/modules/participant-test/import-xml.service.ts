@@ -48,10 +48,18 @@ async function resolveRows(
     const n = i + 1;
     const before = errors.length;
     if (!target.subjectTestIds.has(row.subjectTestId))
-      errors.push(rowError(n, 'subjectTestId', 'is not a subject test of the diagnostic'));
+      errors.push(
+        rowError(n, 'subjectTestId', 'is not a subject test of the diagnostic', 'not_in_diagnostic'),
+      );
     if (row.testDate < dayOf(target.startsAt) || row.testDate > dayOf(target.endsAt))
       errors.push(
-        rowError(n, 'testDate', `must be between ${dayOf(target.startsAt)} and ${dayOf(target.endsAt)}`),
+        rowError(
+          n,
+          'testDate',
+          `must be between ${dayOf(target.startsAt)} and ${dayOf(target.endsAt)}`,
+          'outside_window',
+          { from: dayOf(target.startsAt), to: dayOf(target.endsAt) },
+        ),
       );
     const place = await lookup(row);
     const classField = row.classId !== undefined ? 'classId' : 'className';
@@ -59,13 +67,22 @@ async function resolveRows(
       const noSchool = row.schoolCode !== undefined && !(await repo.schoolExistsByCode(tx, row.schoolCode));
       errors.push(
         noSchool
-          ? rowError(n, 'schoolCode', 'no school has this code')
-          : rowError(n, classField, 'no such class'),
+          ? rowError(n, 'schoolCode', 'no school has this code', 'no_school')
+          : rowError(n, classField, 'no such class', 'no_class'),
       );
     } else if (!isAdmin && place.schoolId !== actor.auth.schoolId) {
-      errors.push(rowError(n, classField, 'is a class of another school (outside your scope)'));
+      errors.push(
+        rowError(n, classField, 'is a class of another school (outside your scope)', 'other_school'),
+      );
     } else if (!schoolTakesPart(target, place.schoolId)) {
-      errors.push(rowError(n, classField, 'its school does not take part in the diagnostic'));
+      errors.push(
+        rowError(
+          n,
+          classField,
+          'its school does not take part in the diagnostic',
+          'school_not_in_diagnostic',
+        ),
+      );
     }
     if (errors.length === before && place) resolved.push({ n, row, place });
   }

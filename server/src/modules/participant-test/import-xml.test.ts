@@ -161,6 +161,11 @@ describe('POST /api/ParticipantTest/participantTestImportFromXml', () => {
         'import_invalid',
       ],
       ['<?xml version="1.0" encoding="windows-1251"?><participantTests/>', 'xml_encoding'],
+      // Well-formed but 10,000 levels deep: refused by the parser's depth limit, not a 500.
+      [
+        `<participantTests diagnosticCode="${code}">${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}</participantTests>`,
+        'xml_malformed',
+      ],
     ];
     for (const [xml, expected] of cases) {
       const r = await send(a.coordinator.session, xml);

@@ -1,0 +1,141 @@
+import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, loggerOptions } from '../app.js';
+import type { Database } from '../db/client.js';
+import { redactUrl } from '../lib/log-safety.js';
+import { mailOutbox } from '../db/schema/index.js';
+import { createTestDatabase, testConfig } from '../../test/helpers.js';
+import { createRoom, startWork, T, type Room } from '../modules/exam-test/test-support.js';
+
+// Logs never carry SQL parameters, request bodies, answer text, file bytes, activation or
+// verification codes, or e-mailed tokens: every line the server writes while doing those things
+// is captured and searched for them.
+
+const lines: string[] = [];
+const capture = new Writable({
+  write(chunk, _enc, done) {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
+});
+
+let app: FastifyInstance;
+let database: Database;
+let room: Room;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const config = testConfig({ LOG_LEVEL: 'info' });
+  app = await buildApp(config, {
+    database,
+    web: false,
+    logger: { ...(loggerOptions(config) as object), level: 'info', stream: capture },
+  });
+  // A route that fails inside a statement, as a bug would: the 500 path logs the error.
+  app.get('/api/test/failing-statement', { config: { access: { roles: 'anon' } } }, async () => {
+    await app.ctx.db.execute(sql`select ${'ZZPARAMSECRETZZ'}::int`);
+  });
+  await app.ready();
+  room = await createRoom(app);
+});
+afterAll(async () => {
+  await app.close();
+  await database.close();
+});
+
+const logText = () => lines.join('\n');
+
+describe('logs', () => {
+  it('carry no activation code, answer text, file bytes, SQL parameter or mailed token', async () => {
+    const code = room.activationCode;
+    const check = await app.inject({ method: 'GET', url: `/api/exam/test/checkActivationCode/${code}` });
+    expect(check.statusCode).toBe(200);
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/Account/login',
+      payload: { activationCode: code },
+    });
+    expect(login.statusCode).toBe(200);
+
+    const workId = await startWork(room);
+    const answer = 'ZZANSWERTEXTZZ';
+    const saved = await room.api.put('saveanswer', {
+      examWorkId: workId,
+      variantTaskId: room.variantTaskIds[T.short],
+      value: answer,
+      seq: 1,
+    });
+    expect(saved.statusCode).toBe(200);
+
+    const boundary = 'zzboundary';
+    const fileTask = room.variantTaskIds[T.file]!;
+    const multipart =
+      `--${boundary}\r\nContent-Disposition: form-data; name="answers"\r\n\r\n` +
+      JSON.stringify({
+        examWorkId: workId,
+        answers: [{ variantTaskId: fileTask, value: { fileIds: [] }, seq: 1 }],
+      }) +
+      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file:${fileTask}"; filename="notes.txt"\r\n` +
+      `Content-Type: text/plain\r\n\r\nZZFILEBYTESZZ\r\n--${boundary}--\r\n`;
+    await app.inject({
+      method: 'POST',
+      url: '/api/exam/test/saveanswers_with_files',
+      headers: { ...room.session.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: multipart,
+    });
+
+    const registered = await app.inject({
+      method: 'POST',
+      url: '/api/Account/Register',
+      payload: {
+        email: 'zz.log.test@example.org',
+        password: 'long enough password',
+        surname: 'Логов',
+        name: 'Тест',
+      },
+    });
+    expect(registered.statusCode).toBe(200);
+    const [mail] = await app.ctx.db.select().from(mailOutbox);
+    const token = /[?&]token=([\w-]+)/.exec(mail!.text)?.[1] ?? /([\w-]{20,})/.exec(mail!.text)![1]!;
+
+    const failed = await app.inject({ method: 'GET', url: '/api/test/failing-statement' });
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
+
+    const text = logText();
+    expect(lines.length).toBeGreaterThan(5);
+    for (const secret of [code, code.replace('-', ''), answer, 'ZZFILEBYTESZZ', 'ZZPARAMSECRETZZ', token])
+      expect(text, `a log line holds ${secret}`).not.toContain(secret);
+    expect(text).not.toMatch(/select .*::int/i);
+
+    // The failed statement is named by its SQLSTATE (22P02: invalid text for an int).
+    const failure = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error');
+    expect(failure?.err).toMatchObject({ sqlState: '22P02' });
+    expect(failure?.err).toMatchObject({ message: 'database error', stack: '' });
+    // The request lines are there, with the code masked.
+    expect(text).toContain('/api/exam/test/checkActivationCode/***');
+  });
+});
+
+describe('redactUrl', () => {
+  it('masks codes in paths and secrets in query strings', () => {
+    expect(redactUrl('/api/exam/test/checkActivationCode/AB2CD-EF3GH')).toBe(
+      '/api/exam/test/checkActivationCode/***',
+    );
+    expect(redactUrl('/verify/X7Y8Z9?x=1')).toBe('/verify/***?x=1');
+    expect(redactUrl('/api/results/verify/X7Y8Z9')).toBe('/api/results/verify/***');
+    expect(redactUrl('/api/User?pwd=s3cret&x=1')).toBe('/api/User?pwd=***&x=1');
+    expect(redactUrl('/api/Account/hashpassword?pass=abc')).toBe('/api/Account/hashpassword?pass=***');
+    expect(redactUrl('/api/kim/htmlContainer/1/2/index?sig=abc.def')).toBe(
+      '/api/kim/htmlContainer/1/2/index?sig=***',
+    );
+    expect(redactUrl('/api/exam/test/saveanswers?registrationCode=123456')).toBe(
+      '/api/exam/test/saveanswers?registrationCode=***',
+    );
+    expect(redactUrl('/api/Account/ObtainLocalAccessToken?provider=oidc&externalAccessToken=t0k')).toBe(
+      '/api/Account/ObtainLocalAccessToken?provider=oidc&externalAccessToken=***',
+    );
+  });
+});
