@@ -4,16 +4,19 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Redis } from 'ioredis';
 import { accessPlugin } from './auth/access.js';
 import { SessionStore } from './auth/session-store.js';
+import { ProofOfWork } from './auth/proof-of-work.js';
 import { Throttle } from './auth/throttle.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/client.js';
 import { PgBroadcast, RedisBroadcast, type Broadcast } from './lib/broadcast.js';
 import { connectRedis, MemoryCache, RedisCache, type Cache } from './lib/cache.js';
+import { redactUrl, serializeError } from './lib/log-safety.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { modules } from './modules/index.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { healthRoutes } from './plugins/health.js';
+import { clientErrorHandler, frameworkErrors, hygienePlugin } from './plugins/hygiene.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { securityPlugin } from './plugins/security.js';
 import { registerStubs, trackRoutes } from './plugins/stubs.js';
@@ -29,14 +32,11 @@ export interface BuildOptions {
   web?: boolean;
 }
 
-/** Query parameters that carry secrets (`POST /api/User?pwd=`, `hashpassword?pass=`...). */
-const SECRET_QUERY = /([?&](?:pwd|pass|password|token|externalAccessToken|providerKey)=)[^&]*/gi;
-export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
-
-function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     serializers: {
+      err: serializeError,
       req: (req: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) => ({
         method: req.method,
         url: redactUrl(req.url),
@@ -67,6 +67,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -122,6 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     sessions,
     throttle: new Throttle(redis),
+    pow: new ProofOfWork(config.sessionSecret, () => ctx.throttle),
     mailer:
       options.mailer ??
       createMailer(database.db, app.log, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
@@ -138,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(errorsPlugin);
+  await app.register(hygienePlugin);
   await app.register(securityPlugin);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(openapiPlugin);

@@ -48,6 +48,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(100_000).default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_DATA: bool.default(true),
   DEMO_PASSWORD: z.string().min(1).default('demo'),
@@ -101,6 +102,8 @@ export interface Config {
   cookieSecure: boolean;
   trustProxy: boolean | string;
   bodyLimit: number;
+  /** Bytes a participant or guest may keep in uploaded files (answer files, general uploads, feedback). */
+  uploadQuotaBytes: number;
   logLevel: Env['LOG_LEVEL'];
   demoData: boolean;
   demoPassword: string;
@@ -199,6 +202,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: env.COOKIE_SECURE ?? env.PUBLIC_URL?.startsWith('https://') ?? false,
     trustProxy,
     bodyLimit: env.BODY_LIMIT_BYTES,
+    uploadQuotaBytes: env.UPLOAD_QUOTA_MB * 1024 * 1024,
     logLevel: env.LOG_LEVEL,
     demoData: env.DEMO_DATA,
     demoPassword: env.DEMO_PASSWORD,

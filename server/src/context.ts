@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { SessionStore } from './auth/session-store.js';
+import type { ProofOfWork } from './auth/proof-of-work.js';
 import type { Throttle } from './auth/throttle.js';
 import type { Cache } from './lib/cache.js';
 import type { Mailer } from './lib/mailer.js';
@@ -13,6 +14,8 @@ export interface AppContext {
   db: Db;
   sessions: SessionStore;
   throttle: Throttle;
+  /** Proofs of work asked of activation-code attempts beyond the free budgets. */
+  pow: ProofOfWork;
   mailer: Mailer;
   cache: Cache | null;
   redis: Redis | null;

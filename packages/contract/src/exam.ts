@@ -80,6 +80,7 @@ export const examWorkStateSchema = z
     secondsLeft: z.number().int().min(0),
     finishedAt: instant.nullable(),
     finishReason: finishReasonSchema.nullable(),
+    flags: z.array(z.number().int()).describe('variant task ids the participant flagged ("отмечено")'),
     serverTime: instant,
     answers: z.array(savedAnswerSchema).optional(),
   })
@@ -107,6 +108,12 @@ export const currentParticipantTestSchema = z
     }),
     quizDone: z.boolean(),
     examWork: examWorkStateSchema.nullable(),
+    openElsewhere: z
+      .boolean()
+      .describe(
+        'the live work is bound to another device than the one asking (device header): its runner ' +
+          'must not open here until the organizer moves the work (clearSession)',
+      ),
     serverTime: instant,
   })
   .meta({ id: 'CurrentParticipantTest' });
@@ -193,13 +200,27 @@ export const saveAnswersResponseSchema = z.object({
   ),
 });
 
+/** What is left of a participant's own pause allowance (the subject test's pause policy). */
+export const pauseAllowanceSchema = z.object({
+  allowed: z.boolean().describe('the subject test lets participants pause at all'),
+  pausesLeft: z.number().int().min(0),
+  secondsLeft: z.number().int().min(0).describe('own paused time left, the pause in force counted'),
+});
+export type PauseAllowance = z.infer<typeof pauseAllowanceSchema>;
+
 export const pauseStateSchema = z.object({
   examWorkId: z.number().int(),
   paused: z.boolean(),
   pausedAt: instant.nullable(),
+  pausedUntil: instant
+    .nullable()
+    .describe('an own pause ends by itself then (the allowance); null for a staff pause or none'),
   reason: z.string().nullable(),
   byStaff: z.boolean().describe('paused by an organizator: only staff may resume'),
   secondsLeft: z.number().int(),
+  allowance: pauseAllowanceSchema
+    .nullable()
+    .describe("the participant's own pauses left (null: not known here)"),
   serverTime: instant,
 });
 
@@ -263,6 +284,10 @@ export const DEVICE_HEADER = 'x-device-id';
 
 /** POST examwork/pause: the state of every work the call paused or resumed. */
 export const pauseResultSchema = z.object({ works: z.array(pauseStateSchema) });
+
+/** PUT examwork/{examWorkId}/{variantTaskId}/flag: flag or unflag a task of one's own work. */
+export const flagBodySchema = z.strictObject({ flagged: z.boolean() });
+export const flagResultSchema = z.object({ examWorkId: z.number().int(), flags: z.array(z.number().int()) });
 
 /** PUT examwork/{id}/answertype/{type} and .../{variantTaskId}/answertype/{type}. */
 export const answerModeResultSchema = z.object({

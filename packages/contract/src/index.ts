@@ -19,3 +19,4 @@ export * from './results.js';
 export * from './monitoring.js';
 export * from './expert.js';
 export * from './admin-org.js';
+export * from './authoring.js';

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { examWorks, participantTests, tasks, userRoles, users, variantTasks } from '../db/schema/index.js';
+import { isPaused, tasksPaused } from '../modules/exam-test/deadline.js';
 import { hasRole, type AuthContext } from './types.js';
 
 /**
@@ -19,10 +20,17 @@ export async function currentVariantId(db: DbOrTx, auth: AuthContext): Promise<n
   return variantOfParticipantTest(db, auth.participantTestId);
 }
 
-/** The variant of a participant test's live (not deleted) exam work, or null. */
+/**
+ * The variant of a participant test's live (not deleted) exam work, or null. While that work is
+ * paused its content is not readable: 409 `work_paused` (tasks, containers, the printable variant).
+ */
 async function variantOfParticipantTest(db: DbOrTx, participantTestId: number): Promise<number | null> {
   const [row] = await db
-    .select({ variantId: examWorks.variantId })
+    .select({
+      variantId: examWorks.variantId,
+      pausedAt: examWorks.pausedAt,
+      pausedUntil: examWorks.pausedUntil,
+    })
     .from(examWorks)
     .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
     .where(
@@ -33,6 +41,7 @@ async function variantOfParticipantTest(db: DbOrTx, participantTestId: number): 
       ),
     )
     .limit(1);
+  if (row && isPaused(row, new Date())) throw tasksPaused();
   return row?.variantId ?? null;
 }
 

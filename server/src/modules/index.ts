@@ -30,6 +30,7 @@ import { examResultsRoutes } from './exam-results/exam-results.routes.js';
 import { expertRoutes } from './expert/expert.routes.js';
 import { monitoringRoutes } from './monitoring/monitoring.routes.js';
 import { adminOrgRoutes } from './admin-org/admin-org.routes.js';
+import { authoringRoutes } from './authoring/authoring.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -63,6 +64,7 @@ export const modules: FastifyPluginAsync[] = [
   expertRoutes,
   monitoringRoutes,
   adminOrgRoutes,
+  authoringRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

@@ -64,6 +64,13 @@ export const subjectTests = pgTable(
     allowBlank: boolean().notNull().default(true),
     /** Final mark when two experts disagree beyond a task's threshold: the third's mark, or the mean. */
     expertRule: text().notNull().default('third'),
+    /**
+     * A participant's own pauses (staff pauses are not limited): allowed at all, at most this many,
+     * and at most this many minutes in total; beyond them the call answers 409 `pause_limit`.
+     */
+    participantPauseAllowed: boolean().notNull().default(true),
+    participantPauseMaxCount: integer().notNull().default(3),
+    participantPauseMaxMinutes: integer().notNull().default(15),
     createdAt: created(),
   },
   (t) => [index().on(t.subjectExamId)],
@@ -93,7 +100,8 @@ export const tasks = pgTable('tasks', {
   reference: jsonValue<unknown>(),
   scoring: jsonb().$type<Record<string, unknown>>().notNull().default({}),
   solutionHtml: text(),
-  criteria: jsonb().$type<{ code: string; text: string; maxScore: number }[]>(),
+  /** Rubric criteria; `step` (default 1: whole points, or 0.5) is the grain of an expert's score. */
+  criteria: jsonb().$type<{ code: string; text: string; maxScore: number; step?: number }[]>(),
   maxScore: numeric({ mode: 'number' }).notNull().default(1),
   /** Optional interactive container rendering the task. */
   htmlContainerId: integer(),

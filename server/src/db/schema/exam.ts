@@ -45,6 +45,11 @@ export const examWorks = pgTable(
     pausedSeconds: integer().notNull().default(0),
     /** Start of the pause in force, if any. */
     pausedAt: timestamp({ withTimezone: true }),
+    /**
+     * When the participant's own pause in force ends by itself (its share of the subject test's
+     * pause allowance); null for a staff pause, which lasts until staff resume it.
+     */
+    pausedUntil: timestamp({ withTimezone: true }),
     deadlineAt: timestamp({ withTimezone: true }).notNull(),
     /** End of the diagnostic window when the work started: no deadline goes past it. */
     windowEndsAt: timestamp({ withTimezone: true }).notNull(),
@@ -53,6 +58,8 @@ export const examWorks = pgTable(
     finishReason: text(),
     /** The device that works on it; another device needs the organizator's clearSession. */
     deviceId: text(),
+    /** Variant task ids the participant flagged ("отмечено"): they follow the work to another device. */
+    flags: integer().array().notNull().default([]),
     deletedAt: timestamp({ withTimezone: true }),
     deletedBy: integer().references(() => users.id),
     deletedReason: text(),

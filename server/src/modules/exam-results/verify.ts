@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@attesta/contract';
+import { addressKey } from '../../auth/throttle.js';
 import { diagnostics, participantTests, results, students, subjectTests } from '../../db/schema/index.js';
 
 export const verificationSchema = z.object({
@@ -35,7 +36,7 @@ const initials = (s: { surname: string; name: string; patronymic: string | null 
 /**
  * GET /api/results/verify/{code}: anyone holding a result document can check it is genuine — the
  * code printed (and in the QR) on every result PDF. Not a call of the specification: the result
- * documents need it. Unknown codes count against the caller's address like activation codes.
+ * documents need it. Unknown codes count against the caller's address (a plain limit: not a login).
  */
 export const resultVerifyRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -58,7 +59,8 @@ export const resultVerifyRoutes: FastifyPluginAsync = async (plugin) => {
     },
     handler: async (req) => {
       const { db, throttle } = app.ctx;
-      await throttle.check({ codeIp: req.ip });
+      // Taken before the lookup; a genuine document gives it back (only unknown codes count).
+      const reservation = await throttle.reserve({ verifyIp: addressKey(req.ip) });
       const [row] = await db
         .select({
           published: diagnostics.resultsPublished,
@@ -76,10 +78,8 @@ export const resultVerifyRoutes: FastifyPluginAsync = async (plugin) => {
         .innerJoin(subjectTests, eq(subjectTests.id, results.subjectTestId))
         .leftJoin(students, eq(students.id, participantTests.studentId))
         .where(and(eq(results.verificationCode, req.params.code.toUpperCase())));
-      if (!row) {
-        await throttle.fail({ codeIp: req.ip });
-        return invalid;
-      }
+      if (!row) return invalid;
+      await reservation.release();
       if (!row.published) return { ...invalid, valid: true };
       return {
         valid: true,

@@ -4,6 +4,7 @@ import {
   computeDeadline,
   effectiveDeadline,
   isPastDeadline,
+  isPaused,
   parseTimeSpan,
   resumeClock,
   secondsLeft,
@@ -20,6 +21,30 @@ const clock = (over: Partial<Parameters<typeof effectiveDeadline>[0]> = {}) => (
   pausedAt: null,
   windowEndsAt: at(10 * 3600),
   ...over,
+});
+
+describe('an own pause with an end', () => {
+  // Paused at 600 s for at most 300 s: from 900 s on the clock runs again.
+  const own = clock({ pausedAt: at(600), pausedUntil: at(900) });
+
+  it('stops the clock only until its end', () => {
+    expect(isPaused(own, at(899))).toBe(true);
+    expect(isPaused(own, at(900))).toBe(false);
+    expect(effectiveDeadline(own, at(800))).toEqual(at(2700 + 200));
+    expect(effectiveDeadline(own, at(5000))).toEqual(at(2700 + 300));
+    expect(secondsLeft(own, at(1900))).toBe(2700 + 300 - 1900);
+  });
+
+  it('credits at most its allowance when it is closed late', () => {
+    expect(resumeClock(own, at(4000))).toEqual({ pausedSeconds: 300, deadlineAt: at(3000) });
+    expect(resumeClock(own, at(700))).toEqual({ pausedSeconds: 100, deadlineAt: at(2800) });
+  });
+
+  it('a staff pause (no end) stops the clock as long as it lasts', () => {
+    const staff = clock({ pausedAt: at(600), pausedUntil: null });
+    expect(isPaused(staff, at(100_000))).toBe(true);
+    expect(effectiveDeadline(staff, at(4000))).toEqual(at(2700 + 3400));
+  });
 });
 
 describe('deadline math', () => {

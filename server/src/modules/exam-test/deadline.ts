@@ -1,9 +1,13 @@
+import { conflict } from '../../lib/errors.js';
+
 /**
  * Pure time math of an exam work (DESIGN.md §3). The server owns the clock: every function takes
  * `now` from the caller (the server's clock), never from the client.
  *
  * deadline = min(startedAt + timeLimit + extra + closed pauses, windowEndsAt); while a pause is in
- * force the clock stands still, so the running pause counts as well until it ends.
+ * force the clock stands still, so the running pause counts as well until it ends. A participant's
+ * own pause ends by itself at `pausedUntil` (its share of the pause allowance): from then on the
+ * clock runs again, whether or not the row has been settled yet (settleOverduePause, the sweeper).
  */
 
 export interface WorkClock {
@@ -12,6 +16,8 @@ export interface WorkClock {
   extraSeconds: number;
   pausedSeconds: number;
   pausedAt: Date | null;
+  /** The end of an own pause in force (null: a staff pause, unlimited). */
+  pausedUntil?: Date | null;
   windowEndsAt: Date;
 }
 
@@ -23,16 +29,34 @@ export function elapsedSeconds(from: Date, to: Date): number {
 }
 
 /** The stored deadline: closed pauses only (what `deadlineAt` holds and the sweeper compares). */
-export function computeDeadline(w: Omit<WorkClock, 'pausedAt'>): Date {
+export function computeDeadline(w: Omit<WorkClock, 'pausedAt' | 'pausedUntil'>): Date {
   const budget = w.timeLimitSeconds + w.extraSeconds + w.pausedSeconds;
   const end = w.startedAt.getTime() + budget * SECOND;
   return new Date(Math.min(end, w.windowEndsAt.getTime()));
 }
 
+/** 409 `work_paused` for a participant reading tasks of a paused work. */
+export const tasksPaused = () =>
+  conflict('work_paused', 'The work is paused: its tasks are shown again when it resumes');
+
+/** Whether the work stands paused at `now` (an own pause past its end no longer does). */
+export function isPaused(w: Pick<WorkClock, 'pausedAt' | 'pausedUntil'>, now: Date): boolean {
+  return w.pausedAt !== null && !(w.pausedUntil && w.pausedUntil.getTime() <= now.getTime());
+}
+
+/** The instant the pause in force ends as of `now`: `now`, or its own end when that has passed. */
+function pauseEnd(w: WorkClock, now: Date): Date {
+  return w.pausedUntil && w.pausedUntil.getTime() < now.getTime() ? w.pausedUntil : now;
+}
+
+/** Seconds the pause in force has stopped the clock so far. */
+export function runningPauseSeconds(w: WorkClock, now: Date): number {
+  return w.pausedAt ? elapsedSeconds(w.pausedAt, pauseEnd(w, now)) : 0;
+}
+
 /** The deadline as of `now`: a pause in force pushes it on by its length so far (still capped). */
 export function effectiveDeadline(w: WorkClock, now: Date): Date {
-  const running = w.pausedAt ? elapsedSeconds(w.pausedAt, now) : 0;
-  return computeDeadline({ ...w, pausedSeconds: w.pausedSeconds + running });
+  return computeDeadline({ ...w, pausedSeconds: w.pausedSeconds + runningPauseSeconds(w, now) });
 }
 
 /** Seconds left on the server clock; 0 once the deadline has passed. */
@@ -46,7 +70,7 @@ export function isPastDeadline(w: WorkClock, now: Date): boolean {
 
 /** A resume: the pause's length joins the closed pauses and the deadline moves on by it. */
 export function resumeClock(w: WorkClock, now: Date): { pausedSeconds: number; deadlineAt: Date } {
-  const pausedSeconds = w.pausedSeconds + (w.pausedAt ? elapsedSeconds(w.pausedAt, now) : 0);
+  const pausedSeconds = w.pausedSeconds + runningPauseSeconds(w, now);
   return { pausedSeconds, deadlineAt: computeDeadline({ ...w, pausedSeconds }) };
 }
 

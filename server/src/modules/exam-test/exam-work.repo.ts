@@ -467,6 +467,32 @@ export async function closePauses(db: DbOrTx, workId: number, endedAt: Date, res
     .where(and(eq(examWorkPauses.examWorkId, workId), isNull(examWorkPauses.endedAt)));
 }
 
+/** How much of the pause allowance a work's own pauses used: their number and seconds (an open one up to `now`). */
+export async function ownPauseUsage(db: DbOrTx, workId: number, now: Date) {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      seconds: sql<number>`coalesce(sum(greatest(0, floor(extract(epoch from (coalesce(${examWorkPauses.endedAt}, ${now.toISOString()}::timestamptz) - ${examWorkPauses.startedAt}))))), 0)::int`,
+    })
+    .from(examWorkPauses)
+    .where(and(eq(examWorkPauses.examWorkId, workId), eq(examWorkPauses.byStaff, false)));
+  return { count: Number(row?.count ?? 0), seconds: Number(row?.seconds ?? 0) };
+}
+
+/** The participant pause policy of the subject test of a participant test (read fresh: admins edit it). */
+export async function pausePolicyOf(db: DbOrTx, participantTestId: number) {
+  const [row] = await db
+    .select({
+      allowed: subjectTests.participantPauseAllowed,
+      maxCount: subjectTests.participantPauseMaxCount,
+      maxMinutes: subjectTests.participantPauseMaxMinutes,
+    })
+    .from(participantTests)
+    .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
+    .where(eq(participantTests.id, participantTestId));
+  return row ?? null;
+}
+
 // ------------------------------------------------------------------ answers
 
 export async function answersOf(db: DbOrTx, workId: number) {
@@ -653,6 +679,40 @@ export async function finishExpired(db: Db, now: Date) {
       returning q.id
     )
     select id, participant_test_id as "participantTestId" from done`);
+  return rowsOf<{ id: number; participantTestId: number }>(result).map((r) => ({
+    id: Number(r.id),
+    participantTestId: Number(r.participantTestId),
+  }));
+}
+
+/**
+ * Ends every participant's own pause that reached its end (`paused_until`): the clock runs again as
+ * from that instant, crediting exactly the allowance. One statement, safe from several instances.
+ */
+export async function resumeOverduePauses(db: Db, now: Date) {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const result = await db.execute(sql`
+    with due as (
+      select id, paused_until,
+             paused_seconds + greatest(0, floor(extract(epoch from (paused_until - paused_at))))::int as paused
+      from exam_works
+      where status = 'paused' and paused_until is not null and paused_until <= ${at}
+        and finished_at is null and deleted_at is null
+      for update skip locked
+    ), up as (
+      update exam_works w
+      set status = 'in_progress', paused_at = null, paused_until = null, paused_seconds = due.paused,
+          deadline_at = least(w.started_at + (w.time_limit_seconds + w.extra_seconds + due.paused) * interval '1 second',
+                              w.window_ends_at),
+          updated_at = ${at}
+      from due where w.id = due.id
+      returning w.id, w.participant_test_id, due.paused_until
+    ), pauses as (
+      update exam_work_pauses q set ended_at = up.paused_until
+      from up where q.exam_work_id = up.id and q.ended_at is null
+      returning q.id
+    )
+    select id, participant_test_id as "participantTestId" from up`);
   return rowsOf<{ id: number; participantTestId: number }>(result).map((r) => ({
     id: Number(r.id),
     participantTestId: Number(r.participantTestId),

@@ -3,10 +3,12 @@ import type {
   AnswerMode,
   CurrentParticipantTest,
   ExamWorkState,
+  PauseAllowance,
   SaveAnswerBody,
   SaveAnswersBody,
   SubjectTestSummary,
 } from '@attesta/contract';
+import { reserveCodeAttempt } from '../../auth/proof-of-work.js';
 import { canReachParticipantTest, type ParticipantTestPlace } from '../../auth/scopes.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
@@ -22,13 +24,16 @@ import {
   changeTime,
   computeDeadline,
   isPastDeadline,
+  isPaused,
   resumeClock,
   secondsUntil,
-  elapsedSeconds,
 } from './deadline.js';
 import { cachedSubjectTest, cachedTaskCount, cachedTaskDef } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
 import { saveBatcherOf } from './save-batcher.js';
+import { checkUpload, taskFileLimit, taskFileTooLarge } from './upload.js';
+import { quotaExceeded, uploadLimit, type ByteLimit, type IncomingFile } from '../../lib/multipart.js';
+import { uploadAllowance } from '../files/files.service.js';
 import { pickVariant } from './variant-spread.js';
 import type { WorkRow } from './exam-work.repo.js';
 import { toPauseState, toSavedAnswers, toTimeLeft, toWorkState } from './presenter.js';
@@ -89,9 +94,12 @@ function ownWork(auth: AuthContext, w: WorkRow | null | undefined): WorkRow {
   return w;
 }
 
+/** No header (API clients, scripts) means no binding check: the session itself is the credential. */
+const isSameDevice = (w: WorkRow, deviceId: string | null) =>
+  !deviceId || !w.deviceId || deviceId === w.deviceId;
+
 function assertSameDevice(w: WorkRow, deviceId: string | null) {
-  // No header (API clients, scripts) means no binding check: the session itself is the credential.
-  if (deviceId && w.deviceId && deviceId !== w.deviceId) throw deviceMismatch();
+  if (!isSameDevice(w, deviceId)) throw deviceMismatch();
 }
 
 /** What a participant's write needs: a live, running work on this device before its deadline. */
@@ -99,8 +107,25 @@ function assertWritable(w: WorkRow, now: Date, deviceId: string | null) {
   if (w.deletedAt) throw workDeleted();
   assertSameDevice(w, deviceId);
   if (w.finishedAt || w.status === 'finished' || w.status === 'scored') throw workFinished();
-  if (w.pausedAt || w.status === 'paused') throw workPaused();
+  if (isPaused(w, now)) throw workPaused();
   if (isPastDeadline(w, now)) throw deadlinePassed();
+}
+
+/**
+ * A participant's own pause that reached its end, settled on the locked row: the work runs again
+ * as from that end, with exactly the allowance credited (the sweeper does the same for all works).
+ */
+async function settleOverduePause(tx: Tx, w: WorkRow, now: Date): Promise<WorkRow> {
+  if (!w.pausedAt || !w.pausedUntil || w.finishedAt || isPaused(w, now)) return w;
+  const endedAt = w.pausedUntil;
+  const after = await repo.updateWork(tx, w.id, {
+    status: 'in_progress',
+    pausedAt: null,
+    pausedUntil: null,
+    ...resumeClock(w, endedAt),
+  });
+  await repo.closePauses(tx, w.id, endedAt, null);
+  return after;
 }
 
 async function liveWorkOf(db: Db | Tx, auth: AuthContext): Promise<WorkRow> {
@@ -163,15 +188,15 @@ async function describeCode(
 }
 
 /**
- * Anonymous code check. Only unknown codes count as failures (per address and per code string),
- * so a class sharing one address is never locked out by its own typos.
+ * Anonymous code check: an oracle for codes like the code login, so the same budgets guard it
+ * (reserveCodeAttempt: taken before the lookup, a known code gives them back; beyond the free
+ * budgets 428 until a proof of work comes in the `X-Proof-Of-Work` header).
  */
-export async function checkActivationCode(ctx: AppContext, typed: string, ip: string) {
+export async function checkActivationCode(ctx: AppContext, typed: string, ip: string, proof?: string) {
   const code = normalizeActivationCode(typed);
-  const keys = { codeIp: ip, codeKey: code };
-  await ctx.throttle.check(keys);
+  const reservation = await reserveCodeAttempt(ctx, code, ip, proof);
   const pt = await repo.findParticipantTest(ctx.db, { activationCode: code });
-  if (!pt) await ctx.throttle.fail(keys);
+  if (pt) void reservation.release();
   return describeCode(ctx.db, pt, new Date());
 }
 
@@ -207,10 +232,8 @@ export async function ownSubjectTest(ctx: AppContext, auth: AuthContext) {
 const fullName = (p: { surname: string; name: string; patronymic: string | null } | null) =>
   p ? [p.surname, p.name, p.patronymic].filter(Boolean).join(' ') : null;
 
-export async function currentParticipantTest(
-  ctx: AppContext,
-  auth: AuthContext,
-): Promise<CurrentParticipantTest> {
+export async function currentParticipantTest(ctx: AppContext, actor: Actor): Promise<CurrentParticipantTest> {
+  const { auth } = actor;
   const now = new Date();
   const pt = await boundTest(ctx.db, auth);
   const subjectTest = await subjectTestSummary(ctx.db, pt.subjectTestId);
@@ -237,6 +260,8 @@ export async function currentParticipantTest(
     },
     quizDone,
     examWork: work ? toWorkState(work, now) : null,
+    // Told before the runner opens: a runner here would have every save refused.
+    openElsewhere: !!work && !work.finishedAt && !isSameDevice(work, actor.deviceId),
     serverTime: now.toISOString(),
   };
 }
@@ -477,6 +502,8 @@ export async function writerFor(
 async function lockForWriter(tx: Tx, writer: Writer, workId: number): Promise<WorkRow> {
   const found = await repo.lockWorkShared(tx, workId);
   if (writer.kind === 'participant') {
+    // Saves hold a share lock and never write the work: an own pause past its end counts as over
+    // (isPaused) though its row still says paused until the next write or the sweeper settles it.
     const w = ownWork(writer.actor.auth, found);
     assertWritable(w, new Date(), writer.actor.deviceId);
     return w;
@@ -611,23 +638,70 @@ function publishBatch(ctx: AppContext, writer: Writer, workId: number, results: 
 
 export interface UploadedFile {
   variantTaskId: number;
-  name: string;
-  mime: string;
-  data: Buffer;
+  file: IncomingFile;
+}
+
+/** What a request's files may be, settled from its `answers` before any file byte is read. */
+export interface FileUploadPlan {
+  /** The byte limit of the next file of a task (400 not a file task of the batch, 413 too many files). */
+  limitOf(variantTaskId: number, spooledBytes: number): ByteLimit;
+}
+
+/**
+ * The checks of saveanswers_with_files that need no file: the writer may write this work (404,
+ * 403, 409 as the save would answer), every file's task is a file task of the batch, the number
+ * of files and each file's size fit the task, and the uploader's storage quota holds them. Run
+ * before the files are read, so a refused request costs nothing; the save checks all of it again.
+ */
+export async function planFileUploads(
+  ctx: AppContext,
+  writer: Writer,
+  body: SaveAnswersBody,
+): Promise<FileUploadPlan> {
+  const { tasks, allowance, kept } = await ctx.db.transaction(async (tx) => {
+    const w = await lockForWriter(tx, writer, body.examWorkId);
+    const tasks = await tasksForBatch(
+      tx,
+      w,
+      body.answers.map((a) => a.variantTaskId),
+    );
+    const allowance = await uploadAllowance(tx, writer.actor.auth, ctx.config.uploadQuotaBytes);
+    const kept = new Map(
+      body.answers.map((a) => [a.variantTaskId, (a.value as { fileIds?: unknown[] })?.fileIds?.length ?? 0]),
+    );
+    return { tasks, allowance, kept };
+  });
+  const counts = new Map<number, number>();
+  return {
+    limitOf(variantTaskId, spooledBytes) {
+      const task = tasks.get(variantTaskId);
+      if (!task)
+        throw badRequest('validation_failed', 'Files need an answer entry for their task', [
+          { path: `file:${variantTaskId}`, message: 'no answer with this variantTaskId in `answers`' },
+        ]);
+      if (task.answerType !== 'file') throw badRequest('validation_failed', 'This task does not take files');
+      const n = (counts.get(variantTaskId) ?? 0) + 1;
+      counts.set(variantTaskId, n);
+      const max = typeof task.content.maxFiles === 'number' ? task.content.maxFiles : 1;
+      if ((kept.get(variantTaskId) ?? 0) + n > max)
+        throw new AppError(413, 'too_many_files', `At most ${max} files for this task`);
+      const perFile = taskFileLimit(task);
+      const limit = uploadLimit(allowance, spooledBytes, perFile);
+      return limit.bytes === perFile ? { bytes: perFile, error: () => taskFileTooLarge(perFile) } : limit;
+    },
+  };
 }
 
 /**
  * Answers plus their files in one transaction: the files rows, the answer_files links and the
  * answers commit together or not at all. A file answer's value lists the already attached files
- * it keeps; the new uploads are appended to it.
+ * it keeps; the new uploads are appended to it. Files are read from their spool one at a time.
  */
 export async function saveAnswersWithFiles(
   ctx: AppContext,
   writer: Writer,
   body: SaveAnswersBody,
   uploads: UploadedFile[],
-  checkFile: (task: AnswerTask, file: UploadedFile) => void,
-  sha256: (data: Buffer) => string,
 ) {
   const done = await ctx.db.transaction(async (tx) => {
     const w = await lockForWriter(tx, writer, body.examWorkId);
@@ -636,27 +710,38 @@ export async function saveAnswersWithFiles(
       w,
       body.answers.map((a) => a.variantTaskId),
     );
-    uploads.forEach((f) => {
+    for (const f of uploads) {
       const task = tasks.get(f.variantTaskId);
-      if (!task)
-        throw badRequest('validation_failed', 'Files need an answer entry for their task', [
-          { path: `file:${f.variantTaskId}`, message: 'no answer with this variantTaskId in `answers`' },
+      if (task?.answerType !== 'file')
+        throw badRequest('validation_failed', 'Files need an answer entry of a file task', [
+          { path: `file:${f.variantTaskId}`, message: 'no file task with this variantTaskId in `answers`' },
         ]);
-      if (task.answerType !== 'file') throw badRequest('validation_failed', 'This task does not take files');
-      checkFile(task, f);
-    });
+    }
     const list = validateBatch(body.answers, tasks);
     const fileAnswers = list.filter((a) => tasks.get(a.variantTaskId)!.answerType === 'file');
     if (fileAnswers.length) await assertAttached(tx, w.id, fileAnswers);
+    const allowance = await uploadAllowance(tx, writer.actor.auth, ctx.config.uploadQuotaBytes);
+    const total = uploads.reduce((sum, f) => sum + f.file.size, 0);
+    if (allowance.quotaBytes !== null && total > allowance.quotaBytes) throw quotaExceeded();
 
     const stored: { variantTaskId: number; id: number; name: string; mime: string; size: number }[] = [];
     for (const f of uploads) {
-      const file = { name: f.name, mime: f.mime, size: f.data.length, sha256: sha256(f.data), data: f.data };
+      const checked = await checkUpload(tasks.get(f.variantTaskId)!, f.file);
       const id = await repo.insertAnswerFile(tx, w.id, f.variantTaskId, {
-        ...file,
+        name: checked.name,
+        mime: checked.mime,
+        size: checked.data.length,
+        sha256: f.file.sha256,
+        data: checked.data,
         createdBy: writer.actor.auth.userId,
       });
-      stored.push({ variantTaskId: f.variantTaskId, id, name: f.name, mime: f.mime, size: file.size });
+      stored.push({
+        variantTaskId: f.variantTaskId,
+        id,
+        name: checked.name,
+        mime: checked.mime,
+        size: f.file.size,
+      });
     }
     const merged = list.map((a) => mergeFileIds(a, stored, tasks.get(a.variantTaskId)!));
     const results = await writeBatch(tx, writer, w, merged);
@@ -691,8 +776,9 @@ const blankNotAllowed = () =>
   conflict('blank_not_allowed', 'This subject test is answered online only (no paper answer form)');
 
 async function writableOwnWork(tx: Tx, actor: Actor, id: number) {
-  const w = ownWork(actor.auth, await repo.lockWorkForUpdate(tx, id));
-  assertWritable(w, new Date(), actor.deviceId);
+  const now = new Date();
+  const w = await settleOverduePause(tx, ownWork(actor.auth, await repo.lockWorkForUpdate(tx, id)), now);
+  assertWritable(w, now, actor.deviceId);
   return w;
 }
 
@@ -732,6 +818,27 @@ export async function setTaskMode(
   });
 }
 
+// ------------------------------------------------------------------ flags
+
+/** Flags or unflags a task of one's own running work; the flags follow the work to any device. */
+export async function setFlag(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  variantTaskId: number,
+  flagged: boolean,
+) {
+  return ctx.db.transaction(async (tx) => {
+    const w = await writableOwnWork(tx, actor, id);
+    const [task] = await repo.answerTasksOf(tx, w.variantId, [variantTaskId]);
+    if (!task) throw taskNotInVariant('params.variantTaskId');
+    const others = (w.flags ?? []).filter((f) => f !== variantTaskId);
+    const flags = flagged ? [...others, variantTaskId].sort((a, b) => a - b) : others;
+    const after = await repo.updateWork(tx, w.id, { flags });
+    return { examWorkId: w.id, flags: after.flags };
+  });
+}
+
 // ------------------------------------------------------------------ finish
 
 /** Finishes own work. Idempotent; `timeout` only counts when the server's clock agrees. */
@@ -751,9 +858,14 @@ export async function finishWork(ctx: AppContext, actor: Actor, id: number, reas
       finishedAt,
       finishReason,
       pausedAt: null,
-      pausedSeconds: w.pausedAt ? w.pausedSeconds + elapsedSeconds(w.pausedAt, finishedAt) : w.pausedSeconds,
+      pausedUntil: null,
+      pausedSeconds: resumeClock(w, finishedAt).pausedSeconds,
     });
-    if (w.pausedAt) await repo.closePauses(tx, w.id, finishedAt, actor.auth.userId);
+    if (w.pausedAt) {
+      // An own pause past its end ended then, not at the finish.
+      const pauseEnded = isPaused(w, finishedAt) ? finishedAt : (w.pausedUntil ?? finishedAt);
+      await repo.closePauses(tx, w.id, pauseEnded, actor.auth.userId);
+    }
     await repo.setParticipantTestStatus(tx, w.participantTestId, 'finished', OPEN_TEST_STATUSES);
     await queueScoring(tx, [w.id]);
     await audit(tx, {
@@ -777,35 +889,63 @@ function effectiveDeadlineOf(w: WorkRow, now: Date): Date {
 
 // ------------------------------------------------------------------ pause
 
-export async function ownPauseState(ctx: AppContext, auth: AuthContext) {
-  const w = await liveWorkOf(ctx.db, auth);
-  const open = await repo.openPauseOf(ctx.db, w.id);
-  return toPauseState(w, new Date(), open && { reason: open.reason, byStaff: open.byStaff });
+const pauseLimit = (message: string) => conflict('pause_limit', message);
+
+/** What is left of a work's own pause allowance under its subject test's policy. */
+async function allowanceOf(db: Db | Tx, w: WorkRow, now: Date): Promise<PauseAllowance> {
+  const policy = await repo.pausePolicyOf(db, w.participantTestId);
+  const used = await repo.ownPauseUsage(db, w.id, now);
+  if (!policy?.allowed) return { allowed: false, pausesLeft: 0, secondsLeft: 0 };
+  return {
+    allowed: true,
+    pausesLeft: Math.max(0, policy.maxCount - used.count),
+    secondsLeft: Math.max(0, policy.maxMinutes * 60 - used.seconds),
+  };
 }
 
-/** Pauses or resumes the session's own work; a pause made by staff is lifted by staff only. */
+async function pauseStateOf(db: Db | Tx, w: WorkRow, now: Date) {
+  const open = isPaused(w, now) ? await repo.openPauseOf(db, w.id) : null;
+  return toPauseState(
+    w,
+    now,
+    open && { reason: open.reason, byStaff: open.byStaff },
+    await allowanceOf(db, w, now),
+  );
+}
+
+export async function ownPauseState(ctx: AppContext, auth: AuthContext) {
+  const w = await liveWorkOf(ctx.db, auth);
+  return pauseStateOf(ctx.db, w, new Date());
+}
+
+/**
+ * Pauses or resumes the session's own work. A participant's pause follows the subject test's
+ * policy (allowed at all, at most N pauses and M minutes in all: 409 `pause_limit` beyond it, and
+ * the clock runs on) and ends by itself when the allowance runs out. A pause made by staff is
+ * lifted by staff only.
+ */
 export async function pauseOwn(ctx: AppContext, actor: Actor, pause: boolean, reason: string | null) {
   const ptId = boundTestId(actor.auth);
   const result = await ctx.db.transaction(async (tx) => {
     const live = await repo.findLiveWork(tx, ptId);
     if (!live) throw noExamWork();
-    const w = (await repo.lockWorkForUpdate(tx, live.id))!;
+    const now = new Date();
+    const w = await settleOverduePause(tx, (await repo.lockWorkForUpdate(tx, live.id))!, now);
     if (w.finishedAt) throw workFinished();
     assertSameDevice(w, actor.deviceId);
-    const open = await repo.openPauseOf(tx, w.id);
+    const open = w.pausedAt ? await repo.openPauseOf(tx, w.id) : null;
     if (!pause && open && open.byStaff)
       throw forbidden('The organizer paused this work; only the organizer can resume it', 'paused_by_staff');
-    const after = await applyPause(tx, actor, w, pause, reason, false);
-    const stillOpen = pause ? await repo.openPauseOf(tx, w.id) : null;
-    return {
-      works: [
-        toPauseState(
-          after,
-          new Date(),
-          stillOpen && { reason: stillOpen.reason, byStaff: stillOpen.byStaff },
-        ),
-      ],
-    };
+    let until: Date | null = null;
+    if (pause && !w.pausedAt) {
+      const allowance = await allowanceOf(tx, w, now);
+      if (!allowance.allowed) throw pauseLimit('Pausing is not allowed in this test');
+      if (allowance.pausesLeft <= 0) throw pauseLimit('All the pauses this test allows have been used');
+      if (allowance.secondsLeft <= 0) throw pauseLimit('All the pause time this test allows has been used');
+      until = new Date(now.getTime() + allowance.secondsLeft * 1000);
+    }
+    const after = await applyPause(tx, actor, w, pause, reason, false, until, now);
+    return { works: [await pauseStateOf(tx, after, new Date())] };
   });
   for (const w of result.works) publishWorkEvent(ctx, ptId, w.examWorkId, w.paused ? 'paused' : 'resumed');
   return result;
@@ -825,10 +965,14 @@ export async function pauseByStaff(
     await assertAllReachable(tx, actor.auth, ids, rows);
     const works = [];
     for (const { work } of rows) {
-      const after = work.finishedAt ? work : await applyPause(tx, actor, work, pause, reason, true);
+      const now = new Date();
+      const current = await settleOverduePause(tx, work, now);
+      const after = current.finishedAt
+        ? current
+        : await applyPause(tx, actor, current, pause, reason, true, null, now);
       const open = after.pausedAt ? await repo.openPauseOf(tx, after.id) : null;
-      works.push(toPauseState(after, new Date(), open && { reason: open.reason, byStaff: open.byStaff }));
-      if (after !== work) touched.push({ ptId: work.participantTestId, id: work.id });
+      works.push(toPauseState(after, now, open && { reason: open.reason, byStaff: open.byStaff }));
+      if (after !== current) touched.push({ ptId: work.participantTestId, id: work.id });
     }
     return { works };
   });
@@ -851,7 +995,11 @@ async function assertAllReachable(
   }
 }
 
-/** One pause or resume of a locked, unfinished work; already in the asked state → unchanged. */
+/**
+ * One pause or resume of a locked, unfinished work (an overdue own pause already settled);
+ * already in the asked state → unchanged, except that staff freezing a work in the participant's
+ * own pause turn it into a staff pause: it no longer ends by itself, and only staff lift it.
+ */
 async function applyPause(
   tx: Tx,
   actor: Actor,
@@ -859,13 +1007,41 @@ async function applyPause(
   pause: boolean,
   reason: string | null,
   byStaff: boolean,
+  until: Date | null,
+  now: Date,
 ): Promise<WorkRow> {
-  const now = new Date();
-  if (pause === (w.pausedAt !== null)) return w;
+  const paused = w.pausedAt !== null;
+  if (pause && paused && byStaff && w.pausedUntil) {
+    await repo.closePauses(tx, w.id, now, actor.auth.userId);
+    await repo.insertPause(tx, {
+      examWorkId: w.id,
+      startedAt: now,
+      pausedBy: actor.auth.userId,
+      byStaff,
+      reason,
+    });
+    const after = await repo.updateWork(tx, w.id, { pausedUntil: null });
+    await audit(tx, {
+      userId: actor.auth.userId,
+      action: 'exam_work.pause',
+      entity: 'exam_work',
+      entityId: w.id,
+      reason,
+      details: { over: 'own_pause' },
+      ip: actor.ip,
+    });
+    return after;
+  }
+  if (pause === paused) return w;
   if (pause && isPastDeadline(w, now)) throw deadlinePassed();
   const after = pause
-    ? await repo.updateWork(tx, w.id, { status: 'paused', pausedAt: now })
-    : await repo.updateWork(tx, w.id, { status: 'in_progress', pausedAt: null, ...resumeClock(w, now) });
+    ? await repo.updateWork(tx, w.id, { status: 'paused', pausedAt: now, pausedUntil: until })
+    : await repo.updateWork(tx, w.id, {
+        status: 'in_progress',
+        pausedAt: null,
+        pausedUntil: null,
+        ...resumeClock(w, now),
+      });
   if (pause)
     await repo.insertPause(tx, {
       examWorkId: w.id,
@@ -882,7 +1058,9 @@ async function applyPause(
     entityId: w.id,
     reason,
     details: pause
-      ? undefined
+      ? until
+        ? { until: until.toISOString() }
+        : undefined
       : { pausedSeconds: after.pausedSeconds, deadlineAt: after.deadlineAt.toISOString() },
     ip: actor.ip,
   });
@@ -932,7 +1110,8 @@ export async function changeTimeOf(
     const rows = await repo.lockWorksForUpdate(tx, ids);
     await assertAllReachable(tx, actor.auth, ids, rows);
     const changed = [];
-    for (const { work } of rows) {
+    for (const row of rows) {
+      const work = await settleOverduePause(tx, row.work, now);
       if (work.finishedAt) throw conflict('work_finished', `Exam work ${work.id} is already finished`);
       const after = await repo.updateWork(tx, work.id, changeTime(work, deltaSeconds));
       await audit(tx, {

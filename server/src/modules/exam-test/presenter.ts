@@ -3,6 +3,7 @@ import {
   TASK_SCHEMAS,
   type AnswerType,
   type ExamWorkState,
+  type PauseAllowance,
   type ParticipantTask,
   type ParticipantVariant,
   type SavedAnswer,
@@ -10,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { resolvedTaskSchema } from '@attesta/contract';
 import { sanitizeHtml } from '../../lib/sanitize.js';
-import { effectiveDeadline, secondsLeft } from './deadline.js';
+import { effectiveDeadline, isPaused, secondsLeft } from './deadline.js';
 import type { WorkRow } from './exam-work.repo.js';
 
 /*
@@ -25,23 +26,29 @@ const iso = (d: Date) => d.toISOString();
 type Status = ExamWorkState['status'];
 type FinishReason = NonNullable<ExamWorkState['finishReason']>;
 
+/** The status as of `now`: an own pause past its end shows as running before the row is settled. */
+const statusAt = (w: WorkRow, now: Date): Status =>
+  w.status === 'paused' && !isPaused(w, now) ? 'in_progress' : (w.status as Status);
+
 export function toWorkState(w: WorkRow, now: Date, saved?: SavedAnswer[]): ExamWorkState {
   const finished = w.finishedAt !== null;
+  const paused = isPaused(w, now);
   return {
     id: w.id,
     participantTestId: w.participantTestId,
     variantId: w.variantId,
-    status: w.status as Status,
+    status: statusAt(w, now),
     answerMode: w.answerMode === 'blank' ? 'blank' : 'online',
     startedAt: iso(w.startedAt),
     timeLimitSeconds: w.timeLimitSeconds,
     extraSeconds: w.extraSeconds,
     pausedSeconds: w.pausedSeconds,
-    pausedAt: w.pausedAt ? iso(w.pausedAt) : null,
+    pausedAt: paused && w.pausedAt ? iso(w.pausedAt) : null,
     deadlineAt: iso(finished ? w.deadlineAt : effectiveDeadline(w, now)),
     secondsLeft: finished ? 0 : secondsLeft(w, now),
     finishedAt: w.finishedAt ? iso(w.finishedAt) : null,
     finishReason: (w.finishReason as FinishReason | null) ?? null,
+    flags: w.flags ?? [],
     serverTime: iso(now),
     ...(saved ? { answers: saved } : {}),
   };
@@ -71,7 +78,7 @@ export function toTimeLeft(w: WorkRow, now: Date) {
     secondsLeft: state.secondsLeft,
     deadlineAt: state.deadlineAt,
     status: state.status,
-    paused: w.pausedAt !== null,
+    paused: isPaused(w, now),
     serverTime: state.serverTime,
   };
 }
@@ -80,14 +87,18 @@ export function toPauseState(
   w: WorkRow,
   now: Date,
   pause: { reason: string | null; byStaff: boolean } | null,
+  allowance: PauseAllowance | null = null,
 ) {
+  const paused = isPaused(w, now);
   return {
     examWorkId: w.id,
-    paused: w.pausedAt !== null,
-    pausedAt: w.pausedAt ? iso(w.pausedAt) : null,
-    reason: w.pausedAt ? (pause?.reason ?? null) : null,
-    byStaff: w.pausedAt ? (pause?.byStaff ?? false) : false,
+    paused,
+    pausedAt: paused && w.pausedAt ? iso(w.pausedAt) : null,
+    pausedUntil: paused && w.pausedUntil ? iso(w.pausedUntil) : null,
+    reason: paused ? (pause?.reason ?? null) : null,
+    byStaff: paused ? (pause?.byStaff ?? false) : false,
     secondsLeft: w.finishedAt ? 0 : secondsLeft(w, now),
+    allowance,
     serverTime: iso(now),
   };
 }

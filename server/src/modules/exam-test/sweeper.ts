@@ -3,7 +3,13 @@ import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { publishWorkEvent } from '../monitoring/bus.js';
 import { queueScoring } from '../exam-results/results.service.js';
-import { finishExpired } from './exam-work.repo.js';
+import { finishExpired, resumeOverduePauses } from './exam-work.repo.js';
+
+/**
+ * Resumes every participant's own pause that reached its end (the pause allowance): the clock runs
+ * again from that end. Runs before the finish sweep, which then catches a work already out of time.
+ */
+export const sweepOverduePauses = (db: Db, now: Date = new Date()) => resumeOverduePauses(db, now);
 
 /**
  * Finishes every work whose time is up (DESIGN.md §3): running works at their deadline, paused
@@ -44,6 +50,9 @@ export function registerSweeper(app: FastifyInstance): void {
     if (running) return;
     running = true;
     try {
+      const resumed = await sweepOverduePauses(app.ctx.db);
+      for (const r of resumed)
+        publishWorkEvent(app.ctx, r.participantTestId, r.id, 'resumed', { reason: 'pause_allowance' });
       const done = await sweepExpired(app.ctx.db);
       if (done.length) app.log.info({ count: done.length }, 'finished expired exam works');
       for (const d of done)

@@ -3,6 +3,8 @@ import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { isPaused, tasksPaused } from './deadline.js';
+import type { WorkRow } from './exam-work.repo.js';
 import { boundTestId } from './exam-work.service.js';
 import { cachedSubjectTest, variantMemo } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
@@ -41,6 +43,12 @@ async function loadVariantParts(db: Db, variantId: number) {
 async function ownLiveWork(ctx: AppContext, auth: AuthContext) {
   const w = await repo.findLiveWork(ctx.db, boundTestId(auth));
   if (!w) throw new AppError(404, 'no_exam_work', 'There is no exam work for this participant test');
+  return readable(w);
+}
+
+/** While a work is paused its tasks cannot be read: the clock stands still, so must the reading. */
+function readable<W extends WorkRow | null>(w: W): W {
+  if (w && isPaused(w, new Date())) throw tasksPaused();
   return w;
 }
 
@@ -65,6 +73,7 @@ export async function variantById(
   }
   const w = await repo.findLiveWork(ctx.db, boundTestId(auth));
   if (!w || w.variantId !== id) throw forbidden('Only the variant of your own work can be opened');
+  readable(w);
   const { head, rows, taskFiles } = await variantParts(ctx.db, id);
   return toParticipantVariant(head, rows, taskFiles, w.id, log);
 }

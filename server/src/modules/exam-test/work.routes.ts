@@ -1,4 +1,4 @@
-import multipart from '@fastify/multipart';
+import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,6 +12,8 @@ import {
   errorBodySchema,
   examWorkExistsSchema,
   examWorkStateSchema,
+  flagBodySchema,
+  flagResultSchema,
   idParamSchema,
   okSchema,
   participantTestCardSchema,
@@ -31,13 +33,15 @@ import {
   subjectTestSummarySchema,
   timeBeforeSchema,
   timeLeftSchema,
+  POW_PROOF_MAX,
 } from '@attesta/contract';
 import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
-import { AppError, badRequest, forbidden } from '../../lib/errors.js';
+import { badRequest, forbidden } from '../../lib/errors.js';
 import { parseTimeSpan } from './deadline.js';
 import * as service from './exam-work.service.js';
 import { registerSweeper } from './sweeper.js';
-import { checkUpload, MAX_FILE_BYTES, sha256Bytes } from './upload.js';
+import { closeRefusedUploads, fieldText, parseJsonField, partsOf, Spool } from '../../lib/multipart.js';
+import { MAX_FILE_BYTES } from './upload.js';
 import * as variants from './variant.service.js';
 
 /*
@@ -104,11 +108,17 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
     ...endpoint('GET /api/exam/test/checkActivationCode/{code}'),
     schema: {
       summary: 'Is the code valid, for which test and when (no personal data; failures are rate-limited)',
+      description:
+        'Guarded like the code login: after many wrong codes from one address (or service-wide) 428 ' +
+        '`proof_of_work_required` until a solved `GET /api/Account/LoginChallenge` comes in the ' +
+        '`X-Proof-Of-Work` header.',
       tags,
       params: z.object({ code: z.string().trim().min(1).max(64) }),
-      response: { 200: activationCodeCheckSchema, ...errors(400, 429) },
+      headers: z.looseObject({ 'x-proof-of-work': z.string().min(2).max(POW_PROOF_MAX).optional() }),
+      response: { 200: activationCodeCheckSchema, ...errors(400, 428, 429) },
     },
-    handler: (req) => service.checkActivationCode(ctx, req.params.code, req.ip),
+    handler: (req) =>
+      service.checkActivationCode(ctx, req.params.code, req.ip, req.headers['x-proof-of-work']),
   });
 
   app.route({
@@ -128,7 +138,7 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       response: { 200: currentParticipantTestSchema, ...errors(401, 403, 404) },
     },
-    handler: (req) => service.currentParticipantTest(ctx, authOf(req)),
+    handler: (req) => service.currentParticipantTest(ctx, actorOf(req)),
   });
 
   app.route({
@@ -239,6 +249,25 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
         req.params.variantTaskId,
         req.params.type,
       ),
+  });
+
+  app.route({
+    method: 'PUT',
+    url: '/api/exam/test/examwork/:examWorkId/:variantTaskId/flag',
+    // Beyond the specification: flags used to live in one browser only.
+    config: { access: { roles: ['participant'] } },
+    schema: {
+      summary: 'Flag or unflag a task of one’s own running work ("отмечено"); flags follow the work',
+      description:
+        'Own work only (403), on its device (409 `device_mismatch`), while it runs (409 `work_finished`, ' +
+        '`work_paused`, `deadline_passed`); 400 `task_not_in_variant`. Answers the work’s flags.',
+      tags,
+      params: z.strictObject({ examWorkId: idParamSchema, variantTaskId: idParamSchema }),
+      body: flagBodySchema,
+      response: { 200: flagResultSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: (req) =>
+      service.setFlag(ctx, actorOf(req), req.params.examWorkId, req.params.variantTaskId, req.body.flagged),
   });
 
   // ---------------------------------------------------------------- answers
@@ -427,8 +456,10 @@ const FILE_FIELD = /^file:(\d{1,10})$/;
 const MAX_FILES_PER_REQUEST = 40;
 
 /**
- * Multipart is registered for this one route only: nowhere else does the API take form data.
- * Files are read into memory (≤ 20 MB each) because they are stored in the answer's transaction.
+ * Multipart is registered for this one route only. The `answers` field comes first: the work, the
+ * tasks, the sizes and the quota are checked from it before any file is read, and each file then
+ * streams to a temporary file within its limit (lib/multipart.ts), so a request holds one file in
+ * memory at most, while it is stored.
  */
 async function answersWithFilesRoute(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -441,66 +472,67 @@ async function answersWithFilesRoute(scope: FastifyInstance) {
       parts: 50,
     },
   });
+  closeRefusedUploads(app);
   app.route({
     ...endpoint('POST /api/exam/test/saveanswers_with_files'),
     schema: {
       summary: 'Multipart: answers plus attached files, stored in one transaction',
       description:
-        'Field `answers`: JSON like the saveanswers body. Files in fields named `file:<variantTaskId>`; a ' +
-        "file task's value lists the already attached file ids it keeps, the new files are appended. " +
-        'Per file size from the task (maxSizeMb, at most 20 MB) → 413; type checked against the task and ' +
-        'sniffed from the content → 415 `unsupported_file_type`.',
+        'Field `answers` FIRST: JSON like the saveanswers body (400 when a file comes before it). Then ' +
+        "files in fields named `file:<variantTaskId>`; a file task's value lists the already attached " +
+        'file ids it keeps, the new files are appended. The work, the tasks, the number and size of the ' +
+        'files (maxSizeMb of the task, at most 20 MB → 413) and the storage quota of a participant ' +
+        '(413 `storage_quota_exceeded`) are checked before any file is read; a refused request is ' +
+        'answered at once and its connection closed. Type checked against the task and sniffed from the ' +
+        'content → 415 `unsupported_file_type`; stored under the extension of its real type.',
       tags,
       querystring: registrationQuery,
       response: { 200: saveAnswersWithFilesResponseSchema, ...errors(400, 401, 403, 404, 409, 413, 415) },
     },
     handler: async (req) => {
-      const { body, uploads } = await readMultipart(req);
-      const writer = await service.writerFor(app.ctx, actorOf(req), req.query.registrationCode);
-      return service.saveAnswersWithFiles(app.ctx, writer, body, uploads, checkUpload, sha256Bytes);
+      const spool = new Spool();
+      try {
+        const parts = partsOf(req);
+        const body = parseAnswersField(await firstField(parts));
+        const writer = await service.writerFor(app.ctx, actorOf(req), req.query.registrationCode);
+        const plan = await service.planFileUploads(app.ctx, writer, body);
+        const uploads: service.UploadedFile[] = [];
+        let spooled = 0;
+        for await (const part of parts) {
+          const match = part.type === 'file' ? FILE_FIELD.exec(part.fieldname) : null;
+          if (part.type !== 'file' || !match)
+            throw badRequest(
+              'validation_failed',
+              `Unexpected field ${part.fieldname}: after \`answers\` come files named file:<variantTaskId>`,
+            );
+          const variantTaskId = Number(match[1]);
+          const file = await spool.file(part, plan.limitOf(variantTaskId, spooled));
+          spooled += file.size;
+          uploads.push({ variantTaskId, file });
+        }
+        return await service.saveAnswersWithFiles(app.ctx, writer, body, uploads);
+      } finally {
+        await spool.cleanup();
+      }
     },
   });
 }
 
-async function readMultipart(req: FastifyRequest) {
-  if (!req.isMultipart())
-    throw new AppError(415, 'unsupported_media_type', 'Expected multipart/form-data with a field `answers`');
-  let answersJson: string | null = null;
-  const uploads: service.UploadedFile[] = [];
-  for await (const part of req.parts()) {
-    if (part.type === 'field') {
-      if (part.fieldname === 'answers') answersJson = String(part.value);
-      continue;
-    }
-    const match = FILE_FIELD.exec(part.fieldname);
-    if (!match) {
-      await part.toBuffer();
-      throw badRequest(
-        'validation_failed',
-        `Unexpected file field ${part.fieldname}; use file:<variantTaskId>`,
-      );
-    }
-    uploads.push({
-      variantTaskId: Number(match[1]),
-      name: (part.filename || 'file').slice(0, 255),
-      mime: part.mimetype,
-      data: await part.toBuffer(),
-    });
-  }
-  return { body: parseAnswersField(answersJson), uploads };
+const answersMissing = () =>
+  badRequest('validation_failed', 'The field `answers` must come first, before any file', [
+    { path: 'answers', message: 'required as the first part of the form' },
+  ]);
+
+/** The text of the form's first part, which must be the `answers` field. */
+async function firstField(parts: AsyncIterableIterator<Multipart>): Promise<string> {
+  const first = await parts.next();
+  if (first.done || first.value.type !== 'field' || first.value.fieldname !== 'answers')
+    throw answersMissing();
+  return fieldText(first.value);
 }
 
-function parseAnswersField(json: string | null) {
-  if (json === null)
-    throw badRequest('validation_failed', 'The field `answers` is missing', [
-      { path: 'answers', message: 'required' },
-    ]);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    throw badRequest('malformed_json', 'The field `answers` is not valid JSON');
-  }
+function parseAnswersField(json: string) {
+  const raw = parseJsonField('answers', json);
   const parsed = saveAnswersBodySchema.safeParse(raw);
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => ({

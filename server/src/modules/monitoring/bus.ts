@@ -1,14 +1,14 @@
 import { EventEmitter } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Broadcast } from '../../lib/broadcast.js';
 
 /*
- * The live-monitoring event bus (DESIGN.md §7). Every server process delivers an event to its own
- * subscribers at once (in-process EventEmitter); with Redis it also publishes it for the other
- * instances: events are gathered for FLUSH_MS and sent as one message on one channel (at 1,000
- * saves/s that is 40 messages a second, not 1,000), and a dedicated subscriber connection, open
- * while this process has watchers, brings the other instances' events in. Publish is
- * fire-and-forget: the exam hot path never waits for Redis.
+ * The live event bus of exam works (docs/design.md §7): the organizer's room view and the
+ * participant's own runner listen to it. Every server process delivers an event to its own
+ * subscribers at once (in-process EventEmitter); with a fan-out channel (Redis pub/sub, or
+ * PostgreSQL LISTEN/NOTIFY where there is no Redis) it also sends it to the other instances:
+ * events are gathered for FLUSH_MS and sent as few messages (at 1,000 saves/s that is 40 messages
+ * a second, not 1,000). Publish is fire-and-forget: the exam hot path never waits for the channel.
  */
 
 export type WorkEventKind =
@@ -36,11 +36,8 @@ export interface WorkEvent {
 
 type Listener = (event: WorkEvent) => void;
 
-/** One Redis message: the events an instance published during FLUSH_MS. */
-interface Batch {
-  origin: string;
-  events: { roomKey: string; event: WorkEvent }[];
-}
+/** One fan-out message: events an instance published during FLUSH_MS (split to fit the channel). */
+type Batch = { roomKey: string; event: WorkEvent }[];
 
 const FLUSH_MS = 25;
 
@@ -52,54 +49,50 @@ const PRESENCE_TTL_SECONDS = 600;
 
 export class EventBus {
   private readonly local = new EventEmitter();
-  private readonly origin = randomBytes(8).toString('hex');
-  private readonly subscriber: Redis | null;
   private readonly counts = new Map<string, number>();
-  private pending: Batch['events'] = [];
+  private pending: Batch = [];
   private flushTimer: NodeJS.Timeout | null = null;
   /** Last activity per participant test seen by this process (the presence store without Redis). */
   private readonly seen = new Map<number, number>();
   private readonly seenWritten = new Map<number, number>();
   private closed = false;
 
+  /**
+   * `fanout` carries events between instances (null: one instance); `redis`, when there is one,
+   * also keeps the participants' last activity for every instance to read.
+   */
   constructor(
+    private readonly fanout: Broadcast | null,
     private readonly redis: Redis | null,
     private readonly prefix = 'attesta:monitoring:',
     private readonly onError: (err: unknown) => void = () => {},
   ) {
     this.local.setMaxListeners(0);
-    this.subscriber = redis ? redis.duplicate() : null;
-    this.subscriber?.on('error', (err) => this.onError(err));
-    this.subscriber?.on('message', (_channel: string, message: string) => {
+    this.fanout?.onMessage((message) => {
       let batch: Batch;
       try {
         batch = JSON.parse(message) as Batch;
       } catch {
         return;
       }
-      // Our own events were delivered locally when published.
-      if (batch.origin === this.origin || !Array.isArray(batch.events)) return;
-      for (const { roomKey, event } of batch.events) {
+      if (!Array.isArray(batch)) return;
+      for (const { roomKey, event } of batch) {
         if (this.counts.has(roomKey)) this.deliver(roomKey, event);
         else this.markSeen(event.participantTestId, Date.parse(event.at) || Date.now(), false);
       }
     });
   }
 
-  private get channel() {
-    return this.prefix + 'events';
-  }
-
   get distributed(): boolean {
-    return this.redis !== null;
+    return this.fanout !== null;
   }
 
-  /** Delivers locally now and, with Redis, to every other instance. Never throws, never waits. */
+  /** Delivers locally now and, with a fan-out channel, to every other instance. Never throws, never waits. */
   publish(roomKey: string, event: WorkEvent): void {
     if (this.closed) return;
     this.markSeen(event.participantTestId, Date.parse(event.at) || Date.now());
     this.deliver(roomKey, event);
-    if (!this.redis) return;
+    if (!this.fanout) return;
     this.pending.push({ roomKey, event });
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
@@ -107,44 +100,47 @@ export class EventBus {
     }
   }
 
-  /** Sends the gathered events to the other instances in one message. */
+  /** Sends the gathered events to the other instances, in as few messages as the channel allows. */
   private flush() {
     this.flushTimer = null;
     const events = this.pending;
     this.pending = [];
-    if (!events.length || !this.redis) return;
-    const batch: Batch = { origin: this.origin, events };
-    this.redis.publish(this.channel, JSON.stringify(batch)).catch((err) => this.onError(err));
+    if (!events.length || !this.fanout) return;
+    const limit = this.fanout.maxMessageBytes;
+    let part: string[] = [];
+    let size = 2;
+    const send = () => {
+      if (part.length) this.fanout!.notify(`[${part.join(',')}]`);
+      part = [];
+      size = 2;
+    };
+    for (const item of events) {
+      const json = JSON.stringify(item);
+      if (size + json.length + 1 > limit) send();
+      part.push(json);
+      size += json.length + 1;
+    }
+    send();
   }
 
   /** Listens to a room key; returns the unsubscribe function. */
   subscribe(roomKey: string, fn: Listener): () => void {
     this.local.on(roomKey, fn);
-    const n = (this.counts.get(roomKey) ?? 0) + 1;
-    this.counts.set(roomKey, n);
-    if (n === 1 && this.counts.size === 1 && this.subscriber && !this.closed)
-      this.subscriber.subscribe(this.channel).catch((err) => this.onError(err));
+    this.counts.set(roomKey, (this.counts.get(roomKey) ?? 0) + 1);
     let active = true;
     return () => {
       if (!active) return;
       active = false;
       this.local.off(roomKey, fn);
       const left = (this.counts.get(roomKey) ?? 1) - 1;
-      if (left > 0) {
-        this.counts.set(roomKey, left);
-        return;
-      }
-      this.counts.delete(roomKey);
-      if (this.counts.size === 0 && this.subscriber && !this.closed)
-        this.subscriber.unsubscribe(this.channel).catch((err) => this.onError(err));
+      if (left > 0) this.counts.set(roomKey, left);
+      else this.counts.delete(roomKey);
     };
   }
 
-  /** Resolves once the Redis subscriptions asked for so far are in force (tests, stream start). */
+  /** Resolves once this instance hears the other instances' events (tests, stream start). */
   async ready(): Promise<void> {
-    if (!this.subscriber || this.closed) return;
-    // Commands on one connection run in order: a PING answered means earlier SUBSCRIBEs are done.
-    await this.subscriber.ping().catch(() => undefined);
+    if (this.fanout && !this.closed) await this.fanout.ready();
   }
 
   /**
@@ -177,7 +173,7 @@ export class EventBus {
     this.flush();
     this.closed = true;
     this.local.removeAllListeners();
-    this.subscriber?.disconnect();
+    this.fanout?.close();
   }
 
   private deliver(roomKey: string, event: WorkEvent) {

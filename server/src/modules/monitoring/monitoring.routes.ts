@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,8 +12,9 @@ import {
   type RoomWorkEvent,
 } from '@attesta/contract';
 import { authOf, type ScopeRule } from '../../auth/access.js';
+import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
-import { attachBus, detachBus, EventBus, participantKey, type WorkEvent } from './bus.js';
+import { attachBus, detachBus, EventBus, participantKey, type WorkEvent, type WorkEventKind } from './bus.js';
 import { canWatchRoom, recordIntegrity, roomRows, roomSnapshot, type RoomRef } from './monitoring.service.js';
 
 /*
@@ -57,12 +58,97 @@ function writeEvent(res: ServerResponse, event: string, data: unknown) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/** What a participant's runner must hear at once: what staff (or the server) did to the work. */
+const RUNNER_KINDS = new Set<WorkEventKind>([
+  'paused',
+  'resumed',
+  'time_changed',
+  'finished',
+  'deleted',
+  'restored',
+  'session_cleared',
+  'logged_out',
+]);
+/** After these the runner's session is gone or moved: the stream says so and ends. */
+const ENDING_KINDS = new Set<WorkEventKind>(['session_cleared', 'logged_out']);
+
+interface Sse {
+  readonly ended: boolean;
+  write(event: string, data: unknown): void;
+  onEnd(fn: () => void): void;
+  end(): void;
+}
+
+/**
+ * Starts a Server-Sent Events response: never cached, a ping every `pingMs` that also ends the
+ * stream once its session has ended, and an end on disconnect or server close.
+ */
+function startSse(req: FastifyRequest, reply: FastifyReply, streams: Set<() => void>, pingMs: number): Sse {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.write('retry: 3000\n\n');
+  const enders: (() => void)[] = [];
+  let ended = false;
+  const auth = authOf(req);
+  const token = req.sessionToken;
+  const ctx = req.server.ctx;
+  const ping = setInterval(() => {
+    sse.write('ping', { serverTime: new Date().toISOString() });
+    // A stream lives no longer than its session.
+    if (token && auth.via !== 'api_key')
+      void ctx.sessions
+        .resolve(token, auth.via, true)
+        .then((alive) => {
+          if (!alive) sse.end();
+        })
+        .catch(() => undefined);
+  }, pingMs);
+  ping.unref();
+  const sse: Sse = {
+    get ended() {
+      return ended;
+    },
+    write(event, data) {
+      if (!ended) writeEvent(res, event, data);
+    },
+    onEnd(fn) {
+      enders.push(fn);
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      streams.delete(sse.end);
+      clearInterval(ping);
+      for (const fn of enders) fn();
+      if (!res.writableEnded) res.end();
+    },
+  };
+  streams.add(sse.end);
+  req.raw.on('close', sse.end);
+  res.on('close', sse.end);
+  res.on('error', sse.end);
+  return sse;
+}
+
 export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
-  const bus = new EventBus(ctx.redis, `${ctx.config.redisKeyPrefix}monitoring:`, (err) =>
-    app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'monitoring bus error'),
-  );
+  const onError = (err: unknown) =>
+    app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'monitoring bus error');
+  const prefix = `${ctx.config.redisKeyPrefix}monitoring:`;
+  // Several instances share the events through Redis, or through PostgreSQL where there is no Redis.
+  const fanout = ctx.redis
+    ? new RedisBroadcast(ctx.redis, `${prefix}events`, onError)
+    : ctx.database.kind === 'postgres' && ctx.database.url
+      ? new PgBroadcast(ctx.database.url, ctx.database, 'attesta_monitoring', onError)
+      : null;
+  const bus = new EventBus(fanout, ctx.redis, prefix, onError);
   attachBus(ctx, bus);
 
   /** Open streams, ended when the server closes (they are never idle, so close would wait). */
@@ -101,7 +187,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       description:
         '`work` data: `{ kind, row }` where kind is the change (answer_saved, paused, resumed, time_changed, ' +
         'finished, deleted, restored, started, session_cleared, logged_out, integrity, heartbeat) and row the ' +
-        'participant row as in the snapshot. Events of every server instance arrive (Redis fan-out).',
+        'participant row as in the snapshot. Events of every server instance arrive (Redis, or PostgreSQL, fan-out).',
       tags,
       querystring: roomQuery,
       response: errors(400, 401, 403, 404),
@@ -111,24 +197,14 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       const snapshot = await roomSnapshot(ctx, ref);
       const rows = new Map<number, RoomRow>(snapshot.participants.map((r) => [r.participantTestId, r]));
 
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      res.write('retry: 3000\n\n');
-
+      const sse = startSse(req, reply, streams, PING_MS);
       const pending = new Map<number, string>();
       let timer: NodeJS.Timeout | null = null;
       let flushing = false;
-      let ended = false;
 
       const flush = async () => {
         timer = null;
-        if (ended || flushing || pending.size === 0) return;
+        if (sse.ended || flushing || pending.size === 0) return;
         flushing = true;
         const batch = new Map(pending);
         pending.clear();
@@ -137,13 +213,13 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
           for (const row of fresh) {
             rows.set(row.participantTestId, row);
             const event: RoomWorkEvent = { kind: batch.get(row.participantTestId)!, row };
-            if (!ended) writeEvent(res, 'work', event);
+            sse.write('work', event);
           }
         } catch (err) {
           req.log.warn({ err }, 'monitoring stream refresh failed');
         } finally {
           flushing = false;
-          if (pending.size && !ended && !timer) timer = setTimeout(() => void flush(), FLUSH_MS);
+          if (pending.size && !sse.ended && !timer) timer = setTimeout(() => void flush(), FLUSH_MS);
         }
       };
 
@@ -154,38 +230,41 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
         if (!timer && !flushing) timer = setTimeout(() => void flush(), FLUSH_MS);
       };
       const unsubscribe = [...rows.keys()].map((ptId) => bus.subscribe(participantKey(ptId), onEvent));
-      await bus.ready();
-
-      const auth = authOf(req);
-      const token = req.sessionToken;
-      const ping = setInterval(() => {
-        writeEvent(res, 'ping', { serverTime: new Date().toISOString() });
-        // A stream lives no longer than its session.
-        if (token && auth.via !== 'api_key')
-          void ctx.sessions
-            .resolve(token, auth.via, true)
-            .then((alive) => {
-              if (!alive) end();
-            })
-            .catch(() => undefined);
-      }, PING_MS);
-      ping.unref();
-
-      function end() {
-        if (ended) return;
-        ended = true;
-        streams.delete(end);
-        clearInterval(ping);
+      sse.onEnd(() => {
         if (timer) clearTimeout(timer);
         for (const off of unsubscribe) off();
-        if (!res.writableEnded) res.end();
-      }
-      streams.add(end);
-      req.raw.on('close', end);
-      res.on('close', end);
-      res.on('error', end);
+      });
+      await bus.ready();
 
-      writeEvent(res, 'snapshot', snapshot);
+      sse.write('snapshot', snapshot);
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/api/monitoring/participant/stream',
+    config: { access: { roles: ['participant'], scope: (_req, auth) => auth.participantTestId !== null } },
+    schema: {
+      summary: "Server-Sent Events of the participant's own work: what staff do to it, as it happens",
+      description:
+        '`hello` first, then `work` `{ kind, examWorkId, at }` when the work is paused, resumed, its ' +
+        'time changed, finished, deleted, restored, or the session cleared (moved to another device) or ' +
+        'logged out — the last two end the stream. `ping` every 15 s. Events of every server instance ' +
+        'arrive. The runner re-reads the state it needs; without the stream it polls.',
+      tags,
+      response: errors(401, 403),
+    },
+    handler: async (req, reply) => {
+      const ptId = authOf(req).participantTestId!;
+      const sse = startSse(req, reply, streams, PING_MS);
+      const off = bus.subscribe(participantKey(ptId), (event) => {
+        if (!RUNNER_KINDS.has(event.kind)) return;
+        sse.write('work', { kind: event.kind, examWorkId: event.examWorkId, at: event.at });
+        if (ENDING_KINDS.has(event.kind)) sse.end();
+      });
+      sse.onEnd(off);
+      await bus.ready();
+      sse.write('hello', { serverTime: new Date().toISOString() });
     },
   });
 

@@ -74,9 +74,17 @@ async function openStream(baseUrl: string, path: string, session: Session) {
         });
       }
     },
+    /** Whether the server ended the stream within `ms`. */
+    async endedWithin(ms: number): Promise<boolean> {
+      return Promise.race([
+        done.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), ms)),
+      ]);
+    },
     async close() {
       controller.abort();
-      await done;
+      // An abort racing the end of the body can leave undici's read pending: do not wait forever.
+      await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
     },
   };
 }
@@ -394,4 +402,128 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('monitoring across instances (Redis
       await stream.close();
     }
   });
+});
+
+/**
+ * The participant's own stream: staff actions reach an open runner within a second. `fromA` is
+ * the instance staff act on, `streamB` the base URL the participant's stream is opened on.
+ */
+async function staffActionsReachTheRunner(fromA: FastifyInstance, streamB: string) {
+  const school = await createSchoolWithStaff(fromA);
+  const room = await createRoom(fromA, school);
+  const workId = await startWork(room);
+  const org = school.organizator.session.headers;
+  const stream = await openStream(streamB, '/api/monitoring/participant/stream', room.session);
+  const kindOf = (kind: string) => (e: SseEvent) =>
+    e.event === 'work' && (e.data as { kind: string }).kind === kind;
+  const timed = async (kind: string, act: () => Promise<{ statusCode: number }>) => {
+    const from = stream.events.length;
+    const started = Date.now();
+    expect((await act()).statusCode).toBe(200);
+    const event = await stream.next(kindOf(kind), 5000, from);
+    const ms = Date.now() - started;
+    expect(event.data).toMatchObject({ kind, examWorkId: workId });
+    return ms;
+  };
+  try {
+    await stream.next((e) => e.event === 'hello');
+    const pauseBy = (pause: boolean) => () =>
+      fromA.inject({
+        method: 'POST',
+        url: '/api/exam/test/examwork/pause',
+        headers: org,
+        payload: { pause, examWorkIds: [workId], reason: 'тревога' },
+      });
+    const latencies = [
+      await timed('paused', pauseBy(true)),
+      await timed('resumed', pauseBy(false)),
+      await timed('time_changed', () =>
+        fromA.inject({
+          method: 'GET',
+          url: `/api/exam/test/examwork/ChangeTimeTill?ids=${workId}&timeSpan=00:05:00`,
+          headers: org,
+        }),
+      ),
+    ];
+    // Nothing secret travels: the runner re-reads what it needs with its own session.
+    expect(JSON.stringify(stream.events)).not.toContain('тревога');
+    const cleared = await timed('session_cleared', () =>
+      fromA.inject({
+        method: 'GET',
+        url: `/api/ParticipantTest/clearSession/${room.participantTestId}`,
+        headers: org,
+      }),
+    );
+    for (const ms of [...latencies, cleared]) expect(ms).toBeLessThan(1000);
+    return { stream, room };
+  } catch (err) {
+    await stream.close();
+    throw err;
+  }
+}
+
+describe("the participant's stream (one instance)", () => {
+  let t: TestApp;
+  let baseUrl: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => t?.close());
+
+  it('carries pause, resume, time change and the moved session within a second, then ends', async () => {
+    const { stream } = await staffActionsReachTheRunner(t.app, baseUrl);
+    // The session moved to another device: the stream ends.
+    expect(await stream.endedWithin(2000)).toBe(true);
+    await stream.close();
+  });
+
+  it('is for participants with their own test only: 401 without a session, 403 for staff', async () => {
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/monitoring/participant/stream' })).statusCode,
+    ).toBe(401);
+    const staff = await signedIn(t.app, ['organizator']);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/monitoring/participant/stream',
+      headers: staff.session.headers,
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the participant stream across instances', () => {
+  for (const withRedis of [false, true]) {
+    describe.skipIf(withRedis && !process.env.TEST_REDIS_URL)(withRedis ? 'Redis' : 'PostgreSQL only', () => {
+      let database: Database;
+      let a: FastifyInstance;
+      let b: FastifyInstance;
+      beforeAll(async () => {
+        database = await createTestDatabase();
+        const config = testConfig(
+          withRedis
+            ? {
+                REDIS_URL: process.env.TEST_REDIS_URL!,
+                REDIS_KEY_PREFIX: `attesta-test-${process.pid}-${Date.now()}:`,
+              }
+            : {},
+        );
+        a = await buildApp(config, { database, logger: false, web: false });
+        b = await buildApp(config, { database, logger: false, web: false });
+        await a.ready();
+        await b.ready();
+      });
+      afterAll(async () => {
+        await a?.close();
+        await b?.close();
+        await database?.close();
+      });
+
+      it('staff acting on instance A reach the runner streaming from instance B within a second', async () => {
+        const urlB = await b.listen({ port: 0, host: '127.0.0.1' });
+        const { stream } = await staffActionsReachTheRunner(a, urlB);
+        await stream.close();
+      });
+    });
+  }
 });

@@ -328,18 +328,24 @@ export async function registerParticipants(
     for (const s of candidates) {
       const who = `${s.surname} ${s.name} (id ${s.id})`;
       const path = `students.${s.id}`;
-      if (s.parallel === null) errors.push({ path, message: `${who}: has no class` });
+      const name = `${s.surname} ${s.name}`;
+      const refuse = (message: string, code: string, params: Record<string, string | number> = {}) =>
+        errors.push({ path, message: `${who}: ${message}`, code, params: { name, ...params } });
+      if (s.parallel === null) refuse('has no class', 'student_without_class');
       else if (testGrades.length && !testGrades.includes(s.parallel))
-        errors.push({
-          path,
-          message: `${who}: grade ${s.parallel} is not among the test’s grades ${testGrades.join(', ')}`,
-        });
+        refuse(
+          `grade ${s.parallel} is not among the test’s grades ${testGrades.join(', ')}`,
+          'grade_not_in_test',
+          { grade: s.parallel, grades: testGrades.join(', ') },
+        );
       else if (target.parallels.length && !target.parallels.includes(s.parallel))
-        errors.push({ path, message: `${who}: grade ${s.parallel} is not among the diagnostic’s grades` });
+        refuse(`grade ${s.parallel} is not among the diagnostic’s grades`, 'grade_not_in_diagnostic', {
+          grade: s.parallel,
+        });
       else if (!target.schoolIds.includes(s.schoolId))
-        errors.push({ path, message: `${who}: the diagnostic does not include this student’s school` });
+        refuse('the diagnostic does not include this student’s school', 'school_not_in_diagnostic');
       else if (building && building.schoolId !== s.schoolId)
-        errors.push({ path, message: `${who}: the building belongs to another school` });
+        refuse('the building belongs to another school', 'building_of_other_school');
     }
     if (errors.length)
       throw badRequest('validation_failed', `${errors.length} student(s) cannot take this test`, errors);

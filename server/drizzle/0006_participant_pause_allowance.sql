@@ -1,0 +1,1 @@
+ALTER TABLE "exam_works" ADD COLUMN "paused_until" timestamp with time zone;
