@@ -176,7 +176,7 @@ describe('api client: failure rules', () => {
       .post('/api/Account/login', {}, { suppressRedirect: true })
       .catch((e: unknown) => e)) as ApiError;
     expect(error.retryAfterSeconds).toBe(90);
-    expect(error.fieldErrorMap()).toEqual({ email: 'taken' });
+    expect(error.fieldErrors).toEqual([{ path: 'body.email', message: 'taken' }]);
   });
 
   it('treats an answer of the wrong shape as a failure', async () => {

@@ -45,16 +45,6 @@ export class ApiError extends Error {
   get isNetworkError(): boolean {
     return this.status === 0;
   }
-
-  /** Field errors keyed by field name: the server writes paths like `body.email`. */
-  fieldErrorMap(): Record<string, string> {
-    const map: Record<string, string> = {};
-    for (const { path, message } of this.fieldErrors) {
-      const field = path.replace(/^body\./, '');
-      map[field] ??= message;
-    }
-    return map;
-  }
 }
 
 /** Calls that only log their failures (spec §8). Paths compare case-insensitively (DESIGN.md §8). */

@@ -1,7 +1,7 @@
 import { loginBodySchema, registerBodySchema } from '@attesta/contract';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client';
-import { describeApiError, zodFieldErrors } from './form-errors';
+import { describeApiError, describeFieldError, zodFieldErrors } from './form-errors';
 import { createI18n } from './i18n';
 
 const { t } = createI18n('ru');
@@ -40,6 +40,35 @@ describe('form errors', () => {
     expect(describeApiError(new ApiError({ status: 0, code: 'network_error', message: 'x' }), t)).toMatch(
       /Нет связи/,
     );
-    expect(describeApiError(err('internal_error', 500), t)).toBe('Не удалось выполнить запрос: server says');
+    // Never the server's English message: the text is chosen by the code.
+    expect(describeApiError(err('internal_error', 500), t)).toMatch(/^На сервере произошла ошибка/);
+    expect(describeApiError(err('device_mismatch', 409), t)).toMatch(/открыта на другом устройстве/);
+    expect(describeApiError(err('some_future_code', 418), t)).toBe(
+      'Не удалось выполнить действие (ошибка 418). Повторите попытку; если не поможет — сообщите администратору.',
+    );
+    for (const code of ['internal_error', 'device_mismatch', 'some_future_code', 'work_paused'])
+      expect(describeApiError(err(code, 409), t)).not.toContain('server says');
+    expect(describeApiError(new Error('TypeError: x is undefined'), t)).not.toContain('TypeError');
+  });
+
+  it('describes field errors by their code, with the row of an import', () => {
+    expect(
+      describeFieldError(
+        { path: 'body.surname', message: 'Too small', code: 'too_small', params: { minimum: 1 } },
+        t,
+      ),
+    ).toBe('Заполните поле');
+    expect(
+      describeFieldError(
+        {
+          path: 'participantTest[3].testDate',
+          message: 'row 3: must be between',
+          code: 'outside_window',
+          params: { row: 3, field: 'testDate', from: '2026-11-01', to: '2026-11-30' },
+        },
+        t,
+      ),
+    ).toBe('Строка 3, дата: дата должна быть с 2026-11-01 по 2026-11-30');
+    expect(describeFieldError({ path: 'body.x', message: 'English text' }, t)).not.toContain('English');
   });
 });

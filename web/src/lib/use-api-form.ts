@@ -1,7 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiClient, ApiError } from './api-client';
-import { describeApiError, zodFieldErrors, type FieldErrors, type IssueLike } from './form-errors';
+import {
+  describeApiError,
+  fieldErrorMap,
+  zodFieldErrors,
+  type FieldErrors,
+  type IssueLike,
+} from './form-errors';
 import { useIsLoading } from './use-is-loading';
 
 /** The shape of a zod `safeParse` result, structurally. */
@@ -60,7 +66,7 @@ export function useApiForm() {
           }
           const byCode = options.codeToField?.[error.code];
           const serverErrors = {
-            ...error.fieldErrorMap(),
+            ...fieldErrorMap(error.fieldErrors, t),
             ...(byCode ? { [byCode.field]: byCode.message } : {}),
           };
           setFieldErrors(serverErrors);

@@ -1,3 +1,4 @@
+import { enErrorCodes } from './error-codes';
 import type { Messages } from './ru';
 import { roleLabels } from './ru';
 
@@ -180,6 +181,28 @@ export const en: Messages = {
       byStaffText: 'The clock is stopped. The work continues when the organizer resumes it.',
       resume: 'Resume',
       failed: 'Failed: {{message}}',
+      endsAt: 'The pause ends at {{time}}, and the clock runs again.',
+      notAllowed: 'This work allows no pauses',
+      usedUp: 'All pauses of this work have been used',
+      left_one: '{{count}} pause left, up to {{minutes}} min',
+      left_few: '{{count}} pauses left, up to {{minutes}} min',
+      left_many: '{{count}} pauses left, up to {{minutes}} min',
+      left_other: '{{count}} pauses left, up to {{minutes}} min',
+    },
+    ended: {
+      login: 'To the login page',
+      session_cleared: {
+        title: 'The organizer moved your work',
+        text: 'The organizer ended the session on this device so the work can continue on another one. Answers saved so far are not lost. To continue here, log in again with your activation code.',
+      },
+      logged_out: {
+        title: 'The organizer ended your session',
+        text: 'Answers saved so far are not lost. To continue, log in again with your activation code or ask the organizer.',
+      },
+      deleted: {
+        title: 'The organizer deleted this work',
+        text: 'Ask the organizer in the room: they can restore it or let you start again.',
+      },
     },
     help: {
       open: 'Keyboard shortcuts',
@@ -220,7 +243,26 @@ export const en: Messages = {
       confirm: 'Finish',
       notSent:
         'Not every answer is sent: no connection. The work is not finished — try again when the connection is back.',
-      failed: 'The work could not be finished: {{message}}',
+      failed: 'The work is not finished: {{message}}',
+      offline:
+        'No connection: the work is not finished yet. Your answers are kept on this device — press “Finish” again when the connection is back.',
+    },
+    elsewhere: {
+      title: 'The work is open on another device',
+      text: 'This work is already running on another computer or tablet. It cannot be opened here: answers from this device would not be accepted.',
+      how: 'To continue here, ask the organizer in the room to free the device. Answers saved before are not lost.',
+      recheck: 'Check again',
+    },
+    timeUp: {
+      title: 'Time is up',
+      offline:
+        'No connection to the server, so the end of the work is not confirmed yet. The server finishes it by itself, with the answers it received. Do not close this page.',
+      checking: 'Checking whether the server has finished the work…',
+      unsent_one: '{{count}} change was not sent: it is kept in this browser. Tell the organizer.',
+      unsent_few: '{{count}} changes were not sent: they are kept in this browser. Tell the organizer.',
+      unsent_many: '{{count}} changes were not sent: they are kept in this browser. Tell the organizer.',
+      unsent_other: '{{count}} changes were not sent: they are kept in this browser. Tell the organizer.',
+      retry: 'Check again',
     },
     finished: {
       title: 'The work is finished',
@@ -298,6 +340,7 @@ export const en: Messages = {
     activationCode: 'Activation code',
     activationCodeHint: 'The code is given by the room organizer or the school coordinator',
     submitCode: 'Sign in with code',
+    checking: 'Checking…',
     register: 'Register',
     forgot: 'Forgot your password?',
   },
@@ -311,20 +354,42 @@ export const en: Messages = {
     passwordsDiffer: 'Passwords do not match',
     invalid: 'Check this value',
   },
-  apiErrors: {
-    network: 'No connection to the server. Check your internet connection and try again.',
-    generic: 'The request failed: {{message}}',
-    invalidCredentials: 'Wrong login or password',
-    invalidActivationCode: 'The activation code was not found or is no longer valid',
-    tooManyRequests: 'Too many attempts. Try again in {{time}}.',
-    tooManyRequestsNoTime: 'Too many attempts. Try again later.',
-    accountBlocked: 'The account is blocked. Contact your school coordinator or the administrator.',
-    emailNotConfirmed: 'The e-mail address is not confirmed yet. Follow the link in the e-mail.',
-    invalidToken: 'The link is invalid or has expired.',
-    emailTaken: 'This address is already registered',
-    loginTaken: 'This login is already taken',
-    validationFailed: 'Check the fields of the form.',
+  fieldErrors: {
+    row: 'Row {{row}}, {{field}}: {{text}}',
+    rowOnly: 'Row {{row}}: {{text}}',
+    fields: {
+      subjectTestId: 'test',
+      testDate: 'date',
+      classId: 'class',
+      className: 'class',
+      schoolCode: 'school code',
+      surname: 'surname',
+      name: 'name',
+      patronymic: 'patronymic',
+      birthDate: 'birth date',
+    },
+    codes: {
+      not_in_diagnostic: 'this test is not in the diagnostic',
+      outside_window: 'the date must be from {{from}} to {{to}}',
+      no_school: 'no school has this code',
+      no_class: 'no such class',
+      other_school: 'this class belongs to another school',
+      school_not_in_diagnostic: 'the school does not take part in the diagnostic',
+      student_without_class: '{{name}}: the student has no class',
+      grade_not_in_test: '{{name}}: grade {{grade}}, but the test is for grades {{grades}}',
+      grade_not_in_diagnostic: '{{name}}: grade {{grade}} does not take part in the diagnostic',
+      building_of_other_school: '{{name}}: the building belongs to another school',
+    },
   },
+  apiErrors: {
+    proofOfWorkInvalid: 'The browser check failed or expired. Press “Sign in with code” again.',
+    network: 'No connection to the server. Check your internet connection and try again.',
+    unknown: 'The action failed (error {{status}}). Try again; if it persists, tell the administrator.',
+    unexpected: 'Something went wrong. Reload the page and try again.',
+    tooManyRequests: 'Too many attempts. Try again in {{time}}.',
+    codes: enErrorCodes,
+  },
+
   account: {
     email: 'E-mail',
     password: 'Password',
@@ -391,7 +456,7 @@ export const en: Messages = {
       title: 'Something went wrong',
       text: 'The request failed. Try again a little later; if the error persists, tell the administrator.',
       sendFailed: 'The request could not be sent to the server. Check your internet connection.',
-      details: 'Details',
+      details: 'Details for support',
       status: 'Status',
       code: 'Error code',
       message: 'Message',

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
+import { AppProviders } from '../../test/test-app';
 import { createI18n } from '../../lib/i18n';
 import { createQueryClient } from '../../lib/query-client';
 import { AnswerInput, type AnswerInputTask } from './answer-input';

@@ -2,7 +2,7 @@ import { screen, render, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
+import { AppProviders } from '../../test/test-app';
 import { ApiError } from '../../lib/api-client';
 import { createI18n } from '../../lib/i18n';
 import { createQueryClient } from '../../lib/query-client';
@@ -204,7 +204,10 @@ describe('RowsTable', () => {
         />
       </AppProviders>,
     );
-    expect(screen.getByTestId('rows-error')).toHaveTextContent('Не удалось загрузить список: Сбой базы');
+    expect(screen.getByTestId('rows-error')).toHaveTextContent(
+      'Не удалось загрузить список: На сервере произошла ошибка',
+    );
+    expect(screen.getByTestId('rows-error')).not.toHaveTextContent('Сбой базы');
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
     expect(onRetry).toHaveBeenCalledOnce();
   });

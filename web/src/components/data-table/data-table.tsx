@@ -19,6 +19,7 @@ import { saveBlob } from './download';
 import { cleanFilter, fetchAllPages, type FetchPage, type PageRequest, type SortState } from './list-request';
 import { dataTableBundle } from './locales';
 import { useBundleT, type LooseT } from './use-bundle-t';
+import { describeApiError } from '../../lib/form-errors';
 
 export interface Column<T, F extends string = string> {
   key: string;
@@ -98,7 +99,7 @@ const isStatus = (error: unknown, status: number) => error instanceof ApiError &
 
 function errorText(error: unknown, t: LooseT) {
   if (isStatus(error, 403)) return t('dataTable.forbidden');
-  return t('dataTable.failed', { message: error instanceof Error ? error.message : String(error) });
+  return t('dataTable.failed', { message: describeApiError(error, t) });
 }
 
 /** The one table frame: filters, export, states, sortable headers, rows, total and paging. */

@@ -4,6 +4,7 @@ import { apiClient, ApiError, type QueryValue } from '../../lib/api-client';
 import { downloadFile } from './download';
 import { dataTableBundle } from './locales';
 import { useBundleT } from './use-bundle-t';
+import { describeApiError } from '../../lib/form-errors';
 
 /** A download for a LoadingButton: 401 goes to the unauthorized page, anything else is a notice. */
 export function useDownload() {
@@ -23,9 +24,7 @@ export function useDownload() {
             message:
               error instanceof ApiError && error.status === 403
                 ? t('dataTable.forbidden')
-                : error instanceof Error
-                  ? error.message
-                  : String(error),
+                : describeApiError(error, t),
           }),
         });
       }

@@ -1,7 +1,7 @@
 import { screen, render, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
+import { AppProviders } from '../../test/test-app';
 import { createI18n } from '../../lib/i18n';
 import { createQueryClient } from '../../lib/query-client';
 import type { Checked } from '../../lib/use-api-form';

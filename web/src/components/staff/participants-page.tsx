@@ -70,7 +70,7 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
     return (
       <Alert color="red" role="alert" data-testid="diagnostic-missing">
         {diagnostic.error instanceof ApiError && diagnostic.error.status === 403
-          ? tApp('apiErrors.generic', { message: diagnostic.error.message })
+          ? describeApiError(diagnostic.error, tApp)
           : t('staff.common.notFound')}
       </Alert>
     );

@@ -24,6 +24,7 @@ import { LoadingButton } from '../ui/loading-button';
 import { fullName } from './format';
 import { staffBundle } from './locales';
 import { allClassesQuery, listStudents, registerParticipants, type StaffRole } from './staff-api';
+import { describeFieldError } from '../../lib/form-errors';
 
 interface RegisterFormProps {
   role: StaffRole;
@@ -84,7 +85,9 @@ export function RegisterForm({ role, diagnostic, onDone }: RegisterFormProps) {
           // Per-student refusals (`students.<id>`) are listed, not tied to a field.
           if (error instanceof ApiError) {
             setRowErrors(
-              error.fieldErrors.filter((e) => e.path.startsWith('students.')).map((e) => e.message),
+              error.fieldErrors
+                .filter((e) => e.path.startsWith('students.'))
+                .map((e) => describeFieldError(e, t)),
             );
           }
           throw error;

@@ -157,7 +157,7 @@ describe('admin work place', { timeout: 20_000 }, () => {
   it('shows a failed list inline instead of leaving the page', async () => {
     server({ 'POST /api/user/list': () => apiError(500, 'internal_error', 'Сбой базы') });
     const { router } = renderApp('/admin/users');
-    expect(await screen.findByTestId('users-table-error')).toHaveTextContent('Сбой базы');
+    expect(await screen.findByTestId('users-table-error')).toHaveTextContent('На сервере произошла ошибка');
     expect(router.state.location.pathname).toBe('/admin/users');
   });
 

@@ -26,6 +26,7 @@ import { LoadingButton } from '../../components/ui/loading-button';
 import { createImpersonal, createPlanningQueue, importXml } from './api';
 import { useCoordinatorT } from './locales';
 import { useNotifyError } from './use-notify-error';
+import { describeApiError, describeFieldError } from '../../lib/form-errors';
 
 function ImpersonalForm({
   diagnostic,
@@ -120,7 +121,7 @@ function XmlImportForm({ onDone }: { onDone: (text: string) => void }) {
       );
     } catch (error) {
       if (error instanceof ApiError && error.status !== 401) {
-        setFailure(error.message);
+        setFailure(describeApiError(error, t));
         setRowErrors(error.fieldErrors);
         return;
       }
@@ -137,7 +138,7 @@ function XmlImportForm({ onDone }: { onDone: (text: string) => void }) {
           ) : (
             <List size="sm" mt="xs">
               {rowErrors.map((e) => (
-                <List.Item key={`${e.path}-${e.message}`}>{e.message}</List.Item>
+                <List.Item key={e.path}>{describeFieldError(e, t)}</List.Item>
               ))}
             </List>
           )}

@@ -12,8 +12,8 @@ afterEach(() => vi.unstubAllGlobals());
 const expertUser = { id: 4, login: 'expert', displayName: 'Смирнова Ольга', roles: ['expert'] };
 
 const criteria = [
-  { code: 'К1', text: 'Тезис сформулирован', maxScore: 1 },
-  { code: 'К2', text: 'Аргументы приведены', maxScore: 3 },
+  { code: 'К1', text: 'Тезис сформулирован', maxScore: 1, step: 1 },
+  { code: 'К2', text: 'Аргументы приведены', maxScore: 3, step: 0.5 },
 ];
 
 function assignment(id: number, round = 1) {
@@ -63,8 +63,12 @@ describe('marks', () => {
     expect(scoreError('', 3)).toBe('required');
     expect(scoreError('4', 3)).toBe('range');
     expect(scoreError('-1', 3)).toBe('range');
-    expect(scoreError('1,25', 3)).toBe('step');
-    expect(scoreError('1,5', 3)).toBeNull();
+    expect(scoreError('1,25', 3, 0.5)).toBe('step');
+    expect(scoreError('1,5', 3, 0.5)).toBeNull();
+    // A whole-point criterion takes no halves.
+    expect(scoreError('1,5', 3)).toBe('step');
+    expect(scoreError('2', 3)).toBeNull();
+    expect(marksOf(criteria, { К1: '0.5', К2: '2.5' })).toBeNull();
     expect(marksOf(criteria, { К1: '1' })).toBeNull();
     expect(marksOf(criteria, { К1: '1', К2: '2.5' })).toEqual([
       { criterionCode: 'К1', score: 1 },

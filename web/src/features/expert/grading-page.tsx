@@ -33,6 +33,7 @@ import { ANSWERS_ZIP_PATH, expertKeys, getAnswerDates, getNext, getQueue, saveMa
 import { AttachmentView } from './attachment-view';
 import { expertBundle } from './locales';
 import { marksOf, scoreError, totalOf } from './marks';
+import { describeApiError } from '../../lib/form-errors';
 
 const displayDate = (plain: string) => {
   const date = parsePlainDate(plain);
@@ -42,7 +43,7 @@ const displayDate = (plain: string) => {
 function failureMessage(error: unknown, t: LooseT): string {
   if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
   if (error instanceof ApiError && error.code === 'grading_closed') return t('expert.grading.closed');
-  return t('expert.grading.failed', { message: error instanceof Error ? error.message : String(error) });
+  return t('expert.grading.failed', { message: describeApiError(error, t) });
 }
 
 export function GradingPage() {
@@ -228,7 +229,7 @@ function AnswerCard({
     const marks = marksOf(criteria, scores);
     if (!marks) {
       setShowErrors(true);
-      const firstBad = criteria.find((c) => scoreError(scores[c.code] ?? '', c.maxScore));
+      const firstBad = criteria.find((c) => scoreError(scores[c.code] ?? '', c.maxScore, c.step));
       if (firstBad) inputs.current[firstBad.code]?.focus();
       return;
     }
@@ -330,7 +331,7 @@ function AnswerCard({
             </Title>
             {criteria.map((criterion) => {
               const raw = scores[criterion.code] ?? '';
-              const error = showErrors ? scoreError(raw, criterion.maxScore) : null;
+              const error = showErrors ? scoreError(raw, criterion.maxScore, criterion.step) : null;
               return (
                 <Group key={criterion.code} align="flex-start" wrap="nowrap" gap="md">
                   <TextInput
@@ -339,12 +340,24 @@ function AnswerCard({
                     }}
                     w={120}
                     label={criterion.code}
-                    description={t('expert.grading.criterionMax', { max: criterion.maxScore })}
+                    description={t(
+                      criterion.step === 1
+                        ? 'expert.grading.criterionMax'
+                        : 'expert.grading.criterionMaxStep',
+                      { max: criterion.maxScore, step: formatNumber(criterion.step) },
+                    )}
                     inputMode="decimal"
                     autoComplete="off"
                     value={raw}
                     disabled={!assignment.editable}
-                    error={error ? t(`expert.grading.${error}`, { max: criterion.maxScore }) : undefined}
+                    error={
+                      error
+                        ? t(`expert.grading.${error}`, {
+                            max: criterion.maxScore,
+                            step: formatNumber(criterion.step),
+                          })
+                        : undefined
+                    }
                     data-testid={`criterion-${criterion.code}`}
                     onFocus={(event) => {
                       active.current = criterion.code;

@@ -9,11 +9,12 @@ export function parseScore(text: string): number | null {
   return Number(trimmed);
 }
 
-export function scoreError(text: string, max: number): ScoreError | null {
+/** `step`: the criterion's grain (1 whole points, 0.5 half points). */
+export function scoreError(text: string, max: number, step = 1): ScoreError | null {
   if (text.trim() === '') return 'required';
   const value = parseScore(text);
   if (value === null || value < 0 || value > max) return 'range';
-  if (!Number.isInteger(value * 2)) return 'step';
+  if (Math.abs(value / step - Math.round(value / step)) > 1e-9) return 'step';
   return null;
 }
 
@@ -22,7 +23,7 @@ export function marksOf(
   criteria: readonly ExpertCriterion[],
   scores: Record<string, string>,
 ): ExpertMark[] | null {
-  if (criteria.some((c) => scoreError(scores[c.code] ?? '', c.maxScore))) return null;
+  if (criteria.some((c) => scoreError(scores[c.code] ?? '', c.maxScore, c.step))) return null;
   return criteria.map((c) => ({ criterionCode: c.code, score: parseScore(scores[c.code] ?? '')! }));
 }
 

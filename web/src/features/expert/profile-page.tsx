@@ -10,6 +10,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { apiClient, ApiError } from '../../lib/api-client';
 import { expertKeys, getProfile, listSubjects, saveProfile } from './api';
 import { expertBundle } from './locales';
+import { describeApiError } from '../../lib/form-errors';
 
 const PARALLELS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
@@ -22,7 +23,7 @@ export function ExpertProfilePage() {
       {profile.isPending && <Loader />}
       {profile.error && (
         <Alert color="red" variant="light">
-          {profile.error.message}
+          {describeApiError(profile.error, t)}
         </Alert>
       )}
       {profile.data && <ProfileForm profile={profile.data} t={t} />}
@@ -59,9 +60,7 @@ function ProfileForm({ profile, t }: { profile: ExpertProfile; t: LooseT }) {
       if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
       notifications.show({
         color: 'red',
-        message: t('expert.profile.failed', {
-          message: error instanceof Error ? error.message : String(error),
-        }),
+        message: t('expert.profile.failed', { message: describeApiError(error, t) }),
       });
     } finally {
       setBusy(false);

@@ -25,6 +25,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { useMonitoringT } from './i18n';
 import { monitoringApi, type RoomRef, type RoomRole } from './monitoring-api';
 import { useRoomStream } from './use-room-stream';
+import { describeApiError } from '../../lib/form-errors';
 
 type Action = 'pause' | 'resume' | 'extend' | 'logout' | 'clearSession' | 'restore';
 
@@ -384,7 +385,7 @@ function ActionDialog({ action, rows, onClose }: { action: Action; rows: RoomRow
       notifications.show({ color: 'green', message: mt('done', { count: applicable.length }) });
       onClose();
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeApiError(err, mt);
       notifications.show({ color: 'red', message: mt('failed', { message }) });
       setError(mt('failed', { message }));
     } finally {

@@ -27,6 +27,7 @@ import { apiClient, ApiError } from '../../lib/api-client';
 import { formatDisplayDateTime, formatNumber } from '../../lib/format';
 import { changePublish, coordinatorDiagnostics, enableChangePublish, listResults, resultsKeys } from './api';
 import { resultsBundle } from './locales';
+import { describeApiError } from '../../lib/form-errors';
 
 type PublishState = Awaited<ReturnType<typeof changePublish>>;
 type ResultRow = Awaited<ReturnType<typeof listResults>>['items'][number];
@@ -38,7 +39,7 @@ function reportError(error: unknown, t: LooseT) {
   }
   notifications.show({
     color: 'red',
-    message: t('results.publish.failed', { message: error instanceof Error ? error.message : String(error) }),
+    message: t('results.publish.failed', { message: describeApiError(error, t) }),
   });
 }
 
@@ -158,11 +159,10 @@ function PublishControls({
   const reason = enable.data
     ? enable.data.enabled
       ? t('results.publish.ready')
-      : (enable.data.message ??
-        t('results.publish.notReady', {
+      : t('results.publish.notReady', {
           awaiting: enable.data.awaitingGrading,
           unscored: enable.data.unscored,
-        }))
+        })
     : null;
 
   return (
@@ -189,7 +189,7 @@ function PublishControls({
           </Group>
           {enable.error && (
             <Alert color="red" variant="light">
-              {t('results.publish.failed', { message: enable.error.message })}
+              {t('results.publish.failed', { message: describeApiError(enable.error, t) })}
             </Alert>
           )}
           {reason && (

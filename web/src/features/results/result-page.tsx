@@ -13,6 +13,7 @@ import { formatNumber, type Language } from '../../lib/format';
 import { currentParticipantTest, getResult, getResultVariant, resultPdfPath, resultsKeys } from './api';
 import { answerFileIds, answerLines, referenceLines } from './answer-text';
 import { resultsBundle } from './locales';
+import { describeApiError } from '../../lib/form-errors';
 
 const NOT_PUBLISHED = 'results_not_published';
 
@@ -72,7 +73,7 @@ export function ResultPage() {
       <Alert color={error.status === 404 ? 'blue' : 'red'} variant="light" data-testid="result-error">
         {error.status === 404
           ? t('results.page.noResult')
-          : t('results.page.failed', { message: error.message })}
+          : t('results.page.failed', { message: describeApiError(error, t) })}
       </Alert>
     );
   } else if (pt && !pt.examWork) {

@@ -77,11 +77,11 @@ describe('registration', () => {
       status: 400,
       code: 'validation_failed',
       message: 'bad',
-      errors: [{ path: 'body.surname', message: 'Фамилия слишком странная' }],
+      errors: [{ path: 'body.surname', message: 'Too long', code: 'too_big', params: { maximum: 100 } }],
     });
     await userEvent.click(screen.getByTestId('register-submit'));
-    expect(await screen.findByText('Фамилия слишком странная')).toBeInTheDocument();
-    expect(screen.getByText('Проверьте заполнение полей формы.')).toBeInTheDocument();
+    expect(await screen.findByText('Не длиннее 100 символов')).toBeInTheDocument();
+    expect(screen.getByText('Проверьте заполнение полей.')).toBeInTheDocument();
   });
 });
 

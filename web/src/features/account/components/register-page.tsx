@@ -78,7 +78,7 @@ export function RegisterPage() {
                   'passwordRepeat',
                   t('validation.passwordsDiffer'),
                 ),
-                codeToField: { email_taken: { field: 'email', message: t('apiErrors.emailTaken') } },
+                codeToField: { email_taken: { field: 'email', message: t('apiErrors.codes.email_taken') } },
               },
             );
           }}

@@ -10,6 +10,7 @@ import { deleteClass, getSchool, listBuildings, listClasses, orgKeys } from '../
 import { useAdminT } from '../i18n';
 import { EditDeleteButtons } from './edit-modal';
 import { BuildingFormModal, ClassFormModal } from './class-form-modal';
+import { describeApiError } from '../../../lib/form-errors';
 
 type Editing =
   | { kind: 'class'; cls: AdminClass | null }
@@ -96,7 +97,7 @@ export function SchoolPage() {
   if (school.error) {
     return (
       <Alert color="red" role="alert">
-        {school.error instanceof Error ? school.error.message : String(school.error)}
+        {describeApiError(school.error, t)}
       </Alert>
     );
   }

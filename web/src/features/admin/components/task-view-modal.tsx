@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { SafeHtml } from '../../../components/ui/safe-html';
 import { adminKeys, getStaffTask } from '../api/admin-api';
 import { useAdminT } from '../i18n';
+import { describeApiError } from '../../../lib/form-errors';
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -36,7 +37,7 @@ export function TaskViewModal({
       {task.isLoading && <Loader size="sm" />}
       {task.error && (
         <Alert color="red" role="alert">
-          {task.error.message}
+          {describeApiError(task.error, t)}
         </Alert>
       )}
       {data && (

@@ -2,6 +2,7 @@ import { Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
+import { isKnownErrorCode } from '../../../lib/form-errors';
 
 const MAX_SHOWN = 500;
 
@@ -54,20 +55,28 @@ export function ErrorView({ details }: ErrorViewProps) {
     <Stack gap="lg">
       <PageTitle data-testid="error-title">{t('pages.error.title')}</PageTitle>
       <Text>{details.sendError ? t('pages.error.sendFailed') : t('pages.error.text')}</Text>
+      {details.code && isKnownErrorCode(details.code) && (
+        <Text fw={500} data-testid="error-explained">
+          {t(`apiErrors.codes.${details.code}`)}
+        </Text>
+      )}
       {rows.length > 0 && (
-        <Table variant="vertical" layout="fixed" withTableBorder data-testid="error-details">
-          <Table.Caption>{t('pages.error.details')}</Table.Caption>
-          <Table.Tbody>
-            {rows.map(([label, value]) => (
-              <Table.Tr key={label}>
-                <Table.Th w={160}>{label}</Table.Th>
-                <Table.Td>
-                  <Code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{value}</Code>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        // For whoever helps the user: the raw details, folded away.
+        <details data-testid="error-support">
+          <summary>{t('pages.error.details')}</summary>
+          <Table variant="vertical" layout="fixed" withTableBorder data-testid="error-details">
+            <Table.Tbody>
+              {rows.map(([label, value]) => (
+                <Table.Tr key={label}>
+                  <Table.Th w={160}>{label}</Table.Th>
+                  <Table.Td>
+                    <Code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{value}</Code>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </details>
       )}
       <Group>
         <Button variant="default" onClick={() => void navigate(-1)}>

@@ -425,7 +425,7 @@ export function UgnikDiagnosticPage() {
       {query.isLoading && <Loader />}
       {query.error && (
         <Alert color="red" role="alert">
-          {query.error.message}
+          {describeApiError(query.error, t)}
         </Alert>
       )}
       {d && (
