@@ -25,6 +25,7 @@ export function workState(id: number, overrides: Partial<ExamWorkState> = {}): E
     secondsLeft: 45 * 60,
     finishedAt: null,
     finishReason: null,
+    flags: [],
     serverTime: new Date(now).toISOString(),
     answers: [],
     ...overrides,
@@ -66,6 +67,7 @@ export function currentTest(
     },
     quizDone: false,
     examWork: work,
+    openElsewhere: false,
     serverTime: new Date().toISOString(),
     ...overrides,
   };

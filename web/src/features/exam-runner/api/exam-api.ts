@@ -10,6 +10,7 @@ import {
   DEVICE_HEADER,
   examWorkExistsSchema,
   examWorkStateSchema,
+  flagResultSchema,
   htmlContainerSchema,
   participantVariantSchema,
   pauseStateSchema,
@@ -99,8 +100,13 @@ export function createExamApi(client: ApiClient = apiClient) {
       get(`${BASE}/examwork/left/${examWorkId}`, (d) => timeLeftSchema.parse(d)),
     pauseState: () => get(`${BASE}/examwork/pause`, (d) => pauseStateSchema.parse(d)),
     setPause: (pause: boolean) => post(`${BASE}/examwork/pause`, { pause }, readPauseResult),
+    /** Resolves only with the server's finished state: the runner says «finished» only then. */
     finish: (examWorkId: number, reason: 'manual' | 'timeout') =>
-      put(`${BASE}/examwork/finish/${examWorkId}/${reason}`, {}, (d) => d),
+      put(`${BASE}/examwork/finish/${examWorkId}/${reason}`, {}, (d) => examWorkStateSchema.parse(d)),
+    setFlag: (examWorkId: number, variantTaskId: number, flagged: boolean) =>
+      put(`${BASE}/examwork/${examWorkId}/${variantTaskId}/flag`, { flagged }, (d) =>
+        flagResultSchema.parse(d),
+      ),
     setTaskMode: (examWorkId: number, variantTaskId: number, mode: AnswerMode) =>
       put(`${BASE}/examwork/${examWorkId}/${variantTaskId}/answertype/${mode}`, {}, (d) =>
         answerModeResultSchema.parse(d),

@@ -1,7 +1,8 @@
-import { Button, Overlay, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Overlay, Paper, Stack, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PauseState } from '../api/exam-api';
+import { formatTime } from '../../../lib/format';
 
 /** Hides the tasks while the work is paused; only a pause of one's own can be lifted here. */
 export function PauseOverlay({
@@ -33,6 +34,11 @@ export function PauseOverlay({
             {pause.byStaff ? t('runner.pause.byStaff') : t('runner.pause.title')}
           </Title>
           <Text>{pause.byStaff ? t('runner.pause.byStaffText') : t('runner.pause.text')}</Text>
+          {!pause.byStaff && pause.pausedUntil && (
+            <Text fw={500} data-testid="pause-ends">
+              {t('runner.pause.endsAt', { time: formatTime(new Date(pause.pausedUntil)) })}
+            </Text>
+          )}
           {pause.reason && <Text c="dimmed">{pause.reason}</Text>}
           {!pause.byStaff && (
             <Button size="md" onClick={onResume} loading={busy} data-testid="resume-work">
@@ -42,5 +48,53 @@ export function PauseOverlay({
         </Stack>
       </Paper>
     </Overlay>
+  );
+}
+
+/**
+ * The runner's pause button: off, with the reason said, when the test allows no pause or the
+ * allowance is used up; otherwise it says how many pauses and minutes are left.
+ */
+export function PauseButton({
+  allowance,
+  busy,
+  onPause,
+}: {
+  allowance: PauseState['allowance'];
+  busy: boolean;
+  onPause: () => void;
+}) {
+  const { t } = useTranslation();
+  const none =
+    allowance !== null && (!allowance.allowed || allowance.pausesLeft === 0 || allowance.secondsLeft === 0);
+  const hint =
+    allowance === null
+      ? undefined
+      : !allowance.allowed
+        ? t('runner.pause.notAllowed')
+        : none
+          ? t('runner.pause.usedUp')
+          : t('runner.pause.left', {
+              count: allowance.pausesLeft,
+              minutes: Math.floor(allowance.secondsLeft / 60),
+            });
+  return (
+    <Tooltip label={hint} disabled={!hint} withArrow>
+      <Button
+        variant="default"
+        onClick={onPause}
+        loading={busy}
+        disabled={none}
+        aria-describedby={hint ? 'pause-hint' : undefined}
+        data-testid="pause-work"
+      >
+        {t('runner.pause.button')}
+        {hint && (
+          <VisuallyHidden id="pause-hint" component="span">
+            {hint}
+          </VisuallyHidden>
+        )}
+      </Button>
+    </Tooltip>
   );
 }

@@ -10,9 +10,13 @@ import { defaultOutboxStore } from '../lib/default-store';
 import { loadRunnerSnapshot, saveRunnerSnapshot } from '../lib/snapshot';
 import type { OutboxStore } from '../lib/outbox-store';
 import { FinishedScreen } from './finished-screen';
+import { OpenElsewhere } from './open-elsewhere';
+import { PausedGate } from './paused-gate';
 import { Runner } from './runner';
+import { describeApiError } from '../../../lib/form-errors';
 
 const isOffline = (error: unknown) => error instanceof ApiError && error.isNetworkError;
+const isPausedError = (error: unknown) => error instanceof ApiError && error.code === 'work_paused';
 
 export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: OutboxStore }) {
   const { t } = useTranslation();
@@ -42,7 +46,7 @@ export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: Ou
   const variant = useQuery({
     queryKey: ['exam', 'variant', examWork?.variantId],
     queryFn: ({ signal }) => api.variant(signal),
-    enabled: running,
+    enabled: running && !current.data?.openElsewhere,
     staleTime: Number.POSITIVE_INFINITY,
   });
   const work = useQuery({
@@ -55,17 +59,22 @@ export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: Ou
         throw error;
       }
     },
-    enabled: running,
+    enabled: running && !current.data?.openElsewhere,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
   });
+
+  // A reload during a pause: the tasks stay on the server until the work resumes.
+  if (isPausedError(variant.error) && examWork) {
+    return <PausedGate api={api} onResumed={() => void variant.refetch()} />;
+  }
 
   const failed = current.error ?? variant.error ?? work.error;
   if (failed) {
     return (
       <Alert color="orange" variant="light" title={t('runner.loadFailed')} data-testid="runner-load-failed">
         <Stack gap="sm">
-          <Text>{failed instanceof Error ? failed.message : ''}</Text>
+          <Text>{describeApiError(failed, t)}</Text>
           <Group>
             <Button
               onClick={() => {
@@ -85,6 +94,8 @@ export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: Ou
     );
   }
   if (current.data && !examWork) return <Navigate to="/participant" replace />;
+  if (current.data?.openElsewhere && running)
+    return <OpenElsewhere onRecheck={() => void current.refetch()} busy={current.isFetching} />;
   if (current.data && examWork && !running) {
     return (
       <FinishedScreen

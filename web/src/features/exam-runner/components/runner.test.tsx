@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import type { ExamWorkState } from '@attesta/contract';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../../test/test-app';
@@ -25,7 +25,19 @@ function runningWork(overrides: Partial<ExamWorkState> = {}, extra: Record<strin
   const id = ++nextWorkId;
   const work = workState(id, overrides);
   const saves: { variantTaskId: number; value: unknown; seq: number }[] = [];
+  const flags = new Set<number>();
+  const flagHandlers = Object.fromEntries(
+    variant.tasks.map((task) => [
+      `PUT /api/exam/test/examwork/${id}/${task.variantTaskId}/flag`,
+      ({ body }: { body: unknown }) => {
+        if ((body as { flagged: boolean }).flagged) flags.add(task.variantTaskId);
+        else flags.delete(task.variantTaskId);
+        return json(200, { examWorkId: id, flags: [...flags] });
+      },
+    ]),
+  );
   const server = fakeServer({
+    ...flagHandlers,
     'GET /api/user': () => json(200, users.participant),
     'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
     'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(work)),
@@ -184,12 +196,12 @@ describe('the runner', () => {
 
   it('at zero the runner flushes, finishes by timeout and shows the finished screen', async () => {
     const deadlineAt = new Date(Date.now() + 1500).toISOString();
-    const { id, server } = runningWork({ deadlineAt, secondsLeft: 2 }, {});
+    const { id, server, work } = runningWork({ deadlineAt, secondsLeft: 2 }, {});
     const original = server.fetch.getMockImplementation()!;
     server.fetch.mockImplementation(async (input, init = {}) => {
       if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/timeout`) {
         server.calls.push({ key: `PUT ${String(input)}`, body: undefined, headers: {}, url: String(input) });
-        return json(200, {});
+        return json(200, { ...work, status: 'finished', finishedAt: deadlineAt, finishReason: 'timeout' });
       }
       return original(input, init);
     });
@@ -209,9 +221,11 @@ describe('the runner', () => {
       examWorkId: 0,
       paused: true,
       pausedAt: new Date().toISOString(),
+      pausedUntil: null,
       reason: null,
       byStaff: true,
       secondsLeft: 1200,
+      allowance: { allowed: true, pausesLeft: 3, secondsLeft: 900 },
       serverTime: new Date().toISOString(),
     };
     const { server } = runningWork(
@@ -256,4 +270,138 @@ describe('the runner', () => {
     );
     expect(router.state.location.pathname).toBe('/participant/work');
   });
+
+  it('opens nothing when the work is open on another device: no variant is loaded, the way out is said', async () => {
+    const { work, server } = runningWork();
+    let elsewhere = true;
+    const original = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init = {}) => {
+      if (String(input) === '/api/exam/test/currentParticipantTest')
+        return json(200, { ...currentTest(work), openElsewhere: elsewhere });
+      return original(input, init);
+    });
+    renderApp('/participant/work');
+    const notice = await screen.findByTestId('open-elsewhere', {}, { timeout: 5000 });
+    expect(notice).toHaveTextContent('Работа открыта на другом устройстве');
+    expect(notice).toHaveTextContent('сбросить привязку к устройству');
+    expect(screen.queryByTestId('task-1')).toBeNull();
+    expect(server.callsTo('GET /api/exam/test/variant/current')).toHaveLength(0);
+
+    // The organizer reset the binding: «Проверить снова» opens the runner here.
+    elsewhere = false;
+    await userEvent.click(screen.getByTestId('open-elsewhere-recheck'));
+    expect(await screen.findByTestId('task-1', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('shows the flags the work carries on the server and changes them through the server', async () => {
+    const { id, server } = runningWork({ flags: [102] });
+    renderApp('/participant/work');
+    expect(await screen.findByTestId('task-nav-2', {}, { timeout: 5000 })).toHaveAttribute('data-flagged');
+    expect(screen.getByTestId('task-nav-1')).not.toHaveAttribute('data-flagged');
+    await userEvent.click(screen.getByTestId('task-nav-2'));
+    await userEvent.click(screen.getByTestId('flag-task'));
+    await waitFor(() =>
+      expect(server.callsTo(`PUT /api/exam/test/examwork/${id}/102/flag`).map((c) => c.body)).toEqual([
+        { flagged: false },
+      ]),
+    );
+    expect(screen.getByTestId('task-nav-2')).not.toHaveAttribute('data-flagged');
+    expect(localStorage.getItem(`attesta.flags.pending.${id}`)).toBeNull();
+  });
+
+  it('a flag set offline waits in the browser and is sent when the connection returns', async () => {
+    let up = false;
+    const { id, server } = runningWork();
+    const original = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init = {}) => {
+      if (!up && String(input).endsWith('/flag')) throw new TypeError('Failed to fetch');
+      return original(input, init);
+    });
+    renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('flag-task', {}, { timeout: 5000 }));
+    expect(screen.getByTestId('task-nav-1')).toHaveAttribute('data-flagged');
+    await waitFor(() => expect(localStorage.getItem(`attesta.flags.pending.${id}`)).toBe('{"101":true}'));
+    up = true;
+    act(() => void window.dispatchEvent(new Event('offline')));
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(localStorage.getItem(`attesta.flags.pending.${id}`)).toBeNull());
+    expect(server.callsTo(`PUT /api/exam/test/examwork/${id}/101/flag`).at(-1)?.body).toEqual({
+      flagged: true,
+    });
+  });
+
+  it.each([
+    ['a refusal (409 device_mismatch)', () => apiError(409, 'device_mismatch'), 'Работа не завершена: '],
+    [
+      'a lost connection',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      'Нет связи с сервером: работа ещё не завершена',
+    ],
+  ])(
+    'a finish the server did not accept (%s) says so, keeps the runner; unsent answers block it',
+    async (_, refuse, text) => {
+      const { id, server } = runningWork(
+        {},
+        {
+          'PUT /api/exam/test/saveanswer': () => {
+            throw new TypeError('Failed to fetch');
+          },
+        },
+      );
+      const original = server.fetch.getMockImplementation()!;
+      server.fetch.mockImplementation(async (input, init = {}) => {
+        if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/manual`)
+          return refuse();
+        return original(input, init);
+      });
+      renderApp('/participant/work');
+      await userEvent.click(await screen.findByTestId('option-a', {}, { timeout: 5000 }));
+      await userEvent.click(screen.getByTestId('finish-work'));
+      // The save cannot go: the finish is not even tried, and says why.
+      await userEvent.click(await screen.findByTestId('finish-confirm'));
+      expect(await screen.findByTestId('finish-problem', {}, { timeout: 20_000 })).toBeInTheDocument();
+      expect(screen.queryByTestId('work-finished')).toBeNull();
+
+      // Saves come through again, but the finish itself is refused.
+      server.fetch.mockImplementation(async (input, init = {}) => {
+        if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/manual`)
+          return refuse();
+        if (init.method === 'PUT' && String(input) === '/api/exam/test/saveanswer')
+          return json(200, { seq: 1, savedAt: new Date().toISOString() });
+        return original(input, init);
+      });
+      await userEvent.click(screen.getByTestId('finish-confirm'));
+      await waitFor(() => expect(screen.getByTestId('finish-problem')).toHaveTextContent(text), {
+        timeout: 20_000,
+      });
+      expect(screen.getByTestId('finish-problem')).not.toHaveTextContent(/device|mismatch|Failed/i);
+      expect(screen.queryByTestId('work-finished')).toBeNull();
+      expect(screen.getByTestId('task-1')).toBeInTheDocument();
+    },
+  );
+
+  it('time up without a connection is not shown as finished; the changes left unsent are counted', async () => {
+    const deadlineAt = new Date(Date.now() + 1500).toISOString();
+    const { server } = runningWork({ deadlineAt, secondsLeft: 2 });
+    const original = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init = {}) => {
+      const url = String(input);
+      if (
+        url === '/api/exam/test/saveanswer' ||
+        url.includes('/finish/') ||
+        url.startsWith('/api/exam/test/examwork/')
+      )
+        throw new TypeError('Failed to fetch');
+      return original(input, init);
+    });
+    renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('option-b', {}, { timeout: 5000 }));
+    expect(await screen.findByTestId('runner-time-up', {}, { timeout: 25_000 })).toHaveTextContent(
+      'Время работы вышло',
+    );
+    expect(screen.queryByTestId('work-finished')).toBeNull();
+    expect(screen.getByTestId('runner-time-up-unsent')).toHaveTextContent('Не отправлено 1 изменение');
+  }, 40_000);
 });

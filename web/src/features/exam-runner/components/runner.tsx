@@ -17,24 +17,30 @@ import { isAnswered } from '../../../components/answers/answer-value';
 import { RichHtml } from '../../../components/answers/rich-html';
 import type { FileUploader, UploadedFile } from '../../../components/answers/file-input';
 import { apiClient, ApiError } from '../../../lib/api-client';
+import { describeApiError } from '../../../lib/form-errors';
 import { blanksUrl, type ExamApi, type PauseState, type TimeLeft } from '../api/exam-api';
 import { uploadAnswerFiles } from '../api/upload-files';
 import { useAutosave } from '../hooks/use-autosave';
-import { useCountdown } from '../hooks/use-countdown';
-import { loadFlags, saveFlags } from '../lib/flags';
+import { RESYNC_MS, useCountdown } from '../hooks/use-countdown';
+import { useWorkEvents, type WorkEventKind } from '../hooks/use-work-events';
+import { useFlags } from '../hooks/use-flags';
 import type { OutboxEvent } from '../lib/outbox';
 import type { OutboxStore } from '../lib/outbox-store';
 import { ExamTimer } from './exam-timer';
 import { FinishDialog } from './finish-dialog';
 import { FinishedScreen } from './finished-screen';
-import { PauseOverlay } from './pause-overlay';
-import { useIntegrityReporter } from '../../monitoring/use-integrity-reporter';
+import { EndedScreen, TimeUpScreen } from './ended-screen';
+import { PauseButton, PauseOverlay } from './pause-overlay';
+import { useIntegrityReporter } from '../hooks/use-integrity-reporter';
 import { SaveStatus } from './save-status';
 import { ShortcutsHelp } from './shortcuts-help';
 import { TaskNav } from './task-nav';
 import { TaskView } from './task-view';
 
+/** Without the server's push (stream down), the pause state is polled this often. */
 export const PAUSE_POLL_MS = 10_000;
+/** With the push live, the clock is still re-synced now and then against drift. */
+const LIVE_RESYNC_MS = 60_000;
 /** How long finishing waits for the outbox at the deadline before it gives up on the rest. */
 export const TIMEOUT_FLUSH_MS = 15_000;
 
@@ -51,6 +57,9 @@ interface Finished {
   finishedAt: string | null;
   reason: string | null;
 }
+
+/** Why this runner can no longer work on the work: staff moved it, logged the participant out, deleted it. */
+type Ended = 'session_cleared' | 'logged_out' | 'deleted';
 
 function useOnline() {
   const [online, setOnline] = useState(() => (typeof navigator === 'undefined' ? true : navigator.onLine));
@@ -78,13 +87,16 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
   useIntegrityReporter(work.id);
   const [finished, setFinished] = useState<Finished | null>(null);
   const [pause, setPause] = useState<PauseState | null>(null);
+  const [allowance, setAllowance] = useState<PauseState['allowance']>(null);
+  const [ended, setEnded] = useState<Ended | null>(null);
+  const [timeUp, setTimeUp] = useState(false);
   const [pauseBusy, setPauseBusy] = useState(false);
   const [blocked, setBlocked] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const [finishOpen, setFinishOpen] = useState(false);
   const [finishBusy, setFinishBusy] = useState(false);
   const [finishProblem, setFinishProblem] = useState<string | null>(null);
-  const [flags, setFlags] = useState<Set<number>>(() => loadFlags(work.id));
+  const { flags, toggle: toggleTaskFlag } = useFlags(work.id, work.flags, api, online);
   const [modes, setModes] = useState<Record<number, AnswerMode>>(() =>
     Object.fromEntries((work.answers ?? []).map((a) => [a.variantTaskId, a.answerMode])),
   );
@@ -98,6 +110,7 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
   const moved = useRef(false);
   const finishing = useRef(false);
 
+  /** The server said the work is finished (a refused save, the push, a clock sync): show it. */
   const goFinished = useCallback(
     async (fallbackReason: string | null) => {
       try {
@@ -110,10 +123,23 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
     [api, work.id],
   );
 
+  /** Whether the server has the work finished; if so the finished screen shows (the truth). */
+  const finishedOnServer = useCallback(async () => {
+    try {
+      const state = await api.work(work.id);
+      if (state.status !== 'finished' && state.status !== 'scored') return false;
+      setFinished({ finishedAt: state.finishedAt, reason: state.finishReason });
+      return true;
+    } catch {
+      return false;
+    }
+  }, [api, work.id]);
+
   const refreshPause = useCallback(async () => {
     try {
       const state = await api.pauseState();
       setPause(state.paused ? state : null);
+      setAllowance(state.allowance);
       return state;
     } catch {
       return null;
@@ -132,7 +158,7 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
         });
       } else if (event.type === 'rejected') {
         const task = taskById.get(event.variantTaskId);
-        const message = event.error instanceof Error ? event.error.message : '';
+        const message = describeApiError(event.error, t);
         notifications.show({
           color: 'red',
           title: t('runner.rejected.title', { n: task?.position ?? '' }),
@@ -145,7 +171,7 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
         if (event.reason === 'finished') void goFinished(null);
         else if (event.reason === 'unauthorized' && event.error instanceof ApiError)
           apiClient.redirectFor(event.error);
-        else setBlocked(event.error instanceof Error ? event.error.message : t('runner.save.blockedText'));
+        else setBlocked(describeApiError(event.error, t));
       }
     },
     [goFinished, refreshPause, t, taskById],
@@ -179,38 +205,70 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
     else if (snapshot.held) outbox.release();
   }, [paused, outbox, snapshot.held]);
 
-  // Opened while paused (a reload during a pause): learn who paused it.
+  // The pause state once at the start: who paused it (a reload during a pause) and the pauses left.
   useEffect(() => {
-    if (work.status !== 'paused' && !work.pausedAt) return;
     let alive = true;
     api
       .pauseState()
       .then((state) => {
-        if (alive) setPause(state.paused ? state : null);
+        if (!alive) return;
+        setPause(state.paused ? state : null);
+        setAllowance(state.allowance);
       })
       .catch(() => {});
     return () => {
       alive = false;
     };
-  }, [api, work.status, work.pausedAt]);
+  }, [api]);
 
+  /**
+   * Time is up: send what waits (bounded), then finish. Only the server's answer makes the work
+   * finished on screen; without it (offline) the participant is told so, and the answers that
+   * could not be sent stay in this browser.
+   */
   const finishByTimeout = useCallback(async () => {
     if (finishing.current) return;
     finishing.current = true;
-    await withTimeout(flush(), TIMEOUT_FLUSH_MS, false);
     try {
-      await api.finish(work.id, 'timeout');
-    } catch {
-      // Already finished by the server's sweeper (409) or offline: the server finishes it anyway.
+      await withTimeout(flush(), TIMEOUT_FLUSH_MS, false);
+      try {
+        const state = await api.finish(work.id, 'timeout');
+        setFinished({ finishedAt: state.finishedAt, reason: state.finishReason });
+        setTimeUp(false);
+      } catch {
+        // Already finished by the server's sweeper (409), or offline.
+        if (!(await finishedOnServer())) setTimeUp(true);
+      }
+    } finally {
+      finishing.current = false;
     }
-    await goFinished('timeout');
-  }, [api, flush, goFinished, work.id]);
+  }, [api, flush, finishedOnServer, work.id]);
+
+  // Time is up but the server was out of reach: try again as soon as the connection returns.
+  useEffect(() => {
+    if (timeUp && online) void finishByTimeout();
+  }, [timeUp, online, finishByTimeout]);
+
+  // Staff actions arrive by push; the timers below are the fallback while the push is down.
+  const countdownRef = useRef<{ resync: () => Promise<void> } | null>(null);
+  const onWorkEvent = useCallback(
+    (kind: WorkEventKind) => {
+      if (kind === 'paused' || kind === 'resumed')
+        void refreshPause().then(() => countdownRef.current?.resync());
+      else if (kind === 'time_changed' || kind === 'restored') void countdownRef.current?.resync();
+      else if (kind === 'finished') void goFinished(null);
+      else setEnded(kind);
+    },
+    [goFinished, refreshPause],
+  );
+  const { live } = useWorkEvents(!finished && !ended, onWorkEvent);
 
   const countdown = useCountdown({
     deadlineAt: work.deadlineAt,
     serverTime: work.serverTime,
     paused,
     pausedSecondsLeft: pause?.secondsLeft,
+    resyncMs: live ? LIVE_RESYNC_MS : RESYNC_MS,
     fetchLeft: () => api.timeLeft(work.id),
     onSync: (left: TimeLeft) => {
       if (left.status === 'finished' || left.status === 'scored') void goFinished(null);
@@ -231,16 +289,31 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
     },
   });
 
-  // Poll the pause state while paused: staff resume it from their console.
   useEffect(() => {
-    if (!paused) return;
+    countdownRef.current = countdown;
+  });
+
+  // While paused and without the push, poll: staff resume it from their console.
+  useEffect(() => {
+    if (!paused || live) return;
     const id = setInterval(() => {
       void refreshPause().then((state) => {
         if (state && !state.paused) void countdown.resync();
       });
     }, PAUSE_POLL_MS);
     return () => clearInterval(id);
-  }, [paused, refreshPause, countdown]);
+  }, [paused, live, refreshPause, countdown]);
+
+  // An own pause ends by itself when its allowance runs out: the clock runs again then.
+  const pausedUntil = pause?.pausedUntil ?? null;
+  useEffect(() => {
+    if (!pausedUntil) return;
+    const wait = Math.max(0, Date.parse(pausedUntil) - Date.parse(pause!.serverTime)) + 500;
+    const id = setTimeout(() => {
+      void refreshPause().then(() => countdown.resync());
+    }, wait);
+    return () => clearTimeout(id);
+  }, [pausedUntil, pause, refreshPause, countdown]);
 
   const goTo = useCallback(
     (next: number) => {
@@ -259,15 +332,10 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
   }, [index]);
 
   const task = tasks[index]!;
-  const toggleFlag = useCallback(() => {
-    setFlags((prev) => {
-      const next = new Set(prev);
-      if (next.has(task.variantTaskId)) next.delete(task.variantTaskId);
-      else next.add(task.variantTaskId);
-      saveFlags(work.id, next);
-      return next;
-    });
-  }, [task.variantTaskId, work.id]);
+  const toggleFlag = useCallback(
+    () => toggleTaskFlag(task.variantTaskId),
+    [toggleTaskFlag, task.variantTaskId],
+  );
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -307,7 +375,7 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
     } catch (error) {
       notifications.show({
         color: 'red',
-        message: t('runner.mode.failed', { message: error instanceof Error ? error.message : '' }),
+        message: t('runner.mode.failed', { message: describeApiError(error, t) }),
       });
     }
   };
@@ -336,12 +404,11 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
       if (next) await commit();
       const state = await api.setPause(next);
       setPause(state.paused ? state : null);
+      setAllowance(state.allowance);
       if (!state.paused) void countdown.resync();
     } catch (error) {
-      notifications.show({
-        color: 'red',
-        message: t('runner.pause.failed', { message: error instanceof Error ? error.message : '' }),
-      });
+      notifications.show({ color: 'red', message: describeApiError(error, t) });
+      if (error instanceof ApiError && error.code === 'pause_limit') void refreshPause();
     } finally {
       setPauseBusy(false);
     }
@@ -357,21 +424,27 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
         setFinishProblem(t('runner.finish.notSent'));
         return;
       }
-      await api.finish(work.id, 'manual');
+      const state = await api.finish(work.id, 'manual');
       setFinishOpen(false);
-      await goFinished('manual');
+      setFinished({ finishedAt: state.finishedAt, reason: state.finishReason });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
+      // Refused or unreachable: the work is not finished unless the server says it is; the
+      // answers stay in the outbox either way.
+      if (error instanceof ApiError && error.isNetworkError) setFinishProblem(t('runner.finish.offline'));
+      else if (error instanceof ApiError && error.status === 409 && (await finishedOnServer()))
         setFinishOpen(false);
-        await goFinished(null);
-      } else {
-        setFinishProblem(t('runner.finish.failed', { message: error instanceof Error ? error.message : '' }));
-      }
+      else setFinishProblem(t('runner.finish.failed', { message: describeApiError(error, t) }));
     } finally {
       finishing.current = false;
       setFinishBusy(false);
     }
   };
+
+  if (ended) return <EndedScreen why={ended} />;
+  if (timeUp && !finished)
+    return (
+      <TimeUpScreen unsent={unsavedTaskIds.size} online={online} onRetry={() => void finishByTimeout()} />
+    );
 
   if (finished) {
     return (
@@ -406,14 +479,11 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
         />
         <Group gap="xs" wrap="nowrap" className="runner-actions">
           <ExamTimer secondsLeft={countdown.secondsLeft} paused={paused} />
-          <Button
-            variant="default"
-            onClick={() => void pauseWork(true)}
-            loading={pauseBusy && !paused}
-            data-testid="pause-work"
-          >
-            {t('runner.pause.button')}
-          </Button>
+          <PauseButton
+            allowance={allowance}
+            busy={pauseBusy && !paused}
+            onPause={() => void pauseWork(true)}
+          />
           <ShortcutsHelp />
           <Button
             color="red.8"
@@ -435,46 +505,49 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
         </Alert>
       )}
 
-      <div className="runner-body" aria-hidden={paused || undefined}>
-        <TaskNav
-          tasks={tasks}
-          currentIndex={index}
-          answered={answered}
-          flagged={flags}
-          unsaved={unsavedTaskIds}
-          onSelect={goTo}
-        />
-        <main className="runner-task" id="runner-task">
-          {variant.instructionHtml && index === 0 && (
-            <details className="runner-instruction">
-              <summary>{t('runner.instruction')}</summary>
-              <RichHtml html={variant.instructionHtml} />
-            </details>
-          )}
-          <TaskView
-            key={task.variantTaskId}
-            ref={headingRef}
-            task={task}
-            index={index}
-            total={tasks.length}
-            value={values[task.variantTaskId]}
-            flagged={flags.has(task.variantTaskId)}
-            mode={modes[task.variantTaskId] ?? 'online'}
-            allowBlank={test.subjectTest.allowBlank}
-            blanksHref={blanksUrl(work.id)}
-            disabled={paused}
-            knownFiles={knownFiles}
-            onChange={(value) => change(task.variantTaskId, value)}
-            onCommit={() => void commit(task.variantTaskId)}
-            onToggleFlag={toggleFlag}
-            onMode={(mode) => void setMode(mode)}
-            onPrev={() => goTo(index - 1)}
-            onNext={() => goTo(index + 1)}
-            upload={uploadFor(task.variantTaskId)}
-            loadContainer={api.htmlContainer}
+      {/* While paused the tasks are not on the page at all, not only covered. */}
+      {!paused && (
+        <div className="runner-body">
+          <TaskNav
+            tasks={tasks}
+            currentIndex={index}
+            answered={answered}
+            flagged={flags}
+            unsaved={unsavedTaskIds}
+            onSelect={goTo}
           />
-        </main>
-      </div>
+          <main className="runner-task" id="runner-task">
+            {variant.instructionHtml && index === 0 && (
+              <details className="runner-instruction">
+                <summary>{t('runner.instruction')}</summary>
+                <RichHtml html={variant.instructionHtml} />
+              </details>
+            )}
+            <TaskView
+              key={task.variantTaskId}
+              ref={headingRef}
+              task={task}
+              index={index}
+              total={tasks.length}
+              value={values[task.variantTaskId]}
+              flagged={flags.has(task.variantTaskId)}
+              mode={modes[task.variantTaskId] ?? 'online'}
+              allowBlank={test.subjectTest.allowBlank}
+              blanksHref={blanksUrl(work.id)}
+              disabled={paused}
+              knownFiles={knownFiles}
+              onChange={(value) => change(task.variantTaskId, value)}
+              onCommit={() => void commit(task.variantTaskId)}
+              onToggleFlag={toggleFlag}
+              onMode={(mode) => void setMode(mode)}
+              onPrev={() => goTo(index - 1)}
+              onNext={() => goTo(index + 1)}
+              upload={uploadFor(task.variantTaskId)}
+              loadContainer={api.htmlContainer}
+            />
+          </main>
+        </div>
+      )}
 
       {pause && <PauseOverlay pause={pause} busy={pauseBusy} onResume={() => void pauseWork(false)} />}
 

@@ -170,4 +170,15 @@ describe('the test start page', () => {
     renderApp('/participant');
     expect(await screen.findByTestId('test-coming-soon')).toBeInTheDocument();
   });
+
+  it('tells a second device the work is open elsewhere, before any runner opens', async () => {
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(200, { ...currentTest(workState(902)), openElsewhere: true }),
+    });
+    renderApp('/participant');
+    expect(await screen.findByTestId('open-elsewhere')).toHaveTextContent('попросите организатора');
+    expect(screen.queryByTestId('continue-work')).toBeNull();
+    expect(screen.queryByTestId('start-work')).toBeNull();
+  });
 });

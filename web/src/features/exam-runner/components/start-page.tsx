@@ -21,6 +21,7 @@ import { saveRunnerSnapshot } from '../lib/snapshot';
 import { ParticipantCardForm } from './participant-card-form';
 import { QuizForm } from './quiz-form';
 import { TechCheck } from './tech-check';
+import { OpenElsewhere } from './open-elsewhere';
 
 export const currentTestKey = ['exam', 'current-test'] as const;
 
@@ -135,6 +136,7 @@ function StartBlock({ api, test }: { api: ExamApi; test: CurrentParticipantTest 
       </Alert>
     );
   }
+  if (running && test.openElsewhere) return <OpenElsewhere onRecheck={refresh} />;
   if (running) {
     return (
       <Paper withBorder radius="md" p="lg">
@@ -165,6 +167,7 @@ function StartBlock({ api, test }: { api: ExamApi; test: CurrentParticipantTest 
       navigate('/participant/work');
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) refresh();
+      // Started on another device meanwhile: the refresh shows why, no runner opens.
       setProblem(describeApiError(error, t));
     }
   };

@@ -1,6 +1,7 @@
 /**
  * The countdown of a running work on the server's clock: ticks locally every second, re-syncs
- * with GET examwork/left every 10 s (staff pauses and time changes show promptly) and when the tab regains focus or the connection returns.
+ * with GET examwork/left every `resyncMs` (10 s by default: without the server's push that is how
+ * staff pauses and time changes show) and when the tab regains focus or the connection returns.
  * Reports each warning threshold once and the zero once.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -16,6 +17,8 @@ export interface CountdownOptions {
   paused: boolean;
   pausedSecondsLeft?: number;
   fetchLeft: () => Promise<TimeLeft>;
+  /** How often to re-sync with the server (longer while the server pushes changes). */
+  resyncMs?: number;
   onSync?: (left: TimeLeft) => void;
   onWarning: (seconds: number) => void;
   onExpire: () => void;
@@ -60,8 +63,9 @@ export function useCountdown(options: CountdownOptions) {
     return () => clearInterval(id);
   }, [clock, options.paused, options.pausedSecondsLeft]);
 
+  const resyncMs = options.resyncMs ?? RESYNC_MS;
   useEffect(() => {
-    const id = setInterval(() => void resync(), RESYNC_MS);
+    const id = setInterval(() => void resync(), resyncMs);
     const onFocus = () => void resync();
     window.addEventListener('focus', onFocus);
     window.addEventListener('online', onFocus);
@@ -70,7 +74,7 @@ export function useCountdown(options: CountdownOptions) {
       window.removeEventListener('focus', onFocus);
       window.removeEventListener('online', onFocus);
     };
-  }, [resync]);
+  }, [resync, resyncMs]);
 
   /** More time was given (staff extended it): the zero may come again. */
   const rearm = useCallback((left: TimeLeft) => {

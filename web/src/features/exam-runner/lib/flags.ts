@@ -1,22 +1,43 @@
-/** «Отметить для проверки»: a participant's own bookmarks, kept in this browser per work. */
+/**
+ * «Отметить для проверки»: the flags belong to the work on the server (they follow the participant
+ * to another device). What this browser changed and the server has not confirmed yet (offline)
+ * waits here per work, and is sent again when the connection returns; the last change wins.
+ */
 import { safeLocalStorage } from './device-id';
 
-const key = (examWorkId: number) => `attesta.flags.${examWorkId}`;
+/** variantTaskId → flagged, not yet confirmed by the server. */
+export type PendingFlags = Record<number, boolean>;
 
-export function loadFlags(examWorkId: number, storage = safeLocalStorage()): Set<number> {
+const key = (examWorkId: number) => `attesta.flags.pending.${examWorkId}`;
+
+export function loadPendingFlags(examWorkId: number, storage = safeLocalStorage()): PendingFlags {
   try {
     const raw = storage?.getItem(key(examWorkId));
-    const list: unknown = raw ? JSON.parse(raw) : [];
-    return new Set(Array.isArray(list) ? list.filter((x): x is number => typeof x === 'number') : []);
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    if (!parsed || typeof parsed !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter(([id, v]) => /^\d+$/.test(id) && typeof v === 'boolean'),
+    ) as PendingFlags;
   } catch {
-    return new Set();
+    return {};
   }
 }
 
-export function saveFlags(examWorkId: number, flags: ReadonlySet<number>, storage = safeLocalStorage()) {
+export function savePendingFlags(examWorkId: number, pending: PendingFlags, storage = safeLocalStorage()) {
   try {
-    storage?.setItem(key(examWorkId), JSON.stringify([...flags]));
+    if (Object.keys(pending).length) storage?.setItem(key(examWorkId), JSON.stringify(pending));
+    else storage?.removeItem(key(examWorkId));
   } catch {
     // Flags are a convenience: losing them never loses an answer.
   }
+}
+
+/** The flags shown: the server's, with this browser's unconfirmed changes on top. */
+export function flagsWith(confirmed: readonly number[], pending: PendingFlags): Set<number> {
+  const flags = new Set(confirmed);
+  for (const [id, flagged] of Object.entries(pending)) {
+    if (flagged) flags.add(Number(id));
+    else flags.delete(Number(id));
+  }
+  return flags;
 }
