@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, loggerOptions } from '../app.js';
 import type { Database } from '../db/client.js';
 import { redactUrl } from '../lib/log-safety.js';
@@ -86,19 +86,25 @@ describe('logs', () => {
       payload: multipart,
     });
 
+    const email = `zz.log.${Date.now()}@example.org`;
     const registered = await app.inject({
       method: 'POST',
       url: '/api/Account/Register',
       payload: {
-        email: 'zz.log.test@example.org',
+        email,
         password: 'long enough password',
         surname: 'Логов',
         name: 'Тест',
       },
     });
     expect(registered.statusCode).toBe(200);
-    const [mail] = await app.ctx.db.select().from(mailOutbox);
-    const token = /[?&]token=([\w-]+)/.exec(mail!.text)?.[1] ?? /([\w-]{20,})/.exec(mail!.text)![1]!;
+    // The mail is sent after the answer (fire-and-forget): wait for its outbox row.
+    const mail = await vi.waitFor(async () => {
+      const [row] = await app.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+      if (!row) throw new Error('no mail yet');
+      return row;
+    });
+    const token = /[?&]token=([\w-]+)/.exec(mail.text)?.[1] ?? /([\w-]{20,})/.exec(mail.text)![1]!;
 
     const failed = await app.inject({ method: 'GET', url: '/api/test/failing-statement' });
     expect(failed.statusCode).toBe(500);
