@@ -45,6 +45,11 @@ import type { MailMessage, Mailer } from '../src/lib/mailer.js';
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new database
  * on the PostgreSQL server of TEST_DATABASE_URL (dropped again by `close`).
  */
+const serverUrls = new WeakMap<Database, string>();
+
+/** The connection URL of a test database on the PostgreSQL server (none for embedded PGlite). */
+export const databaseUrlOf = (database: Database) => serverUrls.get(database) ?? null;
+
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
@@ -61,6 +66,7 @@ export async function createTestDatabase(): Promise<Database> {
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolSize: 5 });
   await database.migrate();
+  serverUrls.set(database, url.toString());
   const close = database.close;
   database.close = async () => {
     await close();
