@@ -186,6 +186,64 @@ describe('the participant runner', () => {
     }
   });
 
+  it('a reload while offline opens the runner; a file attached offline survives it and is sent when the network returns', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await startWork(page, codes());
+      const tasks = await variant(page.request);
+      const short = tasks.find((t) => t.answerType === 'short_text')!;
+      const file = tasks.find((t) => t.answerType === 'file')!;
+      await answer(page, short, 'до обрыва');
+      await waitSaved(page);
+      // The service worker (precached shell, network-first variant) is in charge of the page.
+      await expect
+        .poll(() => page.evaluate(() => !!navigator.serviceWorker?.controller), { timeout: 20_000 })
+        .toBe(true);
+      // Once more online, so the variant the worker keeps is the one this page uses.
+      await page.reload();
+      await page.getByTestId('task-nav-1').waitFor();
+
+      await context.setOffline(true);
+      await page.getByTestId(`task-nav-${file.position}`).click();
+      await page
+        .getByTestId(`task-${file.position}`)
+        .getByTestId('file-input')
+        .setInputFiles({ name: 'офлайн.png', mimeType: 'image/png', buffer: PNG });
+      await page.getByTestId('waiting-files').waitFor();
+      await answer(page, short, 'без связи');
+      await expect
+        .poll(async () => (await page.getByTestId('save-status').textContent()) ?? '', { timeout: 20_000 })
+        .toMatch(/Нет связи/);
+
+      // Reload without a network: the runner opens from what the browser has.
+      await page.reload();
+      await page.getByTestId('task-nav-1').waitFor({ timeout: 20_000 });
+      await expect(
+        page.getByTestId(`task-nav-${file.position}`).getAttribute('data-unsaved'),
+      ).resolves.not.toBeNull();
+      await page.getByTestId(`task-nav-${short.position}`).click();
+      expect(await page.getByTestId(`task-${short.position}`).getByTestId('short-text').inputValue()).toBe(
+        'без связи',
+      );
+      await page.getByTestId(`task-nav-${file.position}`).click();
+      await expect(page.getByTestId('waiting-files').textContent()).resolves.toContain('офлайн.png');
+
+      // The network returns: the answer and the file reach the server by themselves.
+      await context.setOffline(false);
+      await page
+        .getByTestId(`task-${file.position}`)
+        .locator('[data-testid^="attached-"]')
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await waitSaved(page);
+      const state = await workState(page.request);
+      expect(state.answers.find((a) => a.variantTaskId === short.variantTaskId)!.value).toBe('без связи');
+      expect(state.answers.find((a) => a.variantTaskId === file.variantTaskId)!.fileIds?.length).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('finishes the work on the server when the timer reaches zero', async () => {
     const { context, page } = await newPage(browser);
     let staff: BrowserContext | undefined;

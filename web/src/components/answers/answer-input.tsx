@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { emptyValue } from './answer-value';
 import { MultipleChoiceInput, SingleChoiceInput } from './choice-inputs';
 import { ClozeInput } from './cloze-input';
-import { FileAnswerInput, type FileUploader, type UploadedFile } from './file-input';
+import { FileAnswerInput, type FileUploader, type UploadedFile, type WaitingFile } from './file-input';
 import { MatchingInput } from './matching-input';
 import { OrderingInput } from './ordering-input';
 import { DigitSequenceInput, ExtendedTextInput, NumberAnswerInput, ShortTextInput } from './text-inputs';
@@ -26,6 +26,8 @@ export interface AnswerInputProps {
   labelledBy?: string;
   upload?: FileUploader;
   knownFiles?: Record<number, UploadedFile>;
+  /** Attachments chosen while offline that wait in the file outbox. */
+  waitingFiles?: WaitingFile[];
 }
 
 /** A stored value of the wrong shape (an edited task, an old client) shows as "no answer yet". */
@@ -44,6 +46,7 @@ export function AnswerInput({
   labelledBy,
   upload,
   knownFiles,
+  waitingFiles,
 }: AnswerInputProps) {
   const { t } = useTranslation();
   const type = task.answerType;
@@ -90,6 +93,7 @@ export function AnswerInput({
           onChange={emit}
           upload={upload ?? (() => Promise.reject(new Error('no uploader')))}
           knownFiles={knownFiles ?? {}}
+          waitingFiles={waitingFiles ?? []}
         />
       );
   }

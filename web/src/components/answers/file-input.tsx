@@ -1,12 +1,19 @@
 import { ActionIcon, Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { describeApiError } from '../../lib/form-errors';
 import type { AnswerInputProps } from './types';
 
 export interface UploadedFile {
   id: number;
   name: string;
   size?: number;
+}
+
+/** A file chosen while offline, waiting in the runner's file outbox to be sent. */
+export interface WaitingFile {
+  name: string;
+  size: number;
 }
 
 /** Sends files with the answer; resolves with the stored files, reports progress 0..1. */
@@ -20,6 +27,8 @@ interface FileAnswerInputProps extends AnswerInputProps<'file'> {
   upload: FileUploader;
   /** Names of files known to this browser (uploaded here); others show their number. */
   knownFiles: Record<number, UploadedFile>;
+  /** Chosen while offline: shown as waiting, they take room like the attached ones. */
+  waitingFiles: WaitingFile[];
 }
 
 function accepts(accept: readonly string[], file: File): boolean {
@@ -45,14 +54,15 @@ export function FileAnswerInput({
   disabled,
   upload,
   knownFiles,
+  waitingFiles,
 }: FileAnswerInputProps) {
   const { t } = useTranslation();
   const inputRef = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const [failed, setFailed] = useState<File[] | null>(null);
+  const [failed, setFailed] = useState<{ files: File[]; why: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const fileIds = value.fileIds;
-  const room = content.maxFiles - fileIds.length;
+  const room = content.maxFiles - fileIds.length - waitingFiles.length;
 
   const send = async (files: File[]) => {
     setProblem(null);
@@ -60,8 +70,8 @@ export function FileAnswerInput({
     setProgress(0);
     try {
       await upload(files, fileIds, setProgress);
-    } catch {
-      setFailed(files);
+    } catch (error) {
+      setFailed({ files, why: describeApiError(error, t) });
     } finally {
       setProgress(null);
     }
@@ -115,6 +125,18 @@ export function FileAnswerInput({
           })}
         </ul>
       )}
+      {waitingFiles.length > 0 && (
+        <ul className="file-list" aria-label={t('answers.waiting')} data-testid="waiting-files">
+          {waitingFiles.map((file, i) => (
+            <li key={`${i}:${file.name}`}>
+              {file.name}
+              <Text component="span" size="sm" c="dimmed" ml={6}>
+                {formatSize(file.size)} · {t('answers.waitingOne')}
+              </Text>
+            </li>
+          ))}
+        </ul>
+      )}
       {progress !== null && (
         <div role="status">
           <Text size="sm">{t('answers.uploading', { percent: Math.round(progress * 100) })}</Text>
@@ -129,8 +151,8 @@ export function FileAnswerInput({
       {failed && (
         <Alert color="red" variant="light" role="alert" data-testid="upload-failed">
           <Group justify="space-between">
-            <Text size="sm">{t('answers.uploadFailed')}</Text>
-            <Button size="compact-sm" onClick={() => void send(failed)} data-testid="upload-retry">
+            <Text size="sm">{t('answers.uploadFailed', { message: failed.why })}</Text>
+            <Button size="compact-sm" onClick={() => void send(failed.files)} data-testid="upload-retry">
               {t('answers.retry')}
             </Button>
           </Group>

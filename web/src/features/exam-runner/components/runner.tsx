@@ -24,6 +24,8 @@ import { useAutosave } from '../hooks/use-autosave';
 import { RESYNC_MS, useCountdown } from '../hooks/use-countdown';
 import { useWorkEvents, type WorkEventKind } from '../hooks/use-work-events';
 import { useFlags } from '../hooks/use-flags';
+import { isConnectionLost, useFileOutbox } from '../hooks/use-file-outbox';
+import { fileOutboxStore, type FileOutboxStore } from '../lib/file-outbox';
 import type { OutboxEvent } from '../lib/outbox';
 import type { OutboxStore } from '../lib/outbox-store';
 import { ExamTimer } from './exam-timer';
@@ -50,6 +52,8 @@ interface RunnerProps {
   work: ExamWorkState;
   api: ExamApi;
   store: OutboxStore;
+  /** Where attachments chosen offline wait (IndexedDB by default). */
+  fileStore?: FileOutboxStore;
   upload?: typeof uploadAnswerFiles;
 }
 
@@ -79,7 +83,16 @@ function useOnline() {
 const withTimeout = <T,>(promise: Promise<T>, ms: number, fallback: T) =>
   Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms))]);
 
-export function Runner({ test, variant, work, api, store, upload = uploadAnswerFiles }: RunnerProps) {
+export function Runner({
+  test,
+  variant,
+  work,
+  api,
+  store,
+  fileStore: givenFileStore,
+  upload = uploadAnswerFiles,
+}: RunnerProps) {
+  const [fileStore] = useState(() => givenFileStore ?? fileOutboxStore());
   const { t } = useTranslation();
   const tasks = useMemo(() => [...variant.tasks].sort((a, b) => a.position - b.position), [variant.tasks]);
   const taskById = useMemo(() => new Map(tasks.map((task) => [task.variantTaskId, task])), [tasks]);
@@ -185,13 +198,76 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
     },
     [api, work.id],
   );
-  const { outbox, values, snapshot, unsavedTaskIds, change, commit, flush, setServerValue } = useAutosave({
+  const {
+    outbox,
+    values,
+    snapshot,
+    unsavedTaskIds: unsavedAnswers,
+    change,
+    commit,
+    flush: flushAnswers,
+    setServerValue,
+  } = useAutosave({
     work,
     store,
     transport,
     onEvent: onOutboxEvent,
     refetchAnswer,
   });
+  const valuesRef = useRef(values);
+  useEffect(() => {
+    valuesRef.current = values;
+  });
+
+  /** Sends files with the task's answer: the answer as it stands (its files), then the new ones. */
+  const sendFiles = useCallback(
+    async (variantTaskId: number, files: File[], onProgress?: (share: number) => void) => {
+      await commit(variantTaskId);
+      const current = valuesRef.current[variantTaskId] as { fileIds?: number[] } | undefined;
+      const fileIds = current?.fileIds ?? [];
+      const seq = outbox.reserveSeq(variantTaskId);
+      const response = await upload({ examWorkId: work.id, variantTaskId, fileIds, seq, files, onProgress });
+      const stored = response.files.filter((f) => f.variantTaskId === variantTaskId);
+      setKnownFiles((prev) => ({ ...prev, ...Object.fromEntries(stored.map((f) => [f.id, f])) }));
+      const result = response.results.find((r) => r.variantTaskId === variantTaskId);
+      setServerValue(
+        variantTaskId,
+        { fileIds: [...fileIds, ...stored.map((f) => f.id)] },
+        result?.seq ?? seq,
+      );
+      if (result) outbox.noteSaved(result.savedAt);
+      return stored;
+    },
+    [commit, outbox, setServerValue, upload, work.id],
+  );
+  const files = useFileOutbox({
+    examWorkId: work.id,
+    store: fileStore,
+    send: sendFiles,
+    online,
+    reachedAt: snapshot.lastSavedAt,
+    onRefused: (variantTaskId, error) => {
+      const task = taskById.get(variantTaskId);
+      notifications.show({
+        color: 'red',
+        title: t('runner.rejected.title', { n: task?.position ?? '' }),
+        message: t('runner.rejected.text', { message: describeApiError(error, t) }),
+        autoClose: false,
+      });
+    },
+  });
+  const { flushFiles, waitingTaskIds } = files;
+  /** Tasks with something the server does not have yet: a typed answer or a waiting file. */
+  const unsavedTaskIds = useMemo(
+    () => new Set([...unsavedAnswers, ...waitingTaskIds]),
+    [unsavedAnswers, waitingTaskIds],
+  );
+  /** Everything this browser holds goes to the server; true when it has all of it. */
+  const flush = useCallback(async () => {
+    const answers = await flushAnswers();
+    const attachments = await flushFiles();
+    return answers && attachments;
+  }, [flushAnswers, flushFiles]);
 
   // The connection is back: send what waits at once.
   useEffect(() => {
@@ -380,22 +456,25 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
     }
   };
 
+  /**
+   * Attaching: sent at once; without a connection the files wait in the file outbox (after any
+   * that already wait for the task, so the order holds) and go when the network returns.
+   */
   const uploadFor =
     (variantTaskId: number): FileUploader =>
-    async (files, fileIds, onProgress) => {
-      await commit(variantTaskId);
-      const seq = outbox.reserveSeq(variantTaskId);
-      const response = await upload({ examWorkId: work.id, variantTaskId, fileIds, seq, files, onProgress });
-      const stored = response.files.filter((f) => f.variantTaskId === variantTaskId);
-      setKnownFiles((prev) => ({ ...prev, ...Object.fromEntries(stored.map((f) => [f.id, f])) }));
-      const result = response.results.find((r) => r.variantTaskId === variantTaskId);
-      setServerValue(
-        variantTaskId,
-        { fileIds: [...fileIds, ...stored.map((f) => f.id)] },
-        result?.seq ?? seq,
-      );
-      if (result) outbox.noteSaved(result.savedAt);
-      return stored;
+    async (chosen, _fileIds, onProgress) => {
+      if (files.waitingFiles(variantTaskId).length) {
+        await files.queue(variantTaskId, chosen);
+        void flushFiles();
+        return [];
+      }
+      try {
+        return await sendFiles(variantTaskId, chosen, onProgress);
+      } catch (error) {
+        if (!isConnectionLost(error)) throw error;
+        await files.queue(variantTaskId, chosen);
+        return [];
+      }
     };
 
   const pauseWork = async (next: boolean) => {
@@ -536,6 +615,7 @@ export function Runner({ test, variant, work, api, store, upload = uploadAnswerF
               blanksHref={blanksUrl(work.id)}
               disabled={paused}
               knownFiles={knownFiles}
+              waitingFiles={files.waitingFiles(task.variantTaskId)}
               onChange={(value) => change(task.variantTaskId, value)}
               onCommit={() => void commit(task.variantTaskId)}
               onToggleFlag={toggleFlag}

@@ -14,7 +14,7 @@ import {
 import { forwardRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnswerInput } from '../../../components/answers/answer-input';
-import type { FileUploader, UploadedFile } from '../../../components/answers/file-input';
+import type { FileUploader, UploadedFile, WaitingFile } from '../../../components/answers/file-input';
 import { RichHtml } from '../../../components/answers/rich-html';
 import { ContainerAnswer, type ContainerLoader } from './container-answer';
 
@@ -29,6 +29,7 @@ interface TaskViewProps {
   blanksHref: string;
   disabled: boolean;
   knownFiles: Record<number, UploadedFile>;
+  waitingFiles: WaitingFile[];
   onChange: (value: unknown) => void;
   onCommit: () => void;
   onToggleFlag: () => void;
@@ -57,6 +58,7 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
       labelledBy={headingId}
       upload={props.upload}
       knownFiles={props.knownFiles}
+      waitingFiles={props.waitingFiles}
     />
   );
   return (
