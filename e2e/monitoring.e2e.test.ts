@@ -121,21 +121,26 @@ describe('live room monitoring', () => {
       await org.getByTestId('confirm-action').click();
       await org.getByRole('alert').waitFor(); // a reason is required
       await org.getByTestId('reason-input').fill('Проверка связи');
+      // The push brings the pause to the open runner within a second or two (polling took ~10 s).
+      const pauseSent = Date.now();
       await org.getByTestId('confirm-action').click();
+      await p.getByTestId('pause-overlay').waitFor({ timeout: 20_000 });
+      expect(Date.now() - pauseSent, 'the pause reached the runner by push').toBeLessThan(2500);
       await expect
         .poll(() => org.getByTestId(`room-status-${id}`).getAttribute('data-status'), { timeout: 10_000 })
         .toBe('paused');
-      await p.getByTestId('pause-overlay').waitFor({ timeout: 20_000 });
       const pausedAt = await timerSeconds(p);
 
       // Resume: the overlay goes, the paused time is given back.
       await org.getByTestId('room-resume').click();
       await org.getByTestId('reason-input').fill('Связь восстановлена');
+      const resumeSent = Date.now();
       await org.getByTestId('confirm-action').click();
+      await p.getByTestId('pause-overlay').waitFor({ state: 'detached', timeout: 20_000 });
+      expect(Date.now() - resumeSent, 'the resume reached the runner by push').toBeLessThan(2500);
       await expect
         .poll(() => org.getByTestId(`room-status-${id}`).getAttribute('data-status'), { timeout: 10_000 })
         .toBe('in_progress');
-      await p.getByTestId('pause-overlay').waitFor({ state: 'detached', timeout: 20_000 });
       const resumedAt = await timerSeconds(p);
       expect(Math.abs(resumedAt - pausedAt)).toBeLessThanOrEqual(15);
 

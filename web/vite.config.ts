@@ -11,7 +11,7 @@ const contractEntry = fileURLToPath(new URL('../packages/contract/src/index.ts',
 export default defineConfig({
   plugins: [
     react(),
-    // Installable PWA (DESIGN.md §5): the service worker precaches the app shell and keeps the
+    // Installable PWA (docs/design.md §5): the service worker precaches the app shell and keeps the
     // current variant network-first, so a reload while offline still opens the runner with its
     // local outbox. No other API call is ever cached.
     VitePWA({

@@ -106,7 +106,7 @@ export const changePasswordBodySchema = z.strictObject({
   newPassword: passwordSchema,
 });
 
-/** `POST /api/Account/LogOff` answer: where the client should go next (DESIGN.md §5). */
+/** `POST /api/Account/LogOff` answer: where the client should go next (docs/design.md §5). */
 export const logOffResponseSchema = z.object({ redirectTo: z.string().nullable() });
 
 export const okSchema = z.object({ ok: z.literal(true) });

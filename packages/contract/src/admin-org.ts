@@ -5,7 +5,7 @@ import { listRequestOf, staffDiagnosticStateSchema, staffGenderSchema, staffStud
 import { calendarDateSchema } from './user.js';
 
 /*
- * The platform operator's view of the organisation (DESIGN.md §1, §2): every oo, school,
+ * The platform operator's view of the organisation (docs/design.md §1, §2): every oo, school,
  * building, class and student, and every diagnostic. Calls under `/api/admin/*`, admin only; not
  * in spec/endpoints.tsv, which gives admins no such list.
  */

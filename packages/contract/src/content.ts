@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Answer types of DESIGN.md §4. */
+/** Answer types of docs/design.md §4. */
 export const ANSWER_TYPES = [
   'single_choice',
   'multiple_choice',
@@ -35,7 +35,7 @@ export const PARTICIPANT_TEST_STATUSES = [
 export type ParticipantTestStatus = (typeof PARTICIPANT_TEST_STATUSES)[number];
 
 /*
- * Task model (DESIGN.md §2, §4). A task is stored as html + answerType + four JSON parts:
+ * Task model (docs/design.md §2, §4). A task is stored as html + answerType + four JSON parts:
  * - `content`   what a participant sees besides the html (options, items, blanks, limits);
  * - `reference` the secret key;
  * - `scoring`   the secret rule turning an answer into points;
@@ -299,7 +299,7 @@ const manualScoringSchema = z
       .default(1)
       .describe('A third expert grades when the two experts differ by more than this many points'),
   })
-  .describe('Graded by two experts by the criteria (DESIGN.md §3)');
+  .describe('Graded by two experts by the criteria (docs/design.md §3)');
 
 // ---------------------------------------------------------------- answer values (participant)
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Stable, machine-readable error codes (DESIGN.md §8). */
+/** Stable, machine-readable error codes (docs/design.md §8). */
 export const ERROR_CODES = [
   'bad_request',
   'validation_failed',

@@ -3,7 +3,7 @@ import { answerTypeSchema } from './content.js';
 
 /*
  * The exam runner's calls (/api/exam/test/*), shared by server and web. Times are ISO instants;
- * `serverTime` lets the client correct its own clock — the server's clock rules (DESIGN.md §3).
+ * `serverTime` lets the client correct its own clock — the server's clock rules (docs/design.md §3).
  */
 
 export const ANSWER_MODES = ['online', 'blank'] as const;
@@ -164,7 +164,7 @@ export const participantVariantSchema = z
   .meta({ id: 'ParticipantVariant' });
 export type ParticipantVariant = z.infer<typeof participantVariantSchema>;
 
-/** PUT saveanswer (DESIGN.md §8). `seq` grows per (exam work, task). */
+/** PUT saveanswer (docs/design.md §8). `seq` grows per (exam work, task). */
 export const saveAnswerBodySchema = z.strictObject({
   examWorkId: z.number().int().positive(),
   variantTaskId: z.number().int().positive(),

@@ -5,7 +5,7 @@ import { listRequestSchema, listResponseSchema } from './paging.js';
 /*
  * Content read side (KIM), files, html texts and feedback: the shapes shared by server and web.
  * Staff-only shapes (task source, full task) carry keys; every participant-facing shape is built
- * from allowlisted fields without reference, scoring, solution or criteria (DESIGN.md §6).
+ * from allowlisted fields without reference, scoring, solution or criteria (docs/design.md §6).
  */
 
 const instant = z.string().describe('ISO instant (UTC, Z)');

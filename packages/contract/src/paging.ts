@@ -5,7 +5,7 @@ export const sortSchema = z.object({
   dir: z.enum(['asc', 'desc']).default('asc'),
 });
 
-/** `POST .../list` body (DESIGN.md §8). `filter` is list-specific. */
+/** `POST .../list` body (docs/design.md §8). `filter` is list-specific. */
 export const listRequestSchema = z.object({
   page: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(500).default(50),

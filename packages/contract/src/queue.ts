@@ -3,7 +3,7 @@ import { listRequestSchema } from './paging.js';
 import { calendarDateSchema } from './user.js';
 
 /*
- * Queue items (DESIGN.md §2): asynchronous jobs users watch — planning, results, imports, reports.
+ * Queue items (docs/design.md §2): asynchronous jobs users watch — planning, results, imports, reports.
  * Shapes of POST /api/ParticipantTest/queuelist, getqueuelistbytype and createplanningqueue.
  */
 

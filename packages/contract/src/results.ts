@@ -3,7 +3,7 @@ import { listRequestSchema } from './paging.js';
 import { participantTaskSchema } from './exam.js';
 
 /*
- * Results of exam works (DESIGN.md §2–§4): /api/examresults/*, createresultqueue, getResultJson.
+ * Results of exam works (docs/design.md §2–§4): /api/examresults/*, createresultqueue, getResultJson.
  * A result belongs to one exam work; calls name it by the participant test id (one live work per
  * participant test) unless the path says otherwise (variant/{id} takes the exam work id).
  */

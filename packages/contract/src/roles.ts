@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every role Attesta knows (DESIGN.md §1). A user may hold several. */
+/** Every role Attesta knows (docs/design.md §1). A user may hold several. */
 export const ROLES = [
   'participant',
   'guest',

@@ -6,7 +6,7 @@ import { listRequestSchema, listResponseSchema } from './paging.js';
 import { calendarDateSchema } from './user.js';
 
 /*
- * School data of the staff work places (DESIGN.md §1, §2): what a school coordinator and a room
+ * School data of the staff work places (docs/design.md §1, §2): what a school coordinator and a room
  * organizator keep and see — students, buildings, classes, parallels, diagnostics, participant
  * tests and (coordinator only) organizators. `/api/coordinator/*` acts within the caller's school,
  * `/api/organizator/*` within the classes and buildings assigned to the caller; the bodies and

@@ -43,7 +43,7 @@ export async function listDemoCodes(db: DbOrTx, today: string): Promise<DemoCode
     );
 }
 
-/** One line a code: `CODE<TAB>participant<TAB>subject test` (DESIGN.md §8). */
+/** One line a code: `CODE<TAB>participant<TAB>subject test` (docs/design.md §8). */
 export function formatDemoCodes(rows: readonly DemoCode[]): string {
   return rows.map((r) => `${r.code}\t${r.participant}\t${r.subjectTest}\n`).join('');
 }

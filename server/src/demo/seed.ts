@@ -65,7 +65,7 @@ export async function findDemoOo(db: DbOrTx): Promise<number | null> {
 }
 
 /**
- * Loads the demo (DESIGN.md §8) unless the demo oo exists: organisation, staff logins, content,
+ * Loads the demo (docs/design.md §8) unless the demo oo exists: organisation, staff logins, content,
  * and today's demo diagnostic with its participants. One transaction: all of it or nothing.
  * Returns whether anything was loaded.
  */

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../db/client.js';
 import { queueItems } from '../db/schema/index.js';
 
 /*
- * The queue of asynchronous jobs (DESIGN.md §2, §7). Items live in PostgreSQL: any server
+ * The queue of asynchronous jobs (docs/design.md §2, §7). Items live in PostgreSQL: any server
  * instance claims the next due item with FOR UPDATE SKIP LOCKED, so each attempt runs on exactly
  * one instance. Every state change after the claim names the worker holding the lock, so a worker
  * whose lock was taken away (stale-lock recovery) cannot overwrite what the next one did.

@@ -1,6 +1,6 @@
 import type { ErrorCode, FieldError } from '@attesta/contract';
 
-/** A failure the client should see: status + stable code + human message (DESIGN.md §8). */
+/** A failure the client should see: status + stable code + human message (docs/design.md §8). */
 export class AppError extends Error {
   constructor(
     public readonly status: number,

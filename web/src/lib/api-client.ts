@@ -1,5 +1,5 @@
 /**
- * The one API client (spec §2, §8; DESIGN.md §5, §8). Failure rules:
+ * The one API client (spec §2, §8; docs/design.md §5, §8). Failure rules:
  * - status 401 → the unauthorized page; any other failure status → the general error page;
  * - a failure while sending (network down, fetch throws) → the error page with the error
  *   serialized into the query string (`/error?error={"name":…,"message":…}`);
@@ -47,7 +47,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls that only log their failures (spec §8). Paths compare case-insensitively (DESIGN.md §8). */
+/** Calls that only log their failures (spec §8). Paths compare case-insensitively (docs/design.md §8). */
 export const SYNC_STYLE_CALLS: readonly { method: HttpMethod; path: string }[] = [
   { method: 'GET', path: '/api/user' },
   { method: 'GET', path: '/api/user/hasSession' },

@@ -22,7 +22,7 @@ describe('i18n', () => {
     expect(document.documentElement.lang).toBe('ru');
   });
 
-  it('uses the Russian school terms of DESIGN.md §9', () => {
+  it('uses the Russian school terms of docs/design.md §9', () => {
     const i18n = createI18n('ru');
     expect(i18n.t('roles.organizator')).toBe('Организатор в аудитории');
     expect(i18n.t('roles.coordinator')).toBe('Школьный координатор');

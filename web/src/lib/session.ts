@@ -25,7 +25,7 @@ export async function fetchCurrentUser(
 /**
  * The user this tab last saw (sessionStorage: gone with the tab). Used only when the server cannot
  * be reached at all, so that a reload while offline still opens the running test with its local
- * answer queue (DESIGN.md §5); every call still needs the real session.
+ * answer queue (docs/design.md §5); every call still needs the real session.
  */
 export function lastKnownUser(): CurrentUser | null {
   try {

@@ -1,7 +1,7 @@
 import { ruErrorCodes } from './error-codes';
 import { ROLE_LABELS, ROLES, type Role } from '@attesta/contract';
 
-/** Role names come from the contract so the server, the client and documents agree (DESIGN.md §9). */
+/** Role names come from the contract so the server, the client and documents agree (docs/design.md §9). */
 export function roleLabels(lang: 'ru' | 'en'): Record<Role, string> {
   return Object.fromEntries(ROLES.map((role) => [role, ROLE_LABELS[role][lang]])) as Record<Role, string>;
 }

@@ -19,7 +19,7 @@ import { users } from './users.js';
 import { created, jsonValue } from './types.js';
 
 /**
- * One attempt of a participant test (DESIGN.md §3). The server owns the clock:
+ * One attempt of a participant test (docs/design.md §3). The server owns the clock:
  * deadline = min(startedAt + timeLimit + extra + paused, diagnostic window end); `deadlineAt`
  * stores it (recomputed on every pause/resume/time change) so the sweeper can find expired works.
  */

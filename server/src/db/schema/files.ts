@@ -9,7 +9,7 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
 
 /**
  * Stored files (task images, answer attachments, feedback, help, container resources). Bytes live
- * in PostgreSQL so an answer and its files commit in one transaction (DESIGN.md §7).
+ * in PostgreSQL so an answer and its files commit in one transaction (docs/design.md §7).
  * `ownerType`/`ownerId` say what a file belongs to; access is decided by the owner's rules.
  */
 export const files = pgTable(

@@ -6,7 +6,7 @@ import { users } from './users.js';
 import { created } from './types.js';
 
 /**
- * Queue items (DESIGN.md §2): asynchronous jobs users can watch — planning, results, imports,
+ * Queue items (docs/design.md §2): asynchronous jobs users can watch — planning, results, imports,
  * reports, exports, regrades. Any instance claims them with FOR UPDATE SKIP LOCKED, so each runs
  * once; failures retry with backoff until maxAttempts.
  */

@@ -161,7 +161,7 @@ export interface DemoUser {
   profile?: Record<string, unknown>;
 }
 
-/** DESIGN.md §8: these logins (plus two more experts for double and third marking), all with DEMO_PASSWORD. */
+/** docs/design.md §8: these logins (plus two more experts for double and third marking), all with DEMO_PASSWORD. */
 export const DEMO_USERS: DemoUser[] = [
   {
     login: 'admin',

@@ -6,7 +6,7 @@ import { diagnosticSchools, diagnostics } from '../../db/schema/index.js';
 import { notFound } from '../../lib/errors.js';
 
 /*
- * Who reaches a diagnostic as a whole (DESIGN.md §1): admin every one; a coordinator those that
+ * Who reaches a diagnostic as a whole (docs/design.md §1): admin every one; a coordinator those that
  * include their school or that they created. Rows inside (participants) are narrowed further by
  * the callers: a coordinator only ever gets their own school's rows.
  */

@@ -47,7 +47,7 @@ const WHO_READS =
   'organizator the classes/buildings assigned, an ugnik the diagnostics of its supervision body. 404 ' +
   'unknown participant test, 404 `no_result` when the work has no result yet (see noresult).';
 
-/** Results of exam works: reading, documents, publication, queueing (DESIGN.md §2–§4, §6). */
+/** Results of exam works: reading, documents, publication, queueing (docs/design.md §2–§4, §6). */
 export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db, config } = app.ctx;

@@ -12,7 +12,7 @@ import { gradingState } from './results.read.js';
 import { RESULT_JOB } from './results.service.js';
 
 /*
- * Publication of a diagnostic's results (DESIGN.md §3). Who may publish: an admin any diagnostic; a
+ * Publication of a diagnostic's results (docs/design.md §3). Who may publish: an admin any diagnostic; a
  * coordinator only a diagnostic they created themselves — publishing opens the results of every
  * school of the diagnostic, so including one's school is not enough. The ugnik does not publish.
  */

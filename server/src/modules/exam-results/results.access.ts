@@ -13,7 +13,7 @@ import { forbidden, notFound } from '../../lib/errors.js';
 import { ugnikOwnsDiagnostic } from '../ugnik/ugnik.scope.js';
 
 /*
- * Who may read a result (DESIGN.md §1, §3, §6): the participant their own participant test, and only
+ * Who may read a result (docs/design.md §1, §3, §6): the participant their own participant test, and only
  * once the diagnostic's results are published (403 `results_not_published` before); staff in scope —
  * admin any, a coordinator their school, an organizator the classes/buildings assigned, an ugnik the
  * diagnostics of its supervision body; an expert only the works they are assigned (see the variant call).

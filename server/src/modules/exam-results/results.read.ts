@@ -37,7 +37,7 @@ import {
 } from './results.access.js';
 
 /*
- * Reads of results. Every response is built here field by field (DESIGN.md §6): keys, solutions and
+ * Reads of results. Every response is built here field by field (docs/design.md §6): keys, solutions and
  * criteria only where the rules below allow them.
  */
 

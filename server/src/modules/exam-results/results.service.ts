@@ -24,7 +24,7 @@ import { InvalidTaskError, markFor, percent, scoreAnswer, type ScoreResult } fro
 import { answersOf, lockWorkForUpdate } from '../exam-test/exam-work.repo.js';
 
 /*
- * Results of finished works (DESIGN.md §2–§4). `scoreWork` is the one place that turns answers into
+ * Results of finished works (docs/design.md §2–§4). `scoreWork` is the one place that turns answers into
  * task_scores and a results row; everything else (the finish call, the sweeper, the 'result' and
  * 'regrade' jobs, the experts' final marks) goes through it, so a re-run always lands on the same
  * numbers. The scoring rules themselves are the pure engine in ../scoring.

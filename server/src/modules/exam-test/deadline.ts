@@ -1,7 +1,7 @@
 import { conflict } from '../../lib/errors.js';
 
 /**
- * Pure time math of an exam work (DESIGN.md §3). The server owns the clock: every function takes
+ * Pure time math of an exam work (docs/design.md §3). The server owns the clock: every function takes
  * `now` from the caller (the server's clock), never from the client.
  *
  * deadline = min(startedAt + timeLimit + extra + closed pauses, windowEndsAt); while a pause is in

@@ -12,7 +12,7 @@ import { finishExpired, resumeOverduePauses } from './exam-work.repo.js';
 export const sweepOverduePauses = (db: Db, now: Date = new Date()) => resumeOverduePauses(db, now);
 
 /**
- * Finishes every work whose time is up (DESIGN.md §3): running works at their deadline, paused
+ * Finishes every work whose time is up (docs/design.md §3): running works at their deadline, paused
  * works whose window closed at the window's end, with the answers saved so far. One UPDATE does
  * it, so any number of server instances may sweep at once and each work is finished exactly once.
  */

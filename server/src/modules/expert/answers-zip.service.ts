@@ -88,7 +88,7 @@ async function zipItems(db: DbOrTx, auth: AuthContext, from: string, till: strin
   return rows.sort((a, b) => a.anonCode.localeCompare(b.anonCode) || a.position - b.position);
 }
 
-/** A CSV cell that no spreadsheet reads as a formula (DESIGN.md §6). */
+/** A CSV cell that no spreadsheet reads as a formula (docs/design.md §6). */
 const csvCell = (v: string | number) => {
   let s = String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;

@@ -22,7 +22,7 @@ import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { applyExpertFinal } from '../exam-results/results.service.js';
 
 /*
- * Blind double marking (DESIGN.md §3). Each answer awaiting experts gets rounds 1 and 2 with two
+ * Blind double marking (docs/design.md §3). Each answer awaiting experts gets rounds 1 and 2 with two
  * different experts under one anonymous code; when their totals differ by more than the task's
  * thirdCheckThreshold a third expert (neither of the two) grades it. Final mark:
  *   - rounds 1 and 2 agree (|t1 − t2| ≤ threshold): the mean of the two, whatever the rule;

@@ -43,7 +43,7 @@ const WHO = {
 
 /**
  * The calls coordinator and organizator share, registered once per role under its own prefix.
- * Only the scope differs (DESIGN.md §1): the coordinator's school or the organizator's rooms.
+ * Only the scope differs (docs/design.md §1): the coordinator's school or the organizator's rooms.
  */
 export function registerSchoolDataRoutes(
   app: FastifyInstance,

@@ -4,7 +4,7 @@ import type { ScopeRule } from '../../auth/access.js';
 import type { AuthContext } from '../../auth/types.js';
 
 /**
- * Whose school data a call may touch (DESIGN.md §1): a coordinator their own school, an
+ * Whose school data a call may touch (docs/design.md §1): a coordinator their own school, an
  * organizator the classes assigned to them plus every class of a building assigned to them.
  * The role comes from the route (`/api/coordinator/*` or `/api/organizator/*`), not from the
  * user's other roles, so one route never widens to another role's scope.

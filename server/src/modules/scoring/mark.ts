@@ -1,5 +1,5 @@
 /*
- * Marks from primary scores (DESIGN.md §4: "Marks come from the subject test's scale"). The scale
+ * Marks from primary scores (docs/design.md §4: "Marks come from the subject test's scale"). The scale
  * is subjectTests.markScale: [{ mark, minScore, level? }], authored from the highest mark down; it
  * is sorted here anyway, so the order in storage does not matter.
  */

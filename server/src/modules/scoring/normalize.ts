@@ -1,6 +1,6 @@
 /*
  * Normalisation of typed answers, the way a teacher reading the answer form would accept them
- * (DESIGN.md §4). Pure functions, no I/O. Every regular expression here is linear (no nested
+ * (docs/design.md §4). Pure functions, no I/O. Every regular expression here is linear (no nested
  * unbounded quantifiers), and callers cap input lengths before calling, so hostile input cannot
  * make scoring slow.
  *

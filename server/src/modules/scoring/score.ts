@@ -13,7 +13,7 @@ import {
 } from './normalize.js';
 
 /*
- * Auto scoring (DESIGN.md §4): a pure function of a task and a participant's answer value. No
+ * Auto scoring (docs/design.md §4): a pure function of a task and a participant's answer value. No
  * database, no I/O, no clock. It never throws on participant input: a value of the wrong shape
  * (TASK_SCHEMAS[type].value) scores 0 with status 'invalid'. A task whose own definition is
  * broken (unknown answer type, content/reference/scoring not matching the contract) is a content

@@ -7,7 +7,7 @@ import { diagnostics, participantTests } from '../../db/schema/index.js';
 import { notFound } from '../../lib/errors.js';
 
 /*
- * The ugnik's scope (DESIGN.md §1, "ugnik only its diagnostics, across schools"):
+ * The ugnik's scope (docs/design.md §1, "ugnik only its diagnostics, across schools"):
  * an ugnik sees and changes the diagnostics created by an ugnik — by itself, or, when its user is
  * bound to an oo (users.ooId), by any ugnik user bound to the same oo: that oo stands for the
  * supervision body, whose inspectors share their inspections. Diagnostics of coordinators and

@@ -114,7 +114,7 @@ export function cookiesCheck(cookies?: boolean): Check {
   });
 }
 
-/** IndexedDB keeps unsent answers through network loss and reloads (DESIGN.md §6), so both are needed. */
+/** IndexedDB keeps unsent answers through network loss and reloads (docs/design.md §6), so both are needed. */
 export function storageCheck(localStorage?: boolean, indexedDb?: boolean): Check {
   const ok = localStorage === true && indexedDb === true;
   const measured = localStorage !== undefined && indexedDb !== undefined;
@@ -129,7 +129,7 @@ export function storageCheck(localStorage?: boolean, indexedDb?: boolean): Check
   });
 }
 
-/** The server clock rules (DESIGN.md §3), so a wrong device clock never blocks, it only warns. */
+/** The server clock rules (docs/design.md §3), so a wrong device clock never blocks, it only warns. */
 export function clockCheck(clientTime: string | undefined, now: Date): Check {
   const base = {
     id: 'clock' as const,

@@ -1,5 +1,5 @@
 /**
- * CSV for spreadsheets (DESIGN.md §6: exported cells never start a formula). Russian Excel opens a
+ * CSV for spreadsheets (docs/design.md §6: exported cells never start a formula). Russian Excel opens a
  * `;`-separated UTF-8 file with a BOM directly, so that is what we write.
  */
 export type CsvValue = string | number | boolean | null | undefined;

@@ -1,4 +1,4 @@
-/** The common list call of DESIGN.md §8: `POST .../list {page,pageSize,sort,filter}` → `{items,total}`. */
+/** The common list call of docs/design.md §8: `POST .../list {page,pageSize,sort,filter}` → `{items,total}`. */
 import type { ListResponse } from '@attesta/contract';
 
 /** `F` narrows the sort fields to the list's own (the contract's `…SortField`). */

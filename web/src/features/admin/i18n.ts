@@ -1,4 +1,4 @@
-/** The admin work place's strings (DESIGN.md §9 terms), registered next to the shared locale files. */
+/** The admin work place's strings (docs/design.md §9 terms), registered next to the shared locale files. */
 import { useMemo } from 'react';
 import { useBundleT, type Bundle } from '../../components/data-table/use-bundle-t';
 

@@ -1,5 +1,5 @@
 /**
- * The runner's calls (/api/exam/test/*, DESIGN.md §5, §8), one function per call, shapes from the
+ * The runner's calls (/api/exam/test/*, docs/design.md §5, §8), one function per call, shapes from the
  * contract. Calls made while a work runs suppress the client's redirect: a failed save or a lost
  * connection must never navigate away from the test. A 401 still ends on the unauthorized page
  * (`redirectOn401`): without a session nothing can be saved anyway.

@@ -1,5 +1,5 @@
 /**
- * The running work (DESIGN.md §5): task navigation, the current task, autosave through the
+ * The running work (docs/design.md §5): task navigation, the current task, autosave through the
  * outbox, the server-synced countdown, pause, finish. Every call here suppresses the global error
  * redirect (a failed save never navigates away); only a lost session goes to the unauthorized page.
  */

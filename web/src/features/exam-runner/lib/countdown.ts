@@ -1,5 +1,5 @@
 /**
- * The server owns the clock (DESIGN.md §3, §6): the countdown runs on the server's time, estimated
+ * The server owns the clock (docs/design.md §3, §6): the countdown runs on the server's time, estimated
  * as local time + offset, where offset = serverTime − local time when the answer arrived.
  */
 export const WARNING_SECONDS = [600, 300, 60] as const;

@@ -1,5 +1,5 @@
 /**
- * Where unacknowledged answers wait (DESIGN.md §6): IndexedDB, so they survive a reload, a tab
+ * Where unacknowledged answers wait (docs/design.md §6): IndexedDB, so they survive a reload, a tab
  * crash or a closed laptop. One entry per (work, task) — the newest value; an older value of the
  * same task can never win on the server (its seq is lower), so keeping it would only delay the
  * newer one. `order` keeps the sending order: the order in which changes were made.

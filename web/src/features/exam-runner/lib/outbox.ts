@@ -1,5 +1,5 @@
 /**
- * The answer outbox (DESIGN.md §6 "no acknowledged answer is ever lost"). Every change is first
+ * The answer outbox (docs/design.md §6 "no acknowledged answer is ever lost"). Every change is first
  * written to the store (IndexedDB), then sent; an entry leaves the store only after the server
  * acknowledged its seq. Pure logic: the store, the transport and the clock are injected, so the
  * rules below are tested without a browser.
