@@ -57,6 +57,32 @@ export type RoomSnapshot = z.infer<typeof roomSnapshotSchema>;
 export const roomWorkEventSchema = z.object({ kind: z.string(), row: roomRowSchema });
 export type RoomWorkEvent = z.infer<typeof roomWorkEventSchema>;
 
+/** What a participant's runner hears at once on its own stream: what staff (or the server) did to the work. */
+export const RUNNER_EVENT_KINDS = [
+  'paused',
+  'resumed',
+  'time_changed',
+  'finished',
+  'deleted',
+  'restored',
+  'session_cleared',
+  'logged_out',
+] as const;
+export type RunnerEventKind = (typeof RUNNER_EVENT_KINDS)[number];
+/** After these the runner's session is gone or moved: the stream says so and ends. */
+export const ENDING_RUNNER_EVENT_KINDS = [
+  'session_cleared',
+  'logged_out',
+] as const satisfies readonly RunnerEventKind[];
+
+/** Data of the participant stream's `work` event; the runner re-reads the state it needs. */
+export const runnerWorkEventSchema = z.object({
+  kind: z.enum(RUNNER_EVENT_KINDS),
+  examWorkId: z.number().int().nullable().describe('null when the session ends before a work exists'),
+  at: z.string(),
+});
+export type RunnerWorkEvent = z.infer<typeof runnerWorkEventSchema>;
+
 export const INTEGRITY_KINDS = [
   'blur',
   'focus',

@@ -800,6 +800,20 @@ export async function setWorkMode(ctx: AppContext, actor: Actor, id: number, mod
   });
 }
 
+/** A participant's own writable work and one task of its variant; `missing()` is the refusal otherwise. */
+async function writableWorkWithTask(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  variantTaskId: number,
+  missing: () => Error,
+) {
+  const w = await writableOwnWork(tx, actor, id);
+  const [task] = await repo.answerTasksOf(tx, w.variantId, [variantTaskId]);
+  if (!task) throw missing();
+  return w;
+}
+
 /** One task's mode, stored on its answer row (created empty with seq 0 when there is none yet). */
 export async function setTaskMode(
   ctx: AppContext,
@@ -809,9 +823,9 @@ export async function setTaskMode(
   mode: AnswerMode,
 ) {
   return ctx.db.transaction(async (tx) => {
-    const w = await writableOwnWork(tx, actor, id);
-    const [task] = await repo.answerTasksOf(tx, w.variantId, [variantTaskId]);
-    if (!task) throw notFound('This task is not part of the variant of the work');
+    const w = await writableWorkWithTask(tx, actor, id, variantTaskId, () =>
+      notFound('This task is not part of the variant of the work'),
+    );
     await assertModeAllowed(tx, w, mode);
     await repo.setAnswerMode(tx, w.id, variantTaskId, mode);
     return { examWorkId: w.id, variantTaskId, answerMode: mode };
@@ -829,9 +843,9 @@ export async function setFlag(
   flagged: boolean,
 ) {
   return ctx.db.transaction(async (tx) => {
-    const w = await writableOwnWork(tx, actor, id);
-    const [task] = await repo.answerTasksOf(tx, w.variantId, [variantTaskId]);
-    if (!task) throw taskNotInVariant('params.variantTaskId');
+    const w = await writableWorkWithTask(tx, actor, id, variantTaskId, () =>
+      taskNotInVariant('params.variantTaskId'),
+    );
     const others = (w.flags ?? []).filter((f) => f !== variantTaskId);
     const flags = flagged ? [...others, variantTaskId].sort((a, b) => a - b) : others;
     const after = await repo.updateWork(tx, w.id, { flags });

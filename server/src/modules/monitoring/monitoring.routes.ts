@@ -3,13 +3,17 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ENDING_RUNNER_EVENT_KINDS,
   errorBodySchema,
   integrityEventSchema,
+  RUNNER_EVENT_KINDS,
   roomSnapshotSchema,
   type IntegrityEvent,
   type Role,
   type RoomRow,
   type RoomWorkEvent,
+  type RunnerEventKind,
+  type RunnerWorkEvent,
 } from '@attesta/contract';
 import { authOf, type ScopeRule } from '../../auth/access.js';
 import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
@@ -58,19 +62,9 @@ function writeEvent(res: ServerResponse, event: string, data: unknown) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-/** What a participant's runner must hear at once: what staff (or the server) did to the work. */
-const RUNNER_KINDS = new Set<WorkEventKind>([
-  'paused',
-  'resumed',
-  'time_changed',
-  'finished',
-  'deleted',
-  'restored',
-  'session_cleared',
-  'logged_out',
-]);
-/** After these the runner's session is gone or moved: the stream says so and ends. */
-const ENDING_KINDS = new Set<WorkEventKind>(['session_cleared', 'logged_out']);
+const RUNNER_KINDS = new Set<WorkEventKind>(RUNNER_EVENT_KINDS);
+const isRunnerKind = (kind: WorkEventKind): kind is RunnerEventKind => RUNNER_KINDS.has(kind);
+const ENDING_KINDS = new Set<WorkEventKind>(ENDING_RUNNER_EVENT_KINDS);
 
 interface Sse {
   readonly ended: boolean;
@@ -258,8 +252,9 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       const ptId = authOf(req).participantTestId!;
       const sse = startSse(req, reply, streams, PING_MS);
       const off = bus.subscribe(participantKey(ptId), (event) => {
-        if (!RUNNER_KINDS.has(event.kind)) return;
-        sse.write('work', { kind: event.kind, examWorkId: event.examWorkId, at: event.at });
+        if (!isRunnerKind(event.kind)) return;
+        const data: RunnerWorkEvent = { kind: event.kind, examWorkId: event.examWorkId, at: event.at };
+        sse.write('work', data);
         if (ENDING_KINDS.has(event.kind)) sse.end();
       });
       sse.onEnd(off);

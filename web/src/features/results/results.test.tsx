@@ -51,8 +51,10 @@ function currentTest(published: boolean) {
       secondsLeft: 0,
       finishedAt: NOW,
       finishReason: 'manual',
+      flags: [],
       serverTime: NOW,
     },
+    openElsewhere: false,
     serverTime: NOW,
   };
 }

@@ -1,23 +1,17 @@
 /**
  * What staff (or the server) do to the participant's work, pushed as it happens by
  * GET /api/monitoring/participant/stream: pause, resume, time change, finish, delete, restore, a
- * session moved to another device or logged out. EventSource reconnects by itself; `live` says
- * whether the stream is up, and while it is not the runner polls instead.
+ * session moved to another device or logged out. The stream reconnects by itself; `live` says
+ * whether it is up, and while it is not the runner polls instead.
  */
+import { runnerWorkEventSchema, type RunnerEventKind } from '@attesta/contract';
 import { useEffect, useRef, useState } from 'react';
+import { openEventStream } from '../../../lib/event-stream';
 
 export const WORK_EVENTS_URL = '/api/monitoring/participant/stream';
 const RETRY_MS = 5000;
 
-export type WorkEventKind =
-  | 'paused'
-  | 'resumed'
-  | 'time_changed'
-  | 'finished'
-  | 'deleted'
-  | 'restored'
-  | 'session_cleared'
-  | 'logged_out';
+export type WorkEventKind = RunnerEventKind;
 
 export function useWorkEvents(enabled: boolean, onEvent: (kind: WorkEventKind) => void): { live: boolean } {
   const [live, setLive] = useState(false);
@@ -27,35 +21,22 @@ export function useWorkEvents(enabled: boolean, onEvent: (kind: WorkEventKind) =
   });
 
   useEffect(() => {
-    if (!enabled || typeof EventSource === 'undefined') return;
-    let alive = true;
-    let source: EventSource | null = null;
-    let retry: ReturnType<typeof setTimeout> | null = null;
-    const open = () => {
-      if (!alive) return;
-      source = new EventSource(WORK_EVENTS_URL, { withCredentials: true });
-      source.addEventListener('hello', () => alive && setLive(true));
-      source.addEventListener('work', (e) => {
-        if (!alive) return;
-        const { kind } = JSON.parse((e as MessageEvent<string>).data) as { kind: WorkEventKind };
-        handler.current(kind);
-      });
-      source.onerror = () => {
-        if (!alive) return;
-        setLive(false);
-        // Closed for good (the server ended it, or refused it): try again later, never in a loop.
-        if (source?.readyState === EventSource.CLOSED) {
-          source.close();
-          retry = setTimeout(open, RETRY_MS);
-        }
-      };
-    };
-    open();
+    if (!enabled) return;
+    const close = openEventStream(WORK_EVENTS_URL, {
+      retryMs: RETRY_MS,
+      on: {
+        hello: () => setLive(true),
+        work: (data) => {
+          // An event this runner does not know (a newer server) is ignored, not guessed at.
+          const event = runnerWorkEventSchema.safeParse(data);
+          if (event.success) handler.current(event.data.kind);
+        },
+      },
+      onDown: () => setLive(false),
+    });
     return () => {
-      alive = false;
+      close();
       setLive(false);
-      if (retry) clearTimeout(retry);
-      source?.close();
     };
   }, [enabled]);
 
