@@ -11,7 +11,6 @@ import {
   signedIn,
   testConfig,
   type SchoolWithStaff,
-  type Session,
   type TestApp,
 } from '../../../test/helpers.js';
 import { openStream, type SseEvent } from '../../../test/sse.js';
