@@ -211,4 +211,64 @@ describe('admin work place', { timeout: 20_000 }, () => {
     expect(within(view).getByText(/Сложение/)).toBeInTheDocument();
     expect(api.callsTo('GET /api/task/11/1')[0]!.url).toContain('withClassifiers=true');
   });
+
+  it('edits a subject test’s pause rules; an empty value is said by its field and nothing is sent', async () => {
+    let stored = { allowed: true, maxCount: 3, maxMinutes: 15 };
+    const api = server({
+      'POST /api/kim/subjectTest/list': () =>
+        json(200, {
+          items: [
+            {
+              id: 3,
+              name: 'Математика 7',
+              subjectId: 1,
+              subjectName: 'Математика',
+              subjectExamId: 1,
+              kind: 'diagnostic',
+              testGroupId: null,
+              testGroupName: null,
+              parallels: [7],
+              durationMinutes: 45,
+              variantCount: 2,
+              createdAt: '2026-01-01T00:00:00.000Z',
+            },
+          ],
+          total: 1,
+        }),
+      'GET /api/admin/subjectTests/3/pausePolicy': () => json(200, stored),
+      'PUT /api/admin/subjectTests/3/pausePolicy': ({ body }) => {
+        stored = body as typeof stored;
+        return json(200, stored);
+      },
+    });
+    renderApp('/admin/content');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Тесты по предметам' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Паузы: Математика 7' }));
+    const count = await screen.findByTestId('pause-maxCount');
+    expect(count).toHaveValue('3');
+
+    // Above the limit the field holds at the limit; empty, the form says so by the field and sends nothing.
+    await userEvent.clear(count);
+    await userEvent.type(count, '99');
+    await userEvent.tab();
+    expect(count).toHaveValue('20');
+    await userEvent.clear(count);
+    await userEvent.click(screen.getByTestId('pause-save'));
+    await waitFor(() => expect(count).toHaveAttribute('aria-invalid', 'true'));
+    expect(api.callsTo('PUT /api/admin/subjectTests/3/pausePolicy')).toHaveLength(0);
+
+    await userEvent.clear(count);
+    await userEvent.type(count, '1');
+    await userEvent.click(screen.getByTestId('pause-save'));
+    expect(await screen.findByText('Правила пауз сохранены')).toBeInTheDocument();
+    expect(api.callsTo('PUT /api/admin/subjectTests/3/pausePolicy').map((c) => c.body)).toEqual([
+      { allowed: true, maxCount: 1, maxMinutes: 15 },
+    ]);
+
+    // Turned off: the numbers stay, the participant cannot pause.
+    await userEvent.click(screen.getByRole('button', { name: 'Паузы: Математика 7' }));
+    await userEvent.click(await screen.findByTestId('pause-allowed'));
+    await userEvent.click(screen.getByTestId('pause-save'));
+    await waitFor(() => expect(stored).toEqual({ allowed: false, maxCount: 1, maxMinutes: 15 }));
+  });
 });

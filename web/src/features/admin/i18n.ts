@@ -167,6 +167,16 @@ const ru = {
     solution: 'Решение',
     classifiers: 'Элементы спецификации (кодификатора)',
     files: 'Файлы',
+    pauses: 'Паузы участника',
+    pausesEdit: 'Паузы: {{name}}',
+    pausesTitle: 'Паузы участника — {{name}}',
+    pausesHint:
+      'Участник может сам приостановить работу, не больше указанного числа раз и минут за работу; после этого часы идут дальше. Паузы организатора не ограничены. Изменения действуют со следующей паузы, в том числе в идущих работах.',
+    pausesAllowed: 'Участник может ставить работу на паузу',
+    pausesMaxCount: 'Пауз за работу, не больше',
+    pausesMaxMinutes: 'Минут пауз за работу, всего',
+    pausesSaved: 'Правила пауз сохранены',
+    pausesLoadFailed: 'Не удалось загрузить правила пауз: {{message}}',
   },
   diagnostics: {
     title: 'Диагностики',
@@ -464,6 +474,16 @@ const en: typeof ru = {
     solution: 'Solution',
     classifiers: 'Specification elements',
     files: 'Files',
+    pauses: 'Participant pauses',
+    pausesEdit: 'Pauses: {{name}}',
+    pausesTitle: 'Participant pauses — {{name}}',
+    pausesHint:
+      'A participant may pause their own work at most this many times and minutes per work; after that the clock runs on. Staff pauses are not limited. Changes apply from the next pause, also in works already running.',
+    pausesAllowed: 'Participants may pause their work',
+    pausesMaxCount: 'Pauses per work, at most',
+    pausesMaxMinutes: 'Minutes of pauses per work, in all',
+    pausesSaved: 'Pause rules saved',
+    pausesLoadFailed: 'The pause rules could not be loaded: {{message}}',
   },
   diagnostics: {
     title: 'Diagnostics',

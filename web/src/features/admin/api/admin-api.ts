@@ -1,6 +1,8 @@
 /** The admin work place's calls. Lists handle their failures inline (see inlineCall). */
 import {
   diagnosticSchema,
+  pausePolicySchema,
+  type PausePolicy,
   queueListResponseSchema,
   roleInfoSchema,
   staffTaskSchema,
@@ -48,6 +50,19 @@ export const saveUser = (body: UserSaveBody, pwd?: string) =>
     ...inline,
     query: pwd ? { pwd } : undefined,
     parse: (d) => userDetailsSchema.parse(d),
+  });
+
+/** The subject test's rules for participants' own pauses (admin call beyond the specification). */
+export const getPausePolicy = (subjectTestId: number) =>
+  apiClient.get(`/api/admin/subjectTests/${subjectTestId}/pausePolicy`, {
+    ...inline,
+    parse: (d) => pausePolicySchema.parse(d),
+  });
+
+export const savePausePolicy = (subjectTestId: number, policy: PausePolicy) =>
+  apiClient.put(`/api/admin/subjectTests/${subjectTestId}/pausePolicy`, policy, {
+    ...inline,
+    parse: (d) => pausePolicySchema.parse(d),
   });
 
 export const setUserPassword = (id: number, password: string) =>

@@ -6,13 +6,14 @@ import type {
   VariantListItem,
   VariantSortField,
 } from '@attesta/contract';
-import { Badge, Button, Checkbox, Group, Stack, Tabs, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Stack, Tabs, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { PageTitle } from '../../../components/ui/page-title';
 import { adminKeys, listSubjects, listSubjectTests, listVariants } from '../api/admin-api';
 import { useAdminT } from '../i18n';
 import { DataTable, type Column, type DataTableProps } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
+import { PausePolicyModal } from './pause-policy-modal';
 import { TaskViewModal } from './task-view-modal';
 
 function SearchBox({ value, onChange }: { value: string; onChange: (v: string) => void }) {
@@ -79,6 +80,8 @@ function SubjectsTab() {
 
 function SubjectTestsTab() {
   const t = useAdminT();
+  const [pauses, setPauses] = useState<SubjectTestListItem | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const columns: Column<SubjectTestListItem, SubjectTestSortField>[] = [
     { key: 'id', header: 'ID', render: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
     { key: 'name', header: t('content.name'), render: (r) => r.name, csv: (r) => r.name, sortField: 'name' },
@@ -109,16 +112,50 @@ function SubjectTestsTab() {
       render: (r) => r.variantCount,
       csv: (r) => r.variantCount,
     },
+    {
+      key: 'pauses',
+      header: t('content.pauses'),
+      render: (r) => (
+        <Button
+          size="compact-xs"
+          variant="default"
+          aria-label={t('content.pausesEdit', { name: r.name })}
+          onClick={() => {
+            setNotice(null);
+            setPauses(r);
+          }}
+          data-testid={`pause-policy-${r.id}`}
+        >
+          {t('common.edit')}
+        </Button>
+      ),
+    },
   ];
   return (
-    <SearchedList
-      caption={t('content.subjectTests')}
-      queryKey={[...adminKeys.content, 'subject-tests']}
-      fetchPage={listSubjectTests}
-      initialSort={{ field: 'name', dir: 'asc' }}
-      columns={columns}
-      exportName="subject-tests"
-    />
+    <Stack gap="sm">
+      {notice && (
+        <Alert color="green" role="status" withCloseButton onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      )}
+      <SearchedList
+        caption={t('content.subjectTests')}
+        queryKey={[...adminKeys.content, 'subject-tests']}
+        fetchPage={listSubjectTests}
+        initialSort={{ field: 'name', dir: 'asc' }}
+        columns={columns}
+        exportName="subject-tests"
+      />
+      {pauses && (
+        <PausePolicyModal
+          subjectTest={pauses}
+          onDone={(message) => {
+            setPauses(null);
+            if (message) setNotice(message);
+          }}
+        />
+      )}
+    </Stack>
   );
 }
 
