@@ -171,8 +171,35 @@ export const TECH_REQUIREMENTS = {
 export const TECH_CHECK_IDS = ['browser', 'screen', 'cookies', 'storage', 'clock', 'bandwidth'] as const;
 export type TechCheckId = (typeof TECH_CHECK_IDS)[number];
 
+/** What a check found, as a code: the client words it in the participant's language. */
+export const TECH_CHECK_OUTCOMES = [
+  'ok',
+  'app',
+  'unknown',
+  'outdated',
+  'narrow',
+  'small',
+  'off',
+  'skewed',
+  'unmeasured',
+  'slow',
+] as const;
+export type TechCheckOutcome = (typeof TECH_CHECK_OUTCOMES)[number];
+/** The outcomes each check can have (the server keeps to them; the web words each). */
+export const TECH_OUTCOMES_OF = {
+  browser: ['ok', 'app', 'unknown', 'outdated'],
+  screen: ['ok', 'unknown', 'narrow', 'small'],
+  cookies: ['ok', 'off'],
+  storage: ['ok', 'off'],
+  clock: ['ok', 'unmeasured', 'skewed'],
+  bandwidth: ['ok', 'unmeasured', 'slow'],
+} as const satisfies Record<TechCheckId, readonly TechCheckOutcome[]>;
+
 export const techCheckSchema = z.object({
   id: z.enum(TECH_CHECK_IDS),
+  outcome: z
+    .enum(TECH_CHECK_OUTCOMES)
+    .describe('what was found (the web words it by id and outcome; `message` is the Russian wording)'),
   ok: z.boolean().describe('false blocks the test on this device'),
   warning: z.boolean().describe('acceptable, but the participant should know (message says why)'),
   value: z.string().nullable().describe('what was measured, null when it was not'),

@@ -329,6 +329,37 @@ export const en: Messages = {
         bandwidth: 'Connection speed',
       },
       state: { ok: 'passed', warn: 'with a remark', fail: 'failed' },
+      outcomes: {
+        browser: {
+          ok: 'The browser is suitable',
+          app: 'The Attesta app is supported',
+          unknown:
+            'The browser was not recognised. Chrome, Yandex Browser, Edge or Firefox {{chrome}} or newer, Safari {{safari}} or newer, or the Attesta app is needed',
+          outdated: 'The browser is outdated ({{value}}). Update it or use another one',
+        },
+        screen: {
+          ok: 'The screen size is suitable',
+          unknown: 'The screen size could not be determined',
+          narrow: 'The screen is narrow: turn the tablet sideways to see the tasks better',
+          small: 'The screen is too small for the test (at least {{minWidth}}×{{minHeight}} is needed)',
+        },
+        cookies: { ok: 'Cookies are on', off: 'Turn cookies on in the browser settings' },
+        storage: {
+          ok: 'Browser storage is available',
+          off: 'Browser storage is not available: leave private mode or allow the site to store data',
+        },
+        clock: {
+          ok: 'The device clock is right',
+          unmeasured: 'The device time was not sent',
+          skewed:
+            'The device clock is more than {{minutes}} min off the server. The test is timed by the server, but the clock should be corrected',
+        },
+        bandwidth: {
+          ok: 'The connection is fast enough',
+          unmeasured: 'The connection speed was not measured',
+          slow: 'The connection is too slow for the test (at least {{mbit}} Mbit/s is needed)',
+        },
+      },
     },
   },
   login: {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TECH_REQUIREMENTS, type TechSpecResult } from '@attesta/contract';
+import { TECH_OUTCOMES_OF, TECH_REQUIREMENTS, type TechSpecResult } from '@attesta/contract';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import {
   bandwidthCheck,
   browserCheck,
   clockCheck,
+  cookiesCheck,
   parseBrowser,
   screenCheck,
   storageCheck,
@@ -80,6 +81,36 @@ describe('other rules', () => {
     expect(bandwidthCheck(1000, 256 * 1024)).toMatchObject({ ok: true, value: '2.1 Мбит/с' });
     expect(bandwidthCheck(4000, 256 * 1024)).toMatchObject({ ok: false });
     expect(bandwidthCheck(undefined, undefined)).toMatchObject({ ok: true, value: null });
+  });
+});
+
+describe('outcome codes', () => {
+  it('every check says what it found as one of the outcomes the contract lists for it', () => {
+    const now = new Date('2025-03-01T10:00:00Z');
+    const found = [
+      browserCheck(UA.chrome120),
+      browserCheck(UA.chrome80),
+      browserCheck('curl/8'),
+      browserCheck(`${UA.chrome120} ${TECH_REQUIREMENTS.appShellMarker}1.0`),
+      screenCheck(1366, 768),
+      screenCheck(768, 1024),
+      screenCheck(390, 844),
+      screenCheck(undefined, undefined),
+      cookiesCheck(true),
+      cookiesCheck(false),
+      storageCheck(true, true),
+      storageCheck(false, true),
+      clockCheck('2025-03-01T10:01:00Z', now),
+      clockCheck('2025-03-01T09:00:00Z', now),
+      clockCheck(undefined, now),
+      bandwidthCheck(1000, 256 * 1024),
+      bandwidthCheck(4000, 256 * 1024),
+      bandwidthCheck(undefined, undefined),
+    ].map((c) => `${c.id}.${c.outcome}`);
+    const listed = Object.entries(TECH_OUTCOMES_OF).flatMap(([id, outcomes]) =>
+      outcomes.map((o) => `${id}.${o}`),
+    );
+    expect(new Set(found)).toEqual(new Set(listed));
   });
 });
 

@@ -70,26 +70,38 @@ export function browserCheck(ua: string): Check {
   const info = parseBrowser(ua);
   const base = { id: 'browser' as const, value: info.label, requirement: BROWSER_REQUIREMENT };
   if (info.family === 'app')
-    return check({ ...base, ok: true, message: 'Приложение Attesta поддерживается' });
+    return check({ ...base, ok: true, outcome: 'app', message: 'Приложение Attesta поддерживается' });
   if (info.family === 'unknown' || info.version === null)
-    return check({ ...base, ok: false, message: `Браузер не распознан. Нужен: ${BROWSER_REQUIREMENT}` });
+    return check({
+      ...base,
+      ok: false,
+      outcome: 'unknown',
+      message: `Браузер не распознан. Нужен: ${BROWSER_REQUIREMENT}`,
+    });
   if (info.version < info.minimum!)
     return check({
       ...base,
       ok: false,
+      outcome: 'outdated',
       message: `Браузер устарел (${info.label}). Обновите его или установите другой`,
     });
-  return check({ ...base, ok: true, message: 'Браузер подходит' });
+  return check({ ...base, ok: true, outcome: 'ok', message: 'Браузер подходит' });
 }
 
 export function screenCheck(width?: number, height?: number): Check {
   const { minWidth, minHeight, tabletMinWidth } = REQ.screen;
   const base = { id: 'screen' as const, requirement: `не менее ${minWidth}×${minHeight}` };
   if (width === undefined || height === undefined)
-    return check({ ...base, ok: false, value: null, message: 'Размер экрана не удалось определить' });
+    return check({
+      ...base,
+      ok: false,
+      value: null,
+      outcome: 'unknown',
+      message: 'Размер экрана не удалось определить',
+    });
   const value = `${width}×${height}`;
   if (width >= minWidth && height >= minHeight)
-    return check({ ...base, ok: true, value, message: 'Размер экрана подходит' });
+    return check({ ...base, ok: true, value, outcome: 'ok', message: 'Размер экрана подходит' });
   // A tablet held upright is narrower than required but still usable.
   if (width >= tabletMinWidth && height >= minHeight)
     return check({
@@ -97,9 +109,16 @@ export function screenCheck(width?: number, height?: number): Check {
       ok: true,
       warning: true,
       value,
+      outcome: 'narrow',
       message: 'Экран узковат: поверните планшет горизонтально, так задания будут видны лучше',
     });
-  return check({ ...base, ok: false, value, message: 'Экран слишком мал для прохождения теста' });
+  return check({
+    ...base,
+    ok: false,
+    value,
+    outcome: 'small',
+    message: 'Экран слишком мал для прохождения теста',
+  });
 }
 
 const yesNo = (v: boolean | undefined) => (v === undefined ? null : v ? 'включены' : 'выключены');
@@ -110,6 +129,7 @@ export function cookiesCheck(cookies?: boolean): Check {
     ok: cookies === true,
     value: yesNo(cookies),
     requirement: 'cookies включены',
+    outcome: cookies ? 'ok' : 'off',
     message: cookies ? 'Cookies включены' : 'Включите cookies в настройках браузера',
   });
 }
@@ -123,6 +143,7 @@ export function storageCheck(localStorage?: boolean, indexedDb?: boolean): Check
     ok,
     value: measured ? `localStorage: ${yesNo(localStorage)}, IndexedDB: ${yesNo(indexedDb)}` : null,
     requirement: 'localStorage и IndexedDB доступны',
+    outcome: ok ? 'ok' : 'off',
     message: ok
       ? 'Хранилище браузера доступно'
       : 'Хранилище браузера недоступно: выйдите из режима инкогнито или разрешите хранение данных сайта',
@@ -136,15 +157,17 @@ export function clockCheck(clientTime: string | undefined, now: Date): Check {
     ok: true,
     requirement: `расхождение не более ${REQ.maxClockSkewMinutes} мин`,
   };
-  if (!clientTime) return check({ ...base, value: null, message: 'Время устройства не передано' });
+  if (!clientTime)
+    return check({ ...base, value: null, outcome: 'unmeasured', message: 'Время устройства не передано' });
   const skewMinutes = Math.abs(Date.parse(clientTime) - now.getTime()) / 60_000;
   const value = `${Math.round(skewMinutes)} мин`;
   if (skewMinutes <= REQ.maxClockSkewMinutes)
-    return check({ ...base, value, message: 'Часы устройства идут верно' });
+    return check({ ...base, value, outcome: 'ok', message: 'Часы устройства идут верно' });
   return check({
     ...base,
     warning: true,
     value,
+    outcome: 'skewed',
     message: `Часы устройства расходятся с сервером на ${value}. Время теста отсчитывается по серверу, но лучше поправить часы`,
   });
 }
@@ -152,12 +175,24 @@ export function clockCheck(clientTime: string | undefined, now: Date): Check {
 export function bandwidthCheck(downloadMs?: number, bytes?: number): Check {
   const base = { id: 'bandwidth' as const, requirement: `не менее ${REQ.minBandwidthMbit} Мбит/с` };
   if (!downloadMs || !bytes)
-    return check({ ...base, ok: true, value: null, message: 'Скорость соединения не измерялась' });
+    return check({
+      ...base,
+      ok: true,
+      value: null,
+      outcome: 'unmeasured',
+      message: 'Скорость соединения не измерялась',
+    });
   const mbit = (bytes * 8) / (downloadMs / 1000) / 1_000_000;
   const value = `${mbit.toFixed(1)} Мбит/с`;
   return mbit >= REQ.minBandwidthMbit
-    ? check({ ...base, ok: true, value, message: 'Скорость соединения достаточная' })
-    : check({ ...base, ok: false, value, message: 'Соединение слишком медленное для прохождения теста' });
+    ? check({ ...base, ok: true, value, outcome: 'ok', message: 'Скорость соединения достаточная' })
+    : check({
+        ...base,
+        ok: false,
+        value,
+        outcome: 'slow',
+        message: 'Соединение слишком медленное для прохождения теста',
+      });
 }
 
 export const PROBE_PATH = '/api/user/checkTechSpec';

@@ -22,19 +22,21 @@ const techSpec = (ok: boolean) => ({
   checks: [
     {
       id: 'browser',
+      outcome: 'ok',
       ok: true,
       warning: false,
       value: 'Chrome 120',
       requirement: 'Chrome 90+',
-      message: 'Браузер подходит',
+      message: 'server wording, never shown',
     },
     {
       id: 'screen',
+      outcome: ok ? 'ok' : 'small',
       ok,
       warning: false,
       value: '800×600',
       requirement: '1024×600',
-      message: 'Экран слишком мал',
+      message: 'server wording, never shown',
     },
   ],
   probe: { url: '/api/user/checkTechSpec?probe=1&bytes=1024', bytes: 1024 },
@@ -81,7 +83,12 @@ describe('the test start page', () => {
     expect(procedure.innerHTML).not.toContain('onerror');
     expect(await screen.findByTestId('tech-warning')).toBeInTheDocument();
     expect(screen.getByTestId('tech-screen')).toHaveAttribute('data-state', 'fail');
-    expect(screen.getByTestId('tech-screen')).toHaveTextContent('Экран слишком мал');
+    // Worded by the client from the outcome code, not the server's text.
+    expect(screen.getByTestId('tech-screen')).toHaveTextContent(
+      'Экран слишком мал для прохождения теста (нужно не менее 1024×600)',
+    );
+    expect(screen.getByTestId('tech-browser')).toHaveTextContent('Браузер подходит');
+    expect(screen.queryByText(/server wording/)).toBeNull();
     const first = server.callsTo('GET /api/user/checkTechSpec')[0]!.url;
     expect(first).toMatch(/screenWidth=\d+/);
     expect(first).toMatch(/indexedDb=(true|false)/);

@@ -1,4 +1,4 @@
-import type { TechSpecResult } from '@attesta/contract';
+import { TECH_REQUIREMENTS, type TechSpecResult } from '@attesta/contract';
 import { Alert, Button, Group, List, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -94,7 +94,11 @@ export function TechCheck({ api }: { api: ExamApi }) {
                       {t(`start.tech.ids.${c.id}`)}:{' '}
                     </Text>
                     <Text size="sm" component="span">
-                      {c.message}
+                      {t(`start.tech.outcomes.${c.id}.${c.outcome}`, {
+                        value: c.value,
+                        ...OUTCOME_PARAMS,
+                        defaultValue: t(`start.tech.state.${state}`),
+                      })}
                     </Text>
                     <VisuallyHiddenState state={state} />
                   </List.Item>
@@ -116,6 +120,16 @@ export function TechCheck({ api }: { api: ExamApi }) {
     </Paper>
   );
 }
+
+/** The requirements the texts name, from the contract the server checks against. */
+const OUTCOME_PARAMS = {
+  chrome: TECH_REQUIREMENTS.browsers.chrome,
+  safari: TECH_REQUIREMENTS.browsers.safari,
+  minWidth: TECH_REQUIREMENTS.screen.minWidth,
+  minHeight: TECH_REQUIREMENTS.screen.minHeight,
+  minutes: TECH_REQUIREMENTS.maxClockSkewMinutes,
+  mbit: TECH_REQUIREMENTS.minBandwidthMbit,
+};
 
 function VisuallyHiddenState({ state }: { state: 'ok' | 'warn' | 'fail' }) {
   const { t } = useTranslation();
