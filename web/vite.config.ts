@@ -35,6 +35,9 @@ export default defineConfig({
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api\//i],
         cleanupOutdatedCaches: true,
+        // Take charge of the open page at once: a participant signs in and starts without a reload,
+        // and the variant fetched then must already go through the worker to be kept for offline.
+        clientsClaim: true,
         runtimeCaching: [
           {
             urlPattern: ({ url, request }) =>
