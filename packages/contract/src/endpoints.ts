@@ -11,6 +11,11 @@ export interface EndpointContract {
   /** A GET that changes state: it needs the anti-CSRF header like any POST. */
   stateChanging?: true;
 }
+
+/** A call Attesta adds beyond the specification (not in spec/endpoints.tsv). */
+export interface OurEndpointContract extends EndpointContract {
+  ours: true;
+}
 export const ENDPOINTS = [
   {
     method: 'POST',
@@ -979,10 +984,125 @@ export const ENDPOINTS = [
   },
 ] as const satisfies readonly EndpointContract[];
 
+const ADMIN = ['admin'] as const;
+const STAFF = ['organizator', 'coordinator', 'admin'] as const;
+const adminCall = (method: HttpMethod, path: string, meaning: string) =>
+  ({ method, path, roles: ADMIN, meaning, ours: true }) as const;
+
+/**
+ * Calls beyond the specification that the product needs: the admin's organisation and content
+ * pages, expert grading, live monitoring and the runner's push, results tools, login challenges,
+ * flags. Declared like the specification's calls, marked `ours`.
+ */
+export const OUR_ENDPOINTS = [
+  adminCall('POST', '/api/admin/oo/list', 'page of educational organisations (ОО)'),
+  adminCall('POST', '/api/admin/oo', 'create an educational organisation'),
+  adminCall('POST', '/api/admin/schools/list', 'page of every school'),
+  adminCall('GET', '/api/admin/schools/{id}', 'one school with its counts'),
+  adminCall('POST', '/api/admin/schools', 'create a school'),
+  adminCall('PUT', '/api/admin/schools/{id}', 'update a school'),
+  adminCall('GET', '/api/admin/schools/{id}/buildings', "a school's buildings"),
+  adminCall('POST', '/api/admin/schools/{id}/buildings', 'add a building'),
+  adminCall('PUT', '/api/admin/buildings/{id}', 'update a building'),
+  adminCall('GET', '/api/admin/schools/{id}/classes', "a school's classes"),
+  adminCall('POST', '/api/admin/schools/{id}/classes', 'add a class'),
+  adminCall('PUT', '/api/admin/classes/{id}', 'update a class'),
+  adminCall('DELETE', '/api/admin/classes/{id}', 'delete an empty class'),
+  adminCall('POST', '/api/admin/students/list', 'page of students of every school'),
+  adminCall('GET', '/api/admin/students/{id}', 'one student'),
+  adminCall('POST', '/api/admin/students', 'create a student'),
+  adminCall('PUT', '/api/admin/students/{id}', 'update or move a student'),
+  adminCall('DELETE', '/api/admin/students/{id}', 'delete a student never registered'),
+  adminCall('POST', '/api/admin/diagnostics/list', 'page of every diagnostic'),
+  adminCall('GET', '/api/admin/diagnostics/{id}', 'one diagnostic with its schools'),
+  adminCall('GET', '/api/admin/subjectTests/{id}/pausePolicy', "a subject test's participant pause rules"),
+  adminCall(
+    'PUT',
+    '/api/admin/subjectTests/{id}/pausePolicy',
+    "set a subject test's participant pause rules",
+  ),
+  adminCall('POST', '/api/results/regrade', 'queue a regrade of a subject test or a variant task'),
+  {
+    method: 'GET',
+    path: '/api/results/verify/{code}',
+    roles: 'anon',
+    meaning: 'check a result document by its verification code',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/Account/LoginChallenge',
+    roles: 'anon',
+    meaning: 'a proof-of-work challenge for activation-code attempts',
+    ours: true,
+  },
+  { method: 'GET', path: '/api/monitoring/room', roles: STAFF, meaning: 'a room now', ours: true },
+  {
+    method: 'GET',
+    path: '/api/monitoring/room/stream',
+    roles: STAFF,
+    meaning: 'a room live (SSE)',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/monitoring/participant/stream',
+    roles: ['participant'],
+    meaning: "what staff do to the participant's own work, live (SSE)",
+    ours: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/monitoring/integrity',
+    roles: ['participant'],
+    meaning: 'an integrity event of the participant (tab left, paste…)',
+    ours: true,
+  },
+  {
+    method: 'PUT',
+    path: '/api/exam/test/examwork/{examWorkId}/{variantTaskId}/flag',
+    roles: ['participant'],
+    meaning: 'flag or unflag a task of own running work',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/expert/queue',
+    roles: ['expert', 'admin'],
+    meaning: 'grading queue',
+    ours: true,
+  },
+  { method: 'GET', path: '/api/expert/next', roles: ['expert'], meaning: 'next answer to grade', ours: true },
+  {
+    method: 'GET',
+    path: '/api/expert/assignment/{id}',
+    roles: ['expert', 'admin'],
+    meaning: 'one grading assignment',
+    ours: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/expert/assignment/{id}/marks',
+    roles: ['expert'],
+    meaning: 'grade an own assignment by the criteria',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/expert/agreement',
+    roles: ['expert', 'admin'],
+    meaning: 'inter-rater agreement',
+    ours: true,
+  },
+] as const satisfies readonly OurEndpointContract[];
+
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }
   ? `${M} ${P}`
   : never;
 /** `METHOD /path` of every call, e.g. `POST /api/Account/login`. */
 export type EndpointKey = KeyOf<(typeof ENDPOINTS)[number]>;
+/** Every call: the specification's and ours. */
+export const CALLS: readonly (EndpointContract | OurEndpointContract)[] = [...ENDPOINTS, ...OUR_ENDPOINTS];
+export type CallKey = EndpointKey | KeyOf<(typeof OUR_ENDPOINTS)[number]>;
 
 export const endpointKey = (e: Pick<EndpointContract, 'method' | 'path'>) => `${e.method} ${e.path}`;

@@ -20,3 +20,4 @@ export * from './monitoring.js';
 export * from './expert.js';
 export * from './admin-org.js';
 export * from './authoring.js';
+export * from './calls.js';

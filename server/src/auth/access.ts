@@ -1,6 +1,15 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ENDPOINTS, type EndpointKey, type HttpMethod, type RoleRule } from '@attesta/contract';
+import {
+  CALL_SCHEMAS,
+  CALLS,
+  errorBodySchema,
+  type CallKey,
+  type CallSchemas,
+  type CallSchemasOf,
+  type HttpMethod,
+  type RoleRule,
+} from '@attesta/contract';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import type { SessionStore } from './session-store.js';
 import type { AuthContext } from './types.js';
@@ -54,14 +63,14 @@ export const CSRF_HEADER = 'x-requested-with';
 export const CSRF_VALUE = 'XMLHttpRequest';
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
-const byKey = new Map(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
+const byKey = new Map(CALLS.map((e) => [`${e.method} ${e.path}`, e]));
 
 /**
  * Method, URL and access rule of a call of the contract, to spread into `app.route({...})`.
  * Roles come from the contract itself, so a route cannot drift from spec/endpoints.tsv.
  */
 export function endpoint(
-  key: EndpointKey,
+  key: CallKey,
   scope?: ScopeRule,
   flags: { passive?: boolean; signed?: SignedAccess } = {},
 ) {
@@ -75,6 +84,55 @@ export function endpoint(
     ...(flags.signed ? { signed: flags.signed } : {}),
   };
   return { method: e.method as HttpMethod, url: toFastifyPath(e.path), config: { access } };
+}
+
+/** Statuses a route documents besides 200 (each with the one error body). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 428 | 429 | 501 | 503;
+
+/** What a route says about itself beyond its contract row: texts for OpenAPI and its error statuses. */
+export interface RouteDocs {
+  summary: string;
+  description?: string;
+  tags: string[];
+  errors: readonly ErrorStatus[];
+}
+
+type Has<S, F extends string, As extends string> = S extends { [P in F]: infer Z }
+  ? { [P in As]: Z }
+  : unknown;
+type ContractSchema<K extends CallKey> = Omit<RouteDocs, 'errors'> &
+  Has<CallSchemasOf<K>, 'params', 'params'> &
+  Has<CallSchemasOf<K>, 'query', 'querystring'> &
+  Has<CallSchemasOf<K>, 'headers', 'headers'> &
+  Has<CallSchemasOf<K>, 'body', 'body'> & {
+    response: Has<CallSchemasOf<K>, 'response', '200'> & Partial<Record<ErrorStatus, typeof errorBodySchema>>;
+  };
+
+/**
+ * A route declared from its contract row: method, URL and access as `endpoint` gives them, and the
+ * schemas of `CALL_SCHEMAS` (params, query, body, the 200 answer) with the documented errors, so
+ * path and schemas are paired in the contract only. Spread into `app.route({...})` with a handler.
+ */
+export function contractRoute<K extends CallKey>(
+  key: K,
+  docs: RouteDocs,
+  scope?: ScopeRule,
+  flags: { passive?: boolean; signed?: SignedAccess } = {},
+) {
+  const s: CallSchemas = (CALL_SCHEMAS as Partial<Record<CallKey, CallSchemas>>)[key] ?? {};
+  const { errors, ...text } = docs;
+  const schema = {
+    ...text,
+    ...(s.params ? { params: s.params } : {}),
+    ...(s.query ? { querystring: s.query } : {}),
+    ...(s.headers ? { headers: s.headers } : {}),
+    ...(s.body ? { body: s.body } : {}),
+    response: {
+      ...(s.response ? { 200: s.response } : {}),
+      ...Object.fromEntries(errors.map((status) => [status, errorBodySchema])),
+    },
+  };
+  return { ...endpoint(key, scope, flags), schema: schema as unknown as ContractSchema<K> };
 }
 
 /** The caller of a route whose rule requires a session (never null there). */

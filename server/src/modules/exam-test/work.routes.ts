@@ -1,41 +1,8 @@
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  activationCodeCheckSchema,
-  answerModeResultSchema,
-  answerModeSchema,
-  changeTimeResultSchema,
-  currentParticipantTestSchema,
-  DEVICE_HEADER,
-  errorBodySchema,
-  examWorkExistsSchema,
-  examWorkStateSchema,
-  flagBodySchema,
-  flagResultSchema,
-  idParamSchema,
-  okSchema,
-  participantTestCardSchema,
-  participantVariantSchema,
-  pauseBodySchema,
-  pauseResultSchema,
-  pauseStateSchema,
-  quizSchema,
-  resolvedVariantSchema,
-  saveAnswerBodySchema,
-  saveAnswerResponseSchema,
-  saveAnswersBodySchema,
-  saveAnswersResponseSchema,
-  saveAnswersWithFilesResponseSchema,
-  saveQuizBodySchema,
-  saveQuizResponseSchema,
-  subjectTestSummarySchema,
-  timeBeforeSchema,
-  timeLeftSchema,
-  POW_PROOF_MAX,
-} from '@attesta/contract';
-import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
+import { DEVICE_HEADER, saveAnswersBodySchema } from '@attesta/contract';
+import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { parseTimeSpan } from './deadline.js';
 import * as service from './exam-work.service.js';
@@ -50,24 +17,6 @@ import * as variants from './variant.service.js';
  */
 
 const tags = ['exam-test'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
-
-const idParams = z.object({ id: idParamSchema });
-const workTaskParams = z.object({
-  examWorkId: idParamSchema,
-  variantTaskId: idParamSchema,
-  type: answerModeSchema,
-});
-const reasonText = z.string().trim().max(500).optional();
-const registrationQuery = z.strictObject({
-  registrationCode: z.string().trim().min(1).max(32).optional().describe('staff keying in a paper form'),
-});
-const idList = z
-  .string()
-  .regex(/^\d{1,10}(,\d{1,10}){0,999}$/, 'comma-separated exam work ids')
-  .transform((s) => [...new Set(s.split(',').map(Number))])
-  .pipe(z.array(z.number().int().positive().max(2_147_483_647)));
-
 /** The runner's device id (random, kept by the client); absent for API clients. */
 function deviceIdOf(req: FastifyRequest): string | null {
   const raw = req.headers[DEVICE_HEADER];
@@ -105,142 +54,146 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
   // ---------------------------------------------------------------- activation code, test
 
   app.route({
-    ...endpoint('GET /api/exam/test/checkActivationCode/{code}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/checkActivationCode/{code}', {
       summary: 'Is the code valid, for which test and when (no personal data; failures are rate-limited)',
       description:
         'Guarded like the code login: after many wrong codes from one address (or service-wide) 428 ' +
         '`proof_of_work_required` until a solved `GET /api/Account/LoginChallenge` comes in the ' +
         '`X-Proof-Of-Work` header.',
       tags,
-      params: z.object({ code: z.string().trim().min(1).max(64) }),
-      headers: z.looseObject({ 'x-proof-of-work': z.string().min(2).max(POW_PROOF_MAX).optional() }),
-      response: { 200: activationCodeCheckSchema, ...errors(400, 428, 429) },
-    },
+      errors: [400, 428, 429],
+    }),
     handler: (req) =>
       service.checkActivationCode(ctx, req.params.code, req.ip, req.headers['x-proof-of-work']),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/checkActivationCode', boundSession),
-    schema: {
-      summary: "Is the current session's activation code still valid",
-      tags,
-      response: { 200: activationCodeCheckSchema, ...errors(401, 403) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/checkActivationCode',
+      {
+        summary: "Is the current session's activation code still valid",
+        tags,
+        errors: [401, 403],
+      },
+      boundSession,
+    ),
     handler: (req) => service.checkOwnActivationCode(ctx, authOf(req)),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/currentParticipantTest', boundSession),
-    schema: {
-      summary: 'The participant test bound to the session, with its diagnostic, subject test and work',
-      tags,
-      response: { 200: currentParticipantTestSchema, ...errors(401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/currentParticipantTest',
+      {
+        summary: 'The participant test bound to the session, with its diagnostic, subject test and work',
+        tags,
+        errors: [401, 403, 404],
+      },
+      boundSession,
+    ),
     handler: (req) => service.currentParticipantTest(ctx, actorOf(req)),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/timeBefore', boundSession),
-    schema: {
-      summary: 'Seconds until the start window opens (server clock; 0 when open)',
-      tags,
-      response: { 200: timeBeforeSchema, ...errors(401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/examwork/timeBefore',
+      {
+        summary: 'Seconds until the start window opens (server clock; 0 when open)',
+        tags,
+        errors: [401, 403, 404],
+      },
+      boundSession,
+    ),
     handler: (req) => service.timeBefore(ctx, authOf(req)),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/participantTest/subjecttest', boundSession),
-    schema: {
-      summary: 'Subject test of the current participant test',
-      tags,
-      response: { 200: subjectTestSummarySchema, ...errors(401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/examwork/participantTest/subjecttest',
+      {
+        summary: 'Subject test of the current participant test',
+        tags,
+        errors: [401, 403, 404],
+      },
+      boundSession,
+    ),
     handler: (req) => service.ownSubjectTest(ctx, authOf(req)),
   });
 
   // ---------------------------------------------------------------- the work
 
   app.route({
-    ...endpoint('POST /api/exam/test/examwork/new', boundSession),
-    schema: {
-      summary: 'Start the work of the current participant test, or return the live one (idempotent)',
-      description:
-        `The runner sends its device id in \`${DEVICE_HEADER}\`: the first start binds the work to it and ` +
-        'other devices get 409 `device_mismatch` until the organizer resets the session. 409 ' +
-        '`window_not_open`, `window_closed`, `participant_test_annulled`, `work_finished`, `no_variant`, ' +
-        '`blank_not_allowed`.',
-      tags,
-      body: z.strictObject({ answerMode: answerModeSchema.optional() }).optional(),
-      response: { 200: examWorkStateSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'POST /api/exam/test/examwork/new',
+      {
+        summary: 'Start the work of the current participant test, or return the live one (idempotent)',
+        description:
+          `The runner sends its device id in \`${DEVICE_HEADER}\`: the first start binds the work to it and ` +
+          'other devices get 409 `device_mismatch` until the organizer resets the session. 409 ' +
+          '`window_not_open`, `window_closed`, `participant_test_annulled`, `work_finished`, `no_variant`, ' +
+          '`blank_not_allowed`.',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      boundSession,
+    ),
     handler: (req) => service.startWork(ctx, actorOf(req), req.body?.answerMode),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/checkexistsexamwork', boundSession),
-    schema: {
-      summary: 'Does a live work exist for the current participant test (resume)',
-      tags,
-      response: { 200: examWorkExistsSchema, ...errors(401, 403) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/examwork/checkexistsexamwork',
+      {
+        summary: 'Does a live work exist for the current participant test (resume)',
+        tags,
+        errors: [401, 403],
+      },
+      boundSession,
+    ),
     handler: (req) => service.workExists(ctx, authOf(req)),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/{id}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/examwork/{id}', {
       summary: 'An exam work with its saved answers and timing (own work, or staff in scope)',
       tags,
-      params: idParams,
-      response: { 200: examWorkStateSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => service.workState(ctx, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/left/{id}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/examwork/left/{id}', {
       summary: 'Seconds left on the server clock',
       tags,
-      params: idParams,
-      response: { 200: timeLeftSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => service.timeLeft(ctx, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('PUT /api/exam/test/examwork/finish/{examWorkId}/{reason}'),
-    schema: {
+    ...contractRoute('PUT /api/exam/test/examwork/finish/{examWorkId}/{reason}', {
       summary: 'Finish own work (idempotent); `timeout` counts only when the server clock says time is up',
       tags,
-      params: z.object({ examWorkId: idParamSchema, reason: z.enum(['manual', 'timeout']) }),
-      response: { 200: examWorkStateSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) => service.finishWork(ctx, actorOf(req), req.params.examWorkId, req.params.reason),
   });
 
   app.route({
-    ...endpoint('PUT /api/exam/test/examwork/{id}/answertype/{type}'),
-    schema: {
+    ...contractRoute('PUT /api/exam/test/examwork/{id}/answertype/{type}', {
       summary: 'Answer mode of the whole work: online, or blank (paper answer form, if the test allows it)',
       tags,
-      params: z.object({ id: idParamSchema, type: answerModeSchema }),
-      response: { 200: answerModeResultSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) => service.setWorkMode(ctx, actorOf(req), req.params.id, req.params.type),
   });
 
   app.route({
-    ...endpoint('PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/answertype/{type}'),
-    schema: {
+    ...contractRoute('PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/answertype/{type}', {
       summary: 'Answer mode of one task of the work',
       tags,
-      params: workTaskParams,
-      response: { 200: answerModeResultSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) =>
       service.setTaskMode(
         ctx,
@@ -252,20 +205,14 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    method: 'PUT',
-    url: '/api/exam/test/examwork/:examWorkId/:variantTaskId/flag',
-    // Beyond the specification: flags used to live in one browser only.
-    config: { access: { roles: ['participant'] } },
-    schema: {
+    ...contractRoute('PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/flag', {
       summary: 'Flag or unflag a task of one’s own running work ("отмечено"); flags follow the work',
       description:
         'Own work only (403), on its device (409 `device_mismatch`), while it runs (409 `work_finished`, ' +
         '`work_paused`, `deadline_passed`); 400 `task_not_in_variant`. Answers the work’s flags.',
       tags,
-      params: z.strictObject({ examWorkId: idParamSchema, variantTaskId: idParamSchema }),
-      body: flagBodySchema,
-      response: { 200: flagResultSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) =>
       service.setFlag(ctx, actorOf(req), req.params.examWorkId, req.params.variantTaskId, req.body.flagged),
   });
@@ -273,8 +220,7 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
   // ---------------------------------------------------------------- answers
 
   app.route({
-    ...endpoint('PUT /api/exam/test/saveanswer'),
-    schema: {
+    ...contractRoute('PUT /api/exam/test/saveanswer', {
       summary: 'Save one answer (idempotent, sequence-numbered); acknowledged after commit',
       description:
         `${VALUE_DOC} \`seq\` grows per (work, task): an older seq never overwrites a newer one (409 ` +
@@ -282,24 +228,20 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
         '`work_finished`, `deadline_passed`, `work_paused`, `work_deleted`, `device_mismatch`; 400 ' +
         '`invalid_answer`, `task_not_in_variant`.',
       tags,
-      body: saveAnswerBodySchema,
-      response: { 200: saveAnswerResponseSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) => service.saveAnswer(ctx, actorOf(req), req.body),
   });
 
   app.route({
-    ...endpoint('PUT /api/exam/test/saveanswers'),
-    schema: {
+    ...contractRoute('PUT /api/exam/test/saveanswers', {
       summary: 'Save several answers; each applies on its own (saved, duplicate or stale)',
       description:
         `${VALUE_DOC} With \`registrationCode\` staff key in a paper form: allowed after the deadline ` +
         'and after finish (not into a deleted work), stored as answer mode blank, audited.',
       tags,
-      querystring: registrationQuery,
-      body: saveAnswersBodySchema,
-      response: { 200: saveAnswersResponseSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: async (req) => {
       const writer = await service.writerFor(ctx, actorOf(req), req.query.registrationCode);
       return service.saveAnswers(ctx, writer, req.body);
@@ -311,27 +253,28 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
   // ---------------------------------------------------------------- pause
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/pause', boundSession),
-    schema: {
-      summary: 'Pause state of the current work',
-      tags,
-      response: { 200: pauseStateSchema, ...errors(401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/examwork/pause',
+      {
+        summary: 'Pause state of the current work',
+        tags,
+        errors: [401, 403, 404],
+      },
+      boundSession,
+    ),
     handler: (req) => service.ownPauseState(ctx, authOf(req)),
   });
 
   app.route({
-    ...endpoint('POST /api/exam/test/examwork/pause'),
-    schema: {
+    ...contractRoute('POST /api/exam/test/examwork/pause', {
       summary: 'Pause or resume: a participant their own work, an organizer the works of their rooms',
       description:
         'The clock stops while paused; answers are refused (409 `work_paused`). A participant cannot ' +
         'resume a pause made by staff (403 `paused_by_staff`). Staff pass `examWorkIds`; one out of scope ' +
         'and nothing changes.',
       tags,
-      body: pauseBodySchema,
-      response: { 200: pauseResultSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) => {
       const actor = actorOf(req);
       const reason = req.body.reason || null;
@@ -347,54 +290,53 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
   // ---------------------------------------------------------------- variants
 
   app.route({
-    ...endpoint('GET /api/exam/test/variant/current', boundSession),
-    schema: {
-      summary: 'Variant of the current work: tasks without reference answers, solutions or criteria',
-      tags,
-      response: { 200: participantVariantSchema, ...errors(401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/variant/current',
+      {
+        summary: 'Variant of the current work: tasks without reference answers, solutions or criteria',
+        tags,
+        errors: [401, 403, 404],
+      },
+      boundSession,
+    ),
     handler: (req) => variants.currentVariant(ctx, authOf(req), badContentLogger(req)),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/variant/{id}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/variant/{id}', {
       summary: "A variant by id, as a participant sees it (participant: only their own work's variant)",
       tags,
-      params: idParams,
-      response: { 200: participantVariantSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => variants.variantById(ctx, authOf(req), req.params.id, badContentLogger(req)),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/variant/resolve/{id}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/variant/resolve/{id}', {
       summary: 'Variant with reference answers and solutions (participant: own, after results are published)',
       tags,
-      params: idParams,
-      response: { 200: resolvedVariantSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => variants.resolvedVariant(ctx, authOf(req), req.params.id),
   });
 
   // ---------------------------------------------------------------- staff
 
   app.route({
-    ...endpoint('DELETE /api/exam/test/examwork/{id}', staffWorkInScope),
-    schema: {
-      summary: 'Soft-delete an exam work (restorable); the participant may start again',
-      tags,
-      params: idParams,
-      querystring: z.object({ reason: reasonText }),
-      response: { 200: okSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'DELETE /api/exam/test/examwork/{id}',
+      {
+        summary: 'Soft-delete an exam work (restorable); the participant may start again',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      staffWorkInScope,
+    ),
     handler: (req) => service.deleteWork(ctx, actorOf(req), req.params.id, req.query.reason || null),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/ChangeTimeTill'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/examwork/ChangeTimeTill', {
       summary: 'Extend or cut the time of several works at once (all or nothing, audited)',
       description:
         '`ids`: comma-separated exam work ids; `timeSpan`: `hh:mm:ss` with an optional sign and days ' +
@@ -402,9 +344,8 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
         'may put it in the past, and the server then finishes the work. State-changing GET: cookie ' +
         'sessions send X-Requested-With.',
       tags,
-      querystring: z.object({ ids: idList, timeSpan: z.string().max(32), reason: reasonText }),
-      response: { 200: changeTimeResultSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) => {
       const delta = parseTimeSpan(req.query.timeSpan);
       if (delta === null)
@@ -416,36 +357,43 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/getparticipanttestbyresultid/{id}', staffWorkInScope),
-    schema: {
-      summary: 'The participant test of a result (a result id is its exam work id)',
-      tags,
-      params: idParams,
-      response: { 200: participantTestCardSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/getparticipanttestbyresultid/{id}',
+      {
+        summary: 'The participant test of a result (a result id is its exam work id)',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      staffWorkInScope,
+    ),
     handler: (req) => service.participantTestCard(ctx, req.params.id),
   });
 
   // ---------------------------------------------------------------- quiz
 
   app.route({
-    ...endpoint('GET /api/exam/test/getQuizCurrentParticipantTest', boundSession),
-    schema: {
-      summary: 'Questionnaire of the current participant test and the answers saved so far',
-      tags,
-      response: { 200: quizSchema, ...errors(401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/getQuizCurrentParticipantTest',
+      {
+        summary: 'Questionnaire of the current participant test and the answers saved so far',
+        tags,
+        errors: [401, 403, 404],
+      },
+      boundSession,
+    ),
     handler: (req) => service.getQuiz(ctx, authOf(req)),
   });
 
   app.route({
-    ...endpoint('PUT /api/exam/test/saveQuizCurrentParticipantTest', boundSession),
-    schema: {
-      summary: 'Save the questionnaire answers (question id → option id(s) or text)',
-      tags,
-      body: saveQuizBodySchema,
-      response: { 200: saveQuizResponseSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'PUT /api/exam/test/saveQuizCurrentParticipantTest',
+      {
+        summary: 'Save the questionnaire answers (question id → option id(s) or text)',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      boundSession,
+    ),
     handler: (req) => service.saveQuiz(ctx, actorOf(req), req.body.answers),
   });
 };
@@ -474,8 +422,7 @@ async function answersWithFilesRoute(scope: FastifyInstance) {
   });
   closeRefusedUploads(app);
   app.route({
-    ...endpoint('POST /api/exam/test/saveanswers_with_files'),
-    schema: {
+    ...contractRoute('POST /api/exam/test/saveanswers_with_files', {
       summary: 'Multipart: answers plus attached files, stored in one transaction',
       description:
         'Field `answers` FIRST: JSON like the saveanswers body (400 when a file comes before it). Then ' +
@@ -486,9 +433,8 @@ async function answersWithFilesRoute(scope: FastifyInstance) {
         'answered at once and its connection closed. Type checked against the task and sniffed from the ' +
         'content → 415 `unsupported_file_type`; stored under the extension of its real type.',
       tags,
-      querystring: registrationQuery,
-      response: { 200: saveAnswersWithFilesResponseSchema, ...errors(400, 401, 403, 404, 409, 413, 415) },
-    },
+      errors: [400, 401, 403, 404, 409, 413, 415],
+    }),
     handler: async (req) => {
       const spool = new Spool();
       try {

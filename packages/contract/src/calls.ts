@@ -1,0 +1,141 @@
+/**
+ * The schemas of each call, beside its row in ENDPOINTS (method, path, roles): path params, query,
+ * JSON body and the 200 answer. The server declares a route from them (`contractRoute` in
+ * server/src/auth/access.ts) and the web calls through them (`call` in web/src/lib/call.ts), so a
+ * path is paired with its schemas in this one place. A call not listed here yet is declared the
+ * older way (schemas in its route file); docs/how-to-add-a-call.md says how to move one.
+ */
+import { z } from 'zod';
+import { okSchema, POW_PROOF_MAX } from './account.js';
+import type { CallKey } from './endpoints.js';
+import {
+  activationCodeCheckSchema,
+  answerModeResultSchema,
+  answerModeSchema,
+  changeTimeResultSchema,
+  currentParticipantTestSchema,
+  examWorkExistsSchema,
+  examWorkStateSchema,
+  flagBodySchema,
+  flagResultSchema,
+  participantTestCardSchema,
+  participantVariantSchema,
+  pauseBodySchema,
+  pauseResultSchema,
+  pauseStateSchema,
+  quizSchema,
+  resolvedVariantSchema,
+  saveAnswerBodySchema,
+  saveAnswerResponseSchema,
+  saveAnswersBodySchema,
+  saveAnswersResponseSchema,
+  saveAnswersWithFilesResponseSchema,
+  saveQuizBodySchema,
+  saveQuizResponseSchema,
+  subjectTestSummarySchema,
+  timeBeforeSchema,
+  timeLeftSchema,
+} from './exam.js';
+import { idParamSchema } from './user.js';
+
+export interface CallSchemas {
+  params?: z.ZodType;
+  /** Request headers a call reads (beyond session, CSRF and device headers every call may carry). */
+  headers?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+}
+
+/** `{id}` of a path, as a positive integer. */
+export const idPathSchema = z.strictObject({ id: idParamSchema });
+/** An optional reason staff give for an action (audited). */
+export const reasonTextSchema = z.string().trim().max(500).optional();
+/** Staff keying in a paper answer form name the participant test by its registration code. */
+export const registrationQuerySchema = z.strictObject({
+  registrationCode: z.string().trim().min(1).max(32).optional().describe('staff keying in a paper form'),
+});
+/** `ids=1,2,3`: exam work ids, each once. */
+export const workIdListSchema = z
+  .string()
+  .regex(/^\d{1,10}(,\d{1,10}){0,999}$/, 'comma-separated exam work ids')
+  .transform((s) => [...new Set(s.split(',').map(Number))])
+  .pipe(z.array(z.number().int().positive().max(2_147_483_647)));
+
+export const CALL_SCHEMAS = {
+  // ------------------------------------------------------------ the exam runner (/api/exam/test)
+  'GET /api/exam/test/checkActivationCode/{code}': {
+    params: z.strictObject({ code: z.string().trim().min(1).max(64) }),
+    headers: z.looseObject({ 'x-proof-of-work': z.string().min(2).max(POW_PROOF_MAX).optional() }),
+    response: activationCodeCheckSchema,
+  },
+  'GET /api/exam/test/checkActivationCode': { response: activationCodeCheckSchema },
+  'GET /api/exam/test/currentParticipantTest': { response: currentParticipantTestSchema },
+  'GET /api/exam/test/examwork/timeBefore': { response: timeBeforeSchema },
+  'GET /api/exam/test/examwork/participantTest/subjecttest': { response: subjectTestSummarySchema },
+  'POST /api/exam/test/examwork/new': {
+    body: z.strictObject({ answerMode: answerModeSchema.optional() }).optional(),
+    response: examWorkStateSchema,
+  },
+  'GET /api/exam/test/examwork/checkexistsexamwork': { response: examWorkExistsSchema },
+  'GET /api/exam/test/examwork/{id}': { params: idPathSchema, response: examWorkStateSchema },
+  'GET /api/exam/test/examwork/left/{id}': { params: idPathSchema, response: timeLeftSchema },
+  'PUT /api/exam/test/examwork/finish/{examWorkId}/{reason}': {
+    params: z.strictObject({ examWorkId: idParamSchema, reason: z.enum(['manual', 'timeout']) }),
+    response: examWorkStateSchema,
+  },
+  'PUT /api/exam/test/examwork/{id}/answertype/{type}': {
+    params: z.strictObject({ id: idParamSchema, type: answerModeSchema }),
+    response: answerModeResultSchema,
+  },
+  'PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/answertype/{type}': {
+    params: z.strictObject({
+      examWorkId: idParamSchema,
+      variantTaskId: idParamSchema,
+      type: answerModeSchema,
+    }),
+    response: answerModeResultSchema,
+  },
+  'PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/flag': {
+    params: z.strictObject({ examWorkId: idParamSchema, variantTaskId: idParamSchema }),
+    body: flagBodySchema,
+    response: flagResultSchema,
+  },
+  'PUT /api/exam/test/saveanswer': { body: saveAnswerBodySchema, response: saveAnswerResponseSchema },
+  'PUT /api/exam/test/saveanswers': {
+    query: registrationQuerySchema,
+    body: saveAnswersBodySchema,
+    response: saveAnswersResponseSchema,
+  },
+  'POST /api/exam/test/saveanswers_with_files': {
+    query: registrationQuerySchema,
+    response: saveAnswersWithFilesResponseSchema,
+  },
+  'GET /api/exam/test/examwork/pause': { response: pauseStateSchema },
+  'POST /api/exam/test/examwork/pause': { body: pauseBodySchema, response: pauseResultSchema },
+  'GET /api/exam/test/variant/current': { response: participantVariantSchema },
+  'GET /api/exam/test/variant/{id}': { params: idPathSchema, response: participantVariantSchema },
+  'GET /api/exam/test/variant/resolve/{id}': { params: idPathSchema, response: resolvedVariantSchema },
+  'DELETE /api/exam/test/examwork/{id}': {
+    params: idPathSchema,
+    query: z.object({ reason: reasonTextSchema }),
+    response: okSchema,
+  },
+  'GET /api/exam/test/examwork/ChangeTimeTill': {
+    query: z.object({ ids: workIdListSchema, timeSpan: z.string().max(32), reason: reasonTextSchema }),
+    response: changeTimeResultSchema,
+  },
+  'GET /api/exam/test/getparticipanttestbyresultid/{id}': {
+    params: idPathSchema,
+    response: participantTestCardSchema,
+  },
+  'GET /api/exam/test/getQuizCurrentParticipantTest': { response: quizSchema },
+  'PUT /api/exam/test/saveQuizCurrentParticipantTest': {
+    body: saveQuizBodySchema,
+    response: saveQuizResponseSchema,
+  },
+} as const satisfies Partial<Record<CallKey, CallSchemas>>;
+
+export type CallSchemasOf<K extends CallKey> = K extends keyof typeof CALL_SCHEMAS
+  ? (typeof CALL_SCHEMAS)[K]
+  : Record<never, never>;
