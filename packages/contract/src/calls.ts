@@ -36,7 +36,15 @@ import {
   timeBeforeSchema,
   timeLeftSchema,
 } from './exam.js';
-import { idParamSchema } from './user.js';
+import { htmlContainerSchema, subjectTestHtmlSchema } from './kim.js';
+import { integrityEventSchema } from './monitoring.js';
+import {
+  idParamSchema,
+  participantCardBodySchema,
+  participantCardSchema,
+  techSpecQuerySchema,
+  techSpecResultSchema,
+} from './user.js';
 
 export interface CallSchemas {
   params?: z.ZodType;
@@ -134,6 +142,15 @@ export const CALL_SCHEMAS = {
     body: saveQuizBodySchema,
     response: saveQuizResponseSchema,
   },
+  'GET /api/exam/test/description/{id}': { params: idPathSchema, response: subjectTestHtmlSchema },
+  'GET /api/test/procedure/{id}': { params: idPathSchema, response: subjectTestHtmlSchema },
+  'GET /api/KimHtmlContainer/{id}': { params: idPathSchema, response: htmlContainerSchema },
+  'GET /api/user/checkTechSpec': { query: techSpecQuerySchema, response: techSpecResultSchema },
+  'POST /api/monitoring/integrity': {
+    body: integrityEventSchema,
+    response: z.object({ accepted: z.boolean() }),
+  },
+  'PUT /api/user/saveParticipant': { body: participantCardBodySchema, response: participantCardSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;
 
 export type CallSchemasOf<K extends CallKey> = K extends keyof typeof CALL_SCHEMAS

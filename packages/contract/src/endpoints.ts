@@ -986,7 +986,7 @@ export const ENDPOINTS = [
 
 const ADMIN = ['admin'] as const;
 const STAFF = ['organizator', 'coordinator', 'admin'] as const;
-const adminCall = (method: HttpMethod, path: string, meaning: string) =>
+const adminCall = <M extends HttpMethod, P extends string>(method: M, path: P, meaning: string) =>
   ({ method, path, roles: ADMIN, meaning, ours: true }) as const;
 
 /**

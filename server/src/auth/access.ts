@@ -64,6 +64,9 @@ export const CSRF_VALUE = 'XMLHttpRequest';
 
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 const byKey = new Map(CALLS.map((e) => [`${e.method} ${e.path}`, e]));
+const byUrl = new Map(CALLS.map((e) => [`${e.method} ${toFastifyPath(e.path)}`, e]));
+const sameRoles = (a: RoleRule, b: RoleRule) =>
+  typeof a === 'string' || typeof b === 'string' ? a === b : [...a].sort().join() === [...b].sort().join();
 
 /**
  * Method, URL and access rule of a call of the contract, to spread into `app.route({...})`.
@@ -171,8 +174,18 @@ export const accessPlugin = fp<AccessPluginOptions>(
 
     app.addHook('onRoute', (route) => {
       const url = route.url ?? route.path;
-      if (url.toLowerCase().startsWith('/api/') && !route.config?.access && !url.startsWith('/api/docs')) {
-        throw new Error(`route ${route.method} ${url} declares no access rule`);
+      if (!url.toLowerCase().startsWith('/api/') || url.startsWith('/api/docs')) return;
+      if (!route.config?.access) throw new Error(`route ${route.method} ${url} declares no access rule`);
+      // Every call is a row of the contract (the specification's or ours), with the row's roles.
+      for (const method of [route.method].flat()) {
+        if (method === 'HEAD') continue;
+        const row = byUrl.get(`${method} ${url}`);
+        if (!row)
+          throw new Error(
+            `route ${method} ${url} is not a call of the contract (ENDPOINTS or OUR_ENDPOINTS)`,
+          );
+        if (!sameRoles(row.roles, route.config.access.roles))
+          throw new Error(`route ${method} ${url} declares other roles than its contract row`);
       }
     });
 

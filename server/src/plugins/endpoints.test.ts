@@ -2,7 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import cookie from '@fastify/cookie';
+import Fastify from 'fastify';
 import { ENDPOINTS, ROLES, type Role } from '@attesta/contract';
+import { accessPlugin } from '../auth/access.js';
+import type { SessionStore } from '../auth/session-store.js';
 import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
 
 // The contract table must be exactly ../shared/spec/endpoints.tsv, and every row must be served
@@ -43,6 +47,33 @@ describe('the call contract', () => {
         meaning: e.meaning,
       })),
     ).toEqual(tsvRows());
+  });
+
+  it('refuses at start a route that is not a row of the contract, or has other roles than its row', async () => {
+    const attempt = async (route: { method: 'GET'; url: string; roles: 'any' | ['admin'] }) => {
+      const app = Fastify();
+      await app.register(cookie);
+      await app.register(accessPlugin, { sessions: {} as SessionStore });
+      try {
+        app.route({
+          method: route.method,
+          url: route.url,
+          config: { access: { roles: route.roles } },
+          handler: async () => ({}),
+        });
+        await app.ready();
+        return 'started';
+      } catch (err) {
+        return (err as Error).message;
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await attempt({ method: 'GET', url: '/api/no/such/call', roles: 'any' })).toMatch(
+      /not a call of the contract/,
+    );
+    expect(await attempt({ method: 'GET', url: '/api/user', roles: ['admin'] })).toMatch(/other roles/);
+    expect(await attempt({ method: 'GET', url: '/api/user', roles: 'any' })).toBe('started');
   });
 
   it('registers every call (never 404)', () => {

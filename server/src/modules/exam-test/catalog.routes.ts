@@ -11,7 +11,7 @@ import {
   subjectTestsPathSchema,
   subjectTestSummarySchema,
 } from '@attesta/contract';
-import { endpoint } from '../../auth/access.js';
+import { contractRoute, endpoint } from '../../auth/access.js';
 import * as service from './catalog.service.js';
 
 const tags = ['exam-test'];
@@ -36,13 +36,11 @@ export const examCatalogRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/description/{id}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/description/{id}', {
       summary: 'Subject test description (sanitized html)',
       tags,
-      params: idParams,
-      response: { 200: subjectTestHtmlSchema, ...errors(400, 401, 404) },
-    },
+      errors: [400, 401, 404],
+    }),
     handler: (req) => service.description(db, req.params.id),
   });
 

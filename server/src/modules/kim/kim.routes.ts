@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   errorBodySchema,
-  htmlContainerSchema,
   idParamSchema,
   kimTemplateSchema,
   parallelSchema,
@@ -12,14 +11,13 @@ import {
   subjectExamSchema,
   subjectListRequestSchema,
   subjectListResponseSchema,
-  subjectTestHtmlSchema,
   subjectTestListRequestSchema,
   subjectTestListResponseSchema,
   taskSourceSchema,
   variantListRequestSchema,
   variantListResponseSchema,
 } from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { containerLinkSigner, SIGNATURE_PARAM, withSignedLinks } from './container-links.js';
 import * as service from './kim.service.js';
 
@@ -195,27 +193,27 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/test/procedure/{id}'),
-    schema: {
+    ...contractRoute('GET /api/test/procedure/{id}', {
       summary: 'Procedure (rules) of a subject test, sanitized html',
       tags,
-      params: idParams,
-      response: { 200: subjectTestHtmlSchema, ...errors(400, 401, 404) },
-    },
+      errors: [400, 401, 404],
+    }),
     handler: (req) => service.procedure(db, req.params.id),
   });
 
   app.route({
-    ...endpoint('GET /api/KimHtmlContainer/{id}', service.ownContainerOrContentStaff(idOf)),
-    schema: {
-      summary: 'Interactive content container: current version, entry page, resource paths, signed link',
-      description:
-        'Participants: only containers of the tasks of their own current variant (else 403). `url` ' +
-        'opens the entry page with a signature made for the caller, valid for 30 minutes.',
-      tags,
-      params: idParams,
-      response: { 200: htmlContainerSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/KimHtmlContainer/{id}',
+      {
+        summary: 'Interactive content container: current version, entry page, resource paths, signed link',
+        description:
+          'Participants: only containers of the tasks of their own current variant (else 403). `url` ' +
+          'opens the entry page with a signature made for the caller, valid for 30 minutes.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      service.ownContainerOrContentStaff(idOf),
+    ),
     handler: (req) => service.container(db, req.params.id, signer, authOf(req)),
   });
 

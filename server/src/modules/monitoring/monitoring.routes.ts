@@ -5,17 +5,15 @@ import { z } from 'zod';
 import {
   ENDING_RUNNER_EVENT_KINDS,
   errorBodySchema,
-  integrityEventSchema,
   RUNNER_EVENT_KINDS,
   roomSnapshotSchema,
-  type IntegrityEvent,
   type Role,
   type RoomRow,
   type RoomWorkEvent,
   type RunnerEventKind,
   type RunnerWorkEvent,
 } from '@attesta/contract';
-import { authOf, type ScopeRule } from '../../auth/access.js';
+import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
 import { attachBus, detachBus, EventBus, participantKey, type WorkEvent, type WorkEventKind } from './bus.js';
@@ -264,19 +262,14 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    method: 'POST',
-    url: '/api/monitoring/integrity',
-    config: { access: { roles: ['participant'] } },
-    schema: {
+    ...contractRoute('POST /api/monitoring/integrity', {
       summary: "An integrity event of the participant's own live work (stored, shown to the organizer)",
       description:
         'At most 120 per minute per work are kept; more are dropped silently (`accepted: false`). Events ' +
         'of a finished work are not kept either.',
       tags,
-      body: integrityEventSchema,
-      response: { 200: z.object({ accepted: z.boolean() }), ...errors(400, 401, 403, 404) },
-    },
-    handler: (req: FastifyRequest<{ Body: IntegrityEvent }>) =>
-      recordIntegrity(ctx, authOf(req), req.body.kind, req.body.at),
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) => recordIntegrity(ctx, authOf(req), req.body.kind, req.body.at),
   });
 };

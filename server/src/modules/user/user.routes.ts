@@ -6,21 +6,17 @@ import {
   errorBodySchema,
   idParamSchema,
   okSchema,
-  participantCardBodySchema,
-  participantCardSchema,
   profileSaveBodySchema,
   roleInfoSchema,
   setUserPasswordBodySchema,
   TECH_REQUIREMENTS,
-  techSpecQuerySchema,
-  techSpecResultSchema,
   userDetailsSchema,
   userListRequestSchema,
   userListResponseSchema,
   userSaveBodySchema,
   userSaveQuerySchema,
 } from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { checkTechSpec, probeBytes } from './tech-spec.js';
 import * as service from './user.service.js';
 import { listRoles } from './user.repo.js';
@@ -81,8 +77,7 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/user/checkTechSpec'),
-    schema: {
+    ...contractRoute('GET /api/user/checkTechSpec', {
       summary: 'Device and browser check against the technical requirements',
       description:
         'The browser sends what it measured (screenWidth, screenHeight, cookies, localStorage, indexedDb, ' +
@@ -92,9 +87,8 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
         `bytes (default ${TECH_REQUIREMENTS.probe.defaultBytes}, max ${TECH_REQUIREMENTS.probe.maxBytes}, ` +
         '`Cache-Control: no-store`); time its download and call again with `downloadMs` and `bytes`.',
       tags,
-      querystring: techSpecQuerySchema,
-      response: { 200: techSpecResultSchema, ...errors(400) },
-    },
+      errors: [400],
+    }),
     handler: async (req, reply) => {
       reply.header('cache-control', 'no-store');
       if (req.query.probe) {
@@ -176,16 +170,18 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.route({
     // A participant session is bound to one participant test; without one there is no card to fill.
-    ...endpoint('PUT /api/user/saveParticipant', (_req, auth) => auth.participantTestId !== null),
-    schema: {
-      summary: 'Participant completes own card (names, birth date, class) before starting',
-      description:
-        'Writes to the student of the participant test bound to the session; an impersonal test gets a ' +
-        'new student of its school. 409 `card_locked` once the work has started.',
-      tags,
-      body: participantCardBodySchema,
-      response: { 200: participantCardSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'PUT /api/user/saveParticipant',
+      {
+        summary: 'Participant completes own card (names, birth date, class) before starting',
+        description:
+          'Writes to the student of the participant test bound to the session; an impersonal test gets a ' +
+          'new student of its school. 409 `card_locked` once the work has started.',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      (_req, auth) => auth.participantTestId !== null,
+    ),
     handler: (req) => {
       const actor = actorOf(req);
       return service.saveParticipantCard(ctx, actor, actor.auth.participantTestId!, req.body);

@@ -5,45 +5,27 @@
  * (`redirectOn401`): without a session nothing can be saved anyway.
  */
 import {
-  answerModeResultSchema,
-  currentParticipantTestSchema,
   DEVICE_HEADER,
-  examWorkExistsSchema,
-  examWorkStateSchema,
-  flagResultSchema,
-  htmlContainerSchema,
-  participantVariantSchema,
-  pauseStateSchema,
-  quizSchema,
-  saveAnswerResponseSchema,
-  saveAnswersResponseSchema,
-  saveQuizResponseSchema,
-  subjectTestHtmlSchema,
-  techSpecResultSchema,
-  timeBeforeSchema,
-  timeLeftSchema,
   type AnswerMode,
+  type CallKey,
   type ParticipantCardBody,
   type SaveAnswerBody,
   type SaveAnswersBody,
-  type TechSpecQuery,
 } from '@attesta/contract';
-import type { saveAnswersWithFilesResponseSchema } from '@attesta/contract';
 import { apiClient, ApiError, type ApiClient } from '../../../lib/api-client';
+import { call, callPath, type CallInput, type CallResult } from '../../../lib/call';
 import { getDeviceId } from '../lib/device-id';
 
-export type TimeBefore = ReturnType<typeof timeBeforeSchema.parse>;
-export type TimeLeft = ReturnType<typeof timeLeftSchema.parse>;
-export type PauseState = ReturnType<typeof pauseStateSchema.parse>;
-export type Quiz = ReturnType<typeof quizSchema.parse>;
+export type TimeBefore = CallResult<'GET /api/exam/test/examwork/timeBefore'>;
+export type TimeLeft = CallResult<'GET /api/exam/test/examwork/left/{id}'>;
+export type PauseState = CallResult<'GET /api/exam/test/examwork/pause'>;
+export type Quiz = CallResult<'GET /api/exam/test/getQuizCurrentParticipantTest'>;
 export type QuizAnswers = Record<string, string | string[]>;
-export type SaveAnswerResponse = ReturnType<typeof saveAnswerResponseSchema.parse>;
-export type SaveAnswersResponse = ReturnType<typeof saveAnswersResponseSchema.parse>;
-export type SaveFilesResponse = ReturnType<typeof saveAnswersWithFilesResponseSchema.parse>;
-export type ExamWorkExists = ReturnType<typeof examWorkExistsSchema.parse>;
-export type HtmlContainerInfo = ReturnType<typeof htmlContainerSchema.parse>;
-
-const BASE = '/api/exam/test';
+export type SaveAnswerResponse = CallResult<'PUT /api/exam/test/saveanswer'>;
+export type SaveAnswersResponse = CallResult<'PUT /api/exam/test/saveanswers'>;
+export type SaveFilesResponse = CallResult<'POST /api/exam/test/saveanswers_with_files'>;
+export type ExamWorkExists = CallResult<'GET /api/exam/test/examwork/checkexistsexamwork'>;
+export type HtmlContainerInfo = CallResult<'GET /api/KimHtmlContainer/{id}'>;
 
 /** Suppress every redirect but the 401 one. */
 export async function quiet<T>(client: ApiClient, call: () => Promise<T>): Promise<T> {
@@ -58,79 +40,63 @@ export async function quiet<T>(client: ApiClient, call: () => Promise<T>): Promi
 const deviceHeaders = () => ({ [DEVICE_HEADER]: getDeviceId() });
 
 export function createExamApi(client: ApiClient = apiClient) {
-  const get = <T>(path: string, parse: (d: unknown) => T, signal?: AbortSignal) =>
+  /** A runner call: the device header, no redirect but the 401 one. */
+  const run = <K extends CallKey>(key: K, input: CallInput<K>, signal?: AbortSignal) =>
     quiet(client, () =>
-      client.get(path, { signal, parse, suppressRedirect: true, headers: deviceHeaders() }),
+      call(key, input, { signal, suppressRedirect: true, headers: deviceHeaders() }, client),
     );
-  const put = <T>(path: string, body: unknown, parse: (d: unknown) => T) =>
-    quiet(client, () => client.put(path, body, { parse, suppressRedirect: true, headers: deviceHeaders() }));
-  const post = <T>(path: string, body: unknown, parse: (d: unknown) => T) =>
-    quiet(client, () => client.post(path, body, { parse, suppressRedirect: true, headers: deviceHeaders() }));
 
   return {
     currentParticipantTest: (signal?: AbortSignal) =>
-      get(`${BASE}/currentParticipantTest`, (d) => currentParticipantTestSchema.parse(d), signal),
+      run('GET /api/exam/test/currentParticipantTest', {}, signal),
     description: (subjectTestId: number, signal?: AbortSignal) =>
-      get(`${BASE}/description/${subjectTestId}`, (d) => subjectTestHtmlSchema.parse(d), signal),
+      run('GET /api/exam/test/description/{id}', { params: { id: subjectTestId } }, signal),
     procedure: (subjectTestId: number, signal?: AbortSignal) =>
-      get(`/api/test/procedure/${subjectTestId}`, (d) => subjectTestHtmlSchema.parse(d), signal),
-    techSpec: (query: Partial<Record<keyof TechSpecQuery, string | number | boolean>>) =>
-      quiet(client, () =>
-        client.get('/api/user/checkTechSpec', {
-          query,
-          suppressRedirect: true,
-          parse: (d) => techSpecResultSchema.parse(d),
-        }),
-      ),
-    saveParticipant: (body: ParticipantCardBody) => put('/api/user/saveParticipant', body, (d) => d),
-    quiz: (signal?: AbortSignal) =>
-      get(`${BASE}/getQuizCurrentParticipantTest`, (d) => quizSchema.parse(d), signal),
+      run('GET /api/test/procedure/{id}', { params: { id: subjectTestId } }, signal),
+    techSpec: (query: CallInput<'GET /api/user/checkTechSpec'>['query']) =>
+      run('GET /api/user/checkTechSpec', { query }),
+    saveParticipant: (body: ParticipantCardBody) => run('PUT /api/user/saveParticipant', { body }),
+    quiz: (signal?: AbortSignal) => run('GET /api/exam/test/getQuizCurrentParticipantTest', {}, signal),
     saveQuiz: (answers: QuizAnswers) =>
-      put(`${BASE}/saveQuizCurrentParticipantTest`, { answers }, (d) => saveQuizResponseSchema.parse(d)),
-    timeBefore: (signal?: AbortSignal) =>
-      get(`${BASE}/examwork/timeBefore`, (d) => timeBeforeSchema.parse(d), signal),
-    checkExists: (signal?: AbortSignal) =>
-      get(`${BASE}/examwork/checkexistsexamwork`, (d) => examWorkExistsSchema.parse(d), signal),
-    newWork: () => post(`${BASE}/examwork/new`, {}, (d) => examWorkStateSchema.parse(d)),
-    variant: (signal?: AbortSignal) =>
-      get(`${BASE}/variant/current`, (d) => participantVariantSchema.parse(d), signal),
+      run('PUT /api/exam/test/saveQuizCurrentParticipantTest', { body: { answers } }),
+    timeBefore: (signal?: AbortSignal) => run('GET /api/exam/test/examwork/timeBefore', {}, signal),
+    checkExists: (signal?: AbortSignal) => run('GET /api/exam/test/examwork/checkexistsexamwork', {}, signal),
+    newWork: () => run('POST /api/exam/test/examwork/new', { body: {} }),
+    variant: (signal?: AbortSignal) => run('GET /api/exam/test/variant/current', {}, signal),
     work: (examWorkId: number, signal?: AbortSignal) =>
-      get(`${BASE}/examwork/${examWorkId}`, (d) => examWorkStateSchema.parse(d), signal),
+      run('GET /api/exam/test/examwork/{id}', { params: { id: examWorkId } }, signal),
     timeLeft: (examWorkId: number) =>
-      get(`${BASE}/examwork/left/${examWorkId}`, (d) => timeLeftSchema.parse(d)),
-    pauseState: () => get(`${BASE}/examwork/pause`, (d) => pauseStateSchema.parse(d)),
-    setPause: (pause: boolean) => post(`${BASE}/examwork/pause`, { pause }, readPauseResult),
+      run('GET /api/exam/test/examwork/left/{id}', { params: { id: examWorkId } }),
+    pauseState: () => run('GET /api/exam/test/examwork/pause', {}),
+    /** The participant's own pause: the answer names this one work. */
+    setPause: async (pause: boolean) => {
+      const { works } = await run('POST /api/exam/test/examwork/pause', { body: { pause } });
+      if (!works[0])
+        throw new ApiError({ status: 200, code: 'invalid_response', message: 'No work in the answer' });
+      return works[0];
+    },
     /** Resolves only with the server's finished state: the runner says «finished» only then. */
     finish: (examWorkId: number, reason: 'manual' | 'timeout') =>
-      put(`${BASE}/examwork/finish/${examWorkId}/${reason}`, {}, (d) => examWorkStateSchema.parse(d)),
+      run('PUT /api/exam/test/examwork/finish/{examWorkId}/{reason}', { params: { examWorkId, reason } }),
     setFlag: (examWorkId: number, variantTaskId: number, flagged: boolean) =>
-      put(`${BASE}/examwork/${examWorkId}/${variantTaskId}/flag`, { flagged }, (d) =>
-        flagResultSchema.parse(d),
-      ),
+      run('PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/flag', {
+        params: { examWorkId, variantTaskId },
+        body: { flagged },
+      }),
     setTaskMode: (examWorkId: number, variantTaskId: number, mode: AnswerMode) =>
-      put(`${BASE}/examwork/${examWorkId}/${variantTaskId}/answertype/${mode}`, {}, (d) =>
-        answerModeResultSchema.parse(d),
-      ),
-    saveAnswer: (body: SaveAnswerBody) =>
-      put(`${BASE}/saveanswer`, body, (d) => saveAnswerResponseSchema.parse(d)),
-    saveAnswers: (body: SaveAnswersBody) =>
-      put(`${BASE}/saveanswers`, body, (d) => saveAnswersResponseSchema.parse(d)),
+      run('PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/answertype/{type}', {
+        params: { examWorkId, variantTaskId, type: mode },
+      }),
+    saveAnswer: (body: SaveAnswerBody) => run('PUT /api/exam/test/saveanswer', { body }),
+    saveAnswers: (body: SaveAnswersBody) => run('PUT /api/exam/test/saveanswers', { body }),
     /** An interactive task's container: its signed entry page URL (docs/html-containers.md). */
     htmlContainer: (id: number, signal?: AbortSignal) =>
-      get(`/api/KimHtmlContainer/${id}`, (d) => htmlContainerSchema.parse(d), signal),
+      run('GET /api/KimHtmlContainer/{id}', { params: { id } }, signal),
   };
 }
 
 export type ExamApi = ReturnType<typeof createExamApi>;
 
-export const blanksUrl = (examWorkId: number) => `${BASE}/examwork/${examWorkId}/blanks`;
-export const SAVE_WITH_FILES_URL = `${BASE}/saveanswers_with_files`;
-
-/** POST pause answers `{ works: [...] }`; an older server shape (one state) is accepted too. */
-function readPauseResult(data: unknown): PauseState {
-  if (data && typeof data === 'object' && 'works' in data) {
-    const works = (data as { works: unknown[] }).works;
-    return pauseStateSchema.parse(works[0]);
-  }
-  return pauseStateSchema.parse(data);
-}
+export const blanksUrl = (examWorkId: number) =>
+  callPath('GET /api/exam/test/examwork/{id}/blanks', { id: examWorkId });
+export const SAVE_WITH_FILES_URL = callPath('POST /api/exam/test/saveanswers_with_files');

@@ -126,7 +126,17 @@ describe('the test start page', () => {
         ),
       'PUT /api/user/saveParticipant': () => {
         complete = true;
-        return json(200, {});
+        return json(200, {
+          participantTestId: 77,
+          studentId: 5,
+          schoolId: 1,
+          surname: 'Петров',
+          name: 'Пётр',
+          patronymic: null,
+          birthDate: '2012-05-04',
+          classId: 3,
+          className: '7 «А»',
+        });
       },
     });
     renderApp('/participant');

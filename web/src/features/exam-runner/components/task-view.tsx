@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { AnswerInput } from '../../../components/answers/answer-input';
 import type { FileUploader, UploadedFile, WaitingFile } from '../../../components/answers/file-input';
 import { RichHtml } from '../../../components/answers/rich-html';
+import { callPath } from '../../../lib/call';
 import { ContainerAnswer, type ContainerLoader } from './container-answer';
 
 interface TaskViewProps {
@@ -97,12 +98,22 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
           <RichHtml html={task.html} className="task-html" />
         )}
         {images.map((f) => (
-          <img key={f.id} src={`/api/files/${f.id}`} alt={f.name} className="task-image" />
+          <img
+            key={f.id}
+            src={callPath('GET /api/files/{id}', { id: f.id })}
+            alt={f.name}
+            className="task-image"
+          />
         ))}
         {documents.length > 0 && (
           <Group gap="sm">
             {documents.map((f) => (
-              <Anchor key={f.id} href={`/api/files/${f.id}`} target="_blank" rel="noopener noreferrer">
+              <Anchor
+                key={f.id}
+                href={callPath('GET /api/files/{id}', { id: f.id })}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 {f.name}
               </Anchor>
             ))}

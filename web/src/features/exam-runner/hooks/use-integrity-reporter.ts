@@ -5,7 +5,7 @@
  */
 import type { IntegrityEvent, IntegrityKind as Kind } from '@attesta/contract';
 import { useEffect } from 'react';
-import { apiClient } from '../../../lib/api-client';
+import { call } from '../../../lib/call';
 
 const SAME_KIND_MS = 2000;
 const PER_MINUTE = 60;
@@ -20,7 +20,9 @@ export function useIntegrityReporter(examWorkId: number | null, enabled = true) 
     const pending: IntegrityEvent[] = [];
 
     const post = (event: IntegrityEvent) =>
-      apiClient.post('/api/monitoring/integrity', event, { suppressRedirect: true }).catch(() => undefined);
+      call('POST /api/monitoring/integrity', { body: event }, { suppressRedirect: true }).catch(
+        () => undefined,
+      );
 
     const report = (kind: Kind) => {
       const now = Date.now();

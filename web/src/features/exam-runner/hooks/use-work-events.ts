@@ -6,9 +6,10 @@
  */
 import { runnerWorkEventSchema, type RunnerEventKind } from '@attesta/contract';
 import { useEffect, useRef, useState } from 'react';
+import { callPath } from '../../../lib/call';
 import { openEventStream } from '../../../lib/event-stream';
 
-export const WORK_EVENTS_URL = '/api/monitoring/participant/stream';
+export const WORK_EVENTS_URL = callPath('GET /api/monitoring/participant/stream');
 const RETRY_MS = 5000;
 
 export type WorkEventKind = RunnerEventKind;

@@ -101,7 +101,8 @@ export function fileOutboxStore(): FileOutboxStore {
   return {
     async put(entry) {
       await memory.put(entry);
-      await idb.put(entry).catch(() => {});
+      // Kept for a reload in the background: the page goes on with the copy in memory meanwhile.
+      void idb.put(entry).catch(() => {});
     },
     async list(examWorkId) {
       const here = await memory.list(examWorkId);
@@ -113,7 +114,7 @@ export function fileOutboxStore(): FileOutboxStore {
     },
     async remove(examWorkId, variantTaskId) {
       await memory.remove(examWorkId, variantTaskId);
-      await idb.remove(examWorkId, variantTaskId).catch(() => {});
+      void idb.remove(examWorkId, variantTaskId).catch(() => {});
     },
   };
 }

@@ -1,0 +1,67 @@
+/**
+ * The typed client of the contract: `call('GET /api/exam/test/examwork/{id}', { params: { id } })`
+ * fills the path from its row, sends query and body as the row's schemas type them and parses the
+ * answer with the row's response schema. No path or schema is written a second time in a feature.
+ */
+import { CALL_SCHEMAS, type CallKey, type CallSchemas, type CallSchemasOf } from '@attesta/contract';
+import type { z } from 'zod';
+import { apiClient, type ApiClient, type HttpMethod, type RequestOptions } from './api-client';
+
+type Field<K extends CallKey, F extends keyof CallSchemas> =
+  CallSchemasOf<K> extends { [P in F]: infer S extends z.ZodType } ? S : never;
+
+/** Path params as the server reads them (ids as numbers, enums as their values). */
+type ParamsOf<K extends CallKey> = [Field<K, 'params'>] extends [never]
+  ? never
+  : z.output<Field<K, 'params'>>;
+/** Query values travel as text: a number or boolean is sent as its text, which the server's schema reads. */
+type Textual<T> = { [P in keyof T]?: T[P] | number | boolean };
+type QueryOf<K extends CallKey> = [Field<K, 'query'>] extends [never]
+  ? never
+  : Textual<z.input<Field<K, 'query'>>>;
+type BodyOf<K extends CallKey> = [Field<K, 'body'>] extends [never] ? never : z.input<Field<K, 'body'>>;
+
+/** What a call returns: the parsed 200 answer of its row. */
+export type CallResult<K extends CallKey> = [Field<K, 'response'>] extends [never]
+  ? unknown
+  : z.output<Field<K, 'response'>>;
+
+type Slot<Name extends string, T> = [T] extends [never] ? { [P in Name]?: never } : { [P in Name]: T };
+export type CallInput<K extends CallKey> = Slot<'params', ParamsOf<K>> &
+  Partial<Slot<'query', QueryOf<K>>> &
+  Slot<'body', BodyOf<K>>;
+
+export type CallOptions = Omit<RequestOptions<unknown>, 'method' | 'query' | 'body' | 'parse'>;
+
+/** The URL of a call with its path params filled in (for links and downloads). */
+export function callPath(key: CallKey, params: Record<string, unknown> = {}): string {
+  const path = key.slice(key.indexOf(' ') + 1);
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) throw new Error(`${key}: no value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+export function call<K extends CallKey>(
+  key: K,
+  input: CallInput<K>,
+  options: CallOptions = {},
+  client: ApiClient = apiClient,
+): Promise<CallResult<K>> {
+  const method = key.slice(0, key.indexOf(' ')) as HttpMethod;
+  const { params, query, body } = input as {
+    params?: Record<string, unknown>;
+    query?: object;
+    body?: unknown;
+  };
+  const schemas: CallSchemas = (CALL_SCHEMAS as Partial<Record<CallKey, CallSchemas>>)[key] ?? {};
+  const response = schemas.response;
+  return client.request<CallResult<K>>(callPath(key, params), {
+    ...options,
+    method,
+    query: query as RequestOptions<unknown>['query'],
+    body: method === 'GET' || method === 'DELETE' ? undefined : (body ?? {}),
+    parse: response ? (data) => response.parse(data) as CallResult<K> : undefined,
+  });
+}
