@@ -42,6 +42,15 @@ describe('logOff', () => {
     expect(s.assign).toHaveBeenCalledWith('https://exam.example.org/');
   });
 
+  it('forgets the runner snapshot of the participant (a shared classroom PC), never the outbox', async () => {
+    localStorage.setItem('attesta.runner.snapshot', '{"id":77}');
+    localStorage.setItem('attesta.flags.pending.5', '{"101":true}');
+    const s = setup(ok({ redirectTo: null }));
+    await logOff({ client: s.client, queryClient: s.queryClient, assign: s.assign, rootUrl: '/' });
+    expect(localStorage.getItem('attesta.runner.snapshot')).toBeNull();
+    expect(localStorage.getItem('attesta.flags.pending.5')).toBe('{"101":true}');
+  });
+
   it('goes to a given address', async () => {
     const s = setup(ok({ redirectTo: '/server-choice' }));
     await logOff(

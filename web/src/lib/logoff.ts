@@ -8,6 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiClient } from './api-client';
 import { clearAuthToken } from './auth-token';
 import { getRootUrl, safeReturnUrl } from './location';
+import { clearRunnerSnapshot } from './runner-snapshot';
 
 export interface LogOffDeps {
   queryClient: QueryClient;
@@ -39,6 +40,7 @@ export async function logOff(deps: LogOffDeps, redirectTo?: string): Promise<voi
   }
   deps.queryClient.clear();
   clearAuthToken();
+  clearRunnerSnapshot();
   const rootUrl = deps.rootUrl ?? getRootUrl();
   (deps.assign ?? ((url) => window.location.assign(url)))(
     resolveRedirect(redirectTo ?? serverTarget, rootUrl),

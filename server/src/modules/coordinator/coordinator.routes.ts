@@ -15,7 +15,8 @@ import {
 } from '@attesta/contract';
 import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
-import { actorOf, errors, registerSchoolDataRoutes } from '../school-data/school-data.routes.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
+import { actorOf, registerSchoolDataRoutes } from '../school-data/school-data.routes.js';
 import * as schoolData from '../school-data/school-data.service.js';
 import { coordinatorHasSchool } from '../school-data/scope.js';
 import * as organizators from './organizator.service.js';

@@ -5,7 +5,6 @@ import {
   createDiagnosticBodySchema,
   diagnosticExcelQuerySchema,
   diagnosticSchema,
-  errorBodySchema,
   specificationOptionSchema,
   subjectTestOptionSchema,
   subjectTestOptionsQuerySchema,
@@ -13,9 +12,9 @@ import {
 import { authOf, endpoint } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
 import * as service from './create-diagnostic.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['create-diagnostic'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 /** Creating a diagnostic, the lists its form chooses from, and its participants-and-codes spreadsheet. */
 export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {

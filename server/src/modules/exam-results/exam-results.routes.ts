@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   enableChangePublishSchema,
-  errorBodySchema,
   examResultSchema,
   idParamSchema,
   noResultSchema,
@@ -36,9 +35,9 @@ import {
 } from './results.read.js';
 import { preprofView, preschoolView, resultJsonView } from './result-views.js';
 import { registerResultJobs } from './results.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['exam-results'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 const idParams = z.object({ id: idParamSchema });
 
 const WHO_READS =

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema, idParamSchema } from '@attesta/contract';
+import { idParamSchema } from '@attesta/contract';
 import { endpoint } from '../../auth/access.js';
 import { examWorkBlanks, examWorkBlanksScope } from './blanks.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['exam-test'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 /** GET examwork/{id}/blanks: the paper answer forms of an exam work, as a PDF download. */
 export const blanksRoutes: FastifyPluginAsync = async (plugin) => {

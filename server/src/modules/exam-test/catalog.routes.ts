@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  errorBodySchema,
   idNameSchema,
   idParamSchema,
   parallelSchema,
@@ -13,9 +12,9 @@ import {
 } from '@attesta/contract';
 import { contractRoute, endpoint } from '../../auth/access.js';
 import * as service from './catalog.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['exam-test'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 const idParams = z.object({ id: idParamSchema });
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 

@@ -2,14 +2,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema, feedbackResultSchema, idParamSchema } from '@attesta/contract';
+import { feedbackResultSchema, idParamSchema } from '@attesta/contract';
 import { authOf, endpoint } from '../../auth/access.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/upload.js';
 import * as service from './feedback.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['feedback'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 /** `POST /api/feedback/{id}`: a message about a task (or anything with an id), optionally with a file. */
 export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {

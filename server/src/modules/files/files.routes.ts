@@ -3,7 +3,6 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  errorBodySchema,
   fileExtSchema,
   fileInfoSchema,
   fileTextSchema,
@@ -18,9 +17,9 @@ import * as service from './files.service.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
 import { MAX_FILE_BYTES, MULTIPART_LIMITS, readUploadForm } from './upload.js';
 import { createUrlFetcher, type UrlFetcher } from './url-fetcher.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['files'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 const idParams = z.object({ id: idParamSchema });
 const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 

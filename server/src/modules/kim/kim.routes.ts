@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  errorBodySchema,
   idParamSchema,
   kimTemplateSchema,
   parallelSchema,
@@ -20,9 +19,9 @@ import {
 import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { containerLinkSigner, SIGNATURE_PARAM, withSignedLinks } from './container-links.js';
 import * as service from './kim.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['kim'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 const idParams = z.object({ id: idParamSchema });
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 const containerIdOf = (req: FastifyRequest) => (req.params as { containerId: number }).containerId;

@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ENDING_RUNNER_EVENT_KINDS,
-  errorBodySchema,
   RUNNER_EVENT_KINDS,
   roomSnapshotSchema,
   type Role,
@@ -18,6 +17,7 @@ import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
 import { attachBus, detachBus, EventBus, participantKey, type WorkEvent, type WorkEventKind } from './bus.js';
 import { canWatchRoom, recordIntegrity, roomRows, roomSnapshot, type RoomRef } from './monitoring.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 /*
  * Live monitoring of a room (not in the contract's call table; its shapes are in the contract's
@@ -34,7 +34,6 @@ export const PING_MS = 15_000;
 /** Events are gathered this long, then the rows they name are read once. */
 const FLUSH_MS = 250;
 
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 const roomQuery = z.strictObject({
   diagnosticId: id,

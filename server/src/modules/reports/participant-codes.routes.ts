@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorBodySchema, participantCodesQuerySchema, type ParticipantCodesQuery } from '@attesta/contract';
+import { participantCodesQuerySchema, type ParticipantCodesQuery } from '@attesta/contract';
 import { authOf, endpoint } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/xlsx.js';
 import { participantCodes, type CodesRole } from './participant-codes.service.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['reports'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 const description = (who: string) =>
   `${who} Query \`diagnosticId\`, optional \`classId\`, \`format\` = \`pdf\` (default: cut-out slips, ` +

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  errorBodySchema,
   staffBuildingListRequestSchema,
   staffBuildingListResponseSchema,
   staffClassListRequestSchema,
@@ -24,10 +23,7 @@ import {
 import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
 import * as service from './school-data.service.js';
 import { scopeOf, type StaffRole } from './scope.js';
-
-/** Documented error answers: the one error body under each status the call can give. */
-export const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 export const actorOf =
   (role: StaffRole) =>

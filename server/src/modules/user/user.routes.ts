@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   currentUserSchema,
-  errorBodySchema,
   idParamSchema,
   okSchema,
   profileSaveBodySchema,
@@ -20,11 +19,11 @@ import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { checkTechSpec, probeBytes } from './tech-spec.js';
 import * as service from './user.service.js';
 import { listRoles } from './user.repo.js';
+import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['user'];
 
 /** Documented error answers: the one error body under each status the call can give. */
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 const idParams = z.object({ id: idParamSchema });

@@ -7,7 +7,7 @@ import { Link, Navigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { createExamApi, type ExamApi } from '../api/exam-api';
 import { defaultOutboxStore } from '../lib/default-store';
-import { loadRunnerSnapshot, saveRunnerSnapshot } from '../lib/snapshot';
+import { loadRunnerSnapshot, saveRunnerSnapshot } from '../../../lib/runner-snapshot';
 import type { OutboxStore } from '../lib/outbox-store';
 import { FinishedScreen } from './finished-screen';
 import { OpenElsewhere } from './open-elsewhere';

@@ -17,7 +17,7 @@ import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
 import { currentUserQuery } from '../../../lib/session';
 import { createExamApi, type ExamApi } from '../api/exam-api';
 import { formatClock } from '../lib/countdown';
-import { saveRunnerSnapshot } from '../lib/snapshot';
+import { saveRunnerSnapshot } from '../../../lib/runner-snapshot';
 import { ParticipantCardForm } from './participant-card-form';
 import { QuizForm } from './quiz-form';
 import { TechCheck } from './tech-check';
