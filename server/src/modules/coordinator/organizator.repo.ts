@@ -193,34 +193,6 @@ export async function lockUser(db: DbOrTx, id: number) {
   return row ?? null;
 }
 
-export async function loginInUse(db: DbOrTx, login: string, exceptId?: number) {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        sql`lower(${users.login}) = lower(${login})`,
-        exceptId ? sql`${users.id} <> ${exceptId}` : undefined,
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
-}
-
-export async function emailInUse(db: DbOrTx, email: string, exceptId?: number) {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        sql`lower(${users.email}) = lower(${email})`,
-        exceptId ? sql`${users.id} <> ${exceptId}` : undefined,
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
-}
-
 export async function positionExists(db: DbOrTx, id: number) {
   return (
     (await db.select({ id: workerPositions.id }).from(workerPositions).where(eq(workerPositions.id, id)))

@@ -12,9 +12,10 @@ import type { ScopeRule } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password.js';
 import type { Actor } from '../school-data/school-data.service.js';
+import { assertLoginAndEmailFree, rethrowUniqueConflict } from '../user/index.js';
 import * as repo from './organizator.repo.js';
 
 /**
@@ -31,8 +32,6 @@ const MANAGEABLE_ROLES: readonly Role[] = ['organizator', 'participant', 'guest'
 
 const fieldError = (path: string, message: string) =>
   badRequest('validation_failed', `${path} ${message}`, [{ path, message }]);
-const loginTaken = () => conflict('login_taken', 'This login is already taken');
-const emailTaken = () => conflict('email_taken', 'This e-mail is already used by another account');
 
 const schoolOf = (actor: Actor) => (actor.scope.role === 'coordinator' ? actor.scope.schoolId : -1);
 
@@ -95,21 +94,6 @@ async function assertPlaces(tx: Tx, schoolId: number, body: StaffOrganizatorSave
     throw fieldError('body.positionId', 'no such worker position');
 }
 
-function asUniqueConflict(err: unknown): never {
-  if (err instanceof AppError) throw err;
-  for (const e of [err, (err as { cause?: unknown })?.cause] as {
-    code?: string;
-    message?: string;
-    constraint?: string;
-  }[]) {
-    if (e?.code !== '23505') continue;
-    const where = `${e.constraint ?? ''} ${e.message ?? ''}`;
-    if (where.includes('users_login_lower_idx')) throw loginTaken();
-    if (where.includes('users_email_lower_idx')) throw emailTaken();
-  }
-  throw err;
-}
-
 interface SaveOutcome {
   id: number;
   passwordSet: boolean;
@@ -123,8 +107,7 @@ async function createOrganizator(
   passwordHash: string,
   generated: boolean,
 ): Promise<SaveOutcome> {
-  if (await repo.loginInUse(tx, body.login)) throw loginTaken();
-  if (body.email && (await repo.emailInUse(tx, body.email))) throw emailTaken();
+  await assertLoginAndEmailFree(tx, body.login, body.email);
   const person = { surname: body.surname, name: body.name, patronymic: body.patronymic ?? null };
   const workerId = await repo.insertWorker(tx, {
     schoolId,
@@ -190,9 +173,13 @@ async function updateOrganizator(
       (userWrite as Record<string, unknown>)[k] = to;
     }
   }
-  if (changes.login && (await repo.loginInUse(tx, body.login, id))) throw loginTaken();
+  await assertLoginAndEmailFree(
+    tx,
+    changes.login ? body.login : undefined,
+    changes.email ? next.email : null,
+    id,
+  );
   if (changes.email) {
-    if (next.email && (await repo.emailInUse(tx, next.email, id))) throw emailTaken();
     userWrite.emailConfirmedAt = next.email ? new Date() : null;
   }
   if (passwordHash) userWrite.passwordHash = passwordHash;
@@ -268,7 +255,7 @@ export async function saveOrganizator(
         ? createOrganizator(tx, actor, schoolId, body, passwordHash!, generatedPassword !== null)
         : updateOrganizator(tx, actor, schoolId, body.id, body, passwordHash);
     })
-    .catch(asUniqueConflict);
+    .catch(rethrowUniqueConflict);
   if (body.id !== undefined) {
     // A new password ends the organizator's sessions; other changes reach them at once.
     if (outcome.passwordSet)

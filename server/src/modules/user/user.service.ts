@@ -43,7 +43,7 @@ function asUniqueConflict(err: unknown): never {
   throw err;
 }
 /** Transaction failures: our own errors pass through, unique violations become 409. */
-const rethrowAppError = (err: unknown): never => {
+export const rethrowAppError = (err: unknown): never => {
   if (err instanceof AppError) throw err;
   return asUniqueConflict(err);
 };
@@ -97,7 +97,13 @@ async function assertReferencesExist(tx: Tx, body: UserSaveBody): Promise<void> 
   if (body.ooId != null && !(await repo.ooExists(tx, body.ooId))) throw fieldError('body.ooId', 'no such oo');
 }
 
-async function assertLoginAndEmailFree(tx: Tx, login?: string, email?: string | null, exceptId?: number) {
+/** 409 `login_taken` / `email_taken` when another account (not `exceptId`) has them, case-insensitively. */
+export async function assertLoginAndEmailFree(
+  tx: Tx,
+  login?: string,
+  email?: string | null,
+  exceptId?: number,
+) {
   if (login !== undefined && (await repo.loginInUse(tx, login, exceptId))) throw loginTaken();
   if (email && (await repo.emailInUse(tx, email, exceptId))) throw emailTaken();
 }

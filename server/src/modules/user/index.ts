@@ -1,0 +1,5 @@
+/*
+ * The user module's public face: what other modules may use of users. Other modules import this
+ * file only, never the module's repo or service directly.
+ */
+export { assertLoginAndEmailFree, rethrowAppError as rethrowUniqueConflict } from './user.service.js';
