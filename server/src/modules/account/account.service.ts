@@ -12,7 +12,7 @@ import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors.
 import type { MailMessage } from '../../lib/mailer.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
-import { publishWorkEvent } from '../monitoring/bus.js';
+import { publishWorkEvent } from '../../events/work-bus.js';
 import { Memo } from '../../lib/memo.js';
 import * as repo from './account.repo.js';
 import {

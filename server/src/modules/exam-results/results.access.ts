@@ -10,7 +10,7 @@ import {
   subjectTests,
 } from '../../db/schema/index.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { ugnikOwnsDiagnostic } from '../ugnik/ugnik.scope.js';
+import { ugnikOwnsDiagnostic } from '../../auth/ugnik-scope.js';
 
 /*
  * Who may read a result (docs/design.md §1, §3, §6): the participant their own participant test, and only

@@ -22,6 +22,7 @@ import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { InvalidTaskError, markFor, percent, scoreAnswer, type ScoreResult } from '../scoring/index.js';
 import { answersOf, lockWorkForUpdate } from '../exam-test/exam-work.repo.js';
+import { subscribe, type DomainEvents } from '../../events/domain-events.js';
 
 /*
  * Results of finished works (docs/design.md §2–§4). `scoreWork` is the one place that turns answers into
@@ -511,8 +512,18 @@ async function runRegradeJob(ctx: JobContext) {
   return { result: { works: out.works, changed: out.changed } as unknown as Record<string, unknown> };
 }
 
-/** Registers the 'result' and 'regrade' job handlers (idempotent). */
+const onWorksFinished = ({ db, examWorkIds }: DomainEvents['worksFinished']) => queueScoring(db, examWorkIds);
+const onExpertFinal = (e: DomainEvents['expertFinal']) =>
+  applyExpertFinal(e.tx, e.examWorkId, e.variantTaskId, e.finalScore);
+
+/**
+ * Registers the 'result' and 'regrade' job handlers and what this module does on other modules'
+ * events: finished works get their scoring queued, an expert final mark recomputes the result
+ * (idempotent).
+ */
 export function registerResultJobs(): void {
   registerJobHandler(RESULT_JOB, runScoringJob);
   registerJobHandler(REGRADE_JOB, runRegradeJob);
+  subscribe('worksFinished', onWorksFinished);
+  subscribe('expertFinal', onExpertFinal);
 }

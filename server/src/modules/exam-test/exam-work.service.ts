@@ -14,8 +14,8 @@ import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
-import { queueScoring } from '../exam-results/results.service.js';
-import { publishWorkEvent } from '../monitoring/bus.js';
+import { publish } from '../../events/domain-events.js';
+import { publishWorkEvent } from '../../events/work-bus.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
 import { schoolDay } from '../../lib/calendar.js';
@@ -881,7 +881,7 @@ export async function finishWork(ctx: AppContext, actor: Actor, id: number, reas
       await repo.closePauses(tx, w.id, pauseEnded, actor.auth.userId);
     }
     await repo.setParticipantTestStatus(tx, w.participantTestId, 'finished', OPEN_TEST_STATUSES);
-    await queueScoring(tx, [w.id]);
+    await publish('worksFinished', { db: tx, examWorkIds: [w.id] });
     await audit(tx, {
       userId: actor.auth.userId,
       action: 'exam_work.finish',

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
-import { publishWorkEvent } from '../monitoring/bus.js';
-import { queueScoring } from '../exam-results/results.service.js';
+import { publishWorkEvent } from '../../events/work-bus.js';
+import { publish } from '../../events/domain-events.js';
 import { finishExpired, resumeOverduePauses } from './exam-work.repo.js';
 
 /**
@@ -19,10 +19,7 @@ export const sweepOverduePauses = (db: Db, now: Date = new Date()) => resumeOver
 export async function sweepExpired(db: Db, now: Date = new Date()) {
   const done = await finishExpired(db, now);
   // After the commit of the finish: a lost enqueue shows as `unscored` in enableChangePublish.
-  await queueScoring(
-    db,
-    done.map((d) => d.id),
-  );
+  await publish('worksFinished', { db, examWorkIds: done.map((d) => d.id) });
   if (done.length) {
     await audit(db, {
       userId: null,

@@ -19,7 +19,7 @@ import {
 import { audit } from '../../lib/audit.js';
 import { schoolDay, schoolInstant } from '../../lib/calendar.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { applyExpertFinal } from '../exam-results/results.service.js';
+import { publish } from '../../events/domain-events.js';
 
 /*
  * Blind double marking (docs/design.md §3). Each answer awaiting experts gets rounds 1 and 2 with two
@@ -434,5 +434,5 @@ async function settle(
     return;
   } else final = roundHalf((t1 + t2) / 2);
   // The results module stores the final mark and recomputes the work's result in this transaction.
-  await applyExpertFinal(tx, examWorkId, variantTaskId, Math.min(final, maxScore));
+  await publish('expertFinal', { tx, examWorkId, variantTaskId, finalScore: Math.min(final, maxScore) });
 }

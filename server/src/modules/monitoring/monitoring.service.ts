@@ -7,7 +7,7 @@ import { examWorkEvents } from '../../db/schema/index.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { effectiveDeadline, isPastDeadline, secondsLeft } from '../exam-test/deadline.js';
 import { assignedClassIds, assignedWholeBuildingIds } from '../school-data/scope.js';
-import { busOf, publishWorkEvent } from './bus.js';
+import { busOf, publishWorkEvent } from '../../events/work-bus.js';
 
 /*
  * The live room view: who is in a room (a class or a whole building of one diagnostic), how far

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { examWorks } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
-import { publishWorkEvent } from '../monitoring/bus.js';
+import { publishWorkEvent } from '../../events/work-bus.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/participant-tests.js';
 import type { Actor } from './info.service.js';

@@ -3,7 +3,7 @@ import type { ClearSessionResult } from '@attesta/contract';
 import type { AppContext } from '../../context.js';
 import { examWorks } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
-import { publishWorkEvent } from '../monitoring/bus.js';
+import { publishWorkEvent } from '../../events/work-bus.js';
 import { notFound } from '../../lib/errors.js';
 import type { Actor } from './info.service.js';
 import { lockLiveWork, lockParticipantTest } from './info.repo.js';

@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { ScopeRule } from '../../auth/access.js';
-import type { AuthContext } from '../../auth/types.js';
-import type { DbOrTx } from '../../db/client.js';
-import { diagnostics, participantTests } from '../../db/schema/index.js';
-import { notFound } from '../../lib/errors.js';
+import type { ScopeRule } from './access.js';
+import type { AuthContext } from './types.js';
+import type { DbOrTx } from '../db/client.js';
+import { diagnostics, participantTests } from '../db/schema/index.js';
+import { notFound } from '../lib/errors.js';
 
 /*
  * The ugnik's scope (docs/design.md §1, "ugnik only its diagnostics, across schools"):

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import type { Broadcast } from '../../lib/broadcast.js';
+import type { Broadcast } from '../lib/broadcast.js';
 
 /*
  * The live event bus of exam works (docs/design.md §7): the organizer's room view and the

@@ -1,0 +1,34 @@
+/**
+ * Domain events between modules, in process: the module where something happens says so, the
+ * module that must act on it subscribes. A publisher then never imports its subscriber, so the
+ * modules form no cycle (exam-test → exam-results → expert, never back).
+ *
+ * Handlers run at once, in the publisher's transaction, in the order they subscribed, and their
+ * errors are the publisher's: what must happen with the change (queue the scoring, store the final
+ * mark) commits or rolls back with it. An event that must be handled and has no subscriber is a
+ * wiring error and throws, so it cannot be lost silently.
+ */
+import type { DbOrTx, Tx } from '../db/client.js';
+
+export interface DomainEvents {
+  /** Works finished (by the participant, staff or the deadline sweeper): their scoring is queued. */
+  worksFinished: { db: DbOrTx; examWorkIds: readonly number[] };
+  /** Expert marking settled a task's final score: the work's result is recomputed. */
+  expertFinal: { tx: Tx; examWorkId: number; variantTaskId: number; finalScore: number };
+}
+
+type Handler<K extends keyof DomainEvents> = (event: DomainEvents[K]) => Promise<unknown>;
+
+const handlers: { [K in keyof DomainEvents]?: Handler<K>[] } = {};
+
+/** Subscribes at module load; the same handler twice is kept once. */
+export function subscribe<K extends keyof DomainEvents>(name: K, handler: Handler<K>): void {
+  const list = (handlers[name] ??= []) as Handler<K>[];
+  if (!list.includes(handler)) list.push(handler);
+}
+
+export async function publish<K extends keyof DomainEvents>(name: K, event: DomainEvents[K]): Promise<void> {
+  const list = (handlers[name] ?? []) as Handler<K>[];
+  if (!list.length) throw new Error(`domain event ${name} has no subscriber`);
+  for (const handler of list) await handler(event);
+}

@@ -1,0 +1,134 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The server's import graph: no cycle between modules or files, another module reached through its
+// public face (index.ts), repositories used by their own module's services only. Imports written
+// before these rules are listed below; the lists only shrink.
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+const modulesDir = join(src, 'modules');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') && name !== 'test-support.ts' ? [path] : [];
+  });
+}
+
+/** Relative imports of every source file, resolved to source files (`x.js` is `x.ts`). */
+const graph = new Map<string, string[]>(
+  sources(src).map((file) => {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)]
+      .filter((m) => !/^import\s+type\b/.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index + 12)))
+      .map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')));
+    return [file, targets.filter((t) => t.endsWith('.ts'))];
+  }),
+);
+
+const rel = (path: string) => relative(src, path).replaceAll('\\', '/');
+/** The module a file belongs to; null outside modules/ and for the registry modules/index.ts. */
+const moduleOf = (path: string) => {
+  const parts = rel(path).split('/');
+  return parts[0] === 'modules' && parts.length > 2 ? parts[1]! : null;
+};
+
+/** Strongly connected components with more than one member (Tarjan). */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** Imports into another module's inner files, written before modules had a public face. */
+const INNER_IMPORTS_BEFORE = new Set([
+  'modules/admin-org/admin-diagnostics.repo.ts → modules/school-data/school-data.repo.ts',
+  'modules/admin-org/admin-diagnostics.repo.ts → modules/school-data/scope.ts',
+  'modules/admin-org/admin-org.repo.ts → modules/school-data/school-data.repo.ts',
+  'modules/admin-org/admin-org.repo.ts → modules/school-data/scope.ts',
+  'modules/admin-org/admin-org.service.ts → modules/school-data/school-data.repo.ts',
+  'modules/coordinator/coordinator.routes.ts → modules/school-data/school-data.routes.ts',
+  'modules/coordinator/coordinator.routes.ts → modules/school-data/school-data.service.ts',
+  'modules/coordinator/coordinator.routes.ts → modules/school-data/scope.ts',
+  'modules/coordinator/organizator.repo.ts → modules/school-data/scope.ts',
+  'modules/exam-results/exam-results.routes.ts → modules/exam-test/exam-work.repo.ts',
+  'modules/exam-results/publication.service.ts → modules/create-diagnostic/diagnostic.scope.ts',
+  'modules/exam-results/publication.service.ts → modules/participant-test/queue.service.ts',
+  'modules/exam-results/results.read.ts → modules/exam-test/exam-work.repo.ts',
+  'modules/exam-results/results.read.ts → modules/exam-test/presenter.ts',
+  'modules/exam-results/results.service.ts → modules/exam-test/exam-work.repo.ts',
+  'modules/exam-results/results.service.ts → modules/expert/grading.service.ts',
+  'modules/exam-test/exam-work.service.ts → modules/files/files.service.ts',
+  'modules/expert/answers-zip.service.ts → modules/files/files.repo.ts',
+  'modules/feedback/feedback.routes.ts → modules/files/upload.ts',
+  'modules/feedback/feedback.service.ts → modules/files/files.service.ts',
+  'modules/feedback/feedback.service.ts → modules/files/upload.ts',
+  'modules/monitoring/monitoring.service.ts → modules/exam-test/deadline.ts',
+  'modules/monitoring/monitoring.service.ts → modules/school-data/scope.ts',
+  'modules/organizator/organizator.routes.ts → modules/school-data/school-data.routes.ts',
+  'modules/participant-test/planning.service.ts → modules/create-diagnostic/diagnostic.scope.ts',
+  'modules/participant-test/queue.service.ts → modules/create-diagnostic/diagnostic.scope.ts',
+  'modules/profile/expert.service.ts → modules/expert/grading.service.ts',
+  'modules/reports/participant-codes.service.ts → modules/create-diagnostic/diagnostic.scope.ts',
+  'modules/reports/participant-codes.service.ts → modules/create-diagnostic/participants.repo.ts',
+  'modules/reports/participant-codes.service.ts → modules/school-data/scope.ts',
+  'modules/ugnik/ugnik.service.ts → modules/participant-test/list.repo.ts',
+]);
+
+describe('the server import graph', () => {
+  it('has no cycle between modules', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const from = moduleOf(file);
+      if (!from) continue;
+      for (const target of targets) {
+        const to = moduleOf(target);
+        if (to && to !== from) (edges.get(from) ?? edges.set(from, new Set()).get(from)!).add(to);
+      }
+    }
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('has no cycle between files', () => {
+    const edges = new Map([...graph].map(([file, targets]) => [file, new Set(targets)]));
+    expect(cycles(edges).map((c) => c.map(rel))).toEqual([]);
+  });
+
+  it('reaches another module through its index.ts (the list of older inner imports only shrinks)', () => {
+    const inner = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((t) => moduleOf(t) && moduleOf(file) && moduleOf(t) !== moduleOf(file))
+        .filter((t) => !t.endsWith('/index.ts'))
+        .map((t) => `${rel(file)} → ${rel(t)}`),
+    );
+    const added = [...new Set(inner)].filter((i) => !INNER_IMPORTS_BEFORE.has(i));
+    expect(added, 'import the other module’s index.ts (its public face), never its inner files').toEqual([]);
+  });
+});
