@@ -102,8 +102,13 @@ function assertSameDevice(w: WorkRow, deviceId: string | null) {
   if (!isSameDevice(w, deviceId)) throw deviceMismatch();
 }
 
-/** What a participant's write needs: a live, running work on this device before its deadline. */
-function assertWritable(w: WorkRow, now: Date, deviceId: string | null) {
+/**
+ * What a participant's write needs: a live, running work on this device before its deadline —
+ * when may a participant write to a work: the one rule. The hot save statement
+ * (exam-work.repo.ts saveAnswersFast) says the same in SQL; writable.test.ts feeds both the same
+ * cases. Exported for that test.
+ */
+export function assertWritable(w: WorkRow, now: Date, deviceId: string | null) {
   if (w.deletedAt) throw workDeleted();
   assertSameDevice(w, deviceId);
   if (w.finishedAt || w.status === 'finished' || w.status === 'scored') throw workFinished();
