@@ -19,7 +19,7 @@ import {
   sendRegistrationEmailBodySchema,
 } from '@attesta/contract';
 import { authOf, endpoint, SESSION_COOKIE } from '../../auth/access.js';
-import { activationCodeInScope, userInScope } from '../../auth/scopes.js';
+import { activationCodeInScope, userInScope } from '../../auth/shared.access.js';
 import { hashPassword } from '../../lib/password.js';
 import { AccountService, safeReturnUrl, type Caller, type OpenedSession } from './account.service.js';
 import { OidcClient, type PendingLogin } from './oidc.js';

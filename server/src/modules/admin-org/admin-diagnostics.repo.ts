@@ -10,7 +10,7 @@ import { diagnostics, oo, schools, users } from '../../db/schema/index.js';
 import { schoolInstant } from '../../lib/calendar.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
 import { diagnosticState, hasSubjectTest } from '../school-data/school-data.repo.js';
-import { outer } from '../school-data/scope.js';
+import { outer } from '../school-data/school-data.access.js';
 import { int, paged } from './admin-org.repo.js';
 
 /* Every diagnostic, whoever created it, with the counts the admin's table shows. */

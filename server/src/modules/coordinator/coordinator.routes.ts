@@ -18,7 +18,7 @@ import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { actorOf, registerSchoolDataRoutes } from '../school-data/school-data.routes.js';
 import * as schoolData from '../school-data/school-data.service.js';
-import { coordinatorHasSchool } from '../school-data/scope.js';
+import { coordinatorHasSchool } from '../school-data/school-data.access.js';
 import * as organizators from './organizator.service.js';
 import { workerTestReport } from './worker-test-report.js';
 

@@ -25,8 +25,8 @@ import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/participant-tests.js';
 import { buildWorkbook, sheet } from '../../lib/xlsx.js';
-import { ugnikDiagnosticCondition } from '../../auth/ugnik-scope.js';
-import { includesSchool, liveDiagnostic } from './diagnostic.scope.js';
+import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
+import { includesSchool, liveDiagnostic } from './create-diagnostic.access.js';
 import { participantRows, STATUS_RU, type ParticipantRow } from './participants.repo.js';
 
 /*

@@ -5,7 +5,7 @@ import { diagnostics, examWorks, participantTests } from '../../db/schema/index.
 import { enqueue } from '../../jobs/queue.js';
 import { audit } from '../../lib/audit.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
-import { liveDiagnostic, type DiagnosticRow } from '../create-diagnostic/diagnostic.scope.js';
+import { liveDiagnostic, type DiagnosticRow } from '../create-diagnostic/create-diagnostic.access.js';
 import { presentQueueItem } from '../participant-test/queue.service.js';
 import { findPt, staffReaches } from './results.access.js';
 import { gradingState } from './results.read.js';

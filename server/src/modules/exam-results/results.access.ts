@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { canReachParticipantTest } from '../../auth/scopes.js';
+import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
@@ -10,7 +10,7 @@ import {
   subjectTests,
 } from '../../db/schema/index.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { ugnikOwnsDiagnostic } from '../../auth/ugnik-scope.js';
+import { ugnikOwnsDiagnostic } from '../../auth/ugnik.access.js';
 
 /*
  * Who may read a result (docs/design.md §1, §3, §6): the participant their own participant test, and only

@@ -25,7 +25,7 @@ import { sanitizeHtml } from '../../lib/sanitize.js';
 import { schoolDay } from '../../lib/calendar.js';
 import * as workRepo from '../exam-test/exam-work.repo.js';
 import { toParticipantVariant, type TaskRow } from '../exam-test/presenter.js';
-import { ugnikDiagnosticCondition } from '../../auth/ugnik-scope.js';
+import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import {
   expertAssignmentsIn,
   findPt,

@@ -1,6 +1,6 @@
 import type { AnswerType } from '@attesta/contract';
 import type { ScopeRule } from '../../auth/access.js';
-import { canReachParticipantTest } from '../../auth/scopes.js';
+import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';

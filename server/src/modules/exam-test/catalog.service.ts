@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { IdName, Parallel, SubjectTestHtml, SubjectTestSummary } from '@attesta/contract';
 import type { ScopeRule } from '../../auth/access.js';
-import { currentVariantId, isContentStaff } from '../../auth/content-scope.js';
+import { currentVariantId, isContentStaff } from '../../auth/content.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';

@@ -9,7 +9,7 @@ import type {
   SubjectTestSummary,
 } from '@attesta/contract';
 import { reserveCodeAttempt } from '../../auth/proof-of-work.js';
-import { canReachParticipantTest, type ParticipantTestPlace } from '../../auth/scopes.js';
+import { canReachParticipantTest, type ParticipantTestPlace } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';

@@ -1,6 +1,6 @@
 import { STAFF_ROLES } from '@attesta/contract';
-import { isTaskInCurrentVariant } from '../../auth/content-scope.js';
-import { canReachParticipantTest } from '../../auth/scopes.js';
+import { isTaskInCurrentVariant } from '../../auth/content.access.js';
+import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { DbOrTx } from '../../db/client.js';
 import * as repo from './files.repo.js';

@@ -7,7 +7,7 @@ import {
   isContainerInParticipantTestVariant,
   isContentStaff,
   isContentStaffUser,
-} from '../../auth/content-scope.js';
+} from '../../auth/content.access.js';
 import type { AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';

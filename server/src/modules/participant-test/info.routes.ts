@@ -8,7 +8,7 @@ import {
   type ParticipantTestInfoUpdateBody,
 } from '@attesta/contract';
 import { authOf, endpoint } from '../../auth/access.js';
-import { participantTestInScope } from '../../auth/scopes.js';
+import { participantTestInScope } from '../../auth/shared.access.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import * as service from './info.service.js';
 

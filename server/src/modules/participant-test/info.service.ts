@@ -1,5 +1,5 @@
 import type { ParticipantTestInfo, ParticipantTestInfoUpdateBody } from '@attesta/contract';
-import { canReachParticipantTest } from '../../auth/scopes.js';
+import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { audit } from '../../lib/audit.js';

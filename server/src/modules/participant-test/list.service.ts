@@ -3,7 +3,7 @@ import type { ParticipantTestListRequest } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { organizatorAssignments, participantTests } from '../../db/schema/index.js';
-import { ugnikDiagnosticCondition } from '../../auth/ugnik-scope.js';
+import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import { listParticipantTests } from './list.repo.js';
 
 /**

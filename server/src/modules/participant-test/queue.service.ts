@@ -17,7 +17,7 @@ import {
   coordinatorReaches,
   diagnosticIncludesSchool,
   liveDiagnostic,
-} from '../create-diagnostic/diagnostic.scope.js';
+} from '../create-diagnostic/create-diagnostic.access.js';
 
 /*
  * Queue items as staff see them (POST queuelist, GET getqueuelistbytype): admin every item; a

@@ -6,7 +6,7 @@ import {
   type RestoreExamWorkBody,
 } from '@attesta/contract';
 import { endpoint, type ScopeRule } from '../../auth/access.js';
-import { canReachParticipantTest, findParticipantTestPlace } from '../../auth/scopes.js';
+import { canReachParticipantTest, findParticipantTestPlace } from '../../auth/shared.access.js';
 import { notFound } from '../../lib/errors.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { actorOf } from './info.routes.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionQuerySchema, clearSessionResultSchema, idParamSchema } from '@attesta/contract';
 import { endpoint } from '../../auth/access.js';
-import { participantTestInScope } from '../../auth/scopes.js';
+import { participantTestInScope } from '../../auth/shared.access.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { actorOf } from './info.routes.js';
 import { clearSession } from './session.service.js';

@@ -34,7 +34,7 @@ import {
   classInScope,
   participantTestPlaceInScope,
   type StaffScope,
-} from './scope.js';
+} from './school-data.access.js';
 
 export interface Page {
   page: number;

@@ -22,7 +22,7 @@ import {
 } from '@attesta/contract';
 import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
 import * as service from './school-data.service.js';
-import { scopeOf, type StaffRole } from './scope.js';
+import { scopeOf, type StaffRole } from './school-data.access.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 
 export const actorOf =

@@ -15,7 +15,7 @@ import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { activationCode, registrationCode } from '../../lib/tokens.js';
 import * as repo from './school-data.repo.js';
-import type { StaffScope } from './scope.js';
+import type { StaffScope } from './school-data.access.js';
 
 /**
  * Students, lists and participant tests of a school, shared by `/api/coordinator/*` (scope: own

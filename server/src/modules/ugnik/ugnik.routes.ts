@@ -39,7 +39,7 @@ import { attachmentDisposition } from '../../lib/xlsx.js';
 import * as ref from './reference.repo.js';
 import * as reports from './reports.service.js';
 import * as service from './ugnik.service.js';
-import { ugnikDiagnosticInScope, ugnikParticipantTestInScope } from '../../auth/ugnik-scope.js';
+import { ugnikDiagnosticInScope, ugnikParticipantTestInScope } from '../../auth/ugnik.access.js';
 
 const tags = ['ugnik'];
 const idParams = z.object({ id: idParamSchema });

@@ -27,7 +27,7 @@ import {
 } from '../../lib/participant-tests.js';
 import { listParticipantTests } from '../participant-test/list.repo.js';
 import * as repo from './ugnik.repo.js';
-import { ugnikDiagnosticCondition } from '../../auth/ugnik-scope.js';
+import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 
 /** Who asks, for audit. */
 export interface Actor {
