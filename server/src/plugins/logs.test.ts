@@ -33,8 +33,9 @@ beforeAll(async () => {
     web: false,
     logger: { ...(loggerOptions(config) as object), level: 'info', stream: capture },
   });
-  // A route that fails inside a statement, as a bug would: the 500 path logs the error.
-  app.get('/api/test/failing-statement', { config: { access: { roles: 'anon' } } }, async () => {
+  // A route that fails inside a statement, as a bug would: the 500 path logs the error. Outside
+  // /api, where every route must be a call of the contract.
+  app.get('/test-only/failing-statement', async () => {
     await app.ctx.db.execute(sql`select ${'ZZPARAMSECRETZZ'}::int`);
   });
   await app.ready();
@@ -106,7 +107,7 @@ describe('logs', () => {
     });
     const token = /[?&]token=([\w-]+)/.exec(mail.text)?.[1] ?? /([\w-]{20,})/.exec(mail.text)![1]!;
 
-    const failed = await app.inject({ method: 'GET', url: '/api/test/failing-statement' });
+    const failed = await app.inject({ method: 'GET', url: '/test-only/failing-statement' });
     expect(failed.statusCode).toBe(500);
     expect(failed.json()).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
 
