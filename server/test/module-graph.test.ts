@@ -77,19 +77,14 @@ const INNER_IMPORTS_BEFORE = new Set([
   'modules/coordinator/coordinator.routes.ts → modules/school-data/school-data.service.ts',
   'modules/coordinator/coordinator.routes.ts → modules/school-data/school-data.access.ts',
   'modules/coordinator/organizator.repo.ts → modules/school-data/school-data.access.ts',
-  'modules/exam-results/exam-results.routes.ts → modules/exam-test/exam-work.repo.ts',
   'modules/exam-results/publication.service.ts → modules/create-diagnostic/create-diagnostic.access.ts',
   'modules/exam-results/publication.service.ts → modules/participant-test/queue.service.ts',
-  'modules/exam-results/results.read.ts → modules/exam-test/exam-work.repo.ts',
-  'modules/exam-results/results.read.ts → modules/exam-test/presenter.ts',
-  'modules/exam-results/results.service.ts → modules/exam-test/exam-work.repo.ts',
   'modules/exam-results/results.service.ts → modules/expert/grading.service.ts',
   'modules/exam-test/exam-work.service.ts → modules/files/files.service.ts',
   'modules/expert/answers-zip.service.ts → modules/files/files.repo.ts',
   'modules/feedback/feedback.routes.ts → modules/files/upload.ts',
   'modules/feedback/feedback.service.ts → modules/files/files.service.ts',
   'modules/feedback/feedback.service.ts → modules/files/upload.ts',
-  'modules/monitoring/monitoring.service.ts → modules/exam-test/deadline.ts',
   'modules/monitoring/monitoring.service.ts → modules/school-data/school-data.access.ts',
   'modules/organizator/organizator.routes.ts → modules/school-data/school-data.routes.ts',
   'modules/participant-test/planning.service.ts → modules/create-diagnostic/create-diagnostic.access.ts',
@@ -127,6 +122,15 @@ describe('the server import graph', () => {
   it('has no cycle between files', () => {
     const edges = new Map([...graph].map(([file, targets]) => [file, new Set(targets)]));
     expect(cycles(edges).map((c) => c.map(rel))).toEqual([]);
+  });
+
+  it('has routes that call services, never repositories', () => {
+    const direct = [...graph]
+      .filter(([file]) => file.endsWith('.routes.ts'))
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => t.endsWith('.repo.ts')).map((t) => `${rel(file)} → ${rel(t)}`),
+      );
+    expect(direct).toEqual([]);
   });
 
   it('reaches another module through its index.ts (the list of older inner imports only shrinks)', () => {

@@ -26,8 +26,6 @@ import {
 } from '@attesta/contract';
 import { authOf, type AccessRule } from '../../auth/access.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
-import { listDiagnostics } from './admin-diagnostics.repo.js';
-import * as repo from './admin-org.repo.js';
 import * as service from './admin-org.service.js';
 
 /**
@@ -60,7 +58,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       body: adminOoListRequestSchema,
       response: { 200: adminOoListResponseSchema, ...errors(400, 401, 403) },
     },
-    handler: (req) => repo.listOo(db, req.body),
+    handler: (req) => service.listOo(db, req.body),
   });
 
   app.route({
@@ -92,7 +90,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       body: adminSchoolListRequestSchema,
       response: { 200: adminSchoolListResponseSchema, ...errors(400, 401, 403) },
     },
-    handler: (req) => repo.listSchools(db, req.body),
+    handler: (req) => service.listSchools(db, req.body),
   });
 
   app.route({
@@ -268,7 +266,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       body: adminStudentListRequestSchema,
       response: { 200: adminStudentListResponseSchema, ...errors(400, 401, 403) },
     },
-    handler: (req) => repo.listStudents(db, req.body),
+    handler: (req) => service.listStudents(db, req.body),
   });
 
   app.route({
@@ -355,7 +353,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       body: adminDiagnosticListRequestSchema,
       response: { 200: adminDiagnosticListResponseSchema, ...errors(400, 401, 403) },
     },
-    handler: (req) => listDiagnostics(db, req.body),
+    handler: (req) => service.listDiagnostics(db, req.body),
   });
 
   app.route({

@@ -366,3 +366,7 @@ export async function getDiagnostic(db: Db, id: number): Promise<AdminDiagnostic
   if (!diagnostic) throw notFound('No such diagnostic');
   return diagnostic;
 }
+
+/** Plain list reads (no rule beyond the route's admin access): the repositories answer them. */
+export { listOo, listSchools, listStudents } from './admin-org.repo.js';
+export { listDiagnostics } from './admin-diagnostics.repo.js';

@@ -20,10 +20,8 @@ import {
 import { authOf, endpoint } from '../../auth/access.js';
 import { hasRole } from '../../auth/types.js';
 import { notFound } from '../../lib/errors.js';
-import * as workRepo from '../exam-test/exam-work.repo.js';
 import { changePublish, createResultQueue, enableChangePublish } from './publication.service.js';
 import { findPt, resultAccess } from './results.access.js';
-import { resultPdf } from './results.pdf.js';
 import {
   getResult,
   listResults,
@@ -33,6 +31,7 @@ import {
   toExamResult,
   whyNoResult,
 } from './results.read.js';
+import { resultDocument } from './results.document.js';
 import { preprofView, preschoolView, resultJsonView } from './result-views.js';
 import { registerResultJobs } from './results.service.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
@@ -132,24 +131,8 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
     handler: (req) => referenceOf(db, authOf(req), req.params.id),
   });
 
-  const sendDoc = async (req: FastifyRequest<{ Params: { id: number } }>, preprof: boolean) => {
-    const { pt } = await resultAccess(db, authOf(req), req.params.id);
-    const loaded = await loadResult(db, pt);
-    const place = await workRepo.findParticipantPerson(db, pt);
-    const p = place.person;
-    const parts = preprof ? preprofView(loaded) : null;
-    const result = toExamResult(loaded);
-    return resultPdf({
-      result,
-      diagnosticName: pt.diagnosticName,
-      participantName: p ? [p.surname, p.name, p.patronymic].filter(Boolean).join(' ') : 'Участник',
-      schoolName: place.schoolName,
-      className: place.className,
-      testDate: pt.testDate,
-      verifyUrl: `${originOf(req)}/verify/${result.verificationCode}`,
-      ...(parts ? { parts: { theory: parts.theory, practice: parts.practice } } : {}),
-    });
-  };
+  const sendDoc = (req: FastifyRequest<{ Params: { id: number } }>, preprof: boolean) =>
+    resultDocument(db, authOf(req), req.params.id, preprof, originOf(req));
   const pdfDescription =
     `Answers \`application/pdf\` (download). ${WHO_READS} Holds the totals, per-task and per-element ` +
     'tables, and the verification code as text and as a QR code of `<PUBLIC_URL or request origin>/verify/<code>`.';

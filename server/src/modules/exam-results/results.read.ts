@@ -23,8 +23,8 @@ import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
 import { sanitizeHtml } from '../../lib/sanitize.js';
 import { schoolDay } from '../../lib/calendar.js';
-import * as workRepo from '../exam-test/exam-work.repo.js';
-import { toParticipantVariant, type TaskRow } from '../exam-test/presenter.js';
+import * as workRepo from '../exam-test/index.js';
+import { toParticipantVariant, type TaskRow } from '../exam-test/index.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import {
   expertAssignmentsIn,

@@ -21,7 +21,7 @@ import { PermanentJobError, registerJobHandler, type JobContext } from '../../jo
 import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { InvalidTaskError, markFor, percent, scoreAnswer, type ScoreResult } from '../scoring/index.js';
-import { answersOf, lockWorkForUpdate } from '../exam-test/exam-work.repo.js';
+import { answersOf, lockWorkForUpdate } from '../exam-test/index.js';
 import { subscribe, type DomainEvents } from '../../events/domain-events.js';
 
 /*

@@ -15,7 +15,14 @@ import {
 import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
-import { attachBus, detachBus, EventBus, participantKey, type WorkEvent, type WorkEventKind } from '../../events/work-bus.js';
+import {
+  attachBus,
+  detachBus,
+  EventBus,
+  participantKey,
+  type WorkEvent,
+  type WorkEventKind,
+} from '../../events/work-bus.js';
 import { canWatchRoom, recordIntegrity, roomRows, roomSnapshot, type RoomRef } from './monitoring.service.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { examWorkEvents } from '../../db/schema/index.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
-import { effectiveDeadline, isPastDeadline, secondsLeft } from '../exam-test/deadline.js';
+import { effectiveDeadline, isPastDeadline, secondsLeft } from '../exam-test/index.js';
 import { assignedClassIds, assignedWholeBuildingIds } from '../school-data/school-data.access.js';
 import { busOf, publishWorkEvent } from '../../events/work-bus.js';
 

@@ -36,7 +36,6 @@ import { authOf, endpoint } from '../../auth/access.js';
 import type { Db } from '../../db/client.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { attachmentDisposition } from '../../lib/xlsx.js';
-import * as ref from './reference.repo.js';
 import * as reports from './reports.service.js';
 import * as service from './ugnik.service.js';
 import { ugnikDiagnosticInScope, ugnikParticipantTestInScope } from '../../auth/ugnik.access.js';
@@ -220,42 +219,42 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
     'Educational organisations (filter: search)',
     ugnikOoListRequestSchema,
     ugnikOoSchema,
-    ref.listOo,
+    service.listOo,
   );
   referenceList(
     'POST /api/ugnik/school/list',
     'Schools (filter: search, ooId)',
     ugnikSchoolListRequestSchema,
     ugnikSchoolSchema,
-    ref.listSchools,
+    service.listSchools,
   );
   referenceList(
     'POST /api/ugnik/building/list',
     'Buildings (filter: search, schoolId)',
     ugnikBuildingListRequestSchema,
     ugnikBuildingSchema,
-    ref.listBuildings,
+    service.listBuildings,
   );
   referenceList(
     'POST /api/ugnik/class/list',
     'Classes (filter: search, schoolId, buildingId, parallelId)',
     ugnikClassListRequestSchema,
     ugnikClassSchema,
-    ref.listClasses,
+    service.listClasses,
   );
   referenceList(
     'POST /api/ugnik/parallel/list',
     'Parallels (grades)',
     ugnikParallelListRequestSchema,
     ugnikParallelSchema,
-    ref.listParallels,
+    service.listParallels,
   );
   referenceList(
     'POST /api/ugnik/mainSubjectTest/list',
     'Subject tests usable for inspections (kind diagnostic; filter: search, parallelId, subjectId)',
     ugnikMainSubjectTestListRequestSchema,
     ugnikMainSubjectTestSchema,
-    ref.listMainSubjectTests,
+    service.listMainSubjectTests,
   );
 
   // --- reports ---

@@ -319,3 +319,13 @@ export async function deleteParticipantTest(ctx: AppContext, actor: Actor, id: n
   });
   await ctx.sessions.revokeWhere({ participantTestId: id }, 'participant_test_deleted');
 }
+
+/** The reference lists of the authority's forms (plain reads). */
+export {
+  listBuildings,
+  listClasses,
+  listMainSubjectTests,
+  listOo,
+  listParallels,
+  listSchools,
+} from './reference.repo.js';

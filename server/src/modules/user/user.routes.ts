@@ -18,7 +18,6 @@ import {
 import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { checkTechSpec, probeBytes } from './tech-spec.js';
 import * as service from './user.service.js';
-import { listRoles } from './user.repo.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['user'];
@@ -72,7 +71,7 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       response: { 200: z.array(roleInfoSchema), ...errors(401, 403) },
     },
-    handler: () => listRoles(ctx.db),
+    handler: () => service.listRoles(ctx.db),
   });
 
   app.route({

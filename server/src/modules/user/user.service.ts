@@ -403,3 +403,6 @@ const pickCard = (s: repo.StudentRow) => ({
   birthDate: s.birthDate,
   classId: s.classId,
 });
+
+/** The roles a user can hold, with their names (a plain read). */
+export { listRoles } from './user.repo.js';

@@ -14,39 +14,14 @@ import {
   workerTestSchema,
   type WorkerTestSaveBody,
 } from '@attesta/contract';
-import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
-import { hasRole, type AuthContext } from '../../auth/types.js';
-import { notFound } from '../../lib/errors.js';
+import { authOf, endpoint } from '../../auth/access.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
-import * as repo from './worker.repo.js';
+import { codeInScope, workerTestInScope } from './worker.access.js';
 import * as service from './worker.service.js';
 
 const tags = ['worker-test'];
 const idParams = z.object({ id: idParamSchema });
 const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
-
-/** A worker test the caller may see (`canSee`) or change (`canEdit`); 404 when there is none. */
-function workerTestInScope(
-  getId: (req: FastifyRequest) => number | undefined,
-  allowed: (auth: AuthContext, schoolId: number | null) => boolean,
-): ScopeRule {
-  return async (req, auth) => {
-    const id = getId(req);
-    if (id === undefined) return true;
-    const schoolId = await repo.workerTestSchool(req.server.ctx.db, id);
-    if (schoolId === undefined) throw notFound('No such worker test');
-    return allowed(auth, schoolId);
-  };
-}
-
-/** generateActivationCode: a visible worker test and a worker of the coordinator's own school. */
-const codeInScope: ScopeRule = async (req, auth) => {
-  const { workerTestId, workerId } = req.query as { workerTestId: number; workerId: number };
-  if (!(await workerTestInScope(() => workerTestId, service.canSee)(req, auth))) return false;
-  const worker = await repo.findWorker(req.server.ctx.db, workerId);
-  if (!worker) throw notFound('No such worker');
-  return hasRole(auth, 'admin') || (auth.schoolId !== null && worker.schoolId === auth.schoolId);
-};
 
 const paramId = (req: FastifyRequest) => (req.params as { id: number }).id;
 const SCOPE =

@@ -1,0 +1,16 @@
+/*
+ * The exam-test module's public face: what other modules may use of exam works. Results read a
+ * work's variant, answers and participant; monitoring shows the clock by the same deadline rules.
+ * Other modules import this file only.
+ */
+export {
+  answersOf,
+  findParticipantPerson,
+  findVariant,
+  findWork,
+  lockWorkForUpdate,
+  taskFilesOf,
+  variantTasksOf,
+} from './exam-work.repo.js';
+export { toParticipantVariant, type TaskRow } from './presenter.js';
+export { effectiveDeadline, isPastDeadline, secondsLeft } from './deadline.js';
