@@ -1105,4 +1105,3 @@ export type EndpointKey = KeyOf<(typeof ENDPOINTS)[number]>;
 export const CALLS: readonly (EndpointContract | OurEndpointContract)[] = [...ENDPOINTS, ...OUR_ENDPOINTS];
 export type CallKey = EndpointKey | KeyOf<(typeof OUR_ENDPOINTS)[number]>;
 
-export const endpointKey = (e: Pick<EndpointContract, 'method' | 'path'>) => `${e.method} ${e.path}`;

@@ -58,8 +58,6 @@ export function registerJobHandler(type: string, handler: JobHandler): void {
   registry.set(type, handler);
 }
 
-export const jobHandlerTypes = () => [...registry.keys()];
-
 export interface JobRunnerOptions {
   /** Names this worker in lockedBy (default host:pid:random). */
   workerId?: string;

@@ -102,24 +102,6 @@ function parseRoles(value: string[] | string | null): string[] {
   return value.slice(1, -1).split(',');
 }
 
-/** A user with their roles, in one round trip (logins). */
-export async function findUserWithRoles(
-  db: DbOrTx,
-  login: string,
-): Promise<{ user: UserRow; roles: Role[] } | null> {
-  const [row] = await db
-    .select({
-      user: users,
-      roles: sql<
-        Role[]
-      >`array(select ${userRoles.role} from ${userRoles} where ${userRoles.userId} = ${users.id} order by 1)`,
-    })
-    .from(users)
-    .where(sql`lower(${users.login}) = lower(${login})`)
-    .limit(1);
-  return row ? { user: row.user, roles: [...row.roles] } : null;
-}
-
 export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;

@@ -6,7 +6,6 @@ import type {
   SavedAnswer,
 } from '@attesta/contract';
 
-export const SERVER_NOW = () => new Date().toISOString();
 
 export function workState(id: number, overrides: Partial<ExamWorkState> = {}): ExamWorkState {
   const now = Date.now();
