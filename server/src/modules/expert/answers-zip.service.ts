@@ -15,7 +15,7 @@ import {
 } from '../../db/schema/index.js';
 import { badRequest } from '../../lib/errors.js';
 import { htmlToText, sanitizeHtml } from '../../lib/sanitize.js';
-import { findFileContent } from '../files/files.repo.js';
+import { findFileContent } from '../files/index.js';
 import { rubricOf } from './grading.service.js';
 import { answerFilesOf, workDay } from './workspace.service.js';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { feedbackResultSchema, idParamSchema } from '@attesta/contract';
 import { authOf, endpoint } from '../../auth/access.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
-import { MULTIPART_LIMITS, readUploadForm } from '../files/upload.js';
+import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
 import * as service from './feedback.service.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 

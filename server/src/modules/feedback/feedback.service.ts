@@ -5,8 +5,8 @@ import type { AppContext } from '../../context.js';
 import { feedback } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
-import { storeFiles, uploadAllowance } from '../files/files.service.js';
-import { checkFile, type IncomingFile } from '../files/upload.js';
+import { storeFiles, uploadAllowance } from '../files/index.js';
+import { checkFile, type IncomingFile } from '../files/index.js';
 
 export interface FeedbackInput {
   /** The JSON body, or the text fields of a multipart form. */
