@@ -1104,4 +1104,3 @@ export type EndpointKey = KeyOf<(typeof ENDPOINTS)[number]>;
 /** Every call: the specification's and ours. */
 export const CALLS: readonly (EndpointContract | OurEndpointContract)[] = [...ENDPOINTS, ...OUR_ENDPOINTS];
 export type CallKey = EndpointKey | KeyOf<(typeof OUR_ENDPOINTS)[number]>;
-

@@ -6,7 +6,6 @@ import type {
   SavedAnswer,
 } from '@attesta/contract';
 
-
 export function workState(id: number, overrides: Partial<ExamWorkState> = {}): ExamWorkState {
   const now = Date.now();
   return {
