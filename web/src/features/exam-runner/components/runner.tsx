@@ -15,7 +15,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAnswered } from '../../../components/answers/answer-value';
 import { RichHtml } from '../../../components/answers/rich-html';
-import type { FileUploader, UploadedFile } from '../../../components/answers/file-input';
 import { apiClient, ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { blanksUrl, type ExamApi, type PauseState, type TimeLeft } from '../api/exam-api';
@@ -24,7 +23,9 @@ import { useAutosave } from '../hooks/use-autosave';
 import { RESYNC_MS, useCountdown } from '../hooks/use-countdown';
 import { useWorkEvents, type WorkEventKind } from '../hooks/use-work-events';
 import { useFlags } from '../hooks/use-flags';
-import { isConnectionLost, useFileOutbox } from '../hooks/use-file-outbox';
+import { useOnline } from '../hooks/use-online';
+import { useTaskNavigation } from '../hooks/use-task-navigation';
+import { useAttachments } from '../hooks/use-attachments';
 import { fileOutboxStore, type FileOutboxStore } from '../lib/file-outbox';
 import type { OutboxEvent } from '../lib/outbox';
 import type { OutboxStore } from '../lib/outbox-store';
@@ -65,21 +66,6 @@ interface Finished {
 /** Why this runner can no longer work on the work: staff moved it, logged the participant out, deleted it. */
 type Ended = 'session_cleared' | 'logged_out' | 'deleted';
 
-function useOnline() {
-  const [online, setOnline] = useState(() => (typeof navigator === 'undefined' ? true : navigator.onLine));
-  useEffect(() => {
-    const up = () => setOnline(true);
-    const down = () => setOnline(false);
-    window.addEventListener('online', up);
-    window.addEventListener('offline', down);
-    return () => {
-      window.removeEventListener('online', up);
-      window.removeEventListener('offline', down);
-    };
-  }, []);
-  return online;
-}
-
 const withTimeout = <T,>(promise: Promise<T>, ms: number, fallback: T) =>
   Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms))]);
 
@@ -113,14 +99,6 @@ export function Runner({
   const [modes, setModes] = useState<Record<number, AnswerMode>>(() =>
     Object.fromEntries((work.answers ?? []).map((a) => [a.variantTaskId, a.answerMode])),
   );
-  const [knownFiles, setKnownFiles] = useState<Record<number, UploadedFile>>({});
-  const positionKey = `attesta.task.${work.id}`;
-  const [index, setIndex] = useState(() => {
-    const saved = Number(sessionStorage.getItem(positionKey));
-    return Number.isInteger(saved) && saved >= 0 && saved < tasks.length ? saved : 0;
-  });
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const moved = useRef(false);
   const finishing = useRef(false);
 
   /** The server said the work is finished (a refused save, the push, a clock sync): show it. */
@@ -214,36 +192,14 @@ export function Runner({
     onEvent: onOutboxEvent,
     refetchAnswer,
   });
-  const valuesRef = useRef(values);
-  useEffect(() => {
-    valuesRef.current = values;
-  });
-
-  /** Sends files with the task's answer: the answer as it stands (its files), then the new ones. */
-  const sendFiles = useCallback(
-    async (variantTaskId: number, files: File[], onProgress?: (share: number) => void) => {
-      await commit(variantTaskId);
-      const current = valuesRef.current[variantTaskId] as { fileIds?: number[] } | undefined;
-      const fileIds = current?.fileIds ?? [];
-      const seq = outbox.reserveSeq(variantTaskId);
-      const response = await upload({ examWorkId: work.id, variantTaskId, fileIds, seq, files, onProgress });
-      const stored = response.files.filter((f) => f.variantTaskId === variantTaskId);
-      setKnownFiles((prev) => ({ ...prev, ...Object.fromEntries(stored.map((f) => [f.id, f])) }));
-      const result = response.results.find((r) => r.variantTaskId === variantTaskId);
-      setServerValue(
-        variantTaskId,
-        { fileIds: [...fileIds, ...stored.map((f) => f.id)] },
-        result?.seq ?? seq,
-      );
-      if (result) outbox.noteSaved(result.savedAt);
-      return stored;
-    },
-    [commit, outbox, setServerValue, upload, work.id],
-  );
-  const files = useFileOutbox({
+  const files = useAttachments({
     examWorkId: work.id,
     store: fileStore,
-    send: sendFiles,
+    upload,
+    values,
+    outbox,
+    commit,
+    setServerValue,
     online,
     reachedAt: snapshot.lastSavedAt,
     onRefused: (variantTaskId, error) => {
@@ -391,45 +347,17 @@ export function Runner({
     return () => clearTimeout(id);
   }, [pausedUntil, pause, refreshPause, countdown]);
 
-  const goTo = useCallback(
-    (next: number) => {
-      if (next < 0 || next >= tasks.length) return;
-      void commit();
-      moved.current = true;
-      setIndex(next);
-      sessionStorage.setItem(positionKey, String(next));
-    },
-    [commit, tasks.length, positionKey],
-  );
-
-  // Switching tasks puts the keyboard and screen reader on the new task's heading.
-  useEffect(() => {
-    if (moved.current) headingRef.current?.focus();
-  }, [index]);
-
-  const task = tasks[index]!;
+  const { index, task, goTo, headingRef } = useTaskNavigation({
+    examWorkId: work.id,
+    tasks,
+    beforeMove: commit,
+    disabled: paused || !!finished,
+    onToggleFlag: toggleTaskFlag,
+  });
   const toggleFlag = useCallback(
     () => toggleTaskFlag(task.variantTaskId),
     [toggleTaskFlag, task.variantTaskId],
   );
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!e.altKey || e.ctrlKey || e.metaKey || paused || finished) return;
-      if (e.key === 'ArrowRight') {
-        e.preventDefault();
-        goTo(index + 1);
-      } else if (e.key === 'ArrowLeft') {
-        e.preventDefault();
-        goTo(index - 1);
-      } else if (e.code === 'KeyF') {
-        e.preventDefault();
-        toggleFlag();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [goTo, index, paused, finished, toggleFlag]);
 
   const answered = useMemo(
     () =>
@@ -455,27 +383,6 @@ export function Runner({
       });
     }
   };
-
-  /**
-   * Attaching: sent at once; without a connection the files wait in the file outbox (after any
-   * that already wait for the task, so the order holds) and go when the network returns.
-   */
-  const uploadFor =
-    (variantTaskId: number): FileUploader =>
-    async (chosen, _fileIds, onProgress) => {
-      if (files.waitingFiles(variantTaskId).length) {
-        await files.queue(variantTaskId, chosen);
-        void flushFiles();
-        return [];
-      }
-      try {
-        return await sendFiles(variantTaskId, chosen, onProgress);
-      } catch (error) {
-        if (!isConnectionLost(error)) throw error;
-        await files.queue(variantTaskId, chosen);
-        return [];
-      }
-    };
 
   const pauseWork = async (next: boolean) => {
     setPauseBusy(true);
@@ -614,7 +521,7 @@ export function Runner({
               allowBlank={test.subjectTest.allowBlank}
               blanksHref={blanksUrl(work.id)}
               disabled={paused}
-              knownFiles={knownFiles}
+              knownFiles={files.knownFiles}
               waitingFiles={files.waitingFiles(task.variantTaskId)}
               onChange={(value) => change(task.variantTaskId, value)}
               onCommit={() => void commit(task.variantTaskId)}
@@ -622,7 +529,7 @@ export function Runner({
               onMode={(mode) => void setMode(mode)}
               onPrev={() => goTo(index - 1)}
               onNext={() => goTo(index + 1)}
-              upload={uploadFor(task.variantTaskId)}
+              upload={files.uploaderFor(task.variantTaskId)}
               loadContainer={api.htmlContainer}
             />
           </main>
