@@ -218,15 +218,20 @@ describe('the participant runner', () => {
       // Reload without a network: the runner opens from what the browser has.
       await page.reload();
       await page.getByTestId('task-nav-1').waitFor({ timeout: 20_000 });
-      await expect(
-        page.getByTestId(`task-nav-${file.position}`).getAttribute('data-unsaved'),
-      ).resolves.not.toBeNull();
+      // The waiting file is read back from IndexedDB a moment after the runner opens.
+      await expect
+        .poll(() => page.getByTestId(`task-nav-${file.position}`).getAttribute('data-unsaved'), {
+          timeout: 10_000,
+        })
+        .not.toBeNull();
       await page.getByTestId(`task-nav-${short.position}`).click();
       expect(await page.getByTestId(`task-${short.position}`).getByTestId('short-text').inputValue()).toBe(
         'без связи',
       );
       await page.getByTestId(`task-nav-${file.position}`).click();
-      await expect(page.getByTestId('waiting-files').textContent()).resolves.toContain('офлайн.png');
+      await expect
+        .poll(async () => (await page.getByTestId('waiting-files').textContent()) ?? '', { timeout: 10_000 })
+        .toContain('офлайн.png');
 
       // The network returns: the answer and the file reach the server by themselves.
       await context.setOffline(false);
