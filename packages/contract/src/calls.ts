@@ -38,6 +38,21 @@ import {
 } from './exam.js';
 import { htmlContainerSchema, subjectTestHtmlSchema } from './kim.js';
 import { integrityEventSchema } from './monitoring.js';
+import { queueItemSchema } from './queue.js';
+import {
+  enableChangePublishSchema,
+  examResultSchema,
+  noResultSchema,
+  preprofResultSchema,
+  preschoolResultSchema,
+  publishStateSchema,
+  resultJsonSchema,
+  resultListRequestSchema,
+  resultListResponseSchema,
+  resultQueueQuerySchema,
+  resultVariantSchema,
+  taskReferenceSchema,
+} from './results.js';
 import {
   idParamSchema,
   participantCardBodySchema,
@@ -146,6 +161,32 @@ export const CALL_SCHEMAS = {
   'GET /api/test/procedure/{id}': { params: idPathSchema, response: subjectTestHtmlSchema },
   'GET /api/KimHtmlContainer/{id}': { params: idPathSchema, response: htmlContainerSchema },
   'GET /api/user/checkTechSpec': { query: techSpecQuerySchema, response: techSpecResultSchema },
+  // ------------------------------------------------------------ results (/api/examresults)
+  'GET /api/examresults/{id}': { params: idPathSchema, response: examResultSchema },
+  'GET /api/examresults/variant/{id}': { params: idPathSchema, response: resultVariantSchema },
+  'POST /api/examresults/participantTest/list': {
+    body: resultListRequestSchema,
+    response: resultListResponseSchema,
+  },
+  'GET /api/examresults/noresult/{id}': { params: idPathSchema, response: noResultSchema },
+  'GET /api/examresults/referenceByVariantTaskId/{id}': {
+    params: idPathSchema,
+    response: taskReferenceSchema,
+  },
+  'GET /api/examresults/doc/{id}': { params: idPathSchema },
+  'GET /api/examresults/doc/{id}/preprof': { params: idPathSchema },
+  'GET /api/examresults/preprof/{id}': { params: idPathSchema, response: preprofResultSchema },
+  'GET /api/examresults/preschool/{id}': { params: idPathSchema, response: preschoolResultSchema },
+  'GET /api/examresults/changePublish/{diagnosticId}/{publish}': {
+    params: z.strictObject({ diagnosticId: idParamSchema, publish: z.enum(['true', 'false']) }),
+    response: publishStateSchema,
+  },
+  'GET /api/examresults/enableChangePublish/{diagnosticId}': {
+    params: z.strictObject({ diagnosticId: idParamSchema }),
+    response: enableChangePublishSchema,
+  },
+  'POST /api/ParticipantTest/createresultqueue': { query: resultQueueQuerySchema, response: queueItemSchema },
+  'GET /api/ParticipantTest/getResultJson/{id}': { params: idPathSchema, response: resultJsonSchema },
   'POST /api/monitoring/integrity': {
     body: integrityEventSchema,
     response: z.object({ accepted: z.boolean() }),

@@ -1,23 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  enableChangePublishSchema,
-  examResultSchema,
-  idParamSchema,
-  noResultSchema,
-  preprofResultSchema,
-  preschoolResultSchema,
-  publishStateSchema,
-  queueItemSchema,
-  resultJsonSchema,
-  resultListRequestSchema,
-  resultListResponseSchema,
-  resultQueueQuerySchema,
-  resultVariantSchema,
-  taskReferenceSchema,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { idParamSchema } from '@attesta/contract';
+import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { hasRole } from '../../auth/types.js';
 import { notFound } from '../../lib/errors.js';
 import { changePublish, createResultQueue, enableChangePublish } from './publication.service.js';
@@ -54,20 +39,17 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
   const originOf = (req: FastifyRequest) => config.publicUrl ?? `${req.protocol}://${req.host}`;
 
   app.route({
-    ...endpoint('GET /api/examresults/{id}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/{id}', {
       summary: 'Result of a participant test',
       description: `\`id\` is the participant test id. ${WHO_READS} The mark and level are null while any answer awaits experts.`,
       tags,
-      params: idParams,
-      response: { 200: examResultSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: async (req) => toExamResult(await getResult(db, authOf(req), req.params.id)),
   });
 
   app.route({
-    ...endpoint('GET /api/examresults/variant/{id}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/variant/{id}', {
       summary: 'The variant of a result with the answers given and per-task scores',
       description:
         '`id` is the exam work id. The participant: own work, after publication (403 ' +
@@ -77,15 +59,13 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
         'assignment in, only the assigned tasks, anonymised (`anonCode`, no name/school) and without ' +
         'scores (blind marking), with keys. 409 `work_not_finished` for a running work.',
       tags,
-      params: idParams,
-      response: { 200: resultVariantSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) => resultVariant(db, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('POST /api/examresults/participantTest/list'),
-    schema: {
+    ...contractRoute('POST /api/examresults/participantTest/list', {
       summary: 'Page of results',
       description:
         'One row per result (scored or awaiting experts) in the caller’s scope: admin all, coordinator ' +
@@ -94,30 +74,26 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
         'code or a verification code). Sort: `participantName` (default), `primaryScore`, `percent`, ' +
         '`computedAt`, `id`.',
       tags,
-      body: resultListRequestSchema,
-      response: { 200: resultListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => listResults(db, authOf(req), req.body),
   });
 
   app.route({
-    ...endpoint('GET /api/examresults/noresult/{id}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/noresult/{id}', {
       summary: 'Why a participant test has no result',
       description:
         '`reason`: `annulled`, `not_finished` (work running), `awaiting_grading` (finished, awaiting ' +
         'experts or scoring), `deleted_work`, `absent` (no work and the test day or window is over, or ' +
         'marked absent), `not_started`; null when the result is there. `message` in Russian. Staff in scope.',
       tags,
-      params: idParams,
-      response: { 200: noResultSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => whyNoResult(db, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('GET /api/examresults/referenceByVariantTaskId/{id}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/referenceByVariantTaskId/{id}', {
       summary: 'Reference answer, solution and criteria of a variant task',
       description:
         'Admin: any task. Expert: tasks they have an assignment on. Coordinator: tasks of a subject test ' +
@@ -125,9 +101,8 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
         'Participant: a task of their own work’s variant, only after publication (403 ' +
         '`results_not_published`). 404 unknown task, 403 otherwise.',
       tags,
-      params: idParams,
-      response: { 200: taskReferenceSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => referenceOf(db, authOf(req), req.params.id),
   });
 
@@ -164,39 +139,33 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
   }
 
   app.route({
-    ...endpoint('GET /api/examresults/preprof/{id}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/preprof/{id}', {
       summary: 'Pre-professional exam result: theory and practice parts',
       description:
         `${WHO_READS} Split rule (\`rule\`): when any task of the variant has \`content.part\` = ` +
         '`theory` | `practice`, that decides (tasks without it are theory) — `content_part`; otherwise ' +
         'the first half of the positions (rounded up) is theory, the rest practice — `position_halves`.',
       tags,
-      params: idParams,
-      response: { 200: preprofResultSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: async (req) => preprofView(await getResult(db, authOf(req), req.params.id)),
   });
 
   app.route({
-    ...endpoint('GET /api/examresults/preschool/{id}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/preschool/{id}', {
       summary: 'Preschool diagnostic result: qualitative levels, no scores',
       description:
         `${WHO_READS} Overall level: the subject test scale’s level, else a band of the percent ` +
         '(≥80 «высокий», ≥50 «средний», else «низкий»); elements and tasks by the same bands. No points leave.',
       tags,
-      params: idParams,
-      response: { 200: preschoolResultSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: async (req) => preschoolView(await getResult(db, authOf(req), req.params.id)),
   });
 
-  const diagnosticParams = z.object({ diagnosticId: idParamSchema });
 
   app.route({
-    ...endpoint('GET /api/examresults/changePublish/{diagnosticId}/{publish}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/changePublish/{diagnosticId}/{publish}', {
       summary: 'Publish or unpublish the results of a diagnostic',
       description:
         'State-changing GET (anti-CSRF header). Admin: any diagnostic; coordinator: only a diagnostic ' +
@@ -205,9 +174,8 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
         'or is not scored. Sets resultsPublished/publishedAt and the participant tests to `published` ' +
         '(back to `scored` on unpublish). Idempotent, audited. 404 unknown diagnostic.',
       tags,
-      params: diagnosticParams.extend({ publish: z.enum(['true', 'false']) }),
-      response: { 200: publishStateSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) =>
       changePublish(
         db,
@@ -218,47 +186,41 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/examresults/enableChangePublish/{diagnosticId}'),
-    schema: {
+    ...contractRoute('GET /api/examresults/enableChangePublish/{diagnosticId}', {
       summary: 'Whether the results of a diagnostic may be published now',
       description:
         '`enabled` when no result awaits experts and every finished work has a result; `reason` ' +
         '`awaiting_grading` | `unscored` otherwise, with counts and a Russian `message`. Same scope as ' +
         'changePublish.',
       tags,
-      params: diagnosticParams,
-      response: { 200: enableChangePublishSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => enableChangePublish(db, authOf(req), req.params.diagnosticId),
   });
 
   app.route({
-    ...endpoint('POST /api/ParticipantTest/createresultqueue'),
-    schema: {
+    ...contractRoute('POST /api/ParticipantTest/createresultqueue', {
       summary: 'Queue (re-)scoring of a participant test’s work',
       description:
         'Query `participantTestId`. Admin, or a coordinator of the participant test’s school. Queues a ' +
         '`result` job (the same item while one is queued or running). 404 unknown, 403 out of scope, ' +
         '409 `no_finished_work`. Audited.',
       tags,
-      querystring: resultQueueQuerySchema,
-      response: { 200: queueItemSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) =>
       createResultQueue(db, { auth: authOf(req), ip: req.ip ?? null }, req.query.participantTestId),
   });
 
   app.route({
-    ...endpoint('GET /api/ParticipantTest/getResultJson/{id}'),
-    schema: {
+    ...contractRoute('GET /api/ParticipantTest/getResultJson/{id}', {
       summary: 'Machine-readable result of a participant test',
       description:
         '`id` is the participant test id. Integrations (API key) any; admin any; a coordinator their ' +
         'school. 404 unknown or `no_result`.',
       tags,
-      params: idParams,
-      response: { 200: resultJsonSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: async (req) => {
       const auth = authOf(req);
       if (hasRole(auth, 'integration') && !hasRole(auth, 'admin', 'coordinator')) {

@@ -1,16 +1,8 @@
 /** Calls of the results pages: the participant's own result, publication and the results list. */
-import {
-  currentParticipantTestSchema,
-  enableChangePublishSchema,
-  examResultSchema,
-  publishStateSchema,
-  resultListResponseSchema,
-  resultVariantSchema,
-  type Diagnostic,
-  type ListResponse,
-} from '@attesta/contract';
+import type { Diagnostic, ListResponse, RESULT_SORT_FIELDS } from '@attesta/contract';
 import type { PageRequest } from '../../components/data-table/list-request';
 import { apiClient } from '../../lib/api-client';
+import { call, callPath } from '../../lib/call';
 
 const quiet = { suppressRedirect: true } as const;
 
@@ -24,48 +16,38 @@ export const resultsKeys = {
 };
 
 export const currentParticipantTest = (signal?: AbortSignal) =>
-  apiClient.get('/api/exam/test/currentParticipantTest', {
-    ...quiet,
-    signal,
-    parse: (d) => currentParticipantTestSchema.parse(d),
-  });
+  call('GET /api/exam/test/currentParticipantTest', {}, { ...quiet, signal });
 
 export const getResult = (participantTestId: number, signal?: AbortSignal) =>
-  apiClient.get(`/api/examresults/${participantTestId}`, {
-    ...quiet,
-    signal,
-    parse: (d) => examResultSchema.parse(d),
-  });
+  call('GET /api/examresults/{id}', { params: { id: participantTestId } }, { ...quiet, signal });
 
 export const getResultVariant = (examWorkId: number, signal?: AbortSignal) =>
-  apiClient.get(`/api/examresults/variant/${examWorkId}`, {
-    ...quiet,
-    signal,
-    parse: (d) => resultVariantSchema.parse(d),
-  });
+  call('GET /api/examresults/variant/{id}', { params: { id: examWorkId } }, { ...quiet, signal });
 
-export const resultPdfPath = (participantTestId: number) => `/api/examresults/doc/${participantTestId}`;
+export const resultPdfPath = (participantTestId: number) =>
+  callPath('GET /api/examresults/doc/{id}', { id: participantTestId });
 
 export const enableChangePublish = (diagnosticId: number, signal?: AbortSignal) =>
-  apiClient.get(`/api/examresults/enableChangePublish/${diagnosticId}`, {
-    ...quiet,
-    signal,
-    parse: (d) => enableChangePublishSchema.parse(d),
-  });
+  call(
+    'GET /api/examresults/enableChangePublish/{diagnosticId}',
+    { params: { diagnosticId } },
+    { ...quiet, signal },
+  );
 
 /** A state-changing GET: the client sends the anti-CSRF header on every call. */
 export const changePublish = (diagnosticId: number, publish: boolean) =>
-  apiClient.get(`/api/examresults/changePublish/${diagnosticId}/${publish}`, {
-    ...quiet,
-    parse: (d) => publishStateSchema.parse(d),
-  });
+  call(
+    'GET /api/examresults/changePublish/{diagnosticId}/{publish}',
+    { params: { diagnosticId, publish: publish ? 'true' : 'false' } },
+    quiet,
+  );
 
 export const coordinatorDiagnostics = (signal?: AbortSignal): Promise<ListResponse<Diagnostic>> =>
   apiClient.post('/api/coordinator/diagnostic/list', { page: 1, pageSize: 500 }, { ...quiet, signal });
 
-export const listResults = (request: PageRequest, signal?: AbortSignal) =>
-  apiClient.post('/api/examresults/participantTest/list', request, {
-    ...quiet,
-    signal,
-    parse: (d) => resultListResponseSchema.parse(d),
-  });
+export type ResultSortField = (typeof RESULT_SORT_FIELDS)[number];
+
+export const listResults = (
+  request: PageRequest<ResultSortField, { diagnosticId: number }>,
+  signal?: AbortSignal,
+) => call('POST /api/examresults/participantTest/list', { body: request }, { ...quiet, signal });

@@ -25,7 +25,14 @@ import { LoadingButton } from '../../components/ui/loading-button';
 import { PageTitle } from '../../components/ui/page-title';
 import { apiClient, ApiError } from '../../lib/api-client';
 import { formatDisplayDateTime, formatNumber } from '../../lib/format';
-import { changePublish, coordinatorDiagnostics, enableChangePublish, listResults, resultsKeys } from './api';
+import {
+  changePublish,
+  coordinatorDiagnostics,
+  enableChangePublish,
+  listResults,
+  resultsKeys,
+  type ResultSortField,
+} from './api';
 import { resultsBundle } from './locales';
 import { describeApiError } from '../../lib/form-errors';
 
@@ -252,7 +259,7 @@ function ResultsTable({
   t: LooseT;
   onPublished: (published: boolean | null) => void;
 }) {
-  const columns = useMemo<Column<ResultRow>[]>(
+  const columns = useMemo<Column<ResultRow, ResultSortField>[]>(
     () => [
       {
         key: 'participant',
@@ -326,7 +333,7 @@ function ResultsTable({
     [t],
   );
   return (
-    <DataTable<ResultRow>
+    <DataTable<ResultRow, ResultSortField, { diagnosticId: number }>
       testId="results-list"
       queryKey={resultsKeys.list(diagnosticId)}
       fetchPage={async (request, signal) => {
