@@ -163,7 +163,6 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
     handler: async (req) => preschoolView(await getResult(db, authOf(req), req.params.id)),
   });
 
-
   app.route({
     ...contractRoute('GET /api/examresults/changePublish/{diagnosticId}/{publish}', {
       summary: 'Publish or unpublish the results of a diagnostic',
