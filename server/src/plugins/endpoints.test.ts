@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import { ENDPOINTS, ROLES, type Role } from '@attesta/contract';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { currentParticipantTestSchema, ENDPOINTS, ROLES, type Role } from '@attesta/contract';
 import { accessPlugin } from '../auth/access.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
@@ -50,8 +51,15 @@ describe('the call contract', () => {
   });
 
   it('refuses at start a route that is not a row of the contract, or has other roles than its row', async () => {
-    const attempt = async (route: { method: 'GET'; url: string; roles: 'any' | ['admin'] }) => {
+    const attempt = async (route: {
+      method: 'GET';
+      url: string;
+      roles: 'any' | readonly ['admin'] | readonly ['participant'];
+      schema?: Record<string, unknown>;
+    }) => {
       const app = Fastify();
+      app.setValidatorCompiler(validatorCompiler);
+      app.setSerializerCompiler(serializerCompiler);
       await app.register(cookie);
       await app.register(accessPlugin, { sessions: {} as SessionStore });
       try {
@@ -59,6 +67,7 @@ describe('the call contract', () => {
           method: route.method,
           url: route.url,
           config: { access: { roles: route.roles } },
+          ...(route.schema ? { schema: route.schema } : {}),
           handler: async () => ({}),
         });
         await app.ready();
@@ -74,6 +83,18 @@ describe('the call contract', () => {
     );
     expect(await attempt({ method: 'GET', url: '/api/user', roles: ['admin'] })).toMatch(/other roles/);
     expect(await attempt({ method: 'GET', url: '/api/user', roles: 'any' })).toBe('started');
+    // A call whose schemas are in the contract takes them from there, never a copy of its own.
+    const current = {
+      method: 'GET',
+      url: '/api/exam/test/currentParticipantTest',
+      roles: ['participant'],
+    } as const;
+    expect(await attempt({ ...current, schema: { response: { 200: currentParticipantTestSchema } } })).toBe(
+      'started',
+    );
+    expect(
+      await attempt({ ...current, schema: { response: { 200: currentParticipantTestSchema.extend({}) } } }),
+    ).toMatch(/must take its schemas from the contract/);
   });
 
   it('registers every call (never 404)', () => {

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { idParamSchema } from '@attesta/contract';
-import { authOf, contractRoute, endpoint } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { hasRole } from '../../auth/types.js';
 import { notFound } from '../../lib/errors.js';
 import { changePublish, createResultQueue, enableChangePublish } from './publication.service.js';
@@ -19,10 +17,8 @@ import {
 import { resultDocument } from './results.document.js';
 import { preprofView, preschoolView, resultJsonView } from './result-views.js';
 import { registerResultJobs } from './results.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['exam-results'];
-const idParams = z.object({ id: idParamSchema });
 
 const WHO_READS =
   'The participant reads their own participant test only once the diagnostic’s results are published ' +
@@ -114,16 +110,14 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
 
   for (const preprof of [false, true]) {
     app.route({
-      ...endpoint(preprof ? 'GET /api/examresults/doc/{id}/preprof' : 'GET /api/examresults/doc/{id}'),
-      schema: {
+      ...contractRoute(preprof ? 'GET /api/examresults/doc/{id}/preprof' : 'GET /api/examresults/doc/{id}', {
         summary: preprof ? 'PDF result report, pre-professional layout' : 'PDF result report',
         description: preprof
           ? `${pdfDescription} Adds the theory and practice parts (rule: see preprof/{id}).`
           : pdfDescription,
         tags,
-        params: idParams,
-        response: errors(400, 401, 403, 404),
-      },
+        errors: [400, 401, 403, 404],
+      }),
       handler: async (req, reply) => {
         const pdf: unknown = await sendDoc(req, preprof);
         return reply
