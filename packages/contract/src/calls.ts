@@ -6,7 +6,13 @@
  * older way (schemas in its route file); docs/how-to-add-a-call.md says how to move one.
  */
 import { z } from 'zod';
-import { okSchema, POW_PROOF_MAX } from './account.js';
+import { activationCodeSchema, okSchema, POW_PROOF_MAX } from './account.js';
+import {
+  clearSessionQuerySchema,
+  clearSessionResultSchema,
+  restoreExamWorkBodySchema,
+  restoreExamWorkResultSchema,
+} from './participant-test.js';
 import type { CallKey } from './endpoints.js';
 import {
   activationCodeCheckSchema,
@@ -37,7 +43,7 @@ import {
   timeLeftSchema,
 } from './exam.js';
 import { htmlContainerSchema, subjectTestHtmlSchema } from './kim.js';
-import { integrityEventSchema } from './monitoring.js';
+import { integrityEventSchema, roomQuerySchema, roomSnapshotSchema } from './monitoring.js';
 import { queueItemSchema } from './queue.js';
 import {
   enableChangePublishSchema,
@@ -187,6 +193,25 @@ export const CALL_SCHEMAS = {
   },
   'POST /api/ParticipantTest/createresultqueue': { query: resultQueueQuerySchema, response: queueItemSchema },
   'GET /api/ParticipantTest/getResultJson/{id}': { params: idPathSchema, response: resultJsonSchema },
+  // ------------------------------------------------------------ live rooms and room actions
+  'GET /api/monitoring/room': { query: roomQuerySchema, response: roomSnapshotSchema },
+  'GET /api/monitoring/room/stream': { query: roomQuerySchema },
+  'GET /api/ParticipantTest/clearSession/{id}': {
+    params: idPathSchema,
+    query: clearSessionQuerySchema,
+    response: clearSessionResultSchema,
+  },
+  'POST /api/ParticipantTest/RestoreExamWork': {
+    body: restoreExamWorkBodySchema,
+    response: restoreExamWorkResultSchema,
+  },
+  'POST /api/Account/LogoutByActivationCode': {
+    body: z.strictObject({
+      activationCode: activationCodeSchema,
+      reason: z.string().trim().max(500).optional().describe('why (kept in the audit trail)'),
+    }),
+    response: z.object({ ended: z.number().int() }),
+  },
   'POST /api/monitoring/integrity': {
     body: integrityEventSchema,
     response: z.object({ accepted: z.boolean() }),

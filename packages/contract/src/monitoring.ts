@@ -53,6 +53,15 @@ export const roomSnapshotSchema = z
   .meta({ id: 'RoomSnapshot' });
 export type RoomSnapshot = z.infer<typeof roomSnapshotSchema>;
 
+const roomId = z.coerce.number().int().positive().max(2_147_483_647);
+/** A room: a class (`classId`) or a whole building (`buildingId`) of one diagnostic. */
+export const roomQuerySchema = z.strictObject({
+  diagnosticId: roomId,
+  classId: roomId.optional(),
+  buildingId: roomId.optional(),
+});
+export type RoomQuery = z.infer<typeof roomQuerySchema>;
+
 /** Data of the stream's `work` event: what changed and the participant's row as it is now. */
 export const roomWorkEventSchema = z.object({ kind: z.string(), row: roomRowSchema });
 export type RoomWorkEvent = z.infer<typeof roomWorkEventSchema>;

@@ -23,7 +23,7 @@ const NOT_MOVED_YET = new Map<string, number>([
   ['features/coordinator/queue-page.tsx', 1],
   ['features/expert/api.ts', 8],
   ['features/expert/attachment-view.tsx', 2],
-  ['features/monitoring/monitoring-api.ts', 9],
+  ['features/monitoring/monitoring-api.ts', 2],
   ['features/results/api.ts', 1],
   ['features/results/result-page.tsx', 1],
   ['features/results/verify-page.tsx', 1],

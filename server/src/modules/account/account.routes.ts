@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  activationCodeSchema,
   changePasswordBodySchema,
   errorBodySchema,
   LOGIN_MAX,
@@ -18,7 +17,7 @@ import {
   resetPasswordBodySchema,
   sendRegistrationEmailBodySchema,
 } from '@attesta/contract';
-import { authOf, endpoint, SESSION_COOKIE } from '../../auth/access.js';
+import { authOf, endpoint, SESSION_COOKIE, contractRoute } from '../../auth/access.js';
 import { activationCodeInScope, userInScope } from '../../auth/shared.access.js';
 import { hashPassword } from '../../lib/password.js';
 import { AccountService, safeReturnUrl, type Caller, type OpenedSession } from './account.service.js';
@@ -249,20 +248,16 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'POST /api/Account/LogoutByActivationCode',
+      {
+        summary: 'End every session bound to an activation code',
+        description: 'Coordinator: own school; organizator: assigned classes and buildings; admin: any.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
       activationCodeInScope((req) => bodyOf<{ activationCode: string }>(req).activationCode),
     ),
-    schema: {
-      summary: 'End every session bound to an activation code',
-      description: 'Coordinator: own school; organizator: assigned classes and buildings; admin: any.',
-      tags,
-      body: z.strictObject({
-        activationCode: activationCodeSchema,
-        reason: z.string().trim().max(500).optional().describe('why (kept in the audit trail)'),
-      }),
-      response: { 200: z.object({ ended: z.number().int() }), ...errorsOf(400, 401, 403, 404) },
-    },
     handler: async (req) => ({
       ended: await service.logoutByActivationCode(
         authOf(req),

@@ -1,17 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  ENDING_RUNNER_EVENT_KINDS,
-  RUNNER_EVENT_KINDS,
-  roomSnapshotSchema,
-  type Role,
-  type RoomRow,
-  type RoomWorkEvent,
-  type RunnerEventKind,
-  type RunnerWorkEvent,
-} from '@attesta/contract';
+import { ENDING_RUNNER_EVENT_KINDS, RUNNER_EVENT_KINDS, type RoomRow, type RoomWorkEvent, type RunnerEventKind, type RunnerWorkEvent, type RoomQuery } from '@attesta/contract';
 import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
@@ -36,18 +26,9 @@ import { errorResponses as errors } from '../../lib/route-docs.js';
  */
 
 const tags = ['monitoring'];
-const STAFF: readonly Role[] = ['organizator', 'coordinator', 'admin'];
 export const PING_MS = 15_000;
 /** Events are gathered this long, then the rows they name are read once. */
 const FLUSH_MS = 250;
-
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-const roomQuery = z.strictObject({
-  diagnosticId: id,
-  classId: id.optional(),
-  buildingId: id.optional(),
-});
-type RoomQuery = z.infer<typeof roomQuery>;
 
 function refOf(q: RoomQuery): RoomRef {
   if ((q.classId === undefined) === (q.buildingId === undefined))
@@ -160,36 +141,36 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    method: 'GET',
-    url: '/api/monitoring/room',
-    config: { access: { roles: STAFF, scope: roomInScope } },
-    schema: {
-      summary: 'The room now: every participant, their state, progress, clock and integrity events',
-      description:
-        'A room is a class (`classId`) or a whole building (`buildingId`) of one diagnostic. Organizator: ' +
-        'assigned classes and buildings; coordinator: own school; admin: any.',
-      tags,
-      querystring: roomQuery,
-      response: { 200: roomSnapshotSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/monitoring/room',
+      {
+        summary: 'The room now: every participant, their state, progress, clock and integrity events',
+        description:
+          'A room is a class (`classId`) or a whole building (`buildingId`) of one diagnostic. Organizator: ' +
+          'assigned classes and buildings; coordinator: own school; admin: any.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      roomInScope,
+    ),
     handler: (req) => roomSnapshot(ctx, refOf(req.query)),
   });
 
   app.route({
-    method: 'GET',
-    url: '/api/monitoring/room/stream',
-    config: { access: { roles: STAFF, scope: roomInScope } },
-    schema: {
-      summary:
-        'Server-Sent Events of a room: `snapshot` first, then `work` per changed row, `ping` every 15 s',
-      description:
-        '`work` data: `{ kind, row }` where kind is the change (answer_saved, paused, resumed, time_changed, ' +
-        'finished, deleted, restored, started, session_cleared, logged_out, integrity, heartbeat) and row the ' +
-        'participant row as in the snapshot. Events of every server instance arrive (Redis, or PostgreSQL, fan-out).',
-      tags,
-      querystring: roomQuery,
-      response: errors(400, 401, 403, 404),
-    },
+    ...contractRoute(
+      'GET /api/monitoring/room/stream',
+      {
+        summary:
+          'Server-Sent Events of a room: `snapshot` first, then `work` per changed row, `ping` every 15 s',
+        description:
+          '`work` data: `{ kind, row }` where kind is the change (answer_saved, paused, resumed, time_changed, ' +
+          'finished, deleted, restored, started, session_cleared, logged_out, integrity, heartbeat) and row the ' +
+          'participant row as in the snapshot. Events of every server instance arrive (Redis, or PostgreSQL, fan-out).',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      roomInScope,
+    ),
     handler: async (req, reply) => {
       const ref = refOf(req.query);
       const snapshot = await roomSnapshot(ctx, ref);

@@ -1,14 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  restoreExamWorkBodySchema,
-  restoreExamWorkResultSchema,
-  type RestoreExamWorkBody,
-} from '@attesta/contract';
-import { endpoint, type ScopeRule } from '../../auth/access.js';
+import { type RestoreExamWorkBody } from '@attesta/contract';
+import { type ScopeRule, contractRoute } from '../../auth/access.js';
 import { canReachParticipantTest, findParticipantTestPlace } from '../../auth/shared.access.js';
 import { notFound } from '../../lib/errors.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 import { actorOf } from './info.routes.js';
 import { participantTestOfWork, restoreExamWork } from './restore.service.js';
 
@@ -28,17 +23,19 @@ export const participantTestRestoreRoutes: FastifyPluginAsync = async (plugin) =
   const { ctx } = app;
 
   app.route({
-    ...endpoint('POST /api/ParticipantTest/RestoreExamWork', examWorkInScope),
-    schema: {
-      summary: 'Restore a deleted exam work',
-      description:
-        'Organizator (assigned rooms), coordinator (own school), admin. 409 `not_deleted` when the work ' +
-        'is live, `live_work_exists` when the participant test has another live work. Audited ' +
-        '(`exam_work.restore`, with the deletion it undoes).',
-      tags: ['participant-test'],
-      body: restoreExamWorkBodySchema,
-      response: { 200: restoreExamWorkResultSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'POST /api/ParticipantTest/RestoreExamWork',
+      {
+        summary: 'Restore a deleted exam work',
+        description:
+          'Organizator (assigned rooms), coordinator (own school), admin. 409 `not_deleted` when the work ' +
+          'is live, `live_work_exists` when the participant test has another live work. Audited ' +
+          '(`exam_work.restore`, with the deletion it undoes).',
+        tags: ['participant-test'],
+        errors: [400, 401, 403, 404, 409],
+      },
+      examWorkInScope,
+    ),
     handler: (req) => restoreExamWork(ctx, actorOf(req), req.body),
   });
 };

@@ -1,6 +1,5 @@
 /** Calls of the live room view: the snapshot, the lists to choose a room, and the room actions. */
 import {
-  roomSnapshotSchema,
   staffClassListResponseSchema,
   staffDiagnosticListResponseSchema,
   type RoomSnapshot,
@@ -8,6 +7,7 @@ import {
   type StaffDiagnostic,
 } from '@attesta/contract';
 import { apiClient } from '../../lib/api-client';
+import { call, callPath } from '../../lib/call';
 
 export type RoomRole = 'organizator' | 'coordinator';
 export interface RoomRef {
@@ -16,6 +16,7 @@ export interface RoomRef {
 }
 
 const LIST = { page: 1, pageSize: 500 };
+const quiet = { suppressRedirect: true } as const;
 
 export const roomQueryString = (ref: RoomRef) =>
   new URLSearchParams({ diagnosticId: String(ref.diagnosticId), classId: String(ref.classId) }).toString();
@@ -29,38 +30,27 @@ export const monitoringApi = {
     apiClient
       .post(`/api/${role}/class/list`, { ...LIST, sort: { field: 'name', dir: 'asc' } })
       .then((d) => staffClassListResponseSchema.parse(d).items),
-  room: (ref: RoomRef): Promise<RoomSnapshot> =>
-    apiClient.get(`/api/monitoring/room?${roomQueryString(ref)}`).then((d) => roomSnapshotSchema.parse(d)),
-  streamUrl: (ref: RoomRef) => `/api/monitoring/room/stream?${roomQueryString(ref)}`,
+  room: (ref: RoomRef): Promise<RoomSnapshot> => call('GET /api/monitoring/room', { query: ref }),
+  streamUrl: (ref: RoomRef) => `${callPath('GET /api/monitoring/room/stream')}?${roomQueryString(ref)}`,
 
   pause: (examWorkIds: number[], pause: boolean, reason: string) =>
-    apiClient.post(
-      '/api/exam/test/examwork/pause',
-      { pause, examWorkIds, reason },
-      { suppressRedirect: true },
-    ),
+    call('POST /api/exam/test/examwork/pause', { body: { pause, examWorkIds, reason } }, quiet),
   changeTime: (ids: number[], minutes: number, reason: string) =>
-    apiClient.get('/api/exam/test/examwork/ChangeTimeTill', {
-      query: { ids: ids.join(','), timeSpan: timeSpanOf(minutes), reason },
-      suppressRedirect: true,
-    }),
+    call(
+      'GET /api/exam/test/examwork/ChangeTimeTill',
+      { query: { ids: ids.join(','), timeSpan: timeSpanOf(minutes), reason } },
+      quiet,
+    ),
   logout: (activationCode: string, reason: string) =>
-    apiClient.post(
-      '/api/Account/LogoutByActivationCode',
-      { activationCode, reason },
-      { suppressRedirect: true },
-    ),
+    call('POST /api/Account/LogoutByActivationCode', { body: { activationCode, reason } }, quiet),
   clearSession: (participantTestId: number, reason: string) =>
-    apiClient.get(`/api/ParticipantTest/clearSession/${participantTestId}`, {
-      query: { reason },
-      suppressRedirect: true,
-    }),
-  restore: (examWorkId: number, reason: string) =>
-    apiClient.post(
-      '/api/ParticipantTest/RestoreExamWork',
-      { examWorkId, reason },
-      { suppressRedirect: true },
+    call(
+      'GET /api/ParticipantTest/clearSession/{id}',
+      { params: { id: participantTestId }, query: { reason } },
+      quiet,
     ),
+  restore: (examWorkId: number, reason: string) =>
+    call('POST /api/ParticipantTest/RestoreExamWork', { body: { examWorkId, reason } }, quiet),
 };
 
 /** Minutes as the .NET-style span ChangeTimeTill takes: 10 → `00:10:00`, -5 → `-00:05:00`. */
