@@ -1,7 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDING_RUNNER_EVENT_KINDS, RUNNER_EVENT_KINDS, type RoomRow, type RoomWorkEvent, type RunnerEventKind, type RunnerWorkEvent, type RoomQuery } from '@attesta/contract';
+import {
+  ENDING_RUNNER_EVENT_KINDS,
+  RUNNER_EVENT_KINDS,
+  type RoomRow,
+  type RoomWorkEvent,
+  type RunnerEventKind,
+  type RunnerWorkEvent,
+  type RoomQuery,
+} from '@attesta/contract';
 import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
