@@ -15,6 +15,17 @@ import {
 } from './participant-test.js';
 import type { CallKey } from './endpoints.js';
 import {
+  expertAgreementQuerySchema,
+  expertAgreementResponseSchema,
+  expertAssignmentParamsSchema,
+  expertAssignmentSchema,
+  expertDatesResponseSchema,
+  expertMarksBodySchema,
+  expertNextQuerySchema,
+  expertNextResponseSchema,
+  expertQueueResponseSchema,
+} from './expert.js';
+import {
   activationCodeCheckSchema,
   answerModeResultSchema,
   answerModeSchema,
@@ -193,6 +204,23 @@ export const CALL_SCHEMAS = {
   },
   'POST /api/ParticipantTest/createresultqueue': { query: resultQueueQuerySchema, response: queueItemSchema },
   'GET /api/ParticipantTest/getResultJson/{id}': { params: idPathSchema, response: resultJsonSchema },
+  // ------------------------------------------------------------ expert grading (ours)
+  'GET /api/expert/queue': { response: expertQueueResponseSchema },
+  'GET /api/expert/next': { query: expertNextQuerySchema, response: expertNextResponseSchema },
+  'GET /api/expert/assignment/{id}': {
+    params: expertAssignmentParamsSchema,
+    response: expertAssignmentSchema,
+  },
+  'POST /api/expert/assignment/{id}/marks': {
+    params: expertAssignmentParamsSchema,
+    body: expertMarksBodySchema,
+    response: expertAssignmentSchema,
+  },
+  'GET /api/expert/agreement': { query: expertAgreementQuerySchema, response: expertAgreementResponseSchema },
+  'GET /api/ParticipantTest/getExpertAnswersDates': {
+    query: z.strictObject({}),
+    response: expertDatesResponseSchema,
+  },
   // ------------------------------------------------------------ live rooms and room actions
   'GET /api/monitoring/room': { query: roomQuerySchema, response: roomSnapshotSchema },
   'GET /api/monitoring/room/stream': { query: roomQuerySchema },

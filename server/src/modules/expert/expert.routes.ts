@@ -1,20 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  expertAgreementQuerySchema,
-  expertAgreementResponseSchema,
-  expertAnswersZipQuerySchema,
-  expertAssignmentParamsSchema,
-  expertAssignmentSchema,
-  expertDatesResponseSchema,
-  expertMarksBodySchema,
-  expertNextQuerySchema,
-  expertNextResponseSchema,
-  expertQueueResponseSchema,
-  type Role,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { expertAnswersZipQuerySchema } from '@attesta/contract';
+import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { checkRange, expertAnswerDates, expertAnswersZip } from './answers-zip.service.js';
@@ -22,8 +9,6 @@ import { saveMarks } from './grading.service.js';
 import * as workspace from './workspace.service.js';
 
 const tags = ['expert'];
-/** Calls outside the contract declare their roles here (the contract's endpoint() cannot). */
-const roles = (...r: Role[]) => ({ config: { access: { roles: r } } });
 
 const RULES =
   'Final mark: when rounds 1 and 2 differ by no more than the task threshold (scoring.thirdCheckThreshold, ' +
@@ -40,25 +25,19 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
   const { db } = app.ctx;
 
   app.route({
-    method: 'GET',
-    url: '/api/expert/queue',
-    ...roles('expert', 'admin'),
-    schema: {
+    ...contractRoute('GET /api/expert/queue', {
       summary: 'Grading queue: counts by subject test and school day',
       description:
         "An expert: their own assignments (open, graded, third checks). An admin: everyone's. Day = school " +
         'calendar day the work was finished.',
       tags,
-      response: { 200: expertQueueResponseSchema, ...errors(401, 403) },
-    },
+      errors: [401, 403],
+    }),
     handler: (req) => workspace.queue(db, authOf(req)),
   });
 
   app.route({
-    method: 'GET',
-    url: '/api/expert/next',
-    ...roles('expert'),
-    schema: {
+    ...contractRoute('GET /api/expert/next', {
       summary: 'The next answer to grade (anonymised)',
       description:
         'The oldest open assignment of the caller (third checks first), optionally of one subject test and ' +
@@ -66,32 +45,24 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         "(download with GET /api/files/{id}), and progress. Never the participant's name, school, class or " +
         "codes, nor another expert's marks. `assignment` is null when nothing is left.",
       tags,
-      querystring: expertNextQuerySchema,
-      response: { 200: expertNextResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => workspace.nextAssignment(db, authOf(req), req.query),
   });
 
   app.route({
-    method: 'GET',
-    url: '/api/expert/assignment/:id',
-    ...roles('expert', 'admin'),
-    schema: {
+    ...contractRoute('GET /api/expert/assignment/{id}', {
       summary: 'One assignment (own; an admin: any)',
       description:
         "As in /api/expert/next, with the caller's own marks once graded. 404 unknown, 403 another expert's.",
       tags,
-      params: expertAssignmentParamsSchema,
-      response: { 200: expertAssignmentSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => workspace.getAssignment(db, authOf(req), req.params.id),
   });
 
   app.route({
-    method: 'POST',
-    url: '/api/expert/assignment/:id/marks',
-    ...roles('expert'),
-    schema: {
+    ...contractRoute('POST /api/expert/assignment/{id}/marks', {
       summary: 'Grade an own assignment by the criteria (or correct the marks)',
       description:
         'A score for every criterion of the task, each 0..its maximum in steps of 0.5; an optional comment. ' +
@@ -99,10 +70,8 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         'third check starts); then 409 `grading_closed`. Bad marks answer 400 `invalid_marks` and change ' +
         `nothing. ${RULES} Audited (expert.marks.save / expert.marks.correct). Answers the assignment.`,
       tags,
-      params: expertAssignmentParamsSchema,
-      body: expertMarksBodySchema,
-      response: { 200: expertAssignmentSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: async (req) => {
       const auth = authOf(req);
       await saveMarks(db, { userId: auth.userId, ip: req.ip ?? null }, req.params.id, req.body);
@@ -111,33 +80,27 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    method: 'GET',
-    url: '/api/expert/agreement',
-    ...roles('expert', 'admin'),
-    schema: {
+    ...contractRoute('GET /api/expert/agreement', {
       summary: 'Inter-rater agreement per expert and per task',
       description:
         'Over answers graded in both rounds 1 and 2: count, exact agreement (equal totals, %), mean absolute ' +
         'difference of totals, and the share sent to a third check. An admin sees every expert; an expert ' +
         'only themselves and the answers they double-marked.',
       tags,
-      querystring: expertAgreementQuerySchema,
-      response: { 200: expertAgreementResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => workspace.agreement(db, authOf(req), req.query),
   });
 
   app.route({
-    ...endpoint('GET /api/ParticipantTest/getExpertAnswersDates'),
-    schema: {
+    ...contractRoute('GET /api/ParticipantTest/getExpertAnswersDates', {
       summary: 'School days with answers awaiting expert grading',
       description:
         'An expert: days (the school calendar day the work was finished) of their own open assignments. ' +
         'An admin: days of every answer awaiting experts.',
       tags,
-      querystring: z.strictObject({}),
-      response: { 200: expertDatesResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => expertAnswerDates(db, authOf(req)),
   });
 

@@ -1,16 +1,13 @@
 /** The expert's calls (server/src/modules/expert, profile/expert), read through the contract's schemas. */
 import {
-  expertAssignmentSchema,
-  expertDatesResponseSchema,
-  expertNextResponseSchema,
   expertProfileSchema,
-  expertQueueResponseSchema,
   type ExpertMarksBody,
   type ExpertNextQuery,
   type ExpertProfileSaveBody,
   type ListResponse,
 } from '@attesta/contract';
 import { apiClient } from '../../lib/api-client';
+import { call } from '../../lib/call';
 
 const quiet = { suppressRedirect: true } as const;
 
@@ -23,29 +20,16 @@ export const expertKeys = {
   subjects: ['expert', 'subjects'] as const,
 };
 
-export const getQueue = (signal?: AbortSignal) =>
-  apiClient.get('/api/expert/queue', { ...quiet, signal, parse: (d) => expertQueueResponseSchema.parse(d) });
+export const getQueue = (signal?: AbortSignal) => call('GET /api/expert/queue', {}, { ...quiet, signal });
 
 export const getNext = (filter: ExpertNextQuery, signal?: AbortSignal) =>
-  apiClient.get('/api/expert/next', {
-    ...quiet,
-    signal,
-    query: { ...filter },
-    parse: (d) => expertNextResponseSchema.parse(d),
-  });
+  call('GET /api/expert/next', { query: { ...filter } }, { ...quiet, signal });
 
 export const saveMarks = (id: number, body: ExpertMarksBody) =>
-  apiClient.post(`/api/expert/assignment/${id}/marks`, body, {
-    ...quiet,
-    parse: (d) => expertAssignmentSchema.parse(d),
-  });
+  call('POST /api/expert/assignment/{id}/marks', { params: { id }, body }, quiet);
 
 export const getAnswerDates = (signal?: AbortSignal) =>
-  apiClient.get('/api/ParticipantTest/getExpertAnswersDates', {
-    ...quiet,
-    signal,
-    parse: (d) => expertDatesResponseSchema.parse(d),
-  });
+  call('GET /api/ParticipantTest/getExpertAnswersDates', {}, { ...quiet, signal });
 
 export const ANSWERS_ZIP_PATH = '/api/ParticipantTest/getExpertAnswersFileForDownloader';
 
