@@ -1,11 +1,8 @@
-import type { ServerResponse } from 'node:http';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ENDING_RUNNER_EVENT_KINDS,
   RUNNER_EVENT_KINDS,
-  type RoomRow,
-  type RoomWorkEvent,
   type RunnerEventKind,
   type RunnerWorkEvent,
   type RoomQuery,
@@ -13,20 +10,14 @@ import {
 import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
-import {
-  attachBus,
-  detachBus,
-  EventBus,
-  participantKey,
-  type WorkEvent,
-  type WorkEventKind,
-} from '../../events/work-bus.js';
-import { canWatchRoom, recordIntegrity, roomRows, roomSnapshot, type RoomRef } from './monitoring.service.js';
+import { attachBus, detachBus, EventBus, participantKey, type WorkEventKind } from '../../events/work-bus.js';
+import { canWatchRoom, recordIntegrity, roomSnapshot, type RoomRef } from './monitoring.service.js';
+import { streamRoom } from './room-stream.js';
+import { startSse } from './sse.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 
 /*
- * Live monitoring of a room (not in the contract's call table; its shapes are in the contract's
- * `monitoring.ts`): GET /api/monitoring/room (snapshot), GET /api/monitoring/room/stream
+ * Live monitoring of a room (calls of ours, in the contract's OUR_ENDPOINTS): GET /api/monitoring/room (snapshot), GET /api/monitoring/room/stream
  * (Server-Sent Events) and POST /api/monitoring/integrity (the participant's runner reports
  * focus, fullscreen, visibility and connection changes). The room
  * actions are the existing calls (pause, ChangeTimeTill, LogoutByActivationCode, clearSession,
@@ -35,8 +26,6 @@ import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['monitoring'];
 export const PING_MS = 15_000;
-/** Events are gathered this long, then the rows they name are read once. */
-const FLUSH_MS = 250;
 
 function refOf(q: RoomQuery): RoomRef {
   if ((q.classId === undefined) === (q.buildingId === undefined))
@@ -51,77 +40,9 @@ function refOf(q: RoomQuery): RoomRef {
 const roomInScope: ScopeRule = (req, auth) =>
   canWatchRoom(req.server.ctx.db, auth, refOf(req.query as RoomQuery));
 
-function writeEvent(res: ServerResponse, event: string, data: unknown) {
-  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
 const RUNNER_KINDS = new Set<WorkEventKind>(RUNNER_EVENT_KINDS);
 const isRunnerKind = (kind: WorkEventKind): kind is RunnerEventKind => RUNNER_KINDS.has(kind);
 const ENDING_KINDS = new Set<WorkEventKind>(ENDING_RUNNER_EVENT_KINDS);
-
-interface Sse {
-  readonly ended: boolean;
-  write(event: string, data: unknown): void;
-  onEnd(fn: () => void): void;
-  end(): void;
-}
-
-/**
- * Starts a Server-Sent Events response: never cached, a ping every `pingMs` that also ends the
- * stream once its session has ended, and an end on disconnect or server close.
- */
-function startSse(req: FastifyRequest, reply: FastifyReply, streams: Set<() => void>, pingMs: number): Sse {
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  res.write('retry: 3000\n\n');
-  const enders: (() => void)[] = [];
-  let ended = false;
-  const auth = authOf(req);
-  const token = req.sessionToken;
-  const ctx = req.server.ctx;
-  const ping = setInterval(() => {
-    sse.write('ping', { serverTime: new Date().toISOString() });
-    // A stream lives no longer than its session.
-    if (token && auth.via !== 'api_key')
-      void ctx.sessions
-        .resolve(token, auth.via, true)
-        .then((alive) => {
-          if (!alive) sse.end();
-        })
-        .catch(() => undefined);
-  }, pingMs);
-  ping.unref();
-  const sse: Sse = {
-    get ended() {
-      return ended;
-    },
-    write(event, data) {
-      if (!ended) writeEvent(res, event, data);
-    },
-    onEnd(fn) {
-      enders.push(fn);
-    },
-    end() {
-      if (ended) return;
-      ended = true;
-      streams.delete(sse.end);
-      clearInterval(ping);
-      for (const fn of enders) fn();
-      if (!res.writableEnded) res.end();
-    },
-  };
-  streams.add(sse.end);
-  req.raw.on('close', sse.end);
-  res.on('close', sse.end);
-  res.on('error', sse.end);
-  return sse;
-}
 
 export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -182,48 +103,8 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
     handler: async (req, reply) => {
       const ref = refOf(req.query);
       const snapshot = await roomSnapshot(ctx, ref);
-      const rows = new Map<number, RoomRow>(snapshot.participants.map((r) => [r.participantTestId, r]));
-
       const sse = startSse(req, reply, streams, PING_MS);
-      const pending = new Map<number, string>();
-      let timer: NodeJS.Timeout | null = null;
-      let flushing = false;
-
-      const flush = async () => {
-        timer = null;
-        if (sse.ended || flushing || pending.size === 0) return;
-        flushing = true;
-        const batch = new Map(pending);
-        pending.clear();
-        try {
-          const fresh = await roomRows(ctx, ref, [...batch.keys()]);
-          for (const row of fresh) {
-            rows.set(row.participantTestId, row);
-            const event: RoomWorkEvent = { kind: batch.get(row.participantTestId)!, row };
-            sse.write('work', event);
-          }
-        } catch (err) {
-          req.log.warn({ err }, 'monitoring stream refresh failed');
-        } finally {
-          flushing = false;
-          if (pending.size && !sse.ended && !timer) timer = setTimeout(() => void flush(), FLUSH_MS);
-        }
-      };
-
-      const onEvent = (event: WorkEvent) => {
-        // A heartbeat of someone already shown online changes nothing on the screen.
-        if (event.kind === 'heartbeat' && rows.get(event.participantTestId)?.online) return;
-        pending.set(event.participantTestId, event.kind);
-        if (!timer && !flushing) timer = setTimeout(() => void flush(), FLUSH_MS);
-      };
-      const unsubscribe = [...rows.keys()].map((ptId) => bus.subscribe(participantKey(ptId), onEvent));
-      sse.onEnd(() => {
-        if (timer) clearTimeout(timer);
-        for (const off of unsubscribe) off();
-      });
-      await bus.ready();
-
-      sse.write('snapshot', snapshot);
+      await streamRoom({ ctx, bus, ref, snapshot, sse, log: req.log });
     },
   });
 

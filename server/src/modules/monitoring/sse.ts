@@ -1,0 +1,77 @@
+/* Server-Sent Events responses of the monitoring streams (rooms and runners). */
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authOf } from '../../auth/access.js';
+
+function writeEvent(res: ServerResponse, event: string, data: unknown) {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+export interface Sse {
+  readonly ended: boolean;
+  write(event: string, data: unknown): void;
+  onEnd(fn: () => void): void;
+  end(): void;
+}
+
+/**
+ * Starts a Server-Sent Events response: never cached, a ping every `pingMs` that also ends the
+ * stream once its session has ended, and an end on disconnect or server close.
+ */
+export function startSse(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  streams: Set<() => void>,
+  pingMs: number,
+): Sse {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.write('retry: 3000\n\n');
+  const enders: (() => void)[] = [];
+  let ended = false;
+  const auth = authOf(req);
+  const token = req.sessionToken;
+  const ctx = req.server.ctx;
+  const ping = setInterval(() => {
+    sse.write('ping', { serverTime: new Date().toISOString() });
+    // A stream lives no longer than its session.
+    if (token && auth.via !== 'api_key')
+      void ctx.sessions
+        .resolve(token, auth.via, true)
+        .then((alive) => {
+          if (!alive) sse.end();
+        })
+        .catch(() => undefined);
+  }, pingMs);
+  ping.unref();
+  const sse: Sse = {
+    get ended() {
+      return ended;
+    },
+    write(event, data) {
+      if (!ended) writeEvent(res, event, data);
+    },
+    onEnd(fn) {
+      enders.push(fn);
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      streams.delete(sse.end);
+      clearInterval(ping);
+      for (const fn of enders) fn();
+      if (!res.writableEnded) res.end();
+    },
+  };
+  streams.add(sse.end);
+  req.raw.on('close', sse.end);
+  res.on('close', sse.end);
+  res.on('error', sse.end);
+  return sse;
+}
