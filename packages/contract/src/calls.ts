@@ -78,6 +78,81 @@ import {
   techSpecResultSchema,
 } from './user.js';
 
+import { expertProfileSaveBodySchema, expertProfileSchema } from './expert.js';
+import { guestProfileSaveBodySchema, guestProfileSchema } from './guest-profile.js';
+import {
+  generateActivationCodeQuerySchema,
+  generatedActivationCodeSchema,
+  workerPositionListRequestSchema,
+  workerPositionListResponseSchema,
+  workerTestListRequestSchema,
+  workerTestListResponseSchema,
+  workerTestSchema,
+} from './worker-test.js';
+
+import { currentUserSchema, parallelSchema } from './account.js';
+import {
+  createDiagnosticBodySchema,
+  diagnosticSchema,
+  specificationOptionSchema,
+  subjectTestOptionSchema,
+  subjectTestOptionsQuerySchema,
+} from './diagnostic.js';
+import {
+  fileExtSchema,
+  fileInfoSchema,
+  fileTextSchema,
+  kimTemplateSchema,
+  parallelsQuerySchema,
+  staffTaskQuerySchema,
+  staffTaskSchema,
+  subjectListRequestSchema,
+  subjectListResponseSchema,
+  subjectTestListRequestSchema,
+  subjectTestListResponseSchema,
+  subjectTestsPathSchema,
+  taskSourceSchema,
+  uploadUrlBodySchema,
+  variantListRequestSchema,
+  variantListResponseSchema,
+} from './kim.js';
+import {
+  impersonalCreateBodySchema,
+  impersonalCreateResultSchema,
+  participantTestListItemSchema,
+  participantTestListRequestSchema,
+  participantTestListResponseSchema,
+} from './participant-test.js';
+import { proctoringTokenSchema, proctoringUrlQuerySchema, proctoringUrlSchema } from './proctoring.js';
+import { planningQueueQuerySchema, queueListRequestSchema, queueListResponseSchema } from './queue.js';
+import {
+  staffOrganizatorListRequestSchema,
+  staffOrganizatorListResponseSchema,
+  staffOrganizatorSaveBodySchema,
+  staffOrganizatorSaveResultSchema,
+  staffParticipantTestSchema,
+  staffStudentSchema,
+} from './staff.js';
+import {
+  ugnikDiagnosticCreateBodySchema,
+  ugnikDiagnosticListRequestSchema,
+  ugnikDiagnosticListResponseSchema,
+  ugnikDiagnosticSchema,
+  ugnikParticipantCodesQuerySchema,
+  ugnikSurnamesQuerySchema,
+  ugnikSurnamesReportSchema,
+} from './ugnik.js';
+import {
+  profileSaveBodySchema,
+  roleInfoSchema,
+  setUserPasswordBodySchema,
+  userDetailsSchema,
+  userListRequestSchema,
+  userListResponseSchema,
+  userSaveBodySchema,
+  userSaveQuerySchema,
+} from './user.js';
+
 export interface CallSchemas {
   params?: z.ZodType;
   /** Request headers a call reads (beyond session, CSRF and device headers every call may carry). */
@@ -245,6 +320,141 @@ export const CALL_SCHEMAS = {
     response: z.object({ accepted: z.boolean() }),
   },
   'PUT /api/user/saveParticipant': { body: participantCardBodySchema, response: participantCardSchema },
+  'GET /api/Profile/expert/get': { response: expertProfileSchema },
+  'PUT /api/Profile/expert/saveProfile': { body: expertProfileSaveBodySchema, response: expertProfileSchema },
+  'GET /api/Profile/guest/get': { response: guestProfileSchema },
+  'PUT /api/Profile/guest/saveProfile': { body: guestProfileSaveBodySchema, response: guestProfileSchema },
+  'POST /api/workerPosition/list': {
+    body: workerPositionListRequestSchema,
+    response: workerPositionListResponseSchema,
+  },
+  'GET /api/workerTest/{id}': { params: z.object({ id: idParamSchema }), response: workerTestSchema },
+  'DELETE /api/workerTest/{id}': { params: z.object({ id: idParamSchema }), response: okSchema },
+  'POST /api/workerTest/list': { body: workerTestListRequestSchema, response: workerTestListResponseSchema },
+  'GET /api/workerTest/generateActivationCode': {
+    query: generateActivationCodeQuerySchema,
+    response: generatedActivationCodeSchema,
+  },
+  'GET /api/coordinator/student/{id}': {
+    params: z.strictObject({ id: idParamSchema }),
+    response: staffStudentSchema,
+  },
+  'DELETE /api/coordinator/student/{id}': {
+    params: z.strictObject({ id: idParamSchema }),
+    response: okSchema,
+  },
+  'GET /api/coordinator/participantTest/{id}': {
+    params: z.strictObject({ id: idParamSchema }),
+    response: staffParticipantTestSchema,
+  },
+  'POST /api/coordinator/organizator/list': {
+    body: staffOrganizatorListRequestSchema,
+    response: staffOrganizatorListResponseSchema,
+  },
+  'POST /api/coordinator/organizator': {
+    body: staffOrganizatorSaveBodySchema,
+    response: staffOrganizatorSaveResultSchema,
+  },
+  'POST /api/createDiagnostic/create': { body: createDiagnosticBodySchema, response: diagnosticSchema },
+  'GET /api/createDiagnostic/specifications': { response: z.array(specificationOptionSchema) },
+  'GET /api/createDiagnostic/subjectTests': {
+    query: subjectTestOptionsQuerySchema,
+    response: z.array(subjectTestOptionSchema),
+  },
+  'GET /api/exam/test/subjecttest/{id}': {
+    params: z.object({ id: idParamSchema }),
+    response: subjectTestSummarySchema,
+  },
+  'GET /api/exam/test/subjecttesthtml/{id}': {
+    params: z.object({ id: idParamSchema }),
+    response: subjectTestHtmlSchema,
+  },
+  'GET /api/exam/test/subjecttests/{testGroupId}/{parallel}': {
+    params: subjectTestsPathSchema,
+    response: z.array(subjectTestSummarySchema),
+  },
+  'GET /api/exam/test/parallels': { query: parallelsQuerySchema, response: z.array(parallelSchema) },
+  'GET /api/exam/test/variant/{id}/taskTextHtml': {
+    params: z.object({ id: idParamSchema }),
+    response: z.string().describe('text/html document'),
+  },
+  'GET /api/exam/test/getProctoringToken': { response: proctoringTokenSchema },
+  'GET /api/exam/test/getProctoringUrl': { query: proctoringUrlQuerySchema, response: proctoringUrlSchema },
+  'GET /api/files/{id}/ext': { params: z.object({ id: idParamSchema }), response: fileExtSchema },
+  'GET /api/files/byhtmltextid/{id}': {
+    params: z.object({ id: idParamSchema }),
+    response: z.array(fileInfoSchema),
+  },
+  'GET /api/files/text/{id}': { params: z.object({ id: idParamSchema }), response: fileTextSchema },
+  'DELETE /api/files/delete/{id}': { params: z.object({ id: idParamSchema }), response: okSchema },
+  'POST /api/files/upload_url': { body: uploadUrlBodySchema, response: z.array(fileInfoSchema) },
+  'POST /api/kim/subject/list': { body: subjectListRequestSchema, response: subjectListResponseSchema },
+  'POST /api/kim/subjectTest/list': {
+    body: subjectTestListRequestSchema,
+    response: subjectTestListResponseSchema,
+  },
+  'POST /api/kim/test/list': { body: variantListRequestSchema, response: variantListResponseSchema },
+  'GET /api/kim/parallels': { response: z.array(parallelSchema) },
+  'GET /api/kim/htmlxmltext/{id}': { params: z.object({ id: idParamSchema }), response: taskSourceSchema },
+  'GET /api/task/{variantId}/{taskNumber}': {
+    params: z.object({ variantId: idParamSchema, taskNumber: idParamSchema }),
+    query: staffTaskQuerySchema,
+    response: staffTaskSchema,
+  },
+  'GET /api/kimtemplate/{id}': { params: z.object({ id: idParamSchema }), response: kimTemplateSchema },
+  'GET /api/kimtemplate/byvariantid/{id}': {
+    params: z.object({ id: idParamSchema }),
+    response: kimTemplateSchema,
+  },
+  'POST /api/ParticipantTest/participantTestCreateImpersonal': {
+    body: impersonalCreateBodySchema,
+    response: impersonalCreateResultSchema,
+  },
+  'POST /api/ParticipantTest/list': {
+    body: participantTestListRequestSchema,
+    response: participantTestListResponseSchema,
+  },
+  'POST /api/ParticipantTest/queuelist': { body: queueListRequestSchema, response: queueListResponseSchema },
+  'POST /api/ParticipantTest/createplanningqueue': {
+    query: planningQueueQuerySchema,
+    response: queueItemSchema,
+  },
+  'POST /api/ugnik/diagnostic/create': {
+    body: ugnikDiagnosticCreateBodySchema,
+    response: ugnikDiagnosticSchema,
+  },
+  'GET /api/ugnik/diagnostic/{id}': {
+    params: z.object({ id: idParamSchema }),
+    response: ugnikDiagnosticSchema,
+  },
+  'DELETE /api/ugnik/diagnostic/{id}': { params: z.object({ id: idParamSchema }), response: okSchema },
+  'POST /api/ugnik/diagnostic/list': {
+    body: ugnikDiagnosticListRequestSchema,
+    response: ugnikDiagnosticListResponseSchema,
+  },
+  'GET /api/ugnik/participantTest/{id}': {
+    params: z.object({ id: idParamSchema }),
+    response: participantTestListItemSchema,
+  },
+  'DELETE /api/ugnik/participantTest/{id}': { params: z.object({ id: idParamSchema }), response: okSchema },
+  'POST /api/ugnik/participantTest/list': {
+    body: participantTestListRequestSchema,
+    response: participantTestListResponseSchema,
+  },
+  'GET /api/ugnik/reports/participantCodes': { query: ugnikParticipantCodesQuerySchema },
+  'GET /api/ugnik/reports/surnames': { query: ugnikSurnamesQuerySchema, response: ugnikSurnamesReportSchema },
+  'GET /api/user': { response: currentUserSchema },
+  'GET /api/user/sessionTime': { response: z.string() },
+  'GET /api/user/roles': { response: z.array(roleInfoSchema) },
+  'GET /api/user/{id}': { params: z.object({ id: idParamSchema }), response: userDetailsSchema },
+  'POST /api/user/list': { body: userListRequestSchema, response: userListResponseSchema },
+  'POST /api/User': { query: userSaveQuerySchema, body: userSaveBodySchema, response: userDetailsSchema },
+  'POST /api/user/{id}/changepassword': {
+    params: z.object({ id: idParamSchema }),
+    body: setUserPasswordBodySchema,
+    response: okSchema,
+  },
+  'PUT /api/user/save': { body: profileSaveBodySchema, response: currentUserSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;
 
 export type CallSchemasOf<K extends CallKey> = K extends keyof typeof CALL_SCHEMAS

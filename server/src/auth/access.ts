@@ -90,7 +90,8 @@ export function endpoint(
 }
 
 /** Statuses a route documents besides 200 (each with the one error body). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 428 | 429 | 501 | 503;
+export type ErrorStatus =
+  400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 428 | 429 | 501 | 502 | 503 | 504;
 
 /** What a route says about itself beyond its contract row: texts for OpenAPI and its error statuses. */
 export interface RouteDocs {

@@ -54,7 +54,7 @@ describe('the call contract', () => {
     const attempt = async (route: {
       method: 'GET';
       url: string;
-      roles: 'any' | readonly ['admin'] | readonly ['participant'];
+      roles: 'any' | 'anon' | readonly ['admin'] | readonly ['participant'];
       schema?: Record<string, unknown>;
     }) => {
       const app = Fastify();
@@ -81,8 +81,10 @@ describe('the call contract', () => {
     expect(await attempt({ method: 'GET', url: '/api/no/such/call', roles: 'any' })).toMatch(
       /not a call of the contract/,
     );
-    expect(await attempt({ method: 'GET', url: '/api/user', roles: ['admin'] })).toMatch(/other roles/);
-    expect(await attempt({ method: 'GET', url: '/api/user', roles: 'any' })).toBe('started');
+    expect(await attempt({ method: 'GET', url: '/api/user/hasSession', roles: ['admin'] })).toMatch(
+      /other roles/,
+    );
+    expect(await attempt({ method: 'GET', url: '/api/user/hasSession', roles: 'anon' })).toBe('started');
     // A call whose schemas are in the contract takes them from there, never a copy of its own.
     const current = {
       method: 'GET',

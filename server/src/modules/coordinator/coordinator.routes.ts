@@ -1,19 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  idParamSchema,
-  okSchema,
-  staffOrganizatorBlockBodySchema,
-  staffOrganizatorListRequestSchema,
-  staffOrganizatorListResponseSchema,
-  staffOrganizatorSaveBodySchema,
-  staffOrganizatorSaveResultSchema,
-  staffOrganizatorSchema,
-  staffParticipantTestSchema,
-  staffStudentSchema,
-} from '@attesta/contract';
-import { authOf, endpoint, type ScopeRule } from '../../auth/access.js';
+import { idParamSchema, staffOrganizatorBlockBodySchema, staffOrganizatorSchema } from '@attesta/contract';
+import { authOf, endpoint, type ScopeRule, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { actorOf, registerSchoolDataRoutes } from '../school-data/school-data.routes.js';
@@ -47,27 +36,31 @@ export const coordinatorRoutes: FastifyPluginAsync = async (plugin) => {
   registerSchoolDataRoutes(app, 'coordinator', coordinatorHasSchool);
 
   app.route({
-    ...endpoint('GET /api/coordinator/student/{id}', studentOfSchool),
-    schema: {
-      summary: 'One student of your school',
-      tags,
-      params: idParams,
-      response: { 200: staffStudentSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/coordinator/student/{id}',
+      {
+        summary: 'One student of your school',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      studentOfSchool,
+    ),
     handler: (req) => schoolData.getStudent(ctx.db, actor(req).scope, req.params.id),
   });
 
   app.route({
-    ...endpoint('DELETE /api/coordinator/student/{id}', studentOfSchool),
-    schema: {
-      summary: 'Delete a student of your school',
-      description:
-        'Soft delete: results stay. Registrations that have not started are dropped with the student ' +
-        '(their activation codes stop working). 409 `work_in_progress` while the student is taking a test.',
-      tags,
-      params: idParams,
-      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'DELETE /api/coordinator/student/{id}',
+      {
+        summary: 'Delete a student of your school',
+        description:
+          'Soft delete: results stay. Registrations that have not started are dropped with the student ' +
+          '(their activation codes stop working). 409 `work_in_progress` while the student is taking a test.',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      studentOfSchool,
+    ),
     handler: async (req) => {
       await schoolData.deleteStudent(ctx, actor(req), req.params.id);
       return { ok: true as const };
@@ -75,46 +68,52 @@ export const coordinatorRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/coordinator/participantTest/{id}', participantTestOfSchool),
-    schema: {
-      summary: 'One participant test of your school, with codes and the live attempt',
-      tags,
-      params: idParams,
-      response: { 200: staffParticipantTestSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/coordinator/participantTest/{id}',
+      {
+        summary: 'One participant test of your school, with codes and the live attempt',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      participantTestOfSchool,
+    ),
     handler: (req) => schoolData.getParticipantTest(ctx.db, actor(req).scope, req.params.id),
   });
 
   app.route({
-    ...endpoint('POST /api/coordinator/organizator/list', coordinatorHasSchool),
-    schema: {
-      summary: 'Page of organizators of your school, with assignments and worker-test state',
-      description:
-        'Filter: `search` (login, surname, name), `blocked`, `classId`, `buildingId`. Sort fields: ' +
-        '`surname` (default), `login`, `id`. `workerTests`: each worker test of the organizator’s position ' +
-        'with the state of their sitting (`not_registered` when there is none).',
-      tags,
-      body: staffOrganizatorListRequestSchema,
-      response: { 200: staffOrganizatorListResponseSchema, ...errors(400, 401, 403) },
-    },
+    ...contractRoute(
+      'POST /api/coordinator/organizator/list',
+      {
+        summary: 'Page of organizators of your school, with assignments and worker-test state',
+        description:
+          'Filter: `search` (login, surname, name), `blocked`, `classId`, `buildingId`. Sort fields: ' +
+          '`surname` (default), `login`, `id`. `workerTests`: each worker test of the organizator’s position ' +
+          'with the state of their sitting (`not_registered` when there is none).',
+        tags,
+        errors: [400, 401, 403],
+      },
+      coordinatorHasSchool,
+    ),
     handler: (req) => organizators.listOrganizators(ctx.db, actor(req), req.body),
   });
 
   app.route({
-    ...endpoint('POST /api/coordinator/organizator', coordinatorHasSchool),
-    schema: {
-      summary: 'Create (no id) or update (id) an organizator of your school',
-      description:
-        'Creates the user (role organizator, your school), the worker row (position) and the room ' +
-        'assignments (`classIds`, `buildingIds` of your school; a building covers all its classes). ' +
-        'Without `password` a new organizator gets a generated one, returned once as `generatedPassword`. ' +
-        'On update an omitted optional field keeps its value; a new password ends their sessions. ' +
-        '409 `login_taken` / `email_taken`; 400 unknown class, building or position; 403 another ' +
-        "school's class, building or user, or a user holding a role beyond organizator.",
-      tags,
-      body: staffOrganizatorSaveBodySchema,
-      response: { 200: staffOrganizatorSaveResultSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'POST /api/coordinator/organizator',
+      {
+        summary: 'Create (no id) or update (id) an organizator of your school',
+        description:
+          'Creates the user (role organizator, your school), the worker row (position) and the room ' +
+          'assignments (`classIds`, `buildingIds` of your school; a building covers all its classes). ' +
+          'Without `password` a new organizator gets a generated one, returned once as `generatedPassword`. ' +
+          'On update an omitted optional field keeps its value; a new password ends their sessions. ' +
+          '409 `login_taken` / `email_taken`; 400 unknown class, building or position; 403 another ' +
+          "school's class, building or user, or a user holding a role beyond organizator.",
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      coordinatorHasSchool,
+    ),
     handler: (req) => organizators.saveOrganizator(ctx, actor(req), req.body),
   });
 

@@ -1,15 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  createDiagnosticBodySchema,
-  diagnosticExcelQuerySchema,
-  diagnosticSchema,
-  specificationOptionSchema,
-  subjectTestOptionSchema,
-  subjectTestOptionsQuerySchema,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { diagnosticExcelQuerySchema } from '@attesta/contract';
+import { authOf, endpoint, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
 import * as service from './create-diagnostic.service.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
@@ -22,8 +14,7 @@ export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {
   const { db } = app.ctx;
 
   app.route({
-    ...endpoint('POST /api/createDiagnostic/create'),
-    schema: {
+    ...contractRoute('POST /api/createDiagnostic/create', {
       summary: 'Create a diagnostic',
       description:
         'A coordinator creates one for their own school only (`schoolIds` may be left out; any other ' +
@@ -32,9 +23,8 @@ export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {
         'one of the `parallels` (400 `validation_failed` naming the field). Without `code` one is ' +
         'generated as `D-YYYY-NNNN` (year of `startsAt`); a code in use is 409 `code_taken`. Audited.',
       tags,
-      body: createDiagnosticBodySchema,
-      response: { 200: diagnosticSchema, ...errors(400, 401, 403, 409) },
-    },
+      errors: [400, 401, 403, 409],
+    }),
     handler: (req) => service.createDiagnostic(db, { auth: authOf(req), ip: req.ip ?? null }, req.body),
   });
 
@@ -67,24 +57,21 @@ export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/createDiagnostic/specifications'),
-    schema: {
+    ...contractRoute('GET /api/createDiagnostic/specifications', {
       summary: 'Specifications (кодификаторы) to choose from, with their element counts',
       tags,
-      response: { 200: z.array(specificationOptionSchema), ...errors(401, 403) },
-    },
+      errors: [401, 403],
+    }),
     handler: () => service.listSpecifications(db),
   });
 
   app.route({
-    ...endpoint('GET /api/createDiagnostic/subjectTests'),
-    schema: {
+    ...contractRoute('GET /api/createDiagnostic/subjectTests', {
       summary: 'Subject tests to choose from: subject, parallels, duration, variant count',
       description: 'Query `parallel` (0–11): only tests offered for that grade.',
       tags,
-      querystring: subjectTestOptionsQuerySchema,
-      response: { 200: z.array(subjectTestOptionSchema), ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listSubjectTestOptions(db, req.query.parallel),
   });
 };

@@ -1,21 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  idNameSchema,
-  idParamSchema,
-  parallelSchema,
-  parallelsQuerySchema,
-  subjectTestHtmlSchema,
-  subjectTestsPathSchema,
-  subjectTestSummarySchema,
-} from '@attesta/contract';
+import { idNameSchema } from '@attesta/contract';
 import { contractRoute, endpoint } from '../../auth/access.js';
 import * as service from './catalog.service.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['exam-test'];
-const idParams = z.object({ id: idParamSchema });
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 
 /** The subject test catalogue of `/api/exam/test/*` (the exam work lifecycle lives in its own plugin). */
@@ -24,13 +15,11 @@ export const examCatalogRoutes: FastifyPluginAsync = async (plugin) => {
   const { db } = app.ctx;
 
   app.route({
-    ...endpoint('GET /api/exam/test/subjecttest/{id}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/subjecttest/{id}', {
       summary: 'Subject test summary',
       tags,
-      params: idParams,
-      response: { 200: subjectTestSummarySchema, ...errors(400, 401, 404) },
-    },
+      errors: [400, 401, 404],
+    }),
     handler: (req) => service.subjectTest(db, req.params.id),
   });
 
@@ -44,13 +33,11 @@ export const examCatalogRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/subjecttesthtml/{id}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/subjecttesthtml/{id}', {
       summary: 'Subject test instruction (sanitized html)',
       tags,
-      params: idParams,
-      response: { 200: subjectTestHtmlSchema, ...errors(400, 401, 404) },
-    },
+      errors: [400, 401, 404],
+    }),
     handler: (req) => service.instruction(db, req.params.id),
   });
 
@@ -61,40 +48,38 @@ export const examCatalogRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/subjecttests/{testGroupId}/{parallel}'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/subjecttests/{testGroupId}/{parallel}', {
       summary: 'Subject tests of a test group offered for a parallel (grade 0–11)',
       tags,
-      params: subjectTestsPathSchema,
-      response: { 200: z.array(subjectTestSummarySchema), ...errors(400, 401) },
-    },
+      errors: [400, 401],
+    }),
     handler: (req) => service.subjectTestsOfGroup(db, req.params.testGroupId, req.params.parallel),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/parallels'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/parallels', {
       summary: 'Parallels a subject test is offered for',
       description: 'Query `TestId` (required): the subject test id.',
       tags,
-      querystring: parallelsQuerySchema,
-      response: { 200: z.array(parallelSchema), ...errors(400, 401, 404) },
-    },
+      errors: [400, 401, 404],
+    }),
     handler: (req) => service.parallelsOf(db, req.query.TestId),
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/variant/{id}/taskTextHtml', service.printableVariantInScope(idOf)),
-    schema: {
-      summary: 'The whole variant as one sanitized html document (printing), without keys',
-      description:
-        '`text/html`: numbered tasks with their options, items and blanks and an answer line. ' +
-        'Participants: only their own current variant. Coordinators and organizators: variants of ' +
-        'tests of a diagnostic that includes their school, once the diagnostic has started.',
-      tags,
-      params: idParams,
-      response: { 200: z.string().describe('text/html document'), ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/exam/test/variant/{id}/taskTextHtml',
+      {
+        summary: 'The whole variant as one sanitized html document (printing), without keys',
+        description:
+          '`text/html`: numbered tasks with their options, items and blanks and an answer line. ' +
+          'Participants: only their own current variant. Coordinators and organizators: variants of ' +
+          'tests of a diagnostic that includes their school, once the diagnostic has started.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      service.printableVariantInScope(idOf),
+    ),
     handler: async (req, reply) =>
       reply
         .type('text/html; charset=utf-8')

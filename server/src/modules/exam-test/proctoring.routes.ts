@@ -1,16 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  errorBodySchema,
-  proctoringTokenSchema,
-  proctoringUrlQuerySchema,
-  proctoringUrlSchema,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { issueProctoringToken, proctoringUrl } from './proctoring.service.js';
 
 const tags = ['exam-test'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 const NOT_CONFIGURED =
   '404 `not_configured` when the server has no proctoring service (PROCTORING_URL, PROCTORING_SECRET); ' +
@@ -22,13 +15,12 @@ export const proctoringRoutes: FastifyPluginAsync = async (plugin) => {
   const { ctx } = app;
 
   app.route({
-    ...endpoint('GET /api/exam/test/getProctoringToken'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/getProctoringToken', {
       summary: 'Signed, short-lived token (HS256 JWS) for the proctoring service',
       description: `The token names the participant test (sub), the current work (ewid) and the participant. ${NOT_CONFIGURED}`,
       tags,
-      response: { 200: proctoringTokenSchema, ...errors(401, 403, 404, 409) },
-    },
+      errors: [401, 403, 404, 409],
+    }),
     handler: async (req, reply) => {
       reply.header('cache-control', 'no-store');
       return issueProctoringToken(ctx, authOf(req));
@@ -36,16 +28,14 @@ export const proctoringRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/getProctoringUrl'),
-    schema: {
+    ...contractRoute('GET /api/exam/test/getProctoringUrl', {
       summary: 'The proctoring service page to open, with a fresh token and the return address',
       description:
         '`url` (optional) must be on the configured service origin, `returnUrl` a path of this site or a URL on ' +
         `PUBLIC_URL; otherwise 400 \`url_not_allowed\`. ${NOT_CONFIGURED}`,
       tags,
-      querystring: proctoringUrlQuerySchema,
-      response: { 200: proctoringUrlSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: async (req, reply) => {
       reply.header('cache-control', 'no-store');
       return proctoringUrl(ctx, authOf(req), req.query, `${req.protocol}://${req.host}`);

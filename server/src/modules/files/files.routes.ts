@@ -2,16 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  fileExtSchema,
-  fileInfoSchema,
-  fileTextSchema,
-  idParamSchema,
-  okSchema,
-  uploadQuerySchema,
-  uploadUrlBodySchema,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { fileInfoSchema, idParamSchema, uploadQuerySchema } from '@attesta/contract';
+import { authOf, endpoint, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import * as service from './files.service.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
@@ -68,36 +60,30 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
   });
 
   app.route({
-    ...endpoint('GET /api/files/{id}/ext'),
-    schema: {
+    ...contractRoute('GET /api/files/{id}/ext', {
       summary: 'Extension, media type, name and size of a file',
       tags,
-      params: idParams,
-      response: { 200: fileExtSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => service.fileExt(db, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('GET /api/files/byhtmltextid/{id}'),
-    schema: {
+    ...contractRoute('GET /api/files/byhtmltextid/{id}', {
       summary: 'Files attached to an html text (those the caller may see)',
       tags,
-      params: idParams,
-      response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 404) },
-    },
+      errors: [400, 401, 404],
+    }),
     handler: (req) => service.filesOfHtmlText(db, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('GET /api/files/text/{id}'),
-    schema: {
+    ...contractRoute('GET /api/files/text/{id}', {
       summary: 'Text of a file: its stored text, or the content of a text file',
       description: '404 when the file has no text (an image, a PDF without extracted text).',
       tags,
-      params: idParams,
-      response: { 200: fileTextSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => service.fileText(db, authOf(req), req.params.id),
   });
 
@@ -149,15 +135,13 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
   });
 
   app.route({
-    ...endpoint('DELETE /api/files/delete/{id}'),
-    schema: {
+    ...contractRoute('DELETE /api/files/delete/{id}', {
       summary: 'Delete an uploaded file (soft delete)',
       description:
         'Own uploads; administrators any. Files of a finished exam work stay: 409 `work_finished`.',
       tags,
-      params: idParams,
-      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: async (req) => {
       await service.deleteFile(db, actorOf(req), req.params.id);
       return { ok: true as const };
@@ -165,8 +149,7 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
   });
 
   app.route({
-    ...endpoint('POST /api/files/upload_url'),
-    schema: {
+    ...contractRoute('POST /api/files/upload_url', {
       summary: 'Fetch a file from an allow-listed https URL and store it',
       description:
         'Only hosts listed in `UPLOAD_URL_ALLOWLIST` (empty: the call is off, 403 `not_allowed`), ' +
@@ -174,9 +157,8 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
         'address (403 `not_allowed`), redirects only within the same host, size and time capped ' +
         '(413, 504 `upstream_timeout`, 502 `upstream_failed`). The file is checked like an upload.',
       tags,
-      body: uploadUrlBodySchema,
-      response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 403, 404, 413, 415, 502, 504) },
-    },
+      errors: [400, 401, 403, 404, 413, 415, 502, 504],
+    }),
     handler: (req) => service.uploadFromUrl(db, actorOf(req), req.body, fetchUrl, config.uploadQuotaBytes),
   });
 };

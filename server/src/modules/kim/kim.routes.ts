@@ -1,28 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  idParamSchema,
-  kimTemplateSchema,
-  parallelSchema,
-  staffTaskQuerySchema,
-  staffTaskSchema,
-  subjectExamSchema,
-  subjectListRequestSchema,
-  subjectListResponseSchema,
-  subjectTestListRequestSchema,
-  subjectTestListResponseSchema,
-  taskSourceSchema,
-  variantListRequestSchema,
-  variantListResponseSchema,
-} from '@attesta/contract';
+import { idParamSchema, subjectExamSchema } from '@attesta/contract';
 import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { containerLinkSigner, SIGNATURE_PARAM, withSignedLinks } from './container-links.js';
 import * as service from './kim.service.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['kim'];
-const idParams = z.object({ id: idParamSchema });
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 const containerIdOf = (req: FastifyRequest) => (req.params as { containerId: number }).containerId;
 
@@ -79,34 +64,29 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   };
 
   app.route({
-    ...endpoint('POST /api/kim/subject/list'),
-    schema: {
+    ...contractRoute('POST /api/kim/subject/list', {
       summary: 'Page of subjects',
       description: 'Filter: `search` (name or code). Sort fields: `id`, `name`, `code`.',
       tags,
-      body: subjectListRequestSchema,
-      response: { 200: subjectListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listSubjects(db, req.body),
   });
 
   app.route({
-    ...endpoint('POST /api/kim/subjectTest/list'),
-    schema: {
+    ...contractRoute('POST /api/kim/subjectTest/list', {
       summary: 'Page of subject tests',
       description:
         'Filter: `search` (name), `subjectId`, `subjectExamId`, `kind`, `testGroupId`, `parallel`. ' +
         'Sort fields: `id`, `name`, `subjectName`, `durationMinutes`, `createdAt`.',
       tags,
-      body: subjectTestListRequestSchema,
-      response: { 200: subjectTestListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listSubjectTests(db, req.body),
   });
 
   app.route({
-    ...endpoint('POST /api/kim/test/list'),
-    schema: {
+    ...contractRoute('POST /api/kim/test/list', {
       summary: 'Page of variants with their content status',
       description:
         'Each variant with its task count, max score, answer types, expert-graded task count and the ' +
@@ -114,19 +94,17 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
         '`search` (subject test name), `subjectId`, `subjectTestId`, `incomplete`. Sort fields: ' +
         '`id`, `number`, `subjectTestName`, `taskCount`.',
       tags,
-      body: variantListRequestSchema,
-      response: { 200: variantListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listVariants(db, req.body),
   });
 
   app.route({
-    ...endpoint('GET /api/kim/parallels'),
-    schema: {
+    ...contractRoute('GET /api/kim/parallels', {
       summary: 'Parallels (grades)',
       tags,
-      response: { 200: z.array(parallelSchema), ...errors(401) },
-    },
+      errors: [401],
+    }),
     handler: () => service.listParallels(db),
   });
 
@@ -143,51 +121,46 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   }
 
   app.route({
-    ...endpoint('GET /api/kim/htmlxmltext/{id}'),
-    schema: {
+    ...contractRoute('GET /api/kim/htmlxmltext/{id}', {
       summary: 'Source of a task by task id: html, answer type, content, key, scoring rule, rubric',
       description: 'Staff only (admin, expert): the answer key is part of the answer.',
       tags,
-      params: idParams,
-      response: { 200: taskSourceSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => service.taskSource(db, req.params.id),
   });
 
   app.route({
-    ...endpoint('GET /api/task/{variantId}/{taskNumber}'),
-    schema: {
+    ...contractRoute('GET /api/task/{variantId}/{taskNumber}', {
       summary: 'A task of a variant by its number, with key, rubric, solution and files',
       description: '`withClassifiers=true` adds the specification elements the task checks.',
       tags,
-      params: z.object({ variantId: idParamSchema, taskNumber: idParamSchema }),
-      querystring: staffTaskQuerySchema,
-      response: { 200: staffTaskSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) =>
       service.staffTask(db, req.params.variantId, req.params.taskNumber, req.query.withClassifiers),
   });
 
   app.route({
-    ...endpoint('GET /api/kimtemplate/{id}'),
-    schema: {
+    ...contractRoute('GET /api/kimtemplate/{id}', {
       summary: 'A layout template (sanitized html + css)',
       tags,
-      params: idParams,
-      response: { 200: kimTemplateSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => service.kimTemplate(db, req.params.id),
   });
 
   app.route({
-    ...endpoint('GET /api/kimtemplate/byvariantid/{id}', service.ownVariantOrContentStaff(idOf)),
-    schema: {
-      summary: "Layout template of a variant's subject test",
-      description: 'Participants: only the variant of their own live exam work (else 403).',
-      tags,
-      params: idParams,
-      response: { 200: kimTemplateSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/kimtemplate/byvariantid/{id}',
+      {
+        summary: "Layout template of a variant's subject test",
+        description: 'Participants: only the variant of their own live exam work (else 403).',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      service.ownVariantOrContentStaff(idOf),
+    ),
     handler: (req) => service.kimTemplateOfVariant(db, req.params.id),
   });
 

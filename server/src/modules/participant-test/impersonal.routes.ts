@@ -1,8 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { impersonalCreateBodySchema, impersonalCreateResultSchema } from '@attesta/contract';
-import { endpoint } from '../../auth/access.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
+import { contractRoute } from '../../auth/access.js';
 import { actorOf } from './info.routes.js';
 import { createImpersonal } from './impersonal.service.js';
 
@@ -12,8 +10,7 @@ export const participantTestImpersonalRoutes: FastifyPluginAsync = async (plugin
   const { ctx } = app;
 
   app.route({
-    ...endpoint('POST /api/ParticipantTest/participantTestCreateImpersonal'),
-    schema: {
+    ...contractRoute('POST /api/ParticipantTest/participantTestCreateImpersonal', {
       summary: 'Create N anonymous participant tests (codes without names)',
       description:
         'count 1–500. The school comes from classId, buildingId or schoolId (they must agree); a ' +
@@ -22,9 +19,8 @@ export const participantTestImpersonalRoutes: FastifyPluginAsync = async (plugin
         'audited (`participant_test.create_impersonal`). The participant fills in the card later ' +
         '(PUT /api/user/saveParticipant).',
       tags: ['participant-test'],
-      body: impersonalCreateBodySchema,
-      response: { 200: impersonalCreateResultSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => createImpersonal(ctx, actorOf(req), req.body),
   });
 };

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { participantTestListRequestSchema, participantTestListResponseSchema } from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { listForStaff } from './list.service.js';
 
 const tags = ['participant-test'];
@@ -13,8 +11,7 @@ export const participantTestListRoutes: FastifyPluginAsync = async (plugin) => {
   const { ctx } = app;
 
   app.route({
-    ...endpoint('POST /api/ParticipantTest/list'),
-    schema: {
+    ...contractRoute('POST /api/ParticipantTest/list', {
       summary: 'Page of participant tests in your scope',
       description:
         'Scope: admin all; coordinator own school; organizator the classes and buildings assigned; ' +
@@ -22,9 +19,8 @@ export const participantTestListRoutes: FastifyPluginAsync = async (plugin) => {
         'subjectTestId, schoolId, classId, buildingId, testDate, status, isImpersonal, search (name or ' +
         'code). Sort fields: id, testDate, participantName, className, schoolName, status.',
       tags,
-      body: participantTestListRequestSchema,
-      response: { 200: participantTestListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => listForStaff(ctx, authOf(req), req.body),
   });
 };

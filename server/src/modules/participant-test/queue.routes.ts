@@ -1,16 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  errorBodySchema,
-  idParamSchema,
-  planningQueueQuerySchema,
-  queueItemSchema,
-  queueItemTypeSchema,
-  queueListRequestSchema,
-  queueListResponseSchema,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { errorBodySchema, idParamSchema, queueItemSchema, queueItemTypeSchema } from '@attesta/contract';
+import { authOf, endpoint, contractRoute } from '../../auth/access.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { createPlanningQueue, PLANNING_JOB, runPlanning } from './planning.service.js';
 import { diagnosticQueueInScope, listQueue, queueOfDiagnostic } from './queue.service.js';
@@ -25,8 +17,7 @@ export const participantTestQueueRoutes: FastifyPluginAsync = async (plugin) => 
   registerJobHandler(PLANNING_JOB, runPlanning);
 
   app.route({
-    ...endpoint('POST /api/ParticipantTest/queuelist'),
-    schema: {
+    ...contractRoute('POST /api/ParticipantTest/queuelist', {
       summary: 'Page of queue items (planning, result and other jobs)',
       description:
         'Admin sees every item; a coordinator the items of diagnostics that include their school or ' +
@@ -34,9 +25,8 @@ export const participantTestQueueRoutes: FastifyPluginAsync = async (plugin) => 
         'diagnostic outside the scope is 403, an unknown one 404). Sort fields: `id`, `createdAt`, ' +
         '`type`, `status`, `progress`, `finishedAt`; default newest first.',
       tags,
-      body: queueListRequestSchema,
-      response: { 200: queueListResponseSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => listQueue(db, authOf(req), req.body),
   });
 
@@ -56,8 +46,7 @@ export const participantTestQueueRoutes: FastifyPluginAsync = async (plugin) => 
   });
 
   app.route({
-    ...endpoint('POST /api/ParticipantTest/createplanningqueue'),
-    schema: {
+    ...contractRoute('POST /api/ParticipantTest/createplanningqueue', {
       summary: 'Queue planning of a diagnostic for a test date',
       description:
         'Query `code` (the diagnostic code) and `date` (yyyy-mm-dd within the diagnostic window). The ' +
@@ -70,9 +59,8 @@ export const participantTestQueueRoutes: FastifyPluginAsync = async (plugin) => 
         'it with queuelist; its result is `{ created, existing, schools }`. 404 `not_found` for an ' +
         'unknown code, 400 `validation_failed` for a date outside the window.',
       tags,
-      querystring: planningQueueQuerySchema,
-      response: { 200: queueItemSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => createPlanningQueue(db, { auth: authOf(req), ip: req.ip ?? null }, req.query),
   });
 };

@@ -1,38 +1,26 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
-  idParamSchema,
   listResponseSchema,
-  okSchema,
-  participantTestListItemSchema,
-  participantTestListRequestSchema,
-  participantTestListResponseSchema,
   ugnikBuildingListRequestSchema,
   ugnikBuildingSchema,
   ugnikClassListRequestSchema,
   ugnikClassSchema,
-  ugnikDiagnosticCreateBodySchema,
-  ugnikDiagnosticListRequestSchema,
-  ugnikDiagnosticListResponseSchema,
-  ugnikDiagnosticSchema,
   ugnikMainSubjectTestListRequestSchema,
   ugnikMainSubjectTestSchema,
   ugnikOoListRequestSchema,
   ugnikOoSchema,
   ugnikParallelListRequestSchema,
   ugnikParallelSchema,
-  ugnikParticipantCodesQuerySchema,
   ugnikParticipantSaveBodySchema,
   ugnikParticipantSaveResultSchema,
   ugnikSchoolListRequestSchema,
   ugnikSchoolSchema,
-  ugnikSurnamesQuerySchema,
-  ugnikSurnamesReportSchema,
   type EndpointKey,
   type UgnikParticipantSaveBody,
 } from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { authOf, endpoint, contractRoute } from '../../auth/access.js';
 import type { Db } from '../../db/client.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { attachmentDisposition } from '../../lib/xlsx.js';
@@ -41,7 +29,6 @@ import * as service from './ugnik.service.js';
 import { ugnikDiagnosticInScope, ugnikParticipantTestInScope } from '../../auth/ugnik.access.js';
 
 const tags = ['ugnik'];
-const idParams = z.object({ id: idParamSchema });
 const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 const paramId = (req: FastifyRequest) => (req.params as { id: number }).id;
 const queryDiagnosticId = (req: FastifyRequest) => (req.query as { diagnosticId: number }).diagnosticId;
@@ -68,8 +55,7 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
   // --- diagnostics ---
 
   app.route({
-    ...endpoint('POST /api/ugnik/diagnostic/create'),
-    schema: {
+    ...contractRoute('POST /api/ugnik/diagnostic/create', {
       summary: 'Create an inspection diagnostic across schools',
       description:
         'kind is always `inspection`, createdByRole `ugnik`. subjectTestIds: subject tests of kind ' +
@@ -77,36 +63,39 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
         'startsAt (400 otherwise). code: unique (409 `code_taken`), generated `I-YYYY-XXXXXX` when absent. ' +
         'Audited (`diagnostic.create`).',
       tags,
-      body: ugnikDiagnosticCreateBodySchema,
-      response: { 200: ugnikDiagnosticSchema, ...errors(400, 401, 403, 409) },
-    },
+      errors: [400, 401, 403, 409],
+    }),
     handler: (req) => service.createDiagnostic(ctx, actorOf(req), req.body),
   });
 
   app.route({
-    ...endpoint('GET /api/ugnik/diagnostic/{id}', ugnikDiagnosticInScope(paramId)),
-    schema: {
-      summary: 'One of your diagnostics, with subject tests, schools and counts',
-      description: SCOPE,
-      tags,
-      params: idParams,
-      response: { 200: ugnikDiagnosticSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/ugnik/diagnostic/{id}',
+      {
+        summary: 'One of your diagnostics, with subject tests, schools and counts',
+        description: SCOPE,
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      ugnikDiagnosticInScope(paramId),
+    ),
     handler: (req) => service.getDiagnostic(ctx, req.params.id),
   });
 
   app.route({
-    ...endpoint('DELETE /api/ugnik/diagnostic/{id}', ugnikDiagnosticInScope(paramId)),
-    schema: {
-      summary: 'Delete a diagnostic nobody has started',
-      description:
-        SCOPE +
-        'Soft delete, with its participant tests (their sessions end). 409 `has_exam_works` once any ' +
-        'exam work exists (deleted ones included). Audited (`diagnostic.delete`).',
-      tags,
-      params: idParams,
-      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'DELETE /api/ugnik/diagnostic/{id}',
+      {
+        summary: 'Delete a diagnostic nobody has started',
+        description:
+          SCOPE +
+          'Soft delete, with its participant tests (their sessions end). 409 `has_exam_works` once any ' +
+          'exam work exists (deleted ones included). Audited (`diagnostic.delete`).',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      ugnikDiagnosticInScope(paramId),
+    ),
     handler: async (req) => {
       await service.deleteDiagnostic(ctx, actorOf(req), req.params.id);
       return { ok: true as const };
@@ -114,17 +103,15 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('POST /api/ugnik/diagnostic/list'),
-    schema: {
+    ...contractRoute('POST /api/ugnik/diagnostic/list', {
       summary: 'Page of your diagnostics',
       description:
         SCOPE +
         'Filter: search (name or code), schoolId, from / till (days the window overlaps). ' +
         'Sort fields: id, name, code, startsAt, createdAt.',
       tags,
-      body: ugnikDiagnosticListRequestSchema,
-      response: { 200: ugnikDiagnosticListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listDiagnostics(ctx, authOf(req), req.body),
   });
 
@@ -151,27 +138,31 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/ugnik/participantTest/{id}', ugnikParticipantTestInScope(paramId)),
-    schema: {
-      summary: 'One participant test of your diagnostics',
-      tags,
-      params: idParams,
-      response: { 200: participantTestListItemSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/ugnik/participantTest/{id}',
+      {
+        summary: 'One participant test of your diagnostics',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      ugnikParticipantTestInScope(paramId),
+    ),
     handler: (req) => service.getParticipantTest(ctx, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('DELETE /api/ugnik/participantTest/{id}', ugnikParticipantTestInScope(paramId)),
-    schema: {
-      summary: 'Delete a participant test nobody has started',
-      description:
-        'Soft delete; its sessions end. 409 `has_exam_work` once an exam work exists. Audited ' +
-        '(`participant_test.delete`).',
-      tags,
-      params: idParams,
-      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'DELETE /api/ugnik/participantTest/{id}',
+      {
+        summary: 'Delete a participant test nobody has started',
+        description:
+          'Soft delete; its sessions end. 409 `has_exam_work` once an exam work exists. Audited ' +
+          '(`participant_test.delete`).',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      ugnikParticipantTestInScope(paramId),
+    ),
     handler: async (req) => {
       await service.deleteParticipantTest(ctx, actorOf(req), req.params.id);
       return { ok: true as const };
@@ -179,17 +170,15 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('POST /api/ugnik/participantTest/list'),
-    schema: {
+    ...contractRoute('POST /api/ugnik/participantTest/list', {
       summary: 'Page of the participants of your diagnostics',
       description:
         'Filter: diagnosticId, subjectTestId, schoolId, classId, buildingId, testDate, status, ' +
         'isImpersonal, search (name or code). Sort fields: id, testDate, participantName, className, ' +
         'schoolName, status.',
       tags,
-      body: participantTestListRequestSchema,
-      response: { 200: participantTestListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listParticipants(ctx, authOf(req), req.body),
   });
 
@@ -260,33 +249,37 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
   // --- reports ---
 
   app.route({
-    ...endpoint('GET /api/ugnik/reports/participantCodes', ugnikDiagnosticInScope(queryDiagnosticId)),
-    schema: {
-      summary: 'Participant codes of your diagnostic (xlsx or PDF)',
-      description:
-        SCOPE +
-        'format=xlsx (default): school, class, participant, test, date, activation and registration ' +
-        'codes; format=pdf: a printable table. Sent as a download.',
-      tags,
-      querystring: ugnikParticipantCodesQuerySchema,
-      response: { ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/ugnik/reports/participantCodes',
+      {
+        summary: 'Participant codes of your diagnostic (xlsx or PDF)',
+        description:
+          SCOPE +
+          'format=xlsx (default): school, class, participant, test, date, activation and registration ' +
+          'codes; format=pdf: a printable table. Sent as a download.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      ugnikDiagnosticInScope(queryDiagnosticId),
+    ),
     handler: async (req, reply) =>
       sendFile(reply, await reports.participantCodes(ctx, req.query.diagnosticId, req.query.format)),
   });
 
   app.route({
-    ...endpoint('GET /api/ugnik/reports/surnames', ugnikDiagnosticInScope(queryDiagnosticId)),
-    schema: {
-      summary: 'Participants of your diagnostic with surnames, school, class, test, status and score',
-      description:
-        SCOPE +
-        'format=json (default) or xlsx (a download). `score` is the primary score once results exist, ' +
-        'null until then.',
-      tags,
-      querystring: ugnikSurnamesQuerySchema,
-      response: { 200: ugnikSurnamesReportSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/ugnik/reports/surnames',
+      {
+        summary: 'Participants of your diagnostic with surnames, school, class, test, status and score',
+        description:
+          SCOPE +
+          'format=json (default) or xlsx (a download). `score` is the primary score once results exist, ' +
+          'null until then.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      ugnikDiagnosticInScope(queryDiagnosticId),
+    ),
     handler: async (req, reply) =>
       req.query.format === 'xlsx'
         ? sendFile(reply, await reports.surnamesXlsx(ctx, req.query.diagnosticId))

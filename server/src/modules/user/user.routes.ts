@@ -1,31 +1,16 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  currentUserSchema,
-  idParamSchema,
-  okSchema,
-  profileSaveBodySchema,
-  roleInfoSchema,
-  setUserPasswordBodySchema,
-  TECH_REQUIREMENTS,
-  userDetailsSchema,
-  userListRequestSchema,
-  userListResponseSchema,
-  userSaveBodySchema,
-  userSaveQuerySchema,
-} from '@attesta/contract';
+import { TECH_REQUIREMENTS } from '@attesta/contract';
 import { authOf, contractRoute, endpoint } from '../../auth/access.js';
 import { checkTechSpec, probeBytes } from './tech-spec.js';
 import * as service from './user.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['user'];
 
 /** Documented error answers: the one error body under each status the call can give. */
 
 const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
-const idParams = z.object({ id: idParamSchema });
 
 /** `/api/user/*` and `POST /api/User`: the current user, the admin's user management, the device check. */
 export const userRoutes: FastifyPluginAsync = async (plugin) => {
@@ -33,12 +18,11 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
   const { ctx } = app;
 
   app.route({
-    ...endpoint('GET /api/user'),
-    schema: {
+    ...contractRoute('GET /api/user', {
       summary: 'Current user (roles, school, display name) — the same object as in the login answer',
       tags,
-      response: { 200: currentUserSchema, ...errors(401) },
-    },
+      errors: [401],
+    }),
     handler: (req) => service.currentUser(ctx, authOf(req)),
   });
 
@@ -53,24 +37,27 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/user/sessionTime', undefined, { passive: true }),
-    schema: {
-      summary: 'When the session ends unless used: an ISO instant as a JSON string',
-      tags,
-      response: { 200: z.string(), ...errors(401) },
-    },
+    ...contractRoute(
+      'GET /api/user/sessionTime',
+      {
+        summary: 'When the session ends unless used: an ISO instant as a JSON string',
+        tags,
+        errors: [401],
+      },
+      undefined,
+      { passive: true },
+    ),
     // A bare string would go out as text/plain; the client expects a JSON string.
     handler: async (req, reply) =>
       reply.type('application/json; charset=utf-8').send(JSON.stringify(authOf(req).expiresAt.toISOString())),
   });
 
   app.route({
-    ...endpoint('GET /api/user/roles'),
-    schema: {
+    ...contractRoute('GET /api/user/roles', {
       summary: 'All roles',
       tags,
-      response: { 200: z.array(roleInfoSchema), ...errors(401, 403) },
-    },
+      errors: [401, 403],
+    }),
     handler: () => service.listRoles(ctx.db),
   });
 
@@ -99,33 +86,28 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/user/{id}'),
-    schema: {
+    ...contractRoute('GET /api/user/{id}', {
       summary: 'One user with roles, school, blocked and e-mail state',
       tags,
-      params: idParams,
-      response: { 200: userDetailsSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => service.getUser(ctx, req.params.id),
   });
 
   app.route({
-    ...endpoint('POST /api/user/list'),
-    schema: {
+    ...contractRoute('POST /api/user/list', {
       summary: 'Page of users',
       description:
         'Filter: `search` (login, e-mail, surname, name), `role`, `schoolId`, `blocked`. ' +
         'Sort fields: `id`, `login`, `surname`, `createdAt`.',
       tags,
-      body: userListRequestSchema,
-      response: { 200: userListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listUsers(ctx, req.body),
   });
 
   app.route({
-    ...endpoint('POST /api/User'),
-    schema: {
+    ...contractRoute('POST /api/User', {
       summary: 'Create (no id) or update (id) a user; query `pwd` sets the password',
       description:
         'On update an omitted field keeps its value and null clears it. Blocking a user or setting ' +
@@ -133,22 +115,17 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
         '409 `login_taken` / `email_taken` (case-insensitive), `self_lockout` when an admin would ' +
         'block themselves or drop their own admin role.',
       tags,
-      querystring: userSaveQuerySchema,
-      body: userSaveBodySchema,
-      response: { 200: userDetailsSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+      errors: [400, 401, 403, 404, 409],
+    }),
     handler: (req) => service.saveUser(ctx, actorOf(req), req.body, req.query.pwd || undefined),
   });
 
   app.route({
-    ...endpoint('POST /api/user/{id}/changepassword'),
-    schema: {
+    ...contractRoute('POST /api/user/{id}/changepassword', {
       summary: "Set another user's password; their sessions end",
       tags,
-      params: idParams,
-      body: setUserPasswordBodySchema,
-      response: { 200: okSchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: async (req) => {
       await service.setPassword(ctx, actorOf(req), req.params.id, req.body.password);
       return { ok: true as const };
@@ -156,13 +133,11 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('PUT /api/user/save'),
-    schema: {
+    ...contractRoute('PUT /api/user/save', {
       summary: 'Update own profile: surname, name, patronymic, e-mail (a new e-mail must be confirmed again)',
       tags,
-      body: profileSaveBodySchema,
-      response: { 200: currentUserSchema, ...errors(400, 401, 403, 409) },
-    },
+      errors: [400, 401, 403, 409],
+    }),
     handler: (req) => service.saveProfile(ctx, actorOf(req), req.body),
   });
 

@@ -1,26 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  generateActivationCodeQuerySchema,
-  generatedActivationCodeSchema,
-  idParamSchema,
-  okSchema,
-  workerPositionListRequestSchema,
-  workerPositionListResponseSchema,
-  workerTestListRequestSchema,
-  workerTestListResponseSchema,
-  workerTestSaveBodySchema,
-  workerTestSchema,
-  type WorkerTestSaveBody,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { workerTestSaveBodySchema, workerTestSchema, type WorkerTestSaveBody } from '@attesta/contract';
+import { authOf, endpoint, contractRoute } from '../../auth/access.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 import { codeInScope, workerTestInScope } from './worker.access.js';
 import * as service from './worker.service.js';
 
 const tags = ['worker-test'];
-const idParams = z.object({ id: idParamSchema });
 const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 
 const paramId = (req: FastifyRequest) => (req.params as { id: number }).id;
@@ -34,14 +20,12 @@ export const workerRoutes: FastifyPluginAsync = async (plugin) => {
   const { ctx } = app;
 
   app.route({
-    ...endpoint('POST /api/workerPosition/list'),
-    schema: {
+    ...contractRoute('POST /api/workerPosition/list', {
       summary: 'Worker positions',
       description: 'Filter: search. Sorted by name unless `sort` says (id, name).',
       tags,
-      body: workerPositionListRequestSchema,
-      response: { 200: workerPositionListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) =>
       service.listPositions(ctx, {
         page: req.body.page,
@@ -52,29 +36,33 @@ export const workerRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/workerTest/{id}', workerTestInScope(paramId, service.canSee)),
-    schema: {
-      summary: 'One worker test',
-      description: SCOPE,
-      tags,
-      params: idParams,
-      response: { 200: workerTestSchema, ...errors(400, 401, 403, 404) },
-    },
+    ...contractRoute(
+      'GET /api/workerTest/{id}',
+      {
+        summary: 'One worker test',
+        description: SCOPE,
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      workerTestInScope(paramId, service.canSee),
+    ),
     handler: (req) => service.getWorkerTest(ctx, authOf(req), req.params.id),
   });
 
   app.route({
-    ...endpoint('DELETE /api/workerTest/{id}', workerTestInScope(paramId, service.canEdit)),
-    schema: {
-      summary: 'Delete a worker test nobody has taken',
-      description:
-        SCOPE +
-        'Soft delete with its diagnostic and sittings (their sessions end). 409 `has_exam_works` once ' +
-        'any exam work exists. Audited (`worker_test.delete`).',
-      tags,
-      params: idParams,
-      response: { 200: okSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'DELETE /api/workerTest/{id}',
+      {
+        summary: 'Delete a worker test nobody has taken',
+        description:
+          SCOPE +
+          'Soft delete with its diagnostic and sittings (their sessions end). 409 `has_exam_works` once ' +
+          'any exam work exists. Audited (`worker_test.delete`).',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      workerTestInScope(paramId, service.canEdit),
+    ),
     handler: async (req) => {
       await service.deleteWorkerTest(ctx, actorOf(req), req.params.id);
       return { ok: true as const };
@@ -82,16 +70,14 @@ export const workerRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('POST /api/workerTest/list'),
-    schema: {
+    ...contractRoute('POST /api/workerTest/list', {
       summary: 'Page of worker tests',
       description:
         SCOPE +
         'Filter: search, positionId, schoolId, subjectTestId. Sort fields: id, name, startsAt, createdAt.',
       tags,
-      body: workerTestListRequestSchema,
-      response: { 200: workerTestListResponseSchema, ...errors(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: (req) => service.listWorkerTests(ctx, authOf(req), req.body),
   });
 
@@ -117,19 +103,21 @@ export const workerRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/workerTest/generateActivationCode', codeInScope),
-    schema: {
-      summary: 'Activation code of a worker for a worker test',
-      description:
-        'State-changing GET (send `X-Requested-With: XMLHttpRequest`). Creates the worker’s sitting ' +
-        '(a participant test in the worker test’s diagnostic) with a new unique activation code, or ' +
-        'returns the existing one (`created: false`). A coordinator: workers of their own school and ' +
-        'worker tests they see (403 otherwise). 409 `worker_blocked`. Audited ' +
-        '(`worker_test.activation_code`).',
-      tags,
-      querystring: generateActivationCodeQuerySchema,
-      response: { 200: generatedActivationCodeSchema, ...errors(400, 401, 403, 404, 409) },
-    },
+    ...contractRoute(
+      'GET /api/workerTest/generateActivationCode',
+      {
+        summary: 'Activation code of a worker for a worker test',
+        description:
+          'State-changing GET (send `X-Requested-With: XMLHttpRequest`). Creates the worker’s sitting ' +
+          '(a participant test in the worker test’s diagnostic) with a new unique activation code, or ' +
+          'returns the existing one (`created: false`). A coordinator: workers of their own school and ' +
+          'worker tests they see (403 otherwise). 409 `worker_blocked`. Audited ' +
+          '(`worker_test.activation_code`).',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      codeInScope,
+    ),
     handler: (req) =>
       service.generateActivationCode(ctx, actorOf(req), req.query.workerTestId, req.query.workerId),
   });
