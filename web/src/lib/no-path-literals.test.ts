@@ -27,7 +27,7 @@ const NOT_MOVED_YET = new Map<string, number>([
   ['features/results/api.ts', 1],
   ['features/results/result-page.tsx', 1],
   ['features/results/verify-page.tsx', 1],
-  ['features/ugnik/api/ugnik-api.ts', 11],
+  ['features/ugnik/api/ugnik-api.ts', 4],
   ['features/ugnik/components/diagnostic-page.tsx', 3],
   ['lib/api-client.ts', 4],
   ['lib/logoff.ts', 1],

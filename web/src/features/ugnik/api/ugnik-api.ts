@@ -1,19 +1,16 @@
 /** The supervision authority's calls (/api/ugnik/*). Lists handle their failures inline. */
 import {
-  participantTestListResponseSchema,
   ugnikClassSchema,
-  ugnikDiagnosticListResponseSchema,
-  ugnikDiagnosticSchema,
   ugnikMainSubjectTestSchema,
   ugnikParticipantSaveResultSchema,
   ugnikSchoolSchema,
-  ugnikSurnamesReportSchema,
   type ParticipantTestListRequest,
   type UgnikDiagnosticCreateBody,
   type UgnikDiagnosticListRequest,
   type UgnikParticipantSaveBody,
 } from '@attesta/contract';
 import { apiClient } from '../../../lib/api-client';
+import { call } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
@@ -33,25 +30,16 @@ export const ugnikKeys = {
 };
 
 export const listDiagnostics = (body: UgnikDiagnosticListRequest) =>
-  inlineCall(() =>
-    apiClient.post('/api/ugnik/diagnostic/list', body, {
-      ...inline,
-      parse: (d) => ugnikDiagnosticListResponseSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('POST /api/ugnik/diagnostic/list', { body }, inline));
 
 export const getDiagnostic = (id: number) =>
-  inlineCall(() =>
-    apiClient.get(`/api/ugnik/diagnostic/${id}`, { ...inline, parse: (d) => ugnikDiagnosticSchema.parse(d) }),
-  );
+  inlineCall(() => call('GET /api/ugnik/diagnostic/{id}', { params: { id } }, inline));
 
 export const createDiagnostic = (body: UgnikDiagnosticCreateBody) =>
-  apiClient.post('/api/ugnik/diagnostic/create', body, {
-    ...inline,
-    parse: (d) => ugnikDiagnosticSchema.parse(d),
-  });
+  call('POST /api/ugnik/diagnostic/create', { body }, inline);
 
-export const deleteDiagnostic = (id: number) => apiClient.delete(`/api/ugnik/diagnostic/${id}`, inline);
+export const deleteDiagnostic = (id: number) =>
+  call('DELETE /api/ugnik/diagnostic/{id}', { params: { id } }, inline);
 
 export const listMainSubjectTests = () =>
   inlineCall(() =>
@@ -81,12 +69,7 @@ export const listClasses = (schoolId: number) =>
   );
 
 export const listParticipants = (body: ParticipantTestListRequest) =>
-  inlineCall(() =>
-    apiClient.post('/api/ugnik/participantTest/list', body, {
-      ...inline,
-      parse: (d) => participantTestListResponseSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('POST /api/ugnik/participantTest/list', { body }, inline));
 
 export const saveParticipants = (body: UgnikParticipantSaveBody) =>
   apiClient.post('/api/ugnik/participantTest/save', body, {
@@ -94,13 +77,8 @@ export const saveParticipants = (body: UgnikParticipantSaveBody) =>
     parse: (d) => ugnikParticipantSaveResultSchema.parse(d),
   });
 
-export const deleteParticipant = (id: number) => apiClient.delete(`/api/ugnik/participantTest/${id}`, inline);
+export const deleteParticipant = (id: number) =>
+  call('DELETE /api/ugnik/participantTest/{id}', { params: { id } }, inline);
 
 export const getSurnames = (diagnosticId: number) =>
-  inlineCall(() =>
-    apiClient.get('/api/ugnik/reports/surnames', {
-      ...inline,
-      query: { diagnosticId },
-      parse: (d) => ugnikSurnamesReportSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('GET /api/ugnik/reports/surnames', { query: { diagnosticId } }, inline));
