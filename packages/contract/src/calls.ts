@@ -13,6 +13,7 @@ import {
   restoreExamWorkBodySchema,
   restoreExamWorkResultSchema,
 } from './participant-test.js';
+import { pausePolicySchema } from './authoring.js';
 import type { CallKey } from './endpoints.js';
 import {
   expertAgreementQuerySchema,
@@ -279,6 +280,13 @@ export const CALL_SCHEMAS = {
   },
   'POST /api/ParticipantTest/createresultqueue': { query: resultQueueQuerySchema, response: queueItemSchema },
   'GET /api/ParticipantTest/getResultJson/{id}': { params: idPathSchema, response: resultJsonSchema },
+  // ------------------------------------------------------------ content settings (ours)
+  'GET /api/admin/subjectTests/{id}/pausePolicy': { params: idPathSchema, response: pausePolicySchema },
+  'PUT /api/admin/subjectTests/{id}/pausePolicy': {
+    params: idPathSchema,
+    body: pausePolicySchema,
+    response: pausePolicySchema,
+  },
   // ------------------------------------------------------------ expert grading (ours)
   'GET /api/expert/queue': { response: expertQueueResponseSchema },
   'GET /api/expert/next': { query: expertNextQuerySchema, response: expertNextResponseSchema },

@@ -13,7 +13,7 @@ const NOT_MOVED_YET = new Map<string, number>([
   ['components/answers/file-input.tsx', 1],
   ['components/staff/staff-api.ts', 8],
   ['features/account/api/account.ts', 6],
-  ['features/admin/api/admin-api.ts', 13],
+  ['features/admin/api/admin-api.ts', 1],
   ['features/admin/api/admin-org-api.ts', 20],
   ['features/admin/api/participant-tests-api.ts', 7],
   ['features/admin/components/diagnostic-page.tsx', 1],

@@ -1,18 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { idParamSchema, pausePolicySchema } from '@attesta/contract';
-import { authOf, type AccessRule } from '../../auth/access.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import * as pauses from './pause-policy.service.js';
 
 /**
  * `/api/admin/subjectTests/*`: what admins set on a subject test beyond the specification's calls
  * (content authoring grows here). Admin only; writes are audited.
  */
-const config = { access: { roles: ['admin'] } satisfies AccessRule };
 const tags = ['authoring'];
-const params = z.strictObject({ id: idParamSchema });
 const actor = (req: FastifyRequest): pauses.Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 
 export const authoringRoutes: FastifyPluginAsync = async (plugin) => {
@@ -20,32 +15,23 @@ export const authoringRoutes: FastifyPluginAsync = async (plugin) => {
   const { db } = app.ctx;
 
   app.route({
-    method: 'GET',
-    url: '/api/admin/subjectTests/:id/pausePolicy',
-    config,
-    schema: {
+    ...contractRoute('GET /api/admin/subjectTests/{id}/pausePolicy', {
       summary: "A subject test's rules for participants' own pauses",
       tags,
-      params,
-      response: { 200: pausePolicySchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => pauses.pausePolicy(db, req.params.id),
   });
 
   app.route({
-    method: 'PUT',
-    url: '/api/admin/subjectTests/:id/pausePolicy',
-    config,
-    schema: {
+    ...contractRoute('PUT /api/admin/subjectTests/{id}/pausePolicy', {
       summary: "Set a subject test's rules for participants' own pauses",
       description:
         'Applies from the next pause, also in works already running. Staff pauses are never limited. ' +
         'Audited; bad input (400) changes nothing.',
       tags,
-      params,
-      body: pausePolicySchema,
-      response: { 200: pausePolicySchema, ...errors(400, 401, 403, 404) },
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req) => pauses.savePausePolicy(db, actor(req), req.params.id, req.body),
   });
 };

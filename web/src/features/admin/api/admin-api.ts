@@ -1,17 +1,7 @@
 /** The admin work place's calls. Lists handle their failures inline (see inlineCall). */
 import {
-  diagnosticSchema,
-  pausePolicySchema,
   type PausePolicy,
-  queueListResponseSchema,
-  roleInfoSchema,
-  staffTaskSchema,
-  subjectListResponseSchema,
-  subjectTestListResponseSchema,
-  subjectTestOptionSchema,
   userDetailsSchema,
-  userListResponseSchema,
-  variantListResponseSchema,
   type CreateDiagnosticBody,
   type QueueListRequest,
   type SubjectListRequest,
@@ -21,6 +11,7 @@ import {
   type VariantListRequest,
 } from '@attesta/contract';
 import { apiClient } from '../../../lib/api-client';
+import { call } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
@@ -35,14 +26,9 @@ export const adminKeys = {
 };
 
 export const listUsers = (body: UserListRequest) =>
-  inlineCall(() =>
-    apiClient.post('/api/user/list', body, { ...inline, parse: (d) => userListResponseSchema.parse(d) }),
-  );
+  inlineCall(() => call('POST /api/user/list', { body }, inline));
 
-export const listRoles = () =>
-  inlineCall(() =>
-    apiClient.get('/api/user/roles', { ...inline, parse: (d) => roleInfoSchema.array().parse(d) }),
-  );
+export const listRoles = () => inlineCall(() => call('GET /api/user/roles', {}, inline));
 
 /** `POST /api/User`: create (no id) or update; `pwd` in the query sets the password. */
 export const saveUser = (body: UserSaveBody, pwd?: string) =>
@@ -54,71 +40,41 @@ export const saveUser = (body: UserSaveBody, pwd?: string) =>
 
 /** The subject test's rules for participants' own pauses (admin call beyond the specification). */
 export const getPausePolicy = (subjectTestId: number) =>
-  apiClient.get(`/api/admin/subjectTests/${subjectTestId}/pausePolicy`, {
-    ...inline,
-    parse: (d) => pausePolicySchema.parse(d),
-  });
+  call('GET /api/admin/subjectTests/{id}/pausePolicy', { params: { id: subjectTestId } }, inline);
 
 export const savePausePolicy = (subjectTestId: number, policy: PausePolicy) =>
-  apiClient.put(`/api/admin/subjectTests/${subjectTestId}/pausePolicy`, policy, {
-    ...inline,
-    parse: (d) => pausePolicySchema.parse(d),
-  });
+  call(
+    'PUT /api/admin/subjectTests/{id}/pausePolicy',
+    { params: { id: subjectTestId }, body: policy },
+    inline,
+  );
 
 export const setUserPassword = (id: number, password: string) =>
-  apiClient.post(`/api/user/${id}/changepassword`, { password }, inline);
+  call('POST /api/user/{id}/changepassword', { params: { id }, body: { password } }, inline);
 
 export const listSubjects = (body: SubjectListRequest) =>
-  inlineCall(() =>
-    apiClient.post('/api/kim/subject/list', body, {
-      ...inline,
-      parse: (d) => subjectListResponseSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('POST /api/kim/subject/list', { body }, inline));
 
 export const listSubjectTests = (body: SubjectTestListRequest) =>
-  inlineCall(() =>
-    apiClient.post('/api/kim/subjectTest/list', body, {
-      ...inline,
-      parse: (d) => subjectTestListResponseSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('POST /api/kim/subjectTest/list', { body }, inline));
 
 export const listVariants = (body: VariantListRequest) =>
-  inlineCall(() =>
-    apiClient.post('/api/kim/test/list', body, {
-      ...inline,
-      parse: (d) => variantListResponseSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('POST /api/kim/test/list', { body }, inline));
 
 export const getStaffTask = (variantId: number, position: number) =>
   inlineCall(() =>
-    apiClient.get(`/api/task/${variantId}/${position}`, {
-      ...inline,
-      query: { withClassifiers: true },
-      parse: (d) => staffTaskSchema.parse(d),
-    }),
+    call(
+      'GET /api/task/{variantId}/{taskNumber}',
+      { params: { variantId, taskNumber: position }, query: { withClassifiers: true } },
+      inline,
+    ),
   );
 
 export const listQueue = (body: QueueListRequest) =>
-  inlineCall(() =>
-    apiClient.post('/api/ParticipantTest/queuelist', body, {
-      ...inline,
-      parse: (d) => queueListResponseSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('POST /api/ParticipantTest/queuelist', { body }, inline));
 
 export const listSubjectTestOptions = () =>
-  inlineCall(() =>
-    apiClient.get('/api/createDiagnostic/subjectTests', {
-      ...inline,
-      parse: (d) => subjectTestOptionSchema.array().parse(d),
-    }),
-  );
+  inlineCall(() => call('GET /api/createDiagnostic/subjectTests', {}, inline));
 
 export const createDiagnostic = (body: CreateDiagnosticBody) =>
-  apiClient.post('/api/createDiagnostic/create', body, {
-    ...inline,
-    parse: (d) => diagnosticSchema.parse(d),
-  });
+  call('POST /api/createDiagnostic/create', { body }, inline);
