@@ -19,7 +19,7 @@ const NOT_MOVED_YET = new Map<string, number>([
   ['features/admin/components/diagnostic-page.tsx', 1],
   ['features/admin/components/queue-page.tsx', 1],
   ['features/auth/api/login.ts', 2],
-  ['features/coordinator/api.ts', 16],
+  ['features/coordinator/api.ts', 8],
   ['features/coordinator/queue-page.tsx', 1],
   ['features/expert/api.ts', 4],
   ['features/expert/attachment-view.tsx', 2],

@@ -18,6 +18,7 @@ import {
   type WorkerTestSaveBody,
 } from '@attesta/contract';
 import { apiClient } from '../../lib/api-client';
+import { call } from '../../lib/call';
 import { rawRequest } from '../../components/data-table/download';
 import type { PageRequest } from '../../components/data-table/list-request';
 
@@ -38,7 +39,7 @@ export const listOrganizators = (
   apiClient.post('/api/coordinator/organizator/list', req, { ...quiet, signal });
 
 export const saveOrganizator = (body: StaffOrganizatorSaveBody): Promise<StaffOrganizatorSaveResult> =>
-  apiClient.post('/api/coordinator/organizator', body, quiet);
+  call('POST /api/coordinator/organizator', { body }, quiet);
 
 export const blockOrganizator = (id: number, body: StaffOrganizatorBlockBody): Promise<StaffOrganizator> =>
   apiClient.post(`/api/coordinator/organizator/${id}`, body, quiet);
@@ -46,15 +47,15 @@ export const blockOrganizator = (id: number, body: StaffOrganizatorBlockBody): P
 export const WORKER_TEST_REPORT_PATH = '/api/coordinator/organizator/report/workerTest';
 
 export const subjectTests = (signal?: AbortSignal): Promise<SubjectTestOption[]> =>
-  apiClient.get('/api/createDiagnostic/subjectTests', { ...quiet, signal });
+  call('GET /api/createDiagnostic/subjectTests', {}, { ...quiet, signal });
 
 export const createDiagnostic = (body: CreateDiagnosticBody): Promise<Diagnostic> =>
-  apiClient.post('/api/createDiagnostic/create', body, quiet);
+  call('POST /api/createDiagnostic/create', { body }, quiet);
 
 export const DIAGNOSTIC_EXCEL_PATH = '/api/createDiagnostic/excel';
 
 export const createImpersonal = (body: ImpersonalCreateBody): Promise<{ items: CreatedCode[] }> =>
-  apiClient.post('/api/ParticipantTest/participantTestCreateImpersonal', body, quiet);
+  call('POST /api/ParticipantTest/participantTestCreateImpersonal', { body }, quiet);
 
 /** The XML file itself is the body (docs/participant-test-import.md). */
 export async function importXml(xml: string): Promise<ParticipantTestImportResult> {
@@ -67,7 +68,7 @@ export async function importXml(xml: string): Promise<ParticipantTestImportResul
 }
 
 export const createPlanningQueue = (date: string, code: string): Promise<QueueItem> =>
-  apiClient.post('/api/ParticipantTest/createplanningqueue', undefined, { ...quiet, query: { date, code } });
+  call('POST /api/ParticipantTest/createplanningqueue', { query: { date, code } }, quiet);
 
 export const listQueue = (req: PageRequest, signal?: AbortSignal): Promise<ListResponse<QueueItem>> =>
   apiClient.post('/api/ParticipantTest/queuelist', req, { ...quiet, signal });
@@ -78,13 +79,14 @@ export const listWorkerTests = (req: PageRequest, signal?: AbortSignal): Promise
 export const saveWorkerTest = (body: WorkerTestSaveBody): Promise<WorkerTest> =>
   apiClient.put('/api/workerTest/save', body, quiet);
 
-export const deleteWorkerTest = (id: number) => apiClient.delete(`/api/workerTest/${id}`, quiet);
+export const deleteWorkerTest = (id: number) =>
+  call('DELETE /api/workerTest/{id}', { params: { id } }, quiet);
 
 export const generateActivationCode = (
   workerTestId: number,
   workerId: number,
 ): Promise<{ activationCode: string; participantTestId: number; created: boolean }> =>
-  apiClient.get('/api/workerTest/generateActivationCode', { ...quiet, query: { workerTestId, workerId } });
+  call('GET /api/workerTest/generateActivationCode', { query: { workerTestId, workerId } }, quiet);
 
 export const listPositions = (signal?: AbortSignal): Promise<ListResponse<WorkerPosition>> =>
-  apiClient.post('/api/workerPosition/list', { page: 1, pageSize: 500 }, { ...quiet, signal });
+  call('POST /api/workerPosition/list', { body: { page: 1, pageSize: 500 } }, { ...quiet, signal });
