@@ -6,7 +6,6 @@
  * older way (schemas in its route file); docs/how-to-add-a-call.md says how to move one.
  */
 import { z } from 'zod';
-import { activationCodeSchema, okSchema, POW_PROOF_MAX } from './account.js';
 import {
   clearSessionQuerySchema,
   clearSessionResultSchema,
@@ -153,6 +152,20 @@ import {
   userSaveBodySchema,
   userSaveQuerySchema,
 } from './user.js';
+
+import {
+  activationCodeSchema,
+  changePasswordBodySchema,
+  logOffResponseSchema,
+  loginBodySchema,
+  loginResponseSchema,
+  okSchema,
+  POW_PROOF_MAX,
+  registerBodySchema,
+  registerResponseSchema,
+  resetPasswordBodySchema,
+  sendRegistrationEmailBodySchema,
+} from './account.js';
 
 export interface CallSchemas {
   params?: z.ZodType;
@@ -463,6 +476,16 @@ export const CALL_SCHEMAS = {
     response: okSchema,
   },
   'PUT /api/user/save': { body: profileSaveBodySchema, response: currentUserSchema },
+  'POST /api/Account/login': { body: loginBodySchema, response: loginResponseSchema },
+  'POST /api/Account/LogOff': {
+    body: z.strictObject({ returnUrl: z.string().max(2000).optional() }).nullish(),
+    response: logOffResponseSchema,
+  },
+  'POST /api/Account/ChangePassword': { body: changePasswordBodySchema, response: okSchema },
+  'POST /api/Account/Register': { body: registerBodySchema, response: registerResponseSchema },
+  'POST /api/Account/SendRegistrationEMail': { body: sendRegistrationEmailBodySchema, response: okSchema },
+  'POST /api/Account/ResetPassword': { body: resetPasswordBodySchema, response: okSchema },
+  'POST /api/Account/LogoutParticipant': { response: okSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;
 
 export type CallSchemasOf<K extends CallKey> = K extends keyof typeof CALL_SCHEMAS

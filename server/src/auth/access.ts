@@ -112,6 +112,9 @@ type ContractSchema<K extends CallKey> = Omit<RouteDocs, 'errors'> &
     response: Has<CallSchemasOf<K>, 'response', '200'> & Partial<Record<ErrorStatus, typeof errorBodySchema>>;
   };
 
+/** The one error body, as OpenAPI shows it under each documented status. */
+const documentedError = errorBodySchema.describe('error `{status, code, message, errors?}`');
+
 /**
  * A route declared from its contract row: method, URL and access as `endpoint` gives them, and the
  * schemas of `CALL_SCHEMAS` (params, query, body, the 200 answer) with the documented errors, so
@@ -133,7 +136,7 @@ export function contractRoute<K extends CallKey>(
     ...(s.body ? { body: s.body } : {}),
     response: {
       ...(s.response ? { 200: s.response } : {}),
-      ...Object.fromEntries(errors.map((status) => [status, errorBodySchema])),
+      ...Object.fromEntries(errors.map((status) => [status, documentedError])),
     },
   };
   return { ...endpoint(key, scope, flags), schema: schema as unknown as ContractSchema<K> };

@@ -2,20 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  changePasswordBodySchema,
   errorBodySchema,
   LOGIN_MAX,
-  loginBodySchema,
   loginResponseSchema,
-  logOffResponseSchema,
-  okSchema,
   parallelSchema,
   PASSWORD_MAX,
   powChallengeSchema,
-  registerBodySchema,
-  registerResponseSchema,
-  resetPasswordBodySchema,
-  sendRegistrationEmailBodySchema,
 } from '@attesta/contract';
 import { authOf, endpoint, SESSION_COOKIE, contractRoute } from '../../auth/access.js';
 import { activationCodeInScope, userInScope } from '../../auth/shared.access.js';
@@ -81,8 +73,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   }
 
   app.route({
-    ...endpoint('POST /api/Account/login'),
-    schema: {
+    ...contractRoute('POST /api/Account/login', {
       summary: 'Log in by login + password, or by activation code (participant)',
       description:
         'Sets the httpOnly session cookie and answers the user with the bearer form of the same session. ' +
@@ -95,9 +86,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
         '`proof_of_work_required`; solve a challenge of `GET /api/Account/LoginChallenge` and send it as ' +
         '`proof` (400 `proof_of_work_invalid` for a wrong, expired or reused one).',
       tags,
-      body: loginBodySchema,
-      response: { 200: loginResponseSchema, ...errorsOf(400, 401, 403, 413, 428, 429) },
-    },
+      errors: [400, 401, 403, 413, 428, 429],
+    }),
     handler: async (req, reply) => {
       const body = req.body;
       if ('activationCode' in body) {
@@ -137,16 +127,14 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('POST /api/Account/LogOff'),
-    schema: {
+    ...contractRoute('POST /api/Account/LogOff', {
       summary: 'End the current session',
       description:
         '`redirectTo` is `returnUrl` when it is a same-site relative path, otherwise null (go to the root).',
       tags,
       // A body is optional: most clients log off with an empty POST.
-      body: z.strictObject({ returnUrl: z.string().max(2000).optional() }).nullish(),
-      response: { 200: logOffResponseSchema, ...errorsOf(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: async (req, reply) => {
       await service.logOff(authOf(req));
       clearSessionCookie(reply);
@@ -155,16 +143,14 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('POST /api/Account/ChangePassword'),
-    schema: {
+    ...contractRoute('POST /api/Account/ChangePassword', {
       summary: 'Change own password',
       description:
         'Every other session of the user ends. 400 `wrong_password` (old password wrong), ' +
         '400 `password_unchanged`; 403 `password_not_set` for accounts without a password (participants).',
       tags,
-      body: changePasswordBodySchema,
-      response: { 200: okSchema, ...errorsOf(400, 401, 403, 429) },
-    },
+      errors: [400, 401, 403, 429],
+    }),
     handler: async (req) => {
       await service.changePassword(authOf(req), req.body, callerOf(req));
       return { ok: true as const };
@@ -172,16 +158,14 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('POST /api/Account/Register'),
-    schema: {
+    ...contractRoute('POST /api/Account/Register', {
       summary: 'Self-register a guest account, or confirm it with the e-mailed token',
       description:
         'A new registration always answers `confirmation_sent` (also when the address is taken: its owner ' +
         'gets a reminder instead). The confirmation shape answers `confirmed` or 400 `invalid_token`.',
       tags,
-      body: registerBodySchema,
-      response: { 200: registerResponseSchema, ...errorsOf(400, 413, 429) },
-    },
+      errors: [400, 413, 429],
+    }),
     handler: async (req) => {
       const body = req.body;
       if ('confirmationToken' in body) {
@@ -194,14 +178,12 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('POST /api/Account/SendRegistrationEMail'),
-    schema: {
+    ...contractRoute('POST /api/Account/SendRegistrationEMail', {
       summary: '(Re)send the confirmation or the password-reset e-mail',
       description: 'Always answers `{ok: true}`, whether or not the address has an account.',
       tags,
-      body: sendRegistrationEmailBodySchema,
-      response: { 200: okSchema, ...errorsOf(400, 429) },
-    },
+      errors: [400, 429],
+    }),
     handler: async (req) => {
       await service.sendAccountMail(req.body, callerOf(req));
       return { ok: true as const };
@@ -209,15 +191,13 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('POST /api/Account/ResetPassword'),
-    schema: {
+    ...contractRoute('POST /api/Account/ResetPassword', {
       summary: 'Set a new password with the token of the reset e-mail',
       description:
         'Ends every session of the user. 400 `invalid_token` for an unknown, used or expired token.',
       tags,
-      body: resetPasswordBodySchema,
-      response: { 200: okSchema, ...errorsOf(400) },
-    },
+      errors: [400],
+    }),
     handler: async (req) => {
       await service.resetPassword(req.body, callerOf(req));
       return { ok: true as const };
@@ -294,12 +274,11 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('POST /api/Account/LogoutParticipant'),
-    schema: {
+    ...contractRoute('POST /api/Account/LogoutParticipant', {
       summary: 'The participant leaves; the exam work stays saved',
       tags,
-      response: { 200: okSchema, ...errorsOf(401, 403) },
-    },
+      errors: [401, 403],
+    }),
     handler: async (req, reply) => {
       await service.logoutParticipant(authOf(req));
       clearSessionCookie(reply);

@@ -1,34 +1,26 @@
 /** Account calls of the registration and password pages. Each form handles its own failures. */
-import { parallelSchema, registerResponseSchema, type Parallel, type RegisterBody } from '@attesta/contract';
+import { parallelSchema, type Parallel, type RegisterBody } from '@attesta/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { apiClient, type ApiClient } from '../../../lib/api-client';
+import { call } from '../../../lib/call';
+
+const quiet = { suppressRedirect: true } as const;
 
 type NewRegistration = Extract<RegisterBody, { email: string }>;
 
 /** `POST /api/Account/Register` (new guest) → `{ status: 'confirmation_sent' }`. */
 export function register(body: NewRegistration, client: ApiClient = apiClient) {
-  return client.post('/api/Account/Register', body, {
-    suppressRedirect: true,
-    parse: (data) => registerResponseSchema.parse(data),
-  });
+  return call('POST /api/Account/Register', { body }, quiet, client);
 }
 
 /** `POST /api/Account/Register` with the e-mailed token → `{ status: 'confirmed' }`. */
 export function confirmRegistration(confirmationToken: string, client: ApiClient = apiClient) {
-  return client.post(
-    '/api/Account/Register',
-    { confirmationToken },
-    { suppressRedirect: true, parse: (data) => registerResponseSchema.parse(data) },
-  );
+  return call('POST /api/Account/Register', { body: { confirmationToken } }, quiet, client);
 }
 
 /** `POST /api/Account/SendRegistrationEMail` with `kind: 'reset'`: always answers the same. */
 export async function requestPasswordReset(email: string, client: ApiClient = apiClient): Promise<void> {
-  await client.post(
-    '/api/Account/SendRegistrationEMail',
-    { email, kind: 'reset' },
-    { suppressRedirect: true },
-  );
+  await call('POST /api/Account/SendRegistrationEMail', { body: { email, kind: 'reset' } }, quiet, client);
 }
 
 /** `POST /api/Account/ResetPassword`. */
@@ -36,7 +28,7 @@ export async function resetPassword(
   body: { token: string; newPassword: string },
   client: ApiClient = apiClient,
 ) {
-  await client.post('/api/Account/ResetPassword', body, { suppressRedirect: true });
+  await call('POST /api/Account/ResetPassword', { body }, quiet, client);
 }
 
 /** `POST /api/Account/ChangePassword`; the server ends the user's other sessions. */
@@ -44,7 +36,7 @@ export async function changePassword(
   body: { oldPassword: string; newPassword: string },
   client: ApiClient = apiClient,
 ) {
-  await client.post('/api/Account/ChangePassword', body, { suppressRedirect: true });
+  await call('POST /api/Account/ChangePassword', { body }, quiet, client);
 }
 
 /**

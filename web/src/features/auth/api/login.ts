@@ -1,21 +1,13 @@
-import {
-  loginResponseSchema,
-  powChallengeSchema,
-  type LoginBody,
-  type LoginResponse,
-  type PowChallenge,
-} from '@attesta/contract';
+import { powChallengeSchema, type LoginBody, type LoginResponse, type PowChallenge } from '@attesta/contract';
 import { apiClient, type ApiClient } from '../../../lib/api-client';
+import { call } from '../../../lib/call';
 
 /**
  * `POST /api/Account/login`. Failures are the form's business (wrong password, throttling), so
  * the default redirect to the error pages is suppressed.
  */
 export function login(body: LoginBody, client: ApiClient = apiClient): Promise<LoginResponse> {
-  return client.post('/api/Account/login', body, {
-    suppressRedirect: true,
-    parse: (data) => loginResponseSchema.parse(data),
-  });
+  return call('POST /api/Account/login', { body }, { suppressRedirect: true }, client);
 }
 
 /** `GET /api/Account/LoginChallenge`: the proof of work a code login needs after many wrong codes. */
