@@ -15,7 +15,7 @@ const NOT_MOVED_YET = new Map<string, number>([
   ['features/account/api/account.ts', 1],
   ['features/admin/api/admin-api.ts', 1],
   ['features/admin/api/admin-org-api.ts', 20],
-  ['features/admin/api/participant-tests-api.ts', 7],
+  ['features/admin/api/participant-tests-api.ts', 3],
   ['features/admin/components/diagnostic-page.tsx', 1],
   ['features/admin/components/queue-page.tsx', 1],
   ['features/auth/api/login.ts', 1],

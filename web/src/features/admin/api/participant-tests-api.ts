@@ -3,11 +3,7 @@
  * calls (list, card, clear session, restore a deleted work, impersonal codes).
  */
 import {
-  clearSessionResultSchema,
-  impersonalCreateResultSchema,
   participantTestInfoSchema,
-  participantTestListResponseSchema,
-  restoreExamWorkResultSchema,
   type ImpersonalCreateBody,
   type ParticipantTestInfoUpdateBody,
   type ParticipantTestListFilter,
@@ -16,6 +12,7 @@ import {
 } from '@attesta/contract';
 import type { FetchPage } from '../../../components/data-table/list-request';
 import { apiClient } from '../../../lib/api-client';
+import { call } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
@@ -30,12 +27,7 @@ export const listParticipantTests: FetchPage<
   ParticipantTestListItem,
   ParticipantTestSortField,
   ParticipantTestListFilter
-> = (request, signal) =>
-  apiClient.post('/api/ParticipantTest/list', request, {
-    ...inline,
-    signal,
-    parse: (d) => participantTestListResponseSchema.parse(d),
-  });
+> = (request, signal) => call('POST /api/ParticipantTest/list', { body: request }, { ...inline, signal });
 
 export const getParticipantTestInfo = (id: number) =>
   inlineCall(() =>
@@ -53,20 +45,10 @@ export const updateParticipantTestInfo = (body: ParticipantTestInfoUpdateBody) =
 
 /** A state-changing GET: the client sends the CSRF header with it. */
 export const clearSession = (id: number) =>
-  apiClient.get(`/api/ParticipantTest/clearSession/${id}`, {
-    ...inline,
-    parse: (d) => clearSessionResultSchema.parse(d),
-  });
+  call('GET /api/ParticipantTest/clearSession/{id}', { params: { id } }, inline);
 
 export const restoreExamWork = (examWorkId: number) =>
-  apiClient.post(
-    '/api/ParticipantTest/RestoreExamWork',
-    { examWorkId },
-    { ...inline, parse: (d) => restoreExamWorkResultSchema.parse(d) },
-  );
+  call('POST /api/ParticipantTest/RestoreExamWork', { body: { examWorkId } }, inline);
 
 export const createImpersonal = (body: ImpersonalCreateBody) =>
-  apiClient.post('/api/ParticipantTest/participantTestCreateImpersonal', body, {
-    ...inline,
-    parse: (d) => impersonalCreateResultSchema.parse(d),
-  });
+  call('POST /api/ParticipantTest/participantTestCreateImpersonal', { body }, inline);
