@@ -14,6 +14,10 @@ import {
 } from './participant-test.js';
 import { pausePolicySchema } from './authoring.js';
 import type { CallKey } from './endpoints.js';
+import type { CallSchemas } from './call-schema.js';
+import { ADMIN_CALL_SCHEMAS } from './calls-admin.js';
+import { SCHOOL_CALL_SCHEMAS } from './calls-school.js';
+import { MORE_CALL_SCHEMAS } from './calls-more.js';
 import {
   expertAgreementQuerySchema,
   expertAgreementResponseSchema,
@@ -167,14 +171,7 @@ import {
   sendRegistrationEmailBodySchema,
 } from './account.js';
 
-export interface CallSchemas {
-  params?: z.ZodType;
-  /** Request headers a call reads (beyond session, CSRF and device headers every call may carry). */
-  headers?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  response?: z.ZodType;
-}
+export type { CallSchemas } from './call-schema.js';
 
 /** `{id}` of a path, as a positive integer. */
 export const idPathSchema = z.strictObject({ id: idParamSchema });
@@ -192,6 +189,9 @@ export const workIdListSchema = z
   .pipe(z.array(z.number().int().positive().max(2_147_483_647)));
 
 export const CALL_SCHEMAS = {
+  ...ADMIN_CALL_SCHEMAS,
+  ...SCHOOL_CALL_SCHEMAS,
+  ...MORE_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
   'GET /api/exam/test/checkActivationCode/{code}': {
     params: z.strictObject({ code: z.string().trim().min(1).max(64) }),
