@@ -9,8 +9,8 @@ import type { DbOrTx } from '../../db/client.js';
 import { diagnostics, oo, schools, users } from '../../db/schema/index.js';
 import { schoolInstant } from '../../lib/calendar.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
-import { diagnosticState, hasSubjectTest } from '../school-data/school-data.repo.js';
-import { outer } from '../school-data/school-data.access.js';
+import { outer } from '../../db/fragments.js';
+import { diagnosticState, hasSubjectTest } from '../school-data/index.js';
 import { int, paged } from './admin-org.repo.js';
 
 /* Every diagnostic, whoever created it, with the counts the admin's table shows. */

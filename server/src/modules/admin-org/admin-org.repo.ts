@@ -23,8 +23,7 @@ import {
   students,
 } from '../../db/schema/index.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
-import { classOrder } from '../school-data/school-data.repo.js';
-import { outer } from '../school-data/school-data.access.js';
+import { classOrder, outer } from '../../db/fragments.js';
 
 /*
  * Queries of the admin's organisation pages: every oo, school, building, class and student, with

@@ -16,7 +16,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { schoolDay } from '../../lib/calendar.js';
 import { badRequest, conflict, notFound, type AppError } from '../../lib/errors.js';
-import * as students from '../school-data/school-data.repo.js';
+import { studentStore as students } from '../school-data/index.js';
 import { diagnosticDetail } from './admin-diagnostics.repo.js';
 import * as repo from './admin-org.repo.js';
 

@@ -5,9 +5,14 @@ import { idParamSchema, staffOrganizatorBlockBodySchema, staffOrganizatorSchema 
 import { authOf, endpoint, type ScopeRule, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
-import { actorOf, registerSchoolDataRoutes } from '../school-data/school-data.routes.js';
-import * as schoolData from '../school-data/school-data.service.js';
-import { coordinatorHasSchool } from '../school-data/school-data.access.js';
+import {
+  actorOf,
+  coordinatorHasSchool,
+  deleteStudent,
+  getParticipantTest,
+  getStudent,
+  registerSchoolDataRoutes,
+} from '../school-data/index.js';
 import * as organizators from './organizator.service.js';
 import { workerTestReport } from './worker-test-report.js';
 
@@ -19,12 +24,12 @@ const actor = actorOf('coordinator');
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 const studentOfSchool: ScopeRule = async (req, auth) => {
   if (auth.schoolId === null) return false;
-  await schoolData.getStudent(req.server.ctx.db, actor(req).scope, idOf(req));
+  await getStudent(req.server.ctx.db, actor(req).scope, idOf(req));
   return true;
 };
 const participantTestOfSchool: ScopeRule = async (req, auth) => {
   if (auth.schoolId === null) return false;
-  await schoolData.getParticipantTest(req.server.ctx.db, actor(req).scope, idOf(req));
+  await getParticipantTest(req.server.ctx.db, actor(req).scope, idOf(req));
   return true;
 };
 
@@ -45,7 +50,7 @@ export const coordinatorRoutes: FastifyPluginAsync = async (plugin) => {
       },
       studentOfSchool,
     ),
-    handler: (req) => schoolData.getStudent(ctx.db, actor(req).scope, req.params.id),
+    handler: (req) => getStudent(ctx.db, actor(req).scope, req.params.id),
   });
 
   app.route({
@@ -62,7 +67,7 @@ export const coordinatorRoutes: FastifyPluginAsync = async (plugin) => {
       studentOfSchool,
     ),
     handler: async (req) => {
-      await schoolData.deleteStudent(ctx, actor(req), req.params.id);
+      await deleteStudent(ctx, actor(req), req.params.id);
       return { ok: true as const };
     },
   });
@@ -77,7 +82,7 @@ export const coordinatorRoutes: FastifyPluginAsync = async (plugin) => {
       },
       participantTestOfSchool,
     ),
-    handler: (req) => schoolData.getParticipantTest(ctx.db, actor(req).scope, req.params.id),
+    handler: (req) => getParticipantTest(ctx.db, actor(req).scope, req.params.id),
   });
 
   app.route({

@@ -16,7 +16,7 @@ import {
   workers,
 } from '../../db/schema/index.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
-import { outer } from '../school-data/school-data.access.js';
+import { outer } from '../../db/fragments.js';
 
 const USER_ID = outer('users', 'id');
 const WORKER_ID = outer('workers', 'id');

@@ -14,7 +14,7 @@ import type { DbOrTx, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password.js';
-import type { Actor } from '../school-data/school-data.service.js';
+import type { Actor } from '../school-data/index.js';
 import { assertLoginAndEmailFree, rethrowUniqueConflict } from '../user/index.js';
 import * as repo from './organizator.repo.js';
 

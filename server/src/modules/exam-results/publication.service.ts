@@ -5,8 +5,8 @@ import { diagnostics, examWorks, participantTests } from '../../db/schema/index.
 import { enqueue } from '../../jobs/queue.js';
 import { audit } from '../../lib/audit.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
-import { liveDiagnostic, type DiagnosticRow } from '../create-diagnostic/create-diagnostic.access.js';
-import { presentQueueItem } from '../participant-test/queue.service.js';
+import { liveDiagnostic, type DiagnosticRow } from '../create-diagnostic/index.js';
+import { presentQueueItem } from '../participant-test/index.js';
 import { findPt, staffReaches } from './results.access.js';
 import { gradingState } from './results.read.js';
 import { RESULT_JOB } from './results.service.js';

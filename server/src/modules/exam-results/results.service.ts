@@ -1,4 +1,4 @@
-import { assignExperts } from '../expert/grading.service.js';
+import { assignExperts } from '../expert/index.js';
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../auth/types.js';

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.js';
 import { examWorkEvents } from '../../db/schema/index.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { effectiveDeadline, isPastDeadline, secondsLeft } from '../exam-test/index.js';
-import { assignedClassIds, assignedWholeBuildingIds } from '../school-data/school-data.access.js';
+import { assignedClassIds, assignedWholeBuildingIds } from '../school-data/index.js';
 import { busOf, publishWorkEvent } from '../../events/work-bus.js';
 
 /*

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { registerSchoolDataRoutes } from '../school-data/school-data.routes.js';
+import { registerSchoolDataRoutes } from '../school-data/index.js';
 
 /**
  * `/api/organizator/*`: a room organizator's lists, registration and student cards, within the

@@ -22,7 +22,7 @@ import {
 } from '../../lib/participant-tests.js';
 import { enqueue } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobOutcome } from '../../jobs/runner.js';
-import { includesSchool, liveDiagnostic } from '../create-diagnostic/create-diagnostic.access.js';
+import { includesSchool, liveDiagnostic } from '../create-diagnostic/index.js';
 import { presentQueueItem } from './queue.service.js';
 
 /*

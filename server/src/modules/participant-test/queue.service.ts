@@ -13,11 +13,7 @@ import { diagnostics, queueItems } from '../../db/schema/index.js';
 import { forbidden } from '../../lib/errors.js';
 import { offsetOf, orderOf } from '../../lib/list.js';
 import type { QueueItemRow } from '../../jobs/queue.js';
-import {
-  coordinatorReaches,
-  diagnosticIncludesSchool,
-  liveDiagnostic,
-} from '../create-diagnostic/create-diagnostic.access.js';
+import { coordinatorReaches, diagnosticIncludesSchool, liveDiagnostic } from '../create-diagnostic/index.js';
 
 /*
  * Queue items as staff see them (POST queuelist, GET getqueuelistbytype): admin every item; a

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { expertAssignments, subjects, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { assignPending, expertProfileOf } from '../expert/grading.service.js';
+import { assignPending, expertProfileOf } from '../expert/index.js';
 
 /*
  * An expert's own profile: users.profile.expert = { subjectIds, parallels, maxPerDay }; other keys

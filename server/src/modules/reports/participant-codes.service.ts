@@ -6,13 +6,9 @@ import { classes, participantTests } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { buildWorkbook, sheet, XLSX_MIME } from '../../lib/xlsx.js';
-import {
-  includesSchool,
-  liveDiagnostic,
-  type DiagnosticRow,
-} from '../create-diagnostic/create-diagnostic.access.js';
-import { participantRows, type ParticipantRow } from '../create-diagnostic/participants.repo.js';
-import { assignedClassIds, assignedWholeBuildingIds } from '../school-data/school-data.access.js';
+import { includesSchool, liveDiagnostic, type DiagnosticRow } from '../create-diagnostic/index.js';
+import { participantRows, type ParticipantRow } from '../create-diagnostic/index.js';
+import { assignedClassIds, assignedWholeBuildingIds } from '../school-data/index.js';
 import { codeSlipsPdf, type Slip } from './participant-codes.pdf.js';
 
 /*

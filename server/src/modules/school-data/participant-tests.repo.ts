@@ -19,7 +19,8 @@ import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
 import { participantTestPlaceInScope, type StaffScope } from './school-data.access.js';
 
 import { PT_ID, WORK_ID, iso } from './repo-support.js';
-import { studentInScope, classOrder } from './students.repo.js';
+import { studentInScope } from './students.repo.js';
+import { classOrder } from '../../db/fragments.js';
 
 // ---------------------------------------------------------------- participant tests
 

@@ -13,7 +13,7 @@ import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
 import { buildingInScope, classInScope, type StaffScope } from './school-data.access.js';
 
 import { type Page, type Sort, BUILDING_ID, CLASS_ID } from './repo-support.js';
-import { classOrder } from './students.repo.js';
+import { classOrder } from '../../db/fragments.js';
 
 // ---------------------------------------------------------------- classes and buildings
 

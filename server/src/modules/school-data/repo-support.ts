@@ -1,7 +1,7 @@
 /* What the school-data repositories share: row helpers, sort and page types. */
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { type SortSpec } from '../../lib/list.js';
-import { outer } from './school-data.access.js';
+import { outer } from '../../db/fragments.js';
 
 export interface Page {
   page: number;

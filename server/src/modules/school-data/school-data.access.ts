@@ -20,12 +20,6 @@ export function scopeOf(role: StaffRole, auth: AuthContext): StaffScope {
   return { role, userId: auth.userId, schoolId: auth.schoolId ?? -1 };
 }
 
-/**
- * A column named with its table, for correlated subqueries: drizzle leaves columns unqualified in
- * single-table selects, and an unqualified `id` inside a subquery would bind to the inner table.
- */
-export const outer = (table: string, column: string) => sql.raw(`"${table}"."${column}"`);
-
 /** Route rule of every `/api/coordinator/*` call: a coordinator without a school has no scope. */
 export const coordinatorHasSchool: ScopeRule = (_req: FastifyRequest, auth) => auth.schoolId !== null;
 

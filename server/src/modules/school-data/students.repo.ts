@@ -7,6 +7,7 @@ import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
 import { classInScope, type StaffScope } from './school-data.access.js';
 
 import { PT_ID } from './repo-support.js';
+import { classOrder } from '../../db/fragments.js';
 
 // ---------------------------------------------------------------- students
 
@@ -50,7 +51,6 @@ export function toStudent(r: StudentRow): StaffStudent {
 export const studentInScope = (scope: StaffScope) => classInScope(scope, students.classId, students.schoolId);
 
 /** Classes in school order: by parallel, then letter (7 «А», 7 «Б», 8 «А»...); a sort key of lists. */
-export const classOrder = sql`${classes.parallelId} * 100 + ascii(${classes.letter})`;
 
 export const STUDENT_SORT = {
   surname: students.surname,

@@ -25,7 +25,7 @@ import {
   registrationTarget,
   schoolTakesPart,
 } from '../../lib/participant-tests.js';
-import { listParticipantTests } from '../participant-test/list.repo.js';
+import { listParticipantTests } from '../participant-test/index.js';
 import * as repo from './ugnik.repo.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 

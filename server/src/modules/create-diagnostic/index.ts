@@ -1,0 +1,13 @@
+/*
+ * The create-diagnostic module's public face: which diagnostics are live and whom they include
+ * (planning, queues, publication and code slips ask), and the participant rows of a diagnostic.
+ * Other modules import this file only.
+ */
+export {
+  coordinatorReaches,
+  diagnosticIncludesSchool,
+  includesSchool,
+  liveDiagnostic,
+  type DiagnosticRow,
+} from './create-diagnostic.access.js';
+export { participantRows, type ParticipantRow } from './participants.repo.js';
