@@ -11,6 +11,7 @@ const dirsOf = (path) =>
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
 const webFeatures = dirsOf('./web/src/features/');
+const serverModules = dirsOf('./server/src/modules/');
 
 /**
  * Web layers (bulletproof-react): a feature imports neither another feature nor app/; the shared
@@ -31,6 +32,29 @@ const webBoundaries = [
     target: ['./web/src/components', './web/src/lib', './web/src/locales'],
     from: ['./web/src/features', './web/src/app'],
     message: 'shared layers (components, lib, locales) never import a feature or app/',
+  },
+];
+
+/**
+ * Server modules (docs/ARCHITECTURE.md): a module reaches another only through its public face
+ * (`index.ts`), and routes call services, never repositories. server/test/module-graph.test.ts
+ * also proves there is no cycle.
+ */
+const serverBoundaries = [
+  ...serverModules.flatMap((module) =>
+    serverModules
+      .filter((other) => other !== module)
+      .map((other) => ({
+        target: `./server/src/modules/${module}`,
+        from: `./server/src/modules/${other}`,
+        except: ['./index.ts'],
+        message: 'another module is reached through its index.ts (its public face), never its inner files',
+      })),
+  ),
+  {
+    target: './server/src/modules/**/*.routes.ts',
+    from: './server/src/modules/**/*.repo.ts',
+    message: 'routes call services, never repositories',
   },
 ];
 
@@ -60,6 +84,22 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: fileURLToPath(new URL('.', import.meta.url)), zones: serverBoundaries },
+      ],
+    },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

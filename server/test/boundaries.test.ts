@@ -47,3 +47,29 @@ describe('web layer boundaries', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('server module boundaries', () => {
+  it('a module importing another module’s inner file is refused', async () => {
+    const errors = await boundaryErrors(
+      'server/src/modules/reports/bad.ts',
+      "import { listParticipantTests } from '../participant-test/list.repo.js';\nexport const x = listParticipantTests;\n",
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it('a module importing another module’s public face is fine', async () => {
+    const errors = await boundaryErrors(
+      'server/src/modules/reports/good.ts',
+      "import { listParticipantTests } from '../participant-test/index.js';\nexport const x = listParticipantTests;\n",
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('a route file importing a repository, even its own module’s, is refused', async () => {
+    const errors = await boundaryErrors(
+      'server/src/modules/participant-test/bad.routes.ts',
+      "import { listParticipantTests } from './list.repo.js';\nexport const x = listParticipantTests;\n",
+    );
+    expect(errors).toHaveLength(1);
+  });
+});
