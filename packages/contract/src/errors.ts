@@ -64,6 +64,8 @@ export const ERROR_CODES = [
   'invalid_task',
   'invalid_time_span',
   'invalid_url',
+  'job_failed',
+  'job_interrupted',
   'live_work_exists',
   'no_exam_work',
   'no_file',
@@ -108,6 +110,11 @@ export const ERROR_CODES = [
   'xml_malformed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+/** One of ERROR_CODES: what went wrong, machine-readable; interfaces show a text chosen by it. */
+export const errorCodeSchema = z.enum(ERROR_CODES).meta({ id: 'ErrorCode' });
+const ERROR_CODE_SET: ReadonlySet<string> = new Set(ERROR_CODES);
+/** Whether a stored or received text is one of ERROR_CODES. */
+export const isErrorCode = (code: string): code is ErrorCode => ERROR_CODE_SET.has(code);
 
 export const fieldErrorSchema = z.object({
   path: z.string().describe('dotted path of the offending field, e.g. `body.login`'),

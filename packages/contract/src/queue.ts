@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCodeSchema } from './errors.js';
 import { listRequestSchema } from './paging.js';
 import { calendarDateSchema } from './user.js';
 
@@ -47,7 +48,17 @@ export const queueItemSchema = z
       .nullable()
       .describe('planning: `{ created, existing, schools }`'),
     resultFileId: z.number().int().nullable().describe('download with GET /api/files/{id}'),
-    error: z.string().nullable(),
+    error: z
+      .string()
+      .nullable()
+      .describe(
+        'for developers (English, never an exception text); interfaces show a text chosen by `errorCode`',
+      ),
+    errorCode: errorCodeSchema
+      .nullable()
+      .describe(
+        'why the last attempt failed (`job_failed`, `job_interrupted` or the refusal code of the job); null while nothing failed',
+      ),
     attempts: z.number().int(),
     maxAttempts: z.number().int(),
     runAfter: instant,

@@ -4,7 +4,9 @@ import { openDatabase, type Database } from '../db/client.js';
 import { files, queueItems } from '../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../test/helpers.js';
 import { backoffMs, claim, complete, enqueue, fail, progress, recoverStale } from './queue.js';
-import { JobRunner, PermanentJobError, type JobHandler } from './runner.js';
+import { AppError } from '../lib/errors.js';
+import { presentQueueItem } from '../modules/participant-test/index.js';
+import { GENERIC_JOB_FAILURE, JobRunner, PermanentJobError, type JobHandler } from './runner.js';
 
 let t: TestApp;
 const silent = { child: () => silent, info() {}, warn() {}, error() {}, debug() {} } as never;
@@ -84,9 +86,9 @@ describe('queue items', () => {
       const claimed = await claim(db(), 'w1', ['test.a']);
       expect(claimed).toMatchObject({ id: item.id, attempts: attempt });
       const before = Date.now();
-      const status = await fail(db(), item.id, 'w1', `boom ${attempt}`);
+      const status = await fail(db(), item.id, 'w1', { code: 'job_failed', message: `boom ${attempt}` });
       const row = await load(item.id);
-      expect(row.error).toBe(`boom ${attempt}`);
+      expect(row).toMatchObject({ error: `boom ${attempt}`, errorCode: 'job_failed' });
       if (attempt < 3) {
         expect(status).toBe('queued');
         expect(row.status).toBe('queued');
@@ -123,9 +125,13 @@ describe('queue items', () => {
       .where(sql`${queueItems.id} in (${a.item.id}, ${b.item.id})`);
     const recovered = await recoverStale(db());
     expect(recovered.sort()).toEqual([a.item.id, b.item.id].sort());
-    expect(await load(a.item.id)).toMatchObject({ status: 'queued', lockedBy: null });
+    expect(await load(a.item.id)).toMatchObject({
+      status: 'queued',
+      lockedBy: null,
+      errorCode: 'job_interrupted',
+    });
     // Out of attempts: failed rather than queued again.
-    expect(await load(b.item.id)).toMatchObject({ status: 'failed' });
+    expect(await load(b.item.id)).toMatchObject({ status: 'failed', errorCode: 'job_interrupted' });
     expect(await load(c.item.id)).toMatchObject({ status: 'running', lockedBy: 'alive' });
     expect(await complete(db(), a.item.id, 'dead', {})).toBe(false);
   });
@@ -177,13 +183,90 @@ describe('job runner', () => {
     const broken = await enqueue(db(), { type: 'test.broken' });
     const foreign = await enqueue(db(), { type: 'test.elsewhere' });
     expect(await runner.drain()).toBe(2);
-    expect(await load(flaky.item.id)).toMatchObject({ status: 'queued', attempts: 1, error: 'temporary' });
+    expect(await load(flaky.item.id)).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      errorCode: 'job_failed',
+      error: GENERIC_JOB_FAILURE,
+    });
     expect(await load(broken.item.id)).toMatchObject({
       status: 'failed',
       attempts: 1,
+      errorCode: 'job_failed',
       error: 'no such diagnostic',
     });
     expect(await load(foreign.item.id)).toMatchObject({ status: 'queued', attempts: 0 });
+    // A later successful attempt clears the failure.
+    await db()
+      .update(queueItems)
+      .set({ runAfter: new Date(Date.now() - 1000) })
+      .where(eq(queueItems.id, flaky.item.id));
+    handlers.set('test.flaky', async () => ({ result: { ok: true } }));
+    await runner.drain();
+    expect(await load(flaky.item.id)).toMatchObject({ status: 'done', error: null, errorCode: null });
+  });
+
+  it('users never see an unexpected error’s own text: it is stored as job_failed; refusals keep their code', async () => {
+    const raw = 'duplicate key value violates unique constraint "users_login_key" (login)=(secret)';
+    const handlers = new Map<string, JobHandler>([
+      [
+        'test.crash',
+        async () => {
+          throw new Error(raw);
+        },
+      ],
+      [
+        'test.text',
+        async () => {
+          // Not even an Error: whatever was thrown stays in the log.
+          throw 'SELECT * FROM users' as unknown as Error;
+        },
+      ],
+      [
+        'test.refused',
+        async () => {
+          throw new AppError(409, 'work_not_finished', 'The work is not finished');
+        },
+      ],
+      [
+        'test.gone',
+        async () => {
+          throw new PermanentJobError('The diagnostic no longer exists', 'not_found');
+        },
+      ],
+    ]);
+    const logged: unknown[] = [];
+    const log = {
+      child: () => log,
+      info() {},
+      debug() {},
+      error() {},
+      warn: (obj: unknown) => void logged.push(obj),
+    } as never;
+    const runner = new JobRunner(db(), log, { handlers });
+    const crash = await enqueue(db(), { type: 'test.crash', maxAttempts: 1 });
+    const text = await enqueue(db(), { type: 'test.text' });
+    const refused = await enqueue(db(), { type: 'test.refused', maxAttempts: 1 });
+    const gone = await enqueue(db(), { type: 'test.gone' });
+    expect(await runner.drain()).toBe(4);
+
+    const crashed = await load(crash.item.id);
+    expect(crashed).toMatchObject({ status: 'failed', errorCode: 'job_failed', error: GENERIC_JOB_FAILURE });
+    expect(JSON.stringify(crashed)).not.toContain('duplicate key');
+    expect(await load(text.item.id)).toMatchObject({ errorCode: 'job_failed', error: GENERIC_JOB_FAILURE });
+    expect(await load(refused.item.id)).toMatchObject({
+      status: 'failed',
+      errorCode: 'work_not_finished',
+      error: 'The work is not finished',
+    });
+    expect(await load(gone.item.id)).toMatchObject({ status: 'failed', errorCode: 'not_found' });
+    // The real error goes to the log (whose serializer redacts what it must).
+    expect(logged.some((o) => (o as { err?: Error }).err?.message === raw)).toBe(true);
+
+    // Users read the code; the item as the API presents it carries no raw text either.
+    const presented = presentQueueItem(crashed);
+    expect(presented).toMatchObject({ errorCode: 'job_failed', error: GENERIC_JOB_FAILURE });
+    expect(presentQueueItem({ ...crashed, errorCode: 'retired_code' as never }).errorCode).toBe('job_failed');
   });
 
   it('two runners on separate connections run each of N items exactly once', async () => {

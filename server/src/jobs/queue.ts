@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@attesta/contract';
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { queueItems } from '../db/schema/index.js';
@@ -18,6 +19,12 @@ export const ACTIVE_STATUSES = ['queued', 'running'] as const;
 export const BACKOFF_BASE_MS = 30_000;
 /** A running item whose lock is older than this is taken to be orphaned by a dead worker. */
 export const STALE_LOCK_MS = 10 * 60_000;
+
+/** Why an attempt failed: a code users see a text for, and an English text for developers. */
+export interface JobFailure {
+  code: ErrorCode;
+  message: string;
+}
 
 export const backoffMs = (attempts: number) => BACKOFF_BASE_MS * 2 ** attempts;
 
@@ -105,6 +112,7 @@ export async function claim(
         lockedAt: sql`now()`,
         startedAt: sql`now()`,
         error: null,
+        errorCode: null,
       })
       .where(eq(queueItems.id, id))
       .returning();
@@ -151,6 +159,7 @@ export async function complete(
       resultFileId: resultFileId ?? null,
       progress: 100,
       error: null,
+      errorCode: null,
       lockedBy: null,
       lockedAt: null,
       finishedAt: sql`now()`,
@@ -168,7 +177,7 @@ export async function fail(
   db: DbOrTx,
   id: number,
   workerId: string,
-  error: string,
+  failure: JobFailure,
   options: { retry?: boolean } = {},
 ): Promise<'queued' | 'failed' | null> {
   const retry =
@@ -181,7 +190,8 @@ export async function fail(
         then now() + (${BACKOFF_BASE_MS}::bigint * power(2, ${queueItems.attempts})::bigint) * interval '1 millisecond'
         else ${queueItems.runAfter} end`,
       finishedAt: sql`case when ${retry} then null else now() end`,
-      error: error.slice(0, 2000),
+      error: failure.message.slice(0, 2000),
+      errorCode: failure.code,
       lockedBy: null,
       lockedAt: null,
     })
@@ -201,6 +211,7 @@ export async function recoverStale(db: DbOrTx, olderThanMs = STALE_LOCK_MS): Pro
       status: sql`case when ${queueItems.attempts} < ${queueItems.maxAttempts} then 'queued' else 'failed' end`,
       finishedAt: sql`case when ${queueItems.attempts} < ${queueItems.maxAttempts} then null else now() end`,
       error: 'The worker running this job stopped responding',
+      errorCode: 'job_interrupted',
       runAfter: sql`now()`,
       lockedBy: null,
       lockedAt: null,

@@ -1,17 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ErrorCode } from '@attesta/contract';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.js';
 import { files } from '../db/schema/index.js';
+import { AppError } from '../lib/errors.js';
 import * as queue from './queue.js';
-import type { QueueItemRow } from './queue.js';
+import type { JobFailure, QueueItemRow } from './queue.js';
 
 /*
  * Runs queue items. Modules add handlers with registerJobHandler(type, handler); every server
  * instance polls the queue (claiming only types it has handlers for), so any of them may run a
  * job and each attempt runs on exactly one. A handler's thrown error is a failed attempt, retried
  * with backoff (queue.fail); a result file is stored in the files table, owned by the queue item.
+ * Users see why an item failed by its error code only: a PermanentJobError or an AppError keeps
+ * its code and English text; any other error (a bug, a database failure) is stored as
+ * `job_failed` with a generic text, its own message going to the log alone.
  */
 
 export interface JobContext {
@@ -35,12 +40,29 @@ export interface JobOutcome {
 
 export type JobHandler = (ctx: JobContext) => Promise<JobOutcome | void>;
 
-/** A failure retrying cannot fix (the record is gone, the input is wrong): no further attempts. */
+/**
+ * A failure retrying cannot fix (the record is gone, the input is wrong): no further attempts.
+ * Its message is stored for developers (write it in English, without values users must not see);
+ * users see the text of its `code`.
+ */
 export class PermanentJobError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    public readonly code: ErrorCode = 'job_failed',
+  ) {
     super(message);
     this.name = 'PermanentJobError';
   }
+}
+
+/** The text stored for a failure whose own message is not for users (a bug, a database error). */
+export const GENERIC_JOB_FAILURE = 'The job failed; the server log has the details';
+
+/** What the queue item records of a failed attempt (never an unexpected error's own message). */
+export function jobFailureOf(err: unknown): JobFailure {
+  if (err instanceof PermanentJobError || err instanceof AppError)
+    return { code: err.code, message: err.message };
+  return { code: 'job_failed', message: GENERIC_JOB_FAILURE };
 }
 
 /** The item's lock went to another worker (stale-lock recovery): this attempt must stop. */
@@ -155,8 +177,7 @@ export class JobRunner {
         log.warn('job lost its lock; another worker owns it now');
         return;
       }
-      const message = err instanceof Error ? err.message : String(err);
-      const status = await queue.fail(this.db, item.id, this.workerId, message, {
+      const status = await queue.fail(this.db, item.id, this.workerId, jobFailureOf(err), {
         retry: !(err instanceof PermanentJobError),
       });
       log.warn({ err, status }, 'job failed');

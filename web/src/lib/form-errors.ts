@@ -77,6 +77,15 @@ export function describeApiError(error: unknown, anyT: AnyT): string {
   return t('apiErrors.unknown', { status: error.status });
 }
 
+/**
+ * The sentence for an error code stored with a record (a queue item's `errorCode`) in the interface
+ * language; a code this client does not know reads as an unexpected failure.
+ */
+export function describeErrorCode(code: string, anyT: AnyT): string {
+  const t = anyT as unknown as TFunction;
+  return isKnownErrorCode(code) ? t(`apiErrors.codes.${code}`) : t('apiErrors.unexpected');
+}
+
 /** Validation issue codes the form messages above know (zod's). */
 const ISSUE_CODES = new Set([
   'too_small',

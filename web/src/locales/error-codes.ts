@@ -68,6 +68,9 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   invalid_task: 'Задание заполнено неверно.',
   invalid_time_span: 'Неверный формат времени.',
   invalid_url: 'Неверный адрес.',
+  job_failed:
+    'При выполнении задания на сервере произошла ошибка. Если повторные попытки не помогут, сообщите администратору.',
+  job_interrupted: 'Задание прервано: сервер, который его выполнял, перестал отвечать.',
   live_work_exists: 'У участника есть незавершённая работа.',
   no_exam_work: 'Работа ещё не начата.',
   no_file: 'Прикрепите файл.',
@@ -174,6 +177,8 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   invalid_task: 'The task is not filled in correctly.',
   invalid_time_span: 'Invalid time format.',
   invalid_url: 'Invalid address.',
+  job_failed: 'The job ran into a server error. If the retries do not help, tell the administrator.',
+  job_interrupted: 'The job was interrupted: the server running it stopped responding.',
   live_work_exists: 'The participant has an unfinished work.',
   no_exam_work: 'The work has not been started.',
   no_file: 'Attach a file.',

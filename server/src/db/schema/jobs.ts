@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@attesta/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { diagnostics } from './diagnostics.js';
@@ -26,7 +27,10 @@ export const queueItems = pgTable(
     progressText: text(),
     result: jsonb().$type<Record<string, unknown>>(),
     resultFileId: integer().references(() => files.id),
+    /** For developers (English): a job's own refusal, or a generic text — never an exception's message. */
     error: text(),
+    /** Why the last attempt failed, as an error code users see a text for (job_failed by default). */
+    errorCode: text().$type<ErrorCode>(),
     attempts: integer().notNull().default(0),
     maxAttempts: integer().notNull().default(3),
     runAfter: timestamp({ withTimezone: true }).notNull().defaultNow(),

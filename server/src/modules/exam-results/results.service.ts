@@ -402,7 +402,7 @@ async function runScoringJob(ctx: JobContext) {
     } catch (err) {
       // A content bug (invalid task) or a work deleted meanwhile: retrying cannot help.
       if (!(err instanceof AppError)) throw err;
-      if (ids.length === 1) throw new PermanentJobError(err.message);
+      if (ids.length === 1) throw new PermanentJobError(err.message, err.code);
       failed.push({ examWorkId: id, error: err.message });
     }
     if (ids.length > 1 && i % 20 === 19)

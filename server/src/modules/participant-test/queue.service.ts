@@ -1,5 +1,6 @@
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import {
+  isErrorCode,
   QUEUE_PUBLIC_PAYLOAD_KEYS,
   type QueueItem,
   type QueueItemStatus,
@@ -67,6 +68,8 @@ export function presentQueueItem(
     result: row.result ?? null,
     resultFileId: row.resultFileId,
     error: row.error,
+    // A code a later version no longer knows reads as the generic one.
+    errorCode: row.errorCode === null ? null : isErrorCode(row.errorCode) ? row.errorCode : 'job_failed',
     attempts: row.attempts,
     maxAttempts: row.maxAttempts,
     runAfter: row.runAfter.toISOString(),

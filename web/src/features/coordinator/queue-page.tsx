@@ -5,6 +5,8 @@ import { useDownload } from '../../components/data-table/use-download';
 import { instant } from '../../components/staff/format';
 import { LoadingButton } from '../../components/ui/loading-button';
 import { PageTitle } from '../../components/ui/page-title';
+import { callPath } from '../../lib/call';
+import { describeErrorCode } from '../../lib/form-errors';
 import { coordinatorKeys, listQueue } from './api';
 import { useCoordinatorT } from './locales';
 
@@ -16,6 +18,8 @@ export function QueuePage() {
   const { t } = useCoordinatorT();
   const download = useDownload();
   const typeLabel = (type: string) => t(`coordinatorPages.queue.types.${type}`, { defaultValue: type });
+  // Why an item failed, by its code in the user's language (never the server's English `error`).
+  const failure = (q: QueueItem) => (q.errorCode ? describeErrorCode(q.errorCode, t) : null);
   const columns: Column<QueueItem>[] = [
     { key: 'id', header: '№', sortField: 'id', render: (q) => q.id, csv: (q) => q.id },
     {
@@ -72,15 +76,17 @@ export function QueuePage() {
       key: 'result',
       header: t('coordinatorPages.queue.result'),
       render: (q) =>
-        q.error ? (
-          <Text size="sm" c="red">
-            {q.error}
+        q.errorCode ? (
+          <Text size="sm" c="red" data-testid={`queue-error-${q.id}`}>
+            {failure(q)}
           </Text>
         ) : q.resultFileId ? (
           <LoadingButton
             size="xs"
             variant="light"
-            onClick={() => download(`/api/files/${q.resultFileId}`, undefined, `result-${q.id}`)}
+            onClick={() =>
+              download(callPath('GET /api/files/{id}', { id: q.resultFileId }), undefined, `result-${q.id}`)
+            }
           >
             {t('coordinatorPages.queue.download')}
           </LoadingButton>
@@ -93,7 +99,7 @@ export function QueuePage() {
         ) : (
           '—'
         ),
-      csv: (q) => q.error ?? (q.result ? JSON.stringify(q.result) : ''),
+      csv: (q) => failure(q) ?? (q.result ? JSON.stringify(q.result) : ''),
     },
   ];
   return (

@@ -6,9 +6,12 @@ import {
 } from '@attesta/contract';
 import { Badge, Button, Group, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
+import { callPath } from '../../../lib/call';
 import { formatDisplayDateTime } from '../../../lib/format';
+import { describeErrorCode } from '../../../lib/form-errors';
 import { adminKeys, listQueue } from '../api/admin-api';
 import { useAdminT, type AdminKey } from '../i18n';
 import { downloadFile } from '../../../components/data-table/download';
@@ -35,6 +38,9 @@ const when = (iso: string | null) => (iso ? formatDisplayDateTime(new Date(iso))
 /** `/admin/queue`: background jobs with progress, error and result file; refreshes while any runs. */
 export function QueuePage() {
   const t = useAdminT();
+  const { t: tr } = useTranslation();
+  // Why an item failed, by its code in the user's language (never the server's English `error`).
+  const failure = (i: QueueItem) => (i.errorCode ? describeErrorCode(i.errorCode, tr) : null);
   const [params] = useSearchParams();
   const initialDiagnostic = Number(params.get('diagnosticId')) || undefined;
   const [filter, setFilter] = useFilter<QueueFilter>({ diagnosticId: initialDiagnostic });
@@ -80,14 +86,14 @@ export function QueuePage() {
       key: 'error',
       header: t('queue.error'),
       render: (i) =>
-        i.error ? (
-          <Text size="sm" c="red">
-            {i.error}
+        i.errorCode ? (
+          <Text size="sm" c="red" data-testid={`queue-error-${i.id}`}>
+            {failure(i)}
           </Text>
         ) : (
           '—'
         ),
-      csv: (i) => i.error,
+      csv: (i) => failure(i),
     },
     {
       key: 'result',
@@ -98,9 +104,11 @@ export function QueuePage() {
             size="compact-xs"
             variant="light"
             onClick={() =>
-              void downloadFile(`/api/files/${i.resultFileId}`, undefined, `queue-${i.id}`).catch(
-                () => undefined,
-              )
+              void downloadFile(
+                callPath('GET /api/files/{id}', { id: i.resultFileId }),
+                undefined,
+                `queue-${i.id}`,
+              ).catch(() => undefined)
             }
           >
             {t('queue.download')}

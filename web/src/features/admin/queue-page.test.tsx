@@ -1,0 +1,65 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, json, renderApp } from '../../test/test-app';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
+
+const item = (id: number, extra: object) => ({
+  id,
+  type: 'result',
+  status: 'failed',
+  diagnosticId: 5,
+  diagnosticCode: 'D-2026-0005',
+  diagnosticName: 'Математика 7',
+  params: {},
+  progress: 0,
+  progressText: null,
+  result: null,
+  resultFileId: null,
+  error: null,
+  errorCode: null,
+  attempts: 1,
+  maxAttempts: 3,
+  runAfter: '2026-04-01T08:00:00.000Z',
+  createdBy: 1,
+  createdAt: '2026-04-01T08:00:00.000Z',
+  startedAt: '2026-04-01T08:00:01.000Z',
+  finishedAt: null,
+  ...extra,
+});
+
+describe('admin queue page', () => {
+  it('says why an item failed by its code, in Russian, never the server’s text', async () => {
+    fakeServer({
+      'GET /api/user': () => json(200, admin),
+      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+      'POST /api/ParticipantTest/queuelist': () =>
+        json(200, {
+          items: [
+            item(1, {
+              status: 'queued',
+              error: 'The job failed; the server log has the details',
+              errorCode: 'job_failed',
+            }),
+            item(2, { error: 'The work is not finished', errorCode: 'work_not_finished' }),
+            item(3, { status: 'done', progress: 100, result: { works: 1 } }),
+          ],
+          total: 3,
+        }),
+    });
+    renderApp('/admin/queue');
+    const table = await screen.findByTestId('queue-table');
+    expect(await within(table).findByTestId('queue-error-1')).toHaveTextContent(
+      'При выполнении задания на сервере произошла ошибка.',
+    );
+    expect(within(table).getByTestId('queue-error-2')).toHaveTextContent('Работа ещё не завершена');
+    expect(within(table).queryByTestId('queue-error-3')).toBeNull();
+    expect(table).not.toHaveTextContent('server log');
+    expect(table).not.toHaveTextContent('not finished');
+  });
+});
