@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   primaryKey,
@@ -9,7 +10,9 @@ import {
   serial,
   smallint,
   text,
+  timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { bytea } from './files.js';
 import { created, jsonValue } from './types.js';
@@ -71,7 +74,20 @@ export const subjectTests = pgTable(
     participantPauseAllowed: boolean().notNull().default(true),
     participantPauseMaxCount: integer().notNull().default(3),
     participantPauseMaxMinutes: integer().notNull().default(15),
+    /**
+     * Level bands beside the mark scale: [{ level: 'высокий', minPercent: 80 }, ...] from the highest
+     * down (a level may also come with a mark step of markScale).
+     */
+    levelBands: jsonb().$type<{ level: string; minPercent: number }[]>().notNull().default([]),
+    /**
+     * draft: being authored, not offered to diagnostics; published: checked (every task answerable
+     * and scorable, the scale covers the max score) and offered. Seeded tests are published.
+     */
+    status: text().notNull().default('published'),
+    /** Identifier in the source an imported test came from (QTI assessmentTest identifier). */
+    sourceId: text(),
     createdAt: created(),
+    updatedAt: timestamp({ withTimezone: true }),
   },
   (t) => [index().on(t.subjectExamId)],
 );
@@ -84,29 +100,61 @@ export const variants = pgTable(
       .notNull()
       .references(() => subjectTests.id),
     number: integer().notNull(),
+    /**
+     * Versions: a variant a started work uses is never changed; an edit makes a new variant row that
+     * takes over the number (the old one is superseded: kept for its works, offered to no one new).
+     */
+    previousVersionId: integer().references((): AnyPgColumn => variants.id),
+    supersededAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex().on(t.subjectTestId, t.number)],
+  (t) => [
+    uniqueIndex()
+      .on(t.subjectTestId, t.number)
+      .where(sql`superseded_at is null`),
+  ],
 );
 
 /**
  * A task. `content` is what a participant may see (options, items, blanks); `reference`,
  * `scoring`, `solutionHtml` and `criteria` are secret until results are published.
  */
-export const tasks = pgTable('tasks', {
-  id: serial().primaryKey(),
-  answerType: text().notNull(),
-  html: text().notNull(),
-  content: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-  reference: jsonValue<unknown>(),
-  scoring: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-  solutionHtml: text(),
-  /** Rubric criteria; `step` (default 1: whole points, or 0.5) is the grain of an expert's score. */
-  criteria: jsonb().$type<{ code: string; text: string; maxScore: number; step?: number }[]>(),
-  maxScore: numeric({ mode: 'number' }).notNull().default(1),
-  /** Optional interactive container rendering the task. */
-  htmlContainerId: integer(),
-  createdAt: created(),
-});
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: serial().primaryKey(),
+    answerType: text().notNull(),
+    html: text().notNull(),
+    content: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    reference: jsonValue<unknown>(),
+    scoring: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    solutionHtml: text(),
+    /** Rubric criteria; `step` (default 1: whole points, or 0.5) is the grain of an expert's score. */
+    criteria: jsonb().$type<{ code: string; text: string; maxScore: number; step?: number }[]>(),
+    maxScore: numeric({ mode: 'number' }).notNull().default(1),
+    /** Optional interactive container rendering the task. */
+    htmlContainerId: integer(),
+    /** The subject whose task pool holds the task (null: seeded tasks known only through variants). */
+    subjectId: integer().references(() => subjects.id),
+    /** Pool category path within the subject ("Алгебра/Уравнения"; a Moodle category). */
+    category: text(),
+    /** A short name for lists and pickers. */
+    title: text(),
+    /** Where an imported task came from: its identifier there and the format (qti21, qti22, qti30, moodle, gift). */
+    sourceId: text(),
+    sourceFormat: text(),
+    /**
+     * Versions: a task a started work uses is never changed; an edit makes a new row (version + 1,
+     * previousVersionId) and the old one is superseded. Old works keep scoring by the row they took.
+     */
+    version: integer().notNull().default(1),
+    previousVersionId: integer().references((): AnyPgColumn => tasks.id),
+    supersededAt: timestamp({ withTimezone: true }),
+    createdBy: integer(),
+    createdAt: created(),
+    updatedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.subjectId), index().on(t.sourceId)],
+);
 
 export const variantTasks = pgTable(
   'variant_tasks',
@@ -153,8 +201,12 @@ export const specificationElements = pgTable(
     name: text().notNull(),
     /** content | skill */
     kind: text().notNull().default('content'),
+    /** The element this one refines (a tree: section → topic → element); null at the top. */
+    parentId: integer().references((): AnyPgColumn => specificationElements.id, { onDelete: 'cascade' }),
+    /** Order among its siblings. */
+    position: integer().notNull().default(0),
   },
-  (t) => [uniqueIndex().on(t.specificationId, t.code)],
+  (t) => [uniqueIndex().on(t.specificationId, t.code), index().on(t.parentId)],
 );
 
 /** Classifiers of a task: the specification elements it checks. */
