@@ -81,6 +81,10 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   not_allowed: 'Это действие не разрешено.',
   not_deleted: 'Работа не удалена — восстанавливать нечего.',
   participant_test_annulled: 'Результат работы аннулирован.',
+  package_too_large:
+    'Архив слишком велик в распакованном виде (или сжат подозрительно сильно) — ничего не загружено.',
+  package_unsafe:
+    'Архив повреждён или небезопасен (пути вне архива, ссылки, шифрование) — ничего не загружено.',
   participant_test_started: 'Участник уже начал работу: изменить нельзя.',
   password_not_set: 'Пароль для этой учётной записи не задан.',
   password_unchanged: 'Новый пароль совпадает со старым.',
@@ -98,6 +102,8 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   unknown_provider: 'Неизвестный способ входа.',
   unknown_subject: 'Неизвестный предмет.',
   unsupported_file_type: 'Файл такого типа здесь не принимается.',
+  unsupported_format:
+    'Формат файла не распознан: нужен пакет QTI (.zip), Moodle XML (.xml) или GIFT (.gift, .txt).',
   upstream_failed: 'Внешний сервис ответил ошибкой. Повторите позже.',
   upstream_timeout: 'Внешний сервис не ответил вовремя. Повторите позже.',
   url_not_allowed: 'С этого адреса загружать нельзя.',
@@ -189,6 +195,10 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   not_allowed: 'This is not allowed.',
   not_deleted: 'The work is not deleted — there is nothing to restore.',
   participant_test_annulled: 'The result of this work has been annulled.',
+  package_too_large:
+    'The package is too large once unpacked (or suspiciously compressed); nothing was imported.',
+  package_unsafe:
+    'The package is damaged or unsafe (paths outside it, links, encryption); nothing was imported.',
   participant_test_started: 'The participant has started the work: it cannot be changed.',
   password_not_set: 'No password is set for this account.',
   password_unchanged: 'The new password is the same as the old one.',
@@ -206,6 +216,8 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   unknown_provider: 'Unknown login method.',
   unknown_subject: 'Unknown subject.',
   unsupported_file_type: 'Files of this type are not accepted here.',
+  unsupported_format:
+    'The file format is not recognised: send a QTI package (.zip), Moodle XML (.xml) or GIFT (.gift, .txt).',
   upstream_failed: 'An external service answered with an error. Try again later.',
   upstream_timeout: 'An external service did not answer in time. Try again later.',
   url_not_allowed: 'Files cannot be fetched from this address.',

@@ -1,0 +1,95 @@
+import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
+import { ImportRefusal } from '../parsers/types.js';
+
+/*
+ * The only way the content import reads XML (as participant-test/import-xml.parse.ts does): any
+ * `<!DOCTYPE` or `<!ENTITY` is refused before parsing, so there is no entity expansion (billion
+ * laughs) and no external entity (XXE) to resolve; fast-xml-parser fetches nothing anyway, and only
+ * the five predefined entities and character references are decoded. Nesting is limited, the text
+ * must be UTF-8, and a file that is not well-formed is refused as a whole (`xml_malformed`).
+ */
+
+/** Deepest element nesting accepted (QTI item bodies hold html tables in lists in blocks…). */
+export const MAX_XML_DEPTH = 64;
+/** Largest XML file read (one QTI item; a Moodle export with its images inline, as large as an upload). */
+export const MAX_XML_BYTES = 50 * 1024 * 1024;
+
+const FORCED: X2jOptions = {
+  processEntities: true,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  maxNestedTags: MAX_XML_DEPTH,
+};
+
+/** Text of an XML file: UTF-8 (a BOM dropped); another declared encoding is refused. */
+export function xmlText(data: Buffer | string, where: string): string {
+  if (typeof data !== 'string' && data.length > MAX_XML_BYTES)
+    throw new ImportRefusal('package_too_large', `${where}: an XML file larger than ${MAX_XML_BYTES} bytes`);
+  let text: string;
+  try {
+    text = typeof data === 'string' ? data : new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw new ImportRefusal('xml_encoding', `${where}: the file is not valid UTF-8`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(text)?.[1];
+  if (declared && !/^utf-?8$/i.test(declared))
+    throw new ImportRefusal('xml_encoding', `${where}: the file must be UTF-8 (it declares ${declared})`);
+  return text;
+}
+
+/** Refuses DOCTYPE and ENTITY declarations (XXE, billion laughs) anywhere in the text. */
+export function assertNoDoctype(text: string, where: string): void {
+  if (/<!\s*(DOCTYPE|ENTITY)/i.test(text))
+    throw new ImportRefusal('xml_malformed', `${where}: DOCTYPE and ENTITY declarations are not allowed`);
+}
+
+/**
+ * Parses an XML file safely. `options` are fast-xml-parser's, except those that make it safe
+ * (entities, depth, declarations), which are forced. The result is fast-xml-parser's (an object, or
+ * an array with `preserveOrder`); a parser checks its shape itself.
+ */
+export function parseXmlSafely(data: Buffer | string, where: string, options: X2jOptions = {}): unknown {
+  const text = xmlText(data, where);
+  assertNoDoctype(text, where);
+  const valid = XMLValidator.validate(text);
+  if (valid !== true)
+    throw new ImportRefusal(
+      'xml_malformed',
+      `${where}: not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`,
+    );
+  try {
+    return new XMLParser({ ...options, ...FORCED }).parse(text);
+  } catch (error) {
+    // The parser's own limits (nesting depth) end here as a plain Error.
+    const msg = error instanceof Error ? error.message : String(error);
+    throw new ImportRefusal('xml_malformed', `${where}: the XML cannot be read (${msg.slice(0, 200)})`);
+  }
+}
+
+/**
+ * The name of the root element (with its prefix, if any), read without parsing the document: after
+ * the declaration, comments and processing instructions. Null when the text does not start like XML.
+ * A DOCTYPE before the root is refused.
+ */
+export function rootElementName(text: string, where: string): string | null {
+  let rest = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  for (let guard = 0; guard < 1000; guard++) {
+    rest = rest.trimStart();
+    if (rest.startsWith('<?')) {
+      const end = rest.indexOf('?>');
+      if (end < 0) return null;
+      rest = rest.slice(end + 2);
+    } else if (rest.startsWith('<!--')) {
+      const end = rest.indexOf('-->');
+      if (end < 0) return null;
+      rest = rest.slice(end + 3);
+    } else if (/^<!\s*(DOCTYPE|ENTITY)/i.test(rest)) {
+      assertNoDoctype(rest, where);
+    } else {
+      return /^<([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)[\s/>]/.exec(rest)?.[1] ?? null;
+    }
+  }
+  return null;
+}
