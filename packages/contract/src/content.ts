@@ -138,6 +138,13 @@ const clozeBlankSchema = z.discriminatedUnion('kind', [
         .describe('Plain-text options of the drop-down'),
     })
     .describe('A drop-down gap (QTI inlineChoiceInteraction)'),
+  z
+    .object({
+      id: itemIdSchema,
+      kind: z.literal('number'),
+      width: z.number().int().min(1).max(100).optional().describe('Field width hint, characters'),
+    })
+    .describe('A typed-in numeric gap (Moodle cloze NUMERICAL, a float textEntryInteraction)'),
 ]);
 
 const clozeContentSchema = z
@@ -189,24 +196,73 @@ const multipleChoiceReferenceSchema = z
 
 const acceptedTextSchema = z.string().trim().min(1).max(200);
 
+/** Points are absolute points of the task (a Moodle fraction × the task's maxScore), not fractions. */
+const pointsSchema = z.number().finite().min(-1000).max(1000).describe('Points (fractions allowed)');
+
+const scoredTextSchema = z
+  .object({ text: acceptedTextSchema, points: pointsSchema })
+  .describe('An answer and the points it gives (Moodle: fraction × maxScore)');
+
 const shortTextReferenceSchema = z
-  .object({ accepted: z.array(acceptedTextSchema).min(1).max(50) })
+  .object({
+    accepted: z
+      .array(acceptedTextSchema)
+      .min(1)
+      .max(50)
+      .describe('The full-mark answers (shown as the correct answer after publication)'),
+    answers: z
+      .array(scoredTextSchema)
+      .min(1)
+      .max(50)
+      .optional()
+      .describe('per_answer: answers in order; the first one the answer matches gives its points'),
+  })
   .describe('Every accepted answer; compared after the normalisation of `scoring`');
 
-const numberReferenceSchema = z
+const toleranceModeSchema = z
+  .enum(['absolute', 'relative'])
+  .default('absolute')
+  .describe(
+    'absolute: |x − value| ≤ tolerance; relative: |x − value| ≤ tolerance × |value| (a fraction, 0.05 = 5 %)',
+  );
+
+const numberValueKeySchema = z.object({
+  value: z.number(),
+  tolerance: z.number().min(0).default(0).describe('Accepted deviation (see toleranceMode)'),
+  toleranceMode: toleranceModeSchema,
+});
+const numberRangeKeySchema = z.object({ min: z.number(), max: z.number() });
+
+const scoredNumberSchema = z
   .union([
-    z
-      .object({
-        value: z.number(),
-        tolerance: z.number().min(0).default(0).describe('Accepted absolute deviation'),
-      })
-      .describe('A value, correct within ±tolerance'),
-    z
-      .object({ min: z.number(), max: z.number() })
+    numberValueKeySchema.extend({ points: pointsSchema }).describe('A value within a tolerance'),
+    numberRangeKeySchema
+      .extend({ points: pointsSchema })
       .refine((r) => r.min <= r.max, { message: 'min must not exceed max' })
       .describe('Any value in [min, max]'),
   ])
-  .describe('The correct number');
+  .describe('A numeric answer and the points it gives');
+
+const numberAnswersSchema = z
+  .array(scoredNumberSchema)
+  .min(1)
+  .max(50)
+  .optional()
+  .describe(
+    'per_answer: answers in order; the first one the number matches gives its points (Moodle numerical with several answers, GIFT {#=1822:0 =%50%1822:2})',
+  );
+
+const numberReferenceSchema = z
+  .union([
+    numberValueKeySchema
+      .extend({ answers: numberAnswersSchema })
+      .describe('A value, correct within the tolerance'),
+    numberRangeKeySchema
+      .extend({ answers: numberAnswersSchema })
+      .refine((r) => r.min <= r.max, { message: 'min must not exceed max' })
+      .describe('Any value in [min, max]'),
+  ])
+  .describe('The correct number (full marks); `answers` may give points to other numbers');
 
 const digitSequenceReferenceSchema = z
   .object({ digits: z.string().regex(/^\d{1,50}$/) })
@@ -221,7 +277,23 @@ const matchingReferenceSchema = z
   .describe('Left id → the right id it must be matched with');
 
 const clozeReferenceSchema = z
-  .object({ blanks: z.record(itemIdSchema, z.array(acceptedTextSchema).min(1).max(50)) })
+  .object({
+    blanks: z
+      .record(itemIdSchema, z.array(acceptedTextSchema).min(1).max(50))
+      .describe('Blank id → the full-mark values: texts (numbers) for typed gaps, option ids for drop-downs'),
+    scored: z
+      .record(
+        itemIdSchema,
+        z
+          .array(z.union([scoredTextSchema, scoredNumberSchema]))
+          .min(1)
+          .max(50),
+      )
+      .optional()
+      .describe(
+        'weighted: blank id → answers in order with their points ({text} — a text or an option id; {value, tolerance} or {min, max} — numeric gaps); the first match counts',
+      ),
+  })
   .describe('Blank id → accepted values: texts for text gaps, option ids for drop-downs');
 
 const manualReferenceSchema = z
@@ -234,8 +306,12 @@ const manualReferenceSchema = z
  * Scoring methods. `all_or_nothing`: maxScore for a fully correct answer, else 0.
  * `one_mistake`: "one mistake — one point less": max(0, maxScore − mistakes), where a mistake is a
  * wrong or missing choice / digit / position / pair / blank. `per_choice`: sum of `map` over the
- * chosen options, clamped to [0, maxScore]. `per_pair` / `per_blank`: maxScore × share of correct
- * pairs / blanks, rounded down to a whole point.
+ * chosen options (within [lowerBound, upperBound] when given), clamped to [0, maxScore].
+ * `per_pair` / `per_blank`: maxScore × share of correct pairs / blanks, rounded down to a whole
+ * point. `share`: maxScore × share of correct pairs, exact. `per_answer`: the points of the first
+ * listed answer the answer matches. `weighted`: the sum over blanks of the points of the first
+ * matching answer of each blank. Scores are exact (rounded to 1e-6 against binary noise) and
+ * clamped to [0, maxScore]. docs/content-model.md has the whole model.
  */
 const methodSchema = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values).default(values[0]).describe('How points are given (see the task model notes)');
@@ -245,31 +321,63 @@ const textNormalisation = {
   distinguishYo: z.boolean().default(false).describe('ё and е differ (by default ё = е)'),
 };
 
-const singleChoiceScoringSchema = z
-  .object({ method: methodSchema(['all_or_nothing']) })
-  .describe('The correct option gives maxScore');
+const choiceMapSchema = z
+  .record(itemIdSchema, pointsSchema)
+  .describe('per_choice: points for choosing each option (negative for distractors)');
 
-const multipleChoiceScoringSchema = z
+const singleChoiceScoringSchema = z
   .object({
-    method: methodSchema(['all_or_nothing', 'one_mistake', 'per_choice']),
-    map: z
-      .record(itemIdSchema, z.number())
-      .optional()
-      .describe('per_choice: points for choosing each option (negative for distractors)'),
+    method: methodSchema(['all_or_nothing', 'per_choice']),
+    map: choiceMapSchema.optional(),
   })
   .refine((s) => s.method !== 'per_choice' || s.map !== undefined, {
     message: 'per_choice needs a map',
     path: ['map'],
   })
+  .describe('The correct option gives maxScore, or each option its points (Moodle single-answer fractions)');
+
+const boundsSchema = {
+  lowerBound: pointsSchema
+    .optional()
+    .describe('per_choice: the sum is raised to at least this (QTI mapping lowerBound)'),
+  upperBound: pointsSchema
+    .optional()
+    .describe('per_choice: the sum is cut to at most this (QTI mapping upperBound)'),
+};
+const boundsInOrder = (s: { lowerBound?: number; upperBound?: number }) =>
+  s.lowerBound === undefined || s.upperBound === undefined || s.lowerBound <= s.upperBound;
+
+const multipleChoiceScoringSchema = z
+  .object({
+    method: methodSchema(['all_or_nothing', 'one_mistake', 'per_choice']),
+    map: choiceMapSchema.optional(),
+    ...boundsSchema,
+  })
+  .refine((s) => s.method !== 'per_choice' || s.map !== undefined, {
+    message: 'per_choice needs a map',
+    path: ['map'],
+  })
+  .refine(boundsInOrder, { message: 'lowerBound must not exceed upperBound', path: ['lowerBound'] })
   .describe('Exact set, one point less per wrong/missing option, or a per-option map');
 
+const wildcardsSchema = z
+  .boolean()
+  .default(false)
+  .describe('In accepted answers * stands for any run of characters, \\* for a star (Moodle short answer)');
+
 const shortTextScoringSchema = z
-  .object({ method: methodSchema(['all_or_nothing']), ...textNormalisation })
-  .describe('Surrounding and repeated spaces are always ignored');
+  .object({
+    method: methodSchema(['all_or_nothing', 'per_answer']),
+    ...textNormalisation,
+    wildcards: wildcardsSchema,
+  })
+  .describe('Surrounding and repeated spaces are always ignored; per_answer scores by reference.answers');
 
 const numberScoringSchema = z
-  .object({ method: methodSchema(['all_or_nothing']) })
-  .describe('Comma or point as the decimal separator, spaces between digit groups ignored');
+  .object({ method: methodSchema(['all_or_nothing', 'per_answer']) })
+  .describe(
+    'Comma or point as the decimal separator, spaces between digit groups ignored; per_answer scores by reference.answers',
+  );
 
 const digitSequenceScoringSchema = z
   .object({
@@ -283,12 +391,16 @@ const orderingScoringSchema = z
   .describe('one_mistake counts items out of their place');
 
 const matchingScoringSchema = z
-  .object({ method: methodSchema(['all_or_nothing', 'one_mistake', 'per_pair']) })
-  .describe('Mistake = a left item matched wrongly or not at all');
+  .object({ method: methodSchema(['all_or_nothing', 'one_mistake', 'per_pair', 'share']) })
+  .describe('Mistake = a left item matched wrongly or not at all; share = maxScore × right / all left items');
 
 const clozeScoringSchema = z
-  .object({ method: methodSchema(['all_or_nothing', 'one_mistake', 'per_blank']), ...textNormalisation })
-  .describe('Mistake = a blank filled wrongly or left empty');
+  .object({
+    method: methodSchema(['all_or_nothing', 'one_mistake', 'per_blank', 'weighted']),
+    ...textNormalisation,
+    wildcards: wildcardsSchema,
+  })
+  .describe('Mistake = a blank filled wrongly or left empty; weighted scores by reference.scored');
 
 const manualScoringSchema = z
   .object({
@@ -536,6 +648,16 @@ export const taskDefinitionSchema = z
       case 'single_choice':
         if (!ids(task.content.options).includes(task.reference.correct))
           problem(['reference', 'correct'], 'not an option id');
+        if (task.scoring.map && !sameSet(Object.keys(task.scoring.map), ids(task.content.options)))
+          problem(['scoring', 'map'], 'must give points for every option');
+        break;
+      case 'short_text':
+        if (task.scoring.method === 'per_answer' && !task.reference.answers)
+          problem(['reference', 'answers'], 'per_answer needs scored answers');
+        break;
+      case 'number':
+        if (task.scoring.method === 'per_answer' && !task.reference.answers)
+          problem(['reference', 'answers'], 'per_answer needs scored answers');
         break;
       case 'multiple_choice': {
         const options = ids(task.content.options);
@@ -561,16 +683,29 @@ export const taskDefinitionSchema = z
           problem(['reference', 'pairs'], 'not a right item id');
         break;
       }
-      case 'cloze':
+      case 'cloze': {
         if (!sameSet(Object.keys(task.reference.blanks), ids(task.content.blanks)))
           problem(['reference', 'blanks'], 'must give accepted values for every blank');
+        const scored = task.reference.scored;
+        if (
+          task.scoring.method === 'weighted' &&
+          (!scored || !sameSet(Object.keys(scored), ids(task.content.blanks)))
+        )
+          problem(['reference', 'scored'], 'weighted needs scored answers for every blank');
         for (const blank of task.content.blanks) {
+          const answers = scored?.[blank.id] ?? [];
+          if (blank.kind !== 'number' && answers.some((a) => !('text' in a)))
+            problem(['reference', 'scored', blank.id], 'numeric answers only suit a number gap');
           if (blank.kind !== 'choice') continue;
+          const options = ids(blank.options);
           const accepted = task.reference.blanks[blank.id] ?? [];
-          if (accepted.some((id) => !ids(blank.options).includes(id)))
+          if (accepted.some((id) => !options.includes(id)))
             problem(['reference', 'blanks', blank.id], 'not an option id of the drop-down');
+          if (answers.some((a) => 'text' in a && !options.includes(a.text)))
+            problem(['reference', 'scored', blank.id], 'not an option id of the drop-down');
         }
         break;
+      }
       case 'extended_text':
       case 'file': {
         const criteria = task.criteria ?? [];

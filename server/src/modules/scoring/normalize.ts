@@ -21,6 +21,9 @@
  *  7. Cyrillic letters that look exactly like Latin ones are folded to Latin (а/a, е/e, о/o, р/p,
  *     с/c, у/y, х/x; with case kept also А В Е К М Н О Р С Т Х): a teacher cannot see the
  *     difference between «CO2» typed in either keyboard layout, so neither does scoring.
+ * With `wildcards` (Moodle short answer) a `*` in an accepted variant stands for any run of
+ * characters (none included) and `\*` for a star; the variant is normalised like the answer and
+ * matched whole (anchored), piece by piece, without regular expressions.
  * Additionally (see `textMatches`) an accepted variant that is a plain number matches any answer
  * that is the same number: «2,5» = «2.5» = «2,50», «1 000» = «1000», «−3» = «-3». Variants with a
  * leading zero («007») are treated as codes and compared as text only.
@@ -51,6 +54,8 @@ export interface TextRules {
   caseSensitive?: boolean;
   /** ё and е differ. */
   distinguishYo?: boolean;
+  /** In accepted variants `*` stands for any run of characters and `\*` for a star (Moodle). */
+  wildcards?: boolean;
 }
 
 /** Longest digit string looked at (the answer schema allows 50 digits); longer is malformed. */
@@ -177,6 +182,11 @@ export function withinTolerance(x: number, value: number, tolerance = 0): boolea
   return Math.abs(x - value) <= Math.abs(tolerance) + epsilonFor(x, value, tolerance);
 }
 
+/** |x − value| ≤ fraction × |value| (relative tolerance, 0.05 = 5 %), inclusive. */
+export function withinRelative(x: number, value: number, fraction: number): boolean {
+  return withinTolerance(x, value, Math.abs(fraction * value));
+}
+
 /** min ≤ x ≤ max, inclusive, robust to floating error. */
 export function inRange(x: number, min: number, max: number): boolean {
   const eps = epsilonFor(x, min, max);
@@ -192,14 +202,50 @@ function numericText(raw: string): number | null {
   return /\d/.test(s) ? parseNumber(s) : null;
 }
 
-/** A prepared accepted variant: its text key and, when it is a plain number, its value. */
+/**
+ * A prepared accepted variant: its text key and, when it is a plain number, its value; with
+ * wildcards, the literal pieces between the stars.
+ */
 export interface AcceptedVariant {
   key: string;
   number: number | null;
+  pieces?: string[];
+}
+
+const UNESCAPED_STARS = /(?<!\\)\*+/;
+const unescapeStars = (s: string) => s.replace(/\\\*/g, '*');
+
+function prepareVariant(accepted: string, rules: TextRules): AcceptedVariant {
+  const key = normalizeText(accepted, rules);
+  if (!rules.wildcards) return { key, number: numericText(accepted) };
+  const pieces = key.split(UNESCAPED_STARS);
+  if (pieces.length === 1) return { key: unescapeStars(key), number: numericText(accepted) };
+  return { key, number: null, pieces: pieces.map(unescapeStars) };
 }
 
 export function prepareAccepted(accepted: readonly string[], rules: TextRules = {}): AcceptedVariant[] {
-  return accepted.map((a) => ({ key: normalizeText(a, rules), number: numericText(a) }));
+  return accepted.map((a) => prepareVariant(a, rules));
+}
+
+/**
+ * `text` is the pieces joined by runs of any characters: starts with the first, ends with the last,
+ * holds the others in order. Leftmost matching of the middle pieces is optimal, so this is one
+ * pass (no backtracking, whatever the number of stars).
+ */
+export function wildcardMatches(text: string, pieces: readonly string[]): boolean {
+  const first = pieces[0] ?? '';
+  const last = pieces.length > 1 ? pieces[pieces.length - 1]! : '';
+  if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last))
+    return false;
+  const end = text.length - last.length;
+  let at = first.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!;
+    const found = text.indexOf(piece, at);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 /**
@@ -216,6 +262,10 @@ export function textMatches(
   let answerNumber: number | null | undefined;
   for (let i = 0; i < accepted.length; i++) {
     const variant = accepted[i]!;
+    if (variant.pieces) {
+      if (wildcardMatches(key, variant.pieces)) return i;
+      continue;
+    }
     if (variant.key === key) return i;
     if (variant.number !== null) {
       answerNumber ??= numericText(answer);

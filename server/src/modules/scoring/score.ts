@@ -7,6 +7,7 @@ import {
   parseNumber,
   prepareAccepted,
   textMatches,
+  withinRelative,
   withinTolerance,
   type AcceptedVariant,
   type TextRules,
@@ -39,8 +40,12 @@ import {
  *
  * Methods: all_or_nothing = maxScore when there is no mistake, else 0; one_mistake =
  * max(0, maxScore − mistakes); per_choice = sum of the map over the chosen options (each once,
- * unknown ids 0), clamped to [0, maxScore]; per_pair / per_blank = floor(maxScore × correct /
- * total). Multiple choice: choosing more than content.maxChoices scores 0 under every method
+ * unknown ids 0; a single choice: the map of the chosen option), within [lowerBound, upperBound]
+ * when given; per_pair / per_blank = floor(maxScore × correct / total); share = maxScore ×
+ * correct / total, exact; per_answer (short_text, number) = the points of the first listed
+ * answer that fits; weighted (cloze) = Σ over gaps of the points of the gap's first fitting
+ * answer. Every score is then clamped to [0, maxScore] and rounded to 1e-6 (binary noise only).
+ * Multiple choice: choosing more than content.maxChoices scores 0 under every method
  * (ticking every box must not pay); fewer than minChoices is scored normally (the missing ones are
  * mistakes).
  *
@@ -172,7 +177,19 @@ interface Prepared {
   /** short_text: accepted variants; cloze: per text gap. */
   accepted?: AcceptedVariant[];
   blankAccepted?: Map<string, AcceptedVariant[]>;
+  /** short_text per_answer: one variant per scored answer, in order. */
+  answerVariants?: AcceptedVariant[];
+  /** cloze weighted: per blank, its scored answers prepared. */
+  blankScored?: Map<string, PreparedScored[]>;
 }
+
+/** A scored answer of a gap: a text variant or a numeric key, and its points. */
+type PreparedScored =
+  | { kind: 'text'; variant: AcceptedVariant[]; option: string; points: number }
+  | { kind: 'number'; key: NumberKey; points: number };
+
+type NumberKey =
+  { value: number; tolerance: number; toleranceMode: 'absolute' | 'relative' } | { min: number; max: number };
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 const prepared = new WeakMap<object, Prepared>();
@@ -206,7 +223,15 @@ function prepare(task: ScoreTask): Prepared {
     reference: part('reference'),
     scoring: part('scoring'),
   };
-  if (type === 'short_text') p.accepted = prepareAccepted(p.reference.accepted, p.scoring);
+  if (type === 'short_text') {
+    p.accepted = prepareAccepted(p.reference.accepted, p.scoring);
+    const answers = p.reference.answers as { text: string; points: number }[] | undefined;
+    if (answers)
+      p.answerVariants = prepareAccepted(
+        answers.map((a) => a.text),
+        p.scoring,
+      );
+  }
   if (type === 'cloze') {
     p.blankAccepted = new Map(
       Object.entries(p.reference.blanks as Record<string, string[]>).map(([id, accepted]) => [
@@ -214,6 +239,25 @@ function prepare(task: ScoreTask): Prepared {
         prepareAccepted(accepted, p.scoring),
       ]),
     );
+    const scoredAnswers = p.reference.scored as
+      Record<string, ({ text: string; points: number } | (NumberKey & { points: number }))[]> | undefined;
+    if (scoredAnswers) {
+      p.blankScored = new Map(
+        Object.entries(scoredAnswers).map(([id, answers]) => [
+          id,
+          answers.map((a): PreparedScored =>
+            'text' in a
+              ? {
+                  kind: 'text',
+                  variant: prepareAccepted([a.text], p.scoring),
+                  option: a.text.trim(),
+                  points: a.points,
+                }
+              : { kind: 'number', key: a, points: a.points },
+          ),
+        ]),
+      );
+    }
   }
   prepared.set(task, p);
   return p;
@@ -237,7 +281,10 @@ const scored = (
   ...extra,
 });
 
-/** Points for `mistakes` under all_or_nothing / one_mistake, or a share for per_pair / per_blank. */
+/**
+ * Points for `mistakes` under all_or_nothing / one_mistake, or a share for per_pair / per_blank
+ * (whole points, rounded down) and share (exact).
+ */
 function byMethod(method: string, maxScore: number, mistakes: number, total: number): number {
   switch (method) {
     case 'one_mistake':
@@ -245,6 +292,8 @@ function byMethod(method: string, maxScore: number, mistakes: number, total: num
     case 'per_pair':
     case 'per_blank':
       return total > 0 ? Math.floor((maxScore * Math.max(0, total - mistakes)) / total + 1e-9) : 0;
+    case 'share':
+      return total > 0 ? (maxScore * Math.max(0, total - mistakes)) / total : 0;
     default:
       return mistakes === 0 ? maxScore : 0;
   }
@@ -254,9 +303,24 @@ function byMethod(method: string, maxScore: number, mistakes: number, total: num
 
 function singleChoice(p: Prepared, value: string): ScoreResult {
   const correct = value === p.reference.correct;
-  return scored(p, correct ? p.maxScore : 0, correct, {
-    details: { kind: 'choice', chosen: value, correct },
-  });
+  const map: Record<string, number> | undefined = p.scoring.map;
+  const score =
+    p.scoring.method === 'per_choice'
+      ? Object.prototype.hasOwnProperty.call(map ?? {}, value)
+        ? map![value]!
+        : 0
+      : correct
+        ? p.maxScore
+        : 0;
+  return scored(p, score, correct, { details: { kind: 'choice', chosen: value, correct } });
+}
+
+/** A number within a numeric key (a value ± tolerance, absolute or relative, or a range). */
+function numberFits(x: number, key: NumberKey): boolean {
+  if ('min' in key) return inRange(x, key.min, key.max);
+  return key.toleranceMode === 'relative'
+    ? withinRelative(x, key.value, key.tolerance)
+    : withinTolerance(x, key.value, key.tolerance);
 }
 
 function multipleChoice(p: Prepared, value: string[]): ScoreResult {
@@ -290,15 +354,30 @@ function multipleChoice(p: Prepared, value: string[]): ScoreResult {
   if (maxChoices !== undefined && chosen.size > maxChoices) {
     return scored(p, 0, false, { mistakes, details: { kind: 'choices', choices, tooManyChoices: true } });
   }
-  const score = perChoice ? points : byMethod(p.scoring.method, p.maxScore, mistakes, key.size);
+  const lower: number = p.scoring.lowerBound ?? -Infinity;
+  const upper: number = p.scoring.upperBound ?? Infinity;
+  const score = perChoice
+    ? Math.min(upper, Math.max(lower, points))
+    : byMethod(p.scoring.method, p.maxScore, mistakes, key.size);
   return scored(p, score, mistakes === 0, { mistakes, details: { kind: 'choices', choices } });
 }
 
 function shortText(p: Prepared, value: string): ScoreResult {
   const rules: TextRules = p.scoring;
+  const normalized = normalizeSpaces(value);
+  if (p.scoring.method === 'per_answer' && p.answerVariants) {
+    // The first listed answer the text matches gives its points (Moodle short answer).
+    const answers = p.reference.answers as { points: number }[];
+    let index = -1;
+    for (let i = 0; i < answers.length && index < 0; i++)
+      if (textMatches(value, [p.answerVariants[i]!], rules) === 0) index = i;
+    const points = index >= 0 ? answers[index]!.points : 0;
+    return scored(p, points, index >= 0 && points >= p.maxScore, {
+      details: { kind: 'text', normalized, acceptedIndex: index >= 0 ? index : null },
+    });
+  }
   const index = textMatches(value, p.accepted!, rules);
   const correct = index >= 0;
-  const normalized = normalizeSpaces(value);
   return scored(p, correct ? p.maxScore : 0, correct, {
     details: { kind: 'text', normalized, acceptedIndex: correct ? index : null },
   });
@@ -306,10 +385,15 @@ function shortText(p: Prepared, value: string): ScoreResult {
 
 function numberAnswer(p: Prepared, value: string): ScoreResult {
   const parsed = parseNumber(value, p.content.unit);
-  const ref = p.reference as { value: number; tolerance: number } | { min: number; max: number };
-  const correct =
-    parsed !== null &&
-    ('value' in ref ? withinTolerance(parsed, ref.value, ref.tolerance) : inRange(parsed, ref.min, ref.max));
+  const ref = p.reference as NumberKey & { answers?: (NumberKey & { points: number })[] };
+  if (p.scoring.method === 'per_answer' && ref.answers) {
+    const hit = parsed === null ? undefined : ref.answers.find((a) => numberFits(parsed, a));
+    const points = hit?.points ?? 0;
+    return scored(p, points, hit !== undefined && points >= p.maxScore, {
+      details: { kind: 'number', parsed },
+    });
+  }
+  const correct = parsed !== null && numberFits(parsed, ref);
   return scored(p, correct ? p.maxScore : 0, correct, { details: { kind: 'number', parsed } });
 }
 
@@ -385,25 +469,48 @@ function cloze(p: Prepared, value: Record<string, string>): ScoreResult {
   );
   const reference: Record<string, string[]> = p.reference.blanks;
   const rules: TextRules = p.scoring;
+  const weighted = p.scoring.method === 'weighted';
   const blanks: BlankDetail[] = [];
   let mistakes = 0;
+  let points = 0;
   for (const [id, accepted] of Object.entries(reference)) {
     const raw = Object.prototype.hasOwnProperty.call(value, id) ? value[id]! : '';
     const filled = !isBlankString(raw);
+    const kind = kinds.get(id);
     let ok = false;
-    if (filled) {
+    if (weighted) {
+      // The first listed answer of the gap that fits gives its points (Moodle cloze).
+      const answers = p.blankScored?.get(id) ?? [];
+      const hit = filled ? answers.find((a) => scoredFits(a, raw, kind, rules)) : undefined;
+      const best = Math.max(0, ...answers.map((a) => a.points));
+      points += hit?.points ?? 0;
+      ok = hit !== undefined && hit.points >= best && best > 0;
+    } else if (filled) {
       ok =
-        kinds.get(id) === 'choice'
+        kind === 'choice'
           ? accepted.includes(raw.trim())
           : textMatches(raw, p.blankAccepted!.get(id)!, rules) >= 0;
     }
     if (!ok) mistakes++;
     blanks.push({ id, filled, correct: ok });
   }
-  return scored(p, byMethod(p.scoring.method, p.maxScore, mistakes, blanks.length), mistakes === 0, {
-    mistakes,
-    details: { kind: 'blanks', blanks },
-  });
+  const score = weighted ? points : byMethod(p.scoring.method, p.maxScore, mistakes, blanks.length);
+  return scored(p, score, mistakes === 0, { mistakes, details: { kind: 'blanks', blanks } });
+}
+
+/** A filled gap fits one scored answer: the option id, the text, or the number. */
+function scoredFits(
+  answer: PreparedScored,
+  raw: string,
+  kind: string | undefined,
+  rules: TextRules,
+): boolean {
+  if (answer.kind === 'number') {
+    const x = parseNumber(raw);
+    return x !== null && numberFits(x, answer.key);
+  }
+  if (kind === 'choice') return raw.trim() === answer.option;
+  return textMatches(raw, answer.variant, rules) >= 0;
 }
 
 // ---------------------------------------------------------------- entry point
