@@ -123,9 +123,9 @@ describe('api client failure rules inside the app', () => {
     expect(screen.getByTestId('login-again')).toHaveAttribute('href', '/login?returnUrl=%2Fcoordinator');
   });
 
-  it('another failure status → the general error page with status, code and message', async () => {
+  it('another failure status → the general error page with status and code, never the server’s message', async () => {
     signedIn(users.coordinator, {
-      'POST /api/ugnik/diagnostic/list': () => apiError(500, 'internal_error', 'Сбой'),
+      'POST /api/ugnik/diagnostic/list': () => apiError(500, 'internal_error', 'Unexpected database failure'),
     });
     const { router } = renderApp('/coordinator');
     await screen.findByTestId('role-home-coordinator');
@@ -137,7 +137,8 @@ describe('api client failure rules inside the app', () => {
     const details = screen.getByTestId('error-details');
     expect(details).toHaveTextContent('500');
     expect(details).toHaveTextContent('internal_error');
-    expect(details).toHaveTextContent('Сбой');
+    expect(screen.getByTestId('error-explained')).toHaveTextContent('На сервере произошла ошибка.');
+    expect(document.body).not.toHaveTextContent('Unexpected database failure');
   });
 
   it('a failure while sending → the error page with the serialized error', async () => {
@@ -187,8 +188,10 @@ describe('api client failure rules inside the app', () => {
 describe('pages reachable without a session', () => {
   it('the error page reads its query', async () => {
     const server = fakeServer({});
-    renderApp('/error?status=403&code=forbidden&message=%D0%9D%D0%B5%D1%82');
+    renderApp('/error?status=403&code=forbidden&message=Access%20denied');
     expect(await screen.findByTestId('error-details')).toHaveTextContent('forbidden');
+    expect(screen.getByTestId('error-explained')).toHaveTextContent('Недостаточно прав для этого действия.');
+    expect(document.body).not.toHaveTextContent('Access denied');
     expect(screen.getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/');
     expect(server.calls).toHaveLength(0);
   });

@@ -489,10 +489,11 @@ export const en: Messages = {
       title: 'Something went wrong',
       text: 'The request failed. Try again a little later; if the error persists, tell the administrator.',
       sendFailed: 'The request could not be sent to the server. Check your internet connection.',
+      crashed:
+        'The page could not be shown because of an error. Reload it; if the error persists, tell the administrator.',
       details: 'Details for support',
       status: 'Status',
       code: 'Error code',
-      message: 'Message',
       back: 'Back',
       home: 'Home',
     },

@@ -6,10 +6,14 @@ import { isKnownErrorCode } from '../../../lib/form-errors';
 
 const MAX_SHOWN = 500;
 
+/**
+ * What the error page shows: the status and the code (identifiers a helper can look up) and the
+ * text chosen by the code in the user's language. The server's `message` is English and for
+ * developers: it is never shown, even under the details.
+ */
 export interface ErrorDetails {
   status?: string;
   code?: string;
-  message?: string;
   /** A failure while sending: the error the browser reported. */
   sendError?: { name: string; message: string };
 }
@@ -20,7 +24,6 @@ export function readErrorDetails(params: URLSearchParams): ErrorDetails {
   const details: ErrorDetails = {
     status: clip(params.get('status')),
     code: clip(params.get('code')),
-    message: clip(params.get('message')),
   };
   const raw = params.get('error');
   if (raw) {
@@ -39,22 +42,29 @@ export function readErrorDetails(params: URLSearchParams): ErrorDetails {
 
 interface ErrorViewProps {
   details: ErrorDetails;
+  /** The page itself failed (the router's error boundary), not a call. */
+  crashed?: boolean;
 }
 
 /** Body of the general error page; also used by the router's error boundary. */
-export function ErrorView({ details }: ErrorViewProps) {
+export function ErrorView({ details, crashed = false }: ErrorViewProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const rows: [string, string][] = [];
   if (details.status) rows.push([t('pages.error.status'), details.status]);
   if (details.code) rows.push([t('pages.error.code'), details.code]);
-  if (details.message) rows.push([t('pages.error.message'), details.message]);
   if (details.sendError) rows.push([details.sendError.name, details.sendError.message]);
 
   return (
     <Stack gap="lg">
       <PageTitle data-testid="error-title">{t('pages.error.title')}</PageTitle>
-      <Text>{details.sendError ? t('pages.error.sendFailed') : t('pages.error.text')}</Text>
+      <Text data-testid="error-text">
+        {details.sendError
+          ? t('pages.error.sendFailed')
+          : crashed
+            ? t('pages.error.crashed')
+            : t('pages.error.text')}
+      </Text>
       {details.code && isKnownErrorCode(details.code) && (
         <Text fw={500} data-testid="error-explained">
           {t(`apiErrors.codes.${details.code}`)}
