@@ -1,5 +1,100 @@
 /** Rows of CALL_SCHEMAS (calls.ts) for the admin's organisation, diagnostics, users, КИМ and queue calls. */
+import { z } from 'zod';
+import { okSchema } from './account.js';
+import {
+  adminBuildingSaveBodySchema,
+  adminBuildingSchema,
+  adminClassSaveBodySchema,
+  adminClassSchema,
+  adminDiagnosticDetailSchema,
+  adminDiagnosticListRequestSchema,
+  adminDiagnosticListResponseSchema,
+  adminOoListRequestSchema,
+  adminOoListResponseSchema,
+  adminOoSaveBodySchema,
+  adminOoSchema,
+  adminSchoolListRequestSchema,
+  adminSchoolListResponseSchema,
+  adminSchoolSaveBodySchema,
+  adminSchoolSchema,
+  adminStudentListRequestSchema,
+  adminStudentListResponseSchema,
+  adminStudentSaveBodySchema,
+  adminStudentSchema,
+} from './admin-org.js';
 import type { CallSchemas } from './call-schema.js';
+import { diagnosticExcelQuerySchema } from './diagnostic.js';
 import type { CallKey } from './endpoints.js';
+import { participantTestInfoSchema, participantTestInfoUpdateBodySchema } from './participant-test.js';
+import { idParamSchema } from './user.js';
 
-export const ADMIN_CALL_SCHEMAS = {} as const satisfies Partial<Record<CallKey, CallSchemas>>;
+/** `{id}` of a path (calls.ts has the same `idPathSchema`; not imported from there, which imports this file). */
+const idPath = z.strictObject({ id: idParamSchema });
+
+export const ADMIN_CALL_SCHEMAS = {
+  // ------------------------------------------------------------ organisation (/api/admin, ours)
+  'POST /api/admin/oo/list': { body: adminOoListRequestSchema, response: adminOoListResponseSchema },
+  'POST /api/admin/oo': { body: adminOoSaveBodySchema, response: adminOoSchema },
+  'POST /api/admin/schools/list': {
+    body: adminSchoolListRequestSchema,
+    response: adminSchoolListResponseSchema,
+  },
+  'GET /api/admin/schools/{id}': { params: idPath, response: adminSchoolSchema },
+  'POST /api/admin/schools': { body: adminSchoolSaveBodySchema, response: adminSchoolSchema },
+  'PUT /api/admin/schools/{id}': {
+    params: idPath,
+    body: adminSchoolSaveBodySchema,
+    response: adminSchoolSchema,
+  },
+  'GET /api/admin/schools/{id}/buildings': { params: idPath, response: z.array(adminBuildingSchema) },
+  'POST /api/admin/schools/{id}/buildings': {
+    params: idPath,
+    body: adminBuildingSaveBodySchema,
+    response: adminBuildingSchema,
+  },
+  'PUT /api/admin/buildings/{id}': {
+    params: idPath,
+    body: adminBuildingSaveBodySchema,
+    response: adminBuildingSchema,
+  },
+  'GET /api/admin/schools/{id}/classes': { params: idPath, response: z.array(adminClassSchema) },
+  'POST /api/admin/schools/{id}/classes': {
+    params: idPath,
+    body: adminClassSaveBodySchema,
+    response: adminClassSchema,
+  },
+  'PUT /api/admin/classes/{id}': {
+    params: idPath,
+    body: adminClassSaveBodySchema,
+    response: adminClassSchema,
+  },
+  'DELETE /api/admin/classes/{id}': { params: idPath, response: okSchema },
+  'POST /api/admin/students/list': {
+    body: adminStudentListRequestSchema,
+    response: adminStudentListResponseSchema,
+  },
+  'GET /api/admin/students/{id}': { params: idPath, response: adminStudentSchema },
+  'POST /api/admin/students': { body: adminStudentSaveBodySchema, response: adminStudentSchema },
+  'PUT /api/admin/students/{id}': {
+    params: idPath,
+    body: adminStudentSaveBodySchema,
+    response: adminStudentSchema,
+  },
+  'DELETE /api/admin/students/{id}': { params: idPath, response: okSchema },
+  'POST /api/admin/diagnostics/list': {
+    body: adminDiagnosticListRequestSchema,
+    response: adminDiagnosticListResponseSchema,
+  },
+  'GET /api/admin/diagnostics/{id}': { params: idPath, response: adminDiagnosticDetailSchema },
+  // ------------------------------------------------------------ the participant test card
+  'GET /api/ParticipantTest/info/{id}': {
+    params: z.object({ id: idParamSchema }),
+    response: participantTestInfoSchema,
+  },
+  'PUT /api/ParticipantTest/info': {
+    body: participantTestInfoUpdateBodySchema,
+    response: participantTestInfoSchema,
+  },
+  // ------------------------------------------------------------ a diagnostic's spreadsheet (xlsx, no JSON answer)
+  'GET /api/createDiagnostic/excel': { query: diagnosticExcelQuerySchema },
+} as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { diagnosticExcelQuerySchema } from '@attesta/contract';
-import { authOf, endpoint, contractRoute } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
 import * as service from './create-diagnostic.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['create-diagnostic'];
 
@@ -29,8 +27,7 @@ export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/createDiagnostic/excel'),
-    schema: {
+    ...contractRoute('GET /api/createDiagnostic/excel', {
       summary: "Spreadsheet (xlsx) of a diagnostic's participants and their codes",
       description:
         'Columns: school, class, surname, name, patronymic, subject test, date, activation code, ' +
@@ -38,9 +35,8 @@ export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {
         "school's rows of a diagnostic that includes their school; an ugnik its own diagnostics; an " +
         'admin any. 404 unknown diagnostic, 403 outside the scope. Cells never start a formula.',
       tags,
-      querystring: diagnosticExcelQuerySchema,
-      response: errors(400, 401, 403, 404),
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: async (req, reply) => {
       const { xlsx, fileName } = await service.diagnosticExcel(
         db,

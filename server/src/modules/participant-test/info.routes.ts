@@ -1,19 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  idParamSchema,
-  participantTestInfoSchema,
-  participantTestInfoUpdateBodySchema,
-  type ParticipantTestInfoUpdateBody,
-} from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import type { ParticipantTestInfoUpdateBody } from '@attesta/contract';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { participantTestInScope } from '../../auth/shared.access.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 import * as service from './info.service.js';
 
 const tags = ['participant-test'];
-const idParams = z.object({ id: idParamSchema });
 
 export const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 
@@ -23,38 +15,36 @@ export const participantTestInfoRoutes: FastifyPluginAsync = async (plugin) => {
   const { ctx } = app;
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'GET /api/ParticipantTest/info/{id}',
+      {
+        summary: 'Participant test card: participant, class, building, date, status, codes, exam work',
+        description:
+          'Coordinator: own school; organizator: assigned classes and buildings; admin: any. ' +
+          'Unknown ids answer 404 for everyone.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
       participantTestInScope((req) => (req.params as { id: number }).id),
     ),
-    schema: {
-      summary: 'Participant test card: participant, class, building, date, status, codes, exam work',
-      description:
-        'Coordinator: own school; organizator: assigned classes and buildings; admin: any. ' +
-        'Unknown ids answer 404 for everyone.',
-      tags,
-      params: idParams,
-      response: { 200: participantTestInfoSchema, ...errors(400, 401, 403, 404) },
-    },
     handler: (req) => service.getInfo(ctx, req.params.id),
   });
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'PUT /api/ParticipantTest/info',
+      {
+        summary: 'Update a participant test card: test date, class, building, status (with a reason)',
+        description:
+          'An omitted field keeps its value. testDate must lie in the diagnostic window; class and ' +
+          'building must belong to the same school (and, for an organizator, stay in their rooms: 403). ' +
+          'status: planned | absent | annulled; a change needs `reason` (400). planned/absent with a live ' +
+          'exam work: 409 `has_exam_work`. Audited (`participant_test.update`, from → to).',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
       participantTestInScope((req) => (req.body as ParticipantTestInfoUpdateBody).id),
     ),
-    schema: {
-      summary: 'Update a participant test card: test date, class, building, status (with a reason)',
-      description:
-        'An omitted field keeps its value. testDate must lie in the diagnostic window; class and ' +
-        'building must belong to the same school (and, for an organizator, stay in their rooms: 403). ' +
-        'status: planned | absent | annulled; a change needs `reason` (400). planned/absent with a live ' +
-        'exam work: 409 `has_exam_work`. Audited (`participant_test.update`, from → to).',
-      tags,
-      body: participantTestInfoUpdateBodySchema,
-      response: { 200: participantTestInfoSchema, ...errors(400, 401, 403, 404, 409) },
-    },
     handler: (req) => service.updateInfo(ctx, actorOf(req), req.body),
   });
 };

@@ -1,7 +1,6 @@
 /** The admin work place's calls. Lists handle their failures inline (see inlineCall). */
 import {
   type PausePolicy,
-  userDetailsSchema,
   type CreateDiagnosticBody,
   type QueueListRequest,
   type SubjectListRequest,
@@ -10,8 +9,8 @@ import {
   type UserSaveBody,
   type VariantListRequest,
 } from '@attesta/contract';
-import { apiClient } from '../../../lib/api-client';
-import { call } from '../../../lib/call';
+import { downloadFile } from '../../../components/data-table/download';
+import { call, callPath } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
@@ -32,11 +31,7 @@ export const listRoles = () => inlineCall(() => call('GET /api/user/roles', {}, 
 
 /** `POST /api/User`: create (no id) or update; `pwd` in the query sets the password. */
 export const saveUser = (body: UserSaveBody, pwd?: string) =>
-  apiClient.post('/api/User', body, {
-    ...inline,
-    query: pwd ? { pwd } : undefined,
-    parse: (d) => userDetailsSchema.parse(d),
-  });
+  call('POST /api/User', { body, query: pwd ? { pwd } : undefined }, inline);
 
 /** The subject test's rules for participants' own pauses (admin call beyond the specification). */
 export const getPausePolicy = (subjectTestId: number) =>
@@ -78,3 +73,7 @@ export const listSubjectTestOptions = () =>
 
 export const createDiagnostic = (body: CreateDiagnosticBody) =>
   call('POST /api/createDiagnostic/create', { body }, inline);
+
+/** A diagnostic's participants and their codes as a spreadsheet, saved by the browser. */
+export const downloadParticipantsExcel = (diagnosticId: number, fallbackName: string) =>
+  downloadFile(callPath('GET /api/createDiagnostic/excel'), { diagnosticId }, fallbackName);

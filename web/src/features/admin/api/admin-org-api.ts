@@ -1,27 +1,16 @@
-/** The admin's organisation calls (`/api/admin/*`): ОО, schools, buildings, classes, students, diagnostics. */
-import {
-  adminBuildingSchema,
-  adminClassSchema,
-  adminDiagnosticDetailSchema,
-  adminDiagnosticListResponseSchema,
-  adminOoListResponseSchema,
-  adminOoSchema,
-  adminSchoolListResponseSchema,
-  adminSchoolSchema,
-  adminStudentListResponseSchema,
-  adminStudentSchema,
-  okSchema,
-  type AdminBuildingSaveBody,
-  type AdminClassSaveBody,
-  type AdminDiagnosticListRequest,
-  type AdminOoListRequest,
-  type AdminOoSaveBody,
-  type AdminSchoolListRequest,
-  type AdminSchoolSaveBody,
-  type AdminStudentListRequest,
-  type AdminStudentSaveBody,
+/** The admin's organisation calls (under /api/admin): ОО, schools, buildings, classes, students, diagnostics. */
+import type {
+  AdminBuildingSaveBody,
+  AdminClassSaveBody,
+  AdminDiagnosticListRequest,
+  AdminOoListRequest,
+  AdminOoSaveBody,
+  AdminSchoolListRequest,
+  AdminSchoolSaveBody,
+  AdminStudentListRequest,
+  AdminStudentSaveBody,
 } from '@attesta/contract';
-import { apiClient } from '../../../lib/api-client';
+import { call } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
@@ -37,75 +26,48 @@ export const orgKeys = {
   diagnostic: (id: number) => ['admin', 'diagnostics', id] as const,
 };
 
-/** A read whose failure the page shows inline. */
-const read = <T>(path: string, parse: (d: unknown) => T, body?: unknown) =>
-  inlineCall(() =>
-    body === undefined
-      ? apiClient.get(path, { ...inline, parse })
-      : apiClient.post(path, body, { ...inline, parse }),
-  );
-
 export const listOo = (body: AdminOoListRequest) =>
-  read('/api/admin/oo/list', (d) => adminOoListResponseSchema.parse(d), body);
-export const createOo = (body: AdminOoSaveBody) =>
-  apiClient.post('/api/admin/oo', body, { ...inline, parse: (d) => adminOoSchema.parse(d) });
+  inlineCall(() => call('POST /api/admin/oo/list', { body }, inline));
+export const createOo = (body: AdminOoSaveBody) => call('POST /api/admin/oo', { body }, inline);
 
 export const listSchools = (body: AdminSchoolListRequest) =>
-  read('/api/admin/schools/list', (d) => adminSchoolListResponseSchema.parse(d), body);
-export const getSchool = (id: number) => read(`/api/admin/schools/${id}`, (d) => adminSchoolSchema.parse(d));
+  inlineCall(() => call('POST /api/admin/schools/list', { body }, inline));
+export const getSchool = (id: number) =>
+  inlineCall(() => call('GET /api/admin/schools/{id}', { params: { id } }, inline));
 /** Create (no id) or update a school. */
 export const saveSchool = (body: AdminSchoolSaveBody, id?: number) =>
   id === undefined
-    ? apiClient.post('/api/admin/schools', body, { ...inline, parse: (d) => adminSchoolSchema.parse(d) })
-    : apiClient.put(`/api/admin/schools/${id}`, body, {
-        ...inline,
-        parse: (d) => adminSchoolSchema.parse(d),
-      });
+    ? call('POST /api/admin/schools', { body }, inline)
+    : call('PUT /api/admin/schools/{id}', { params: { id }, body }, inline);
 
 export const listBuildings = (schoolId: number) =>
-  read(`/api/admin/schools/${schoolId}/buildings`, (d) => adminBuildingSchema.array().parse(d));
+  inlineCall(() => call('GET /api/admin/schools/{id}/buildings', { params: { id: schoolId } }, inline));
 /** Add a building to the school, or update building `id`. */
 export const saveBuilding = (body: AdminBuildingSaveBody, target: { schoolId: number } | { id: number }) =>
   'id' in target
-    ? apiClient.put(`/api/admin/buildings/${target.id}`, body, {
-        ...inline,
-        parse: (d) => adminBuildingSchema.parse(d),
-      })
-    : apiClient.post(`/api/admin/schools/${target.schoolId}/buildings`, body, {
-        ...inline,
-        parse: (d) => adminBuildingSchema.parse(d),
-      });
+    ? call('PUT /api/admin/buildings/{id}', { params: { id: target.id }, body }, inline)
+    : call('POST /api/admin/schools/{id}/buildings', { params: { id: target.schoolId }, body }, inline);
 
 export const listClasses = (schoolId: number) =>
-  read(`/api/admin/schools/${schoolId}/classes`, (d) => adminClassSchema.array().parse(d));
+  inlineCall(() => call('GET /api/admin/schools/{id}/classes', { params: { id: schoolId } }, inline));
 /** Add a class to the school, or update class `id`. */
 export const saveClass = (body: AdminClassSaveBody, target: { schoolId: number } | { id: number }) =>
   'id' in target
-    ? apiClient.put(`/api/admin/classes/${target.id}`, body, {
-        ...inline,
-        parse: (d) => adminClassSchema.parse(d),
-      })
-    : apiClient.post(`/api/admin/schools/${target.schoolId}/classes`, body, {
-        ...inline,
-        parse: (d) => adminClassSchema.parse(d),
-      });
-export const deleteClass = (id: number) =>
-  apiClient.delete(`/api/admin/classes/${id}`, { ...inline, parse: (d) => okSchema.parse(d) });
+    ? call('PUT /api/admin/classes/{id}', { params: { id: target.id }, body }, inline)
+    : call('POST /api/admin/schools/{id}/classes', { params: { id: target.schoolId }, body }, inline);
+export const deleteClass = (id: number) => call('DELETE /api/admin/classes/{id}', { params: { id } }, inline);
 
 export const listStudents = (body: AdminStudentListRequest) =>
-  read('/api/admin/students/list', (d) => adminStudentListResponseSchema.parse(d), body);
+  inlineCall(() => call('POST /api/admin/students/list', { body }, inline));
 /** Create (no id) or update a student. */
 export const saveStudent = (body: AdminStudentSaveBody, id?: number) =>
   id === undefined
-    ? apiClient.post('/api/admin/students', body, { ...inline, parse: (d) => adminStudentSchema.parse(d) })
-    : apiClient.put(`/api/admin/students/${id}`, body, {
-        ...inline,
-        parse: (d) => adminStudentSchema.parse(d),
-      });
+    ? call('POST /api/admin/students', { body }, inline)
+    : call('PUT /api/admin/students/{id}', { params: { id }, body }, inline);
 export const deleteStudent = (id: number) =>
-  apiClient.delete(`/api/admin/students/${id}`, { ...inline, parse: (d) => okSchema.parse(d) });
+  call('DELETE /api/admin/students/{id}', { params: { id } }, inline);
 
 export const listAdminDiagnostics = (body: AdminDiagnosticListRequest) =>
-  read('/api/admin/diagnostics/list', (d) => adminDiagnosticListResponseSchema.parse(d), body);
+  inlineCall(() => call('POST /api/admin/diagnostics/list', { body }, inline));
 export const getAdminDiagnostic = (id: number) =>
-  read(`/api/admin/diagnostics/${id}`, (d) => adminDiagnosticDetailSchema.parse(d));
+  inlineCall(() => call('GET /api/admin/diagnostics/{id}', { params: { id } }, inline));

@@ -1,17 +1,15 @@
 /**
- * A diagnostic's participant tests as the admin handles them: the common `/api/ParticipantTest/*`
+ * A diagnostic's participant tests as the admin handles them: the common ParticipantTest
  * calls (list, card, clear session, restore a deleted work, impersonal codes).
  */
-import {
-  participantTestInfoSchema,
-  type ImpersonalCreateBody,
-  type ParticipantTestInfoUpdateBody,
-  type ParticipantTestListFilter,
-  type ParticipantTestListItem,
-  type ParticipantTestSortField,
+import type {
+  ImpersonalCreateBody,
+  ParticipantTestInfoUpdateBody,
+  ParticipantTestListFilter,
+  ParticipantTestListItem,
+  ParticipantTestSortField,
 } from '@attesta/contract';
 import type { FetchPage } from '../../../components/data-table/list-request';
-import { apiClient } from '../../../lib/api-client';
 import { call } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
 
@@ -30,18 +28,10 @@ export const listParticipantTests: FetchPage<
 > = (request, signal) => call('POST /api/ParticipantTest/list', { body: request }, { ...inline, signal });
 
 export const getParticipantTestInfo = (id: number) =>
-  inlineCall(() =>
-    apiClient.get(`/api/ParticipantTest/info/${id}`, {
-      ...inline,
-      parse: (d) => participantTestInfoSchema.parse(d),
-    }),
-  );
+  inlineCall(() => call('GET /api/ParticipantTest/info/{id}', { params: { id } }, inline));
 
 export const updateParticipantTestInfo = (body: ParticipantTestInfoUpdateBody) =>
-  apiClient.put('/api/ParticipantTest/info', body, {
-    ...inline,
-    parse: (d) => participantTestInfoSchema.parse(d),
-  });
+  call('PUT /api/ParticipantTest/info', { body }, inline);
 
 /** A state-changing GET: the client sends the CSRF header with it. */
 export const clearSession = (id: number) =>

@@ -9,7 +9,8 @@ import { Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { orgKeys, saveBuilding, saveClass } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { EditModal, orNull, useEditForm } from './edit-modal';
+import { useEditForm } from '../hooks/use-edit-form';
+import { EditModal, orNull } from './edit-modal';
 import { useParallelOptions } from './org-selects';
 
 /** The body of a class save: grade as a number, an empty name left to the default. */

@@ -4,16 +4,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { downloadFile } from '../../../components/data-table/download';
 import { RowsTable, type Column } from '../../../components/data-table/data-table';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
+import { downloadParticipantsExcel } from '../api/admin-api';
 import { getAdminDiagnostic, orgKeys } from '../api/admin-org-api';
+import { useDiagnosticLabels } from '../hooks/use-diagnostic-labels';
 import { useAdminT } from '../i18n';
 import { DiagnosticParticipants } from './diagnostic-participants';
-import { DiagnosticLinks, PublicationBadge, useDiagnosticLabels, windowText } from './diagnostics-page';
+import { DiagnosticLinks, PublicationBadge, windowText } from './diagnostics-page';
 
 /** `/admin/diagnostics/:id`: one diagnostic, its schools with their counts, its participants, links to its results and jobs. */
 export function AdminDiagnosticPage() {
@@ -103,8 +104,8 @@ export function AdminDiagnosticPage() {
               size="compact-xs"
               variant="light"
               onClick={() =>
-                downloadFile('/api/createDiagnostic/excel', { diagnosticId: d.id }, `${d.code}.xlsx`).catch(
-                  (error: unknown) => setDownloadError(describeApiError(error, tr)),
+                downloadParticipantsExcel(d.id, `${d.code}.xlsx`).catch((error: unknown) =>
+                  setDownloadError(describeApiError(error, tr)),
                 )
               }
             >

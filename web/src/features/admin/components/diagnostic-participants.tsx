@@ -16,9 +16,10 @@ import { PARTICIPANT_STATUS_COLOR, plainDate } from '../../../components/staff/f
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { listClasses, orgKeys } from '../api/admin-org-api';
 import { clearSession, listParticipantTests, participantTestKeys } from '../api/participant-tests-api';
+import { useParticipantStatusLabel } from '../hooks/use-participant-status-label';
 import { useAdminT } from '../i18n';
 import { ImpersonalCodesModal } from './impersonal-codes-modal';
-import { ParticipantCardModal, useParticipantStatusLabel } from './participant-card-modal';
+import { ParticipantCardModal } from './participant-card-modal';
 
 const LIVE = new Set(['active', 'in_progress']);
 

@@ -1,7 +1,6 @@
 import {
   ADMIN_DIAGNOSTIC_KINDS,
   CREATOR_ROLES,
-  ROLE_LABELS,
   STAFF_DIAGNOSTIC_STATES,
   type AdminDiagnostic,
   type AdminDiagnosticListRequest,
@@ -9,7 +8,6 @@ import {
 } from '@attesta/contract';
 import { Anchor, Badge, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
@@ -17,29 +15,13 @@ import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 import { adminKeys, listSubjectTestOptions } from '../api/admin-api';
 import { listAdminDiagnostics, orgKeys } from '../api/admin-org-api';
+import { useDiagnosticLabels } from '../hooks/use-diagnostic-labels';
 import { useAdminT, type AdminT } from '../i18n';
 
 type Filter = NonNullable<AdminDiagnosticListRequest['filter']>;
 
 export const windowText = (d: { startsAt: string; endsAt: string }) =>
   `${formatDisplayDateTime(new Date(d.startsAt))} — ${formatDisplayDateTime(new Date(d.endsAt))}`;
-
-/** Labels of a diagnostic's kind, state, creator and publication, shared by the list and its page. */
-export function useDiagnosticLabels() {
-  const t = useAdminT();
-  const { i18n } = useTranslation();
-  return {
-    kind: (kind: string) =>
-      (ADMIN_DIAGNOSTIC_KINDS as readonly string[]).includes(kind)
-        ? t(`diagnostics.kinds.${kind as (typeof ADMIN_DIAGNOSTIC_KINDS)[number]}`)
-        : kind,
-    creator: (role: string | null) =>
-      role && role in ROLE_LABELS
-        ? ROLE_LABELS[role as keyof typeof ROLE_LABELS][i18n.language === 'en' ? 'en' : 'ru']
-        : '—',
-    status: (d: AdminDiagnostic) => t(`diagnostics.statuses.${d.status}`),
-  };
-}
 
 export function PublicationBadge({ d, t }: { d: AdminDiagnostic; t: AdminT }) {
   return d.resultsPublished ? (

@@ -1,39 +1,9 @@
-/** The shell of the organisation pages' create/edit forms: a modal, its values and their errors. */
+/** The shell of the organisation pages' create/edit forms: a modal with the form's error, fields and buttons. */
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
-import { useCallback, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { LoadingButton } from '../../../components/ui/loading-button';
-import { useApiForm } from '../../../lib/use-api-form';
+import type { EditForm } from '../hooks/use-edit-form';
 import { useAdminT } from '../i18n';
-
-/**
- * Form values plus the api-form state: `set` clears the field's error, `text(field)` gives a text
- * input its value, change handler and error, `errorOf(field)` the error of any other input.
- */
-export function useEditForm<V extends Record<string, unknown>>(initial: () => V) {
-  const form = useApiForm();
-  const { clearFieldError, fieldErrors } = form;
-  const [values, setValues] = useState<V>(initial);
-  const set = useCallback(
-    <K extends keyof V & string>(field: K, value: V[K]) => {
-      setValues((current) => ({ ...current, [field]: value }));
-      clearFieldError(field);
-    },
-    [clearFieldError],
-  );
-  const errorOf = (field: keyof V & string) => ({
-    error: fieldErrors[field],
-    'aria-invalid': Boolean(fieldErrors[field]) || undefined,
-  });
-  const text = (field: keyof V & string) => ({
-    value: String(values[field] ?? ''),
-    onChange: (e: { currentTarget: { value: string } }) =>
-      set(field, e.currentTarget.value as V[typeof field]),
-    ...errorOf(field),
-  });
-  return { ...form, values, set, text, errorOf };
-}
-
-export type EditForm = ReturnType<typeof useEditForm>;
 
 /** A modal holding one form: its error, the fields, Cancel and Save. */
 export function EditModal({

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { plainDate } from '../../../components/staff/format';
 import { createImpersonal } from '../api/participant-tests-api';
 import { useAdminT } from '../i18n';
-import { EditModal, useEditForm } from './edit-modal';
+import { useEditForm } from '../hooks/use-edit-form';
+import { EditModal } from './edit-modal';
 import { RemoteSelect } from './org-selects';
 import { moscowDay } from './participant-card-modal';
 

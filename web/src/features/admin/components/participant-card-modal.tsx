@@ -19,16 +19,10 @@ import {
   restoreExamWork,
   updateParticipantTestInfo,
 } from '../api/participant-tests-api';
+import { useEditForm } from '../hooks/use-edit-form';
+import { useParticipantStatusLabel } from '../hooks/use-participant-status-label';
 import { useAdminT } from '../i18n';
-import { useBundleT } from '../../../components/data-table/use-bundle-t';
-import { staffBundle } from '../../../components/staff/locales';
-import { EditModal, useEditForm } from './edit-modal';
-
-/** Labels of participant-test statuses, shared with the staff work places. */
-export function useParticipantStatusLabel() {
-  const { t } = useBundleT(staffBundle);
-  return (status: string) => t(`staff.participants.status_.${status}`);
-}
+import { EditModal } from './edit-modal';
 
 interface Window {
   startsAt: string;

@@ -8,7 +8,8 @@ import { SimpleGrid, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { createOo, orgKeys, saveSchool } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { EditModal, orNull, useEditForm } from './edit-modal';
+import { useEditForm } from '../hooks/use-edit-form';
+import { EditModal, orNull } from './edit-modal';
 import { RemoteSelect } from './org-selects';
 
 /** The body of a school save: empty optional fields clear (null). */

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { formatPlainDate } from '../../../lib/format';
 import { orgKeys, saveStudent } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { EditModal, orNull, useEditForm } from './edit-modal';
+import { useEditForm } from '../hooks/use-edit-form';
+import { EditModal, orNull } from './edit-modal';
 import { ClassSelect, RemoteSelect } from './org-selects';
 
 interface StudentValues extends Record<string, unknown> {
