@@ -1,0 +1,91 @@
+/**
+ * The runner's clock (docs/design.md §5): the countdown on the server's time, and the server's
+ * push of staff actions (pause, resume, time changed, finished, session ended). Staff actions
+ * arrive by push; the countdown's re-sync (more often without the push) is the fallback.
+ */
+import type { ExamWorkState } from '@attesta/contract';
+import type { RefObject } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ExamApi, PauseState, TimeLeft } from '../api/exam-api';
+import { RESYNC_MS, useCountdown } from './use-countdown';
+import type { Ended } from './use-finish';
+import type { Resyncable } from './use-pause';
+import { useWorkEvents, type WorkEventKind } from './use-work-events';
+
+/** With the push live, the clock is still re-synced now and then against drift. */
+export const LIVE_RESYNC_MS = 60_000;
+
+interface RunnerClockOptions {
+  api: ExamApi;
+  work: Pick<ExamWorkState, 'id' | 'deadlineAt' | 'serverTime'>;
+  pause: PauseState | null;
+  /** Whether the push is wanted: not once the work is finished or ended here. */
+  listen: boolean;
+  refreshPause: () => Promise<unknown>;
+  goFinished: (fallbackReason: string | null) => Promise<void>;
+  finishByTimeout: () => Promise<void>;
+  onEnded: (why: Ended) => void;
+  /** Set to the countdown after each render (the pause, defined before it, re-syncs through it). */
+  countdownRef: RefObject<Resyncable | null>;
+}
+
+export function useRunnerClock({
+  api,
+  work,
+  pause,
+  listen,
+  refreshPause,
+  goFinished,
+  finishByTimeout,
+  onEnded,
+  countdownRef,
+}: RunnerClockOptions) {
+  const { t } = useTranslation();
+  const [announcement, setAnnouncement] = useState('');
+  const paused = pause !== null;
+
+  const onWorkEvent = useCallback(
+    (kind: WorkEventKind) => {
+      if (kind === 'paused' || kind === 'resumed')
+        void refreshPause().then(() => countdownRef.current?.resync());
+      else if (kind === 'time_changed' || kind === 'restored') void countdownRef.current?.resync();
+      else if (kind === 'finished') void goFinished(null);
+      else onEnded(kind);
+    },
+    [countdownRef, goFinished, onEnded, refreshPause],
+  );
+  const { live } = useWorkEvents(listen, onWorkEvent);
+
+  const countdown = useCountdown({
+    deadlineAt: work.deadlineAt,
+    serverTime: work.serverTime,
+    paused,
+    pausedSecondsLeft: pause?.secondsLeft,
+    resyncMs: live ? LIVE_RESYNC_MS : RESYNC_MS,
+    fetchLeft: () => api.timeLeft(work.id),
+    onSync: (left: TimeLeft) => {
+      if (left.status === 'finished' || left.status === 'scored') void goFinished(null);
+      // Staff pause or resume it from their room view: the 10 s sync notices either way.
+      else if (left.paused !== paused) void refreshPause();
+    },
+    onWarning: (seconds) => setAnnouncement(t('runner.timer.warning', { count: Math.round(seconds / 60) })),
+    onExpire: () => {
+      // The server's clock rules: ask it before finishing (staff may have added time).
+      void api
+        .timeLeft(work.id)
+        .then((left) => {
+          if (left.secondsLeft > 0 && left.status !== 'finished' && left.status !== 'scored')
+            countdown.rearm(left);
+          else void finishByTimeout();
+        })
+        .catch(() => void finishByTimeout());
+    },
+  });
+
+  useEffect(() => {
+    countdownRef.current = countdown;
+  });
+
+  return { countdown, live, announcement };
+}
