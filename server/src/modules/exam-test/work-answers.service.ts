@@ -12,7 +12,7 @@ import * as repo from './exam-work.repo.js';
 import { saveBatcherOf } from './save-batcher.js';
 import { checkUpload, taskFileLimit, taskFileTooLarge } from './upload.js';
 import { quotaExceeded, uploadLimit, type ByteLimit, type IncomingFile } from '../../lib/multipart.js';
-import { uploadAllowance } from '../files/index.js';
+import { lockedUploadAllowance, uploadAllowance } from '../files/index.js';
 import type { WorkRow } from './exam-work.repo.js';
 
 import {
@@ -365,7 +365,8 @@ export async function saveAnswersWithFiles(
     const list = validateBatch(body.answers, tasks);
     const fileAnswers = list.filter((a) => tasks.get(a.variantTaskId)!.answerType === 'file');
     if (fileAnswers.length) await assertAttached(tx, w.id, fileAnswers);
-    const allowance = await uploadAllowance(tx, writer.actor.auth, ctx.config.uploadQuotaBytes);
+    // Under the uploader's storage lock, which general uploads take too: one quota, counted in turn.
+    const allowance = await lockedUploadAllowance(tx, writer.actor.auth, ctx.config.uploadQuotaBytes);
     const total = uploads.reduce((sum, f) => sum + f.file.size, 0);
     if (allowance.quotaBytes !== null && total > allowance.quotaBytes) throw quotaExceeded();
 

@@ -83,6 +83,17 @@ export async function storageUsedBy(db: DbOrTx, userId: number): Promise<number>
   return Number(row?.used ?? 0);
 }
 
+/** Key space of the per-user storage lock (pg_advisory_xact_lock(key, userId)). */
+const STORAGE_LOCK = 0x0f11e5;
+
+/**
+ * Takes the storage lock of one user until the transaction ends: whoever checks that user's quota
+ * and then stores files holds it, so concurrent uploads are counted one after the other.
+ */
+export async function lockStorageOf(tx: DbOrTx, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${STORAGE_LOCK}::int, ${userId}::int)`);
+}
+
 export async function softDeleteFile(db: DbOrTx, id: number): Promise<void> {
   await db.update(files).set({ deletedAt: new Date() }).where(eq(files.id, id));
 }

@@ -132,6 +132,21 @@ export async function uploadAllowance(
   return { perFileBytes, quotaBytes: Math.max(0, quotaBytes - used) };
 }
 
+/**
+ * The allowance that decides what is stored: inside the transaction that stores the files, under
+ * the user's storage lock (held until it commits), so concurrent uploads of one user cannot all
+ * pass one check and together go over the quota. Staff take no lock (they have no quota).
+ */
+export async function lockedUploadAllowance(
+  tx: DbOrTx,
+  auth: AuthContext,
+  quotaBytes: number,
+  perFileBytes = MAX_FILE_BYTES,
+): Promise<UploadAllowance> {
+  if (!hasRole(auth, ...UNMETERED_ROLES)) await repo.lockStorageOf(tx, auth.userId);
+  return uploadAllowance(tx, auth, quotaBytes, perFileBytes);
+}
+
 /** Stores checked files under one owner; call inside the transaction of the change they belong to. */
 export async function storeFiles(
   tx: DbOrTx,
@@ -158,16 +173,21 @@ export async function upload(
 ): Promise<FileInfo[]> {
   await checkUploadOwner(db, actor.auth, request.ownerType, request.ownerId);
   if (request.files.length === 0) throw badRequest('no_file', 'Attach at least one file');
-  const allowance = await uploadAllowance(db, actor.auth, quotaBytes);
-  const total = request.files.reduce((sum, f) => sum + f.size, 0);
-  if (allowance.quotaBytes !== null && total > allowance.quotaBytes) throw quotaExceeded();
   // One file in memory at a time; one bad file rolls the whole request back.
   return db.transaction(async (tx) => {
+    // Checked and stored under the uploader's storage lock: concurrent uploads wait for this one.
+    const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, quotaBytes);
+    const total = request.files.reduce((sum, f) => sum + f.size, 0);
+    if (room !== null && total > room) throw quotaExceeded();
     const stored: FileInfo[] = [];
     const owner = { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId };
+    let storedBytes = 0;
     for (const file of request.files) {
       const checked = await checkFile(file);
       const ready = request.splitPdf ? await splitPdfPages(checked) : [checked];
+      // The pages of a split PDF may weigh more than the PDF: what counts is what is stored.
+      storedBytes += ready.reduce((sum, f) => sum + f.data.length, 0);
+      if (room !== null && storedBytes > room) throw quotaExceeded();
       stored.push(...(await storeFiles(tx, owner, ready)));
     }
     await audit(tx, {

@@ -8,6 +8,7 @@ import {
   createParticipantTest,
   createStoredFile,
   createTestApp,
+  createUser,
   createVariantWithTasks,
   signedIn,
   signedInParticipant,
@@ -16,8 +17,11 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers.js';
-import { uploadFromUrl } from './files.service.js';
+import { bufferFile } from '../../lib/multipart.js';
+import { storageUsedBy } from './files.repo.js';
+import { upload as uploadFiles, uploadFromUrl } from './files.service.js';
 import { EXE, multipartBody, pdfWithPages, PNG, type Part } from './test-support.js';
+import { checkFile, splitPdfPages } from './upload.js';
 
 let t: TestApp;
 let org: OrgFixture;
@@ -198,6 +202,64 @@ describe('POST /api/files/upload/{id}', () => {
       { name: 'file', filename: 'бланк.pdf', data: pdf },
     ]);
     expect(whole.json()).toHaveLength(1);
+  });
+});
+
+describe('the storage quota of participants and guests', () => {
+  /** A fresh guest: the quota counts only their own files. */
+  const freshGuest = async () => {
+    const user = await createUser(t.app, { roles: ['guest'] });
+    return { id: user.id, auth: { userId: user.id, roles: ['guest'] } as unknown as AuthContext };
+  };
+  const quotaRefusal = { status: 413, code: 'storage_quota_exceeded' };
+
+  it('concurrent uploads store at most what fits: the check and the insert hold the uploader’s lock', async () => {
+    const g = await freshGuest();
+    const size = 10_000;
+    const file = (i: number) =>
+      bufferFile(`scan-${i}.png`, Buffer.concat([PNG, Buffer.alloc(size - PNG.length, i)]));
+    // Room for three and a half files; eight arrive at once (on PostgreSQL each on its own connection).
+    const quota = Math.floor(3.5 * size);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        uploadFiles(
+          t.app.ctx.db,
+          { auth: g.auth, ip: null },
+          { ownerType: 'general', ownerId: g.id, files: [file(i)], splitPdf: false },
+          quota,
+        ),
+      ),
+    );
+    const stored = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(stored).toHaveLength(3);
+    for (const r of refused) expect(r.reason).toMatchObject(quotaRefusal);
+    const used = await storageUsedBy(t.app.ctx.db, g.id);
+    expect(used).toBe(3 * size);
+    expect(used).toBeLessThanOrEqual(quota);
+  });
+
+  it('the pages of a split PDF count, not the PDF: pages beyond the quota are refused and nothing is stored', async () => {
+    const g = await freshGuest();
+    const pdf = await pdfWithPages(3);
+    const pages = await splitPdfPages(await checkFile(bufferFile('бланк.pdf', pdf)));
+    const pagesBytes = pages.reduce((sum, p) => sum + p.data.length, 0);
+    // Each page carries its own copy of what the pages share: together they weigh more.
+    expect(pagesBytes).toBeGreaterThan(pdf.length);
+    const send = (quota: number) =>
+      uploadFiles(
+        t.app.ctx.db,
+        { auth: g.auth, ip: null },
+        { ownerType: 'general', ownerId: g.id, files: [bufferFile('бланк.pdf', pdf)], splitPdf: true },
+        quota,
+      );
+    // The PDF itself fits, its pages do not.
+    await expect(send(pdf.length + Math.floor((pagesBytes - pdf.length) / 2))).rejects.toMatchObject(
+      quotaRefusal,
+    );
+    expect(await storageUsedBy(t.app.ctx.db, g.id)).toBe(0);
+    expect(await send(pagesBytes)).toHaveLength(3);
+    expect(await storageUsedBy(t.app.ctx.db, g.id)).toBe(pagesBytes);
   });
 });
 
