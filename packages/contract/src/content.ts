@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Answer types of docs/design.md §4. */
+/**
+ * Answer types of docs/design.md §4: the types the API serves (its OpenAPI enum), the runner has an
+ * input for, paper forms print and the demo covers.
+ */
 export const ANSWER_TYPES = [
   'single_choice',
   'multiple_choice',
@@ -16,8 +19,27 @@ export const ANSWER_TYPES = [
 export const answerTypeSchema = z.enum(ANSWER_TYPES);
 export type AnswerType = z.infer<typeof answerTypeSchema>;
 
+/**
+ * Answer types content import adds (QTI, Moodle XML, GIFT; docs/content-model.md): modelled,
+ * validated and scored here; runner inputs, paper forms and demo tasks are still to come, and when
+ * they do the type moves into ANSWER_TYPES (the API enum: regenerate docs/openapi.json).
+ */
+export const IMPORTED_ANSWER_TYPES = ['gap_match', 'associate', 'hottext', 'hotspot', 'composite'] as const;
+/** Every answer type of the task model. */
+export const TASK_ANSWER_TYPES = [...ANSWER_TYPES, ...IMPORTED_ANSWER_TYPES] as const;
+export const taskAnswerTypeSchema = z.enum(TASK_ANSWER_TYPES);
+export type TaskAnswerType = z.infer<typeof taskAnswerTypeSchema>;
+/** The types a part of a composite task may have: every type but composite itself. */
+export const PART_ANSWER_TYPES = TASK_ANSWER_TYPES.filter(
+  (t): t is Exclude<TaskAnswerType, 'composite'> => t !== 'composite',
+);
+export type PartAnswerType = Exclude<TaskAnswerType, 'composite'>;
+
 /** Answer types scored by experts rather than automatically. */
 export const MANUAL_ANSWER_TYPES: readonly AnswerType[] = ['extended_text', 'file'];
+/** Whether a task (or a composite part) of this type goes to experts. */
+export const isManualAnswerType = (type: string): boolean =>
+  (MANUAL_ANSWER_TYPES as readonly string[]).includes(type);
 
 export const SUBJECT_EXAM_KINDS = ['diagnostic', 'preprof', 'preschool', 'worker'] as const;
 export type SubjectExamKind = (typeof SUBJECT_EXAM_KINDS)[number];
@@ -186,6 +208,118 @@ const fileContentSchema = z
   })
   .describe('Attached files (a photo of written work, a document) graded by experts');
 
+const matchMaxSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(50)
+  .default(1)
+  .describe('How many times it may be used (0 — any number; QTI matchMax)');
+
+const gapMatchContentSchema = z
+  .object({
+    words: z
+      .array(z.object({ id: itemIdSchema, html: htmlSchema, matchMax: matchMaxSchema }))
+      .min(1)
+      .max(50)
+      .refine(distinctIds, { message: 'ids must be distinct' })
+      .describe('Words (texts or images) to drag into the gaps, in display order'),
+    gaps: z
+      .array(z.object({ id: itemIdSchema }))
+      .min(1)
+      .max(50)
+      .refine(distinctIds, { message: 'ids must be distinct' })
+      .describe('Gaps; the task html marks the place of each as {{id}}'),
+    shuffle: shuffleSchema,
+  })
+  .describe('Words dragged into gaps of the text (QTI gapMatchInteraction, Moodle ddwtos)');
+
+const associateContentSchema = z
+  .object({
+    items: z
+      .array(z.object({ id: itemIdSchema, html: htmlSchema, matchMax: matchMaxSchema }))
+      .min(2)
+      .max(30)
+      .refine(distinctIds, { message: 'ids must be distinct' })
+      .describe('Items to pair with each other, in display order'),
+    maxAssociations: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(0)
+      .describe('Most pairs one may make (0 — any number; QTI maxAssociations, whose own default is 1)'),
+    minAssociations: z.number().int().min(0).max(100).optional().describe('Fewest pairs the runner asks for'),
+    shuffle: shuffleSchema,
+  })
+  .describe('Items joined into unordered pairs (QTI associateInteraction)');
+
+const hottextContentSchema = z
+  .object({
+    choices: labelledListSchema(1, 100).describe(
+      'Selectable spans; the task html marks the place of each as {{id}}',
+    ),
+    minChoices: z.number().int().min(0).optional().describe('Fewest spans the runner lets one pick'),
+    maxChoices: z.number().int().min(1).optional().describe('Most spans the runner lets one pick'),
+  })
+  .describe('Words or phrases of the text to select (QTI hottextInteraction)');
+
+export const HOTSPOT_SHAPES = ['rect', 'circle', 'ellipse', 'poly'] as const;
+export type HotspotShape = (typeof HOTSPOT_SHAPES)[number];
+
+/** rect x1,y1,x2,y2 (left, top, right, bottom); circle cx,cy,r; ellipse cx,cy,rx,ry; poly x1,y1,x2,y2,… */
+export function coordsProblem(shape: HotspotShape | 'default', coords: readonly number[]): string | null {
+  switch (shape) {
+    case 'rect':
+      return coords.length === 4 ? null : 'a rect has 4 coords: left, top, right, bottom';
+    case 'circle':
+      return coords.length === 3 && coords[2]! >= 0 ? null : 'a circle has 3 coords: x, y, radius';
+    case 'ellipse':
+      return coords.length === 4 && coords[2]! >= 0 && coords[3]! >= 0
+        ? null
+        : 'an ellipse has 4 coords: x, y, horizontal and vertical radius';
+    case 'poly':
+      return coords.length >= 6 && coords.length % 2 === 0 ? null : 'a poly has 3 or more x, y pairs';
+    case 'default':
+      return null;
+  }
+}
+
+const hotspotAreaSchema = z
+  .object({
+    id: itemIdSchema,
+    shape: z.enum(HOTSPOT_SHAPES),
+    coords: z.array(z.number().finite()).max(200).describe('Pixels of the image, as in an html <area>'),
+  })
+  .superRefine((a, ctx) => {
+    const problem = coordsProblem(a.shape, a.coords);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['coords'], message: problem });
+  })
+  .describe('A region of the image');
+
+const hotspotContentSchema = z
+  .object({
+    image: z
+      .object({
+        fileId: z.number().int().positive().optional().describe('An uploaded file of the task'),
+        src: z.string().min(1).max(2000).optional().describe('Or a path inside the task package'),
+        width: z.number().positive().max(10_000),
+        height: z.number().positive().max(10_000),
+        alt: z.string().max(500).optional(),
+      })
+      .refine((i) => i.fileId !== undefined || i.src !== undefined, { message: 'needs fileId or src' }),
+    areas: z.array(hotspotAreaSchema).min(1).max(50).refine(distinctIds, { message: 'ids must be distinct' }),
+    select: z
+      .enum(['areas', 'points'])
+      .default('areas')
+      .describe(
+        'areas: one clicks regions (QTI hotspotInteraction); points: one sets points "x y" (selectPointInteraction)',
+      ),
+    minChoices: z.number().int().min(0).optional(),
+    maxChoices: z.number().int().min(1).optional(),
+  })
+  .describe('Regions of an image to select (QTI hotspot / selectPoint, Moodle ddmarker)');
+
 // ---------------------------------------------------------------- reference (secret key)
 
 const singleChoiceReferenceSchema = z.object({ correct: itemIdSchema }).describe('Id of the correct option');
@@ -296,6 +430,20 @@ const clozeReferenceSchema = z
   })
   .describe('Blank id → accepted values: texts for text gaps, option ids for drop-downs');
 
+const gapMatchReferenceSchema = z
+  .object({ pairs: z.record(itemIdSchema, itemIdSchema) })
+  .describe('Gap id → the word id it must hold; a gap not listed must stay empty');
+
+const idPairSchema = z.tuple([itemIdSchema, itemIdSchema]);
+
+const associateReferenceSchema = z
+  .object({ pairs: z.array(idPairSchema).min(1).max(100) })
+  .describe('The pairs to make; a pair is unordered ([a, b] = [b, a])');
+
+const selectionReferenceSchema = z
+  .object({ correct: z.array(itemIdSchema).min(1) })
+  .describe('Ids of all spans (areas) to select');
+
 const manualReferenceSchema = z
   .null()
   .describe('None: experts grade by criteria; the model answer is the task solution html');
@@ -402,6 +550,16 @@ const clozeScoringSchema = z
   })
   .describe('Mistake = a blank filled wrongly or left empty; weighted scores by reference.scored');
 
+const gapMatchScoringSchema = z
+  .object({ method: methodSchema(['all_or_nothing', 'one_mistake', 'per_pair', 'share']) })
+  .describe(
+    'Mistake = a gap holding a wrong word, or empty when it needs one, or filled when it must stay empty',
+  );
+
+const associateScoringSchema = z
+  .object({ method: methodSchema(['all_or_nothing', 'per_pair']) })
+  .describe('per_pair: maxScore × (right pairs − wrong pairs) / pairs of the key, exact, at least 0');
+
 const manualScoringSchema = z
   .object({
     method: z.literal('expert').default('expert'),
@@ -438,8 +596,23 @@ const fileValueSchema = z
   .object({ fileIds: z.array(z.number().int().positive()).max(20) })
   .describe('Ids of the uploaded files attached to this answer');
 
-/** Every part of the task model, per answer type. */
-export const TASK_SCHEMAS = {
+const gapMatchValueSchema = z
+  .record(itemIdSchema, itemIdSchema)
+  .describe('Gap id → the word id put there; empty gaps are absent');
+const associateValueSchema = z
+  .array(idPairSchema)
+  .max(100)
+  .describe('The pairs made, each [id, id] (order within a pair does not matter)');
+const hottextValueSchema = z.array(itemIdSchema).max(100).describe('Ids of the selected spans');
+/** A point of the image as QTI writes it: "x y", whole pixels. */
+export const QTI_POINT_RE = /^-?\d{1,6} -?\d{1,6}$/;
+const hotspotValueSchema = z
+  .array(z.string().regex(/^(?:[A-Za-z0-9_-]{1,32}|-?\d{1,6} -?\d{1,6})$/))
+  .max(50)
+  .describe('select areas: ids of the chosen areas; select points: the points set, each "x y"');
+
+/** The parts of the task model, per answer type a composite part may have. */
+const PART_SCHEMAS = {
   single_choice: {
     content: choiceContentSchema,
     reference: singleChoiceReferenceSchema,
@@ -500,25 +673,129 @@ export const TASK_SCHEMAS = {
     scoring: manualScoringSchema,
     value: fileValueSchema,
   },
+  gap_match: {
+    content: gapMatchContentSchema,
+    reference: gapMatchReferenceSchema,
+    scoring: gapMatchScoringSchema,
+    value: gapMatchValueSchema,
+  },
+  associate: {
+    content: associateContentSchema,
+    reference: associateReferenceSchema,
+    scoring: associateScoringSchema,
+    value: associateValueSchema,
+  },
+  hottext: {
+    content: hottextContentSchema,
+    reference: selectionReferenceSchema,
+    scoring: multipleChoiceScoringSchema,
+    value: hottextValueSchema,
+  },
+  hotspot: {
+    content: hotspotContentSchema,
+    reference: selectionReferenceSchema,
+    scoring: multipleChoiceScoringSchema,
+    value: hotspotValueSchema,
+  },
 } as const satisfies Record<
-  AnswerType,
+  PartAnswerType,
+  { content: z.ZodType; reference: z.ZodType; scoring: z.ZodType; value: z.ZodType }
+>;
+
+type PartSchemas = typeof PART_SCHEMAS;
+type PartContent<T extends PartAnswerType> = z.output<PartSchemas[T]['content']>;
+
+// ---------------------------------------------------------------- composite (several interactions)
+
+/** A part of a composite task: its own answer type and content; the html marks its place {{id}}. */
+export type CompositePart = {
+  [T in PartAnswerType]: { id: string; answerType: T; content: PartContent<T> };
+}[PartAnswerType];
+
+const compositePartSchema = z
+  .object({ id: itemIdSchema, answerType: z.enum(PART_ANSWER_TYPES), content: z.unknown() })
+  .transform((part, ctx): CompositePart => {
+    const parsed = PART_SCHEMAS[part.answerType].content.safeParse(part.content);
+    if (parsed.success) return { ...part, content: parsed.data } as CompositePart;
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', path: ['content', ...issue.path], message: issue.message });
+    return z.NEVER;
+  })
+  .describe('A part: { id, answerType, content } with the content of that answer type');
+
+const compositeContentSchema = z
+  .object({
+    parts: z
+      .array(compositePartSchema)
+      .min(1)
+      .max(20)
+      .refine(distinctIds, { message: 'ids must be distinct' })
+      .describe('Interactions of the task in display order; the task html marks the place of each as {{id}}'),
+  })
+  .describe('Several interactions in one task (a QTI item with several interactions)');
+
+const compositeReferenceSchema = z
+  .object({
+    parts: z
+      .record(itemIdSchema, z.unknown())
+      .describe("Part id → that part's reference (the reference shape of its answer type)"),
+  })
+  .describe('The key of every automatically scored part');
+
+const compositeSumScoringSchema = z
+  .object({
+    method: z.literal('sum'),
+    parts: z
+      .record(
+        itemIdSchema,
+        z.object({
+          scoring: z.unknown().describe("The part's scoring rule (the scoring shape of its answer type)"),
+          maxScore: z.number().positive().max(100).describe("The part's full marks"),
+        }),
+      )
+      .describe('Part id → its native rule; every automatically scored part is listed'),
+  })
+  .describe('The sum of the parts, each scored by its own rule, clamped to maxScore');
+
+const compositeScoringSchema = compositeSumScoringSchema;
+
+/** Any value a part may hold (each checked against its own type when scored). */
+const partValueSchema = z.union(
+  Object.values(PART_SCHEMAS).map((s) => s.value) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]],
+);
+const compositeValueSchema = z
+  .record(itemIdSchema, partValueSchema)
+  .describe("Part id → that part's value (the value shape of its answer type)");
+
+/** Every part of the task model, per answer type. */
+export const TASK_SCHEMAS = {
+  ...PART_SCHEMAS,
+  composite: {
+    content: compositeContentSchema,
+    reference: compositeReferenceSchema,
+    scoring: compositeScoringSchema,
+    value: compositeValueSchema,
+  },
+} as const satisfies Record<
+  TaskAnswerType,
   { content: z.ZodType; reference: z.ZodType; scoring: z.ZodType; value: z.ZodType }
 >;
 
 type TaskSchemas = typeof TASK_SCHEMAS;
-export type TaskContent<T extends AnswerType = AnswerType> = z.output<TaskSchemas[T]['content']>;
-export type TaskReference<T extends AnswerType = AnswerType> = z.output<TaskSchemas[T]['reference']>;
-export type TaskScoring<T extends AnswerType = AnswerType> = z.output<TaskSchemas[T]['scoring']>;
-export type AnswerValue<T extends AnswerType = AnswerType> = z.output<TaskSchemas[T]['value']>;
+/** Parts of the model per type; without a type argument, those of the types the API serves. */
+export type TaskContent<T extends TaskAnswerType = AnswerType> = z.output<TaskSchemas[T]['content']>;
+export type TaskReference<T extends TaskAnswerType = AnswerType> = z.output<TaskSchemas[T]['reference']>;
+export type TaskScoring<T extends TaskAnswerType = AnswerType> = z.output<TaskSchemas[T]['scoring']>;
+export type AnswerValue<T extends TaskAnswerType = AnswerType> = z.output<TaskSchemas[T]['value']>;
 
-export const contentSchemaFor = <T extends AnswerType>(type: T): TaskSchemas[T]['content'] =>
+export const contentSchemaFor = <T extends TaskAnswerType>(type: T): TaskSchemas[T]['content'] =>
   TASK_SCHEMAS[type].content;
-export const referenceSchemaFor = <T extends AnswerType>(type: T): TaskSchemas[T]['reference'] =>
+export const referenceSchemaFor = <T extends TaskAnswerType>(type: T): TaskSchemas[T]['reference'] =>
   TASK_SCHEMAS[type].reference;
-export const scoringSchemaFor = <T extends AnswerType>(type: T): TaskSchemas[T]['scoring'] =>
+export const scoringSchemaFor = <T extends TaskAnswerType>(type: T): TaskSchemas[T]['scoring'] =>
   TASK_SCHEMAS[type].scoring;
 /** The shape of `value` in saveanswer for a task of this answer type. */
-export const answerValueSchemaFor = <T extends AnswerType>(type: T): TaskSchemas[T]['value'] =>
+export const answerValueSchemaFor = <T extends TaskAnswerType>(type: T): TaskSchemas[T]['value'] =>
   TASK_SCHEMAS[type].value;
 
 /** A rubric criterion of a manually graded task: «К1 — тезис сформулирован», 1 балл. */
@@ -539,183 +816,291 @@ const criteriaSchema = z
   .optional()
   .describe('Rubric; required for manually graded types, points add up to maxScore');
 
-/** Gap ids in the order the `{{id}}` placeholders appear in a cloze task's html. */
+/** Ids in the order the `{{id}}` placeholders appear in a task's html (gaps, spans, parts). */
 export function clozePlaceholders(html: string): string[] {
   return [...html.matchAll(/\{\{([A-Za-z0-9_-]{1,32})\}\}/g)].map((m) => m[1]!);
+}
+export const htmlPlaceholders = clozePlaceholders;
+
+/**
+ * The ids a task's html marks as `{{id}}`, each exactly once: cloze and gap-match gaps, hottext
+ * spans, composite parts; null for types whose html holds no placeholder.
+ */
+export function placeholderIdsOf(answerType: string, content: unknown): string[] | null {
+  const c = (content ?? {}) as Record<string, unknown>;
+  const ids = (list: unknown) =>
+    Array.isArray(list) ? list.map((x) => String((x as { id?: unknown } | null)?.id)) : [];
+  switch (answerType) {
+    case 'cloze':
+      return ids(c.blanks);
+    case 'gap_match':
+      return ids(c.gaps);
+    case 'hottext':
+      return ids(c.choices);
+    case 'composite':
+      return ids(c.parts);
+    default:
+      return null;
+  }
+}
+
+/** What is wrong with the placeholders of a task's html (importers check this before saving). */
+export function placeholderProblems(answerType: string, content: unknown, html: string): string[] {
+  const expected = placeholderIdsOf(answerType, content);
+  if (!expected) return [];
+  const found = clozePlaceholders(html);
+  const problems: string[] = [];
+  for (const id of expected) {
+    const n = found.filter((x) => x === id).length;
+    if (n !== 1)
+      problems.push(n === 0 ? `{{${id}}} is missing from the html` : `{{${id}}} appears ${n} times`);
+  }
+  for (const id of new Set(found))
+    if (!expected.includes(id)) problems.push(`{{${id}}} names nothing of the task`);
+  return problems;
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && new Set(a).size === a.length && a.every((x) => b.includes(x));
 
+const definitionBranch = <T extends TaskAnswerType>(answerType: T) =>
+  z.object({
+    answerType: z.literal(answerType),
+    content: TASK_SCHEMAS[answerType].content as TaskSchemas[T]['content'],
+    reference: TASK_SCHEMAS[answerType].reference as TaskSchemas[T]['reference'],
+    scoring: TASK_SCHEMAS[answerType].scoring as TaskSchemas[T]['scoring'],
+    maxScore: maxScoreSchema,
+    criteria: criteriaSchema,
+  });
+
+const definitionUnion = z.discriminatedUnion('answerType', [
+  definitionBranch('single_choice'),
+  definitionBranch('multiple_choice'),
+  definitionBranch('short_text'),
+  definitionBranch('number'),
+  definitionBranch('digit_sequence'),
+  definitionBranch('ordering'),
+  definitionBranch('matching'),
+  definitionBranch('cloze'),
+  definitionBranch('extended_text'),
+  definitionBranch('file'),
+  definitionBranch('gap_match'),
+  definitionBranch('associate'),
+  definitionBranch('hottext'),
+  definitionBranch('hotspot'),
+  definitionBranch('composite'),
+]);
+type Definition = z.output<typeof definitionUnion>;
+type Problem = (path: (string | number)[], message: string) => void;
+
+/** An unordered pair as one key: [b, a] and [a, b] are the same pair. */
+export const pairKey = (a: string, b: string): string => (a <= b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+
+/** Ids used more often than their matchMax allows (0 — any number). */
+function overused(items: readonly { id: string; matchMax: number }[], used: readonly string[]): string[] {
+  return items
+    .filter((it) => it.matchMax > 0 && used.filter((u) => u === it.id).length > it.matchMax)
+    .map((it) => it.id);
+}
+
+/** Consistency of one task (or composite part): the key names what the content has, and so on. */
+function checkTask(task: Definition, problem: Problem): void {
+  const ids = (list: readonly { id: string }[]) => list.map((x) => x.id);
+  const scoring = task.scoring as { method?: string; map?: Record<string, number> } | undefined;
+  const method = scoring?.method;
+  const floorsShares =
+    (task.answerType === 'matching' || task.answerType === 'gap_match') && method === 'per_pair';
+  if ((method === 'one_mistake' || floorsShares) && !Number.isInteger(task.maxScore))
+    problem(['maxScore'], 'must be a whole number for this scoring method');
+  const selection = (choices: string[], correct: readonly string[]) => {
+    if (correct.some((id) => !choices.includes(id)))
+      problem(['reference', 'correct'], 'not an id of the task');
+    if (scoring?.map && !sameSet(Object.keys(scoring.map), choices))
+      problem(['scoring', 'map'], 'must give points for every option');
+  };
+  const limits = (c: { minChoices?: number; maxChoices?: number }, correct: readonly string[]) => {
+    if (c.minChoices !== undefined && c.maxChoices !== undefined && c.minChoices > c.maxChoices)
+      problem(['content', 'minChoices'], 'exceeds maxChoices');
+    if (c.maxChoices !== undefined && correct.length > c.maxChoices)
+      problem(['content', 'maxChoices'], 'is less than the number of correct choices');
+  };
+
+  switch (task.answerType) {
+    case 'single_choice':
+      if (!ids(task.content.options).includes(task.reference.correct))
+        problem(['reference', 'correct'], 'not an option id');
+      if (scoring?.map && !sameSet(Object.keys(scoring.map), ids(task.content.options)))
+        problem(['scoring', 'map'], 'must give points for every option');
+      break;
+    case 'multiple_choice': {
+      const options = ids(task.content.options);
+      if (task.reference.correct.some((id) => !options.includes(id)))
+        problem(['reference', 'correct'], 'not an option id');
+      if (scoring?.map && !sameSet(Object.keys(scoring.map), options))
+        problem(['scoring', 'map'], 'must give points for every option');
+      break;
+    }
+    case 'short_text':
+      if (method === 'per_answer' && !task.reference.answers)
+        problem(['reference', 'answers'], 'per_answer needs scored answers');
+      break;
+    case 'number':
+      if (method === 'per_answer' && !task.reference.answers)
+        problem(['reference', 'answers'], 'per_answer needs scored answers');
+      break;
+    case 'digit_sequence':
+      if (task.content.length !== undefined && task.content.length !== task.reference.digits.length)
+        problem(['content', 'length'], 'differs from the length of the key');
+      break;
+    case 'ordering':
+      if (!sameSet(task.reference.order, ids(task.content.items)))
+        problem(['reference', 'order'], 'must list every item exactly once');
+      break;
+    case 'matching': {
+      const right = ids(task.content.right);
+      if (!sameSet(Object.keys(task.reference.pairs), ids(task.content.left)))
+        problem(['reference', 'pairs'], 'must match every left item');
+      if (Object.values(task.reference.pairs).some((id) => !right.includes(id)))
+        problem(['reference', 'pairs'], 'not a right item id');
+      break;
+    }
+    case 'cloze': {
+      if (!sameSet(Object.keys(task.reference.blanks), ids(task.content.blanks)))
+        problem(['reference', 'blanks'], 'must give accepted values for every blank');
+      const scored = task.reference.scored;
+      if (method === 'weighted' && (!scored || !sameSet(Object.keys(scored), ids(task.content.blanks))))
+        problem(['reference', 'scored'], 'weighted needs scored answers for every blank');
+      for (const blank of task.content.blanks) {
+        const answers = scored?.[blank.id] ?? [];
+        if (blank.kind !== 'number' && answers.some((a) => !('text' in a)))
+          problem(['reference', 'scored', blank.id], 'numeric answers only suit a number gap');
+        if (blank.kind !== 'choice') continue;
+        const options = ids(blank.options);
+        const accepted = task.reference.blanks[blank.id] ?? [];
+        if (accepted.some((id) => !options.includes(id)))
+          problem(['reference', 'blanks', blank.id], 'not an option id of the drop-down');
+        if (answers.some((a) => 'text' in a && !options.includes(a.text)))
+          problem(['reference', 'scored', blank.id], 'not an option id of the drop-down');
+      }
+      break;
+    }
+    case 'extended_text':
+    case 'file': {
+      const criteria = task.criteria ?? [];
+      if (!criteria.length) problem(['criteria'], 'manually graded tasks need rubric criteria');
+      else if (criteria.reduce((sum, c) => sum + c.maxScore, 0) !== task.maxScore)
+        problem(['criteria'], 'criteria points must add up to maxScore');
+      break;
+    }
+    case 'gap_match': {
+      const words = ids(task.content.words);
+      const gaps = ids(task.content.gaps);
+      if (words.some((id) => gaps.includes(id))) problem(['content'], 'words and gaps need distinct ids');
+      const pairs = Object.entries(task.reference.pairs);
+      if (pairs.length === 0) problem(['reference', 'pairs'], 'must fill at least one gap');
+      if (pairs.some(([gap]) => !gaps.includes(gap))) problem(['reference', 'pairs'], 'not a gap id');
+      if (pairs.some(([, word]) => !words.includes(word))) problem(['reference', 'pairs'], 'not a word id');
+      const over = overused(
+        task.content.words,
+        pairs.map(([, word]) => word),
+      );
+      if (over.length)
+        problem(['reference', 'pairs'], `uses ${over.join(', ')} more often than its matchMax`);
+      break;
+    }
+    case 'associate': {
+      const items = ids(task.content.items);
+      const pairs = task.reference.pairs;
+      if (pairs.some(([a, b]) => !items.includes(a) || !items.includes(b)))
+        problem(['reference', 'pairs'], 'not an item id');
+      if (pairs.some(([a, b]) => a === b)) problem(['reference', 'pairs'], 'an item cannot pair with itself');
+      if (new Set(pairs.map(([a, b]) => pairKey(a, b))).size !== pairs.length)
+        problem(['reference', 'pairs'], 'a pair is listed twice');
+      const over = overused(task.content.items, pairs.flat());
+      if (over.length)
+        problem(['reference', 'pairs'], `uses ${over.join(', ')} more often than its matchMax`);
+      const max = task.content.maxAssociations;
+      if (max > 0 && pairs.length > max)
+        problem(['content', 'maxAssociations'], 'is less than the pairs of the key');
+      break;
+    }
+    case 'hottext':
+      selection(ids(task.content.choices), task.reference.correct);
+      limits(task.content, task.reference.correct);
+      break;
+    case 'hotspot':
+      selection(ids(task.content.areas), task.reference.correct);
+      limits(task.content, task.reference.correct);
+      break;
+    case 'composite':
+      checkComposite(task, problem);
+      break;
+  }
+}
+
+/** Each part as a task of its own: its key (and, under `sum`, its rule) checked like one. */
+function checkComposite(task: Extract<Definition, { answerType: 'composite' }>, problem: Problem): void {
+  const parts = task.content.parts;
+  const refs = task.reference.parts;
+  const rules = task.scoring.method === 'sum' ? task.scoring.parts : null;
+  const auto = parts.filter((part) => !isManualAnswerType(part.answerType)).map((part) => part.id);
+  for (const id of Object.keys(refs))
+    if (!parts.some((part) => part.id === id)) problem(['reference', 'parts', id], 'not a part id');
+  if (rules)
+    for (const id of Object.keys(rules))
+      if (!auto.includes(id)) problem(['scoring', 'parts', id], 'not an automatically scored part');
+  if (!auto.length) problem(['content', 'parts'], 'needs an automatically scored part');
+  parts.forEach((part, i) => {
+    if (isManualAnswerType(part.answerType)) return;
+    const schemas = PART_SCHEMAS[part.answerType];
+    const reference = schemas.reference.safeParse(refs[part.id]);
+    if (refs[part.id] === undefined) return problem(['reference', 'parts', part.id], 'missing');
+    if (!reference.success) {
+      for (const issue of reference.error.issues)
+        problem(['reference', 'parts', part.id, ...issue.path.map(String)], issue.message);
+      return;
+    }
+    let scoring: unknown;
+    let maxScore = task.maxScore;
+    if (rules) {
+      const rule = rules[part.id];
+      if (!rule) return problem(['scoring', 'parts', part.id], 'missing');
+      const parsed = schemas.scoring.safeParse(rule.scoring);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues)
+          problem(['scoring', 'parts', part.id, 'scoring', ...issue.path.map(String)], issue.message);
+        return;
+      }
+      scoring = parsed.data;
+      maxScore = rule.maxScore;
+    }
+    const where = (path: (string | number)[]): (string | number)[] => {
+      const [head, ...rest] = path;
+      if (head === 'content') return ['content', 'parts', i, 'content', ...rest];
+      if (head === 'scoring') return ['scoring', 'parts', part.id, 'scoring', ...rest];
+      if (head === 'maxScore') return ['scoring', 'parts', part.id, 'maxScore'];
+      return [String(head), 'parts', part.id, ...rest];
+    };
+    const asTask = {
+      answerType: part.answerType,
+      content: part.content,
+      reference: reference.data,
+      scoring,
+      maxScore,
+    };
+    checkTask(asTask as Definition, (path, message) => problem(where(path), message));
+  });
+}
+
 /**
  * A whole task definition (everything but the html), checked for consistency: the key only names
- * ids the content has, a partial-credit map covers the options, rubrics add up to maxScore.
+ * ids the content has, a partial-credit map covers the options, rubrics add up to maxScore, each
+ * part of a composite task is consistent on its own. `placeholderProblems` checks the html.
  */
-export const taskDefinitionSchema = z
-  .discriminatedUnion('answerType', [
-    z.object({
-      answerType: z.literal('single_choice'),
-      content: TASK_SCHEMAS.single_choice.content,
-      reference: TASK_SCHEMAS.single_choice.reference,
-      scoring: TASK_SCHEMAS.single_choice.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('multiple_choice'),
-      content: TASK_SCHEMAS.multiple_choice.content,
-      reference: TASK_SCHEMAS.multiple_choice.reference,
-      scoring: TASK_SCHEMAS.multiple_choice.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('short_text'),
-      content: TASK_SCHEMAS.short_text.content,
-      reference: TASK_SCHEMAS.short_text.reference,
-      scoring: TASK_SCHEMAS.short_text.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('number'),
-      content: TASK_SCHEMAS.number.content,
-      reference: TASK_SCHEMAS.number.reference,
-      scoring: TASK_SCHEMAS.number.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('digit_sequence'),
-      content: TASK_SCHEMAS.digit_sequence.content,
-      reference: TASK_SCHEMAS.digit_sequence.reference,
-      scoring: TASK_SCHEMAS.digit_sequence.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('ordering'),
-      content: TASK_SCHEMAS.ordering.content,
-      reference: TASK_SCHEMAS.ordering.reference,
-      scoring: TASK_SCHEMAS.ordering.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('matching'),
-      content: TASK_SCHEMAS.matching.content,
-      reference: TASK_SCHEMAS.matching.reference,
-      scoring: TASK_SCHEMAS.matching.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('cloze'),
-      content: TASK_SCHEMAS.cloze.content,
-      reference: TASK_SCHEMAS.cloze.reference,
-      scoring: TASK_SCHEMAS.cloze.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('extended_text'),
-      content: TASK_SCHEMAS.extended_text.content,
-      reference: TASK_SCHEMAS.extended_text.reference,
-      scoring: TASK_SCHEMAS.extended_text.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-    z.object({
-      answerType: z.literal('file'),
-      content: TASK_SCHEMAS.file.content,
-      reference: TASK_SCHEMAS.file.reference,
-      scoring: TASK_SCHEMAS.file.scoring,
-      maxScore: maxScoreSchema,
-      criteria: criteriaSchema,
-    }),
-  ])
-  .superRefine((task, ctx) => {
-    const problem = (path: (string | number)[], message: string) =>
-      ctx.addIssue({ code: 'custom', path, message });
-    const ids = (list: readonly { id: string }[]) => list.map((x) => x.id);
-    const usesWholeMistakes =
-      'method' in task.scoring &&
-      (task.scoring.method === 'one_mistake' || task.scoring.method === 'per_pair');
-    if (usesWholeMistakes && !Number.isInteger(task.maxScore))
-      problem(['maxScore'], 'must be a whole number for this scoring method');
-
-    switch (task.answerType) {
-      case 'single_choice':
-        if (!ids(task.content.options).includes(task.reference.correct))
-          problem(['reference', 'correct'], 'not an option id');
-        if (task.scoring.map && !sameSet(Object.keys(task.scoring.map), ids(task.content.options)))
-          problem(['scoring', 'map'], 'must give points for every option');
-        break;
-      case 'short_text':
-        if (task.scoring.method === 'per_answer' && !task.reference.answers)
-          problem(['reference', 'answers'], 'per_answer needs scored answers');
-        break;
-      case 'number':
-        if (task.scoring.method === 'per_answer' && !task.reference.answers)
-          problem(['reference', 'answers'], 'per_answer needs scored answers');
-        break;
-      case 'multiple_choice': {
-        const options = ids(task.content.options);
-        if (task.reference.correct.some((id) => !options.includes(id)))
-          problem(['reference', 'correct'], 'not an option id');
-        if (task.scoring.map && !sameSet(Object.keys(task.scoring.map), options))
-          problem(['scoring', 'map'], 'must give points for every option');
-        break;
-      }
-      case 'digit_sequence':
-        if (task.content.length !== undefined && task.content.length !== task.reference.digits.length)
-          problem(['content', 'length'], 'differs from the length of the key');
-        break;
-      case 'ordering':
-        if (!sameSet(task.reference.order, ids(task.content.items)))
-          problem(['reference', 'order'], 'must list every item exactly once');
-        break;
-      case 'matching': {
-        const right = ids(task.content.right);
-        if (!sameSet(Object.keys(task.reference.pairs), ids(task.content.left)))
-          problem(['reference', 'pairs'], 'must match every left item');
-        if (Object.values(task.reference.pairs).some((id) => !right.includes(id)))
-          problem(['reference', 'pairs'], 'not a right item id');
-        break;
-      }
-      case 'cloze': {
-        if (!sameSet(Object.keys(task.reference.blanks), ids(task.content.blanks)))
-          problem(['reference', 'blanks'], 'must give accepted values for every blank');
-        const scored = task.reference.scored;
-        if (
-          task.scoring.method === 'weighted' &&
-          (!scored || !sameSet(Object.keys(scored), ids(task.content.blanks)))
-        )
-          problem(['reference', 'scored'], 'weighted needs scored answers for every blank');
-        for (const blank of task.content.blanks) {
-          const answers = scored?.[blank.id] ?? [];
-          if (blank.kind !== 'number' && answers.some((a) => !('text' in a)))
-            problem(['reference', 'scored', blank.id], 'numeric answers only suit a number gap');
-          if (blank.kind !== 'choice') continue;
-          const options = ids(blank.options);
-          const accepted = task.reference.blanks[blank.id] ?? [];
-          if (accepted.some((id) => !options.includes(id)))
-            problem(['reference', 'blanks', blank.id], 'not an option id of the drop-down');
-          if (answers.some((a) => 'text' in a && !options.includes(a.text)))
-            problem(['reference', 'scored', blank.id], 'not an option id of the drop-down');
-        }
-        break;
-      }
-      case 'extended_text':
-      case 'file': {
-        const criteria = task.criteria ?? [];
-        if (!criteria.length) problem(['criteria'], 'manually graded tasks need rubric criteria');
-        else if (criteria.reduce((sum, c) => sum + c.maxScore, 0) !== task.maxScore)
-          problem(['criteria'], 'criteria points must add up to maxScore');
-        break;
-      }
-    }
-  })
+export const taskDefinitionSchema = definitionUnion
+  .superRefine((task, ctx) =>
+    checkTask(task, (path, message) => ctx.addIssue({ code: 'custom', path, message })),
+  )
   .describe('A task definition: answer type, content, key, scoring rule, max score, rubric');
 export type TaskDefinition = z.output<typeof taskDefinitionSchema>;
 export type TaskDefinitionInput = z.input<typeof taskDefinitionSchema>;

@@ -14,7 +14,10 @@ export {
   type PositionDetail,
   type PairDetail,
   type BlankDetail,
+  type AssociationDetail,
+  type PartDetail,
 } from './score.js';
+export { insideShape, parsePoint, type AreaShape, type Point } from './geometry.js';
 export {
   normalizeText,
   normalizeSpaces,
@@ -22,6 +25,8 @@ export {
   normalizeDigits,
   parseNumber,
   withinTolerance,
+  withinRelative,
+  wildcardMatches,
   inRange,
   textMatches,
   prepareAccepted,

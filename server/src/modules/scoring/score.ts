@@ -1,4 +1,5 @@
-import { MANUAL_ANSWER_TYPES, TASK_SCHEMAS, type AnswerType } from '@attesta/contract';
+import { isManualAnswerType, pairKey, TASK_SCHEMAS, type TaskAnswerType } from '@attesta/contract';
+import { insideShape, parsePoint, type AreaShape } from './geometry.js';
 import {
   inRange,
   isBlank,
@@ -54,7 +55,7 @@ import {
  */
 
 export interface ScoreTask {
-  answerType: AnswerType | string;
+  answerType: TaskAnswerType | string;
   content: unknown;
   reference: unknown;
   scoring: unknown;
@@ -85,6 +86,19 @@ export interface BlankDetail {
   filled: boolean;
   correct: boolean;
 }
+export interface AssociationDetail {
+  pair: [string, string];
+  correct: boolean;
+}
+export interface PartDetail {
+  id: string;
+  answerType: string;
+  /** The part's own result; manual parts are not scored here. */
+  status: ScoreResult['status'];
+  score: number;
+  maxScore: number;
+  correct: boolean;
+}
 
 export type ScoreDetails =
   | { kind: 'choice'; chosen: string; correct: boolean }
@@ -94,7 +108,9 @@ export type ScoreDetails =
   | { kind: 'positions'; positions: PositionDetail[] }
   | { kind: 'digit_set'; missing: number; extra: number }
   | { kind: 'pairs'; pairs: PairDetail[] }
-  | { kind: 'blanks'; blanks: BlankDetail[] };
+  | { kind: 'blanks'; blanks: BlankDetail[] }
+  | { kind: 'associations'; given: AssociationDetail[]; missing: [string, string][]; tooManyPairs?: boolean }
+  | { kind: 'parts'; parts: PartDetail[] };
 
 export interface ScoredResult {
   status: 'scored';
@@ -169,7 +185,7 @@ function isEmptyValue(value: unknown): boolean {
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- parsed parts are narrowed per answer type below */
 interface Prepared {
-  type: AnswerType;
+  type: TaskAnswerType;
   maxScore: number;
   content: any;
   reference: any;
@@ -181,6 +197,8 @@ interface Prepared {
   answerVariants?: AcceptedVariant[];
   /** cloze weighted: per blank, its scored answers prepared. */
   blankScored?: Map<string, PreparedScored[]>;
+  /** composite: each part, with the task that scores it (null: manual, or not scored natively). */
+  parts?: { id: string; answerType: string; task: ScoreTask | null }[];
 }
 
 /** A scored answer of a gap: a text variant or a numeric key, and its points. */
@@ -194,7 +212,7 @@ type NumberKey =
 
 const prepared = new WeakMap<object, Prepared>();
 
-function isAnswerType(type: unknown): type is AnswerType {
+function isAnswerType(type: unknown): type is TaskAnswerType {
   return typeof type === 'string' && Object.prototype.hasOwnProperty.call(TASK_SCHEMAS, type);
 }
 
@@ -259,8 +277,36 @@ function prepare(task: ScoreTask): Prepared {
       );
     }
   }
+  if (type === 'composite') p.parts = prepareParts(p);
   prepared.set(task, p);
   return p;
+}
+
+/** composite `sum`: each automatically scored part as a task of its own (checked now, not when scored). */
+function prepareParts(p: Prepared): NonNullable<Prepared['parts']> {
+  const rules =
+    p.scoring.method === 'sum'
+      ? (p.scoring.parts as Record<string, { scoring: unknown; maxScore: number }>)
+      : {};
+  const references = p.reference.parts as Record<string, unknown>;
+  return (p.content.parts as { id: string; answerType: string; content: unknown }[]).map((part) => {
+    const rule = Object.prototype.hasOwnProperty.call(rules, part.id) ? rules[part.id] : undefined;
+    if (isManualAnswerType(part.answerType) || !rule)
+      return { id: part.id, answerType: part.answerType, task: null };
+    const task: ScoreTask = {
+      answerType: part.answerType,
+      content: part.content,
+      reference: references[part.id],
+      scoring: rule.scoring,
+      maxScore: rule.maxScore,
+    };
+    try {
+      prepare(task);
+    } catch (error) {
+      throw new InvalidTaskError(`composite part ${part.id}: ${(error as Error).message}`);
+    }
+    return { id: part.id, answerType: part.answerType, task };
+  });
 }
 
 // ---------------------------------------------------------------- helpers
@@ -324,9 +370,22 @@ function numberFits(x: number, key: NumberKey): boolean {
 }
 
 function multipleChoice(p: Prepared, value: string[]): ScoreResult {
+  const optionIds: string[] = p.content.options.map((o: { id: string }) => o.id);
+  return selection(p, value, optionIds, p.content.maxChoices);
+}
+
+/**
+ * Choosing some of several options (multiple choice, hottext spans, hotspot areas), scored by
+ * all_or_nothing, one_mistake or per_choice.
+ */
+function selection(
+  p: Prepared,
+  value: readonly string[],
+  optionIds: readonly string[],
+  maxChoices?: number,
+): ScoreResult {
   const chosen = new Set(value);
   const key = new Set<string>(p.reference.correct);
-  const optionIds: string[] = p.content.options.map((o: { id: string }) => o.id);
   const map: Record<string, number> | undefined = p.scoring.map;
   const perChoice = p.scoring.method === 'per_choice';
   const choices: ChoiceDetail[] = [];
@@ -338,7 +397,7 @@ function multipleChoice(p: Prepared, value: string[]): ScoreResult {
     if (!right) mistakes++;
     const detail: ChoiceDetail = { id, chosen: isChosen, correct: right };
     if (perChoice) {
-      const pts = isChosen ? (map?.[id] ?? 0) : 0;
+      const pts = isChosen && map && Object.prototype.hasOwnProperty.call(map, id) ? map[id]! : 0;
       points += pts;
       detail.points = pts;
     }
@@ -350,7 +409,6 @@ function multipleChoice(p: Prepared, value: string[]): ScoreResult {
     seen.add(id);
     visit(id);
   }
-  const maxChoices: number | undefined = p.content.maxChoices;
   if (maxChoices !== undefined && chosen.size > maxChoices) {
     return scored(p, 0, false, { mistakes, details: { kind: 'choices', choices, tooManyChoices: true } });
   }
@@ -360,6 +418,39 @@ function multipleChoice(p: Prepared, value: string[]): ScoreResult {
     ? Math.min(upper, Math.max(lower, points))
     : byMethod(p.scoring.method, p.maxScore, mistakes, key.size);
   return scored(p, score, mistakes === 0, { mistakes, details: { kind: 'choices', choices } });
+}
+
+function hottext(p: Prepared, value: string[]): ScoreResult {
+  const ids: string[] = p.content.choices.map((c: { id: string }) => c.id);
+  return selection(p, value, ids, p.content.maxChoices);
+}
+
+interface Area {
+  id: string;
+  shape: AreaShape;
+  coords: number[];
+}
+
+/** A point outside every area: an id no area can have (ids never hold a space). */
+const missedPoint = (raw: string) => `(${raw.trim()})`;
+
+function hotspot(p: Prepared, value: string[]): ScoreResult {
+  const areas: Area[] = p.content.areas;
+  let chosen = value;
+  if (p.content.select === 'points') {
+    // Each point selects the first area (in content order) that holds it.
+    chosen = value.map((raw) => {
+      const point = parsePoint(raw);
+      const area = point ? areas.find((a) => insideShape(a.shape, a.coords, point)) : undefined;
+      return area?.id ?? missedPoint(raw);
+    });
+  }
+  return selection(
+    p,
+    chosen,
+    areas.map((a) => a.id),
+    p.content.maxChoices,
+  );
 }
 
 function shortText(p: Prepared, value: string): ScoreResult {
@@ -513,28 +604,123 @@ function scoredFits(
   return textMatches(raw, answer.variant, rules) >= 0;
 }
 
+function gapMatch(p: Prepared, value: Record<string, string>): ScoreResult {
+  const key: Record<string, string> = p.reference.pairs;
+  const pairs: PairDetail[] = [];
+  let mistakes = 0;
+  for (const { id } of p.content.gaps as { id: string }[]) {
+    const given = Object.prototype.hasOwnProperty.call(value, id) ? value[id]! : null;
+    const expected = Object.prototype.hasOwnProperty.call(key, id) ? key[id]! : null;
+    const ok = given === expected;
+    if (!ok) mistakes++;
+    pairs.push({ left: id, right: given, correct: ok });
+  }
+  return scored(p, byMethod(p.scoring.method, p.maxScore, mistakes, pairs.length), mistakes === 0, {
+    mistakes,
+    details: { kind: 'pairs', pairs },
+  });
+}
+
+function associate(p: Prepared, value: [string, string][]): ScoreResult {
+  const key = new Map<string, [string, string]>(
+    (p.reference.pairs as [string, string][]).map((pair) => [pairKey(pair[0], pair[1]), pair]),
+  );
+  const seen = new Set<string>();
+  const given: AssociationDetail[] = [];
+  let right = 0;
+  let wrong = 0;
+  for (const [a, b] of value) {
+    const k = pairKey(a, b);
+    if (seen.has(k)) continue; // a pair made twice counts once
+    seen.add(k);
+    const ok = a !== b && key.has(k);
+    if (ok) right++;
+    else wrong++;
+    given.push({ pair: [a, b], correct: ok });
+  }
+  const missing = [...key].filter(([k]) => !seen.has(k)).map(([, pair]) => pair);
+  const mistakes = wrong + missing.length;
+  const maxAssociations: number = p.content.maxAssociations;
+  if (maxAssociations > 0 && seen.size > maxAssociations)
+    return scored(p, 0, false, {
+      mistakes,
+      details: { kind: 'associations', given, missing, tooManyPairs: true },
+    });
+  const score =
+    p.scoring.method === 'per_pair'
+      ? (p.maxScore * Math.max(0, right - wrong)) / Math.max(1, key.size)
+      : mistakes === 0
+        ? p.maxScore
+        : 0;
+  return scored(p, score, mistakes === 0, { mistakes, details: { kind: 'associations', given, missing } });
+}
+
+function compositeSum(p: Prepared, value: Record<string, unknown>): ScoreResult {
+  const parts: PartDetail[] = [];
+  let total = 0;
+  let allCorrect = true;
+  for (const part of p.parts!) {
+    if (!part.task) continue;
+    const own = Object.prototype.hasOwnProperty.call(value, part.id) ? value[part.id] : undefined;
+    const r = scoreAnswer(part.task, own);
+    const score = r.status === 'manual' ? 0 : r.score;
+    const correct = r.status === 'scored' && r.correct;
+    if (!correct) allCorrect = false;
+    total += score;
+    parts.push({
+      id: part.id,
+      answerType: part.answerType,
+      status: r.status,
+      score,
+      maxScore: r.maxScore,
+      correct,
+    });
+  }
+  return scored(p, total, allCorrect, { details: { kind: 'parts', parts } });
+}
+
 // ---------------------------------------------------------------- entry point
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
+
 /** Per type: the value as the scorer reads it before the shape check (lenient, never throws). */
-function preclean(type: AnswerType, value: unknown): unknown {
+function preclean(type: TaskAnswerType, value: unknown): unknown {
   if (type === 'digit_sequence' && typeof value === 'string') return normalizeDigits(value) ?? value;
-  if (type === 'matching' && value && typeof value === 'object' && !Array.isArray(value)) {
-    // An unmatched left item saved as "" is the same as an absent one.
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, r]) => r !== ''));
+  if ((type === 'matching' || type === 'gap_match') && isPlainObject(value)) {
+    // An unmatched left item (an empty gap) saved as "" is the same as an absent one.
+    return Object.fromEntries(Object.entries(value).filter(([, r]) => r !== ''));
   }
   return value;
 }
 
 /** Nothing to score in a well-shaped value. */
-function emptyOfType(type: AnswerType, value: unknown): boolean {
+function emptyOfType(p: Prepared | null, type: TaskAnswerType, value: unknown): boolean {
   switch (type) {
     case 'cloze':
       return Object.values(value as Record<string, string>).every(isBlankString);
     case 'file':
       return (value as { fileIds: number[] }).fileIds.length === 0;
+    case 'composite': {
+      const values = value as Record<string, unknown>;
+      return (p?.content.parts as { id: string; answerType: TaskAnswerType }[]).every((part) =>
+        partIsEmpty(
+          part.answerType,
+          Object.prototype.hasOwnProperty.call(values, part.id) ? values[part.id] : undefined,
+        ),
+      );
+    }
     default:
       return isEmptyValue(value);
   }
+}
+
+/** A part's value holds nothing (by its own type's rules). */
+function partIsEmpty(type: TaskAnswerType, value: unknown): boolean {
+  const cleaned = preclean(type, value);
+  if (isEmptyValue(cleaned)) return true;
+  const parsed = TASK_SCHEMAS[type].value.safeParse(cleaned);
+  return parsed.success && emptyOfType(null, type, parsed.data);
 }
 
 /**
@@ -560,8 +746,10 @@ export function scoreAnswer(task: ScoreTask, value: unknown): ScoreResult {
     const parsed = TASK_SCHEMAS[p.type].value.safeParse(cleaned);
     if (!parsed.success) return invalid('wrong_shape');
     const v: unknown = parsed.data;
-    if (emptyOfType(p.type, v)) return empty;
-    if (MANUAL_ANSWER_TYPES.includes(p.type)) return { status: 'manual', maxScore: p.maxScore };
+    if (p.type === 'composite' && Object.values(v as Record<string, unknown>).some(tooLarge))
+      return invalid('too_large');
+    if (emptyOfType(p, p.type, v)) return empty;
+    if (isManualAnswerType(p.type)) return { status: 'manual', maxScore: p.maxScore };
     switch (p.type) {
       case 'single_choice':
         return singleChoice(p, v as string);
@@ -579,6 +767,16 @@ export function scoreAnswer(task: ScoreTask, value: unknown): ScoreResult {
         return matching(p, v as Record<string, string>);
       case 'cloze':
         return cloze(p, v as Record<string, string>);
+      case 'gap_match':
+        return gapMatch(p, v as Record<string, string>);
+      case 'associate':
+        return associate(p, v as [string, string][]);
+      case 'hottext':
+        return hottext(p, v as string[]);
+      case 'hotspot':
+        return hotspot(p, v as string[]);
+      case 'composite':
+        return compositeSum(p, v as Record<string, unknown>);
       default:
         return { status: 'manual', maxScore: p.maxScore };
     }
@@ -590,4 +788,4 @@ export function scoreAnswer(task: ScoreTask, value: unknown): ScoreResult {
 
 /** Whether a task of this type is scored automatically. */
 export const isAutoScored = (answerType: string): boolean =>
-  isAnswerType(answerType) && !MANUAL_ANSWER_TYPES.includes(answerType);
+  isAnswerType(answerType) && !isManualAnswerType(answerType);
