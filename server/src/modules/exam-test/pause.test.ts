@@ -3,12 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countRows,
   createHtmlContainer,
+  createStoredFile,
   createTestApp,
   signedIn,
   type Session,
   type TestApp,
 } from '../../../test/helpers.js';
-import { examWorkPauses, examWorks, subjectTests, tasks, variantTasks } from '../../db/schema/index.js';
+import {
+  examWorkPauses,
+  examWorks,
+  kimTemplates,
+  subjectTests,
+  tasks,
+  variantTasks,
+} from '../../db/schema/index.js';
 import { sweepOverduePauses } from './sweeper.js';
 import { createRoom, startWork, T, type Room } from './test-support.js';
 
@@ -198,39 +206,87 @@ describe('staff pauses', () => {
 });
 
 describe('while paused, the tasks are not readable by the participant', () => {
-  it('variant, printable variant, container and template answer 409 work_paused; again 200 after resume', async () => {
+  it('variant, printable variant, container, template, task files and signed container links answer 409 work_paused; again 200 after resume', async () => {
     const room = await createRoom(t.app);
     await startWork(room);
     await setPolicy(room.subjectTestId, true, 3, 15);
-    const containerId = await createHtmlContainer(t.app, { 'index.html': ['text/html', '<p>игра</p>'] });
+    const containerId = await createHtmlContainer(t.app, {
+      'index.html': ['text/html', '<p>игра</p><img src="lamp.png">'],
+      'lamp.png': ['image/png', Buffer.from('89504e470d0a1a0a', 'hex')],
+      'bundles/app.js': ['text/javascript', 'window.x = 1;'],
+    });
     const [vt] = await t.app.ctx.db
       .select({ taskId: variantTasks.taskId })
       .from(variantTasks)
       .where(eq(variantTasks.id, room.variantTaskIds[T.short]!));
     await t.app.ctx.db.update(tasks).set({ htmlContainerId: containerId }).where(eq(tasks.id, vt!.taskId));
-    const urls = [
+    // A picture of a task of the participant's variant (downloaded through files.access).
+    const taskFileId = await createStoredFile(t.app, {
+      ownerType: 'task',
+      ownerId: vt!.taskId,
+      name: 'рисунок.png',
+      mime: 'image/png',
+      data: Buffer.from('89504e470d0a1a0a', 'hex'),
+    });
+    // The layout template of the subject test.
+    const [template] = await t.app.ctx.db
+      .insert(kimTemplates)
+      .values({ name: 'Бланк', html: '<div class="head">Бланк ответов</div>' })
+      .returning({ id: kimTemplates.id });
+    await t.app.ctx.db
+      .update(subjectTests)
+      .set({ kimTemplateId: template!.id })
+      .where(eq(subjectTests.id, room.subjectTestId));
+    const get = (url: string, session: Session | null) =>
+      t.app.inject({ method: 'GET', url, headers: session?.headers ?? {} });
+
+    // The container's files as the sandboxed frame asks for them: signed, without a session.
+    const meta = await get(`/api/KimHtmlContainer/${containerId}`, room.session);
+    expect(meta.statusCode).toBe(200);
+    const entry = new URL(meta.json().url as string, 'http://localhost');
+    const sig = entry.searchParams.get('sig')!;
+    expect(sig).toBeTruthy();
+    const base = entry.pathname.replace(/\/index$/, '');
+    const signed = [
+      `${entry.pathname}?sig=${encodeURIComponent(sig)}`,
+      `${base}/lamp.png?sig=${encodeURIComponent(sig)}`,
+      `${base}/bundles/app.js?sig=${encodeURIComponent(sig)}`,
+    ];
+    const withSession = [
       '/api/exam/test/variant/current',
       `/api/exam/test/variant/${room.variantId}`,
       `/api/exam/test/variant/${room.variantId}/taskTextHtml`,
       `/api/KimHtmlContainer/${containerId}`,
       `/api/kimtemplate/byvariantid/${room.variantId}`,
+      `/api/files/${taskFileId}`,
+      `/api/files/${taskFileId}/ext`,
     ];
-    const get = (url: string, session: Session) =>
-      t.app.inject({ method: 'GET', url, headers: session.headers });
-    const before = await Promise.all(urls.map((u) => get(u, room.session)));
-    const readable = urls.filter((_, i) => before[i]!.statusCode === 200);
-    expect(readable.length).toBeGreaterThanOrEqual(4);
+    // Every one of them, asked by the participant (the signed ones with no session at all).
+    const all: [string, Session | null][] = [
+      ...withSession.map((u): [string, Session | null] => [u, room.session]),
+      ...signed.map((u): [string, Session | null] => [u, null]),
+      // The entry page comes with the session cookie too (it is the frame's own navigation).
+      [signed[0]!, room.session],
+    ];
+    const statuses = async () =>
+      Promise.all(
+        all.map(async ([url, session]) => {
+          const res = await get(url, session);
+          const code = res.statusCode === 200 ? null : (res.json() as { code?: string }).code;
+          return [url, res.statusCode, code];
+        }),
+      );
+    const readable = all.map(([url]) => [url, 200, null]);
+    expect(await statuses()).toEqual(readable);
 
     expect((await pause(room, true)).statusCode).toBe(200);
-    for (const url of readable) {
-      const res = await get(url, room.session);
-      expect([url, res.statusCode, res.json().code]).toEqual([url, 409, 'work_paused']);
-    }
+    expect(await statuses()).toEqual(all.map(([url]) => [url, 409, 'work_paused']));
     // Staff are not the paused participant.
     expect((await get(`/api/exam/test/variant/${room.variantId}`, admin)).statusCode).toBe(200);
+    expect((await get(`/api/files/${taskFileId}`, admin)).statusCode).toBe(200);
 
     expect((await pause(room, false)).statusCode).toBe(200);
-    for (const url of readable) expect((await get(url, room.session)).statusCode, url).toBe(200);
+    expect(await statuses()).toEqual(readable);
   });
 });
 
