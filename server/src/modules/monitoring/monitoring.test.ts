@@ -8,6 +8,7 @@ import {
   createSchoolWithStaff,
   createTestApp,
   createTestDatabase,
+  sessionFor,
   signedIn,
   testConfig,
   type SchoolWithStaff,
@@ -335,7 +336,9 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('monitoring across instances (Redis
 
 /**
  * The participant's own stream: staff actions reach an open runner within a second. `fromA` is
- * the instance staff act on, `streamB` the base URL the participant's stream is opened on.
+ * the instance staff act on, `streamB` the base URL the participant's stream is opened on. The
+ * session clear ends the first stream; the participant signs in again, opens a second one, and
+ * staff log them out by their activation code, which ends that one.
  */
 async function staffActionsReachTheRunner(fromA: FastifyInstance, streamB: string) {
   const school = await createSchoolWithStaff(fromA);
@@ -345,15 +348,21 @@ async function staffActionsReachTheRunner(fromA: FastifyInstance, streamB: strin
   const stream = await openStream(streamB, '/api/monitoring/participant/stream', room.session);
   const kindOf = (kind: string) => (e: SseEvent) =>
     e.event === 'work' && (e.data as { kind: string }).kind === kind;
-  const timed = async (kind: string, act: () => Promise<{ statusCode: number }>) => {
-    const from = stream.events.length;
+  const timed = async (
+    on: typeof stream,
+    kind: string,
+    act: () => Promise<{ statusCode: number }>,
+    examWorkId: number | null = workId,
+  ) => {
+    const from = on.events.length;
     const started = Date.now();
     expect((await act()).statusCode).toBe(200);
-    const event = await stream.next(kindOf(kind), 5000, from);
+    const event = await on.next(kindOf(kind), 5000, from);
     const ms = Date.now() - started;
-    expect(event.data).toMatchObject({ kind, examWorkId: workId });
+    expect(event.data).toMatchObject({ kind, examWorkId });
     return ms;
   };
+  let again: typeof stream | null = null;
   try {
     await stream.next((e) => e.event === 'hello');
     const pauseBy = (pause: boolean) => () =>
@@ -364,9 +373,9 @@ async function staffActionsReachTheRunner(fromA: FastifyInstance, streamB: strin
         payload: { pause, examWorkIds: [workId], reason: 'тревога' },
       });
     const latencies = [
-      await timed('paused', pauseBy(true)),
-      await timed('resumed', pauseBy(false)),
-      await timed('time_changed', () =>
+      await timed(stream, 'paused', pauseBy(true)),
+      await timed(stream, 'resumed', pauseBy(false)),
+      await timed(stream, 'time_changed', () =>
         fromA.inject({
           method: 'GET',
           url: `/api/exam/test/examwork/ChangeTimeTill?ids=${workId}&timeSpan=00:05:00`,
@@ -376,17 +385,41 @@ async function staffActionsReachTheRunner(fromA: FastifyInstance, streamB: strin
     ];
     // Nothing secret travels: the runner re-reads what it needs with its own session.
     expect(JSON.stringify(stream.events)).not.toContain('тревога');
-    const cleared = await timed('session_cleared', () =>
+    const cleared = await timed(stream, 'session_cleared', () =>
       fromA.inject({
         method: 'GET',
         url: `/api/ParticipantTest/clearSession/${room.participantTestId}`,
         headers: org,
       }),
     );
-    for (const ms of [...latencies, cleared]) expect(ms).toBeLessThan(1000);
-    return { stream, room };
+
+    // Signed in again (a new session for the same code), then logged out by staff.
+    const session = await sessionFor(fromA, room.userId, {
+      participantTestId: room.participantTestId,
+      activationCode: room.activationCode,
+    });
+    again = await openStream(streamB, '/api/monitoring/participant/stream', session);
+    await again.next((e) => e.event === 'hello');
+    const loggedOut = await timed(
+      again,
+      'logged_out',
+      () =>
+        fromA.inject({
+          method: 'POST',
+          url: '/api/Account/LogoutByActivationCode',
+          headers: org,
+          payload: { activationCode: room.activationCode, reason: 'другое устройство' },
+        }),
+      null,
+    );
+    for (const ms of [...latencies, cleared, loggedOut]) expect(ms).toBeLessThan(1000);
+    // The session is gone: the runner's next call is refused.
+    const after = await fromA.inject({ method: 'GET', url: '/api/user', headers: session.headers });
+    expect(after.statusCode).toBe(401);
+    return { stream, loggedOutStream: again, room };
   } catch (err) {
     await stream.close();
+    await again?.close();
     throw err;
   }
 }
@@ -400,11 +433,13 @@ describe("the participant's stream (one instance)", () => {
   });
   afterAll(async () => t?.close());
 
-  it('carries pause, resume, time change and the moved session within a second, then ends', async () => {
-    const { stream } = await staffActionsReachTheRunner(t.app, baseUrl);
-    // The session moved to another device: the stream ends.
+  it('carries pause, resume, time change, the moved session and the log out within a second, then ends', async () => {
+    const { stream, loggedOutStream } = await staffActionsReachTheRunner(t.app, baseUrl);
+    // The session moved to another device, or was logged out: the stream ends.
     expect(await stream.endedWithin(2000)).toBe(true);
+    expect(await loggedOutStream.endedWithin(2000)).toBe(true);
     await stream.close();
+    await loggedOutStream.close();
   });
 
   it('is for participants with their own test only: 401 without a session, 403 for staff', async () => {
@@ -450,8 +485,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the participant stream across i
 
       it('staff acting on instance A reach the runner streaming from instance B within a second', async () => {
         const urlB = await b.listen({ port: 0, host: '127.0.0.1' });
-        const { stream } = await staffActionsReachTheRunner(a, urlB);
+        const { stream, loggedOutStream } = await staffActionsReachTheRunner(a, urlB);
         await stream.close();
+        await loggedOutStream.close();
       });
     });
   }

@@ -129,16 +129,29 @@ describe('the runner hears staff actions by push', () => {
     expect(screen.queryByTestId('pause-overlay')).toBeNull();
   });
 
-  it('a session moved to another device or logged out ends the runner with a plain explanation', async () => {
-    const { id } = runningWork();
-    renderApp('/participant/work');
-    expect(await screen.findByTestId('task-1')).toBeInTheDocument();
-    await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
-    await push('session_cleared', id);
-    const ended = await screen.findByTestId('runner-ended-session_cleared');
-    expect(ended).toHaveTextContent('Работа перенесена организатором');
-    expect(screen.queryByTestId('task-1')).toBeNull();
-  });
+  // The server sends `logged_out` with no work id: the log out ends sessions, not a work.
+  it.each([
+    ['session_cleared', 'Работа перенесена организатором', true],
+    ['logged_out', 'Организатор завершил ваш сеанс', false],
+  ] as const)(
+    'a session moved to another device or logged out ends the runner with a plain explanation (%s)',
+    async (kind, title, withWorkId) => {
+      const { id } = runningWork();
+      renderApp('/participant/work');
+      expect(await screen.findByTestId('task-1')).toBeInTheDocument();
+      await waitFor(() => expect(FakeEventSource.last?.url).toBe(WORK_EVENTS_URL));
+      const stream = FakeEventSource.last!;
+      act(() => stream.emit('hello', { serverTime: new Date().toISOString() }));
+      act(() =>
+        stream.emit('work', { kind, examWorkId: withWorkId ? id : null, at: new Date().toISOString() }),
+      );
+      const ended = await screen.findByTestId(`runner-ended-${kind}`);
+      expect(ended).toHaveTextContent(title);
+      expect(screen.queryByTestId('task-1')).toBeNull();
+      // The runner is over: its stream is closed, not left to reconnect.
+      await waitFor(() => expect(stream.readyState).toBe(FakeEventSource.CLOSED));
+    },
+  );
 });
 
 describe('a reload during a pause', () => {
