@@ -333,6 +333,11 @@ describe('the runner', () => {
   it.each([
     ['a refusal (409 device_mismatch)', () => apiError(409, 'device_mismatch'), 'Работа не завершена: '],
     [
+      'a refusal (409 deadline_passed)',
+      () => apiError(409, 'deadline_passed', 'The time is over'),
+      'Работа не завершена: Время работы истекло: ответы больше не принимаются.',
+    ],
+    [
       'a lost connection',
       () => {
         throw new TypeError('Failed to fetch');
@@ -340,7 +345,7 @@ describe('the runner', () => {
       'Нет связи с сервером: работа ещё не завершена',
     ],
   ])(
-    'a finish the server did not accept (%s) says so, keeps the runner; unsent answers block it',
+    'a finish the server did not accept (%s) says so, keeps the runner and the answers; unsent answers block it',
     async (_, refuse, text) => {
       const { id, server } = runningWork(
         {},
@@ -350,10 +355,18 @@ describe('the runner', () => {
           },
         },
       );
+      const outbox = openIdbOutboxStore();
+      const waiting = async () =>
+        (await outbox.list(id)).map(({ variantTaskId, value }) => ({ variantTaskId, value }));
+      const finishUrl = `/api/exam/test/examwork/finish/${id}/manual`;
+      let finishes = 0;
+      const finish = () => {
+        finishes++;
+        return refuse();
+      };
       const original = server.fetch.getMockImplementation()!;
       server.fetch.mockImplementation(async (input, init = {}) => {
-        if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/manual`)
-          return refuse();
+        if (init.method === 'PUT' && String(input) === finishUrl) return finish();
         return original(input, init);
       });
       renderApp('/participant/work');
@@ -363,21 +376,42 @@ describe('the runner', () => {
       await userEvent.click(await screen.findByTestId('finish-confirm'));
       expect(await screen.findByTestId('finish-problem', {}, { timeout: 20_000 })).toBeInTheDocument();
       expect(screen.queryByTestId('work-finished')).toBeNull();
+      expect(finishes).toBe(0);
+      // The answer the server has not got waits in this browser's outbox.
+      expect(await waiting()).toEqual([{ variantTaskId: 101, value: 'a' }]);
 
       // Saves come through again, but the finish itself is refused.
+      const acknowledged: unknown[] = [];
+      let saves: 'up' | 'down' = 'up';
       server.fetch.mockImplementation(async (input, init = {}) => {
-        if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/manual`)
-          return refuse();
-        if (init.method === 'PUT' && String(input) === '/api/exam/test/saveanswer')
-          return json(200, { seq: 1, savedAt: new Date().toISOString() });
+        if (init.method === 'PUT' && String(input) === finishUrl) return finish();
+        if (init.method === 'PUT' && String(input) === '/api/exam/test/saveanswer') {
+          if (saves === 'down') throw new TypeError('Failed to fetch');
+          const body = JSON.parse(String(init.body)) as { seq: number };
+          acknowledged.push(body);
+          return json(200, { seq: body.seq, savedAt: new Date().toISOString() });
+        }
         return original(input, init);
       });
       await userEvent.click(screen.getByTestId('finish-confirm'));
       await waitFor(() => expect(screen.getByTestId('finish-problem')).toHaveTextContent(text), {
         timeout: 20_000,
       });
-      expect(screen.getByTestId('finish-problem')).not.toHaveTextContent(/device|mismatch|Failed/i);
+      expect(screen.getByTestId('finish-problem')).not.toHaveTextContent(
+        /device|mismatch|Failed|time is over/i,
+      );
       expect(screen.queryByTestId('work-finished')).toBeNull();
+      expect(finishes).toBe(1);
+      // The answer reached the server before the finish was asked for; nothing else was dropped.
+      expect(acknowledged).toEqual([{ examWorkId: id, variantTaskId: 101, value: 'a', seq: 1 }]);
+      expect(await waiting()).toEqual([]);
+
+      // The refusal leaves the runner and its outbox working: a change made now, with the
+      // connection gone again, waits in IndexedDB like any other.
+      saves = 'down';
+      await userEvent.click(screen.getByRole('button', { name: 'Вернуться к заданиям' }));
+      await userEvent.click(screen.getByTestId('option-b'));
+      await waitFor(async () => expect(await waiting()).toEqual([{ variantTaskId: 101, value: 'b' }]));
       expect(screen.getByTestId('task-1')).toBeInTheDocument();
     },
   );
