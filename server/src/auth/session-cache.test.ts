@@ -81,4 +81,30 @@ describe.each(channels)('sessions in process memory, across instances ($name)', 
     expect(blocked.statusCode).toBe(200);
     expect((await sessionTime(b, session.headers)).statusCode).toBe(401);
   });
+
+  it.skipIf(skip)(
+    'a role change on instance A ends what instance B remembered of the session before the call returns',
+    async () => {
+      const admin = await signedIn(a, ['admin']);
+      const user = await createUser(a, { roles: ['expert'] });
+      const session = await login(a, user);
+      const me = (app: FastifyInstance) =>
+        app.inject({ method: 'GET', url: '/api/user', headers: session.headers });
+      const queue = () => b.inject({ method: 'GET', url: '/api/expert/queue', headers: session.headers });
+      // B now remembers the session with the expert role.
+      expect((await me(b)).json().roles).toEqual(['expert']);
+      expect((await queue()).statusCode).toBe(200);
+
+      const changed = await a.inject({
+        method: 'POST',
+        url: '/api/User',
+        headers: admin.session.headers,
+        payload: { id: user.id, roles: ['coordinator'] },
+      });
+      expect(changed.statusCode).toBe(200);
+      // No waiting: the very next request on B no longer acts with the old role.
+      expect((await queue()).statusCode).toBe(403);
+      expect((await me(b)).json().roles).toEqual(['coordinator']);
+    },
+  );
 });
