@@ -23,6 +23,11 @@ import {
   adminStudentSchema,
 } from './admin-org.js';
 import type { CallSchemas } from './call-schema.js';
+import {
+  contentExportQuerySchema,
+  contentImportParamsSchema,
+  contentImportStatusSchema,
+} from './content-import.js';
 import { diagnosticExcelQuerySchema } from './diagnostic.js';
 import type { CallKey } from './endpoints.js';
 import { participantTestInfoSchema, participantTestInfoUpdateBodySchema } from './participant-test.js';
@@ -97,4 +102,14 @@ export const ADMIN_CALL_SCHEMAS = {
   },
   // ------------------------------------------------------------ a diagnostic's spreadsheet (xlsx, no JSON answer)
   'GET /api/createDiagnostic/excel': { query: diagnosticExcelQuerySchema },
+  // ------------------------------------------------------------ content import/export (issue 11)
+  // POST import: a multipart form (contentImportFormSchema documents its fields), no JSON body; it
+  // answers 202 contentImportQueuedSchema, which the route declares (rows hold 200 answers only).
+  'POST /api/admin/content/import': {},
+  'GET /api/admin/content/import/{importId}': {
+    params: contentImportParamsSchema,
+    response: contentImportStatusSchema,
+  },
+  // A zip (application/zip), no JSON answer.
+  'GET /api/admin/content/subjectTests/{id}/export': { params: idPath, query: contentExportQuerySchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -1094,6 +1094,14 @@ export const OUR_ENDPOINTS = [
     meaning: 'inter-rater agreement',
     ours: true,
   },
+  // content import/export (issue 11)
+  adminCall(
+    'POST',
+    '/api/admin/content/import',
+    'import tasks and tests from a QTI package, Moodle XML or GIFT file (a queue item)',
+  ),
+  adminCall('GET', '/api/admin/content/import/{importId}', 'state and per-item report of a content import'),
+  adminCall('GET', '/api/admin/content/subjectTests/{id}/export', 'a subject test as a QTI 3.0 package (zip)'),
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

@@ -20,4 +20,5 @@ export * from './monitoring.js';
 export * from './expert.js';
 export * from './admin-org.js';
 export * from './authoring.js';
+export * from './content-import.js';
 export * from './calls.js';

@@ -31,6 +31,7 @@ import { expertRoutes } from './expert/expert.routes.js';
 import { monitoringRoutes } from './monitoring/monitoring.routes.js';
 import { adminOrgRoutes } from './admin-org/admin-org.routes.js';
 import { authoringRoutes } from './authoring/authoring.routes.js';
+import { contentImportRoutes } from './content-import/index.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -65,6 +66,7 @@ export const modules: FastifyPluginAsync[] = [
   monitoringRoutes,
   adminOrgRoutes,
   authoringRoutes,
+  contentImportRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

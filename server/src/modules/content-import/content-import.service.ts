@@ -1,0 +1,197 @@
+import {
+  CONTENT_IMPORT_EXTENSIONS,
+  CONTENT_IMPORT_MAX_BYTES,
+  contentImportFormSchema,
+  contentImportItemSchema,
+  isErrorCode,
+  type ContentImportQueued,
+  type ContentImportStatus,
+} from '@attesta/contract';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { enqueue } from '../../jobs/queue.js';
+import { audit } from '../../lib/audit.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { cleanFileName, extensionOf } from '../../lib/file-sniff.js';
+import { fieldText, partsOf, tooLarge, type IncomingFile, type Spool } from '../../lib/multipart.js';
+import { qti3Package, type ExportTask } from './export/qti3.js';
+import { IMPORT_JOB, IMPORT_MAX_ATTEMPTS } from './job.js';
+import { looksLikeZip } from './safety/zip.js';
+import * as repo from './content-import.repo.js';
+
+/*
+ * The calls of the content import (issue 11): the upload is checked as far as it can be without
+ * reading it (fields, subject, kind of file, size while streaming), stored with its queue item in
+ * one transaction, and the job does the rest. The state of an import is its queue item's.
+ */
+
+export interface Actor {
+  userId: number;
+  ip: string | null;
+}
+
+export interface ImportForm {
+  file: IncomingFile;
+  subjectId: number | null;
+}
+
+const MIME_BY_EXT: Record<string, string> = {
+  zip: 'application/zip',
+  xml: 'application/xml',
+  gift: 'text/plain',
+  txt: 'text/plain',
+};
+
+const unsupported = (name: string) =>
+  new AppError(
+    415,
+    'unsupported_format',
+    `${cleanFileName(name)}: send a QTI package (.zip), Moodle XML (.xml) or GIFT (.gift, .txt)`,
+  );
+
+/** The subject field, checked (400 malformed, 404 unknown) before any byte of the file is read. */
+async function checkedSubject(db: Db, value: string | undefined): Promise<number | null> {
+  const parsed = contentImportFormSchema.safeParse(value ? { subjectId: value } : {});
+  if (!parsed.success)
+    throw badRequest('validation_failed', 'subjectId must be a positive integer', [
+      { path: 'subjectId', message: 'must be a positive integer', code: 'invalid_format' },
+    ]);
+  const id = parsed.data.subjectId ?? null;
+  if (id !== null && !(await repo.subjectExists(db, id))) throw notFound('No such subject');
+  return id;
+}
+
+/**
+ * Reads the form: `subjectId` (optional) first, then one part `file`. Subject and kind of file are
+ * settled before the file's first byte is read; the file is spooled to disk within the size limit.
+ */
+export async function readImportForm(db: Db, req: FastifyRequest, spool: Spool): Promise<ImportForm> {
+  let subjectField: string | undefined;
+  let subjectId: number | null = null;
+  let file: IncomingFile | null = null;
+  for await (const part of partsOf(req)) {
+    if (part.type === 'field') {
+      if (file)
+        throw badRequest('validation_failed', `The field ${part.fieldname} must come before the file`, [
+          { path: part.fieldname, message: 'text fields go before the file in the form' },
+        ]);
+      if (part.fieldname !== 'subjectId')
+        throw badRequest('validation_failed', 'Unknown form field', [
+          { path: 'form', message: 'the form has only `subjectId` and `file`', code: 'unrecognized_keys' },
+        ]);
+      subjectField = fieldText(part).trim();
+      continue;
+    }
+    if (part.fieldname !== 'file')
+      throw badRequest('validation_failed', 'The file goes in the form field `file`', [
+        { path: 'file', message: 'is required' },
+      ]);
+    if (file) throw badRequest('too_many_files', 'One file per import');
+    subjectId = await checkedSubject(db, subjectField);
+    const name = part.filename ?? '';
+    if (!(CONTENT_IMPORT_EXTENSIONS as readonly string[]).includes(extensionOf(name)))
+      throw unsupported(name);
+    file = await spool.file(part, {
+      bytes: CONTENT_IMPORT_MAX_BYTES,
+      error: () => tooLarge(CONTENT_IMPORT_MAX_BYTES),
+    });
+  }
+  if (!file) throw badRequest('no_file', 'Send the file in the form field `file`');
+  if (file.size === 0) throw badRequest('no_file', 'The file is empty');
+  return { file, subjectId };
+}
+
+/** Stores the upload with its `import` queue item (one transaction) and audits it. */
+export async function startImport(db: Db, actor: Actor, form: ImportForm): Promise<ContentImportQueued> {
+  const name = cleanFileName(form.file.name, 'import');
+  const ext = extensionOf(name);
+  const data = await form.file.read();
+  if (ext === 'zip' && !looksLikeZip(data)) throw unsupported(name);
+  return db.transaction(async (tx) => {
+    const { item } = await enqueue(tx, {
+      type: IMPORT_JOB,
+      payload: { fileName: name, subjectId: form.subjectId },
+      createdBy: actor.userId,
+      maxAttempts: IMPORT_MAX_ATTEMPTS,
+    });
+    await repo.storeUpload(tx, item.id, {
+      name,
+      mime: MIME_BY_EXT[ext] ?? 'application/octet-stream',
+      data,
+      createdBy: actor.userId,
+    });
+    await audit(tx, {
+      userId: actor.userId,
+      action: 'content.import.queued',
+      entity: 'queue_item',
+      entityId: item.id,
+      details: { file: name, size: data.length, subjectId: form.subjectId },
+      ip: actor.ip,
+    });
+    return { importId: item.id };
+  });
+}
+
+const reportSchema = z.object({
+  items: z.array(contentImportItemSchema).catch([]),
+  subjectTestIds: z.array(z.number().int()).catch([]),
+});
+
+/** The state of an import (404 for an id that is not an import). */
+export async function importStatus(db: Db, importId: number): Promise<ContentImportStatus> {
+  const row = await repo.importItem(db, importId);
+  if (!row) throw notFound('No such import');
+  const status =
+    row.status === 'queued' || row.status === 'running' || row.status === 'done' ? row.status : 'failed';
+  const report =
+    row.status === 'done' ? reportSchema.parse(row.result ?? {}) : { items: [], subjectTestIds: [] };
+  const code = row.errorCode ?? (status === 'failed' ? 'job_failed' : null);
+  return {
+    status,
+    ...(code
+      ? {
+          error: { code: isErrorCode(code) ? code : 'job_failed', message: row.error ?? 'The import failed' },
+        }
+      : {}),
+    items: report.items,
+    subjectTestIds: report.subjectTestIds,
+  };
+}
+
+/** A subject test as a QTI 3.0 package (404 unknown). */
+export async function exportSubjectTest(db: Db, id: number): Promise<{ fileName: string; zip: Buffer }> {
+  const test = await repo.subjectTestForExport(db, id);
+  if (!test) throw notFound('No such subject test');
+  const rows = await repo.variantTasksForExport(db, id);
+  const tasks = new Map<number, ExportTask>();
+  const variants = new Map<number, { number: number; taskIds: number[] }>();
+  for (const row of rows) {
+    const t = row.task;
+    if (!tasks.has(t.id))
+      tasks.set(t.id, {
+        id: t.id,
+        answerType: t.answerType,
+        html: t.html,
+        content: t.content ?? {},
+        reference: t.reference,
+        scoring: t.scoring ?? {},
+        solutionHtml: t.solutionHtml,
+        criteria: t.criteria,
+        maxScore: row.maxScore,
+        title: t.title,
+        sourceId: t.sourceId,
+      });
+    const variant = variants.get(row.variantId) ?? { number: row.number, taskIds: [] };
+    variant.taskIds.push(t.id);
+    variants.set(row.variantId, variant);
+  }
+  const files = await repo.taskFiles(db, [...tasks.keys()]);
+  const zip = await qti3Package(
+    { id: test.id, name: test.name, sourceId: test.sourceId, variants: [...variants.values()] },
+    [...tasks.values()],
+    files,
+  );
+  const stem = cleanFileName(test.name, 'test').replace(/\.[A-Za-z0-9]{1,10}$/, '');
+  return { fileName: `${stem}-qti3.zip`, zip };
+}

@@ -1,0 +1,15 @@
+/**
+ * The content import and export (issue 11): its routes (and the `import` job they register), the
+ * parser interface and registry format parsers plug into, and the QTI 3.0 package writer.
+ */
+export { contentImportRoutes } from './content-import.routes.js';
+export { IMPORT_JOB } from './job.js';
+export * from './parsers/index.js';
+export {
+  qti3Package,
+  ITEM_WRITERS,
+  type ItemWriter,
+  type ExportTask,
+  type ExportFile,
+  type ExportTest,
+} from './export/qti3.js';

@@ -1,0 +1,187 @@
+import type { ContentImportItem } from '@attesta/contract';
+import type { Db } from '../../db/client.js';
+import { JobLockLost } from '../../jobs/runner.js';
+import type { QueueItemRow } from '../../jobs/queue.js';
+import { audit } from '../../lib/audit.js';
+import { cleanFileName } from '../../lib/file-sniff.js';
+import { ImportRefusal, type SourceFormat } from './parsers/types.js';
+import type { PreparedBatch, PreparedItem } from './prepare.js';
+import * as repo from './content-import.repo.js';
+
+/*
+ * Storing one prepared file, all or nothing: ONE transaction creates the tasks (in the subject's
+ * pool, with category path, title, source id and format), their media as task files (the html's
+ * references rewritten to /api/files/{id}), a draft subject test with one variant per test of the
+ * file, removes the upload and audits the import. Any failure rolls all of it back. The queue item is
+ * locked for the transaction, so a worker that lost it to stale-lock recovery writes nothing.
+ */
+
+export interface ImportReport {
+  [key: string]: unknown;
+  format: SourceFormat;
+  subjectId: number | null;
+  items: ContentImportItem[];
+  subjectTestIds: number[];
+}
+
+export interface PersistOptions {
+  item: QueueItemRow;
+  /** The subject chosen in the call; null: named after the top category or the file. */
+  subjectId: number | null;
+  fileName: string;
+}
+
+const decodeAttr = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** src/href attributes whose value is exactly a media ref become the stored file's URL. */
+export function rewriteRefs(html: string, urls: ReadonlyMap<string, string>): string {
+  if (!urls.size) return html;
+  return html.replace(
+    /(\s(?:src|href)\s*=\s*)(["'])([^"']*)\2/gi,
+    (whole, pre: string, q: string, value: string) => {
+      const url = urls.get(value) ?? urls.get(decodeAttr(value));
+      return url ? `${pre}${q}${url}${q}` : whole;
+    },
+  );
+}
+
+function rewriteContent(value: unknown, urls: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => rewriteContent(v, urls));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        k === 'html' && typeof v === 'string' ? rewriteRefs(v, urls) : rewriteContent(v, urls),
+      ]),
+    );
+  return value;
+}
+
+const withTask = (item: PreparedItem): item is PreparedItem & { task: NonNullable<PreparedItem['task']> } =>
+  !!item.task;
+
+/** The subject of the file's tasks, and whether its name is the items' shared top category. */
+function subjectChoice(batch: PreparedBatch, fileName: string): { name: string; fromCategory: boolean } {
+  const tops = new Set(batch.items.filter(withTask).map((i) => i.category[0] ?? ''));
+  const [top] = [...tops];
+  if (tops.size === 1 && top) return { name: top, fromCategory: true };
+  const stem = cleanFileName(fileName, 'Импорт').replace(/\.[A-Za-z0-9]{1,10}$/, '');
+  return { name: stem.slice(0, 200) || 'Импорт', fromCategory: false };
+}
+
+export async function persistBatch(
+  db: Db,
+  batch: PreparedBatch,
+  options: PersistOptions,
+): Promise<ImportReport> {
+  const { item } = options;
+  const createdBy = item.createdBy;
+  return db.transaction(async (tx) => {
+    if (!(await repo.holdQueueItem(tx, item.id, item.lockedBy))) throw new JobLockLost(item.id);
+
+    let subjectId = options.subjectId;
+    let fromCategory = false;
+    if (subjectId !== null) {
+      if (!(await repo.subjectExists(tx, subjectId)))
+        throw new ImportRefusal('not_found', 'The subject chosen for the import no longer exists');
+    } else {
+      const choice = subjectChoice(batch, options.fileName);
+      subjectId = await repo.subjectNamed(tx, choice.name);
+      fromCategory = choice.fromCategory;
+    }
+
+    const report: ContentImportItem[] = [];
+    const created = new Map<string, { id: number; maxScore: number }>();
+    for (const prepared of batch.items) {
+      const base = {
+        sourceId: prepared.sourceId,
+        title: prepared.title,
+        outcome: prepared.outcome,
+        notes: prepared.notes,
+      };
+      if (!withTask(prepared)) {
+        report.push({ ...base, taskId: null, answerType: null });
+        continue;
+      }
+      const { task } = prepared;
+      const path = fromCategory ? prepared.category.slice(1) : prepared.category;
+      const taskId = await repo.insertTask(tx, {
+        answerType: task.answerType,
+        html: task.html,
+        content: task.content as Record<string, unknown>,
+        reference: task.reference,
+        scoring: task.scoring as Record<string, unknown>,
+        solutionHtml: task.solutionHtml,
+        criteria: task.criteria ?? null,
+        maxScore: task.maxScore,
+        subjectId,
+        category: path.length ? path.join('/') : null,
+        title: prepared.title,
+        sourceId: prepared.sourceId,
+        sourceFormat: batch.format,
+        createdBy,
+      });
+      if (prepared.media.length) {
+        const urls = new Map<string, string>();
+        for (const m of prepared.media) {
+          const fileId = await repo.insertTaskFile(tx, taskId, m.media, createdBy);
+          urls.set(m.ref, `/api/files/${fileId}`);
+        }
+        await repo.updateTaskHtml(tx, taskId, {
+          html: rewriteRefs(task.html, urls),
+          solutionHtml: task.solutionHtml === null ? null : rewriteRefs(task.solutionHtml, urls),
+          content: rewriteContent(task.content, urls) as Record<string, unknown>,
+        });
+      }
+      created.set(prepared.sourceId, { id: taskId, maxScore: task.maxScore });
+      report.push({ ...base, taskId, answerType: task.answerType });
+    }
+
+    const subjectTestIds: number[] = [];
+    if (batch.tests.length) {
+      const subjectExamId = await repo.diagnosticExamOf(tx, subjectId);
+      for (const test of batch.tests) {
+        const inTest = new Set<number>();
+        const testTasks = test.itemSourceIds
+          .map((id) => created.get(id))
+          .filter(
+            (t): t is { id: number; maxScore: number } => !!t && !inTest.has(t.id) && !!inTest.add(t.id),
+          );
+        subjectTestIds.push(
+          await repo.insertDraftTest(tx, {
+            subjectExamId,
+            name: test.title,
+            sourceId: test.sourceId,
+            tasks: testTasks,
+          }),
+        );
+      }
+    }
+
+    await repo.dropUploads(tx, item.id);
+    const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
+    await audit(tx, {
+      userId: createdBy,
+      action: 'content.import',
+      entity: 'queue_item',
+      entityId: item.id,
+      details: {
+        format: batch.format,
+        file: cleanFileName(options.fileName),
+        subjectId,
+        imported: count('imported'),
+        converted: count('converted'),
+        refused: count('refused'),
+        taskIds: [...created.values()].map((t) => t.id),
+        subjectTestIds,
+      },
+    });
+    return { format: batch.format, subjectId, items: report, subjectTestIds };
+  });
+}

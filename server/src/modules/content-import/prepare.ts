@@ -1,0 +1,209 @@
+import { taskDefinitionSchema, type TaskDefinition } from '@attesta/contract';
+import { sanitizeHtml } from '../../lib/sanitize.js';
+import {
+  ImportRefusal,
+  SOURCE_FORMATS,
+  type ItemOutcome,
+  type ParseInput,
+  type ParsedBatch,
+  type ParsedItem,
+  type SourceFormat,
+} from './parsers/types.js';
+import { checkMedia, type CheckedMedia } from './safety/media.js';
+
+/*
+ * A parser's batch made ready to store, without the database: every item's task checked with the
+ * contract's taskDefinitionSchema (one that fails is refused with the reason), its html sanitised
+ * by the server's sanitizer, its media read from the package (or inline), sniffed, sanitised (SVG,
+ * html) or left out with a note. Parsers are trusted for nothing: shapes, sizes and identifiers are
+ * checked here again.
+ */
+
+export const MAX_ITEMS = 5000;
+const MAX_HTML = 200_000;
+const MAX_ID = 200;
+const MAX_TITLE = 500;
+const MAX_NOTES = 20;
+
+export interface PreparedMedia {
+  /** The reference as written in the html (before sanitising). */
+  ref: string;
+  media: CheckedMedia;
+}
+
+export interface PreparedItem {
+  sourceId: string;
+  title: string;
+  category: string[];
+  outcome: ItemOutcome;
+  notes: string[];
+  /** Present unless refused: the checked definition with its sanitised html. */
+  task?: TaskDefinition & { html: string; solutionHtml: string | null };
+  media: PreparedMedia[];
+}
+
+export interface PreparedTest {
+  sourceId: string;
+  title: string;
+  /** Source ids of the items in order (sections flattened in order). */
+  itemSourceIds: string[];
+}
+
+export interface PreparedBatch {
+  format: SourceFormat;
+  items: PreparedItem[];
+  tests: PreparedTest[];
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+/** A one-line text from a parser: a string, without control characters, trimmed, bounded. */
+const line = (value: unknown, max: number): string =>
+  typeof value === 'string'
+    ? value.replace(CONTROL, '').replace(/\s+/g, ' ').trim().slice(0, max)
+    : typeof value === 'number'
+      ? String(value)
+      : '';
+
+const noteText = (value: unknown) => line(value, 500);
+
+/** Every `html` field in a task's content (options, items, matching sides), sanitised in place. */
+function sanitizeContentHtml(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sanitizeContentHtml);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        k === 'html' && typeof v === 'string' ? sanitizeHtml(v) : sanitizeContentHtml(v),
+      ]),
+    );
+  }
+  return value;
+}
+
+/** Every string of a task's html parts (html, solution, content labels), for finding media refs. */
+export function htmlParts(task: NonNullable<PreparedItem['task']>): string[] {
+  const parts = [task.html, task.solutionHtml ?? ''];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (k === 'html' && typeof v === 'string') parts.push(v);
+        else walk(v);
+      }
+  };
+  walk(task.content);
+  return parts;
+}
+
+const describeIssues = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
+  issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join('.') || 'task'}: ${i.message}`)
+    .join('; ');
+
+/** Checks the task of one item; returns it sanitised, or the reason it is refused. */
+function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> } | { refused: string } {
+  const raw = item.task;
+  if (!raw || typeof raw !== 'object') return { refused: 'no task could be made of this item' };
+  if (typeof raw.html !== 'string' || !raw.html.trim()) return { refused: 'the item has no question text' };
+  if (raw.html.length > MAX_HTML)
+    return { refused: `the question text is longer than ${MAX_HTML} characters` };
+  const html = sanitizeHtml(raw.html);
+  if (!html.trim()) return { refused: 'nothing of the question text is allowed html' };
+  const solutionHtml =
+    typeof raw.solutionHtml === 'string' && raw.solutionHtml.trim()
+      ? sanitizeHtml(raw.solutionHtml.slice(0, MAX_HTML)) || null
+      : null;
+  const parsed = taskDefinitionSchema.safeParse({
+    answerType: raw.answerType,
+    content: sanitizeContentHtml(raw.content),
+    reference: raw.reference,
+    scoring: raw.scoring,
+    maxScore: raw.maxScore,
+    criteria: raw.criteria,
+  });
+  if (!parsed.success) return { refused: `invalid task: ${describeIssues(parsed.error.issues)}` };
+  return { task: { ...parsed.data, html, solutionHtml } };
+}
+
+/** The bytes of a media entry: from the package, or inline. */
+function mediaBytes(
+  media: ParsedItem['media'][number],
+  input: ParseInput,
+): { data: Buffer; name: string } | { missing: string } {
+  if (Buffer.isBuffer(media.bytes)) return { data: media.bytes, name: media.name ?? media.ref };
+  if (typeof media.path === 'string' && 'package' in input) {
+    const pkg = input.package;
+    if (pkg.has(media.path)) return { data: pkg.read(media.path), name: media.name ?? media.path };
+  }
+  return { missing: `${line(media.ref, 200)}: not found in the package` };
+}
+
+/** Checks a whole batch. Refuses it (nothing created) only when it is not a batch at all. */
+export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBatch {
+  if (!batch || typeof batch !== 'object' || !Array.isArray(batch.items) || !Array.isArray(batch.tests))
+    throw new ImportRefusal('import_invalid', 'The parser returned no items');
+  if (!SOURCE_FORMATS.includes(batch.format))
+    throw new ImportRefusal('import_invalid', 'The parser returned an unknown format');
+  if (!batch.items.length) throw new ImportRefusal('import_invalid', 'The file has no items to import');
+  if (batch.items.length > MAX_ITEMS)
+    throw new ImportRefusal('import_invalid', `A file may hold at most ${MAX_ITEMS} items`);
+
+  const seen = new Set<string>();
+  const items = batch.items.map((item, i): PreparedItem => {
+    const sourceId = line(item?.sourceId, MAX_ID) || `#${i + 1}`;
+    const title = line(item?.title, MAX_TITLE) || sourceId;
+    const category = (Array.isArray(item?.category) ? item.category : [])
+      .map((c) => line(c, 200).replace(/\//g, '∕'))
+      .filter(Boolean)
+      .slice(0, 20);
+    const notes = (Array.isArray(item?.notes) ? item.notes : [])
+      .map(noteText)
+      .filter(Boolean)
+      .slice(0, MAX_NOTES);
+    const refused = (reason?: string): PreparedItem => ({
+      sourceId,
+      title,
+      category,
+      outcome: 'refused',
+      notes: reason ? [...notes, reason] : notes,
+      media: [],
+    });
+
+    if (!item || typeof item !== 'object') return refused('not an item');
+    if (seen.has(sourceId)) return refused('another item of the file has the same identifier');
+    seen.add(sourceId);
+    if (item.outcome === 'refused') return refused(notes.length ? undefined : 'refused by the parser');
+    const checked = checkTask(item);
+    if ('refused' in checked) return refused(checked.refused);
+
+    let outcome: ItemOutcome = item.outcome === 'converted' ? 'converted' : 'imported';
+    const media: PreparedMedia[] = [];
+    const refs = new Set<string>();
+    for (const m of Array.isArray(item.media) ? item.media : []) {
+      if (!m || typeof m.ref !== 'string' || !m.ref || refs.has(m.ref)) continue;
+      refs.add(m.ref);
+      const bytes = mediaBytes(m, input);
+      const check =
+        'missing' in bytes
+          ? { ok: false as const, reason: bytes.missing }
+          : checkMedia(bytes.data, bytes.name);
+      if (check.ok) media.push({ ref: m.ref, media: check.media });
+      else {
+        notes.push(`media left out: ${check.reason}`);
+        outcome = 'converted';
+      }
+    }
+    return { sourceId, title, category, outcome, notes, task: checked.task, media };
+  });
+
+  const tests = batch.tests.slice(0, 100).map((test, i): PreparedTest => ({
+    sourceId: line(test?.sourceId, MAX_ID) || `test-${i + 1}`,
+    title: line(test?.title, MAX_TITLE) || line(test?.sourceId, MAX_ID) || `Тест ${i + 1}`,
+    itemSourceIds: (Array.isArray(test?.sections) ? test.sections : []).flatMap((s) =>
+      (Array.isArray(s?.itemSourceIds) ? s.itemSourceIds : []).map((id) => line(id, MAX_ID)),
+    ),
+  }));
+  return { format: batch.format, items, tests };
+}
