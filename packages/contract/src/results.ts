@@ -264,3 +264,29 @@ export const resultJsonSchema = z
     computedAt: instant,
   })
   .meta({ id: 'ResultJson' });
+
+// ---------------------------------------------------------------- GET /api/results/verify/{code}
+
+/** `{code}` of a result document's verification code (printed and in the QR code). */
+export const resultVerifyParamsSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(4)
+    .max(32)
+    .regex(/^[A-Za-z0-9-]+$/),
+});
+
+/** What anyone holding a result document learns of it: details only once results are published. */
+export const resultVerificationSchema = z.object({
+  valid: z.boolean(),
+  published: z.boolean().describe('details are shown only once the results are published'),
+  diagnosticName: z.string().nullable(),
+  subjectTestName: z.string().nullable(),
+  testDate: z.string().nullable(),
+  participant: z.string().nullable().describe('surname and initials'),
+  primaryScore: z.number().nullable(),
+  maxScore: z.number().nullable(),
+  mark: z.string().nullable(),
+});
+export type ResultVerification = z.infer<typeof resultVerificationSchema>;

@@ -8,7 +8,7 @@
  *   text to the console, because their callers decide themselves (e.g. the guard goes to /login).
  * Every failure is also thrown as an ApiError so the caller's promise never silently resolves.
  */
-import { errorBodySchema, type FieldError } from '@attesta/contract';
+import { errorBodySchema, type CallKey, type FieldError } from '@attesta/contract';
 import { getAuthToken } from './auth-token';
 import { currentAppPath } from './location';
 
@@ -47,17 +47,18 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls that only log their failures (spec §8). Paths compare case-insensitively (docs/design.md §8). */
-export const SYNC_STYLE_CALLS: readonly { method: HttpMethod; path: string }[] = [
-  { method: 'GET', path: '/api/user' },
-  { method: 'GET', path: '/api/user/hasSession' },
-  { method: 'GET', path: '/api/user/sessionTime' },
-  { method: 'POST', path: '/api/Account/LogOff' },
-];
+/** Calls that only log their failures (spec §8), by their contract keys. Paths compare case-insensitively (docs/design.md §8). */
+export const SYNC_STYLE_CALLS = [
+  'GET /api/user',
+  'GET /api/user/hasSession',
+  'GET /api/user/sessionTime',
+  'POST /api/Account/LogOff',
+] as const satisfies readonly CallKey[];
 
 export function isSyncStyleCall(method: HttpMethod, path: string): boolean {
   const bare = path.split('?')[0]!.toLowerCase().replace(/\/+$/, '');
-  return SYNC_STYLE_CALLS.some((call) => call.method === method && call.path.toLowerCase() === bare);
+  const key = `${method} ${bare}`.toLowerCase();
+  return SYNC_STYLE_CALLS.some((call) => call.toLowerCase() === key);
 }
 
 export type QueryValue = string | number | boolean | null | undefined;

@@ -3,10 +3,10 @@
  * token, then leave for the given address or the site root. A full page load, not a router move,
  * so nothing of the previous user stays in memory.
  */
-import { logOffResponseSchema } from '@attesta/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiClient } from './api-client';
 import { clearAuthToken } from './auth-token';
+import { call } from './call';
 import { getRootUrl, safeReturnUrl } from './location';
 import { clearRunnerSnapshot } from './runner-snapshot';
 
@@ -30,9 +30,7 @@ export async function logOff(deps: LogOffDeps, redirectTo?: string): Promise<voi
   const client = deps.client ?? apiClient;
   let serverTarget: string | null = null;
   try {
-    const answer = await client.post('/api/Account/LogOff', undefined, {
-      parse: (data) => logOffResponseSchema.parse(data ?? { redirectTo: null }),
-    });
+    const answer = await call('POST /api/Account/LogOff', { body: null }, {}, client);
     // Only an in-app path from the server is followed; an absolute URL there would be an open redirect.
     serverTarget = safeReturnUrl(answer.redirectTo);
   } catch {

@@ -2,6 +2,7 @@
 import { currentUserSchema, type CurrentUser } from '@attesta/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { apiClient, type ApiClient } from './api-client';
+import { call } from './call';
 import { parseSessionTime } from './format';
 
 export const currentUserQueryKey = ['current-user'] as const;
@@ -13,7 +14,7 @@ export async function fetchCurrentUser(
   client: ApiClient = apiClient,
   signal?: AbortSignal,
 ): Promise<CurrentUser> {
-  const user = await client.get('/api/user', { signal, parse: (data) => currentUserSchema.parse(data) });
+  const user = await call('GET /api/user', {}, { signal }, client);
   try {
     sessionStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
   } catch {
@@ -47,8 +48,8 @@ export function currentUserQuery(client: ApiClient = apiClient) {
 }
 
 /**
- * `GET /api/user/sessionTime` answers an ISO string; a JSON string and an `{ expiresAt }` /
- * `{ sessionTime }` object are all accepted until the contract fixes one shape.
+ * `GET /api/user/sessionTime` answers an ISO string (its contract row); an `{ expiresAt }` /
+ * `{ sessionTime }` object is read too.
  */
 export function readSessionTime(data: unknown): Date | null {
   if (data && typeof data === 'object') {
@@ -61,7 +62,8 @@ export function readSessionTime(data: unknown): Date | null {
 export function sessionTimeQuery(client: ApiClient = apiClient) {
   return queryOptions({
     queryKey: sessionTimeQueryKey,
-    queryFn: async ({ signal }) => readSessionTime(await client.get('/api/user/sessionTime', { signal })),
+    queryFn: async ({ signal }) =>
+      readSessionTime(await call('GET /api/user/sessionTime', {}, { signal }, client)),
     staleTime: 60_000,
   });
 }

@@ -1,14 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  errorBodySchema,
-  LOGIN_MAX,
-  loginResponseSchema,
-  parallelSchema,
-  PASSWORD_MAX,
-  powChallengeSchema,
-} from '@attesta/contract';
+import { errorBodySchema, LOGIN_MAX, loginResponseSchema, PASSWORD_MAX } from '@attesta/contract';
 import { authOf, endpoint, SESSION_COOKIE, contractRoute } from '../../auth/access.js';
 import { activationCodeInScope, userInScope } from '../../auth/shared.access.js';
 import { hashPassword } from '../../lib/password.js';
@@ -108,18 +101,15 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
 
   // Not a call of the specification: the proof of work of activation-code attempts needs it.
   app.route({
-    method: 'GET',
-    url: '/api/Account/LoginChallenge',
-    config: { access: { roles: 'anon' } },
-    schema: {
+    ...contractRoute('GET /api/Account/LoginChallenge', {
       summary: 'A single-use proof-of-work challenge for activation-code attempts (ALTCHA v2)',
       description:
         'Asked for by 428 `proof_of_work_required`. Solve it (PBKDF2/SHA-256, about a second in a browser; ' +
         'longer while the service is under a guessing attack) and send `JSON.stringify({challenge, solution})` ' +
         'as `proof` with the code (or in the `X-Proof-Of-Work` header of the code check). Valid for 5 minutes, once.',
       tags,
-      response: { 200: powChallengeSchema, ...errorsOf(429) },
-    },
+      errors: [429],
+    }),
     handler: async (_req, reply) => {
       reply.header('cache-control', 'no-store');
       return app.ctx.pow.challenge();
@@ -205,12 +195,11 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('GET /api/Account/Parallels'),
-    schema: {
+    ...contractRoute('GET /api/Account/Parallels', {
       summary: 'Parallels (grades) for the registration form',
       tags,
-      response: { 200: z.array(parallelSchema) },
-    },
+      errors: [],
+    }),
     handler: async () => service.parallels(),
   });
 

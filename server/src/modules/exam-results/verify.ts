@@ -1,22 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorBodySchema } from '@attesta/contract';
+import { contractRoute } from '../../auth/access.js';
 import { addressKey } from '../../auth/throttle.js';
 import { diagnostics, participantTests, results, students, subjectTests } from '../../db/schema/index.js';
-
-export const verificationSchema = z.object({
-  valid: z.boolean(),
-  published: z.boolean().describe('details are shown only once the results are published'),
-  diagnosticName: z.string().nullable(),
-  subjectTestName: z.string().nullable(),
-  testDate: z.string().nullable(),
-  participant: z.string().nullable().describe('surname and initials'),
-  primaryScore: z.number().nullable(),
-  maxScore: z.number().nullable(),
-  mark: z.string().nullable(),
-});
 
 const invalid = {
   valid: false,
@@ -41,22 +28,11 @@ const initials = (s: { surname: string; name: string; patronymic: string | null 
 export const resultVerifyRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.route({
-    method: 'GET',
-    url: '/api/results/verify/:code',
-    config: { access: { roles: 'anon' } },
-    schema: {
+    ...contractRoute('GET /api/results/verify/{code}', {
       summary: 'Check a result document by its verification code',
       tags: ['exam-results'],
-      params: z.object({
-        code: z
-          .string()
-          .trim()
-          .min(4)
-          .max(32)
-          .regex(/^[A-Za-z0-9-]+$/),
-      }),
-      response: { 200: verificationSchema, 400: errorBodySchema, 429: errorBodySchema },
-    },
+      errors: [400, 429],
+    }),
     handler: async (req) => {
       const { db, throttle } = app.ctx;
       // Taken before the lookup; a genuine document gives it back (only unknown codes count).

@@ -1,9 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { expertAnswersZipQuerySchema } from '@attesta/contract';
-import { authOf, contractRoute, endpoint } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 import { checkRange, expertAnswerDates, expertAnswersZip } from './answers-zip.service.js';
 import { saveMarks } from './grading.service.js';
 import * as workspace from './workspace.service.js';
@@ -105,8 +103,7 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/ParticipantTest/getExpertAnswersFileForDownloader'),
-    schema: {
+    ...contractRoute('GET /api/ParticipantTest/getExpertAnswersFileForDownloader', {
       summary: 'Zip of answers to grade, with their files, task texts and criteria',
       description:
         'Open assignments of the caller (an admin: every open assignment, one per answer) whose work was ' +
@@ -115,9 +112,8 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         'task.html (sanitized task text and criteria); manifest.csv (semicolon-separated, UTF-8 with BOM) ' +
         'lists anonCode, task, round, subject test, criteria maxima. Nothing identifies the participant.',
       tags,
-      querystring: expertAnswersZipQuerySchema,
-      response: errors(400, 401, 403),
-    },
+      errors: [400, 401, 403],
+    }),
     handler: async (req, reply) => {
       const range = checkRange(req.query.date, req.query.dateTill);
       const { stream, fileName } = await expertAnswersZip(db, authOf(req), range);

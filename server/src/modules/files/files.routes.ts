@@ -34,16 +34,14 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
   closeRefusedUploads(app);
 
   app.route({
-    ...endpoint('GET /api/files/{id}'),
-    schema: {
+    ...contractRoute('GET /api/files/{id}', {
       summary: 'Download a file the caller may see',
       description:
         'Always an attachment (`Content-Disposition: attachment` with an RFC 5987 `filename*`), with ' +
         'the stored MIME type, `X-Content-Type-Options: nosniff` and a sandboxing CSP.',
       tags,
-      params: idParams,
-      response: errors(400, 401, 403, 404),
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: async (req, reply) => {
       const { file, data } = await service.download(db, authOf(req), req.params.id);
       return (

@@ -1,28 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
-import {
-  listResponseSchema,
-  ugnikBuildingListRequestSchema,
-  ugnikBuildingSchema,
-  ugnikClassListRequestSchema,
-  ugnikClassSchema,
-  ugnikMainSubjectTestListRequestSchema,
-  ugnikMainSubjectTestSchema,
-  ugnikOoListRequestSchema,
-  ugnikOoSchema,
-  ugnikParallelListRequestSchema,
-  ugnikParallelSchema,
-  ugnikParticipantSaveBodySchema,
-  ugnikParticipantSaveResultSchema,
-  ugnikSchoolListRequestSchema,
-  ugnikSchoolSchema,
-  type EndpointKey,
-  type UgnikParticipantSaveBody,
-} from '@attesta/contract';
-import { authOf, endpoint, contractRoute } from '../../auth/access.js';
-import type { Db } from '../../db/client.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
+import type { UgnikParticipantSaveBody } from '@attesta/contract';
+import { authOf, contractRoute, type RouteDocs } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/xlsx.js';
 import * as reports from './reports.service.js';
 import * as service from './ugnik.service.js';
@@ -118,22 +97,21 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
   // --- participants ---
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'POST /api/ugnik/participantTest/save',
+      {
+        summary: 'Register students for a subject test of your diagnostic',
+        description:
+          SCOPE +
+          'Students of the diagnostic’s schools; the subject test must be one of the diagnostic and the ' +
+          'date inside its window (400 otherwise, nothing saved). Idempotent per (diagnostic, subject test, ' +
+          'student): a registered student keeps their participant test and codes (`created: false`). ' +
+          'Audited (`participant_test.register`).',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
       ugnikDiagnosticInScope((req) => (req.body as UgnikParticipantSaveBody).diagnosticId),
     ),
-    schema: {
-      summary: 'Register students for a subject test of your diagnostic',
-      description:
-        SCOPE +
-        'Students of the diagnostic’s schools; the subject test must be one of the diagnostic and the ' +
-        'date inside its window (400 otherwise, nothing saved). Idempotent per (diagnostic, subject test, ' +
-        'student): a registered student keeps their participant test and codes (`created: false`). ' +
-        'Audited (`participant_test.register`).',
-      tags,
-      body: ugnikParticipantSaveBodySchema,
-      response: { 200: ugnikParticipantSaveResultSchema, ...errors(400, 401, 403, 404) },
-    },
     handler: (req) => service.saveParticipants(ctx, actorOf(req), req.body),
   });
 
@@ -184,67 +162,45 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
 
   // --- reference lists across schools ---
 
-  const referenceList = <B extends z.ZodType, I extends z.ZodType>(
-    key: EndpointKey,
-    summary: string,
-    body: B,
-    item: I,
-    list: (db: Db, req: z.infer<B>) => Promise<{ items: z.infer<I>[]; total: number }>,
-  ) =>
-    app.route({
-      ...endpoint(key),
-      schema: {
-        summary,
-        description: 'Every school’s, not only those of your diagnostics. Sorted by name unless `sort` says.',
-        tags,
-        body,
-        response: { 200: listResponseSchema(item), ...errors(400, 401, 403) },
-      },
-      handler: (req) => list(ctx.db, req.body as z.infer<B>),
-    });
+  const referenceDocs = (summary: string): RouteDocs => ({
+    summary,
+    description: 'Every school’s, not only those of your diagnostics. Sorted by name unless `sort` says.',
+    tags,
+    errors: [400, 401, 403],
+  });
 
-  referenceList(
-    'POST /api/ugnik/oo/list',
-    'Educational organisations (filter: search)',
-    ugnikOoListRequestSchema,
-    ugnikOoSchema,
-    service.listOo,
-  );
-  referenceList(
-    'POST /api/ugnik/school/list',
-    'Schools (filter: search, ooId)',
-    ugnikSchoolListRequestSchema,
-    ugnikSchoolSchema,
-    service.listSchools,
-  );
-  referenceList(
-    'POST /api/ugnik/building/list',
-    'Buildings (filter: search, schoolId)',
-    ugnikBuildingListRequestSchema,
-    ugnikBuildingSchema,
-    service.listBuildings,
-  );
-  referenceList(
-    'POST /api/ugnik/class/list',
-    'Classes (filter: search, schoolId, buildingId, parallelId)',
-    ugnikClassListRequestSchema,
-    ugnikClassSchema,
-    service.listClasses,
-  );
-  referenceList(
-    'POST /api/ugnik/parallel/list',
-    'Parallels (grades)',
-    ugnikParallelListRequestSchema,
-    ugnikParallelSchema,
-    service.listParallels,
-  );
-  referenceList(
-    'POST /api/ugnik/mainSubjectTest/list',
-    'Subject tests usable for inspections (kind diagnostic; filter: search, parallelId, subjectId)',
-    ugnikMainSubjectTestListRequestSchema,
-    ugnikMainSubjectTestSchema,
-    service.listMainSubjectTests,
-  );
+  app.route({
+    ...contractRoute('POST /api/ugnik/oo/list', referenceDocs('Educational organisations (filter: search)')),
+    handler: (req) => service.listOo(ctx.db, req.body),
+  });
+  app.route({
+    ...contractRoute('POST /api/ugnik/school/list', referenceDocs('Schools (filter: search, ooId)')),
+    handler: (req) => service.listSchools(ctx.db, req.body),
+  });
+  app.route({
+    ...contractRoute('POST /api/ugnik/building/list', referenceDocs('Buildings (filter: search, schoolId)')),
+    handler: (req) => service.listBuildings(ctx.db, req.body),
+  });
+  app.route({
+    ...contractRoute(
+      'POST /api/ugnik/class/list',
+      referenceDocs('Classes (filter: search, schoolId, buildingId, parallelId)'),
+    ),
+    handler: (req) => service.listClasses(ctx.db, req.body),
+  });
+  app.route({
+    ...contractRoute('POST /api/ugnik/parallel/list', referenceDocs('Parallels (grades)')),
+    handler: (req) => service.listParallels(ctx.db, req.body),
+  });
+  app.route({
+    ...contractRoute(
+      'POST /api/ugnik/mainSubjectTest/list',
+      referenceDocs(
+        'Subject tests usable for inspections (kind diagnostic; filter: search, parallelId, subjectId)',
+      ),
+    ),
+    handler: (req) => service.listMainSubjectTests(ctx.db, req.body),
+  });
 
   // --- reports ---
 

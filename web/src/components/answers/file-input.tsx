@@ -1,6 +1,7 @@
 import { ActionIcon, Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { callPath } from '../../lib/call';
 import { describeApiError } from '../../lib/form-errors';
 import type { AnswerInputProps } from './types';
 
@@ -101,7 +102,7 @@ export function FileAnswerInput({
             const name = known?.name ?? t('answers.fileNumber', { id });
             return (
               <li key={id} data-testid={`attached-${id}`}>
-                <a href={`/api/files/${id}`} target="_blank" rel="noopener noreferrer">
+                <a href={callPath('GET /api/files/{id}', { id })} target="_blank" rel="noopener noreferrer">
                   {name}
                 </a>
                 {known?.size !== undefined && (

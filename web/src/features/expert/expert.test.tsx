@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, renderApp } from '../../test/test-app';
-import { marksOf, scoreError, totalOf } from './marks';
+import { marksOf, scoreError, totalOf } from './lib/marks';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -177,8 +177,8 @@ describe('expert grading workspace', () => {
       'POST /api/kim/subject/list': () =>
         json(200, {
           items: [
-            { id: 1, name: 'Математика' },
-            { id: 2, name: 'Физика' },
+            { id: 1, name: 'Математика', code: 'MATH', subjectTestCount: 2 },
+            { id: 2, name: 'Физика', code: 'PHYS', subjectTestCount: 1 },
           ],
           total: 2,
         }),

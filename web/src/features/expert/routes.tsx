@@ -1,9 +1,9 @@
 /** The expert's work place: grading and profile under `/expert`, and its navigation items. */
 import type { RouteObject } from 'react-router';
 import { useBundleT } from '../../components/data-table/use-bundle-t';
-import { GradingPage } from './grading-page';
+import { GradingPage } from './components/grading-page';
 import { expertBundle } from './locales';
-import { ExpertProfilePage } from './profile-page';
+import { ExpertProfilePage } from './components/profile-page';
 
 /** Children of the `/expert` route (its role guard applies to all of them). */
 export const expertRoutes: RouteObject[] = [

@@ -23,8 +23,8 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/ui/page-title';
 import { useMonitoringT } from './i18n';
-import { monitoringApi, type RoomRef, type RoomRole } from './monitoring-api';
-import { useRoomStream } from './use-room-stream';
+import { monitoringApi, type RoomRef, type RoomRole } from './api/monitoring-api';
+import { useRoomStream } from './hooks/use-room-stream';
 import { describeApiError } from '../../lib/form-errors';
 
 type Action = 'pause' | 'resume' | 'extend' | 'logout' | 'clearSession' | 'restore';

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users } from '../../test/test-app';
-import { answerLines, referenceLines } from './answer-text';
+import { answerLines, referenceLines } from './lib/answer-text';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -1,9 +1,9 @@
 /** Results work places: the participant's own result and the publication page of coordinators and admins. */
 import type { RouteObject } from 'react-router';
 import { useBundleT } from '../../components/data-table/use-bundle-t';
-import { PublishPage } from './publish-page';
-import { ResultPage } from './result-page';
-import { VerifyPage } from './verify-page';
+import { PublishPage } from './components/publish-page';
+import { ResultPage } from './components/result-page';
+import { VerifyPage } from './components/verify-page';
 import { resultsBundle } from './locales';
 
 /** Children of each role's home route (its role guard applies). */

@@ -1,5 +1,5 @@
 /** Account calls of the registration and password pages. Each form handles its own failures. */
-import { parallelSchema, type Parallel, type RegisterBody } from '@attesta/contract';
+import type { Parallel, RegisterBody } from '@attesta/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { apiClient, type ApiClient } from '../../../lib/api-client';
 import { call } from '../../../lib/call';
@@ -47,11 +47,7 @@ export function parallelsQuery(client: ApiClient = apiClient) {
   return queryOptions({
     queryKey: ['account', 'parallels'],
     queryFn: ({ signal }): Promise<Parallel[]> =>
-      client.get('/api/Account/Parallels', {
-        signal,
-        suppressRedirect: true,
-        parse: (data) => parallelSchema.array().parse(data),
-      }),
+      call('GET /api/Account/Parallels', {}, { signal, suppressRedirect: true }, client),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

@@ -1,4 +1,4 @@
-import { powChallengeSchema, type LoginBody, type LoginResponse, type PowChallenge } from '@attesta/contract';
+import type { LoginBody, LoginResponse, PowChallenge } from '@attesta/contract';
 import { apiClient, type ApiClient } from '../../../lib/api-client';
 import { call } from '../../../lib/call';
 
@@ -12,8 +12,5 @@ export function login(body: LoginBody, client: ApiClient = apiClient): Promise<L
 
 /** `GET /api/Account/LoginChallenge`: the proof of work a code login needs after many wrong codes. */
 export function loginChallenge(client: ApiClient = apiClient): Promise<PowChallenge> {
-  return client.get('/api/Account/LoginChallenge', {
-    suppressRedirect: true,
-    parse: (data) => powChallengeSchema.parse(data),
-  });
+  return call('GET /api/Account/LoginChallenge', {}, { suppressRedirect: true }, client);
 }

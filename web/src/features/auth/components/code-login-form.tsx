@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useApiForm } from '../../../lib/use-api-form';
 import { login, loginChallenge } from '../api/login';
 import { solveLoginChallenge } from '../api/proof-of-work';
-import { useCompleteLogin } from './use-complete-login';
+import { useCompleteLogin } from '../hooks/use-complete-login';
 
 const codeLoginSchema = loginBodySchema.options[1];
 

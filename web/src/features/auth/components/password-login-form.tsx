@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { useApiForm } from '../../../lib/use-api-form';
 import { login } from '../api/login';
-import { useCompleteLogin } from './use-complete-login';
+import { useCompleteLogin } from '../hooks/use-complete-login';
 
 const passwordLoginSchema = loginBodySchema.options[0];
 

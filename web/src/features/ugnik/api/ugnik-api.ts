@@ -1,25 +1,14 @@
 /** The supervision authority's calls (/api/ugnik/*). Lists handle their failures inline. */
-import {
-  ugnikClassSchema,
-  ugnikMainSubjectTestSchema,
-  ugnikParticipantSaveResultSchema,
-  ugnikSchoolSchema,
-  type ParticipantTestListRequest,
-  type UgnikDiagnosticCreateBody,
-  type UgnikDiagnosticListRequest,
-  type UgnikParticipantSaveBody,
+import type {
+  ParticipantTestListRequest,
+  UgnikDiagnosticCreateBody,
+  UgnikDiagnosticListRequest,
+  UgnikParticipantSaveBody,
 } from '@attesta/contract';
-import { apiClient } from '../../../lib/api-client';
-import { call } from '../../../lib/call';
+import { call, callPath } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
-const page = <T>(item: { parse: (d: unknown) => T }) => ({
-  parse: (d: unknown) => {
-    const data = d as { items: unknown[]; total: number };
-    return { items: (data.items ?? []).map((i) => item.parse(i)), total: Number(data.total) };
-  },
-});
 
 export const ugnikKeys = {
   diagnostics: ['ugnik', 'diagnostics'] as const,
@@ -43,42 +32,42 @@ export const deleteDiagnostic = (id: number) =>
 
 export const listMainSubjectTests = () =>
   inlineCall(() =>
-    apiClient.post(
-      '/api/ugnik/mainSubjectTest/list',
-      { page: 1, pageSize: 500 },
-      { ...inline, ...page(ugnikMainSubjectTestSchema) },
-    ),
+    call('POST /api/ugnik/mainSubjectTest/list', { body: { page: 1, pageSize: 500 } }, inline),
   );
 
 export const listSchools = (search: string) =>
   inlineCall(() =>
-    apiClient.post(
-      '/api/ugnik/school/list',
-      { page: 1, pageSize: 50, ...(search.trim() ? { filter: { search: search.trim() } } : {}) },
-      { ...inline, ...page(ugnikSchoolSchema) },
+    call(
+      'POST /api/ugnik/school/list',
+      { body: { page: 1, pageSize: 50, ...(search.trim() ? { filter: { search: search.trim() } } : {}) } },
+      inline,
     ),
   );
 
 export const listClasses = (schoolId: number) =>
   inlineCall(() =>
-    apiClient.post(
-      '/api/ugnik/class/list',
-      { page: 1, pageSize: 500, filter: { schoolId } },
-      { ...inline, ...page(ugnikClassSchema) },
-    ),
+    call('POST /api/ugnik/class/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline),
   );
 
 export const listParticipants = (body: ParticipantTestListRequest) =>
   inlineCall(() => call('POST /api/ugnik/participantTest/list', { body }, inline));
 
 export const saveParticipants = (body: UgnikParticipantSaveBody) =>
-  apiClient.post('/api/ugnik/participantTest/save', body, {
-    ...inline,
-    parse: (d) => ugnikParticipantSaveResultSchema.parse(d),
-  });
+  call('POST /api/ugnik/participantTest/save', { body }, inline);
 
 export const deleteParticipant = (id: number) =>
   call('DELETE /api/ugnik/participantTest/{id}', { params: { id } }, inline);
 
 export const getSurnames = (diagnosticId: number) =>
   inlineCall(() => call('GET /api/ugnik/reports/surnames', { query: { diagnosticId } }, inline));
+
+/** The report files of a diagnostic (downloads): their path and query. */
+export const participantCodesFile = (diagnosticId: number, format: 'xlsx' | 'pdf') => ({
+  path: callPath('GET /api/ugnik/reports/participantCodes'),
+  query: { diagnosticId, format },
+});
+
+export const surnamesFile = (diagnosticId: number) => ({
+  path: callPath('GET /api/ugnik/reports/surnames'),
+  query: { diagnosticId, format: 'xlsx' },
+});

@@ -26,6 +26,7 @@ import { Link, useParams } from 'react-router';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
+import type { QueryValue } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { useApiForm } from '../../../lib/use-api-form';
 import { ugnikParticipantSaveBodySchema } from '@attesta/contract';
@@ -35,7 +36,9 @@ import {
   getSurnames,
   listClasses,
   listParticipants,
+  participantCodesFile,
   saveParticipants,
+  surnamesFile,
   ugnikKeys,
 } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
@@ -318,12 +321,11 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
     queryKey: ugnikKeys.surnames(diagnostic.id),
     queryFn: () => getSurnames(diagnostic.id),
   });
-  const download = (path: string, fallback: string) =>
-    downloadFile(path, undefined, fallback).then(
+  const download = (file: { path: string; query: Record<string, QueryValue> }, fallback: string) =>
+    downloadFile(file.path, file.query, fallback).then(
       () => setError(null),
       (e: unknown) => setError(describeApiError(e, tr)),
     );
-  const base = `diagnosticId=${diagnostic.id}`;
   const fullName = (r: UgnikSurnameRow) => [r.surname, r.name, r.patronymic].filter(Boolean).join(' ');
   const columns: Column<UgnikSurnameRow>[] = [
     { key: 'name', header: t('detail.participant'), render: fullName, csv: fullName },
@@ -364,19 +366,14 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
         <LoadingButton
           variant="light"
           onClick={() =>
-            download(
-              `/api/ugnik/reports/participantCodes?${base}&format=xlsx`,
-              `codes-${diagnostic.code}.xlsx`,
-            )
+            download(participantCodesFile(diagnostic.id, 'xlsx'), `codes-${diagnostic.code}.xlsx`)
           }
         >
           {t('detail.codesXlsx')}
         </LoadingButton>
         <LoadingButton
           variant="light"
-          onClick={() =>
-            download(`/api/ugnik/reports/participantCodes?${base}&format=pdf`, `codes-${diagnostic.code}.pdf`)
-          }
+          onClick={() => download(participantCodesFile(diagnostic.id, 'pdf'), `codes-${diagnostic.code}.pdf`)}
         >
           {t('detail.codesPdf')}
         </LoadingButton>
@@ -387,9 +384,7 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
         </Title>
         <LoadingButton
           variant="light"
-          onClick={() =>
-            download(`/api/ugnik/reports/surnames?${base}&format=xlsx`, `surnames-${diagnostic.code}.xlsx`)
-          }
+          onClick={() => download(surnamesFile(diagnostic.id), `surnames-${diagnostic.code}.xlsx`)}
         >
           {t('detail.surnamesXlsx')}
         </LoadingButton>

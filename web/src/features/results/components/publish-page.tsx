@@ -19,12 +19,12 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DataTable, type Column } from '../../components/data-table/data-table';
-import { useBundleT, type LooseT } from '../../components/data-table/use-bundle-t';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { apiClient, ApiError } from '../../lib/api-client';
-import { formatDisplayDateTime, formatNumber } from '../../lib/format';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { formatDisplayDateTime, formatNumber } from '../../../lib/format';
 import {
   changePublish,
   coordinatorDiagnostics,
@@ -32,9 +32,9 @@ import {
   listResults,
   resultsKeys,
   type ResultSortField,
-} from './api';
-import { resultsBundle } from './locales';
-import { describeApiError } from '../../lib/form-errors';
+} from '../api/results-api';
+import { resultsBundle } from '../locales';
+import { describeApiError } from '../../../lib/form-errors';
 
 type PublishState = Awaited<ReturnType<typeof changePublish>>;
 type ResultRow = Awaited<ReturnType<typeof listResults>>['items'][number];

@@ -3,17 +3,24 @@ import { Alert, Badge, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } fr
 import type { ExamResult, ResultVariant } from '@attesta/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { RichHtml } from '../../components/answers/rich-html';
-import { useDownload } from '../../components/data-table/use-download';
-import { useBundleT, type LooseT } from '../../components/data-table/use-bundle-t';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { apiClient, ApiError } from '../../lib/api-client';
-import { formatNumber, type Language } from '../../lib/format';
-import { currentParticipantTest, getResult, getResultVariant, resultPdfPath, resultsKeys } from './api';
-import { answerFileIds, answerLines, referenceLines } from './answer-text';
-import { resultsBundle } from './locales';
-import { describeApiError } from '../../lib/form-errors';
+import { RichHtml } from '../../../components/answers/rich-html';
+import { useDownload } from '../../../components/data-table/use-download';
+import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { formatNumber, type Language } from '../../../lib/format';
+import { filePath } from '../api/files-api';
+import {
+  currentParticipantTest,
+  getResult,
+  getResultVariant,
+  resultPdfPath,
+  resultsKeys,
+} from '../api/results-api';
+import { answerFileIds, answerLines, referenceLines } from '../lib/answer-text';
+import { resultsBundle } from '../locales';
+import { describeApiError } from '../../../lib/form-errors';
 
 const NOT_PUBLISHED = 'results_not_published';
 
@@ -239,7 +246,7 @@ function TaskResult({
                     key={id}
                     size="xs"
                     variant="default"
-                    onClick={() => download(`/api/files/${id}`, undefined, `file-${i + 1}`)}
+                    onClick={() => download(filePath(id), undefined, `file-${i + 1}`)}
                   >
                     {t('results.page.file', { n: i + 1 })}
                   </LoadingButton>

@@ -6,8 +6,8 @@ import {
   type StaffClass,
   type StaffDiagnostic,
 } from '@attesta/contract';
-import { apiClient } from '../../lib/api-client';
-import { call, callPath } from '../../lib/call';
+import { apiClient } from '../../../lib/api-client';
+import { call, callPath } from '../../../lib/call';
 
 export type RoomRole = 'organizator' | 'coordinator';
 export interface RoomRef {

@@ -5,8 +5,8 @@
  */
 import type { RoomRow, RoomSnapshot, RoomWorkEvent } from '@attesta/contract';
 import { useEffect, useState } from 'react';
-import { openEventStream } from '../../lib/event-stream';
-import { monitoringApi, type RoomRef } from './monitoring-api';
+import { openEventStream } from '../../../lib/event-stream';
+import { monitoringApi, type RoomRef } from '../api/monitoring-api';
 
 const RETRY_MS = 3000;
 

@@ -5,10 +5,11 @@
 import type { ExpertAnswerFile } from '@attesta/contract';
 import { Alert, Loader, Paper, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { rawRequest } from '../../components/data-table/download';
-import { useDownload } from '../../components/data-table/use-download';
-import type { LooseT } from '../../components/data-table/use-bundle-t';
-import { LoadingButton } from '../../components/ui/loading-button';
+import { rawRequest } from '../../../components/data-table/download';
+import { useDownload } from '../../../components/data-table/use-download';
+import type { LooseT } from '../../../components/data-table/use-bundle-t';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { filePath } from '../api/files-api';
 
 const inline = (mime: string) => mime.startsWith('image/') || mime === 'application/pdf';
 
@@ -21,7 +22,7 @@ export function AttachmentView({ file, t }: { file: ExpertAnswerFile; t: LooseT 
     if (!inline(file.mime) || typeof URL.createObjectURL !== 'function') return;
     let objectUrl: string | null = null;
     let cancelled = false;
-    rawRequest(`/api/files/${file.id}`)
+    rawRequest(filePath(file.id))
       .then((response) => response.blob())
       .then((blob) => {
         if (cancelled) return;
@@ -39,7 +40,7 @@ export function AttachmentView({ file, t }: { file: ExpertAnswerFile; t: LooseT 
     <LoadingButton
       size="xs"
       variant="default"
-      onClick={() => download(`/api/files/${file.id}`, undefined, file.name)}
+      onClick={() => download(filePath(file.id), undefined, file.name)}
       data-testid={`attachment-download-${file.id}`}
     >
       {t('expert.grading.download', { name: file.name })}

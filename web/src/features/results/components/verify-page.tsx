@@ -1,33 +1,18 @@
 import { Alert, Paper, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { PageTitle } from '../../components/ui/page-title';
-import { useBundleT } from '../../components/data-table/use-bundle-t';
-import { apiClient } from '../../lib/api-client';
-import { resultsBundle } from './locales';
-
-interface Verification {
-  valid: boolean;
-  published: boolean;
-  diagnosticName: string | null;
-  subjectTestName: string | null;
-  testDate: string | null;
-  participant: string | null;
-  primaryScore: number | null;
-  maxScore: number | null;
-  mark: string | null;
-}
+import { PageTitle } from '../../../components/ui/page-title';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { verifyKeys, verifyResult } from '../api/verify-api';
+import { resultsBundle } from '../locales';
 
 /** /verify/:code — where the QR code of a result PDF leads: anyone can check the document. */
 export function VerifyPage() {
   const { t } = useBundleT(resultsBundle);
   const { code = '' } = useParams();
   const query = useQuery({
-    queryKey: ['verify', code],
-    queryFn: () =>
-      apiClient.get<Verification>(`/api/results/verify/${encodeURIComponent(code)}`, {
-        suppressRedirect: true,
-      }),
+    queryKey: verifyKeys.verify(code),
+    queryFn: ({ signal }) => verifyResult(code, signal),
   });
   const v = query.data;
   return (

@@ -22,18 +22,25 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { RichHtml } from '../../components/answers/rich-html';
-import { useDownload } from '../../components/data-table/use-download';
-import { useBundleT, type LooseT } from '../../components/data-table/use-bundle-t';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { apiClient, ApiError } from '../../lib/api-client';
-import { formatDisplayDate, formatNumber, parsePlainDate } from '../../lib/format';
-import { ANSWERS_ZIP_PATH, expertKeys, getAnswerDates, getNext, getQueue, saveMarks } from './api';
+import { RichHtml } from '../../../components/answers/rich-html';
+import { useDownload } from '../../../components/data-table/use-download';
+import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { formatDisplayDate, formatNumber, parsePlainDate } from '../../../lib/format';
+import {
+  ANSWERS_ZIP_PATH,
+  expertKeys,
+  getAnswerDates,
+  getNext,
+  getQueue,
+  saveMarks,
+} from '../api/grading-api';
 import { AttachmentView } from './attachment-view';
-import { expertBundle } from './locales';
-import { marksOf, scoreError, totalOf } from './marks';
-import { describeApiError } from '../../lib/form-errors';
+import { expertBundle } from '../locales';
+import { marksOf, scoreError, totalOf } from '../lib/marks';
+import { describeApiError } from '../../../lib/form-errors';
 
 const displayDate = (plain: string) => {
   const date = parsePlainDate(plain);

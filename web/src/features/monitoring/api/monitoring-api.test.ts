@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json } from '../../test/test-app';
+import { fakeServer, json } from '../../../test/test-app';
 import { monitoringApi, timeSpanOf } from './monitoring-api';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -2,8 +2,8 @@
  * Answers and reference answers as lines a person reads: option texts instead of ids, "left → right"
  * pairs, gaps with their values. Works on unknown JSON (the shapes of TASK_SCHEMAS), never throws.
  */
-import { htmlToText } from '../../components/answers/rich-html';
-import type { LooseT } from '../../components/data-table/use-bundle-t';
+import { htmlToText } from '../../../components/answers/rich-html';
+import type { LooseT } from '../../../components/data-table/use-bundle-t';
 
 type Content = Record<string, unknown>;
 interface Labelled {

@@ -1,8 +1,8 @@
 /** Calls of the results pages: the participant's own result, publication and the results list. */
 import type { Diagnostic, ListResponse, RESULT_SORT_FIELDS } from '@attesta/contract';
-import type { PageRequest } from '../../components/data-table/list-request';
-import { apiClient } from '../../lib/api-client';
-import { call, callPath } from '../../lib/call';
+import type { PageRequest } from '../../../components/data-table/list-request';
+import { apiClient } from '../../../lib/api-client';
+import { call, callPath } from '../../../lib/call';
 
 const quiet = { suppressRedirect: true } as const;
 

@@ -4,13 +4,14 @@ import { Alert, Chip, Group, Loader, MultiSelect, NumberInput, Paper, Stack, Tex
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useBundleT, type LooseT } from '../../components/data-table/use-bundle-t';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { apiClient, ApiError } from '../../lib/api-client';
-import { expertKeys, getProfile, listSubjects, saveProfile } from './api';
-import { expertBundle } from './locales';
-import { describeApiError } from '../../lib/form-errors';
+import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { expertKeys } from '../api/grading-api';
+import { getProfile, listSubjects, saveProfile } from '../api/profile-api';
+import { expertBundle } from '../locales';
+import { describeApiError } from '../../../lib/form-errors';
 
 const PARALLELS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
