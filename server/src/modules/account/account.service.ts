@@ -132,7 +132,9 @@ export class AccountService {
    * address, and the account's progressive delay (wrong passwords from anywhere make the next
    * attempt wait 1 s, 2 s, … at most 60 s — never a lock anyone could trigger). `deviceUserId` is
    * the user of a valid device cookie: such a device skips the delay, so an attacker elsewhere
-   * cannot keep the real user out at all.
+   * cannot keep the real user out at all, and it is neither counted nor refused by the per-address
+   * limit, so a spray from a shared address (a school behind one NAT) does not lock out the
+   * people who signed in there before. Its guesses stay limited per (login, address).
    */
   async loginWithPassword(
     body: { login: string; password: string },
@@ -142,10 +144,10 @@ export class AccountService {
     const user = await repo.findUserByLogin(this.db, body.login);
     const login = body.login.toLowerCase();
     const ip = addressKey(caller.ip);
+    const knownDevice = !!user && deviceUserId === user.id;
     const reservation = await this.ctx.throttle.reserve({
       loginPair: `${login}|${ip}`,
-      loginIp: ip,
-      ...(user && deviceUserId === user.id ? {} : { loginAccount: login }),
+      ...(knownDevice ? {} : { loginIp: ip, loginAccount: login }),
     });
 
     const ok = await verifyPassword(body.password, user?.passwordHash ?? null);

@@ -243,6 +243,45 @@ describe.each(stores)('throttling on the $name store', ({ env, skip }) => {
     },
   );
 
+  it.skipIf(skip)(
+    'a spray that spends a shared address’s password budget does not refuse a known device there; other devices are refused',
+    async () => {
+      // A school behind one NAT: the teacher signed in from it before, so their browser holds a
+      // device cookie for their account.
+      const school = freshIp();
+      const teacher = await createUser(t.app, { roles: ['expert'] });
+      const first = await passwordLogin(teacher.login, teacher.password, school);
+      expect(first.statusCode).toBe(200);
+      const device = `attesta_dev=${first.cookies.find((c) => c.name === 'attesta_dev')!.value}`;
+      const colleague = await createUser(t.app, { roles: ['expert'] });
+
+      // Someone at the same address sprays many accounts: the address's 50 failures are spent.
+      const spray = await Promise.all(
+        Array.from({ length: LIMITS.loginIp.points }, (_, i) =>
+          passwordLogin(unique(`nobody${i}-`), `guess ${i}`, school),
+        ),
+      );
+      expect(spray.filter((r) => r.statusCode === 401)).toHaveLength(LIMITS.loginIp.points);
+      const refused = await passwordLogin(colleague.login, colleague.password, school);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().code).toBe('too_many_requests');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60);
+
+      // The teacher's own browser is not refused by the address's limit, nor counted against it.
+      const before = await t.app.ctx.throttle.count('loginIp', school);
+      const mistyped = await passwordLogin(teacher.login, 'a typo', school, device);
+      expect(mistyped.statusCode).toBe(401);
+      const teacherIn = await passwordLogin(teacher.login, teacher.password, school, device);
+      expect(teacherIn.statusCode).toBe(200);
+      expect(await t.app.ctx.throttle.count('loginIp', school)).toBe(before);
+      // A device cookie of another account is a stranger here: the address's limit applies.
+      const borrowed = await passwordLogin(colleague.login, colleague.password, school, device);
+      expect(borrowed.statusCode).toBe(429);
+      // Elsewhere the colleague signs in as usual: only the address is limited, not the account.
+      expect((await passwordLogin(colleague.login, colleague.password, freshIp())).statusCode).toBe(200);
+    },
+  );
+
   it.skipIf(skip)('wrong old passwords in ChangePassword leave the login counters untouched', async () => {
     const user = await createUser(t.app, { roles: ['expert'], login: unique('changer') });
     const ip = freshIp();
