@@ -130,14 +130,6 @@ import {
 import { proctoringTokenSchema, proctoringUrlQuerySchema, proctoringUrlSchema } from './proctoring.js';
 import { planningQueueQuerySchema, queueListRequestSchema, queueListResponseSchema } from './queue.js';
 import {
-  staffOrganizatorListRequestSchema,
-  staffOrganizatorListResponseSchema,
-  staffOrganizatorSaveBodySchema,
-  staffOrganizatorSaveResultSchema,
-  staffParticipantTestSchema,
-  staffStudentSchema,
-} from './staff.js';
-import {
   ugnikDiagnosticCreateBodySchema,
   ugnikDiagnosticListRequestSchema,
   ugnikDiagnosticListResponseSchema,
@@ -355,26 +347,6 @@ export const CALL_SCHEMAS = {
   'GET /api/workerTest/generateActivationCode': {
     query: generateActivationCodeQuerySchema,
     response: generatedActivationCodeSchema,
-  },
-  'GET /api/coordinator/student/{id}': {
-    params: z.strictObject({ id: idParamSchema }),
-    response: staffStudentSchema,
-  },
-  'DELETE /api/coordinator/student/{id}': {
-    params: z.strictObject({ id: idParamSchema }),
-    response: okSchema,
-  },
-  'GET /api/coordinator/participantTest/{id}': {
-    params: z.strictObject({ id: idParamSchema }),
-    response: staffParticipantTestSchema,
-  },
-  'POST /api/coordinator/organizator/list': {
-    body: staffOrganizatorListRequestSchema,
-    response: staffOrganizatorListResponseSchema,
-  },
-  'POST /api/coordinator/organizator': {
-    body: staffOrganizatorSaveBodySchema,
-    response: staffOrganizatorSaveResultSchema,
   },
   'POST /api/createDiagnostic/create': { body: createDiagnosticBodySchema, response: diagnosticSchema },
   'GET /api/createDiagnostic/specifications': { response: z.array(specificationOptionSchema) },

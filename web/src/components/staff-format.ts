@@ -1,5 +1,5 @@
-import { formatDisplayDate, formatDisplayDateTime, parsePlainDate } from '../../lib/format';
-import type { LooseT } from '../data-table/use-bundle-t';
+import { formatDisplayDate, formatDisplayDateTime, parsePlainDate } from '../lib/format';
+import type { LooseT } from './data-table/use-bundle-t';
 
 export function parallelLabel(n: number | null | undefined, t: LooseT): string {
   if (n === null || n === undefined) return '—';

@@ -1,4 +1,4 @@
-import type { Bundle } from '../data-table/use-bundle-t';
+import type { Bundle } from './data-table/use-bundle-t';
 
 const ru = {
   staff: {

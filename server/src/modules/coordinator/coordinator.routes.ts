@@ -1,10 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { idParamSchema, staffOrganizatorBlockBodySchema, staffOrganizatorSchema } from '@attesta/contract';
-import { authOf, endpoint, type ScopeRule, contractRoute } from '../../auth/access.js';
+import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 import {
   actorOf,
   coordinatorHasSchool,
@@ -17,7 +14,6 @@ import * as organizators from './organizator.service.js';
 import { workerTestReport } from './worker-test-report.js';
 
 const tags = ['coordinator'];
-const idParams = z.strictObject({ id: idParamSchema });
 const actor = actorOf('coordinator');
 
 /** Record-level rules: 404 for an id that does not exist, 403 for one of another school. */
@@ -123,18 +119,16 @@ export const coordinatorRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'POST /api/coordinator/organizator/{id}',
+      {
+        summary: 'Block or unblock an organizator of your school',
+        description: 'Blocking ends their sessions at once. `reason` goes to the audit trail.',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
       organizators.organizatorInScope((req) => idOf(req)),
     ),
-    schema: {
-      summary: 'Block or unblock an organizator of your school',
-      description: 'Blocking ends their sessions at once. `reason` goes to the audit trail.',
-      tags,
-      params: idParams,
-      body: staffOrganizatorBlockBodySchema,
-      response: { 200: staffOrganizatorSchema, ...errors(400, 401, 403, 404, 409) },
-    },
     handler: (req) => organizators.setBlocked(ctx, actor(req), req.params.id, req.body),
   });
 
@@ -151,16 +145,18 @@ export const coordinatorRoutes: FastifyPluginAsync = async (plugin) => {
     );
   };
   app.route({
-    ...endpoint('GET /api/coordinator/organizator/report/workerTest', coordinatorHasSchool),
-    schema: {
-      summary: "xlsx: organizators' worker-test (training) results",
-      description:
-        'One row per organizator of your school and worker test of their position: status, test date, ' +
-        'start, finish, score, percent, passed (empty until results exist). Text cells never start a formula.',
-      tags,
-      querystring: z.strictObject({}),
-      response: errors(400, 401, 403),
-    },
+    ...contractRoute(
+      'GET /api/coordinator/organizator/report/workerTest',
+      {
+        summary: "xlsx: organizators' worker-test (training) results",
+        description:
+          'One row per organizator of your school and worker test of their position: status, test date, ' +
+          'start, finish, score, percent, passed (empty until results exist). Text cells never start a formula.',
+        tags,
+        errors: [400, 401, 403],
+      },
+      coordinatorHasSchool,
+    ),
     handler: report,
   });
 };

@@ -1,5 +1,5 @@
 import { useBundleT, type Bundle } from '../../components/data-table/use-bundle-t';
-import { staffBundle } from '../../components/staff/locales';
+import { staffBundle } from '../../components/staff-locales';
 
 const ru = {
   coordinatorPages: {
@@ -245,6 +245,10 @@ const en: typeof ru = {
 
 export const coordinatorBundle: Bundle = { ru, en };
 export const coordinatorNavLabels = { ru: ru.coordinatorPages.nav, en: en.coordinatorPages.nav };
+export const organizatorNavLabels = {
+  ru: { classes: 'Мои классы', students: 'Ученики', diagnostics: 'Диагностики' },
+  en: { classes: 'My classes', students: 'Students', diagnostics: 'Diagnostics' },
+};
 
 /** The coordinator's pages use the shared staff words too. */
 export function useCoordinatorT() {

@@ -1,14 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import type { RouteObject } from 'react-router';
-import { ParticipantsPage } from '../../components/staff/participants-page';
-import { BuildingsPage, ClassesPage } from '../../components/staff/school-lists';
-import { StudentsPage } from '../../components/staff/students-page';
-import { CoordinatorDiagnosticsPage } from './diagnostics-page';
-import { coordinatorNavLabels } from './locales';
-import { OrganizatorsPage } from './organizators-page';
-import { QueuePage } from './queue-page';
-import { RegistrationTools } from './registration-tools';
-import { WorkerTestsPage } from './worker-tests-page';
+import { CoordinatorDiagnosticsPage } from './components/coordinator-diagnostics-page';
+import { OrganizatorDiagnosticsPage } from './components/organizator-diagnostics-page';
+import { OrganizatorsPage } from './components/organizators-page';
+import { ParticipantsPage } from './components/participants-page';
+import { QueuePage } from './components/queue-page';
+import { RegistrationTools } from './components/registration-tools';
+import { BuildingsPage, ClassesPage } from './components/school-lists';
+import { StudentsPage } from './components/students-page';
+import { WorkerTestsPage } from './components/worker-tests-page';
+import { coordinatorNavLabels, organizatorNavLabels } from './locales';
 
 /** Children of `/coordinator` (the role guard sits on the parent route). */
 export const coordinatorRoutes: RouteObject[] = [
@@ -31,7 +32,18 @@ export const coordinatorRoutes: RouteObject[] = [
   { path: 'worker-tests', element: <WorkerTestsPage /> },
 ];
 
-const NAV = [
+/** Children of `/organizator` (the role guard sits on the parent route). */
+export const organizatorRoutes: RouteObject[] = [
+  { path: 'classes', element: <ClassesPage role="organizator" /> },
+  { path: 'students', element: <StudentsPage role="organizator" /> },
+  { path: 'diagnostics', element: <OrganizatorDiagnosticsPage /> },
+  {
+    path: 'diagnostics/:diagnosticId',
+    element: <ParticipantsPage role="organizator" basePath="/organizator/diagnostics" />,
+  },
+];
+
+const COORDINATOR_NAV = [
   'students',
   'classes',
   'buildings',
@@ -40,7 +52,7 @@ const NAV = [
   'queue',
   'workerTests',
 ] as const;
-const PATH: Record<(typeof NAV)[number], string> = {
+const COORDINATOR_PATH: Record<(typeof COORDINATOR_NAV)[number], string> = {
   students: 'students',
   classes: 'classes',
   buildings: 'buildings',
@@ -54,5 +66,15 @@ const PATH: Record<(typeof NAV)[number], string> = {
 export function useCoordinatorNavItems(): { to: string; label: string }[] {
   const { i18n } = useTranslation();
   const labels = i18n.language === 'en' ? coordinatorNavLabels.en : coordinatorNavLabels.ru;
-  return NAV.map((key) => ({ to: `/coordinator/${PATH[key]}`, label: labels[key] }));
+  return COORDINATOR_NAV.map((key) => ({ to: `/coordinator/${COORDINATOR_PATH[key]}`, label: labels[key] }));
+}
+
+/** Navigation entries of the organizator's work place, in the interface language. */
+export function useOrganizatorNavItems(): { to: string; label: string }[] {
+  const { i18n } = useTranslation();
+  const labels = i18n.language === 'en' ? organizatorNavLabels.en : organizatorNavLabels.ru;
+  return (['classes', 'students', 'diagnostics'] as const).map((key) => ({
+    to: `/organizator/${key}`,
+    label: labels[key],
+  }));
 }

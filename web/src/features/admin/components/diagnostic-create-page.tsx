@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { DiagnosticForm, useDiagnosticForm } from '../../../components/staff/diagnostic-form';
+import { DiagnosticForm, useDiagnosticForm } from '../../../components/diagnostic-form/diagnostic-form';
 import { PageTitle } from '../../../components/ui/page-title';
 import { adminKeys, createDiagnostic, listSubjectTestOptions } from '../api/admin-api';
 import { orgKeys } from '../api/admin-org-api';

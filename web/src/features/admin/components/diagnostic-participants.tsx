@@ -12,7 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
-import { PARTICIPANT_STATUS_COLOR, plainDate } from '../../../components/staff/format';
+import { PARTICIPANT_STATUS_COLOR, plainDate } from '../../../components/staff-format';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { listClasses, orgKeys } from '../api/admin-org-api';
 import { clearSession, listParticipantTests, participantTestKeys } from '../api/participant-tests-api';

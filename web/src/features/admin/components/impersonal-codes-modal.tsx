@@ -3,7 +3,7 @@ import { impersonalCreateBodySchema, type AdminDiagnosticDetail, type CreatedCod
 import { Code, Modal, NumberInput, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { plainDate } from '../../../components/staff/format';
+import { plainDate } from '../../../components/staff-format';
 import { createImpersonal } from '../api/participant-tests-api';
 import { useAdminT } from '../i18n';
 import { useEditForm } from '../hooks/use-edit-form';

@@ -9,7 +9,7 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { instant, plainDate } from '../../../components/staff/format';
+import { instant, plainDate } from '../../../components/staff-format';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { describeApiError } from '../../../lib/form-errors';
 import { listClasses, orgKeys } from '../api/admin-org-api';

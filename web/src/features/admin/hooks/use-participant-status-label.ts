@@ -1,5 +1,5 @@
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
-import { staffBundle } from '../../../components/staff/locales';
+import { staffBundle } from '../../../components/staff-locales';
 
 /** Labels of participant-test statuses, shared with the staff work places. */
 export function useParticipantStatusLabel() {

@@ -3,15 +3,15 @@ import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useDownload } from '../../components/data-table/use-download';
-import { DiagnosticsTable } from '../../components/staff/diagnostics-table';
-import { GRADES, parallelLabel } from '../../components/staff/format';
-import { staffKeys } from '../../components/staff/staff-api';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { useApiForm } from '../../lib/use-api-form';
-import { coordinatorKeys, createDiagnostic, DIAGNOSTIC_EXCEL_PATH, subjectTests } from './api';
-import { useCoordinatorT } from './locales';
+import { useDownload } from '../../../components/data-table/use-download';
+import { GRADES, parallelLabel } from '../../../components/staff-format';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { useApiForm } from '../../../lib/use-api-form';
+import { createDiagnostic, diagnosticExcelPath, subjectTests } from '../api/diagnostics';
+import { schoolKeys } from '../api/shared';
+import { useCoordinatorT } from '../locales';
+import { DiagnosticsTable } from './diagnostics-table';
 
 /** `datetime-local` value (local wall time) → ISO instant; '' stays '' for the schema to reject. */
 export const localToIso = (value: string) => {
@@ -23,7 +23,7 @@ function CreateDiagnosticForm({ onCreated }: { onCreated: (code: string) => void
   const { t } = useCoordinatorT();
   const { attachForm, fieldErrors, formError, isLoading, submit, clearFieldError } = useApiForm();
   const tests = useQuery({
-    queryKey: coordinatorKeys.subjectTests,
+    queryKey: schoolKeys.subjectTests,
     queryFn: ({ signal }) => subjectTests(signal),
   });
   const [v, setV] = useState({ name: '', startsAt: '', endsAt: '', code: '' });
@@ -137,7 +137,7 @@ export function CoordinatorDiagnosticsPage() {
             size="xs"
             variant="light"
             onClick={() =>
-              download(DIAGNOSTIC_EXCEL_PATH, { diagnosticId: d.id }, `participants-${d.code}.xlsx`)
+              download(diagnosticExcelPath(), { diagnosticId: d.id }, `participants-${d.code}.xlsx`)
             }
           >
             {t('coordinatorPages.diagnostics.excel')}
@@ -158,7 +158,7 @@ export function CoordinatorDiagnosticsPage() {
                 message: t('coordinatorPages.diagnostics.created', { code }),
               });
               setCreating(false);
-              void queryClient.invalidateQueries({ queryKey: staffKeys.diagnostics('coordinator') });
+              void queryClient.invalidateQueries({ queryKey: schoolKeys.diagnostics('coordinator') });
             }}
           />
         )}

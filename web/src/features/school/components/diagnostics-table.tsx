@@ -1,12 +1,13 @@
-import type { StaffDiagnostic } from '@attesta/contract';
+import type { StaffDiagnostic, StaffDiagnosticSortField, StaffDiagnosticState } from '@attesta/contract';
 import { Anchor, Badge, NativeSelect, TextInput } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DataTable, type Column } from '../data-table/data-table';
-import { useBundleT } from '../data-table/use-bundle-t';
-import { instant } from './format';
-import { staffBundle } from './locales';
-import { listDiagnostics, staffKeys, type StaffRole } from './staff-api';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { instant } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
+import { listDiagnostics } from '../api/diagnostics';
+import { schoolKeys, type StaffRole } from '../api/shared';
 
 const STATE_COLOR = { planned: 'gray', running: 'blue', finished: 'teal', published: 'green' } as const;
 
@@ -21,8 +22,8 @@ interface DiagnosticsTableProps {
 export function DiagnosticsTable({ role, basePath, actions, rowActions }: DiagnosticsTableProps) {
   const { t } = useBundleT(staffBundle);
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('');
-  const columns: Column<StaffDiagnostic>[] = [
+  const [status, setStatus] = useState<StaffDiagnosticState | ''>('');
+  const columns: Column<StaffDiagnostic, StaffDiagnosticSortField>[] = [
     {
       key: 'code',
       header: t('staff.diagnostics.code'),
@@ -79,7 +80,7 @@ export function DiagnosticsTable({ role, basePath, actions, rowActions }: Diagno
   return (
     <DataTable
       testId="diagnostics"
-      queryKey={staffKeys.diagnostics(role)}
+      queryKey={schoolKeys.diagnostics(role)}
       fetchPage={listDiagnostics(role)}
       columns={columns}
       rowKey={(d) => d.id}
@@ -97,7 +98,7 @@ export function DiagnosticsTable({ role, basePath, actions, rowActions }: Diagno
           <NativeSelect
             label={t('staff.diagnostics.status')}
             value={status}
-            onChange={(e) => setStatus(e.currentTarget.value)}
+            onChange={(e) => setStatus(e.currentTarget.value as StaffDiagnosticState | '')}
             data={[
               { value: '', label: t('staff.common.all') },
               ...(['planned', 'running', 'finished', 'published'] as const).map((s) => ({

@@ -1,8 +1,8 @@
 import { Stack } from '@mantine/core';
-import { useBundleT } from '../../components/data-table/use-bundle-t';
-import { DiagnosticsTable } from '../../components/staff/diagnostics-table';
-import { staffBundle } from '../../components/staff/locales';
-import { PageTitle } from '../../components/ui/page-title';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { staffBundle } from '../../../components/staff-locales';
+import { PageTitle } from '../../../components/ui/page-title';
+import { DiagnosticsTable } from './diagnostics-table';
 
 /** Diagnostics with participants in the organizator's rooms. */
 export function OrganizatorDiagnosticsPage() {

@@ -1,4 +1,8 @@
-import { staffOrganizatorSaveBodySchema, type StaffOrganizator } from '@attesta/contract';
+import {
+  staffOrganizatorSaveBodySchema,
+  type StaffOrganizator,
+  type StaffOrganizatorSortField,
+} from '@attesta/contract';
 import {
   Badge,
   Button,
@@ -14,14 +18,16 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Column } from '../../components/data-table/data-table';
-import { fullName } from '../../components/staff/format';
-import { allBuildingsQuery, allClassesQuery } from '../../components/staff/staff-api';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { blockOrganizator, coordinatorKeys, listOrganizators, saveOrganizator } from './api';
-import { useCoordinatorT } from './locales';
+import type { Column } from '../../../components/data-table/data-table';
+import { fullName } from '../../../components/staff-format';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { allBuildingsQuery } from '../api/buildings';
+import { allClassesQuery } from '../api/classes';
+import { blockOrganizator, listOrganizators, saveOrganizator } from '../api/organizators';
+import { schoolKeys } from '../api/shared';
+import { useNotifyError } from '../hooks/use-notify-error';
+import { useCoordinatorT } from '../locales';
 import { PositionSelect, RecordForm, RecordListPage, useRecordForm } from './record-editor';
-import { useNotifyError } from './use-notify-error';
 
 function OrganizatorForm({
   organizator,
@@ -124,7 +130,7 @@ export function OrganizatorsPage() {
   const [reason, setReason] = useState('');
   const [password, setPassword] = useState<string | null>(null);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: coordinatorKeys.organizators });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.organizators });
 
   const toggleBlock = async () => {
     if (!blocking) return;
@@ -141,7 +147,9 @@ export function OrganizatorsPage() {
     }
   };
 
-  const columns = (edit: (o: StaffOrganizator) => void): Column<StaffOrganizator>[] => [
+  const columns = (
+    edit: (o: StaffOrganizator) => void,
+  ): Column<StaffOrganizator, StaffOrganizatorSortField>[] => [
     {
       key: 'surname',
       header: t('coordinatorPages.organizators.fullName'),
@@ -223,7 +231,7 @@ export function OrganizatorsPage() {
       title={t('coordinatorPages.organizators.title')}
       titleTestId="coordinator-organizators-title"
       testId="organizators"
-      queryKey={coordinatorKeys.organizators}
+      queryKey={schoolKeys.organizators}
       fetchPage={listOrganizators}
       columns={columns}
       rowKey={(o) => o.id}

@@ -1,4 +1,9 @@
-import type { StaffDiagnostic, StaffParticipantTest } from '@attesta/contract';
+import type {
+  ParticipantTestStatus,
+  StaffDiagnostic,
+  StaffParticipantTest,
+  StaffParticipantTestSortField,
+} from '@attesta/contract';
 import {
   Alert,
   Anchor,
@@ -18,25 +23,20 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { apiClient, ApiError } from '../../lib/api-client';
-import { describeApiError } from '../../lib/form-errors';
-import { DataTable, type Column } from '../data-table/data-table';
-import { useBundleT } from '../data-table/use-bundle-t';
-import { useDownload } from '../data-table/use-download';
-import { LoadingButton } from '../ui/loading-button';
-import { PageTitle } from '../ui/page-title';
-import { fullName, instant, PARTICIPANT_STATUS_COLOR, plainDate } from './format';
-import { staffBundle } from './locales';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { describeApiError } from '../../../lib/form-errors';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { useDownload } from '../../../components/data-table/use-download';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { fullName, instant, PARTICIPANT_STATUS_COLOR, plainDate } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
 import { RegisterForm } from './register-form';
-import {
-  allClassesQuery,
-  diagnosticQuery,
-  listParticipantTests,
-  participantCodesPath,
-  staffKeys,
-  updateParticipantTest,
-  type StaffRole,
-} from './staff-api';
+import { allClassesQuery } from '../api/classes';
+import { diagnosticQuery } from '../api/diagnostics';
+import { listParticipantTests, participantCodesPath, updateParticipantTest } from '../api/participant-tests';
+import { schoolKeys, type StaffRole } from '../api/shared';
 
 const STATUS_COLOR = PARTICIPANT_STATUS_COLOR;
 const LIVE = new Set(['active', 'in_progress']);
@@ -61,7 +61,7 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
   const [registering, setRegistering] = useState(false);
   const [search, setSearch] = useState('');
   const [classId, setClassId] = useState('');
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<ParticipantTestStatus | ''>('');
   const [printClass, setPrintClass] = useState('');
 
   if (diagnostic.isPending) return <Loader aria-label={t('staff.common.open')} />;
@@ -76,7 +76,7 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
     );
   }
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: staffKeys.all(role) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.all(role) });
 
   const setPresence = async (row: StaffParticipantTest, next: 'absent' | 'planned') => {
     try {
@@ -88,7 +88,7 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
     }
   };
 
-  const columns: Column<StaffParticipantTest>[] = [
+  const columns: Column<StaffParticipantTest, StaffParticipantTestSortField>[] = [
     {
       key: 'surname',
       header: t('staff.participants.participant'),
@@ -212,7 +212,7 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
       </Group>
       <DataTable
         testId="participant-tests"
-        queryKey={staffKeys.participantTests(role)}
+        queryKey={schoolKeys.participantTests(role)}
         fetchPage={listParticipantTests(role)}
         columns={columns}
         rowKey={(p) => p.id}
@@ -241,7 +241,7 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
             <NativeSelect
               label={t('staff.participants.status')}
               value={status}
-              onChange={(e) => setStatus(e.currentTarget.value)}
+              onChange={(e) => setStatus(e.currentTarget.value as ParticipantTestStatus | '')}
               data={[
                 { value: '', label: t('staff.common.all') },
                 ...Object.keys(STATUS_COLOR).map((s) => ({

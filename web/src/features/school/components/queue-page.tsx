@@ -1,14 +1,15 @@
-import type { QueueItem } from '@attesta/contract';
+import type { QUEUE_SORT_FIELDS, QueueItem } from '@attesta/contract';
 import { Badge, Progress, Stack, Text } from '@mantine/core';
-import { DataTable, type Column } from '../../components/data-table/data-table';
-import { useDownload } from '../../components/data-table/use-download';
-import { instant } from '../../components/staff/format';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { callPath } from '../../lib/call';
-import { describeErrorCode } from '../../lib/form-errors';
-import { coordinatorKeys, listQueue } from './api';
-import { useCoordinatorT } from './locales';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useDownload } from '../../../components/data-table/use-download';
+import { instant } from '../../../components/staff-format';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { callPath } from '../../../lib/call';
+import { describeErrorCode } from '../../../lib/form-errors';
+import { listQueue } from '../api/queue';
+import { schoolKeys } from '../api/shared';
+import { useCoordinatorT } from '../locales';
 
 const COLOR = { queued: 'gray', running: 'blue', done: 'green', failed: 'red', cancelled: 'dark' } as const;
 export const QUEUE_REFRESH_MS = 3000;
@@ -20,7 +21,7 @@ export function QueuePage() {
   const typeLabel = (type: string) => t(`coordinatorPages.queue.types.${type}`, { defaultValue: type });
   // Why an item failed, by its code in the user's language (never the server's English `error`).
   const failure = (q: QueueItem) => (q.errorCode ? describeErrorCode(q.errorCode, t) : null);
-  const columns: Column<QueueItem>[] = [
+  const columns: Column<QueueItem, (typeof QUEUE_SORT_FIELDS)[number]>[] = [
     { key: 'id', header: '№', sortField: 'id', render: (q) => q.id, csv: (q) => q.id },
     {
       key: 'type',
@@ -107,7 +108,7 @@ export function QueuePage() {
       <PageTitle data-testid="coordinator-queue-title">{t('coordinatorPages.queue.title')}</PageTitle>
       <DataTable
         testId="queue"
-        queryKey={coordinatorKeys.queue}
+        queryKey={schoolKeys.queue}
         fetchPage={listQueue}
         columns={columns}
         rowKey={(q) => q.id}

@@ -6,21 +6,26 @@
 import { Alert, Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { DataTable, type Column, type DataTableProps } from '../../components/data-table/data-table';
-import { useDownload } from '../../components/data-table/use-download';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { PageTitle } from '../../components/ui/page-title';
-import { useApiForm } from '../../lib/use-api-form';
-import { coordinatorKeys, listPositions, WORKER_TEST_REPORT_PATH } from './api';
-import { useCoordinatorT } from './locales';
+import { DataTable, type Column, type DataTableProps } from '../../../components/data-table/data-table';
+import { useDownload } from '../../../components/data-table/use-download';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { useApiForm } from '../../../lib/use-api-form';
+import { schoolKeys } from '../api/shared';
+import { listPositions, workerTestReportPath } from '../api/worker-tests';
+import { useCoordinatorT } from '../locales';
 
-type RecordTableProps<T> = Omit<DataTableProps<T>, 'columns' | 'filter' | 'filters' | 'actions'>;
+/** The table of a record list: its own list call, searched by `search`. */
+type RecordTableProps<T, F extends string> = Omit<
+  DataTableProps<T, F, { search?: string }>,
+  'columns' | 'filter' | 'filters' | 'actions'
+>;
 
-interface RecordListPageProps<T> extends RecordTableProps<T> {
+interface RecordListPageProps<T, F extends string> extends RecordTableProps<T, F> {
   title: string;
   titleTestId: string;
   /** The table's columns; `edit` opens the modal on a row. */
-  columns: (edit: (row: T) => void) => Column<T>[];
+  columns: (edit: (row: T) => void) => Column<T, F>[];
   reportLabel: string;
   addLabel: string;
   addTestId?: string;
@@ -32,7 +37,7 @@ interface RecordListPageProps<T> extends RecordTableProps<T> {
   children?: ReactNode;
 }
 
-export function RecordListPage<T>({
+export function RecordListPage<T, F extends string>({
   title,
   titleTestId,
   columns,
@@ -44,7 +49,7 @@ export function RecordListPage<T>({
   form,
   children,
   ...table
-}: RecordListPageProps<T>) {
+}: RecordListPageProps<T, F>) {
   const { t } = useCoordinatorT();
   const queryClient = useQueryClient();
   const download = useDownload();
@@ -74,7 +79,7 @@ export function RecordListPage<T>({
           <>
             <LoadingButton
               variant="default"
-              onClick={() => download(WORKER_TEST_REPORT_PATH, undefined, 'worker-tests.xlsx')}
+              onClick={() => download(workerTestReportPath(), undefined, 'worker-tests.xlsx')}
             >
               {reportLabel}
             </LoadingButton>
@@ -159,7 +164,7 @@ export function PositionSelect({
   error?: string;
 }) {
   const positions = useQuery({
-    queryKey: coordinatorKeys.positions,
+    queryKey: schoolKeys.positions,
     queryFn: ({ signal }) => listPositions(signal),
   });
   return (

@@ -16,15 +16,18 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../lib/api-client';
-import { useApiForm } from '../../lib/use-api-form';
-import { formatPlainDate } from '../../lib/format';
-import { useBundleT } from '../data-table/use-bundle-t';
-import { LoadingButton } from '../ui/loading-button';
-import { fullName } from './format';
-import { staffBundle } from './locales';
-import { allClassesQuery, listStudents, registerParticipants, type StaffRole } from './staff-api';
-import { describeFieldError } from '../../lib/form-errors';
+import { ApiError } from '../../../lib/api-client';
+import { useApiForm } from '../../../lib/use-api-form';
+import { formatPlainDate } from '../../../lib/format';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { fullName } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
+import { allClassesQuery } from '../api/classes';
+import { registerParticipants } from '../api/participant-tests';
+import type { StaffRole } from '../api/shared';
+import { listStudents } from '../api/students';
+import { describeFieldError } from '../../../lib/form-errors';
 
 interface RegisterFormProps {
   role: StaffRole;

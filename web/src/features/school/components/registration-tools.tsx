@@ -18,15 +18,16 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { allClassesQuery, staffKeys } from '../../components/staff/staff-api';
-import { formatPlainDate } from '../../lib/format';
-import { ApiError } from '../../lib/api-client';
-import { useApiForm } from '../../lib/use-api-form';
-import { LoadingButton } from '../../components/ui/loading-button';
-import { createImpersonal, createPlanningQueue, importXml } from './api';
-import { useCoordinatorT } from './locales';
-import { useNotifyError } from './use-notify-error';
-import { describeApiError, describeFieldError } from '../../lib/form-errors';
+import { allClassesQuery } from '../api/classes';
+import { createImpersonal, createPlanningQueue, importXml } from '../api/participant-tests';
+import { schoolKeys } from '../api/shared';
+import { formatPlainDate } from '../../../lib/format';
+import { ApiError } from '../../../lib/api-client';
+import { useApiForm } from '../../../lib/use-api-form';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { useCoordinatorT } from '../locales';
+import { useNotifyError } from '../hooks/use-notify-error';
+import { describeApiError, describeFieldError } from '../../../lib/form-errors';
 
 function ImpersonalForm({
   diagnostic,
@@ -168,7 +169,7 @@ export function RegistrationTools({ diagnostic }: { diagnostic: StaffDiagnostic 
   const [open, setOpen] = useState<'impersonal' | 'xml' | 'planning' | null>(null);
   const [codes, setCodes] = useState<CreatedCode[] | null>(null);
   const [planDate, setPlanDate] = useState(formatPlainDate(new Date(diagnostic.startsAt)));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: staffKeys.all('coordinator') });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.all('coordinator') });
 
   const plan = async () => {
     try {

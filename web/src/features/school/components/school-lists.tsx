@@ -1,18 +1,25 @@
-import type { StaffBuilding, StaffClass } from '@attesta/contract';
+import type {
+  StaffBuilding,
+  StaffBuildingSortField,
+  StaffClass,
+  StaffClassSortField,
+} from '@attesta/contract';
 import { NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { DataTable, type Column } from '../data-table/data-table';
-import { useBundleT } from '../data-table/use-bundle-t';
-import { PageTitle } from '../ui/page-title';
-import { GRADES, parallelLabel } from './format';
-import { staffBundle } from './locales';
-import { listBuildings, listClasses, staffKeys, type StaffRole } from './staff-api';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { PageTitle } from '../../../components/ui/page-title';
+import { GRADES, parallelLabel } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
+import { listBuildings } from '../api/buildings';
+import { listClasses } from '../api/classes';
+import { schoolKeys, type StaffRole } from '../api/shared';
 
 export function ClassesPage({ role }: { role: StaffRole }) {
   const { t } = useBundleT(staffBundle);
   const [search, setSearch] = useState('');
   const [parallel, setParallel] = useState('');
-  const columns: Column<StaffClass>[] = [
+  const columns: Column<StaffClass, StaffClassSortField>[] = [
     {
       key: 'name',
       header: t('staff.classes.name'),
@@ -46,7 +53,7 @@ export function ClassesPage({ role }: { role: StaffRole }) {
       <PageTitle data-testid={`${role}-classes-title`}>{t('staff.classes.title')}</PageTitle>
       <DataTable
         testId="classes"
-        queryKey={staffKeys.classes(role)}
+        queryKey={schoolKeys.classes(role)}
         fetchPage={listClasses(role)}
         columns={columns}
         rowKey={(c) => c.id}
@@ -79,7 +86,7 @@ export function ClassesPage({ role }: { role: StaffRole }) {
 export function BuildingsPage({ role }: { role: StaffRole }) {
   const { t } = useBundleT(staffBundle);
   const [search, setSearch] = useState('');
-  const columns: Column<StaffBuilding>[] = [
+  const columns: Column<StaffBuilding, StaffBuildingSortField>[] = [
     {
       key: 'name',
       header: t('staff.buildings.name'),
@@ -111,7 +118,7 @@ export function BuildingsPage({ role }: { role: StaffRole }) {
       <PageTitle data-testid={`${role}-buildings-title`}>{t('staff.buildings.title')}</PageTitle>
       <DataTable
         testId="buildings"
-        queryKey={staffKeys.buildings(role)}
+        queryKey={schoolKeys.buildings(role)}
         fetchPage={listBuildings(role)}
         columns={columns}
         rowKey={(b) => b.id}

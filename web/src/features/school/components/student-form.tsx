@@ -1,11 +1,12 @@
 import { staffStudentSaveBodySchema, type StaffClass, type StaffStudent } from '@attesta/contract';
 import { Alert, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { useApiForm } from '../../lib/use-api-form';
-import { LoadingButton } from '../ui/loading-button';
-import { useBundleT } from '../data-table/use-bundle-t';
-import { staffBundle } from './locales';
-import { saveStudent, type StaffRole } from './staff-api';
+import { useApiForm } from '../../../lib/use-api-form';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { staffBundle } from '../../../components/staff-locales';
+import type { StaffRole } from '../api/shared';
+import { saveStudent } from '../api/students';
 
 interface StudentFormProps {
   role: StaffRole;

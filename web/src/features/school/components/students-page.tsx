@@ -1,18 +1,20 @@
-import type { StaffStudent } from '@attesta/contract';
+import type { StaffStudent, StaffStudentSortField } from '@attesta/contract';
 import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient, ApiError } from '../../lib/api-client';
-import { describeApiError } from '../../lib/form-errors';
-import { DataTable, type Column } from '../data-table/data-table';
-import { useBundleT } from '../data-table/use-bundle-t';
-import { LoadingButton } from '../ui/loading-button';
-import { PageTitle } from '../ui/page-title';
-import { fullName, GRADES, parallelLabel, plainDate } from './format';
-import { staffBundle } from './locales';
-import { allClassesQuery, deleteStudent, listStudents, staffKeys, type StaffRole } from './staff-api';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { describeApiError } from '../../../lib/form-errors';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { fullName, GRADES, parallelLabel, plainDate } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
+import { allClassesQuery } from '../api/classes';
+import { schoolKeys, type StaffRole } from '../api/shared';
+import { deleteStudent, listStudents } from '../api/students';
 import { StudentForm } from './student-form';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
@@ -28,7 +30,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
   const [deleting, setDeleting] = useState<StaffStudent | null>(null);
   const classList = classes.data?.items ?? [];
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: staffKeys.all(role) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.all(role) });
 
   const remove = async () => {
     if (!deleting) return;
@@ -43,7 +45,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
     }
   };
 
-  const columns: Column<StaffStudent>[] = [
+  const columns: Column<StaffStudent, StaffStudentSortField>[] = [
     {
       key: 'surname',
       header: t('staff.students.fullName'),
@@ -107,7 +109,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
       <PageTitle data-testid={`${role}-students-title`}>{t('staff.students.title')}</PageTitle>
       <DataTable
         testId="students"
-        queryKey={staffKeys.students(role)}
+        queryKey={schoolKeys.students(role)}
         fetchPage={listStudents(role)}
         columns={columns}
         rowKey={(s) => s.id}

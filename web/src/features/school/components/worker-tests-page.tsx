@@ -1,23 +1,23 @@
-import { workerTestSaveBodySchema, type WorkerTest } from '@attesta/contract';
+import { workerTestSaveBodySchema, type WorkerTest, type WorkerTestSortField } from '@attesta/contract';
 import { Button, Code, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Column } from '../../components/data-table/data-table';
-import { fullName, instant } from '../../components/staff/format';
-import { LoadingButton } from '../../components/ui/loading-button';
+import type { Column } from '../../../components/data-table/data-table';
+import { fullName, instant } from '../../../components/staff-format';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { subjectTests } from '../api/diagnostics';
+import { listOrganizators } from '../api/organizators';
+import { schoolKeys } from '../api/shared';
 import {
-  coordinatorKeys,
   deleteWorkerTest,
   generateActivationCode,
-  listOrganizators,
   listWorkerTests,
   saveWorkerTest,
-  subjectTests,
-} from './api';
-import { localToIso } from './diagnostics-page';
-import { useCoordinatorT } from './locales';
+} from '../api/worker-tests';
+import { localToIso } from './coordinator-diagnostics-page';
+import { useCoordinatorT } from '../locales';
 import { PositionSelect, RecordForm, RecordListPage, useRecordForm } from './record-editor';
-import { useNotifyError } from './use-notify-error';
+import { useNotifyError } from '../hooks/use-notify-error';
 
 /** ISO instant → `datetime-local` value in local wall time. */
 const isoToLocal = (iso: string) => {
@@ -38,7 +38,7 @@ function WorkerTestForm({ test, onSaved }: { test: WorkerTest | null; onSaved: (
   });
   const { values: v, set, fieldErrors: err } = form;
   const tests = useQuery({
-    queryKey: coordinatorKeys.subjectTests,
+    queryKey: schoolKeys.subjectTests,
     queryFn: ({ signal }) => subjectTests(signal),
   });
   const onSubmit = () => {
@@ -112,7 +112,7 @@ function ActivationCode({ test }: { test: WorkerTest }) {
   const { t } = useCoordinatorT();
   const notifyError = useNotifyError();
   const organizators = useQuery({
-    queryKey: [...coordinatorKeys.organizators, 'all'],
+    queryKey: [...schoolKeys.organizators, 'all'],
     queryFn: ({ signal }) =>
       listOrganizators({ page: 1, pageSize: 500, sort: { field: 'surname', dir: 'asc' } }, signal),
   });
@@ -166,7 +166,7 @@ export function WorkerTestsPage() {
   const notifyError = useNotifyError();
   const [deleting, setDeleting] = useState<WorkerTest | null>(null);
   const [coding, setCoding] = useState<WorkerTest | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: coordinatorKeys.workerTests });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.workerTests });
 
   const remove = async () => {
     if (!deleting) return;
@@ -179,7 +179,7 @@ export function WorkerTestsPage() {
     }
   };
 
-  const columns = (edit: (w: WorkerTest) => void): Column<WorkerTest>[] => [
+  const columns = (edit: (w: WorkerTest) => void): Column<WorkerTest, WorkerTestSortField>[] => [
     {
       key: 'name',
       header: t('coordinatorPages.workerTests.name'),
@@ -240,7 +240,7 @@ export function WorkerTestsPage() {
       title={t('coordinatorPages.workerTests.title')}
       titleTestId="coordinator-worker-tests-title"
       testId="worker-tests"
-      queryKey={coordinatorKeys.workerTests}
+      queryKey={schoolKeys.workerTests}
       fetchPage={listWorkerTests}
       columns={columns}
       rowKey={(w) => w.id}

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient, ApiError } from '../../lib/api-client';
-import { describeApiError } from '../../lib/form-errors';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { describeApiError } from '../../../lib/form-errors';
 
 /** For actions outside forms: a lost session goes to log in, any other refusal is a notice. */
 export function useNotifyError() {

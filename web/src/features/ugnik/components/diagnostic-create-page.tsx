@@ -3,7 +3,7 @@ import { Anchor, Badge, Checkbox, Group, Stack, Text, TextInput } from '@mantine
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { DiagnosticForm, useDiagnosticForm } from '../../../components/staff/diagnostic-form';
+import { DiagnosticForm, useDiagnosticForm } from '../../../components/diagnostic-form/diagnostic-form';
 import { PageTitle } from '../../../components/ui/page-title';
 import { createDiagnostic, listMainSubjectTests, listSchools, ugnikKeys } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
