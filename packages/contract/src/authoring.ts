@@ -16,3 +16,5 @@ export type PausePolicy = z.infer<typeof pausePolicySchema>;
 
 /** The defaults of a new subject test (the migration's column defaults). */
 export const DEFAULT_PAUSE_POLICY: PausePolicy = { allowed: true, maxCount: 3, maxMinutes: 15 };
+
+export * from './authoring-calls.js';

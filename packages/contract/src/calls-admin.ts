@@ -22,6 +22,39 @@ import {
   adminStudentSaveBodySchema,
   adminStudentSchema,
 } from './admin-org.js';
+import {
+  authoringSubjectBodySchema,
+  authoringSubjectExamBodySchema,
+  authoringSubjectExamSchema,
+  authoringSubjectSchema,
+  authoringSubjectTestListRequestSchema,
+  authoringSubjectTestListResponseSchema,
+  authoringSubjectTestSchema,
+  authoringTaskListRequestSchema,
+  authoringTaskListResponseSchema,
+  authoringTaskSchema,
+  authoringVariantSchema,
+  contentValidationSchema,
+  generateVariantsBodySchema,
+  specificationBodySchema,
+  specificationElementBodySchema,
+  specificationImportResultSchema,
+  specificationListQuerySchema,
+  specificationSchema,
+  specificationSummarySchema,
+  subjectTestBodySchema,
+  taskCreateBodySchema,
+  taskElementsBodySchema,
+  taskIdPathSchema,
+  taskScoreBodySchema,
+  taskScoreResultSchema,
+  taskUpdateBodySchema,
+  taskVersionSchema,
+  testGroupBodySchema,
+  testGroupSchema,
+  variantBodySchema,
+  variantUpdateBodySchema,
+} from './authoring-calls.js';
 import type { CallSchemas } from './call-schema.js';
 import {
   contentExportQuerySchema,
@@ -102,6 +135,125 @@ export const ADMIN_CALL_SCHEMAS = {
   },
   // ------------------------------------------------------------ a diagnostic's spreadsheet (xlsx, no JSON answer)
   'GET /api/createDiagnostic/excel': { query: diagnosticExcelQuerySchema },
+  // ------------------------------------------------------------ content authoring (issue 11, /api/admin/content)
+  'GET /api/admin/content/subjects': { response: z.array(authoringSubjectSchema) },
+  'POST /api/admin/content/subjects': { body: authoringSubjectBodySchema, response: authoringSubjectSchema },
+  'PUT /api/admin/content/subjects/{id}': {
+    params: idPath,
+    body: authoringSubjectBodySchema,
+    response: authoringSubjectSchema,
+  },
+  'GET /api/admin/content/subjects/{id}/exams': {
+    params: idPath,
+    response: z.array(authoringSubjectExamSchema),
+  },
+  'POST /api/admin/content/subjects/{id}/exams': {
+    params: idPath,
+    body: authoringSubjectExamBodySchema,
+    response: authoringSubjectExamSchema,
+  },
+  'PUT /api/admin/content/subjectExams/{id}': {
+    params: idPath,
+    body: authoringSubjectExamBodySchema,
+    response: authoringSubjectExamSchema,
+  },
+  'GET /api/admin/content/testGroups': { response: z.array(testGroupSchema) },
+  'POST /api/admin/content/testGroups': { body: testGroupBodySchema, response: testGroupSchema },
+  'POST /api/admin/content/subjectTests/list': {
+    body: authoringSubjectTestListRequestSchema,
+    response: authoringSubjectTestListResponseSchema,
+  },
+  'GET /api/admin/content/subjectTests/{id}': { params: idPath, response: authoringSubjectTestSchema },
+  'POST /api/admin/content/subjectTests': {
+    body: subjectTestBodySchema,
+    response: authoringSubjectTestSchema,
+  },
+  'PUT /api/admin/content/subjectTests/{id}': {
+    params: idPath,
+    body: subjectTestBodySchema,
+    response: authoringSubjectTestSchema,
+  },
+  'GET /api/admin/content/subjectTests/{id}/validation': {
+    params: idPath,
+    response: contentValidationSchema,
+  },
+  'POST /api/admin/content/subjectTests/{id}/publish': {
+    params: idPath,
+    response: authoringSubjectTestSchema,
+  },
+  'GET /api/admin/content/subjectTests/{id}/variants': {
+    params: idPath,
+    response: z.array(authoringVariantSchema),
+  },
+  'POST /api/admin/content/subjectTests/{id}/variants': {
+    params: idPath,
+    body: variantBodySchema,
+    response: authoringVariantSchema,
+  },
+  'POST /api/admin/content/subjectTests/{id}/variants/generate': {
+    params: idPath,
+    body: generateVariantsBodySchema,
+    response: z.array(authoringVariantSchema),
+  },
+  'PUT /api/admin/content/variants/{id}': {
+    params: idPath,
+    body: variantUpdateBodySchema,
+    response: authoringVariantSchema,
+  },
+  'DELETE /api/admin/content/variants/{id}': { params: idPath, response: okSchema },
+  'POST /api/admin/content/tasks/list': {
+    body: authoringTaskListRequestSchema,
+    response: authoringTaskListResponseSchema,
+  },
+  'POST /api/admin/content/tasks': { body: taskCreateBodySchema, response: authoringTaskSchema },
+  'GET /api/admin/content/tasks/{taskId}': { params: taskIdPathSchema, response: authoringTaskSchema },
+  'PUT /api/admin/content/tasks/{taskId}': {
+    params: taskIdPathSchema,
+    body: taskUpdateBodySchema,
+    response: authoringTaskSchema,
+  },
+  'DELETE /api/admin/content/tasks/{taskId}': { params: taskIdPathSchema, response: okSchema },
+  'GET /api/admin/content/tasks/{taskId}/versions': {
+    params: taskIdPathSchema,
+    response: z.array(taskVersionSchema),
+  },
+  'POST /api/admin/content/tasks/{taskId}/score': {
+    params: taskIdPathSchema,
+    body: taskScoreBodySchema,
+    response: taskScoreResultSchema,
+  },
+  'PUT /api/admin/content/tasks/{taskId}/elements': {
+    params: taskIdPathSchema,
+    body: taskElementsBodySchema,
+    response: authoringTaskSchema,
+  },
+  'GET /api/admin/content/specifications': {
+    query: specificationListQuerySchema,
+    response: z.array(specificationSummarySchema),
+  },
+  'POST /api/admin/content/specifications': { body: specificationBodySchema, response: specificationSchema },
+  'GET /api/admin/content/specifications/{id}': { params: idPath, response: specificationSchema },
+  'PUT /api/admin/content/specifications/{id}': {
+    params: idPath,
+    body: specificationBodySchema,
+    response: specificationSchema,
+  },
+  'DELETE /api/admin/content/specifications/{id}': { params: idPath, response: okSchema },
+  'POST /api/admin/content/specifications/{id}/elements': {
+    params: idPath,
+    body: specificationElementBodySchema,
+    response: specificationSchema,
+  },
+  'PUT /api/admin/content/specificationElements/{id}': {
+    params: idPath,
+    body: specificationElementBodySchema,
+    response: specificationSchema,
+  },
+  'DELETE /api/admin/content/specificationElements/{id}': { params: idPath, response: specificationSchema },
+  'POST /api/admin/content/specifications/{id}/import': {
+    params: idPath,
+    response: specificationImportResultSchema,
+  },
   // ------------------------------------------------------------ content import/export (issue 11)
   // POST import: a multipart form (contentImportFormSchema documents its fields), no JSON body; it
   // answers 202 contentImportQueuedSchema, which the route declares (rows hold 200 answers only).

@@ -47,6 +47,8 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   class_has_students: 'В классе есть ученики: сначала переведите их.',
   class_in_use: 'Класс используется в диагностиках и не может быть удалён.',
   code_taken: 'Этот код уже занят.',
+  content_invalid:
+    'Материалы нельзя опубликовать: в них есть ошибки. Исправьте задания и варианты из списка.',
   device_mismatch:
     'Работа открыта на другом устройстве. Продолжить здесь можно, только если организатор перенесёт работу на это устройство.',
   duplicate_student: 'Такой ученик уже есть.',
@@ -90,6 +92,7 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   password_unchanged: 'Новый пароль совпадает со старым.',
   pause_limit: 'Пауза недоступна: в этой работе паузы не предусмотрены или уже использованы.',
   paused_by_staff: 'Работу приостановил организатор: продолжить может только он.',
+  pool_too_small: 'В банке заданий не хватает заданий, чтобы составить варианты без повторов.',
   proof_of_work_invalid: 'Проверка не пройдена. Повторите вход.',
   proof_of_work_required: 'Нужна дополнительная проверка. Подождите немного…',
   results_not_published: 'Результаты ещё не опубликованы.',
@@ -162,6 +165,7 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   class_has_students: 'The class has students: move them first.',
   class_in_use: 'The class is used in diagnostics and cannot be deleted.',
   code_taken: 'This code is taken.',
+  content_invalid: 'The content cannot be published: it has errors. Fix the tasks and variants listed.',
   device_mismatch:
     'The work is open on another device. You can continue here only after the organizer moves the work to this device.',
   duplicate_student: 'This student already exists.',
@@ -204,6 +208,7 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   password_unchanged: 'The new password is the same as the old one.',
   pause_limit: 'No pause available: this work allows none, or they are used up.',
   paused_by_staff: 'The organizer paused the work: only the organizer can resume it.',
+  pool_too_small: 'The task pool has too few tasks to make the variants without repeats.',
   proof_of_work_invalid: 'The check failed. Log in again.',
   proof_of_work_required: 'An extra check is needed. Please wait a moment…',
   results_not_published: 'The results are not published yet.',

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
+import { contentRoutes } from './content.routes.js';
 import * as pauses from './pause-policy.service.js';
 
 /**
- * `/api/admin/subjectTests/*`: what admins set on a subject test beyond the specification's calls
- * (content authoring grows here). Admin only; writes are audited.
+ * `/api/admin/subjectTests/*`: what admins set on a subject test beyond the specification's calls,
+ * and `/api/admin/content/*` (content.routes.ts): content authoring. Admin only; writes are audited.
  */
 const tags = ['authoring'];
 const actor = (req: FastifyRequest): pauses.Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
@@ -34,4 +35,6 @@ export const authoringRoutes: FastifyPluginAsync = async (plugin) => {
     }),
     handler: (req) => pauses.savePausePolicy(db, actor(req), req.params.id, req.body),
   });
+
+  await app.register(contentRoutes);
 };

@@ -149,7 +149,7 @@ export async function taskCountOf(db: DbOrTx, subjectTestId: number): Promise<nu
   const [first] = await db
     .select({ id: variants.id })
     .from(variants)
-    .where(eq(variants.subjectTestId, subjectTestId))
+    .where(and(eq(variants.subjectTestId, subjectTestId), isNull(variants.supersededAt)))
     .orderBy(asc(variants.number))
     .limit(1);
   if (!first) return null;
@@ -255,7 +255,7 @@ export async function variantUseInRoom(
     left join exam_works w on w.variant_id = v.id and w.deleted_at is null and w.participant_test_id in (
       select p.id from participant_tests p
       where p.diagnostic_id = ${pt.diagnosticId} and p.subject_test_id = ${pt.subjectTestId} and ${group})
-    where v.subject_test_id = ${pt.subjectTestId}
+    where v.subject_test_id = ${pt.subjectTestId} and v.superseded_at is null
     group by v.id, v.number
     order by v.number`,
   );

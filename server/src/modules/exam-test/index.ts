@@ -14,3 +14,5 @@ export {
 } from './exam-work.repo.js';
 export { toParticipantVariant, type TaskRow } from './presenter.js';
 export { effectiveDeadline, isPastDeadline, secondsLeft } from './deadline.js';
+export { forgetContent } from './content-cache.js';
+export { forgetVariantUse } from './variant-spread.js';

@@ -35,3 +35,11 @@ export async function pickVariant(db: DbOrTx, pt: SpreadTarget): Promise<number 
   best.used += 1; // synchronous after the await: concurrent starts in this process never collide
   return best.id;
 }
+
+/**
+ * Forgets the counted rooms of a database: after content authoring superseded or added variants,
+ * the next start counts again and offers the current variants only.
+ */
+export function forgetVariantUse(db: DbOrTx): void {
+  rooms.forget(db);
+}
