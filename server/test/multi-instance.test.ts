@@ -64,7 +64,8 @@ async function startInstance(databaseUrl: string, dataDir: string): Promise<Inst
       REDIS_URL: REDIS,
       DATA_DIR: dataDir,
       DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
+      // Info: each instance logs the queue items it ran ('job done'), so the test sees who ran what.
+      LOG_LEVEL: 'info',
       SESSION_SECRET: 'multi-instance-test-secret-0123456789abcdef',
       JOBS_POLL_INTERVAL_MS: '50',
     },
@@ -208,21 +209,18 @@ describe.skipIf(!PG || !REDIS)('two server processes on one PostgreSQL and Redis
     }
   });
 
-  it('each queue item runs once, whichever instance claims it', async () => {
-    const rooms = await Promise.all(Array.from({ length: 6 }, () => createRoom(t.app, school)));
+  it('each queue item runs once, whichever instance claims it, and both instances claim some', async () => {
+    const rooms = await Promise.all(Array.from({ length: 12 }, () => createRoom(t.app, school)));
     const workIds: number[] = [];
-    for (const [i, room] of rooms.entries()) {
-      const instance = i % 2 ? a : b;
-      const workId = await startOn(instance, room);
-      workIds.push(workId);
-      const finished = await call(
-        instance,
-        room.session,
-        'PUT',
-        `/api/exam/test/examwork/finish/${workId}/manual`,
-      );
-      expect(finished.status, finished.text).toBe(200);
-    }
+    for (const [i, room] of rooms.entries()) workIds.push(await startOn(i % 2 ? a : b, room));
+    // Finished together, so a dozen result jobs are due at once and both instances' pollers
+    // (every 50 ms, at once again after a job) find work.
+    const finished = await Promise.all(
+      rooms.map((room, i) =>
+        call(i % 2 ? a : b, room.session, 'PUT', `/api/exam/test/examwork/finish/${workIds[i]}/manual`),
+      ),
+    );
+    for (const f of finished) expect(f.status, f.text).toBe(200);
     const itemsOf = () =>
       t.app.ctx.db
         .select()
@@ -242,5 +240,25 @@ describe.skipIf(!PG || !REDIS)('two server processes on one PostgreSQL and Redis
     const items = await itemsOf();
     expect(items).toHaveLength(workIds.length);
     for (const item of items) expect(item.attempts, `queue item ${item.id}`).toBe(1);
+
+    // Who ran what, by each instance's own log: every item exactly once, and both did some.
+    const ids = new Set(items.map((q) => q.id));
+    const ranBy = (instance: Instance) =>
+      instance.output
+        .join('')
+        .split('\n')
+        .flatMap((line) => {
+          try {
+            const entry = JSON.parse(line) as { msg?: string; queueItemId?: number };
+            return entry.msg === 'job done' && ids.has(entry.queueItemId!) ? [entry.queueItemId!] : [];
+          } catch {
+            return [];
+          }
+        });
+    const byA = ranBy(a);
+    const byB = ranBy(b);
+    expect([...byA, ...byB].sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
+    expect(byA.length, `instance A ran ${byA.length}, B ran ${byB.length}`).toBeGreaterThan(0);
+    expect(byB.length, `instance A ran ${byA.length}, B ran ${byB.length}`).toBeGreaterThan(0);
   });
 });

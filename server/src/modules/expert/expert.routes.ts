@@ -63,7 +63,8 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
     ...contractRoute('POST /api/expert/assignment/{id}/marks', {
       summary: 'Grade an own assignment by the criteria (or correct the marks)',
       description:
-        'A score for every criterion of the task, each 0..its maximum in steps of 0.5; an optional comment. ' +
+        'A score for every criterion of the task, each 0..its maximum in whole steps of that criterion’s `step` ' +
+        '(1 unless the task says otherwise, e.g. 0.5); an optional comment. ' +
         'The total is their sum. Marks can be corrected until the final mark is set (for rounds 1–2: until a ' +
         'third check starts); then 409 `grading_closed`. Bad marks answer 400 `invalid_marks` and change ' +
         `nothing. ${RULES} Audited (expert.marks.save / expert.marks.correct). Answers the assignment.`,
