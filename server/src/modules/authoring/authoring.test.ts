@@ -265,7 +265,7 @@ describe('tasks', () => {
     expect(badStep.json().errors.map((x: { path: string }) => x.path)).toEqual(['body.criteria.0.step']);
     const unknownType = await a.post(
       '/api/admin/content/tasks',
-      singleChoice(subjectId, { answerType: 'hotspot' }),
+      singleChoice(subjectId, { answerType: 'telepathy' }),
     );
     expect([unknownType.statusCode, unknownType.json().code]).toEqual([400, 'validation_failed']);
     const noSubject = await a.post('/api/admin/content/tasks', singleChoice(999999));
