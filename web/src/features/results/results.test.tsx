@@ -243,12 +243,10 @@ describe('publication controls', () => {
     startsAt: NOW,
     endsAt: NOW,
     parallels: [7],
-    subjectTestIds: [31],
-    schoolIds: [1],
-    createdBy: 2,
-    createdByRole: 'coordinator',
+    status: 'running',
     resultsPublished: false,
-    createdAt: NOW,
+    subjectTests: [{ id: 31, name: 'Математика 7', parallels: [7] }],
+    participantCount: 1,
   };
   const row = {
     participantTestId: 77,

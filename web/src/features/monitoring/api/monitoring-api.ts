@@ -1,12 +1,5 @@
 /** Calls of the live room view: the snapshot, the lists to choose a room, and the room actions. */
-import {
-  staffClassListResponseSchema,
-  staffDiagnosticListResponseSchema,
-  type RoomSnapshot,
-  type StaffClass,
-  type StaffDiagnostic,
-} from '@attesta/contract';
-import { apiClient } from '../../../lib/api-client';
+import type { RoomSnapshot, StaffClass, StaffDiagnostic } from '@attesta/contract';
 import { call, callPath } from '../../../lib/call';
 
 export type RoomRole = 'organizator' | 'coordinator';
@@ -23,13 +16,13 @@ export const roomQueryString = (ref: RoomRef) =>
 
 export const monitoringApi = {
   diagnostics: (role: RoomRole): Promise<StaffDiagnostic[]> =>
-    apiClient
-      .post(`/api/${role}/diagnostic/list`, { ...LIST, sort: { field: 'startsAt', dir: 'desc' } })
-      .then((d) => staffDiagnosticListResponseSchema.parse(d).items),
+    call(`POST /api/${role}/diagnostic/list`, {
+      body: { ...LIST, sort: { field: 'startsAt', dir: 'desc' } },
+    }).then((d) => d.items),
   classes: (role: RoomRole): Promise<StaffClass[]> =>
-    apiClient
-      .post(`/api/${role}/class/list`, { ...LIST, sort: { field: 'name', dir: 'asc' } })
-      .then((d) => staffClassListResponseSchema.parse(d).items),
+    call(`POST /api/${role}/class/list`, { body: { ...LIST, sort: { field: 'name', dir: 'asc' } } }).then(
+      (d) => d.items,
+    ),
   room: (ref: RoomRef): Promise<RoomSnapshot> => call('GET /api/monitoring/room', { query: ref }),
   streamUrl: (ref: RoomRef) => `${callPath('GET /api/monitoring/room/stream')}?${roomQueryString(ref)}`,
 

@@ -1,7 +1,6 @@
 /** Calls of the results pages: the participant's own result, publication and the results list. */
-import type { Diagnostic, ListResponse, RESULT_SORT_FIELDS } from '@attesta/contract';
+import type { RESULT_SORT_FIELDS } from '@attesta/contract';
 import type { PageRequest } from '../../../components/data-table/list-request';
-import { apiClient } from '../../../lib/api-client';
 import { call, callPath } from '../../../lib/call';
 
 const quiet = { suppressRedirect: true } as const;
@@ -42,8 +41,8 @@ export const changePublish = (diagnosticId: number, publish: boolean) =>
     quiet,
   );
 
-export const coordinatorDiagnostics = (signal?: AbortSignal): Promise<ListResponse<Diagnostic>> =>
-  apiClient.post('/api/coordinator/diagnostic/list', { page: 1, pageSize: 500 }, { ...quiet, signal });
+export const coordinatorDiagnostics = (signal?: AbortSignal) =>
+  call('POST /api/coordinator/diagnostic/list', { body: { page: 1, pageSize: 500 } }, { ...quiet, signal });
 
 export type ResultSortField = (typeof RESULT_SORT_FIELDS)[number];
 
