@@ -101,16 +101,19 @@ interface PauseTimerOptions {
 /** The fallbacks that end a pause without the push: the poll, and the own pause's end. */
 export function usePauseTimers({ pause, live, refreshPause, countdown }: PauseTimerOptions) {
   const paused = pause !== null;
+  // The countdown object is new on every render; its resync is stable. Depending on the object
+  // would restart these timers on every render and push an own pause's end further away.
+  const { resync } = countdown;
   // While paused and without the push, poll: staff resume it from their console.
   useEffect(() => {
     if (!paused || live) return;
     const id = setInterval(() => {
       void refreshPause().then((state) => {
-        if (state && !state.paused) void countdown.resync();
+        if (state && !state.paused) void resync();
       });
     }, PAUSE_POLL_MS);
     return () => clearInterval(id);
-  }, [paused, live, refreshPause, countdown]);
+  }, [paused, live, refreshPause, resync]);
 
   // An own pause ends by itself when its allowance runs out: the clock runs again then.
   const pausedUntil = pause?.pausedUntil ?? null;
@@ -118,8 +121,8 @@ export function usePauseTimers({ pause, live, refreshPause, countdown }: PauseTi
     if (!pausedUntil) return;
     const wait = Math.max(0, Date.parse(pausedUntil) - Date.parse(pause!.serverTime)) + 500;
     const id = setTimeout(() => {
-      void refreshPause().then(() => countdown.resync());
+      void refreshPause().then(() => resync());
     }, wait);
     return () => clearTimeout(id);
-  }, [pausedUntil, pause, refreshPause, countdown]);
+  }, [pausedUntil, pause, refreshPause, resync]);
 }
