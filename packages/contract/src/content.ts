@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  coordsProblem,
+  HOTSPOT_SHAPES,
+  qtiBindingProblem,
+  qtiScoringSchema,
+  type QtiScoring,
+  type QtiSlot,
+} from './content-qti.js';
 
 /**
  * Answer types of docs/design.md §4: the types the API serves (its OpenAPI enum), the runner has an
@@ -66,7 +74,10 @@ export type ParticipantTestStatus = (typeof PARTICIPANT_TEST_STATUSES)[number];
  * Ids inside a task (options, items, blanks) are short opaque strings assigned in display order,
  * so they never hint at the key. The shapes follow what QTI/Moodle items express
  * (choiceInteraction, orderInteraction, matchInteraction, inlineChoice/textEntry, extendedText,
- * uploadInteraction) so imports can map onto them.
+ * uploadInteraction, gapMatch, associate, hottext, hotspot/selectPoint, items with several
+ * interactions) so imports map onto them; every automatically scored type may instead carry the
+ * item's own QTI response processing (`scoring.method: 'qti'`, content-qti.ts). The whole model,
+ * per type and per source format: docs/content-model.md.
  */
 
 const itemIdSchema = z
@@ -263,27 +274,6 @@ const hottextContentSchema = z
     maxChoices: z.number().int().min(1).optional().describe('Most spans the runner lets one pick'),
   })
   .describe('Words or phrases of the text to select (QTI hottextInteraction)');
-
-export const HOTSPOT_SHAPES = ['rect', 'circle', 'ellipse', 'poly'] as const;
-export type HotspotShape = (typeof HOTSPOT_SHAPES)[number];
-
-/** rect x1,y1,x2,y2 (left, top, right, bottom); circle cx,cy,r; ellipse cx,cy,rx,ry; poly x1,y1,x2,y2,… */
-export function coordsProblem(shape: HotspotShape | 'default', coords: readonly number[]): string | null {
-  switch (shape) {
-    case 'rect':
-      return coords.length === 4 ? null : 'a rect has 4 coords: left, top, right, bottom';
-    case 'circle':
-      return coords.length === 3 && coords[2]! >= 0 ? null : 'a circle has 3 coords: x, y, radius';
-    case 'ellipse':
-      return coords.length === 4 && coords[2]! >= 0 && coords[3]! >= 0
-        ? null
-        : 'an ellipse has 4 coords: x, y, horizontal and vertical radius';
-    case 'poly':
-      return coords.length >= 6 && coords.length % 2 === 0 ? null : 'a poly has 3 or more x, y pairs';
-    case 'default':
-      return null;
-  }
-}
 
 const hotspotAreaSchema = z
   .object({
@@ -611,54 +601,61 @@ const hotspotValueSchema = z
   .max(50)
   .describe('select areas: ids of the chosen areas; select points: the points set, each "x y"');
 
+/**
+ * A native rule, or QTI response processing (`method: 'qti'`, content-qti.ts) for any
+ * automatically scored type.
+ */
+const withQti = <N extends z.ZodObject<{ method: z.ZodType }>>(native: N) =>
+  z.discriminatedUnion('method', [qtiScoringSchema, native]);
+
 /** The parts of the task model, per answer type a composite part may have. */
 const PART_SCHEMAS = {
   single_choice: {
     content: choiceContentSchema,
     reference: singleChoiceReferenceSchema,
-    scoring: singleChoiceScoringSchema,
+    scoring: withQti(singleChoiceScoringSchema),
     value: singleChoiceValueSchema,
   },
   multiple_choice: {
     content: multipleChoiceContentSchema,
     reference: multipleChoiceReferenceSchema,
-    scoring: multipleChoiceScoringSchema,
+    scoring: withQti(multipleChoiceScoringSchema),
     value: multipleChoiceValueSchema,
   },
   short_text: {
     content: shortTextContentSchema,
     reference: shortTextReferenceSchema,
-    scoring: shortTextScoringSchema,
+    scoring: withQti(shortTextScoringSchema),
     value: shortTextValueSchema,
   },
   number: {
     content: numberContentSchema,
     reference: numberReferenceSchema,
-    scoring: numberScoringSchema,
+    scoring: withQti(numberScoringSchema),
     value: numberValueSchema,
   },
   digit_sequence: {
     content: digitSequenceContentSchema,
     reference: digitSequenceReferenceSchema,
-    scoring: digitSequenceScoringSchema,
+    scoring: withQti(digitSequenceScoringSchema),
     value: digitSequenceValueSchema,
   },
   ordering: {
     content: orderingContentSchema,
     reference: orderingReferenceSchema,
-    scoring: orderingScoringSchema,
+    scoring: withQti(orderingScoringSchema),
     value: orderingValueSchema,
   },
   matching: {
     content: matchingContentSchema,
     reference: matchingReferenceSchema,
-    scoring: matchingScoringSchema,
+    scoring: withQti(matchingScoringSchema),
     value: matchingValueSchema,
   },
   cloze: {
     content: clozeContentSchema,
     reference: clozeReferenceSchema,
-    scoring: clozeScoringSchema,
+    scoring: withQti(clozeScoringSchema),
     value: clozeValueSchema,
   },
   extended_text: {
@@ -676,25 +673,25 @@ const PART_SCHEMAS = {
   gap_match: {
     content: gapMatchContentSchema,
     reference: gapMatchReferenceSchema,
-    scoring: gapMatchScoringSchema,
+    scoring: withQti(gapMatchScoringSchema),
     value: gapMatchValueSchema,
   },
   associate: {
     content: associateContentSchema,
     reference: associateReferenceSchema,
-    scoring: associateScoringSchema,
+    scoring: withQti(associateScoringSchema),
     value: associateValueSchema,
   },
   hottext: {
     content: hottextContentSchema,
     reference: selectionReferenceSchema,
-    scoring: multipleChoiceScoringSchema,
+    scoring: withQti(multipleChoiceScoringSchema),
     value: hottextValueSchema,
   },
   hotspot: {
     content: hotspotContentSchema,
     reference: selectionReferenceSchema,
-    scoring: multipleChoiceScoringSchema,
+    scoring: withQti(multipleChoiceScoringSchema),
     value: hotspotValueSchema,
   },
 } as const satisfies Record<
@@ -757,7 +754,9 @@ const compositeSumScoringSchema = z
   })
   .describe('The sum of the parts, each scored by its own rule, clamped to maxScore');
 
-const compositeScoringSchema = compositeSumScoringSchema;
+const compositeScoringSchema = z
+  .discriminatedUnion('method', [qtiScoringSchema, compositeSumScoringSchema])
+  .describe('QTI response processing over the parts, or the sum of the parts’ own rules');
 
 /** Any value a part may hold (each checked against its own type when scored). */
 const partValueSchema = z.union(
@@ -903,11 +902,20 @@ function overused(items: readonly { id: string; matchMax: number }[], used: read
     .map((it) => it.id);
 }
 
-/** Consistency of one task (or composite part): the key names what the content has, and so on. */
-function checkTask(task: Definition, problem: Problem): void {
+/**
+ * Consistency of one task (or composite part): the key names what the content has, and so on.
+ * Under QTI processing (the task's, or its composite's) the key only shows the correct answer, so
+ * it may leave items out (a partial order, an unmatched source, a gap without a correct value).
+ */
+function checkTask(task: Definition, problem: Problem, underQti = false): void {
   const ids = (list: readonly { id: string }[]) => list.map((x) => x.id);
   const scoring = task.scoring as { method?: string; map?: Record<string, number> } | undefined;
   const method = scoring?.method;
+  const partialKey = underQti || method === 'qti';
+  const within = (some: readonly string[], all: readonly string[]) =>
+    new Set(some).size === some.length && some.every((x) => all.includes(x));
+  const covers = (some: readonly string[], all: readonly string[]) =>
+    partialKey ? within(some, all) : sameSet(some, all);
   const floorsShares =
     (task.answerType === 'matching' || task.answerType === 'gap_match') && method === 'per_pair';
   if ((method === 'one_mistake' || floorsShares) && !Number.isInteger(task.maxScore))
@@ -924,6 +932,8 @@ function checkTask(task: Definition, problem: Problem): void {
     if (c.maxChoices !== undefined && correct.length > c.maxChoices)
       problem(['content', 'maxChoices'], 'is less than the number of correct choices');
   };
+
+  if (method === 'qti') checkQtiBinding(task, task.scoring as QtiScoring, problem);
 
   switch (task.answerType) {
     case 'single_choice':
@@ -953,19 +963,19 @@ function checkTask(task: Definition, problem: Problem): void {
         problem(['content', 'length'], 'differs from the length of the key');
       break;
     case 'ordering':
-      if (!sameSet(task.reference.order, ids(task.content.items)))
+      if (!covers(task.reference.order, ids(task.content.items)))
         problem(['reference', 'order'], 'must list every item exactly once');
       break;
     case 'matching': {
       const right = ids(task.content.right);
-      if (!sameSet(Object.keys(task.reference.pairs), ids(task.content.left)))
+      if (!covers(Object.keys(task.reference.pairs), ids(task.content.left)))
         problem(['reference', 'pairs'], 'must match every left item');
       if (Object.values(task.reference.pairs).some((id) => !right.includes(id)))
         problem(['reference', 'pairs'], 'not a right item id');
       break;
     }
     case 'cloze': {
-      if (!sameSet(Object.keys(task.reference.blanks), ids(task.content.blanks)))
+      if (!covers(Object.keys(task.reference.blanks), ids(task.content.blanks)))
         problem(['reference', 'blanks'], 'must give accepted values for every blank');
       const scored = task.reference.scored;
       if (method === 'weighted' && (!scored || !sameSet(Object.keys(scored), ids(task.content.blanks))))
@@ -1038,11 +1048,43 @@ function checkTask(task: Definition, problem: Problem): void {
   }
 }
 
+/** A QTI rule binds the answer to responses that can hold it (content-qti.ts `qtiBindingProblem`). */
+function checkQtiBinding(task: Definition, scoring: QtiScoring, problem: Problem): void {
+  const responses = new Map(scoring.responses.map((r) => [r.id, r]));
+  const bind = scoring.bind;
+  const check = (slot: QtiSlot, responseId: string, content: unknown, path: (string | number)[]) => {
+    const decl = responses.get(responseId);
+    const bad = decl && qtiBindingProblem(slot, decl, content);
+    if (bad) problem(path, bad);
+  };
+  if (task.answerType === 'cloze' || task.answerType === 'composite') {
+    if (!('parts' in bind)) return problem(['scoring', 'bind'], 'cloze and composite tasks bind { parts }');
+    const slots = new Map<string, [QtiSlot, unknown]>(
+      task.answerType === 'cloze'
+        ? task.content.blanks.map((b) => [b.id, [`gap_${b.kind}` as QtiSlot, b]])
+        : task.content.parts.map((p) => [p.id, [p.answerType, p.content]]),
+    );
+    const bound = Object.entries(bind.parts);
+    if (!bound.length) problem(['scoring', 'bind', 'parts'], 'binds nothing');
+    for (const [id, responseId] of bound) {
+      const slot = slots.get(id);
+      if (!slot) problem(['scoring', 'bind', 'parts', id], 'not a gap or part of the task');
+      else check(slot[0], responseId, slot[1], ['scoring', 'bind', 'parts', id]);
+    }
+    if (new Set(bound.map(([, r]) => r)).size !== bound.length)
+      problem(['scoring', 'bind', 'parts'], 'two gaps or parts bound to one response');
+    return;
+  }
+  if (!('response' in bind)) return problem(['scoring', 'bind'], 'a single interaction binds { response }');
+  check(task.answerType as QtiSlot, bind.response, task.content, ['scoring', 'bind', 'response']);
+}
+
 /** Each part as a task of its own: its key (and, under `sum`, its rule) checked like one. */
 function checkComposite(task: Extract<Definition, { answerType: 'composite' }>, problem: Problem): void {
   const parts = task.content.parts;
   const refs = task.reference.parts;
   const rules = task.scoring.method === 'sum' ? task.scoring.parts : null;
+  const underQti = task.scoring.method === 'qti';
   const auto = parts.filter((part) => !isManualAnswerType(part.answerType)).map((part) => part.id);
   for (const id of Object.keys(refs))
     if (!parts.some((part) => part.id === id)) problem(['reference', 'parts', id], 'not a part id');
@@ -1054,7 +1096,8 @@ function checkComposite(task: Extract<Definition, { answerType: 'composite' }>, 
     if (isManualAnswerType(part.answerType)) return;
     const schemas = PART_SCHEMAS[part.answerType];
     const reference = schemas.reference.safeParse(refs[part.id]);
-    if (refs[part.id] === undefined) return problem(['reference', 'parts', part.id], 'missing');
+    if (refs[part.id] === undefined)
+      return underQti ? undefined : problem(['reference', 'parts', part.id], 'missing');
     if (!reference.success) {
       for (const issue of reference.error.issues)
         problem(['reference', 'parts', part.id, ...issue.path.map(String)], issue.message);
@@ -1088,7 +1131,7 @@ function checkComposite(task: Extract<Definition, { answerType: 'composite' }>, 
       scoring,
       maxScore,
     };
-    checkTask(asTask as Definition, (path, message) => problem(where(path), message));
+    checkTask(asTask as Definition, (path, message) => problem(where(path), message), underQti);
   });
 }
 

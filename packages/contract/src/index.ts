@@ -4,6 +4,7 @@ export * from './paging.js';
 export * from './account.js';
 export * from './endpoints.js';
 export * from './content.js';
+export * from './content-qti.js';
 export * from './user.js';
 export * from './exam.js';
 export * from './kim.js';

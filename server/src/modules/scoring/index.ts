@@ -19,6 +19,15 @@ export {
 } from './score.js';
 export { insideShape, parsePoint, type AreaShape, type Point } from './geometry.js';
 export {
+  bindResponses,
+  responseValue,
+  answerFromQti,
+  qtiCorrectAnswer,
+  referenceFromAnswer,
+} from './qti/bind.js';
+export { compileQti, runQti, roundDecimal, type CompiledQti, type QtiRun } from './qti/evaluate.js';
+export { toJson as qtiValueToJson, type Value as QtiRuntimeValue } from './qti/values.js';
+export {
   normalizeText,
   normalizeSpaces,
   isBlank,

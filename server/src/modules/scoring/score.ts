@@ -1,5 +1,8 @@
 import { isManualAnswerType, pairKey, TASK_SCHEMAS, type TaskAnswerType } from '@attesta/contract';
 import { insideShape, parsePoint, type AreaShape } from './geometry.js';
+import { bindResponses } from './qti/bind.js';
+import { compileQti, runQti, type CompiledQti } from './qti/evaluate.js';
+import { toJson } from './qti/values.js';
 import {
   inRange,
   isBlank,
@@ -110,7 +113,9 @@ export type ScoreDetails =
   | { kind: 'pairs'; pairs: PairDetail[] }
   | { kind: 'blanks'; blanks: BlankDetail[] }
   | { kind: 'associations'; given: AssociationDetail[]; missing: [string, string][]; tooManyPairs?: boolean }
-  | { kind: 'parts'; parts: PartDetail[] };
+  | { kind: 'parts'; parts: PartDetail[] }
+  /** QTI response processing: the score outcome before clamping, and every outcome (JSON). */
+  | { kind: 'qti'; score: number; outcomes: Record<string, unknown> };
 
 export interface ScoredResult {
   status: 'scored';
@@ -199,6 +204,8 @@ interface Prepared {
   blankScored?: Map<string, PreparedScored[]>;
   /** composite: each part, with the task that scores it (null: manual, or not scored natively). */
   parts?: { id: string; answerType: string; task: ScoreTask | null }[];
+  /** scoring.method 'qti': the compiled response processing. */
+  qti?: CompiledQti;
 }
 
 /** A scored answer of a gap: a text variant or a numeric key, and its points. */
@@ -278,6 +285,7 @@ function prepare(task: ScoreTask): Prepared {
     }
   }
   if (type === 'composite') p.parts = prepareParts(p);
+  if (p.scoring.method === 'qti') p.qti = compileQti(p.scoring);
   prepared.set(task, p);
   return p;
 }
@@ -679,6 +687,23 @@ function compositeSum(p: Prepared, value: Record<string, unknown>): ScoreResult 
   return scored(p, total, allCorrect, { details: { kind: 'parts', parts } });
 }
 
+/**
+ * QTI response processing: the value becomes response variables (qti/bind.ts), the rules run
+ * (qti/evaluate.ts) and the score outcome, clamped to [0, maxScore], is the score; full marks are
+ * "correct".
+ */
+function qtiScore(p: Prepared, value: unknown): ScoreResult {
+  const { outcomes, score } = runQti(p.qti!, bindResponses(p.type, p.content, p.scoring, value));
+  const raw = tidy(score);
+  return scored(p, score, raw >= p.maxScore, {
+    details: {
+      kind: 'qti',
+      score: raw,
+      outcomes: Object.fromEntries([...outcomes].map(([id, v]) => [id, toJson(v)])),
+    },
+  });
+}
+
 // ---------------------------------------------------------------- entry point
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -750,6 +775,7 @@ export function scoreAnswer(task: ScoreTask, value: unknown): ScoreResult {
       return invalid('too_large');
     if (emptyOfType(p, p.type, v)) return empty;
     if (isManualAnswerType(p.type)) return { status: 'manual', maxScore: p.maxScore };
+    if (p.qti) return qtiScore(p, v);
     switch (p.type) {
       case 'single_choice':
         return singleChoice(p, v as string);
