@@ -53,8 +53,16 @@ import {
  * error: a processing error in a delivery engine means "no score", which here is 0.
  */
 
+interface MapEntry {
+  key: Base;
+  value: number;
+  caseSensitive: boolean;
+}
+
 export interface CompiledQti {
   responses: Map<string, QtiResponseDeclaration>;
+  /** Mapping entries with their keys read for the response's base type. */
+  mappings: Map<string, MapEntry[]>;
   correct: Map<string, Value>;
   outcomes: Map<string, QtiOutcomeDeclaration>;
   initial: Map<string, Value>;
@@ -134,8 +142,18 @@ export function compileQti(scoring: QtiScoring): CompiledQti {
       } else if (r.rule === 'responseProcessingFragment') walk(r.rules);
     });
   walk(rules);
+  const mappings = new Map(
+    scoring.responses.map((r) => [
+      r.id,
+      (r.mapping?.entries ?? []).flatMap((e) => {
+        const key = r.baseType ? baseFrom(r.baseType, e.key) : null;
+        return key === null ? [] : [{ key, value: e.value, caseSensitive: e.caseSensitive ?? true }];
+      }),
+    ]),
+  );
   return {
     responses: new Map(scoring.responses.map((r) => [r.id, r])),
+    mappings,
     correct: new Map(scoring.responses.map((r) => [r.id, valueFrom(r.cardinality, r.baseType, r.correct)])),
     outcomes,
     initial: new Map([...outcomes].map(([id, o]) => [id, initialValue(o)])),
@@ -205,16 +223,10 @@ function mapResponse(s: State, id: string): Value {
   const mapping = decl?.mapping;
   if (!decl || !mapping) return null;
   const baseType = decl.baseType ?? null;
-  const entries = mapping.entries
-    .map((e) => ({
-      key: baseType ? baseFrom(baseType, e.key) : null,
-      value: e.value,
-      cs: e.caseSensitive ?? true,
-    }))
-    .filter((e): e is { key: Base; value: number; cs: boolean } => e.key !== null);
+  const entries = s.c.mappings.get(id) ?? [];
   const lookup = (b: Base): number => {
     const hit = entries.find((e) =>
-      !e.cs && typeof e.key === 'string' && typeof b === 'string' && baseType === 'string'
+      !e.caseSensitive && typeof e.key === 'string' && typeof b === 'string' && baseType === 'string'
         ? e.key.toLowerCase() === b.toLowerCase()
         : sameBase(baseType, e.key, b),
     );
