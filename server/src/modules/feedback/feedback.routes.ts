@@ -1,13 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { feedbackResultSchema, idParamSchema } from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
 import * as service from './feedback.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['feedback'];
 
@@ -18,18 +15,17 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
   await app.register(multipart, { limits: { ...MULTIPART_LIMITS, files: 2 } });
   closeRefusedUploads(app);
 
+  const route = contractRoute('POST /api/feedback/{id}', {
+    summary: 'Send feedback about a subject (e.g. a variant task id)',
+    description:
+      'JSON `{ "text" }`, or multipart with a `text` field and at most one file (checked like ' +
+      'uploads: 413 / 415). At most 20 messages an hour per user (429 with Retry-After).',
+    tags,
+    errors: [400, 401, 403, 413, 415, 429],
+  });
   app.route({
-    ...endpoint('POST /api/feedback/{id}'),
-    schema: {
-      summary: 'Send feedback about a subject (e.g. a variant task id)',
-      description:
-        'JSON `{ "text" }`, or multipart with a `text` field and at most one file (checked like ' +
-        'uploads: 413 / 415). At most 20 messages an hour per user (429 with Retry-After).',
-      tags,
-      consumes: ['application/json', 'multipart/form-data'],
-      params: z.object({ id: idParamSchema }),
-      response: { 200: feedbackResultSchema, ...errors(400, 401, 403, 413, 415, 429) },
-    },
+    ...route,
+    schema: { ...route.schema, consumes: ['application/json', 'multipart/form-data'] },
     // The body is read here, not by a schema: multipart bodies are streams, JSON ones are checked by the service.
     handler: async (req) => {
       const actor = { auth: authOf(req), ip: req.ip ?? null };

@@ -5,8 +5,14 @@ import type { AppContext } from '../../context.js';
 import { feedback } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
-import { storeFiles, uploadAllowance } from '../files/index.js';
-import { checkFile, type IncomingFile } from '../files/index.js';
+import {
+  checkFile,
+  lockedUploadAllowance,
+  storeFiles,
+  uploadAllowance,
+  type IncomingFile,
+} from '../files/index.js';
+import { quotaExceeded } from '../../lib/multipart.js';
 
 export interface FeedbackInput {
   /** The JSON body, or the text fields of a multipart form. */
@@ -70,6 +76,9 @@ async function storeFeedback(
       .returning({ id: feedback.id, createdAt: feedback.createdAt });
     let fileId: number | null = null;
     if (file) {
+      // Counted again under the sender's storage lock: concurrent uploads cannot together pass.
+      const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, ctx.config.uploadQuotaBytes);
+      if (room !== null && file.data.length > room) throw quotaExceeded();
       const [stored] = await storeFiles(
         tx,
         { ownerType: 'feedback', ownerId: row!.id, createdBy: actor.auth.userId },

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedIn, type Session, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, createUser, signedIn, type Session, type TestApp } from '../../../test/helpers.js';
+import type { AuthContext } from '../../auth/types.js';
+import { bufferFile } from '../../lib/multipart.js';
 import { EXE, multipartBody, PNG } from '../files/test-support.js';
+import { sendFeedback } from './feedback.service.js';
 
 let t: TestApp;
 let user: { id: number; session: Session };
@@ -111,5 +114,43 @@ describe('POST /api/feedback/{id}', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(await count('feedback')).toBe(before);
     expect((await sendJson(1, { text: 'ok' }, admin.headers)).statusCode).toBe(200);
+  });
+});
+
+describe('feedback attachments and the storage quota', () => {
+  it('concurrent messages with files store at most what fits in the sender’s quota', async () => {
+    const sender = await createUser(t.app, { roles: ['participant'] });
+    const auth = { userId: sender.id, roles: ['participant'] } as unknown as AuthContext;
+    const size = 10_000;
+    const quota = Math.floor(2.5 * size);
+    // The quota of this test only: room for two and a half files.
+    const ctx = { ...t.app.ctx, config: { ...t.app.ctx.config, uploadQuotaBytes: quota } };
+    const file = (i: number) =>
+      bufferFile(`screen-${i}.png`, Buffer.concat([PNG, Buffer.alloc(size - PNG.length, i)]));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        sendFeedback(ctx, { auth, ip: null }, 100 + i, {
+          fields: { text: `Сообщение ${i}` },
+          files: [file(i)],
+        }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    for (const o of outcomes.filter((x) => x.status === 'rejected'))
+      expect((o as PromiseRejectedResult).reason).toMatchObject({
+        status: 413,
+        code: 'storage_quota_exceeded',
+      });
+    const [used] = await t.database.query<{ n: number }>(
+      "select coalesce(sum(size), 0)::int as n from files where created_by = $1 and owner_type = 'feedback'",
+      [sender.id],
+    );
+    expect(used!.n).toBe(2 * size);
+    const [messages] = await t.database.query<{ n: number }>(
+      'select count(*)::int as n from feedback where user_id = $1',
+      [sender.id],
+    );
+    // A refused message leaves nothing behind.
+    expect(messages!.n).toBe(2);
   });
 });
