@@ -171,11 +171,11 @@ describe('short_text wildcards (Moodle *)', () => {
     expect(brief(scoreAnswer(plain, 'a*'))).toEqual(S(1, true));
   });
 
-  it('many stars against a long answer stay fast (no backtracking)', () => {
+  // Backtracking over 13 stars and 1000 letters would not end in any lifetime: the test's timeout
+  // is the guard, not a speed figure (speed is measured in bench/, never here).
+  it('many stars against a long answer end (no backtracking)', { timeout: 20_000 }, () => {
     const t2 = accepted('*a*a*a*a*a*a*a*a*a*a*a*a*b');
-    const started = performance.now();
     expect(brief(scoreAnswer(t2, 'a'.repeat(1000)))).toEqual(S(0));
-    expect(performance.now() - started).toBeLessThan(200);
   });
 });
 

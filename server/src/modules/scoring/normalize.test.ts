@@ -84,11 +84,11 @@ describe('normalizeText: two spellings a teacher accepts as the same', () => {
     expect(normalizeText(' . ')).toBe('');
   });
 
-  it('is fast on a huge input', () => {
-    const start = performance.now();
-    normalizeText(' a -'.repeat(100_000) + '.');
-    normalizeText('\u00A0'.repeat(100_000));
-    expect(performance.now() - start).toBeLessThan(200);
+  // A backtracking pattern would not end on these: the test's timeout is the guard, not a speed
+  // figure (speed is measured in bench/, never here).
+  it('ends on a huge input', { timeout: 20_000 }, () => {
+    expect(normalizeText(' a -'.repeat(100_000) + '.')).toBe('a-'.repeat(100_000));
+    expect(normalizeText('\u00A0'.repeat(100_000))).toBe('');
   });
 });
 
