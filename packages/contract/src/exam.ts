@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerTypeSchema } from './content.js';
+import { taskAnswerTypeSchema } from './content.js';
 
 /*
  * The exam runner's calls (/api/exam/test/*), shared by server and web. Times are ISO instants;
@@ -142,7 +142,9 @@ export const participantTaskSchema = z
   .object({
     variantTaskId: z.number().int(),
     position: z.number().int(),
-    answerType: answerTypeSchema,
+    answerType: taskAnswerTypeSchema.describe(
+      'any type of the task model: the ten of ANSWER_TYPES and the imported ones (gap_match, associate, hottext, hotspot, composite)',
+    ),
     html: z.string().describe('sanitized task text'),
     content: z.record(z.string(), z.unknown()).describe('options, items, blanks… (TASK_SCHEMAS content)'),
     maxScore: z.number(),

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
   TASK_SCHEMAS,
-  type AnswerType,
+  type CompositePart,
   type ExamWorkState,
   type PauseAllowance,
   type ParticipantTask,
   type ParticipantVariant,
   type SavedAnswer,
+  type TaskAnswerType,
 } from '@attesta/contract';
 import type { z } from 'zod';
 import type { resolvedTaskSchema } from '@attesta/contract';
@@ -157,7 +158,7 @@ function toParticipantTask(
   shuffleSeed: number | null,
   onBadContent: (taskId: number) => void,
 ): ParticipantTask {
-  const answerType = r.answerType as AnswerType;
+  const answerType = r.answerType as TaskAnswerType;
   return {
     variantTaskId: r.variantTaskId,
     position: r.position,
@@ -179,10 +180,11 @@ function toParticipantTask(
 
 /**
  * Content through its own schema: zod objects drop unknown keys, so only the documented
- * participant fields survive. Option and item html is sanitized like the task text.
+ * participant fields survive (a composite part's content goes through its own type's schema too).
+ * Option, item, word and span html is sanitized like the task text.
  */
 function participantContent(
-  type: AnswerType,
+  type: TaskAnswerType,
   raw: Record<string, unknown>,
   seed: string | null,
   onBad: () => void,
@@ -193,12 +195,32 @@ function participantContent(
     onBad();
     return {};
   }
-  const content = parsed.data as Record<string, unknown>;
-  for (const key of ['options', 'items', 'left', 'right'] as const) {
+  return publicContent(type, parsed.data as Record<string, unknown>, seed);
+}
+
+/** Labelled lists whose html a participant sees: choice options, items, matching sides, words, spans. */
+const LABELLED_LISTS = ['options', 'items', 'left', 'right', 'words', 'choices'] as const;
+
+function publicContent(type: string, parsed: Record<string, unknown>, seed: string | null) {
+  const content = { ...parsed };
+  for (const key of LABELLED_LISTS) {
     const list = content[key] as { id: string; html: string }[] | undefined;
-    if (!list) continue;
-    const clean = list.map((o) => ({ id: o.id, html: sanitizeHtml(o.html) }));
+    if (!Array.isArray(list)) continue;
+    const clean = list.map((o) => ({ ...o, html: sanitizeHtml(o.html) }));
     content[key] = content.shuffle === true && seed !== null ? shuffled(clean, `${seed}:${key}`) : clean;
+  }
+  // Where one sets points, the areas are where points score: as good as the key, so none is shown.
+  if (type === 'hotspot' && content.select === 'points') content.areas = [];
+  if (type === 'composite') {
+    content.parts = (content.parts as CompositePart[]).map((part) => ({
+      id: part.id,
+      answerType: part.answerType,
+      content: publicContent(
+        part.answerType,
+        part.content as Record<string, unknown>,
+        seed === null ? null : `${seed}:${part.id}`,
+      ),
+    }));
   }
   return content;
 }

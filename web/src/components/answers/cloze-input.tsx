@@ -1,7 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useId } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { useBundleT } from '../data-table/use-bundle-t';
+import { useHtmlSlots } from './html-slots';
+import { answersBundle } from './locales';
 import { RichHtml } from './rich-html';
+import { cleanNumberText } from './text-inputs';
 import type { AnswerInputProps } from './types';
 
 interface ClozeInputProps extends AnswerInputProps<'cloze'> {
@@ -10,23 +14,15 @@ interface ClozeInputProps extends AnswerInputProps<'cloze'> {
 }
 
 /**
- * Gaps inside the text: a text field or a drop-down at each `{{id}}`. The text is rendered once
- * (sanitized, formulas), the fields are React portals into its slots, so typing never re-renders
- * the text. A gap without a placeholder in the text is listed after it.
+ * Gaps inside the text: a text field, a number field or a drop-down at each `{{id}}`. The text is
+ * rendered once (sanitized, formulas), the fields are React portals into its slots, so typing
+ * never re-renders the text. A gap without a placeholder in the text is listed after it.
  */
 export function ClozeInput({ content, value, onChange, onCommit, disabled, html }: ClozeInputProps) {
   const { t } = useTranslation();
-  // The rendered text is keyed by its html: a new text is a new element, found again here.
-  const [root, setRoot] = useState<HTMLElement | null>(null);
-  const slots = useMemo(() => {
-    if (!root) return null;
-    const found = new Map<string, Element>();
-    root.querySelectorAll('[data-blank]').forEach((el) => {
-      const id = el.getAttribute('data-blank');
-      if (id && !found.has(id)) found.set(id, el);
-    });
-    return found;
-  }, [root]);
+  const { t: more } = useBundleT(answersBundle);
+  const { setRoot, slots } = useHtmlSlots();
+  const numberHintId = useId();
 
   const set = (id: string, text: string) => onChange({ ...value, [id]: text });
 
@@ -52,6 +48,24 @@ export function ClozeInput({ content, value, onChange, onCommit, disabled, html 
         </select>
       );
     }
+    if (blank.kind === 'number') {
+      return (
+        <input
+          className="cloze-text"
+          aria-label={more('answers.numberBlank', { n: index + 1 })}
+          aria-describedby={numberHintId}
+          value={value[blank.id] ?? ''}
+          inputMode="decimal"
+          size={Math.max(4, Math.min(40, blank.width ?? 8))}
+          onChange={(e) => set(blank.id, cleanNumberText(e.currentTarget.value))}
+          onBlur={onCommit}
+          disabled={disabled}
+          autoComplete="off"
+          spellCheck={false}
+          data-testid={`blank-${blank.id}`}
+        />
+      );
+    }
     return (
       <input
         className="cloze-text"
@@ -74,6 +88,11 @@ export function ClozeInput({ content, value, onChange, onCommit, disabled, html 
   return (
     <div className="cloze">
       <RichHtml key={html} ref={setRoot} html={html} withSlots className="task-html" />
+      {content.blanks.some((b) => b.kind === 'number') && (
+        <span id={numberHintId} hidden>
+          {t('answers.numberHint')}
+        </span>
+      )}
       {content.blanks.map((blank, i) => {
         const slot = slots?.get(blank.id);
         return slot ? createPortal(field(blank, i), slot, blank.id) : null;

@@ -86,6 +86,18 @@ export function htmlToText(html: string | null | undefined): string {
   return (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
+/** A label for a piece that may be only a picture: its text, else its pictures' alt, else `fallback`. */
+export function htmlLabel(html: string | null | undefined, fallback: string): string {
+  const template = document.createElement('template');
+  template.innerHTML = sanitizeHtmlOrEmpty(html);
+  const text = (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (text) return text;
+  const alts = [...template.content.querySelectorAll('img[alt]')]
+    .map((img) => (img.getAttribute('alt') ?? '').trim())
+    .filter(Boolean);
+  return alts.join(' ') || fallback;
+}
+
 interface RichHtmlProps {
   html: string | null | undefined;
   as?: ElementType;

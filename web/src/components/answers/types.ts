@@ -1,7 +1,7 @@
-import type { AnswerType, AnswerValue, TaskContent } from '@attesta/contract';
+import type { AnswerValue, TaskAnswerType, TaskContent } from '@attesta/contract';
 
 /** Props every answer input takes: the parsed content, the value, and where changes go. */
-export interface AnswerInputProps<T extends AnswerType> {
+export interface AnswerInputProps<T extends TaskAnswerType> {
   content: TaskContent<T>;
   value: AnswerValue<T>;
   onChange: (value: AnswerValue<T>) => void;

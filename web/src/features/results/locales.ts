@@ -47,6 +47,10 @@ const ru = {
       tolerance: '{{value}} (допустимо ±{{tolerance}})',
       range: 'от {{min}} до {{max}}',
       blank: 'Пропуск {{id}}',
+      gap: 'Пропуск {{n}}',
+      area: 'Область {{n}}',
+      point: 'точка ({{x}}; {{y}})',
+      part: 'Часть {{n}}',
     },
     publish: {
       title: 'Публикация результатов',
@@ -136,6 +140,10 @@ const en: typeof ru = {
       tolerance: '{{value}} (±{{tolerance}} accepted)',
       range: 'from {{min}} to {{max}}',
       blank: 'Gap {{id}}',
+      gap: 'Gap {{n}}',
+      area: 'Area {{n}}',
+      point: 'point ({{x}}; {{y}})',
+      part: 'Part {{n}}',
     },
     publish: {
       title: 'Publish results',

@@ -4,7 +4,7 @@
  * the runner only through the postMessage protocol of lib/container-protocol.ts; its answers go
  * to `onChange` like any answer input's, so they take the same autosave and outbox path.
  */
-import { TASK_SCHEMAS, type AnswerType } from '@attesta/contract';
+import { TASK_SCHEMAS, type TaskAnswerType } from '@attesta/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CONTAINER_HEIGHT, clampHeight, initMessage, parseContainerMessage } from '../lib/container-protocol';
 
@@ -15,7 +15,7 @@ export interface HtmlContainerFrameProps {
   title: string;
   /** Id of a text describing how to answer. */
   describedBy?: string;
-  answerType: AnswerType;
+  answerType: TaskAnswerType;
   content: Record<string, unknown>;
   value: unknown;
   readOnly: boolean;

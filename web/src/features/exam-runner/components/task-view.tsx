@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { forwardRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AnswerInput } from '../../../components/answers/answer-input';
+import { AnswerInput, ownImageFileIds, showsOwnHtml } from '../../../components/answers/answer-input';
 import type { FileUploader, UploadedFile, WaitingFile } from '../../../components/answers/file-input';
 import { RichHtml } from '../../../components/answers/rich-html';
 import { callPath } from '../../../lib/call';
@@ -47,7 +47,9 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
   const { t } = useTranslation();
   const { task, index, total } = props;
   const headingId = `task-heading-${task.variantTaskId}`;
-  const images = task.files.filter((f) => f.mime.startsWith('image/'));
+  // A hotspot picture is drawn by its input, under its areas: not listed again with the files.
+  const drawn = ownImageFileIds(task.answerType, task.content);
+  const images = task.files.filter((f) => f.mime.startsWith('image/') && !drawn.includes(f.id));
   const documents = task.files.filter((f) => !f.mime.startsWith('image/'));
   const input = (
     <AnswerInput
@@ -93,8 +95,8 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
           </Group>
         </Group>
 
-        {/* A cloze input shows the text itself, with its gaps in place (not in a container task). */}
-        {(task.answerType !== 'cloze' || task.htmlContainerId !== null) && (
+        {/* Inputs with places in the text show it themselves (cloze, gap match…), not in a container task. */}
+        {(!showsOwnHtml(task.answerType) || task.htmlContainerId !== null) && (
           <RichHtml html={task.html} className="task-html" />
         )}
         {images.map((f) => (

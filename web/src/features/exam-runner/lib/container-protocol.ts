@@ -11,7 +11,7 @@
  * The container runs in an opaque-origin sandbox: its messages arrive with origin "null" and
  * are taken only from that frame's own window.
  */
-import type { AnswerType } from '@attesta/contract';
+import type { TaskAnswerType } from '@attesta/contract';
 
 export const CONTAINER_PROTOCOL_VERSION = 1;
 /** Frame height until the container tells its own, and the bounds of what it may ask for. */
@@ -43,7 +43,7 @@ export function parseContainerMessage(data: unknown): ContainerMessage | null {
 export interface ContainerInit {
   type: 'attesta:init';
   protocol: number;
-  answerType: AnswerType;
+  answerType: TaskAnswerType;
   /** The task's public content (TASK_SCHEMAS[answerType].content): options, lengths… */
   content: Record<string, unknown>;
   /** The saved answer to restore, or null when there is none yet. */
@@ -53,7 +53,7 @@ export interface ContainerInit {
 }
 
 export function initMessage(
-  answerType: AnswerType,
+  answerType: TaskAnswerType,
   content: Record<string, unknown>,
   value: unknown,
   readOnly: boolean,

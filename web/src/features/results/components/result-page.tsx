@@ -205,7 +205,7 @@ function TaskResult({
   num: (n: number) => string;
   download: ReturnType<typeof useDownload>;
 }) {
-  const answer = detail ? answerLines(detail.answerType, detail.content, detail.answer?.value) : [];
+  const answer = detail ? answerLines(detail.answerType, detail.content, detail.answer?.value, t) : [];
   const files = detail?.answer ? answerFileIds(detail.answer.value, detail.answer.fileIds) : [];
   const reference = detail ? referenceLines(detail.answerType, detail.content, detail.reference, t) : [];
   const full = task.score !== null && task.score >= task.maxScore;

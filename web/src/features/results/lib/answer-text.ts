@@ -1,8 +1,9 @@
 /**
  * Answers and reference answers as lines a person reads: option texts instead of ids, "left → right"
- * pairs, gaps with their values. Works on unknown JSON (the shapes of TASK_SCHEMAS), never throws.
+ * pairs, gaps with their values, areas and points of a picture, the parts of a composite task.
+ * Works on unknown JSON (the shapes of TASK_SCHEMAS), never throws.
  */
-import { htmlToText } from '../../../components/answers/rich-html';
+import { htmlLabel } from '../../../components/answers/rich-html';
 import type { LooseT } from '../../../components/data-table/use-bundle-t';
 
 type Content = Record<string, unknown>;
@@ -23,7 +24,57 @@ function labelled(content: Content, key: string): Labelled[] {
 
 function labelOf(items: Labelled[], id: unknown): string {
   const item = items.find((x) => x.id === id);
-  return item ? htmlToText(item.html) : String(id);
+  return item ? htmlLabel(item.html, String(id)) : String(id);
+}
+
+/** Ids of a content list (gaps, areas, parts) in display order. */
+function idsOf(content: Content, key: string): string[] {
+  const list = content[key];
+  return Array.isArray(list)
+    ? list.flatMap((x) => (isRecord(x) && typeof x.id === 'string' ? [x.id] : []))
+    : [];
+}
+
+/** Labels of numbered places: «Пропуск 2», «Область 1», «Часть 3» (bare numbers without a `t`). */
+const numbered = (t: LooseT | undefined, key: string, n: number) => (t ? t(key, { n }) : String(n));
+
+const POINT = /^(-?\d+) (-?\d+)$/;
+
+function hotspotLabel(content: Content, raw: unknown, t: LooseT | undefined): string {
+  const text = String(raw);
+  const point = POINT.exec(text);
+  if (point)
+    return t ? t('results.answer.point', { x: point[1], y: point[2] }) : `(${point[1]}; ${point[2]})`;
+  const index = idsOf(content, 'areas').indexOf(text);
+  return index < 0 ? text : numbered(t, 'results.answer.area', index + 1);
+}
+
+interface Part {
+  id: string;
+  answerType: string;
+  content: Content;
+}
+function partsOf(content: Content): Part[] {
+  const list = Array.isArray(content.parts) ? content.parts : [];
+  return list.flatMap((p) =>
+    isRecord(p) && typeof p.id === 'string' && typeof p.answerType === 'string'
+      ? [{ id: p.id, answerType: p.answerType, content: isRecord(p.content) ? p.content : {} }]
+      : [],
+  );
+}
+
+/** «Часть 2: …» for each part that has lines, in the order of the parts. */
+function partLines(
+  content: Content,
+  values: Record<string, unknown>,
+  lines: (part: Part, value: unknown) => string[],
+  t: LooseT | undefined,
+): string[] {
+  return partsOf(content).flatMap((part, i) => {
+    if (!(part.id in values)) return [];
+    const text = lines(part, values[part.id]);
+    return text.length ? [`${numbered(t, 'results.answer.part', i + 1)}: ${text.join('; ')}`] : [];
+  });
 }
 
 function blankLabel(content: Content, blankId: string, value: string): string {
@@ -43,7 +94,7 @@ function blankOrder(content: Content, ids: string[]): string[] {
 }
 
 /** The participant's answer, one line per part; [] when nothing was answered. */
-export function answerLines(type: string, content: Content, value: unknown): string[] {
+export function answerLines(type: string, content: Content, value: unknown, t?: LooseT): string[] {
   if (value === null || value === undefined) return [];
   switch (type) {
     case 'single_choice':
@@ -67,6 +118,34 @@ export function answerLines(type: string, content: Content, value: unknown): str
         .filter((id) => typeof value[id] === 'string' && (value[id] as string).trim() !== '')
         .map((id) => `${id}: ${blankLabel(content, id, value[id] as string)}`);
     }
+    case 'gap_match': {
+      if (!isRecord(value)) return [];
+      const gaps = idsOf(content, 'gaps');
+      const words = labelled(content, 'words');
+      const ids = [
+        ...gaps.filter((id) => id in value),
+        ...Object.keys(value).filter((id) => !gaps.includes(id)),
+      ];
+      return ids.map((id) => {
+        const n = gaps.indexOf(id);
+        return `${n < 0 ? id : numbered(t, 'results.answer.gap', n + 1)}: ${labelOf(words, value[id])}`;
+      });
+    }
+    case 'associate': {
+      if (!Array.isArray(value)) return [];
+      const items = labelled(content, 'items');
+      return value
+        .filter((pair): pair is unknown[] => Array.isArray(pair) && pair.length === 2)
+        .map(([a, b]) => `${labelOf(items, a)} — ${labelOf(items, b)}`);
+    }
+    case 'hottext':
+      return Array.isArray(value) ? value.map((id) => labelOf(labelled(content, 'choices'), id)) : [];
+    case 'hotspot':
+      return Array.isArray(value) ? value.map((raw) => hotspotLabel(content, raw, t)) : [];
+    case 'composite':
+      return isRecord(value)
+        ? partLines(content, value, (part, v) => answerLines(part.answerType, part.content, v, t), t)
+        : [];
     case 'file':
       return [];
     default:
@@ -114,6 +193,21 @@ export function referenceLines(type: string, content: Content, reference: unknow
         return `${id}: ${accepted.map((v) => blankLabel(content, id, v)).join(' / ')}`;
       });
     }
+    case 'gap_match':
+    case 'associate':
+      return reference.pairs !== undefined ? answerLines(type, content, reference.pairs, t) : [];
+    case 'hottext':
+    case 'hotspot':
+      return Array.isArray(reference.correct) ? answerLines(type, content, reference.correct, t) : [];
+    case 'composite':
+      return isRecord(reference.parts)
+        ? partLines(
+            content,
+            reference.parts,
+            (part, ref) => referenceLines(part.answerType, part.content, ref, t),
+            t,
+          )
+        : [];
     default:
       return [];
   }
