@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerTypeSchema, criterionSchema, SUBJECT_EXAM_KINDS } from './content.js';
+import { criterionSchema, SUBJECT_EXAM_KINDS, taskAnswerTypeSchema } from './content.js';
 import { listResponseSchema } from './paging.js';
 import { listRequestOf } from './staff.js';
 
@@ -288,7 +288,7 @@ const taskMeta = {
   category: optionalText(300).optional().describe('pool category path, e.g. «Алгебра/Уравнения»'),
   title: optionalText(300).optional(),
   htmlContainerId: id.nullable().optional(),
-  answerType: answerTypeSchema,
+  answerType: taskAnswerTypeSchema,
   content: z.record(z.string(), z.unknown()).default({}),
   reference: z.unknown(),
   scoring: z.record(z.string(), z.unknown()).default({}),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { answerTypeSchema, criterionSchema, SUBJECT_EXAM_KINDS } from './content.js';
+import { criterionSchema, SUBJECT_EXAM_KINDS, taskAnswerTypeSchema } from './content.js';
 import { listRequestSchema, listResponseSchema } from './paging.js';
+import { idParamSchema } from './user.js';
 
 /*
  * Content read side (KIM), files, html texts and feedback: the shapes shared by server and web.
@@ -171,7 +172,7 @@ export const staffTaskSchema = z
     variantId: z.number().int(),
     position: z.number().int(),
     taskId: z.number().int(),
-    answerType: answerTypeSchema,
+    answerType: taskAnswerTypeSchema,
     html: z.string().describe('sanitized task text'),
     content: z.record(z.string(), z.unknown()),
     reference: z.unknown(),
@@ -229,6 +230,31 @@ export const htmlContainerSchema = z
   })
   .meta({ id: 'HtmlContainer' });
 export type HtmlContainer = z.infer<typeof htmlContainerSchema>;
+
+/** The query parameter of a container link that carries its signature (`?sig=` of `url` above). */
+export const CONTAINER_SIGNATURE_PARAM = 'sig';
+
+const containerVersionParams = { containerId: idParamSchema, version: idParamSchema };
+const containerResourceName = z.string().min(1).max(500);
+
+/** `GET /api/kim/htmlContainer/{containerId}/{version}/…`: the entry page, a bundle or a resource of a version. */
+export const containerIndexParamsSchema = z.object(containerVersionParams);
+export const containerBundleParamsSchema = z.object({
+  ...containerVersionParams,
+  bundle: containerResourceName,
+});
+export const containerResourceParamsSchema = z.object({
+  ...containerVersionParams,
+  resource: containerResourceName,
+});
+/** A container resource is asked for with a session, or with the signature of a container link. */
+export const containerResourceQuerySchema = z.object({
+  [CONTAINER_SIGNATURE_PARAM]: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('signature from the container metadata `url`'),
+});
 
 export const subjectTestsPathSchema = z.object({
   testGroupId: z
@@ -299,6 +325,14 @@ export const publicHtmlTextSchema = z
   })
   .meta({ id: 'HtmlText' });
 export type PublicHtmlText = z.infer<typeof publicHtmlTextSchema>;
+
+/** `GET /api/htmltexts/{id}`: a text by its numeric id or by its code. */
+export const htmlTextIdParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'an id or a code (letters, digits, - and _)')
+    .describe('numeric id or code'),
+});
 
 export const analyticsConfigSchema = z
   .union([

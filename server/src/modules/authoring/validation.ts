@@ -1,4 +1,4 @@
-import { answerTypeSchema, taskDefinitionSchema, type ContentProblem } from '@attesta/contract';
+import { taskAnswerTypeSchema, taskDefinitionSchema, type ContentProblem } from '@attesta/contract';
 import { InvalidTaskError, isAutoScored, scoreAnswer } from '../scoring/index.js';
 
 /*
@@ -33,7 +33,7 @@ type TaskProblem = Pick<ContentProblem, 'code' | 'message'>;
 
 /** Why one task cannot be answered or scored, each kind once; empty when it can. */
 export function taskProblems(task: TaskUnderCheck): TaskProblem[] {
-  if (!answerTypeSchema.safeParse(task.answerType).success)
+  if (!taskAnswerTypeSchema.safeParse(task.answerType).success)
     return [{ code: 'unknown_answer_type', message: `«${task.answerType}» is not an answer type` }];
   const found = new Map<string, string>();
   const add = (code: string, message: string) => {
