@@ -116,3 +116,32 @@ export const parallelSchema = z.object({
   name: z.string(),
 });
 export type Parallel = z.infer<typeof parallelSchema>;
+
+/** `GET /api/Account/hashpassword` (bulk imports): the password in the query, its hash in the answer. */
+export const hashPasswordQuerySchema = z.strictObject({ pass: z.string().min(1).max(PASSWORD_MAX) });
+export const hashPasswordResultSchema = z.object({ hash: z.string() });
+
+/** `POST /api/Account/LogoutByAppLogin`: end every app-shell session of a login. */
+export const logoutByAppLoginBodySchema = z.strictObject({
+  login: z.string().trim().min(1).max(LOGIN_MAX),
+  reason: z.string().trim().max(500).optional().describe('why (kept in the audit trail)'),
+});
+
+/**
+ * `GET /api/Account/ExternalLogin`: starting an OpenID Connect login, or the provider's callback.
+ * Not strict: providers add parameters of their own to the callback (scope, authuser...).
+ */
+export const externalLoginQuerySchema = z.object({
+  provider: z.string().max(100).optional(),
+  error: z.string().max(200).optional(),
+  code: z.string().max(2000).optional(),
+  state: z.string().max(500).optional(),
+  iss: z.string().max(500).optional(),
+});
+
+/** `GET /api/Account/ObtainLocalAccessToken`: a provider access token exchanged for a local session. */
+export const obtainLocalAccessTokenQuerySchema = z.strictObject({
+  provider: z.string().min(1).max(100),
+  providerKey: z.string().min(1).max(500),
+  externalAccessToken: z.string().min(1).max(8000),
+});

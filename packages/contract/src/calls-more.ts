@@ -1,9 +1,39 @@
-/** Rows of CALL_SCHEMAS (calls.ts) for results, expert grading, monitoring, the supervision authority, account and session calls. */
+/**
+ * Rows of CALL_SCHEMAS (calls.ts) for results, expert grading, monitoring, the supervision authority,
+ * account and session calls, public texts, feedback, uploads, the XML import, the queue by type,
+ * saving worker tests, subject exams, test groups, container resources and downloads.
+ */
 import { z } from 'zod';
-import { parallelSchema, powChallengeSchema } from './account.js';
+import {
+  externalLoginQuerySchema,
+  hashPasswordQuerySchema,
+  hashPasswordResultSchema,
+  loginResponseSchema,
+  logoutByAppLoginBodySchema,
+  obtainLocalAccessTokenQuerySchema,
+  parallelSchema,
+  powChallengeSchema,
+} from './account.js';
 import type { CallSchemas } from './call-schema.js';
+import { participantCodesQuerySchema } from './diagnostic.js';
 import type { CallKey } from './endpoints.js';
 import { expertAnswersZipQuerySchema } from './expert.js';
+import {
+  analyticsConfigSchema,
+  containerBundleParamsSchema,
+  containerIndexParamsSchema,
+  containerResourceParamsSchema,
+  containerResourceQuerySchema,
+  feedbackResultSchema,
+  fileInfoSchema,
+  htmlTextIdParamsSchema,
+  idNameSchema,
+  publicHtmlTextSchema,
+  subjectExamSchema,
+  uploadQuerySchema,
+} from './kim.js';
+import { participantTestImportResultSchema, participantTestImportXmlBodySchema } from './participant-test.js';
+import { queueItemSchema, queueOfDiagnosticParamsSchema } from './queue.js';
 import { idParamSchema } from './user.js';
 import { listResponseSchema } from './paging.js';
 import { resultVerificationSchema, resultVerifyParamsSchema } from './results.js';
@@ -23,6 +53,7 @@ import {
   ugnikSchoolListRequestSchema,
   ugnikSchoolSchema,
 } from './ugnik.js';
+import { workerTestSaveBodySchema, workerTestSchema } from './worker-test.js';
 
 export const MORE_CALL_SCHEMAS = {
   // ------------------------------------------------------------ account
@@ -60,4 +91,64 @@ export const MORE_CALL_SCHEMAS = {
     body: ugnikMainSubjectTestListRequestSchema,
     response: listResponseSchema(ugnikMainSubjectTestSchema),
   },
+  // ------------------------------------------------------------ session, public texts, feedback
+  'GET /api/user/hasSession': { response: z.boolean() },
+  'GET /api/htmltexts/analytics': { response: analyticsConfigSchema },
+  'GET /api/htmltexts/{id}': { params: htmlTextIdParamsSchema, response: publicHtmlTextSchema },
+  // The body is `{ "text" }` as JSON or a multipart form with at most one file: the route reads it
+  // (a multipart body is a stream) and the service checks it, so the row has no body schema.
+  'POST /api/feedback/{id}': { params: z.object({ id: idParamSchema }), response: feedbackResultSchema },
+  // ------------------------------------------------------------ account
+  'GET /api/Account/hashpassword': { query: hashPasswordQuerySchema, response: hashPasswordResultSchema },
+  'POST /api/Account/LogoutByAppLogin': {
+    body: logoutByAppLoginBodySchema,
+    response: z.object({ ended: z.number().int() }),
+  },
+  // A redirect (302) to the provider, to the app or to the login page: no JSON answer.
+  'GET /api/Account/ExternalLogin': { query: externalLoginQuerySchema },
+  'GET /api/Account/ObtainLocalAccessToken': {
+    query: obtainLocalAccessTokenQuerySchema,
+    response: loginResponseSchema,
+  },
+  // ------------------------------------------------------------ files
+  // Multipart: the files (and a form field `ownerType`) are read as they stream in by the upload
+  // helper (readUploadForm in server/src/modules/files), never by a body schema; the row has none.
+  'POST /api/files/upload/{id}': {
+    params: z.object({ id: idParamSchema }),
+    query: uploadQuerySchema,
+    response: z.array(fileInfoSchema),
+  },
+  // ------------------------------------------------------------ participant tests, queue, worker tests
+  // The body is the XML file itself (`Content-Type: application/xml` or `text/xml`), read as text:
+  // the web sends it with call()'s `raw` option, not as JSON.
+  'POST /api/ParticipantTest/participantTestImportFromXml': {
+    body: participantTestImportXmlBodySchema,
+    response: participantTestImportResultSchema,
+  },
+  'GET /api/ParticipantTest/getqueuelistbytype/{type}/{diagnosticId}': {
+    params: queueOfDiagnosticParamsSchema,
+    response: z.array(queueItemSchema),
+  },
+  'PUT /api/workerTest/save': { body: workerTestSaveBodySchema, response: workerTestSchema },
+  // ------------------------------------------------------------ content read side
+  'GET /api/kim/subjectexams': { response: z.array(subjectExamSchema) },
+  'GET /api/SubjectExams': { response: z.array(subjectExamSchema) },
+  'GET /api/exam/test/testgroups': { response: z.array(idNameSchema) },
+  // Container resources: the stored bytes with their own MIME type, no JSON answer.
+  'GET /api/kim/htmlContainer/{containerId}/{version}/index': {
+    params: containerIndexParamsSchema,
+    query: containerResourceQuerySchema,
+  },
+  'GET /api/kim/htmlContainer/{containerId}/{version}/bundles/{bundle}': {
+    params: containerBundleParamsSchema,
+    query: containerResourceQuerySchema,
+  },
+  'GET /api/kim/htmlContainer/{containerId}/{version}/{resource}': {
+    params: containerResourceParamsSchema,
+    query: containerResourceQuerySchema,
+  },
+  // ------------------------------------------------------------ downloads (PDF or xlsx: no JSON answer)
+  'GET /api/exam/test/examwork/{id}/blanks': { params: z.object({ id: idParamSchema }) },
+  'GET /api/reports/coordinator/participantCodes': { query: participantCodesQuerySchema },
+  'GET /api/reports/organizator/participantCodes': { query: participantCodesQuerySchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

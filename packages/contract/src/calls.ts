@@ -2,8 +2,8 @@
  * The schemas of each call, beside its row in ENDPOINTS (method, path, roles): path params, query,
  * JSON body and the 200 answer. The server declares a route from them (`contractRoute` in
  * server/src/auth/access.ts) and the web calls through them (`call` in web/src/lib/call.ts), so a
- * path is paired with its schemas in this one place. A call not listed here yet is declared the
- * older way (schemas in its route file); docs/how-to-add-a-call.md says how to move one.
+ * path is paired with its schemas in this one place (a route that does not take the schemas of its
+ * call's row from here does not start). docs/how-to-add-a-call.md says how to add a call.
  */
 import { z } from 'zod';
 import {

@@ -213,6 +213,11 @@ export const participantTestImportResultSchema = z
     ),
   })
   .meta({ id: 'ParticipantTestImportResult' });
+/**
+ * Its body: the XML file itself, sent as `application/xml` (or `text/xml`), never JSON; the server
+ * reads it as text and the import checks it (docs/participant-test-import.md).
+ */
+export const participantTestImportXmlBodySchema = z.string().min(1).describe('the XML document');
 export type ParticipantTestImportResult = z.infer<typeof participantTestImportResultSchema>;
 
 export const restoreExamWorkBodySchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorCodeSchema } from './errors.js';
 import { listRequestSchema } from './paging.js';
-import { calendarDateSchema } from './user.js';
+import { calendarDateSchema, idParamSchema } from './user.js';
 
 /*
  * Queue items (docs/design.md §2): asynchronous jobs users watch — planning, results, imports, reports.
@@ -69,6 +69,12 @@ export const queueItemSchema = z
   })
   .meta({ id: 'QueueItem' });
 export type QueueItem = z.infer<typeof queueItemSchema>;
+
+/** `GET /api/ParticipantTest/getqueuelistbytype/{type}/{diagnosticId}`. */
+export const queueOfDiagnosticParamsSchema = z.object({
+  type: queueItemTypeSchema,
+  diagnosticId: idParamSchema,
+});
 
 export const QUEUE_SORT_FIELDS = ['id', 'createdAt', 'type', 'status', 'progress', 'finishedAt'] as const;
 const queueSortSchema = z.strictObject({

@@ -69,14 +69,11 @@ const sameRoles = (a: RoleRule, b: RoleRule) =>
   typeof a === 'string' || typeof b === 'string' ? a === b : [...a].sort().join() === [...b].sort().join();
 
 /**
- * Method, URL and access rule of a call of the contract, to spread into `app.route({...})`.
- * Roles come from the contract itself, so a route cannot drift from spec/endpoints.tsv.
+ * Method, URL and access rule of a call of the contract: the part of `contractRoute` that comes from
+ * its ENDPOINTS row. Roles come from the contract itself, so a route cannot drift from
+ * spec/endpoints.tsv. Not exported: every route is declared with `contractRoute`.
  */
-export function endpoint(
-  key: CallKey,
-  scope?: ScopeRule,
-  flags: { passive?: boolean; signed?: SignedAccess } = {},
-) {
+function endpoint(key: CallKey, scope?: ScopeRule, flags: { passive?: boolean; signed?: SignedAccess } = {}) {
   const e = byKey.get(key);
   if (!e) throw new Error(`not in the contract: ${key}`);
   const access: AccessRule = {
@@ -116,9 +113,10 @@ type ContractSchema<K extends CallKey> = Omit<RouteDocs, 'errors'> &
 const documentedError = errorBodySchema.describe('error `{status, code, message, errors?}`');
 
 /**
- * A route declared from its contract row: method, URL and access as `endpoint` gives them, and the
- * schemas of `CALL_SCHEMAS` (params, query, body, the 200 answer) with the documented errors, so
- * path and schemas are paired in the contract only. Spread into `app.route({...})` with a handler.
+ * A route declared from its contract row, the one way to declare a route: method, URL and access
+ * from its ENDPOINTS row, and the schemas of `CALL_SCHEMAS` (params, query, body, the 200 answer)
+ * with the documented errors, so path and schemas are paired in the contract only. Spread into
+ * `app.route({...})` with a handler.
  */
 export function contractRoute<K extends CallKey>(
   key: K,

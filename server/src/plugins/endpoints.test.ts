@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { currentParticipantTestSchema, ENDPOINTS, ROLES, type Role } from '@attesta/contract';
+import { CALL_SCHEMAS, currentParticipantTestSchema, ENDPOINTS, ROLES, type Role } from '@attesta/contract';
 import { accessPlugin } from '../auth/access.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
@@ -84,7 +84,10 @@ describe('the call contract', () => {
     expect(await attempt({ method: 'GET', url: '/api/user/hasSession', roles: ['admin'] })).toMatch(
       /other roles/,
     );
-    expect(await attempt({ method: 'GET', url: '/api/user/hasSession', roles: 'anon' })).toBe('started');
+    // A row with its own roles (and its schemas from the contract) starts.
+    const hasSession = { method: 'GET', url: '/api/user/hasSession', roles: 'anon' } as const;
+    const hasSessionAnswer = CALL_SCHEMAS['GET /api/user/hasSession'].response;
+    expect(await attempt({ ...hasSession, schema: { response: { 200: hasSessionAnswer } } })).toBe('started');
     // A call whose schemas are in the contract takes them from there, never a copy of its own.
     const current = {
       method: 'GET',
@@ -97,6 +100,8 @@ describe('the call contract', () => {
     expect(
       await attempt({ ...current, schema: { response: { 200: currentParticipantTestSchema.extend({}) } } }),
     ).toMatch(/must take its schemas from the contract/);
+    // ...and cannot leave them out either.
+    expect(await attempt(hasSession)).toMatch(/must take its schemas from the contract/);
   });
 
   it('registers every call (never 404)', () => {

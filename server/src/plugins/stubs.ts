@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ENDPOINTS } from '@attesta/contract';
-import { endpoint } from '../auth/access.js';
+import { ENDPOINTS, type CallKey } from '@attesta/contract';
+import { contractRoute } from '../auth/access.js';
 import { notImplemented } from '../lib/errors.js';
 
 const routeKey = (method: string, url: string) => `${method.toUpperCase()} ${url.toLowerCase()}`;
@@ -22,15 +22,15 @@ export function trackRoutes(app: FastifyInstance): Set<string> {
 export function registerStubs(app: FastifyInstance, implemented: Set<string>): string[] {
   const stubbed: string[] = [];
   for (const e of ENDPOINTS) {
-    const route = endpoint(`${e.method} ${e.path}` as Parameters<typeof endpoint>[0]);
+    const route = contractRoute(`${e.method} ${e.path}` as CallKey, {
+      summary: e.meaning,
+      description: 'Not built yet: answers 501 `not_implemented`.',
+      tags: [],
+      errors: [501],
+    });
     if (implemented.has(routeKey(route.method, route.url))) continue;
     app.route({
       ...route,
-      schema: {
-        summary: e.meaning,
-        description: 'Not built yet: answers 501 `not_implemented`.',
-        hide: false,
-      },
       handler: async () => {
         throw notImplemented();
       },

@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/ui/full-page-loader';
-import { adminRoutes } from '../features/admin/routes';
+import { adminContentOverviewRoute, adminRoutes } from '../features/admin/routes';
+import { contentRoutes } from '../features/content/routes';
 import { coordinatorRoutes, organizatorRoutes } from '../features/school/routes';
 import { ChangePasswordPage } from '../features/account/components/change-password-page';
 import { ConfirmEmailPage } from '../features/account/components/confirm-email-page';
@@ -30,7 +31,7 @@ import { requireRole, requireUser, rootRedirect } from './routes/guards';
 
 /** Work places of a role: pages under its home, guarded by the home's role loader. */
 const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
-  admin: [...adminRoutes, ...resultsRoutes.admin],
+  admin: [...adminRoutes, ...contentRoutes([adminContentOverviewRoute]), ...resultsRoutes.admin],
   ugnik: ugnikRoutes,
   coordinator: [...coordinatorRoutes, ...resultsRoutes.coordinator],
   organizator: organizatorRoutes,

@@ -68,6 +68,8 @@ export interface RequestOptions<T> {
   query?: Record<string, QueryValue>;
   /** Sent as JSON; a FormData body is sent as multipart. */
   body?: unknown;
+  /** Send `body` (a string or a Blob: an XML file...) as is with this Content-Type, not as JSON. */
+  contentType?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** The caller handles every failure itself: no navigation happens. */
@@ -217,6 +219,11 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
     if (token) headers.Authorization = `Bearer ${token}`;
     let body: BodyInit | undefined;
     if (options.body instanceof FormData) {
+      body = options.body;
+    } else if (options.contentType !== undefined) {
+      if (typeof options.body !== 'string' && !(options.body instanceof Blob))
+        throw new TypeError(`${method} ${path}: a body of type ${options.contentType} is a string or a Blob`);
+      headers['Content-Type'] = options.contentType;
       body = options.body;
     } else if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';

@@ -58,6 +58,29 @@ describe('call', () => {
     expect((failed as ApiError).code).toBe('invalid_response');
   });
 
+  it('sends a raw body as is with its content type and still parses the answer by the row', async () => {
+    const imported = { created: 1, existing: 0, studentsCreated: 1, items: [] };
+    const { fetch, api } = client(imported);
+    const xml = '<participantTests diagnosticCode="D1"/>';
+    const importXml = 'POST /api/ParticipantTest/participantTestImportFromXml' as const;
+    const result = await call(importXml, { body: xml }, { raw: { contentType: 'application/xml' } }, api);
+    expect(result.created).toBe(1);
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(String(url)).toBe('/api/ParticipantTest/participantTestImportFromXml');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe(xml);
+    expect((init?.headers as Record<string, string>)['Content-Type']).toBe('application/xml');
+
+    const other = client({ nonsense: true });
+    const failed = await call(
+      importXml,
+      { body: xml },
+      { raw: { contentType: 'application/xml' } },
+      other.api,
+    ).catch((e: unknown) => e);
+    expect((failed as ApiError).code).toBe('invalid_response');
+  });
+
   it('escapes path params and refuses a missing one', () => {
     expect(callPath('GET /api/results/verify/{code}', { code: 'a/b?c' })).toBe(
       '/api/results/verify/a%2Fb%3Fc',
@@ -75,6 +98,10 @@ describe('call', () => {
       void call(finish, { params: { id: 1, reason: 'manual' } });
       // @ts-expect-error `reason` is one of the contract's values
       void call(finish, { params: { examWorkId: 1, reason: 'x' } });
+      const importXml = 'POST /api/ParticipantTest/participantTestImportFromXml' as const;
+      const raw = { raw: { contentType: 'application/xml' } };
+      // @ts-expect-error the XML import's body is the document (a string), whatever its content type
+      void call(importXml, { body: { xml: '' } }, raw);
     };
     expect(typeof never).toBe('function');
   });

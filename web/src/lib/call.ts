@@ -2,6 +2,7 @@
  * The typed client of the contract: `call('GET /api/exam/test/examwork/{id}', { params: { id } })`
  * fills the path from its row, sends query and body as the row's schemas type them and parses the
  * answer with the row's response schema. No path or schema is written a second time in a feature.
+ * A body that is a document rather than JSON (the XML import) is sent as is with the `raw` option.
  */
 import { CALL_SCHEMAS, type CallKey, type CallSchemas, type CallSchemasOf } from '@attesta/contract';
 import type { z } from 'zod';
@@ -31,7 +32,17 @@ export type CallInput<K extends CallKey> = Slot<'params', ParamsOf<K>> &
   Partial<Slot<'query', QueryOf<K>>> &
   Slot<'body', BodyOf<K>>;
 
-export type CallOptions = Omit<RequestOptions<unknown>, 'method' | 'query' | 'body' | 'parse'>;
+export type CallOptions = Omit<
+  RequestOptions<unknown>,
+  'method' | 'query' | 'body' | 'parse' | 'contentType'
+> & {
+  /**
+   * Send the body as is with this Content-Type instead of as JSON: a row whose body is a document
+   * (`POST /api/ParticipantTest/participantTestImportFromXml` takes the XML file itself). The body
+   * is still typed by the row (a string or a Blob) and the answer parsed by its response schema.
+   */
+  raw?: { contentType: string };
+};
 
 /** The URL of a call with its path params filled in (for links and downloads). */
 export function callPath(key: CallKey, params: Record<string, unknown> = {}): string {
@@ -57,8 +68,10 @@ export function call<K extends CallKey>(
   };
   const schemas: CallSchemas = (CALL_SCHEMAS as Partial<Record<CallKey, CallSchemas>>)[key] ?? {};
   const response = schemas.response;
+  const { raw, ...rest } = options;
   return client.request<CallResult<K>>(callPath(key, params), {
-    ...options,
+    ...rest,
+    ...(raw ? { contentType: raw.contentType } : {}),
     method,
     query: query as RequestOptions<unknown>['query'],
     body: method === 'GET' || method === 'DELETE' ? undefined : (body ?? {}),

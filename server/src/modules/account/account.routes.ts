@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema, LOGIN_MAX, loginResponseSchema, PASSWORD_MAX } from '@attesta/contract';
-import { authOf, endpoint, SESSION_COOKIE, contractRoute } from '../../auth/access.js';
+import { authOf, SESSION_COOKIE, contractRoute } from '../../auth/access.js';
 import { activationCodeInScope, userInScope } from '../../auth/shared.access.js';
 import { hashPassword } from '../../lib/password.js';
 import { AccountService, safeReturnUrl, type Caller, type OpenedSession } from './account.service.js';
@@ -14,13 +13,6 @@ const DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600;
 const OIDC_COOKIE_MAX_AGE = 10 * 60;
 
 const tags = ['account'];
-
-/** Documents the error answers of a call (all share the one error body). */
-function errorsOf(...statuses: (400 | 401 | 403 | 404 | 413 | 428 | 429 | 503)[]) {
-  return Object.fromEntries(
-    statuses.map((s) => [s, errorBodySchema.describe(`error \`{status, code, message, errors?}\``)]),
-  );
-}
 
 const loginAnswer = (s: OpenedSession) => ({
   user: s.user,
@@ -204,15 +196,13 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint('GET /api/Account/hashpassword'),
-    // The password travels in the query string: keep this route's requests out of the log.
-    logLevel: 'warn',
-    schema: {
+    ...contractRoute('GET /api/Account/hashpassword', {
       summary: "Hash a password with the server's hasher (for bulk imports)",
       tags,
-      querystring: z.strictObject({ pass: z.string().min(1).max(PASSWORD_MAX) }),
-      response: { 200: z.object({ hash: z.string() }), ...errorsOf(400, 401, 403) },
-    },
+      errors: [400, 401, 403],
+    }),
+    // The password travels in the query string: keep this route's requests out of the log.
+    logLevel: 'warn',
     handler: async (req) => ({ hash: await hashPassword(req.query.pass) }),
   });
 
@@ -238,20 +228,16 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'POST /api/Account/LogoutByAppLogin',
+      {
+        summary: 'End every app-shell session of a login',
+        description: 'Coordinator and organizator: users of their own school; admin: any.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
       userInScope((req) => bodyOf<{ login: string }>(req).login),
     ),
-    schema: {
-      summary: 'End every app-shell session of a login',
-      description: 'Coordinator and organizator: users of their own school; admin: any.',
-      tags,
-      body: z.strictObject({
-        login: z.string().trim().min(1).max(LOGIN_MAX),
-        reason: z.string().trim().max(500).optional().describe('why (kept in the audit trail)'),
-      }),
-      response: { 200: z.object({ ended: z.number().int() }), ...errorsOf(400, 401, 403, 404) },
-    },
     handler: async (req) => ({
       ended: await service.logoutByAppLogin(
         authOf(req),
@@ -313,25 +299,16 @@ function registerExternalLogin(
   }
 
   typed.route({
-    ...endpoint('GET /api/Account/ExternalLogin'),
-    // The provider's callback carries a one-time code in the query string.
-    logLevel: 'warn',
-    schema: {
+    ...contractRoute('GET /api/Account/ExternalLogin', {
       summary: 'Start or finish an external (OpenID Connect) login',
       description:
         'Without `code`: 302 to the provider. The provider calls back here with `code` and `state` ' +
         '(or `error`): 302 to `/` signed in, or to `/login?error=...`. 404 `not_configured`, 400 `unknown_provider`.',
       tags,
-      // Not strict: providers add parameters of their own to the callback (scope, authuser...).
-      querystring: z.object({
-        provider: z.string().max(100).optional(),
-        error: z.string().max(200).optional(),
-        code: z.string().max(2000).optional(),
-        state: z.string().max(500).optional(),
-        iss: z.string().max(500).optional(),
-      }),
-      response: errorsOf(400, 404, 503),
-    },
+      errors: [400, 404, 503],
+    }),
+    // The provider's callback carries a one-time code in the query string.
+    logLevel: 'warn',
     handler: async (req, reply) => {
       const oidc = service.requireOidc(req.query.provider);
       // Without a query (openid-client strips the callback's query when it repeats the redirect URI
@@ -371,23 +348,17 @@ function registerExternalLogin(
   });
 
   typed.route({
-    ...endpoint('GET /api/Account/ObtainLocalAccessToken'),
-    // The provider's access token is in the query string.
-    logLevel: 'warn',
-    schema: {
+    ...contractRoute('GET /api/Account/ObtainLocalAccessToken', {
       summary: 'Exchange an external provider access token for a local session token (app shell)',
       description:
         'The token is checked at the provider userinfo endpoint and its subject must equal `providerKey`. ' +
         'Answers like login but sets no cookie (a GET must not sign a browser in). ' +
         '401 `invalid_external_token`, 404 `not_configured`, 400 `unknown_provider`, 503 `service_unavailable`.',
       tags,
-      querystring: z.strictObject({
-        provider: z.string().min(1).max(100),
-        providerKey: z.string().min(1).max(500),
-        externalAccessToken: z.string().min(1).max(8000),
-      }),
-      response: { 200: loginResponseSchema, ...errorsOf(400, 401, 403, 404, 429, 503) },
-    },
+      errors: [400, 401, 403, 404, 429, 503],
+    }),
+    // The provider's access token is in the query string.
+    logLevel: 'warn',
     handler: async (req) => {
       const oidc = service.requireOidc(req.query.provider);
       const session = await service.obtainLocalAccessToken(oidc, req.query, callerOf(req));

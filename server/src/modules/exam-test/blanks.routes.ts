@@ -1,10 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { idParamSchema } from '@attesta/contract';
-import { endpoint } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import { examWorkBlanks, examWorkBlanksScope } from './blanks.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['exam-test'];
 
@@ -14,20 +11,22 @@ export const blanksRoutes: FastifyPluginAsync = async (plugin) => {
   const { ctx } = app;
 
   app.route({
-    ...endpoint('GET /api/exam/test/examwork/{id}/blanks', examWorkBlanksScope),
-    schema: {
-      summary: 'Answer forms (бланки ответов) of an exam work for paper mode, as a PDF',
-      description:
-        'Answers `application/pdf` as a download (`blank-<registration code>.pdf`): a header (diagnostic, ' +
-        'work, date, school, class, participant, registration code, variant), instructions and a numbered ' +
-        'answer area for each task on paper (all tasks when the work is in blank mode or none is), never a ' +
-        'reference answer. Every page carries a QR code and its text ' +
-        '`ATTESTA:B1:<registrationCode>:<examWorkId>:<page>` to match scanned pages. A participant gets only ' +
-        'their own work; organizators and coordinators the works in their scope.',
-      tags,
-      params: z.object({ id: idParamSchema }),
-      response: errors(400, 401, 403, 404),
-    },
+    ...contractRoute(
+      'GET /api/exam/test/examwork/{id}/blanks',
+      {
+        summary: 'Answer forms (бланки ответов) of an exam work for paper mode, as a PDF',
+        description:
+          'Answers `application/pdf` as a download (`blank-<registration code>.pdf`): a header (diagnostic, ' +
+          'work, date, school, class, participant, registration code, variant), instructions and a numbered ' +
+          'answer area for each task on paper (all tasks when the work is in blank mode or none is), never a ' +
+          'reference answer. Every page carries a QR code and its text ' +
+          '`ATTESTA:B1:<registrationCode>:<examWorkId>:<page>` to match scanned pages. A participant gets only ' +
+          'their own work; organizators and coordinators the works in their scope.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      examWorkBlanksScope,
+    ),
     handler: async (req, reply) => {
       const { filename, pdf } = await examWorkBlanks(ctx, req.params.id);
       // A Buffer bypasses the serializer; the personal data in it must not linger in shared caches.

@@ -1,10 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { idNameSchema } from '@attesta/contract';
-import { contractRoute, endpoint } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import * as service from './catalog.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['exam-test'];
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
@@ -42,8 +39,7 @@ export const examCatalogRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/exam/test/testgroups'),
-    schema: { summary: 'Test groups', tags, response: { 200: z.array(idNameSchema), ...errors(401) } },
+    ...contractRoute('GET /api/exam/test/testgroups', { summary: 'Test groups', tags, errors: [401] }),
     handler: () => service.testGroups(db),
   });
 

@@ -1,18 +1,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { fileInfoSchema, idParamSchema, uploadQuerySchema } from '@attesta/contract';
-import { authOf, endpoint, contractRoute } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import * as service from './files.service.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
 import { MAX_FILE_BYTES, MULTIPART_LIMITS, readUploadForm } from './upload.js';
 import { createUrlFetcher, type UrlFetcher } from './url-fetcher.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['files'];
-const idParams = z.object({ id: idParamSchema });
 const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 
 /** A download may be anything a user uploaded: never rendered by the browser, never sniffed. */
@@ -85,26 +81,25 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
     handler: (req) => service.fileText(db, authOf(req), req.params.id),
   });
 
+  const upload = contractRoute('POST /api/files/upload/{id}', {
+    summary: 'Upload files (multipart) to an owner',
+    description:
+      '`{id}` is the owner id; `ownerType` (query or form field): `task`, `html_text`, `help` ' +
+      '(admin only) or `general` (anyone; the owner id must be the caller’s own user id). ' +
+      `Each file up to ${MAX_FILE_BYTES / 1024 / 1024} MB (413), at most ${MULTIPART_LIMITS.files} files; ` +
+      'accepted: images (png, jpeg, gif, webp), PDF, office documents, txt/csv, zip — decided by the ' +
+      'file’s own bytes, not its name (415 otherwise). `splitPdf=true` stores each page of a ' +
+      'multi-page PDF as its own file. Nothing is stored unless every file is accepted. A form field ' +
+      '`ownerType` must come before the files; access and the storage quota of participants and guests ' +
+      '(413 `storage_quota_exceeded`) are checked before any file is read, and a refused upload is ' +
+      'answered at once (its connection is closed). Files are stored under the extension of their real type.',
+    tags,
+    errors: [400, 401, 403, 404, 413, 415, 422],
+  });
   app.route({
-    ...endpoint('POST /api/files/upload/{id}'),
-    schema: {
-      summary: 'Upload files (multipart) to an owner',
-      description:
-        '`{id}` is the owner id; `ownerType` (query or form field): `task`, `html_text`, `help` ' +
-        '(admin only) or `general` (anyone; the owner id must be the caller’s own user id). ' +
-        `Each file up to ${MAX_FILE_BYTES / 1024 / 1024} MB (413), at most ${MULTIPART_LIMITS.files} files; ` +
-        'accepted: images (png, jpeg, gif, webp), PDF, office documents, txt/csv, zip — decided by the ' +
-        'file’s own bytes, not its name (415 otherwise). `splitPdf=true` stores each page of a ' +
-        'multi-page PDF as its own file. Nothing is stored unless every file is accepted. A form field ' +
-        '`ownerType` must come before the files; access and the storage quota of participants and guests ' +
-        '(413 `storage_quota_exceeded`) are checked before any file is read, and a refused upload is ' +
-        'answered at once (its connection is closed). Files are stored under the extension of their real type.',
-      tags,
-      consumes: ['multipart/form-data'],
-      params: idParams,
-      querystring: uploadQuerySchema,
-      response: { 200: z.array(fileInfoSchema), ...errors(400, 401, 403, 404, 413, 415, 422) },
-    },
+    ...upload,
+    // The multipart body is read as it streams in (readUploadForm), not by a schema.
+    schema: { ...upload.schema, consumes: ['multipart/form-data'] },
     handler: async (req) => {
       const actor = actorOf(req);
       const spool = new Spool();

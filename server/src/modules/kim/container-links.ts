@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CONTAINER_SIGNATURE_PARAM } from '@attesta/contract';
 
 /*
  * Signed links to html container resources (docs/html-containers.md). A container runs in an
@@ -10,8 +11,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * with its relative links rewritten to carry the same token.
  */
 
-/** Query parameter carrying the token. */
-export const SIGNATURE_PARAM = 'sig';
+/** Query parameter carrying the token (the contract's, which the resource routes' query schema names). */
+export const SIGNATURE_PARAM = CONTAINER_SIGNATURE_PARAM;
 /** How long a signed link works. The runner asks for a fresh one whenever it opens a task. */
 export const CONTAINER_LINK_TTL_MS = 30 * 60_000;
 

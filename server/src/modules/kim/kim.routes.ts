@@ -1,11 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { idParamSchema, subjectExamSchema } from '@attesta/contract';
-import { authOf, contractRoute, endpoint } from '../../auth/access.js';
-import { containerLinkSigner, SIGNATURE_PARAM, withSignedLinks } from './container-links.js';
+import { authOf, contractRoute } from '../../auth/access.js';
+import { containerLinkSigner, withSignedLinks } from './container-links.js';
 import * as service from './kim.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['kim'];
 const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
@@ -21,8 +18,10 @@ function sendResource(reply: FastifyReply, resource: { mime: string; data: Buffe
     .send(resource.data);
 }
 
-const resourceSchema = {
+/** What the three resource routes say about themselves besides their summary. */
+const resourceDocs = {
   tags,
+  errors: [400, 401, 403, 404],
   description:
     'The stored bytes with their MIME type, served with a sandboxing Content-Security-Policy ' +
     '(`sandbox allow-scripts`, no `allow-same-origin`) and `X-Content-Type-Options: nosniff`. ' +
@@ -32,10 +31,7 @@ const resourceSchema = {
     'cookie): it must be genuine, unexpired, for this container version and its holder must still ' +
     'see the container, else 403 `bad_signature`. Html and css served under a signature get their ' +
     'relative links signed too.',
-  querystring: z.object({
-    [SIGNATURE_PARAM]: z.string().max(200).optional().describe('signature from the container metadata `url`'),
-  }),
-};
+} as const;
 
 /**
  * Helmet's app-wide CSP would otherwise be sent too; the resource sets its own. CORP must allow
@@ -110,12 +106,7 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
 
   for (const key of ['GET /api/kim/subjectexams', 'GET /api/SubjectExams'] as const) {
     app.route({
-      ...endpoint(key),
-      schema: {
-        summary: 'Subject exams (subject + kind of exam)',
-        tags,
-        response: { 200: z.array(subjectExamSchema), ...errors(401) },
-      },
+      ...contractRoute(key, { summary: 'Subject exams (subject + kind of exam)', tags, errors: [401] }),
       handler: () => service.listSubjectExams(db),
     });
   }
@@ -189,18 +180,13 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
     handler: (req) => service.container(db, req.params.id, signer, authOf(req)),
   });
 
-  const versionParams = { containerId: idParamSchema, version: idParamSchema };
-  const resourceName = z.string().min(1).max(500);
-
   app.route({
-    ...endpoint('GET /api/kim/htmlContainer/{containerId}/{version}/index', ...containerAccess),
+    ...contractRoute(
+      'GET /api/kim/htmlContainer/{containerId}/{version}/index',
+      { ...resourceDocs, summary: 'Entry page of a container version' },
+      ...containerAccess,
+    ),
     helmet: containerHelmet,
-    schema: {
-      ...resourceSchema,
-      summary: 'Entry page of a container version',
-      params: z.object(versionParams),
-      response: errors(400, 401, 403, 404),
-    },
     handler: async (req, reply) =>
       serve(
         req,
@@ -210,14 +196,15 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/kim/htmlContainer/{containerId}/{version}/bundles/{bundle}', ...containerAccess),
+    ...contractRoute(
+      'GET /api/kim/htmlContainer/{containerId}/{version}/bundles/{bundle}',
+      {
+        ...resourceDocs,
+        summary: 'A script/style bundle of a container version (stored as `bundles/<name>`)',
+      },
+      ...containerAccess,
+    ),
     helmet: containerHelmet,
-    schema: {
-      ...resourceSchema,
-      summary: 'A script/style bundle of a container version (stored as `bundles/<name>`)',
-      params: z.object({ ...versionParams, bundle: resourceName }),
-      response: errors(400, 401, 403, 404),
-    },
     handler: async (req, reply) =>
       serve(
         req,
@@ -230,14 +217,12 @@ export const kimRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/kim/htmlContainer/{containerId}/{version}/{resource}', ...containerAccess),
+    ...contractRoute(
+      'GET /api/kim/htmlContainer/{containerId}/{version}/{resource}',
+      { ...resourceDocs, summary: 'A resource of a container version' },
+      ...containerAccess,
+    ),
     helmet: containerHelmet,
-    schema: {
-      ...resourceSchema,
-      summary: 'A resource of a container version',
-      params: z.object({ ...versionParams, resource: resourceName }),
-      response: errors(400, 401, 403, 404),
-    },
     handler: async (req, reply) =>
       serve(
         req,

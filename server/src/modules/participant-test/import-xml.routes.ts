@@ -1,9 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { participantTestImportResultSchema } from '@attesta/contract';
-import { endpoint } from '../../auth/access.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
+import { contractRoute } from '../../auth/access.js';
 import { actorOf } from './info.routes.js';
 import { importFromXml } from './import-xml.service.js';
 
@@ -22,23 +19,22 @@ export const participantTestImportRoutes: FastifyPluginAsync = async (plugin) =>
     (_req, body, done) => done(null, body),
   );
 
+  const route = contractRoute('POST /api/ParticipantTest/participantTestImportFromXml', {
+    summary: 'Import participant tests from an XML file (all or nothing)',
+    description:
+      'Send the file itself as the body with `Content-Type: application/xml` (UTF-8). Format: ' +
+      'docs/participant-test-import.md. Every row is checked first; any error answers 400 ' +
+      '`import_invalid` with `errors` per row (`participantTest[N].field`, N 1-based) and changes ' +
+      'nothing. DOCTYPE/ENTITY declarations: 400 `xml_doctype_forbidden`; not well-formed: 400 ' +
+      '`xml_malformed`. A coordinator may import only rows of their own school. Students are ' +
+      'matched by names + birth date in the school or created; existing registrations are kept.',
+    tags: ['participant-test'],
+    errors: [400, 401, 403, 413, 415],
+  });
   app.route({
-    ...endpoint('POST /api/ParticipantTest/participantTestImportFromXml'),
+    ...route,
     bodyLimit: XML_BODY_LIMIT,
-    schema: {
-      summary: 'Import participant tests from an XML file (all or nothing)',
-      description:
-        'Send the file itself as the body with `Content-Type: application/xml` (UTF-8). Format: ' +
-        'docs/participant-test-import.md. Every row is checked first; any error answers 400 ' +
-        '`import_invalid` with `errors` per row (`participantTest[N].field`, N 1-based) and changes ' +
-        'nothing. DOCTYPE/ENTITY declarations: 400 `xml_doctype_forbidden`; not well-formed: 400 ' +
-        '`xml_malformed`. A coordinator may import only rows of their own school. Students are ' +
-        'matched by names + birth date in the school or created; existing registrations are kept.',
-      tags: ['participant-test'],
-      consumes: ['application/xml', 'text/xml'],
-      body: z.string().min(1).describe('the XML document'),
-      response: { 200: participantTestImportResultSchema, ...errors(400, 401, 403, 413, 415) },
-    },
+    schema: { ...route.schema, consumes: ['application/xml', 'text/xml'] },
     handler: (req) => importFromXml(ctx, actorOf(req), req.body),
   });
 };

@@ -1,14 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorBodySchema, idParamSchema, queueItemSchema, queueItemTypeSchema } from '@attesta/contract';
-import { authOf, endpoint, contractRoute } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { createPlanningQueue, PLANNING_JOB, runPlanning } from './planning.service.js';
 import { diagnosticQueueInScope, listQueue, queueOfDiagnostic } from './queue.service.js';
 
 const tags = ['participant-test'];
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 /** Queue items of diagnostics (planning, results...) and queueing a planning job. */
 export const participantTestQueueRoutes: FastifyPluginAsync = async (plugin) => {
@@ -31,17 +28,16 @@ export const participantTestQueueRoutes: FastifyPluginAsync = async (plugin) => 
   });
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'GET /api/ParticipantTest/getqueuelistbytype/{type}/{diagnosticId}',
+      {
+        summary: 'Queue items of one type for a diagnostic, newest first (at most 500)',
+        description: 'Same scope as queuelist: 404 for an unknown diagnostic, 403 outside the scope.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
       diagnosticQueueInScope((req) => (req.params as { diagnosticId: number }).diagnosticId),
     ),
-    schema: {
-      summary: 'Queue items of one type for a diagnostic, newest first (at most 500)',
-      description: 'Same scope as queuelist: 404 for an unknown diagnostic, 403 outside the scope.',
-      tags,
-      params: z.object({ type: queueItemTypeSchema, diagnosticId: idParamSchema }),
-      response: { 200: z.array(queueItemSchema), ...errors(400, 401, 403, 404) },
-    },
     handler: (req) => queueOfDiagnostic(db, req.params.type, req.params.diagnosticId),
   });
 

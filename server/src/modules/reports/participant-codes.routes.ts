@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { participantCodesQuerySchema, type ParticipantCodesQuery } from '@attesta/contract';
-import { authOf, endpoint } from '../../auth/access.js';
+import type { ParticipantCodesQuery } from '@attesta/contract';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/xlsx.js';
 import { participantCodes, type CodesRole } from './participant-codes.service.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 const tags = ['reports'];
 
@@ -40,26 +39,22 @@ export const participantCodesRoutes: FastifyPluginAsync = async (plugin) => {
   };
 
   app.route({
-    ...endpoint('GET /api/reports/coordinator/participantCodes'),
-    schema: {
+    ...contractRoute('GET /api/reports/coordinator/participantCodes', {
       summary: "Participant codes of the coordinator's school, to print (PDF slips or xlsx)",
       description: description('Rows of the caller’s school in a diagnostic that includes it.'),
       tags,
-      querystring: participantCodesQuerySchema,
-      response: errors(400, 401, 403, 404),
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req, reply) => send('coordinator', req, reply),
   });
 
   app.route({
-    ...endpoint('GET /api/reports/organizator/participantCodes'),
-    schema: {
+    ...contractRoute('GET /api/reports/organizator/participantCodes', {
       summary: "Participant codes of the organizator's rooms, to print (PDF slips or xlsx)",
       description: description('Rows of the classes and buildings assigned to the caller.'),
       tags,
-      querystring: participantCodesQuerySchema,
-      response: errors(400, 401, 403, 404),
-    },
+      errors: [400, 401, 403, 404],
+    }),
     handler: (req, reply) => send('organizator', req, reply),
   });
 };

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { TECH_REQUIREMENTS } from '@attesta/contract';
-import { authOf, contractRoute, endpoint } from '../../auth/access.js';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { checkTechSpec, probeBytes } from './tech-spec.js';
 import * as service from './user.service.js';
 
@@ -27,12 +26,16 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint('GET /api/user/hasSession', undefined, { passive: true }),
-    schema: {
-      summary: 'Whether the request carries a live session (cookie or bearer); never 401',
-      tags,
-      response: { 200: z.boolean() },
-    },
+    ...contractRoute(
+      'GET /api/user/hasSession',
+      {
+        summary: 'Whether the request carries a live session (cookie or bearer); never 401',
+        tags,
+        errors: [],
+      },
+      undefined,
+      { passive: true },
+    ),
     handler: async (req) => req.auth !== null && req.auth.via !== 'api_key',
   });
 

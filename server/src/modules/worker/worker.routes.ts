@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { workerTestSaveBodySchema, workerTestSchema, type WorkerTestSaveBody } from '@attesta/contract';
-import { authOf, endpoint, contractRoute } from '../../auth/access.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
+import type { WorkerTestSaveBody } from '@attesta/contract';
+import { authOf, contractRoute } from '../../auth/access.js';
 import { codeInScope, workerTestInScope } from './worker.access.js';
 import * as service from './worker.service.js';
 
@@ -82,23 +81,22 @@ export const workerRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    ...endpoint(
+    ...contractRoute(
       'PUT /api/workerTest/save',
+      {
+        summary: 'Create (no id) or update (id) a worker test and its diagnostic',
+        description:
+          SCOPE +
+          'A coordinator’s worker test always belongs to their school (another schoolId: 403); an admin ' +
+          'chooses a school or null (every school). The test owns a diagnostic of kind `worker` with the ' +
+          'same name and window, changed in the same transaction. 400 for unknown subject test / position / ' +
+          'school or endsAt not after startsAt; 409 `has_participant_tests` when the subject test would ' +
+          'change under registered workers. Audited (`worker_test.create` / `worker_test.update`).',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
       workerTestInScope((req) => (req.body as WorkerTestSaveBody).id, service.canEdit),
     ),
-    schema: {
-      summary: 'Create (no id) or update (id) a worker test and its diagnostic',
-      description:
-        SCOPE +
-        'A coordinator’s worker test always belongs to their school (another schoolId: 403); an admin ' +
-        'chooses a school or null (every school). The test owns a diagnostic of kind `worker` with the ' +
-        'same name and window, changed in the same transaction. 400 for unknown subject test / position / ' +
-        'school or endsAt not after startsAt; 409 `has_participant_tests` when the subject test would ' +
-        'change under registered workers. Audited (`worker_test.create` / `worker_test.update`).',
-      tags,
-      body: workerTestSaveBodySchema,
-      response: { 200: workerTestSchema, ...errors(400, 401, 403, 404, 409) },
-    },
     handler: (req) => service.saveWorkerTest(ctx, actorOf(req), req.body),
   });
 

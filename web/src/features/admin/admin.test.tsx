@@ -200,7 +200,7 @@ describe('admin work place', { timeout: 20_000 }, () => {
           classifiers: [{ id: 1, code: '1.1', name: 'Сложение', kind: 'content' }],
         }),
     });
-    renderApp('/admin/content');
+    renderApp('/admin/content/overview');
     expect(await screen.findByTestId('variant-missing-11')).toHaveTextContent('Нет ключа или критериев: 2');
     expect(screen.getByRole('button', { name: 'Задание 2 — нет ключа' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Задание 1' }));
@@ -241,7 +241,7 @@ describe('admin work place', { timeout: 20_000 }, () => {
         return json(200, stored);
       },
     });
-    renderApp('/admin/content');
+    renderApp('/admin/content/overview');
     await userEvent.click(await screen.findByRole('tab', { name: 'Тесты по предметам' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Паузы: Математика 7' }));
     const count = await screen.findByTestId('pause-maxCount');

@@ -18,13 +18,18 @@ export const adminRoutes: RouteObject[] = [
   { path: 'schools', element: <SchoolsPage /> },
   { path: 'schools/:id', element: <SchoolPage /> },
   { path: 'students', element: <StudentsPage /> },
-  { path: 'content', element: <ContentPage /> },
   { path: 'diagnostics', element: <AdminDiagnosticsPage /> },
   { path: 'diagnostics/new', element: <AdminDiagnosticCreatePage /> },
   { path: 'diagnostics/:id', element: <AdminDiagnosticPage /> },
   { path: 'queue', element: <QueuePage /> },
   { path: 'api-docs', element: <ApiDocsPage /> },
 ];
+
+/**
+ * The read-only overview of variants (missing keys) and participants' pause rules: a page of the
+ * КИМ section (`/admin/content/overview`), which app/ mounts among the content feature's routes.
+ */
+export const adminContentOverviewRoute: RouteObject = { path: 'overview', element: <ContentPage /> };
 
 export function useAdminNavItems(): { to: string; label: string }[] {
   const t = useAdminT();

@@ -1,14 +1,11 @@
-import {
-  participantTestImportResultSchema,
-  type ImpersonalCreateBody,
-  type ParticipantTestImportResult,
-  type StaffParticipantTest,
-  type StaffParticipantTestListRequest,
-  type StaffParticipantTestRegisterBody,
-  type StaffParticipantTestRegisterResult,
-  type StaffParticipantTestUpdateBody,
+import type {
+  ImpersonalCreateBody,
+  StaffParticipantTest,
+  StaffParticipantTestListRequest,
+  StaffParticipantTestRegisterBody,
+  StaffParticipantTestRegisterResult,
+  StaffParticipantTestUpdateBody,
 } from '@attesta/contract';
-import { rawRequest } from '../../../components/data-table/download';
 import { call, callPath } from '../../../lib/call';
 import { quiet, type ListCall, type StaffRole } from './shared';
 
@@ -42,15 +39,13 @@ export const participantCodesPath = (role: StaffRole) =>
 export const createImpersonal = (body: ImpersonalCreateBody) =>
   call('POST /api/ParticipantTest/participantTestCreateImpersonal', { body }, quiet);
 
-/** The XML file itself is the body (docs/participant-test-import.md). */
-export async function importXml(xml: string): Promise<ParticipantTestImportResult> {
-  const response = await rawRequest(callPath('POST /api/ParticipantTest/participantTestImportFromXml'), {
-    method: 'POST',
-    body: xml,
-    contentType: 'application/xml',
-  });
-  return participantTestImportResultSchema.parse(await response.json());
-}
+/** The XML file itself is the body (docs/participant-test-import.md), not JSON. */
+export const importXml = (xml: string) =>
+  call(
+    'POST /api/ParticipantTest/participantTestImportFromXml',
+    { body: xml },
+    { ...quiet, raw: { contentType: 'application/xml' } },
+  );
 
 export const createPlanningQueue = (date: string, code: string) =>
   call('POST /api/ParticipantTest/createplanningqueue', { query: { date, code } }, quiet);

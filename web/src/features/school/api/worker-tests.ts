@@ -1,14 +1,11 @@
 import type { WorkerTest, WorkerTestListRequest, WorkerTestSaveBody } from '@attesta/contract';
-import { apiClient } from '../../../lib/api-client';
 import { call, callPath } from '../../../lib/call';
 import { quiet, type ListCall } from './shared';
 
 export const listWorkerTests: ListCall<WorkerTest, WorkerTestListRequest> = (request, signal) =>
   call('POST /api/workerTest/list', { body: request }, { ...quiet, signal });
 
-/** The call has no schemas in the contract yet (its route declares them): the path comes from its row. */
-export const saveWorkerTest = (body: WorkerTestSaveBody): Promise<WorkerTest> =>
-  apiClient.put(callPath('PUT /api/workerTest/save'), body, quiet);
+export const saveWorkerTest = (body: WorkerTestSaveBody) => call('PUT /api/workerTest/save', { body }, quiet);
 
 export const deleteWorkerTest = (id: number) =>
   call('DELETE /api/workerTest/{id}', { params: { id } }, quiet);

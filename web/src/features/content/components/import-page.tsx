@@ -1,0 +1,272 @@
+/**
+ * `/admin/content/import`: a QTI package, Moodle XML or GIFT file and an optional subject, uploaded
+ * as a queued import. `/admin/content/import/:importId`: its progress, polled until it is done or
+ * failed, then the report of each item (outcome in words, notes) with links to the tasks and the
+ * draft subject tests made.
+ */
+import {
+  CONTENT_IMPORT_EXTENSIONS,
+  CONTENT_IMPORT_MAX_BYTES,
+  type ContentImportItem,
+} from '@attesta/contract';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  FileInput,
+  Group,
+  List,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { RowsTable, type Column } from '../../../components/data-table/data-table';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { PageTitle } from '../../../components/ui/page-title';
+import { apiClient, ApiError } from '../../../lib/api-client';
+import { describeApiError, describeErrorCode } from '../../../lib/form-errors';
+import { importQuery, startImport } from '../api/content-import';
+import { subjectTestQuery } from '../api/subject-tests';
+import { useLabels } from '../hooks/use-labels';
+import { useContentT, type ContentKey } from '../locales';
+import { CONTENT_BASE } from './content-layout';
+import { LoadError } from './load-error';
+import { SubjectSelect } from './pickers';
+
+/** How often a running import is asked again. */
+export const IMPORT_POLL_MS = 1000;
+
+const extensionOf = (name: string) => /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+
+export function ImportPage() {
+  const t = useContentT();
+  const { t: appT } = useTranslation();
+  const navigate = useNavigate();
+  const [file, setFile] = useState<File | null>(null);
+  const [subjectId, setSubjectId] = useState<number | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async () => {
+    setError(null);
+    if (!file) return setFileError(t('import.noFile'));
+    if (!(CONTENT_IMPORT_EXTENSIONS as readonly string[]).includes(extensionOf(file.name)))
+      return setFileError(t('import.wrongType'));
+    if (file.size > CONTENT_IMPORT_MAX_BYTES) return setFileError(t('import.tooLarge'));
+    try {
+      const { importId } = await startImport(file, subjectId);
+      navigate(`${CONTENT_BASE}/import/${importId}`);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) return apiClient.redirectFor(e);
+      setError(describeApiError(e, appT));
+    }
+  };
+
+  return (
+    <Stack gap="md" maw={760}>
+      <PageTitle>{t('import.title')}</PageTitle>
+      <Text size="sm" c="dimmed">
+        {t('import.hint')}
+      </Text>
+      {error && (
+        <Alert color="red" role="alert" data-testid="import-error">
+          {error}
+        </Alert>
+      )}
+      <FileInput
+        label={t('import.file')}
+        placeholder={t('import.filePlaceholder')}
+        withAsterisk
+        accept={CONTENT_IMPORT_EXTENSIONS.map((e) => `.${e}`).join(',')}
+        value={file}
+        onChange={(f) => {
+          setFile(f);
+          setFileError(null);
+        }}
+        clearable
+        error={fileError}
+        aria-invalid={Boolean(fileError) || undefined}
+        data-testid="import-file"
+      />
+      <SubjectSelect
+        label={t('import.subject')}
+        description={t('import.subjectHint')}
+        clearable
+        value={subjectId}
+        onChange={setSubjectId}
+        data-testid="import-subject"
+      />
+      <Group>
+        <LoadingButton onClick={submit} data-testid="import-start">
+          {t('import.start')}
+        </LoadingButton>
+      </Group>
+    </Stack>
+  );
+}
+
+const OUTCOME_COLOR: Record<string, string> = { imported: 'green', converted: 'yellow', refused: 'red' };
+
+function CreatedTests({ ids }: { ids: number[] }) {
+  const t = useContentT();
+  const tests = useQueries({ queries: ids.map((id) => subjectTestQuery(id)) });
+  return (
+    <List data-testid="import-tests">
+      {ids.map((id, i) => (
+        <List.Item key={id}>
+          <Anchor component={Link} to={`${CONTENT_BASE}/tests/${id}`} data-testid={`import-test-${id}`}>
+            {tests[i]?.data?.name ?? t('import.testLink', { id })}
+          </Anchor>
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+export function ImportStatusPage() {
+  const t = useContentT();
+  const { t: appT } = useTranslation();
+  const labels = useLabels();
+  const importId = Number(useParams().importId);
+  const status = useQuery({
+    ...importQuery(importId),
+    enabled: Number.isInteger(importId) && importId > 0,
+    refetchInterval: (q) =>
+      q.state.data && (q.state.data.status === 'done' || q.state.data.status === 'failed')
+        ? false
+        : IMPORT_POLL_MS,
+  });
+  const data = status.data;
+  const count = (outcome: ContentImportItem['outcome']) =>
+    data?.items.filter((i) => i.outcome === outcome).length ?? 0;
+
+  const columns: Column<ContentImportItem>[] = [
+    { key: 'source', header: t('import.sourceId'), render: (i) => i.sourceId, csv: (i) => i.sourceId },
+    { key: 'title', header: t('import.itemTitle'), render: (i) => i.title, csv: (i) => i.title },
+    {
+      key: 'type',
+      header: t('import.answerType'),
+      render: (i) => (i.answerType ? labels.answerType(i.answerType) : t('common.none')),
+      csv: (i) => (i.answerType ? labels.answerType(i.answerType) : ''),
+    },
+    {
+      key: 'outcome',
+      header: t('import.outcome'),
+      render: (i) => (
+        <Badge color={OUTCOME_COLOR[i.outcome]} variant="light" data-testid={`import-outcome-${i.sourceId}`}>
+          {t(`import.outcomes.${i.outcome}` as ContentKey)}
+        </Badge>
+      ),
+      csv: (i) => t(`import.outcomes.${i.outcome}` as ContentKey),
+    },
+    {
+      key: 'notes',
+      header: t('import.notes'),
+      render: (i) =>
+        i.notes.length ? (
+          <List size="xs" spacing={0}>
+            {i.notes.map((n, k) => (
+              <List.Item key={k} lang="en">
+                {n}
+              </List.Item>
+            ))}
+          </List>
+        ) : (
+          t('common.none')
+        ),
+      csv: (i) => i.notes.join(' | '),
+    },
+    {
+      key: 'task',
+      header: t('import.task'),
+      render: (i) =>
+        i.taskId === null ? (
+          t('common.none')
+        ) : (
+          <Anchor
+            component={Link}
+            to={`${CONTENT_BASE}/tasks/${i.taskId}`}
+            data-testid={`import-task-${i.taskId}`}
+          >
+            {t('import.openTask', { id: i.taskId })}
+          </Anchor>
+        ),
+      csv: (i) => i.taskId,
+    },
+  ];
+
+  return (
+    <Stack gap="md">
+      <PageTitle>{t('import.statusTitle', { id: importId })}</PageTitle>
+      {status.error && <LoadError error={status.error} onRetry={() => void status.refetch()} />}
+      {!data && !status.error && <Loader size="sm" />}
+      {data && (data.status === 'queued' || data.status === 'running') && (
+        <Paper withBorder p="md" radius="md">
+          <Group gap="sm" role="status" aria-live="polite" data-testid="import-progress">
+            <Loader size="sm" />
+            <Text>{t(`import.statuses.${data.status}` as ContentKey)}</Text>
+          </Group>
+          {data.error && (
+            <Text size="sm" c="orange" mt="xs">
+              {t('import.retrying', { reason: describeErrorCode(data.error.code, appT) })}
+            </Text>
+          )}
+        </Paper>
+      )}
+      {data?.status === 'failed' && (
+        <Alert color="red" role="alert" title={t('import.statuses.failed')} data-testid="import-failed">
+          <Stack gap={4}>
+            <Text size="sm">
+              {data.error ? describeErrorCode(data.error.code, appT) : describeErrorCode('job_failed', appT)}
+            </Text>
+            <Text size="sm">{t('import.nothingCreated')}</Text>
+          </Stack>
+        </Alert>
+      )}
+      {data?.status === 'done' && (
+        <Stack gap="md" data-testid="import-done">
+          <Alert color="green" role="status" title={t('import.statuses.done')}>
+            {t('import.summary', {
+              imported: count('imported'),
+              converted: count('converted'),
+              refused: count('refused'),
+            })}
+          </Alert>
+          <Title order={2}>{t('import.tests')}</Title>
+          {data.subjectTestIds.length ? (
+            <CreatedTests ids={data.subjectTestIds} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('import.noTests')}
+            </Text>
+          )}
+          <RowsTable
+            caption={t('import.report')}
+            rows={data.items}
+            columns={columns}
+            rowKey={(i) => `${i.sourceId}-${i.taskId ?? 'x'}`}
+            exportName={`import-${importId}`}
+            testId="import-report"
+          />
+        </Stack>
+      )}
+      {(data?.status === 'done' || data?.status === 'failed') && (
+        <Group>
+          <Button component={Link} to={`${CONTENT_BASE}/import`} variant="light" data-testid="import-again">
+            {t('import.again')}
+          </Button>
+          <Button component={Link} to={`${CONTENT_BASE}/tasks`} variant="subtle">
+            {t('import.toPool')}
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}

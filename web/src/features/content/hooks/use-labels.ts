@@ -1,0 +1,40 @@
+/** Words for the codes the content calls answer with: answer types, exam kinds, statuses, grades. */
+import { SUBJECT_EXAM_KINDS, TASK_ANSWER_TYPES } from '@attesta/contract';
+import { useMemo } from 'react';
+import { useContentT, type ContentKey } from '../locales';
+
+const inList = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
+
+export const PARALLELS = Array.from({ length: 12 }, (_, n) => n);
+
+export function useLabels() {
+  const t = useContentT();
+  return useMemo(
+    () => ({
+      answerType: (type: string | null | undefined) =>
+        type && inList(TASK_ANSWER_TYPES, type)
+          ? t(`answerTypes.${type}` as ContentKey)
+          : t('answerTypes.other'),
+      answerTypeOptions: TASK_ANSWER_TYPES.map((type) => ({
+        value: type,
+        label: t(`answerTypes.${type}` as ContentKey),
+      })),
+      examKind: (kind: string) =>
+        inList(SUBJECT_EXAM_KINDS, kind) ? t(`kinds.${kind}` as ContentKey) : t('kinds.other', { kind }),
+      examKindOptions: SUBJECT_EXAM_KINDS.map((kind) => ({
+        value: kind,
+        label: t(`kinds.${kind}` as ContentKey),
+      })),
+      status: (status: string) => (status === 'published' ? t('statuses.published') : t('statuses.draft')),
+      parallel: (n: number) => (n === 0 ? t('parallels.preschool') : t('parallels.grade', { n })),
+      parallelOptions: PARALLELS.map((n) => ({
+        value: String(n),
+        label: n === 0 ? t('parallels.preschool') : t('parallels.grade', { n }),
+      })),
+    }),
+    [t],
+  );
+}
+
+export type Labels = ReturnType<typeof useLabels>;
