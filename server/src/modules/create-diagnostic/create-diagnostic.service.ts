@@ -93,7 +93,8 @@ async function checkCreate(
   const tests = await db
     .select({ id: subjectTests.id, parallels: subjectTests.parallels })
     .from(subjectTests)
-    .where(inArray(subjectTests.id, body.subjectTestIds));
+    // Drafts are still being authored: only published tests can be planned.
+    .where(and(inArray(subjectTests.id, body.subjectTestIds), eq(subjectTests.status, 'published')));
   const byId = new Map(tests.map((t) => [t.id, t]));
   const missing = body.subjectTestIds.filter((id) => !byId.has(id));
   if (missing.length) throw field('body.subjectTestIds', `no such subject tests: ${missing.join(', ')}`);
@@ -236,7 +237,12 @@ export async function listSubjectTestOptions(db: DbOrTx, parallel?: number): Pro
     .from(subjectTests)
     .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
     .innerJoin(subjects, eq(subjects.id, subjectExams.subjectId))
-    .where(parallel !== undefined ? sql`${parallel}::smallint = any(${subjectTests.parallels})` : undefined)
+    .where(
+      and(
+        eq(subjectTests.status, 'published'),
+        parallel !== undefined ? sql`${parallel}::smallint = any(${subjectTests.parallels})` : undefined,
+      ),
+    )
     .orderBy(asc(subjects.name), asc(subjectTests.name), asc(subjectTests.id));
 }
 

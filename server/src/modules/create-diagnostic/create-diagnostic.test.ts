@@ -326,3 +326,24 @@ describe('GET /api/createDiagnostic/specifications and subjectTests', () => {
     ).toBe(403);
   });
 });
+
+describe('draft subject tests', () => {
+  it('are neither listed for planning nor accepted by a new diagnostic until published', async () => {
+    const draft = await createSubjectTest(t.app, { name: 'Черновик 7', parallels: [7] });
+    await t.database.query(`update subject_tests set status = 'draft' where id = $1`, [draft]);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/createDiagnostic/subjectTests?parallel=7',
+      headers: admin.headers,
+    });
+    expect(listed.json().map((x: { id: number }) => x.id)).not.toContain(draft);
+    const before = await countOf('diagnostics');
+    const refused = await create(body({ subjectTestIds: [draft], schoolIds: [a.schoolId] }), admin.headers);
+    expect([refused.statusCode, refused.json().code]).toEqual([400, 'validation_failed']);
+    expect(await countOf('diagnostics')).toBe(before);
+
+    await t.database.query(`update subject_tests set status = 'published' where id = $1`, [draft]);
+    const accepted = await create(body({ subjectTestIds: [draft], schoolIds: [a.schoolId] }), admin.headers);
+    expect(accepted.statusCode).toBe(200);
+  });
+});

@@ -54,7 +54,11 @@ export async function findSummary(db: DbOrTx, id: number): Promise<SummaryRow | 
 export const summariesOfGroup = (db: DbOrTx, testGroupId: number, parallel: number): Promise<SummaryRow[]> =>
   summaries(
     db,
-    and(eq(subjectTests.testGroupId, testGroupId), sql`${parallel} = any(${subjectTests.parallels})`),
+    and(
+      eq(subjectTests.testGroupId, testGroupId),
+      eq(subjectTests.status, 'published'),
+      sql`${parallel} = any(${subjectTests.parallels})`,
+    ),
   );
 
 export async function findSubjectTestTexts(db: DbOrTx, id: number) {

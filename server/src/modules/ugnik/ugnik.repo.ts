@@ -51,7 +51,13 @@ export function diagnosticSubjectTestsOf(db: DbOrTx, ids: number[]) {
     .select({ id: subjectTests.id, parallels: subjectTests.parallels })
     .from(subjectTests)
     .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
-    .where(and(inArray(subjectTests.id, ids), eq(subjectExams.kind, 'diagnostic')));
+    .where(
+      and(
+        inArray(subjectTests.id, ids),
+        eq(subjectExams.kind, 'diagnostic'),
+        eq(subjectTests.status, 'published'),
+      ),
+    );
 }
 
 export async function existingSchoolIds(db: DbOrTx, ids: number[]): Promise<Set<number>> {

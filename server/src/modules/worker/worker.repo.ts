@@ -146,7 +146,10 @@ export async function lockWorkerTest(db: DbOrTx, id: number) {
 }
 
 export async function subjectTestExists(db: DbOrTx, id: number): Promise<boolean> {
-  const [row] = await db.select({ id: subjectTests.id }).from(subjectTests).where(eq(subjectTests.id, id));
+  const [row] = await db
+    .select({ id: subjectTests.id })
+    .from(subjectTests)
+    .where(and(eq(subjectTests.id, id), eq(subjectTests.status, 'published')));
   return !!row;
 }
 
