@@ -116,7 +116,8 @@ async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Pr
       coalesce(
         (select count(*) from variant_tasks vt where vt.variant_id = w.variant_id),
         (select count(*) from variant_tasks vt where vt.variant_id =
-           (select v.id from variants v where v.subject_test_id = pt.subject_test_id order by v.number limit 1))
+           (select v.id from variants v where v.subject_test_id = pt.subject_test_id and v.superseded_at is null
+              order by v.number limit 1))
       ) as "total",
       (select max(a.saved_at) from answers a where a.exam_work_id = w.id and a.seq > 0) as "lastSaveAt",
       (select max(e.at) from exam_work_events e where e.exam_work_id = w.id) as "lastEventAt",
