@@ -195,16 +195,14 @@ beforeAll(async () => {
   // Two variants: the second repeats a task of the first.
   const [v1] = await db.insert(variants).values({ subjectTestId, number: 1 }).returning();
   const [v2] = await db.insert(variants).values({ subjectTestId, number: 2 }).returning();
-  await db
-    .insert(variantTasks)
-    .values(
-      taskIds.map((taskId, i) => ({
-        variantId: v1!.id,
-        taskId,
-        position: i + 1,
-        maxScore: DEFINITIONS[i]!.maxScore,
-      })),
-    );
+  await db.insert(variantTasks).values(
+    taskIds.map((taskId, i) => ({
+      variantId: v1!.id,
+      taskId,
+      position: i + 1,
+      maxScore: DEFINITIONS[i]!.maxScore,
+    })),
+  );
   await db.insert(variantTasks).values([
     { variantId: v2!.id, taskId: taskIds[0]!, position: 1, maxScore: 1 },
     { variantId: v2!.id, taskId: taskIds[3]!, position: 2, maxScore: 1 },
@@ -349,7 +347,7 @@ describe('QTI 3.0 export', () => {
     const xml = itemXml(
       {
         id: 1,
-        answerType: 'hotspot',
+        answerType: 'no_such_type',
         html: '<p>Где?</p>',
         content: {},
         reference: null,
@@ -364,7 +362,7 @@ describe('QTI 3.0 export', () => {
       { media: new Map() },
     );
     expect(XMLValidator.validate(xml)).toBe(true);
-    expect(xml).toContain('<!-- Attesta: answer type hotspot has no QTI 3.0 mapping yet');
+    expect(xml).toContain('<!-- Attesta: answer type no_such_type has no QTI 3.0 mapping yet');
   });
 
   it('wildcards become XSD patterns', () => {

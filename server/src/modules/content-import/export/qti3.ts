@@ -1,6 +1,15 @@
 import archiver from 'archiver';
 import { XMLValidator } from 'fast-xml-parser';
+import type {
+  QtiExpression,
+  QtiOutcomeDeclaration,
+  QtiResponseDeclaration,
+  QtiRule,
+  QtiScalar,
+  QtiScoring,
+} from '@attesta/contract';
 import { htmlToText, sanitizeHtml } from '../../../lib/sanitize.js';
+import { renameIdentifiers } from '../parsers/qti-rp.js';
 
 /*
  * A subject test as an IMS QTI 3.0 content package (issue 11): imsmanifest.xml, one item file per
@@ -96,14 +105,18 @@ const rp = (...rules: string[]) => `<qti-response-processing>${rules.join('')}</
 const template = (name: string) => `<qti-response-processing template="${TEMPLATE(name)}"/>`;
 
 const score = (expr: string) => setOutcome('SCORE', expr);
-/** A null (unanswered) response scores 0 and ends processing. */
-const zeroIfNull = (...ids: string[]) =>
-  ifThen(
-    ids.length === 1
-      ? `<qti-is-null>${variable(ids[0]!)}</qti-is-null>`
-      : `<qti-and>${ids.map((id) => `<qti-is-null>${variable(id)}</qti-is-null>`).join('')}</qti-and>`,
-    `${score(base('float', 0))}<qti-exit-response/>`,
-  );
+/** No response given (every one of these NULL). */
+const allNull = (ids: string[]) =>
+  ids.length === 1
+    ? `<qti-is-null>${variable(ids[0]!)}</qti-is-null>`
+    : `<qti-and>${ids.map((id) => `<qti-is-null>${variable(id)}</qti-is-null>`).join('')}</qti-and>`;
+/**
+ * The rules run only when something was answered; a null (unanswered) response scores 0. No
+ * exitResponse: the rules of a composite task's parts run one after another in one item.
+ */
+const nullGuard = (ids: string[], ...rules: string[]) =>
+  ifThen(allNull(ids), score(base('float', 0)), rules.join(''));
+const guarded = (ids: string[], ...rules: string[]) => rp(nullGuard(ids, ...rules));
 /** SCORE kept within [0, max]. */
 const clamp = (max: number) =>
   ifThen(`<qti-lt>${variable('SCORE')}${base('float', 0)}</qti-lt>`, score(base('float', 0))) +
@@ -123,11 +136,13 @@ const matchCorrect = (max: number, id = 'RESPONSE') =>
 
 interface Mapping {
   entries: { key: string; value: number; caseSensitive?: boolean }[];
+  /** The points of a value without an entry (default 0). */
+  default?: number;
   lower?: number;
   upper?: number;
 }
 const mapping = (m: Mapping) =>
-  `<qti-mapping default-value="0"${m.lower !== undefined ? ` lower-bound="${num(m.lower)}"` : ''}${
+  `<qti-mapping default-value="${num(m.default ?? 0)}"${m.lower !== undefined ? ` lower-bound="${num(m.lower)}"` : ''}${
     m.upper !== undefined ? ` upper-bound="${num(m.upper)}"` : ''
   }>${m.entries
     .map(
@@ -178,6 +193,8 @@ const patternMatch = (id: string, pattern: string) =>
 export interface HtmlContext {
   /** /api/files/{id} → the media path relative to the item file. */
   media: ReadonlyMap<number, string>;
+  /** Task id → its files' names → their media paths (an image a task names by its package path). */
+  byName?: ReadonlyMap<number, ReadonlyMap<string, string>>;
 }
 
 /**
@@ -209,6 +226,8 @@ export interface ItemParts {
   /** Interactions and html of the item body. */
   body: string;
   processing: string;
+  /** The item's own outcome declarations (SCORE among them); default: SCORE and MAXSCORE. */
+  outcomes?: string[];
   /** Human-scored (extended text, files): SCORE is set outside the item. */
   external?: boolean;
   /** What the export could not express exactly (an XML comment in the item). */
@@ -253,6 +272,44 @@ const singleChoice: ItemWriter = (task, ctx) => {
   };
 };
 
+/** Scoring of a selection (multiple choice, hottext spans, hotspot areas) by its native method. */
+function choiceScoring(
+  task: ExportTask,
+  optionIds: string[],
+  correctIds: string[],
+): { map?: Mapping; processing: string } {
+  const s = task.scoring as {
+    method?: string;
+    map?: Record<string, number>;
+    lowerBound?: number;
+    upperBound?: number;
+  };
+  const correct = new Set(correctIds);
+  const method = scoringMethod(task);
+  if (method === 'per_choice' && s.map)
+    return {
+      map: {
+        entries: Object.entries(s.map).map(([k, v]) => ({ key: qid(k), value: v })),
+        lower: Math.max(0, s.lowerBound ?? 0),
+        upper: Math.min(task.maxScore, s.upperBound ?? task.maxScore),
+      },
+      processing: template('map_response'),
+    };
+  if (method === 'one_mistake')
+    // mistakes = wrong choices + missing correct ones: score = max − |correct| + Σ(+1 correct, −1 wrong chosen).
+    return {
+      map: { entries: optionIds.map((id) => ({ key: qid(id), value: correct.has(id) ? 1 : -1 })) },
+      processing: guarded(
+        ['RESPONSE'],
+        score(
+          `<qti-sum>${base('float', task.maxScore - correct.size)}<qti-map-response identifier="RESPONSE"/></qti-sum>`,
+        ),
+        clamp(task.maxScore),
+      ),
+    };
+  return { processing: matchCorrect(task.maxScore) };
+}
+
 const multipleChoice: ItemWriter = (task, ctx) => {
   const content = task.content as {
     options: Labelled[];
@@ -261,34 +318,11 @@ const multipleChoice: ItemWriter = (task, ctx) => {
     maxChoices?: number;
   };
   const ref = task.reference as { correct: string[] };
-  const s = task.scoring as {
-    method?: string;
-    map?: Record<string, number>;
-    lowerBound?: number;
-    upperBound?: number;
-  };
-  const correct = new Set(ref.correct);
-  const method = scoringMethod(task);
-  let map: Mapping | undefined;
-  let processing: string;
-  if (method === 'per_choice' && s.map) {
-    map = {
-      entries: Object.entries(s.map).map(([k, v]) => ({ key: qid(k), value: v })),
-      lower: Math.max(0, s.lowerBound ?? 0),
-      upper: Math.min(task.maxScore, s.upperBound ?? task.maxScore),
-    };
-    processing = template('map_response');
-  } else if (method === 'one_mistake') {
-    // mistakes = wrong choices + missing correct ones: score = max − |correct| + Σ(+1 correct, −1 wrong chosen).
-    map = { entries: content.options.map((o) => ({ key: qid(o.id), value: correct.has(o.id) ? 1 : -1 })) };
-    processing = rp(
-      zeroIfNull('RESPONSE'),
-      score(
-        `<qti-sum>${base('float', task.maxScore - correct.size)}<qti-map-response identifier="RESPONSE"/></qti-sum>`,
-      ),
-      clamp(task.maxScore),
-    );
-  } else processing = matchCorrect(task.maxScore);
+  const { map, processing } = choiceScoring(
+    task,
+    content.options.map((o) => o.id),
+    ref.correct,
+  );
   // Choosing more than maxChoices scores 0 in Attesta; the interaction does not let one choose more.
   return {
     declarations: [responseDecl('RESPONSE', 'multiple', 'identifier', ref.correct.map(qid), map)],
@@ -312,7 +346,7 @@ function textScoring(
       cond: patternMatch(id, wildcardPattern(a.text, caseSensitive)),
       then: score(base('float', a.points)),
     }));
-    return { rules: zeroIfNull(id) + chain(branches, score(base('float', 0))) + clamp(max) };
+    return { rules: nullGuard([id], chain(branches, score(base('float', 0))), clamp(max)) };
   }
   return {
     map: {
@@ -380,8 +414,8 @@ const numberTask: ItemWriter = (task, ctx) => {
   return {
     declarations: [responseDecl('RESPONSE', 'single', 'float', correct)],
     body: `${prompt(task, ctx)}<p>${textEntry('RESPONSE', 12)}${content.unit ? ` ${esc(content.unit)}` : ''}</p>`,
-    processing: rp(
-      zeroIfNull('RESPONSE'),
+    processing: guarded(
+      ['RESPONSE'],
       chain(
         keys.map((k) => ({ cond: numberCondition('RESPONSE', k), then: score(base('float', k.points)) })),
         score(base('float', 0)),
@@ -429,8 +463,8 @@ const digitSequence: ItemWriter = (task, ctx) => {
     body: `${prompt(task, ctx)}<p>${textEntry('RESPONSE', content.length ?? ref.digits.length, ' pattern-mask="[0-9]*"')}</p>`,
     processing: exact
       ? matchCorrect(task.maxScore)
-      : rp(
-          zeroIfNull('RESPONSE'),
+      : guarded(
+          ['RESPONSE'],
           digitMistakes(ref.digits, !!s.anyOrder),
           method === 'one_mistake'
             ? score(`<qti-subtract>${base('float', task.maxScore)}${variable('MISTAKES')}</qti-subtract>`)
@@ -452,8 +486,8 @@ const ordering: ItemWriter = (task, ctx) => {
   const decrement = score(`<qti-subtract>${variable('SCORE')}${base('float', 1)}</qti-subtract>`);
   const processing =
     method === 'one_mistake'
-      ? rp(
-          zeroIfNull('RESPONSE'),
+      ? guarded(
+          ['RESPONSE'],
           score(base('float', task.maxScore)),
           // A position of the key holding another item or none…
           ...ref.order.map((id, i) => {
@@ -488,15 +522,15 @@ const matching: ItemWriter = (task, ctx) => {
   const mapped = `<qti-map-response identifier="RESPONSE"/>`;
   if (method === 'one_mistake') {
     map = { entries: pairs.map((key) => ({ key, value: 1 })) };
-    processing = rp(
-      zeroIfNull('RESPONSE'),
+    processing = guarded(
+      ['RESPONSE'],
       score(`<qti-sum>${base('float', task.maxScore - n)}${mapped}</qti-sum>`),
       clamp(task.maxScore),
     );
   } else if (method === 'per_pair') {
     map = { entries: pairs.map((key) => ({ key, value: 1 })) };
-    processing = rp(
-      zeroIfNull('RESPONSE'),
+    processing = guarded(
+      ['RESPONSE'],
       score(
         `<qti-truncate><qti-divide><qti-product>${base('float', task.maxScore)}${mapped}</qti-product>${base('float', n)}</qti-divide></qti-truncate>`,
       ),
@@ -533,6 +567,14 @@ type Blank = {
   width?: number;
   options?: { id: string; text: string }[];
 };
+
+/** The inline interaction of a cloze gap: a drop-down or a text entry. */
+const blankInteraction = (blank: Blank, rid: string) =>
+  blank.kind === 'choice'
+    ? `<qti-inline-choice-interaction response-identifier="${rid}" shuffle="false">${(blank.options ?? [])
+        .map((o) => `<qti-inline-choice identifier="${qid(o.id)}">${esc(o.text)}</qti-inline-choice>`)
+        .join('')}</qti-inline-choice-interaction>`
+    : textEntry(rid, blank.width ?? 10);
 
 const cloze: ItemWriter = (task, ctx) => {
   const content = task.content as { blanks: Blank[] };
@@ -571,17 +613,8 @@ const cloze: ItemWriter = (task, ctx) => {
   }
   if (s.wildcards) notes.push('wildcards in gap answers are compared literally');
   let body = prompt(task, ctx);
-  for (const blank of content.blanks) {
-    const interaction =
-      blank.kind === 'choice'
-        ? `<qti-inline-choice-interaction response-identifier="${rid(blank)}" shuffle="false">${(
-            blank.options ?? []
-          )
-            .map((o) => `<qti-inline-choice identifier="${qid(o.id)}">${esc(o.text)}</qti-inline-choice>`)
-            .join('')}</qti-inline-choice-interaction>`
-        : textEntry(rid(blank), blank.width ?? 10);
-    body = body.split(`{{${blank.id}}}`).join(interaction);
-  }
+  for (const blank of content.blanks)
+    body = body.split(`{{${blank.id}}}`).join(blankInteraction(blank, rid(blank)));
   const n = content.blanks.length;
   const count = content.blanks
     .map((b) =>
@@ -616,7 +649,7 @@ const cloze: ItemWriter = (task, ctx) => {
       ...(method === 'weighted' ? [] : [outcomeDecl('CORRECT', 'integer', '0')]),
     ],
     body,
-    processing: rp(zeroIfNull(...content.blanks.map(rid)), rules, clamp(task.maxScore)),
+    processing: guarded(content.blanks.map(rid), rules, clamp(task.maxScore)),
     notes,
   };
 };
@@ -654,6 +687,621 @@ const fileTask: ItemWriter = (task, ctx) => {
   };
 };
 
+// ---------------------------------------------------------------- interactions (shared by the writers)
+
+type Content = Record<string, unknown>;
+interface Associable extends Labelled {
+  matchMax?: number;
+}
+interface Area {
+  id: string;
+  shape: string;
+  coords: number[];
+}
+interface Image {
+  fileId?: number;
+  src?: string;
+  width: number;
+  height: number;
+  alt?: string;
+}
+
+const EMPTY_PROMPT = '<div class="attesta-task"></div>';
+const baseName = (path: string) => path.split('/').pop() ?? path;
+
+/** The image of a hotspot task: its stored file, else its package path matched by name among the task's files. */
+function imageSrc(image: Image, ctx: HtmlContext, taskId?: number): string {
+  if (image.fileId !== undefined && ctx.media.has(image.fileId)) return ctx.media.get(image.fileId)!;
+  const name = baseName(image.src ?? '');
+  return (taskId !== undefined ? ctx.byName?.get(taskId)?.get(name) : undefined) ?? image.src ?? '';
+}
+
+/** `{{id}}` placeholders of html replaced by the xml given for each id. */
+const fill = (html: string, xml: ReadonlyMap<string, string>) =>
+  html.replace(/\{\{([A-Za-z0-9_-]{1,32})\}\}/g, (whole, id: string) => xml.get(id) ?? whole);
+
+/**
+ * The interaction of an answer type (or of a composite part) answering to the response `rid`. Gap
+ * match and hottext carry their text: the task html with the gaps and spans in their {{id}} places,
+ * or — a part of a composite task has no html of its own — the gaps and spans in a row.
+ */
+export function interactionXml(
+  type: string,
+  content: Content,
+  rid: string,
+  ctx: HtmlContext,
+  opts: { html?: string; taskId?: number } = {},
+): string {
+  const c = content;
+  const shuffle = ` shuffle="${!!c.shuffle}"`;
+  const limits = ` max-choices="${Number(c.maxChoices ?? 0)}" min-choices="${Number(c.minChoices ?? 0)}"`;
+  switch (type) {
+    case 'single_choice':
+      return `<qti-choice-interaction response-identifier="${rid}"${shuffle} max-choices="1">${choices(
+        'qti-simple-choice',
+        c.options as Labelled[],
+        ctx,
+      )}</qti-choice-interaction>`;
+    case 'multiple_choice':
+      return `<qti-choice-interaction response-identifier="${rid}"${shuffle}${limits}>${choices(
+        'qti-simple-choice',
+        c.options as Labelled[],
+        ctx,
+      )}</qti-choice-interaction>`;
+    case 'ordering':
+      return `<qti-order-interaction response-identifier="${rid}"${shuffle}>${choices(
+        'qti-simple-choice',
+        c.items as Labelled[],
+        ctx,
+      )}</qti-order-interaction>`;
+    case 'matching': {
+      const n = (c.left as Labelled[]).length;
+      return `<qti-match-interaction response-identifier="${rid}"${shuffle} max-associations="${n}"><qti-simple-match-set>${choices(
+        'qti-simple-associable-choice',
+        c.left as Labelled[],
+        ctx,
+        ' match-max="1"',
+      )}</qti-simple-match-set><qti-simple-match-set>${choices(
+        'qti-simple-associable-choice',
+        c.right as Labelled[],
+        ctx,
+        ` match-max="${n}"`,
+      )}</qti-simple-match-set></qti-match-interaction>`;
+    }
+    case 'associate':
+      return `<qti-associate-interaction response-identifier="${rid}"${shuffle} max-associations="${Number(
+        c.maxAssociations ?? 0,
+      )}"${c.minAssociations ? ` min-associations="${Number(c.minAssociations)}"` : ''}>${(
+        c.items as Associable[]
+      )
+        .map(
+          (i) =>
+            `<qti-simple-associable-choice identifier="${qid(i.id)}" match-max="${i.matchMax ?? 1}">${xhtml(
+              i.html,
+              ctx,
+            )}</qti-simple-associable-choice>`,
+        )
+        .join('')}</qti-associate-interaction>`;
+    case 'gap_match': {
+      const words = (c.words as Associable[])
+        .map((w) => {
+          const html = xhtml(w.html, ctx);
+          return /<img\b/.test(html)
+            ? `<qti-gap-img identifier="${qid(w.id)}" match-max="${w.matchMax ?? 1}">${/<img\b[^>]*>/.exec(html)![0]}</qti-gap-img>`
+            : `<qti-gap-text identifier="${qid(w.id)}" match-max="${w.matchMax ?? 1}">${html}</qti-gap-text>`;
+        })
+        .join('');
+      const gaps = c.gaps as { id: string }[];
+      const xml = new Map(gaps.map((g) => [g.id, `<qti-gap identifier="${qid(g.id)}"/>`]));
+      const text =
+        opts.html !== undefined
+          ? fill(xhtml(opts.html, ctx), xml)
+          : `<p>${gaps.map((g, i) => `(${i + 1}) ${xml.get(g.id)}`).join(' ')}</p>`;
+      return `<qti-gap-match-interaction response-identifier="${rid}"${shuffle}>${words}<div class="attesta-task">${text}</div></qti-gap-match-interaction>`;
+    }
+    case 'hottext': {
+      const spans = c.choices as Labelled[];
+      const xml = new Map(
+        spans.map((h) => [
+          h.id,
+          `<qti-hottext identifier="${qid(h.id)}">${xhtml(h.html, ctx)}</qti-hottext>`,
+        ]),
+      );
+      const text =
+        opts.html !== undefined ? fill(xhtml(opts.html, ctx), xml) : `<p>${[...xml.values()].join(' ')}</p>`;
+      return `<qti-hottext-interaction response-identifier="${rid}"${limits}><div class="attesta-task">${text}</div></qti-hottext-interaction>`;
+    }
+    case 'hotspot': {
+      const image = c.image as Image;
+      const img = `<img src="${esc(imageSrc(image, ctx, opts.taskId))}" width="${num(image.width)}" height="${num(
+        image.height,
+      )}" alt="${esc(image.alt ?? '')}"/>`;
+      if (c.select === 'points')
+        return `<qti-select-point-interaction response-identifier="${rid}"${limits}>${img}</qti-select-point-interaction>`;
+      return `<qti-hotspot-interaction response-identifier="${rid}"${limits}>${img}${(c.areas as Area[])
+        .map(
+          (a) =>
+            `<qti-hotspot-choice identifier="${qid(a.id)}" shape="${a.shape}" coords="${a.coords.map(String).join(',')}"/>`,
+        )
+        .join('')}</qti-hotspot-interaction>`;
+    }
+    case 'short_text':
+      return textEntry(rid, Math.min(Number(c.maxLength ?? 40), 40));
+    case 'number':
+      return textEntry(rid, 12);
+    case 'digit_sequence':
+      return textEntry(rid, Number(c.length ?? 10), ' pattern-mask="[0-9]*"');
+    case 'extended_text':
+      return `<qti-extended-text-interaction response-identifier="${rid}" expected-length="${Number(c.maxLength ?? 10000)}"/>`;
+    case 'file': {
+      const accept = c.accept as string[] | undefined;
+      const type = accept?.length === 1 && !accept[0]!.includes('*') ? ` type="${esc(accept[0]!)}"` : '';
+      return `<qti-upload-interaction response-identifier="${rid}"${type}/>`;
+    }
+    default:
+      return '';
+  }
+}
+
+// ---------------------------------------------------------------- imported answer types
+
+const hottextTask: ItemWriter = (task, ctx) => {
+  const content = task.content as { choices: Labelled[] };
+  const ref = task.reference as { correct: string[] };
+  const { map, processing } = choiceScoring(
+    task,
+    content.choices.map((c) => c.id),
+    ref.correct,
+  );
+  return {
+    declarations: [responseDecl('RESPONSE', 'multiple', 'identifier', ref.correct.map(qid), map)],
+    body: interactionXml('hottext', task.content, 'RESPONSE', ctx, { html: task.html || undefined }),
+    processing,
+  };
+};
+
+const hotspotTask: ItemWriter = (task, ctx) => {
+  const content = task.content as { areas: Area[]; select?: string };
+  const ref = task.reference as { correct: string[] };
+  const body = `${prompt(task, ctx)}${interactionXml('hotspot', task.content, 'RESPONSE', ctx, { taskId: task.id })}`;
+  if (content.select !== 'points') {
+    const { map, processing } = choiceScoring(
+      task,
+      content.areas.map((a) => a.id),
+      ref.correct,
+    );
+    return {
+      declarations: [responseDecl('RESPONSE', 'multiple', 'identifier', ref.correct.map(qid), map)],
+      body,
+      processing,
+    };
+  }
+  // Points: an area counts as chosen when a point lies in it.
+  const s = task.scoring as { map?: Record<string, number>; lowerBound?: number; upperBound?: number };
+  const correct = new Set(ref.correct);
+  const inside = (a: Area) =>
+    `<qti-inside shape="${a.shape}" coords="${a.coords.map(String).join(',')}">${variable('RESPONSE')}</qti-inside>`;
+  const add = (id: string, x: number | string) =>
+    setOutcome(id, `<qti-sum>${variable(id)}${typeof x === 'number' ? base('float', x) : x}</qti-sum>`);
+  const method = scoringMethod(task);
+  let rules: string;
+  if (method === 'per_choice' && s.map) {
+    rules =
+      content.areas.map((a) => ifThen(inside(a), add('SCORE', s.map![a.id] ?? 0))).join('') +
+      (s.lowerBound !== undefined
+        ? ifThen(
+            `<qti-lt>${variable('SCORE')}${base('float', s.lowerBound)}</qti-lt>`,
+            score(base('float', s.lowerBound)),
+          )
+        : '') +
+      (s.upperBound !== undefined
+        ? ifThen(
+            `<qti-gt>${variable('SCORE')}${base('float', s.upperBound)}</qti-gt>`,
+            score(base('float', s.upperBound)),
+          )
+        : '');
+  } else {
+    rules =
+      content.areas
+        .map((a) =>
+          ifThen(correct.has(a.id) ? `<qti-not>${inside(a)}</qti-not>` : inside(a), add('MISTAKES', 1)),
+        )
+        .join('') +
+      (method === 'one_mistake'
+        ? score(`<qti-subtract>${base('float', task.maxScore)}${variable('MISTAKES')}</qti-subtract>`)
+        : ifThen(
+            `<qti-equal tolerance-mode="exact">${variable('MISTAKES')}${base('integer', 0)}</qti-equal>`,
+            score(base('float', task.maxScore)),
+            score(base('float', 0)),
+          ));
+  }
+  // The correct response: a point in each key area (its centre).
+  const centre = (a: Area): string => {
+    const xs = a.coords.filter((_, i) => i % 2 === 0);
+    const ys = a.coords.filter((_, i) => i % 2 === 1);
+    const mid = (list: number[]) =>
+      Math.round(list.reduce((sum, x) => sum + x, 0) / Math.max(1, list.length));
+    return a.shape === 'circle' || a.shape === 'ellipse'
+      ? `${Math.round(a.coords[0]!)} ${Math.round(a.coords[1]!)}`
+      : `${mid(xs)} ${mid(ys)}`;
+  };
+  const keyPoints = content.areas.filter((a) => correct.has(a.id)).map(centre);
+  return {
+    declarations: [
+      responseDecl('RESPONSE', 'multiple', 'point', keyPoints),
+      outcomeDecl('MISTAKES', 'integer', '0'),
+    ],
+    body,
+    processing: guarded(['RESPONSE'], rules, clamp(task.maxScore)),
+    notes: [
+      'points outside every area, and points in overlapping areas, are not judged as Attesta judges them',
+    ],
+  };
+};
+
+const gapMatchTask: ItemWriter = (task, ctx) => {
+  const content = task.content as { words: Labelled[]; gaps: { id: string }[] };
+  const ref = task.reference as { pairs: Record<string, string> };
+  const keyed = Object.entries(ref.pairs);
+  // QTI writes a gap match pair as "word gap".
+  const correct = keyed.map(([gap, word]) => `${qid(word)} ${qid(gap)}`);
+  const body = interactionXml('gap_match', task.content, 'RESPONSE', ctx, { html: task.html || undefined });
+  const method = scoringMethod(task);
+  if (method === 'all_or_nothing')
+    return {
+      declarations: [responseDecl('RESPONSE', 'multiple', 'directedPair', correct)],
+      body,
+      processing: matchCorrect(task.maxScore),
+    };
+  // Right gaps = keyed gaps holding their word + gaps left empty as the key wants
+  //            = (gaps − keyed gaps) + mapResponse, a word in a gap that must stay empty mapping to −1.
+  const empty = content.gaps.filter((g) => !Object.prototype.hasOwnProperty.call(ref.pairs, g.id));
+  const map: Mapping = {
+    entries: [
+      ...correct.map((key) => ({ key, value: 1 })),
+      ...empty.flatMap((g) => content.words.map((w) => ({ key: `${qid(w.id)} ${qid(g.id)}`, value: -1 }))),
+    ],
+  };
+  const n = content.gaps.length;
+  const right = `<qti-sum>${base('float', n - keyed.length)}<qti-map-response identifier="RESPONSE"/></qti-sum>`;
+  const share = `<qti-divide><qti-product>${base('float', task.maxScore)}${right}</qti-product>${base('float', n)}</qti-divide>`;
+  const rule =
+    method === 'one_mistake'
+      ? score(`<qti-sum>${base('float', task.maxScore - n)}${right}</qti-sum>`)
+      : method === 'per_pair'
+        ? score(`<qti-truncate>${share}</qti-truncate>`)
+        : score(share);
+  return {
+    declarations: [responseDecl('RESPONSE', 'multiple', 'directedPair', correct, map)],
+    body,
+    processing: guarded(['RESPONSE'], rule, clamp(task.maxScore)),
+  };
+};
+
+const associateTask: ItemWriter = (task, ctx) => {
+  const content = task.content as { maxAssociations?: number };
+  const ref = task.reference as { pairs: [string, string][] };
+  const correct = ref.pairs.map(([a, b]) => `${qid(a)} ${qid(b)}`);
+  const body = `${prompt(task, ctx)}${interactionXml('associate', task.content, 'RESPONSE', ctx)}`;
+  if (scoringMethod(task) !== 'per_pair')
+    return {
+      declarations: [responseDecl('RESPONSE', 'multiple', 'pair', correct)],
+      body,
+      processing: matchCorrect(task.maxScore),
+    };
+  // per_pair: maxScore × (right − wrong) / pairs of the key; more pairs than allowed score 0.
+  const max = content.maxAssociations ?? 0;
+  const rule = score(
+    `<qti-divide><qti-product>${base('float', task.maxScore)}<qti-map-response identifier="RESPONSE"/></qti-product>${base(
+      'float',
+      Math.max(1, correct.length),
+    )}</qti-divide>`,
+  );
+  return {
+    declarations: [
+      responseDecl('RESPONSE', 'multiple', 'pair', correct, {
+        entries: correct.map((key) => ({ key, value: 1 })),
+        default: -1,
+      }),
+    ],
+    body,
+    processing: guarded(
+      ['RESPONSE'],
+      max > 0
+        ? ifThen(
+            `<qti-gt><qti-container-size>${variable('RESPONSE')}</qti-container-size>${base('integer', max)}</qti-gt>`,
+            score(base('float', 0)),
+            rule,
+          )
+        : rule,
+      clamp(task.maxScore),
+    ),
+  };
+};
+
+/** A writer's processing as rules on RESPONSE and SCORE (a template spelt out). */
+function processingRules(xml: string): string {
+  if (xml.includes('rptemplates/match_correct'))
+    return ifThen(
+      `<qti-match>${variable('RESPONSE')}<qti-correct identifier="RESPONSE"/></qti-match>`,
+      score(base('float', 1)),
+      score(base('float', 0)),
+    );
+  if (xml.includes('rptemplates/map_response'))
+    return nullGuard(['RESPONSE'], score('<qti-map-response identifier="RESPONSE"/>'));
+  return xml.replace(/^<qti-response-processing>/, '').replace(/<\/qti-response-processing>$/, '');
+}
+
+/** Composite, `sum`: each part's own rule on its own response and score, then their sum. */
+const compositeTask: ItemWriter = (task, ctx) => {
+  if (task.scoring.method === 'qti') return qtiTask(task, ctx);
+  const content = task.content as { parts: { id: string; answerType: string; content: Content }[] };
+  const refs = (task.reference as { parts?: Record<string, unknown> } | null)?.parts ?? {};
+  const rules =
+    (task.scoring as { parts?: Record<string, { scoring: Record<string, unknown>; maxScore: number }> })
+      .parts ?? {};
+  const declarations: string[] = [];
+  const processing: string[] = [];
+  const notes: string[] = [];
+  const bodies = new Map<string, string>();
+  const scores: string[] = [];
+  for (const part of content.parts) {
+    const rid = `RESPONSE_${part.id}`;
+    const rule = rules[part.id];
+    const writer = ITEM_WRITERS[part.answerType];
+    if (!rule || !writer || rule.scoring.method === 'qti') {
+      if (rule) notes.push(`part ${part.id}: its QTI rules are not exported inside a sum`);
+      bodies.set(part.id, interactionXml(part.answerType, part.content, rid, ctx, { taskId: task.id }));
+      if (part.answerType === 'extended_text' || part.answerType === 'file')
+        declarations.push(responseDecl(rid, 'single', part.answerType === 'file' ? 'file' : 'string', []));
+      continue;
+    }
+    const out = writer(
+      {
+        ...task,
+        answerType: part.answerType,
+        content: part.content,
+        reference: refs[part.id] ?? null,
+        scoring: rule.scoring,
+        maxScore: rule.maxScore,
+        html: '',
+        solutionHtml: null,
+        criteria: null,
+      },
+      ctx,
+    );
+    const rename = (xml: string) =>
+      xml.replace(
+        /((?:response-)?identifier)="(RESPONSE|SCORE|MISTAKES|CORRECT)"/g,
+        (_, attr: string, id: string) => `${attr}="${id}_${part.id}"`,
+      );
+    declarations.push(...out.declarations.map(rename), outcomeDecl(`SCORE_${part.id}`, 'float', '0'));
+    processing.push(rename(processingRules(out.processing)));
+    bodies.set(part.id, rename(out.body.replace(EMPTY_PROMPT, '')));
+    scores.push(variable(`SCORE_${part.id}`));
+    notes.push(...(out.notes ?? []).map((n) => `part ${part.id}: ${n}`));
+  }
+  return {
+    declarations,
+    body: fill(prompt(task, ctx), bodies),
+    processing: rp(
+      ...processing,
+      score(scores.length ? `<qti-sum>${scores.join('')}</qti-sum>` : base('float', 0)),
+      clamp(task.maxScore),
+    ),
+    notes,
+  };
+};
+
+// ---------------------------------------------------------------- QTI response processing as stored
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const exact = (x: number) => String(x);
+const attrs = (pairs: [string, unknown][]) =>
+  pairs
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${esc(Array.isArray(v) ? v.map(String).join(' ') : String(v))}"`)
+    .join('');
+
+function expressionXml(e: QtiExpression): string {
+  const tag = `qti-${kebab(e.op)}`;
+  const args = 'args' in e ? e.args.map(expressionXml).join('') : '';
+  let a = '';
+  switch (e.op) {
+    case 'baseValue':
+      return `<qti-base-value base-type="${e.baseType}">${esc(String(e.value))}</qti-base-value>`;
+    case 'variable':
+    case 'correct':
+    case 'mapResponse':
+    case 'mapResponsePoint':
+    case 'default':
+      return `<${tag} identifier="${esc(e.id)}"/>`;
+    case 'null':
+      return '<qti-null/>';
+    case 'equal':
+      a = attrs([
+        ['tolerance-mode', e.toleranceMode],
+        ['tolerance', e.tolerance],
+        ['include-lower-bound', e.includeLowerBound],
+        ['include-upper-bound', e.includeUpperBound],
+      ]);
+      break;
+    case 'equalRounded':
+    case 'roundTo':
+      a = attrs([
+        ['rounding-mode', e.roundingMode],
+        ['figures', e.figures],
+      ]);
+      break;
+    case 'stringMatch':
+      a = attrs([
+        ['case-sensitive', e.caseSensitive],
+        ['substring', e.substring],
+      ]);
+      break;
+    case 'substring':
+      a = attrs([['case-sensitive', e.caseSensitive]]);
+      break;
+    case 'patternMatch':
+      a = attrs([['pattern', e.pattern]]);
+      break;
+    case 'anyN':
+      a = attrs([
+        ['min', e.min],
+        ['max', e.max],
+      ]);
+      break;
+    case 'index':
+      a = attrs([['n', e.n]]);
+      break;
+    case 'fieldValue':
+      a = attrs([['field-identifier', e.fieldId]]);
+      break;
+    case 'inside':
+      a = attrs([
+        ['shape', e.shape],
+        ['coords', e.coords.map(String).join(',')],
+      ]);
+      break;
+  }
+  return `<${tag}${a}>${args}</${tag}>`;
+}
+
+function ruleXml(r: QtiRule): string {
+  switch (r.rule) {
+    case 'responseCondition':
+      return `<qti-response-condition><qti-response-if>${expressionXml(r.if.cond)}${r.if.then
+        .map(ruleXml)
+        .join('')}</qti-response-if>${(r.elseIf ?? [])
+        .map(
+          (b) =>
+            `<qti-response-else-if>${expressionXml(b.cond)}${b.then.map(ruleXml).join('')}</qti-response-else-if>`,
+        )
+        .join(
+          '',
+        )}${r.else ? `<qti-response-else>${r.else.map(ruleXml).join('')}</qti-response-else>` : ''}</qti-response-condition>`;
+    case 'setOutcomeValue':
+      return `<qti-set-outcome-value identifier="${esc(r.id)}">${expressionXml(r.value)}</qti-set-outcome-value>`;
+    case 'exitResponse':
+      return '<qti-exit-response/>';
+    case 'responseProcessingFragment':
+      return `<qti-response-processing-fragment>${r.rules.map(ruleXml).join('')}</qti-response-processing-fragment>`;
+  }
+}
+
+const values = (list: readonly QtiScalar[]) => list.map((v) => value(String(v))).join('');
+
+function responseDeclarationXml(r: QtiResponseDeclaration): string {
+  const mapping = r.mapping
+    ? `<qti-mapping${attrs([
+        ['default-value', exact(r.mapping.defaultValue)],
+        ['lower-bound', r.mapping.lowerBound],
+        ['upper-bound', r.mapping.upperBound],
+      ])}>${r.mapping.entries
+        .map(
+          (e) =>
+            `<qti-map-entry${attrs([
+              ['map-key', String(e.key)],
+              ['mapped-value', exact(e.value)],
+              ['case-sensitive', e.caseSensitive],
+            ])}/>`,
+        )
+        .join('')}</qti-mapping>`
+    : '';
+  const areas = r.areaMapping
+    ? `<qti-area-mapping${attrs([
+        ['default-value', exact(r.areaMapping.defaultValue)],
+        ['lower-bound', r.areaMapping.lowerBound],
+        ['upper-bound', r.areaMapping.upperBound],
+      ])}>${r.areaMapping.entries
+        .map(
+          (e) =>
+            `<qti-area-map-entry${attrs([
+              ['shape', e.shape],
+              ['coords', e.coords.map(String).join(',')],
+              ['mapped-value', exact(e.value)],
+            ])}/>`,
+        )
+        .join('')}</qti-area-mapping>`
+    : '';
+  return `<qti-response-declaration${attrs([
+    ['identifier', r.id],
+    ['cardinality', r.cardinality],
+    ['base-type', r.baseType],
+  ])}>${r.correct ? `<qti-correct-response>${values(r.correct)}</qti-correct-response>` : ''}${mapping}${areas}</qti-response-declaration>`;
+}
+
+function outcomeDeclarationXml(o: QtiOutcomeDeclaration): string {
+  const defaults =
+    o.defaultValue === undefined
+      ? ''
+      : `<qti-default-value>${values(Array.isArray(o.defaultValue) ? o.defaultValue : [o.defaultValue])}</qti-default-value>`;
+  return `<qti-outcome-declaration${attrs([
+    ['identifier', o.id],
+    ['cardinality', o.cardinality],
+    ['base-type', o.baseType],
+    ['normal-maximum', o.normalMaximum],
+    ['normal-minimum', o.normalMinimum],
+  ])}>${defaults}</qti-outcome-declaration>`;
+}
+
+/**
+ * Any answer type scored by the item's own QTI response processing (`method: 'qti'`): its stored
+ * declarations and rules written back as QTI 3.0, so an import of the export scores the same; SCORE
+ * gets the task's maxScore as its normal maximum.
+ */
+const qtiTask: ItemWriter = (task, ctx) => {
+  const s = renameIdentifiers(task.scoring as never, qid) as unknown as QtiScoring;
+  const rid = (slot: string) =>
+    'parts' in s.bind ? (s.bind.parts[slot] ?? `RESPONSE_${slot}`) : s.bind.response;
+  const single = 'response' in s.bind ? s.bind.response : 'RESPONSE';
+  let body: string;
+  switch (task.answerType) {
+    case 'cloze':
+      body = fill(
+        prompt(task, ctx),
+        new Map(
+          (task.content as { blanks: Blank[] }).blanks.map((b) => [b.id, blankInteraction(b, rid(b.id))]),
+        ),
+      );
+      break;
+    case 'composite':
+      body = fill(
+        prompt(task, ctx),
+        new Map(
+          (task.content as { parts: { id: string; answerType: string; content: Content }[] }).parts.map(
+            (p) => [p.id, interactionXml(p.answerType, p.content, rid(p.id), ctx, { taskId: task.id })],
+          ),
+        ),
+      );
+      break;
+    case 'gap_match':
+    case 'hottext':
+      body = interactionXml(task.answerType, task.content, single, ctx, { html: task.html || undefined });
+      break;
+    case 'short_text':
+    case 'number':
+    case 'digit_sequence':
+      body = `${prompt(task, ctx)}<p>${interactionXml(task.answerType, task.content, single, ctx)}</p>`;
+      break;
+    default:
+      body = `${prompt(task, ctx)}${interactionXml(task.answerType, task.content, single, ctx, { taskId: task.id })}`;
+  }
+  const outcomes = s.outcomes.some((o) => o.id === 'SCORE')
+    ? s.outcomes
+    : [{ id: 'SCORE', cardinality: 'single' as const, baseType: 'float' as const }, ...s.outcomes];
+  const toScore = s.scoreOutcome !== 'SCORE' ? score(variable(s.scoreOutcome)) : '';
+  return {
+    declarations: s.responses.map(responseDeclarationXml),
+    outcomes: outcomes.map((o) =>
+      outcomeDeclarationXml(o.id === 'SCORE' ? { ...o, normalMaximum: task.maxScore } : o),
+    ),
+    body,
+    processing:
+      s.template && !toScore ? template(s.template) : rp((s.rules ?? []).map(ruleXml).join(''), toScore),
+  };
+};
+
 /** The writer of each answer type (one function each). */
 export const ITEM_WRITERS: Record<string, ItemWriter> = {
   single_choice: singleChoice,
@@ -666,6 +1314,11 @@ export const ITEM_WRITERS: Record<string, ItemWriter> = {
   cloze,
   extended_text: extendedText,
   file: fileTask,
+  gap_match: gapMatchTask,
+  associate: associateTask,
+  hottext: hottextTask,
+  hotspot: hotspotTask,
+  composite: compositeTask,
 };
 
 const unknownType: ItemWriter = (task, ctx) => ({
@@ -678,8 +1331,9 @@ const unknownType: ItemWriter = (task, ctx) => ({
 
 /** One item file. */
 export function itemXml(task: ExportTask, identifier: string, ctx: HtmlContext): string {
-  const writer = ITEM_WRITERS[task.answerType] ?? unknownType;
+  const writer = task.scoring?.method === 'qti' ? qtiTask : (ITEM_WRITERS[task.answerType] ?? unknownType);
   const parts = writer(task, ctx);
+  const isResponse = (d: string) => d.startsWith('<qti-response-declaration');
   const title = task.title ?? `Задание ${task.id}`;
   const solution = task.solutionHtml
     ? `<qti-rubric-block use="instructions" view="scorer"><qti-content-body><div>${xhtml(task.solutionHtml, ctx)}</div></qti-content-body></qti-rubric-block>`
@@ -690,14 +1344,15 @@ export function itemXml(task: ExportTask, identifier: string, ctx: HtmlContext):
     `<qti-assessment-item xmlns="${QTI_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ` +
     `xsi:schemaLocation="${QTI_NS} ${QTI_XSD}" identifier="${esc(identifier)}" title="${esc(title)}" ` +
     `adaptive="false" time-dependent="false">${notes}` +
-    parts.declarations.join('') +
-    outcomeDecl(
-      'SCORE',
-      'float',
-      '0',
-      `${parts.external ? ' external-scored="human"' : ''} normal-maximum="${num(task.maxScore)}"`,
-    ) +
-    outcomeDecl('MAXSCORE', 'float', num(task.maxScore)) +
+    parts.declarations.filter(isResponse).join('') +
+    parts.declarations.filter((d) => !isResponse(d)).join('') +
+    (parts.outcomes?.join('') ??
+      outcomeDecl(
+        'SCORE',
+        'float',
+        '0',
+        `${parts.external ? ' external-scored="human"' : ''} normal-maximum="${num(task.maxScore)}"`,
+      ) + outcomeDecl('MAXSCORE', 'float', num(task.maxScore))) +
     `<qti-item-body>${parts.body}${solution}</qti-item-body>` +
     parts.processing +
     `</qti-assessment-item>\n`
@@ -775,7 +1430,10 @@ export function qti3Files(test: ExportTest, tasks: ExportTask[], files: ExportFi
     mediaPath.set(f.id, `media/${f.id}-${safeName(f.name)}`);
     if (f.ownerId !== null) mediaOf.set(f.ownerId, [...(mediaOf.get(f.ownerId) ?? []), f]);
   }
-  const ctx: HtmlContext = { media: mediaPath };
+  const byName = new Map<number, Map<string, string>>();
+  for (const [ownerId, list] of mediaOf)
+    byName.set(ownerId, new Map(list.map((f) => [baseName(f.name), mediaPath.get(f.id)!])));
+  const ctx: HtmlContext = { media: mediaPath, byName };
 
   const resources: string[] = [];
   for (const task of tasks) {
