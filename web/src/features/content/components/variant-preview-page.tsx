@@ -9,7 +9,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { AnswerInput, type AnswerInputTask } from '../../../components/answers/answer-input';
+import {
+  AnswerInput,
+  ownImageFileIds,
+  showsOwnHtml,
+  type AnswerInputTask,
+} from '../../../components/answers/answer-input';
 import { RichHtml } from '../../../components/answers/rich-html';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
@@ -22,8 +27,6 @@ import { useContentT } from '../locales';
 import { CONTENT_BASE } from './content-layout';
 import { LoadError } from './load-error';
 
-/** Types whose input shows the task text itself, with its gaps in place. */
-const OWN_HTML_TYPES = new Set(['cloze', 'gap_match', 'hottext', 'composite']);
 const isTaskType = (type: string): type is AnswerInputTask['answerType'] =>
   (TASK_ANSWER_TYPES as readonly string[]).includes(type);
 
@@ -97,7 +100,9 @@ function PreviewTask({
     }
   };
   const data = task.data;
-  const images = data?.files.filter((f) => f.mime.startsWith('image/')) ?? [];
+  // A picture the input draws itself (a hotspot's) is not listed again, as in the runner.
+  const drawn = data ? ownImageFileIds(data.answerType, data.content) : [];
+  const images = data?.files.filter((f) => f.mime.startsWith('image/') && !drawn.includes(f.id)) ?? [];
   const documents = data?.files.filter((f) => !f.mime.startsWith('image/')) ?? [];
   return (
     <Paper
@@ -130,7 +135,7 @@ function PreviewTask({
         )}
         {data && (
           <>
-            {(!OWN_HTML_TYPES.has(data.answerType) || data.htmlContainerId !== null) && (
+            {(!showsOwnHtml(data.answerType) || data.htmlContainerId !== null) && (
               <RichHtml html={data.html} className="task-html" />
             )}
             {images.map((f) => (
