@@ -100,13 +100,20 @@ export function TaskPoolPage() {
       key: 'title',
       header: t('tasks.taskTitle'),
       render: (r) => (
-        <Stack gap={0}>
-          <Anchor component={Link} to={`${CONTENT_BASE}/tasks/${r.id}`} data-testid={`task-link-${r.id}`}>
-            {r.title || t('tasks.untitled')}
+        <Stack gap={0} maw={420}>
+          <Anchor
+            component={Link}
+            to={`${CONTENT_BASE}/tasks/${r.id}`}
+            lineClamp={2}
+            data-testid={`task-link-${r.id}`}
+          >
+            {r.title || r.text || t('tasks.untitled')}
           </Anchor>
-          <Text size="xs" c="dimmed" lineClamp={2}>
-            {r.text}
-          </Text>
+          {r.title && (
+            <Text size="xs" c="dimmed" lineClamp={2}>
+              {r.text}
+            </Text>
+          )}
         </Stack>
       ),
       csv: (r) => r.title ?? r.text,
