@@ -34,6 +34,22 @@ import {
 } from './kim.js';
 import { participantTestImportResultSchema, participantTestImportXmlBodySchema } from './participant-test.js';
 import { queueItemSchema, queueOfDiagnosticParamsSchema } from './queue.js';
+import {
+  reportAttestaSchema,
+  reportCommonSchema,
+  reportConsQuerySchema,
+  reportConsSchema,
+  reportControlSchema,
+  reportDetailedQuerySchema,
+  reportDetailedSchema,
+  reportExportQuerySchema,
+  reportMrkoSchema,
+  reportProtocolQuerySchema,
+  reportProtocolSchema,
+  reportQuerySchema,
+  reportSpecificationQuerySchema,
+  reportSpecificationSchema,
+} from './reports.js';
 import { idParamSchema } from './user.js';
 import { listResponseSchema } from './paging.js';
 import { resultVerificationSchema, resultVerifyParamsSchema } from './results.js';
@@ -151,4 +167,16 @@ export const MORE_CALL_SCHEMAS = {
   'GET /api/exam/test/examwork/{id}/blanks': { params: z.object({ id: idParamSchema }) },
   'GET /api/reports/coordinator/participantCodes': { query: participantCodesQuerySchema },
   'GET /api/reports/organizator/participantCodes': { query: participantCodesQuerySchema },
+  // reports (issue 12)
+  'GET /api/reports/common': { query: reportQuerySchema, response: reportCommonSchema },
+  'GET /api/reports/cons': { query: reportConsQuerySchema, response: reportConsSchema },
+  'GET /api/reports/control': { query: reportQuerySchema, response: reportControlSchema },
+  'GET /api/reports/detailed': { query: reportDetailedQuerySchema, response: reportDetailedSchema },
+  'GET /api/reports/specification': {
+    query: reportSpecificationQuerySchema,
+    response: reportSpecificationSchema,
+  },
+  'GET /api/reports/diagnostic/protocol': { query: reportProtocolQuerySchema, response: reportProtocolSchema },
+  'GET /api/reports/attesta': { query: reportExportQuerySchema, response: reportAttestaSchema },
+  'GET /api/reports/mrko': { query: reportExportQuerySchema, response: reportMrkoSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -22,4 +22,5 @@ export * from './expert.js';
 export * from './admin-org.js';
 export * from './authoring.js';
 export * from './content-import.js';
+export * from './reports.js';
 export * from './calls.js';
