@@ -1,0 +1,21 @@
+/**
+ * The task editor of the content screens: create a task in a subject's pool, or edit one. The
+ * editor (tiptap, prosemirror) loads with the page, not with the app.
+ */
+import { Loader } from '@mantine/core';
+import { createElement, lazy, Suspense } from 'react';
+import type { TaskEditorPageProps } from './components/task-editor-page';
+
+export type { TaskEditorPageProps };
+
+const LazyTaskEditorPage = lazy(() =>
+  import('./components/task-editor-page').then((m) => ({ default: m.TaskEditorPage })),
+);
+
+export function TaskEditorPage(props: TaskEditorPageProps) {
+  return createElement(
+    Suspense,
+    { fallback: createElement(Loader, { size: 'sm', m: 'lg' }) },
+    createElement(LazyTaskEditorPage, props),
+  );
+}
