@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../../../lib/i18n';
 import { createQueryClient } from '../../../lib/query-client';
@@ -166,6 +166,60 @@ describe('task editor', { timeout: 60_000 }, () => {
       scoring: { method: 'all_or_nothing' },
       maxScore: 1,
       criteria: null,
+    });
+  });
+
+  it('moves to the new task’s address after creating it and still says it was created', async () => {
+    const user = userEvent.setup();
+    const created = task({
+      id: 50,
+      html: '<p>Сколько будет 2 + 2?</p>',
+      answerType: 'number',
+      content: {},
+      reference: { value: 4, tolerance: 0, toleranceMode: 'absolute' },
+    });
+    const api = server({
+      [`POST ${TASKS}`]: () => json(200, created),
+      [`GET ${TASKS}/50`]: () => json(200, created),
+    });
+    function Page() {
+      const navigate = useNavigate();
+      const location = useLocation();
+      return (
+        <>
+          <output data-testid="address">{location.pathname}</output>
+          <TaskEditorPage onSaved={(saved) => void navigate(`/tasks/${saved.id}`)} />
+        </>
+      );
+    }
+    render(
+      <AppProviders queryClient={createQueryClient()} i18n={createI18n('ru')}>
+        <MemoryRouter initialEntries={['/tasks/new?subjectId=7']}>
+          <Routes>
+            <Route path="/tasks/new" element={<Page />} />
+            <Route path="/tasks/:taskId" element={<Page />} />
+          </Routes>
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    await screen.findByRole('heading', { name: 'Новое задание' });
+    await pick(user, screen.getByRole('combobox', { name: 'Вид ответа' }), 'Число');
+    await user.click(await screen.findByTestId('confirm-type'));
+    await typeHtml('<p>Сколько будет 2 + 2?</p>');
+    fill(within(screen.getByTestId('number-key')).getByRole('textbox', { name: 'Число' }), '4');
+    await user.click(screen.getByTestId('save-task'));
+
+    await waitFor(() => expect(screen.getByTestId('address')).toHaveTextContent('/tasks/50'));
+    // The editor of the new address shows the saved task (already known, not read again) and the outcome.
+    expect(await screen.findByText('Задание создано.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Задание' })).toBeInTheDocument();
+    expect(api.callsTo(`GET ${TASKS}/50`)).toHaveLength(0);
+    expect(api.callsTo(`POST ${TASKS}`)[0]!.body).toMatchObject({
+      subjectId: 7,
+      answerType: 'number',
+      content: {},
+      reference: { value: 4, tolerance: 0, toleranceMode: 'absolute' },
+      scoring: { method: 'all_or_nothing' },
     });
   });
 

@@ -6,7 +6,7 @@
  */
 import type { AnswerType, AuthoringTask, FileInfo } from '@attesta/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../../../lib/api-client';
 import { describeApiError } from '../../../../lib/form-errors';
 import { createTask, getTask, setTaskElements, taskEditorKeys, updateTask } from '../api/tasks';
@@ -19,6 +19,18 @@ export type SaveOutcome =
   | { kind: 'created'; task: AuthoringTask }
   | { kind: 'saved'; task: AuthoringTask }
   | { kind: 'newVersion'; task: AuthoringTask };
+
+/**
+ * What the last save said, by the id now current: a page that moves to the task's own address
+ * after a save (a new task, a new version) mounts a new editor, which still says it.
+ */
+const recentOutcomes = new Map<number, { outcome: SaveOutcome; at: number }>();
+const OUTCOME_KEPT_MS = 5000;
+/** Read while rendering (a render may be dropped and done again); forgotten once the editor is on screen. */
+function keptOutcome(taskId: number | undefined): SaveOutcome | null {
+  const kept = taskId === undefined ? undefined : recentOutcomes.get(taskId);
+  return kept && Date.now() - kept.at < OUTCOME_KEPT_MS ? kept.outcome : null;
+}
 
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
@@ -44,7 +56,10 @@ export function useTaskEditor({
   const [attempted, setAttempted] = useState(false);
   const [serverList, setServerList] = useState<Problem[]>([]);
   const [formError, setFormError] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
+  const [outcome, setOutcome] = useState<SaveOutcome | null>(() => keptOutcome(taskId));
+  useEffect(() => {
+    if (taskId !== undefined) recentOutcomes.delete(taskId);
+  }, [taskId]);
   const [saving, setSaving] = useState(false);
   const savingRef = useRef(false);
 
@@ -118,7 +133,10 @@ export function useTaskEditor({
       setFiles(result.files.map((f) => ({ ...f, size: 0 })));
       setAttempted(false);
       setOutcome({ kind, task: result });
-      onSaved?.(result);
+      if (onSaved) {
+        recentOutcomes.set(result.id, { outcome: { kind, task: result }, at: Date.now() });
+        onSaved(result);
+      }
       return true;
     } catch (error) {
       if (error instanceof ApiError && error.fieldErrors.length)
