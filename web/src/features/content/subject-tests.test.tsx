@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, renderApp } from '../../test/test-app';
@@ -86,8 +86,15 @@ describe('subject tests', { timeout: 30_000 }, () => {
     await userEvent.type(within(form).getByTestId('test-name'), 'Алгебра 8');
     await pick(form, 'Параллели', '8 класс');
     await pick(form, 'Группа тестов', 'Функциональная грамотность');
-    await userEvent.click(within(form).getByTestId('test-instruction-html'));
-    await userEvent.paste('<p>Решите задания</p><img src=x onerror="alert(1)"><script>alert(2)</script>');
+    // The rich-text field's html view.
+    const instruction = await within(form).findByTestId('test-instruction');
+    await userEvent.click(within(instruction).getByRole('button', { name: 'HTML-код' }));
+    fireEvent.change(
+      within(instruction).getByRole('textbox', { name: 'Инструкция для участника: HTML-код' }),
+      {
+        target: { value: '<p>Решите задания</p><img src=x onerror="alert(1)"><script>alert(2)</script>' },
+      },
+    );
     const preview = await within(form).findByTestId('test-instruction-preview');
     await waitFor(() => expect(preview).toHaveTextContent('Решите задания'));
     expect(preview.querySelector('script')).toBeNull();
@@ -111,6 +118,7 @@ describe('subject tests', { timeout: 30_000 }, () => {
       specificationId: null,
       description: null,
       procedureHtml: null,
+      // As written in the html view: the server sanitises what it stores, the preview what it shows.
       instructionHtml: '<p>Решите задания</p><img src=x onerror="alert(1)"><script>alert(2)</script>',
       markScale: [
         { mark: '2', minScore: 0 },

@@ -109,9 +109,15 @@ describe('task pool', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('task-link-31')).toBeInTheDocument();
   });
 
-  it('a task opens on the task editor’s route', async () => {
-    contentServer({ 'GET /api/admin/content/tasks/31': () => json(200, task(31)) });
+  it('a task opens in the task editor, inside the КИМ section', async () => {
+    contentServer({
+      'GET /api/admin/content/tasks/31': () => json(200, task(31)),
+      'GET /api/admin/content/tasks/31/versions': () => json(200, []),
+    });
     renderApp('/admin/content/tasks/31');
-    expect(await screen.findByRole('heading', { name: /Задание № 31/ })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Задание «Задание 31»' })).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('content-nav')).getByRole('link', { name: 'Банк заданий' }),
+    ).toHaveAttribute('aria-current', 'page');
   });
 });

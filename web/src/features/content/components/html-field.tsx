@@ -1,12 +1,17 @@
 /**
- * An html text of a subject test (procedure, instruction): the markup in a text area beside a live
- * preview rendered as the participant's page renders it (sanitised, formulas by KaTeX).
+ * An html text of a subject test (procedure, instruction): the task editor's rich-text field
+ * (tiptap: formatting, lists, tables, links, formulas, an html source view; sanitised on every
+ * change), loaded with the form, beside a preview rendered as the participant's page renders it.
  */
-import { Box, Input, Paper, SimpleGrid, Text, Textarea } from '@mantine/core';
+import { Loader, Paper, SimpleGrid, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useId } from 'react';
+import { lazy, Suspense } from 'react';
 import { RichHtml } from '../../../components/answers/rich-html';
 import { useContentT } from '../locales';
+
+const RichTextField = lazy(() =>
+  import('../task-editor/components/rich-text-field').then((m) => ({ default: m.RichTextField })),
+);
 
 export function HtmlField({
   label,
@@ -22,37 +27,34 @@ export function HtmlField({
   testId: string;
 }) {
   const t = useContentT();
-  const previewId = useId();
   const [shown] = useDebouncedValue(value, 200);
   return (
-    <Input.Wrapper label={label} description={t('form.htmlHint')} error={error}>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm" mt={4}>
-        <Textarea
-          aria-label={`${label}: ${t('form.html')}`}
-          rows={8}
-          resize="vertical"
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
+      <Suspense fallback={<Loader size="sm" />}>
+        <RichTextField
+          label={label}
+          description={t('form.htmlHint')}
           value={value}
-          onChange={(e) => onChange(e.currentTarget.value)}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-          aria-invalid={Boolean(error) || undefined}
-          aria-describedby={previewId}
-          data-testid={`${testId}-html`}
+          onChange={onChange}
+          error={error}
+          testId={testId}
+          minHeight={140}
         />
-        <Paper withBorder p="sm" radius="sm" aria-label={`${label}: ${t('form.preview')}`} role="region">
-          <Text size="xs" c="dimmed" mb={4} id={previewId}>
-            {t('form.preview')}
+      </Suspense>
+      <Paper withBorder p="sm" radius="sm" role="region" aria-label={`${label}: ${t('form.preview')}`}>
+        <Text size="xs" c="dimmed" mb={4}>
+          {t('form.preview')}
+        </Text>
+        {shown.trim() ? (
+          <div data-testid={`${testId}-preview`}>
+            <RichHtml html={shown} className="task-html" />
+          </div>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('form.previewEmpty')}
           </Text>
-          {shown.trim() ? (
-            <Box data-testid={`${testId}-preview`}>
-              <RichHtml html={shown} className="task-html" />
-            </Box>
-          ) : (
-            <Text size="sm" c="dimmed">
-              {t('form.previewEmpty')}
-            </Text>
-          )}
-        </Paper>
-      </SimpleGrid>
-    </Input.Wrapper>
+        )}
+      </Paper>
+    </SimpleGrid>
   );
 }

@@ -1,48 +1,13 @@
 /**
- * `/admin/content/tasks/new` and `/admin/content/tasks/:taskId`: the task editor's route. The
- * editor itself (forms per answer type, preview and score) lives in ../task-editor; until it is
- * there, the task is shown read-only.
+ * `/admin/content/tasks/new` and `/admin/content/tasks/:taskId`: the task editor (../task-editor,
+ * loaded with the page). After a save the address follows the task now current (a new task, or
+ * the new version an edit of a task used by works makes), and the pool and variants are re-read.
  */
-import { Alert, Anchor, Badge, Group, Loader, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
-import { RichHtml } from '../../../components/answers/rich-html';
-import { PageTitle } from '../../../components/ui/page-title';
-import { taskQuery } from '../api/tasks';
-import { useLabels } from '../hooks/use-labels';
-import { useContentT } from '../locales';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { TaskEditorPage } from '../task-editor';
+import { contentKeys } from '../api/shared';
 import { CONTENT_BASE } from './content-layout';
-import { LoadError } from './load-error';
-
-function TaskEditorPending({ taskId }: { taskId?: number; subjectId?: number }) {
-  const t = useContentT();
-  const labels = useLabels();
-  const task = useQuery({ ...taskQuery(taskId ?? 0), enabled: taskId !== undefined });
-  return (
-    <Stack gap="md">
-      <PageTitle>{taskId === undefined ? t('editor.newTitle') : t('editor.title', { id: taskId })}</PageTitle>
-      <Alert color="blue" variant="light" data-testid="task-editor-pending">
-        {t('editor.pending')}
-      </Alert>
-      {task.isFetching && <Loader size="sm" />}
-      {task.error && <LoadError error={task.error} onRetry={() => void task.refetch()} />}
-      {task.data && (
-        <Stack gap="sm">
-          <Group gap="xs">
-            <Badge variant="light">{labels.answerType(task.data.answerType)}</Badge>
-            <Text size="sm" c="dimmed">
-              {task.data.title}
-            </Text>
-          </Group>
-          <RichHtml html={task.data.html} className="task-html" />
-        </Stack>
-      )}
-      <Anchor component={Link} to={`${CONTENT_BASE}/tasks`}>
-        {t('editor.back')}
-      </Anchor>
-    </Stack>
-  );
-}
 
 const positive = (value: string | null | undefined) => {
   const n = Number(value);
@@ -52,7 +17,20 @@ const positive = (value: string | null | undefined) => {
 export function TaskEditorRoute() {
   const params = useParams();
   const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const taskId = positive(params.taskId);
   const subjectId = positive(search.get('subjectId'));
-  return <TaskEditorPending key={taskId ?? 'new'} taskId={taskId} subjectId={subjectId} />;
+  return (
+    <TaskEditorPage
+      taskId={taskId}
+      subjectId={subjectId}
+      onSaved={(task) => {
+        // The pool, the variants that hold the task and their checks see the change.
+        void queryClient.invalidateQueries({ queryKey: contentKeys.tasks });
+        void queryClient.invalidateQueries({ queryKey: contentKeys.subjectTests });
+        if (task.id !== taskId) navigate(`${CONTENT_BASE}/tasks/${task.id}`, { replace: true });
+      }}
+    />
+  );
 }

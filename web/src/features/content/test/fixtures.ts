@@ -10,6 +10,17 @@ import { fakeServer, json, type Handler } from '../../../test/test-app';
 // file takes longer than the default second to appear.
 configure({ asyncUtilTimeout: 5000 });
 
+// The rich-text fields (tiptap, ProseMirror) ask jsdom for what it lacks: fonts and layout.
+if (!('fonts' in document))
+  Object.defineProperty(document, 'fonts', {
+    configurable: true,
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
+const noRect = { x: 0, y: 0, top: 0, left: 0, right: 0, bottom: 0, width: 0, height: 0, toJSON: () => ({}) };
+Range.prototype.getBoundingClientRect ??= () => noRect as DOMRect;
+Range.prototype.getClientRects ??= () => [] as unknown as DOMRectList;
+document.elementFromPoint ??= () => null;
+
 export const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
 const at = '2026-03-01T10:00:00.000Z';
 
