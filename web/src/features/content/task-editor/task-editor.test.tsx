@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,6 +9,8 @@ import { TaskEditorPage, type TaskEditorPageProps } from './index';
 
 // jsdom has no layout: ProseMirror asks for rectangles when it scrolls the caret into view.
 beforeAll(async () => {
+  // A big form renders slowly in jsdom on a busy machine: wait longer than the default second.
+  configure({ asyncUtilTimeout: 5000 });
   // The page loads lazily; loaded once here, it renders at once in each test.
   await import('./components/task-editor-page');
   if (!('fonts' in document))

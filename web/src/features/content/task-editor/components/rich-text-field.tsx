@@ -242,7 +242,21 @@ export const RichTextField = memo(function RichTextField({
                 disabled={source}
                 onClick={() => setImageOpen(true)}
               >
-                <span aria-hidden="true">🖼</span>
+                <svg
+                  aria-hidden="true"
+                  width="16"
+                  height="16"
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                >
+                  <rect x="3" y="4" width="18" height="16" rx="2" />
+                  <circle cx="9" cy="10" r="2" />
+                  <path d="M21 17l-5-5-9 8" />
+                </svg>
               </RichTextEditor.Control>
               <RichTextEditor.Control
                 aria-label={t('taskEditor.editor.formula')}
