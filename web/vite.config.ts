@@ -71,10 +71,16 @@ export default defineConfig({
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {
+          // Only what the first page needs goes into these shared chunks ($initial): a library only
+          // lazy pages use (the content editor: tiptap, prosemirror) stays in their own chunks.
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui)[\\/]/ },
-            { name: 'vendor', test: /node_modules/ },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+              tags: ['$initial'],
+            },
+            { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui)[\\/]/, tags: ['$initial'] },
+            { name: 'vendor', test: /node_modules/, tags: ['$initial'] },
           ],
         },
       },
