@@ -11,7 +11,8 @@ import * as repo from './content-import.repo.js';
 /*
  * Storing one prepared file, all or nothing: ONE transaction creates the tasks (in the subject's
  * pool, with category path, title, source id and format), their media as task files (the html's
- * references rewritten to /api/files/{id}), a draft subject test with one variant per test of the
+ * references rewritten to /api/files/{id}, in the content's html fields too, and a hotspot picture's
+ * package path replaced by its file id), a draft subject test with one variant per test of the
  * file, removes the upload and audits the import. Any failure rolls all of it back. The queue item is
  * locked for the transaction, so a worker that lost it to stale-lock recovery writes nothing.
  */
@@ -51,16 +52,35 @@ export function rewriteRefs(html: string, urls: ReadonlyMap<string, string>): st
   );
 }
 
-function rewriteContent(value: unknown, urls: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(value)) return value.map((v) => rewriteContent(v, urls));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
-        k,
-        k === 'html' && typeof v === 'string' ? rewriteRefs(v, urls) : rewriteContent(v, urls),
-      ]),
-    );
-  return value;
+/** Media ref → the stored file's URL. */
+const urlsOf = (fileIds: ReadonlyMap<string, number>) =>
+  new Map([...fileIds].map(([ref, id]) => [ref, `/api/files/${id}`]));
+
+/**
+ * A task's content with its package media resolved: every `html` field (options, words, items,
+ * spans, matching sides, the parts of a composite task, at any depth) has its src/href references
+ * rewritten as the task html is, and an `image` whose package `src` was stored as a task file (a
+ * hotspot's picture, in a composite part too) names that file instead (`fileId`, the `src` dropped).
+ * An image whose file was left out keeps its `src` (the report says why).
+ */
+export function resolveContentMedia(
+  value: unknown,
+  fileIds: ReadonlyMap<string, number>,
+  urls: ReadonlyMap<string, string> = urlsOf(fileIds),
+): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveContentMedia(v, fileIds, urls));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => {
+      if (k === 'html' && typeof v === 'string') return [k, rewriteRefs(v, urls)];
+      if (k === 'image' && v && typeof v === 'object' && !Array.isArray(v)) {
+        const { src, ...rest } = v as Record<string, unknown>;
+        const fileId = typeof src === 'string' ? fileIds.get(src) : undefined;
+        if (fileId !== undefined) return [k, { ...rest, fileId }];
+      }
+      return [k, resolveContentMedia(v, fileIds, urls)];
+    }),
+  );
 }
 
 const withTask = (item: PreparedItem): item is PreparedItem & { task: NonNullable<PreparedItem['task']> } =>
@@ -128,15 +148,14 @@ export async function persistBatch(
         createdBy,
       });
       if (prepared.media.length) {
-        const urls = new Map<string, string>();
-        for (const m of prepared.media) {
-          const fileId = await repo.insertTaskFile(tx, taskId, m.media, createdBy);
-          urls.set(m.ref, `/api/files/${fileId}`);
-        }
+        const fileIds = new Map<string, number>();
+        for (const m of prepared.media)
+          fileIds.set(m.ref, await repo.insertTaskFile(tx, taskId, m.media, createdBy));
+        const urls = urlsOf(fileIds);
         await repo.updateTaskHtml(tx, taskId, {
           html: rewriteRefs(task.html, urls),
           solutionHtml: task.solutionHtml === null ? null : rewriteRefs(task.solutionHtml, urls),
-          content: rewriteContent(task.content, urls) as Record<string, unknown>,
+          content: resolveContentMedia(task.content, fileIds, urls) as Record<string, unknown>,
         });
       }
       created.set(prepared.sourceId, { id: taskId, maxScore: task.maxScore });
