@@ -73,7 +73,9 @@ export const esc = (text: string) =>
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
 
-const num = (n: number) => (Number.isFinite(n) ? String(Math.round(n * 1e6) / 1e6) : '0');
+// Exact (the shortest text that reads back as the same number): thirds of a point must add up
+// to the whole point again after a round trip.
+const num = (n: number) => (Number.isFinite(n) ? String(n) : '0');
 
 const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 /** An id of the task model (options, items, gaps) as a QTI identifier. */
@@ -410,7 +412,8 @@ const numberTask: ItemWriter = (task, ctx) => {
     scoringMethod(task) === 'per_answer' && ref.answers
       ? ref.answers
       : [{ ...ref, points: task.maxScore } as NumberKey & { points: number }];
-  const correct = 'value' in ref ? [num(ref.value)] : [];
+  // A range has no single correct value: its middle is shown as the key (the rules score the range).
+  const correct = 'value' in ref ? [num(ref.value)] : 'min' in ref ? [num((ref.min + ref.max) / 2)] : [];
   return {
     declarations: [responseDecl('RESPONSE', 'single', 'float', correct)],
     body: `${prompt(task, ctx)}<p>${textEntry('RESPONSE', 12)}${content.unit ? ` ${esc(content.unit)}` : ''}</p>`,
