@@ -176,7 +176,10 @@ export const MORE_CALL_SCHEMAS = {
     query: reportSpecificationQuerySchema,
     response: reportSpecificationSchema,
   },
-  'GET /api/reports/diagnostic/protocol': { query: reportProtocolQuerySchema, response: reportProtocolSchema },
+  'GET /api/reports/diagnostic/protocol': {
+    query: reportProtocolQuerySchema,
+    response: reportProtocolSchema,
+  },
   'GET /api/reports/attesta': { query: reportExportQuerySchema, response: reportAttestaSchema },
   'GET /api/reports/mrko': { query: reportExportQuerySchema, response: reportMrkoSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

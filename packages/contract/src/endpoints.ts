@@ -1166,7 +1166,11 @@ export const OUR_ENDPOINTS = [
     'import tasks and tests from a QTI package, Moodle XML or GIFT file (a queue item)',
   ),
   adminCall('GET', '/api/admin/content/import/{importId}', 'state and per-item report of a content import'),
-  adminCall('GET', '/api/admin/content/subjectTests/{id}/export', 'a subject test as a QTI 3.0 package (zip)'),
+  adminCall(
+    'GET',
+    '/api/admin/content/subjectTests/{id}/export',
+    'a subject test as a QTI 3.0 package (zip)',
+  ),
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

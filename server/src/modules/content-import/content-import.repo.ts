@@ -170,16 +170,14 @@ export async function insertDraftTest(
     .values({ subjectTestId: st!.id, number: 1 })
     .returning({ id: variants.id });
   if (test.tasks.length)
-    await tx
-      .insert(variantTasks)
-      .values(
-        test.tasks.map((t, i) => ({
-          variantId: variant!.id,
-          taskId: t.id,
-          position: i + 1,
-          maxScore: t.maxScore,
-        })),
-      );
+    await tx.insert(variantTasks).values(
+      test.tasks.map((t, i) => ({
+        variantId: variant!.id,
+        taskId: t.id,
+        position: i + 1,
+        maxScore: t.maxScore,
+      })),
+    );
   return st!.id;
 }
 
