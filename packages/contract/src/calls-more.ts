@@ -17,6 +17,7 @@ import {
 import type { CallSchemas } from './call-schema.js';
 import { participantCodesQuerySchema } from './diagnostic.js';
 import type { CallKey } from './endpoints.js';
+import { itemAnalysisQuerySchema, itemAnalysisSchema } from './item-analysis.js';
 import { expertAnswersZipQuerySchema } from './expert.js';
 import {
   analyticsConfigSchema,
@@ -182,4 +183,6 @@ export const MORE_CALL_SCHEMAS = {
   },
   'GET /api/reports/attesta': { query: reportExportQuerySchema, response: reportAttestaSchema },
   'GET /api/reports/mrko': { query: reportExportQuerySchema, response: reportMrkoSchema },
+  // item analysis (issue 12)
+  'GET /api/reports/itemAnalysis': { query: itemAnalysisQuerySchema, response: itemAnalysisSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -1171,6 +1171,14 @@ export const OUR_ENDPOINTS = [
     '/api/admin/content/subjectTests/{id}/export',
     'a subject test as a QTI 3.0 package (zip)',
   ),
+  // item analysis (issue 12)
+  {
+    method: 'GET',
+    path: '/api/reports/itemAnalysis',
+    roles: ['coordinator', 'ugnik', 'admin'],
+    meaning: 'item analysis of a subject test in a diagnostic: classical statistics and Rasch calibration',
+    ours: true,
+  },
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

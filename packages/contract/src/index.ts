@@ -22,5 +22,6 @@ export * from './expert.js';
 export * from './admin-org.js';
 export * from './authoring.js';
 export * from './content-import.js';
+export * from './item-analysis.js';
 export * from './reports.js';
 export * from './calls.js';

@@ -26,6 +26,7 @@ import { jobsPlugin } from '../jobs/runner.js';
 import { participantTestQueueRoutes } from './participant-test/queue.routes.js';
 import { createDiagnosticRoutes } from './create-diagnostic/create-diagnostic.routes.js';
 import { participantCodesRoutes } from './reports/participant-codes.routes.js';
+import { itemAnalysisRoutes } from './reports/item-analysis/item-analysis.routes.js';
 import { reportRoutes } from './reports/reports.routes.js';
 import { examResultsRoutes } from './exam-results/exam-results.routes.js';
 import { expertRoutes } from './expert/expert.routes.js';
@@ -62,6 +63,7 @@ export const modules: FastifyPluginAsync[] = [
   participantTestQueueRoutes,
   createDiagnosticRoutes,
   participantCodesRoutes,
+  itemAnalysisRoutes,
   reportRoutes,
   examResultsRoutes,
   expertRoutes,

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+/*
+ * Item analysis of a subject test in a diagnostic (GET /api/reports/itemAnalysis, issue 12):
+ * classical statistics per task and a Rasch (1PL) calibration across the variants. What each
+ * figure means for a teacher: docs/item-analysis.md.
+ */
+
+const positiveId = z.number().int().positive().max(2_147_483_647);
+/** Ids in a query string arrive as text; anything but a positive int4 is a 400. */
+const queryId = z
+  .string()
+  .regex(/^\d{1,10}$/, 'a positive integer')
+  .transform(Number)
+  .pipe(positiveId);
+
+export const itemAnalysisQuerySchema = z.strictObject({
+  subjectTestId: queryId.describe('the subject test analysed'),
+  diagnosticId: queryId.describe('the diagnostic whose participants are analysed'),
+});
+export type ItemAnalysisQuery = z.infer<typeof itemAnalysisQuerySchema>;
+
+export const ITEM_ANALYSIS_WITHHELD_REASONS = ['awaiting_grading', 'diagnostic_running'] as const;
+export const ITEM_FLAGS = ['none_solved', 'all_solved', 'negative_discrimination', 'misfit'] as const;
+
+const share = z.number().min(0).max(1);
+const nullableNumber = z.number().nullable();
+
+export const scoreCountSchema = z.object({
+  score: z.number().describe('a score (points)'),
+  count: z.number().int().describe('participants with exactly this score'),
+});
+
+export const distractorSchema = z
+  .object({
+    option: z.string().describe('option id (`null` answers are counted in `noAnswer`)'),
+    key: z.boolean().describe('whether the option is (part of) the right answer'),
+    share: share.describe('share of the participants who had the task that chose this option'),
+    upper: share.describe('the same share in the upper 27 % group (by total score)'),
+    lower: share.describe('the same share in the lower 27 % group'),
+  })
+  .meta({ id: 'ItemDistractor' });
+
+export const itemRaschSchema = z
+  .object({
+    difficulty: z.number().describe('Rasch difficulty in logits (sum of calibrated difficulties 0)'),
+    se: z.number().describe('standard error of the difficulty (logits)'),
+    infit: z.number().describe('infit mean square (information weighted; 1 expected, 0.7–1.3 fine)'),
+    outfit: z.number().describe('outfit mean square (unweighted; sensitive to surprising answers)'),
+  })
+  .meta({ id: 'ItemRasch' });
+
+export const itemAnalysisTaskSchema = z
+  .object({
+    taskId: z.number().int(),
+    answerType: z.string(),
+    maxScore: z.number().describe('the most points of the task'),
+    variantIds: z.array(z.number().int()).describe('variants that contain the task'),
+    n: z.number().int().describe('participants who had the task (its variant)'),
+    facility: nullableNumber.describe('mean score ÷ max score over `n` (0–1); null when n = 0'),
+    meanScore: nullableNumber,
+    sd: nullableNumber.describe('standard deviation of the score'),
+    fullMarks: nullableNumber.describe('share of `n` with the full mark'),
+    discrimination: nullableNumber.describe(
+      'corrected point-biserial: correlation of the task score with the rest of the variant total ' +
+        '(total minus this task), pooled over the variants containing the task; null without variance',
+    ),
+    upperLower: nullableNumber.describe(
+      'facility in the upper 27 % minus facility in the lower 27 % (groups by total percent)',
+    ),
+    alphaIfDeleted: nullableNumber.describe(
+      "Cronbach's α of the task's variants without this task (mean over its variants, by participants)",
+    ),
+    scoreDistribution: z.array(scoreCountSchema).describe('participants per score of this task'),
+    distractors: z
+      .object({ options: z.array(distractorSchema), noAnswer: share })
+      .nullable()
+      .describe('single and multiple choice tasks: who chose what (from the answers); null otherwise'),
+    rasch: itemRaschSchema
+      .nullable()
+      .describe('null when the task could not be calibrated (solved fully by no one or by everyone)'),
+    flags: z
+      .array(z.enum(ITEM_FLAGS))
+      .describe(
+        'none_solved: no one got full marks; all_solved: everyone did; negative_discrimination: ' +
+          'discrimination < 0; misfit: infit or outfit outside 0.7–1.3',
+      ),
+  })
+  .meta({ id: 'ItemAnalysisTask' });
+
+export const itemAnalysisVariantSchema = z
+  .object({
+    variantId: z.number().int(),
+    number: z.number().int(),
+    participants: z.number().int(),
+    maxScore: z.number(),
+    meanScore: nullableNumber,
+    sd: nullableNumber,
+    alpha: nullableNumber.describe(
+      "Cronbach's α of the variant's tasks (null below 2 participants or tasks)",
+    ),
+    taskIds: z.array(z.number().int()).describe('tasks in position order'),
+    totalDistribution: z.array(scoreCountSchema).describe('participants per total score'),
+    meanDifficulty: nullableNumber.describe('mean Rasch difficulty of its calibrated tasks (logits)'),
+    expected: z
+      .array(
+        z.object({
+          ability: z.number().describe('ability (logits, on the item scale)'),
+          tasksSolved: z.number().describe('expected number of tasks solved with full marks'),
+          percent: z.number().describe('expected points (all-or-nothing tasks) as a percent of the max'),
+        }),
+      )
+      .describe(
+        'test characteristic curve: what a participant of the same ability is expected to score on ' +
+          'this variant; a harder variant scores less at every ability',
+      ),
+  })
+  .meta({ id: 'ItemAnalysisVariant' });
+
+export const itemAnalysisRaschSchema = z
+  .object({
+    model: z
+      .literal('rasch_dichotomous')
+      .describe('Rasch 1PL; partial-credit tasks are dichotomised at full marks (1 = full mark)'),
+    estimation: z.literal('cml').describe('conditional maximum likelihood (as eRm), Newton–Raphson'),
+    linking: z
+      .enum(['common_items', 'random_groups'])
+      .describe(
+        'common_items: variants linked by shared tasks; random_groups: unlinked parts placed so that ' +
+          'their participants have the same mean ability (variants are spread at random)',
+      ),
+    iterations: z.number().int(),
+    converged: z.boolean(),
+    logLikelihood: z.number().describe('conditional log-likelihood at the estimate'),
+    personsUsed: z.number().int().describe('participants with a non-extreme score (they inform CML)'),
+    excludedTaskIds: z.array(z.number().int()).describe('tasks left out (no finite difficulty)'),
+    wrightMap: z
+      .array(
+        z.object({
+          from: z.number(),
+          to: z.number(),
+          persons: z.number().int().describe('participants whose ability falls in [from, to)'),
+          taskIds: z.array(z.number().int()).describe('tasks whose difficulty falls in [from, to)'),
+        }),
+      )
+      .describe(
+        'person–item map in 0.5-logit bins; a score of 0 or full marks is placed at the ability of ' +
+          '0.5 or max − 0.5 solved tasks',
+      ),
+  })
+  .meta({ id: 'ItemAnalysisRasch' });
+
+export const itemAnalysisSchema = z
+  .object({
+    subjectTestId: z.number().int(),
+    diagnosticId: z.number().int(),
+    withheld: z.boolean().describe('true while the figures would be provisional; then no statistics'),
+    reason: z
+      .enum(ITEM_ANALYSIS_WITHHELD_REASONS)
+      .optional()
+      .describe(
+        'awaiting_grading: expert grading of the subject test in the diagnostic is unfinished (or ' +
+          'finished works are not scored yet); diagnostic_running: its window is open and results unpublished',
+      ),
+    message: z.string().optional(),
+    participants: z.number().int().describe('scored results analysed (the caller’s scope)'),
+    alpha: nullableNumber.describe("Cronbach's α: the variants' α averaged by participants"),
+    variants: z.array(itemAnalysisVariantSchema),
+    tasks: z.array(itemAnalysisTaskSchema),
+    rasch: itemAnalysisRaschSchema.nullable().describe('null when withheld or nothing could be calibrated'),
+  })
+  .meta({ id: 'ItemAnalysis' });
+export type ItemAnalysis = z.infer<typeof itemAnalysisSchema>;
+export type ItemAnalysisTask = z.infer<typeof itemAnalysisTaskSchema>;
+export type ItemAnalysisVariant = z.infer<typeof itemAnalysisVariantSchema>;
+export type ItemAnalysisRasch = z.infer<typeof itemAnalysisRaschSchema>;
