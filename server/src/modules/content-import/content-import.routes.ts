@@ -70,8 +70,10 @@ export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
         '`status` queued, running, done or failed; `error` `{code, message}` when it failed (or its ' +
         'last attempt failed and a retry is queued). Once done, `items` gives each source item in ' +
         'order — `sourceId`, `title`, the `taskId` and `answerType` created (null when refused), ' +
-        '`outcome` imported/converted/refused and `notes` — and `subjectTestIds` the draft subject ' +
-        'tests made from the tests of the file. 404 for an id that is not an import.',
+        '`outcome` imported/converted/refused, `notes` (English texts) and `noteCodes` (the same ' +
+        'notes as `{code, params}`, in the same order, for interfaces to show in their language) — ' +
+        'and `subjectTestIds` the draft subject tests made from the tests of the file. 404 for an ' +
+        'id that is not an import.',
       tags,
       errors: [400, 401, 403, 404],
     }),

@@ -17,6 +17,7 @@ import { cleanFileName, extensionOf } from '../../lib/file-sniff.js';
 import { fieldText, partsOf, tooLarge, type IncomingFile, type Spool } from '../../lib/multipart.js';
 import { qti3Package, type ExportTask } from './export/qti3.js';
 import { IMPORT_JOB, IMPORT_MAX_ATTEMPTS } from './job.js';
+import { note, noteCode } from './notes.js';
 import { looksLikeZip } from './safety/zip.js';
 import * as repo from './content-import.repo.js';
 
@@ -133,8 +134,22 @@ export async function startImport(db: Db, actor: Actor, form: ImportForm): Promi
   });
 }
 
+/**
+ * A stored item of a report. One stored before the notes had codes (no `noteCodes`) gets its notes
+ * as `unclassified` codes: interfaces show them by their English text.
+ */
+const storedItemSchema = contentImportItemSchema
+  .extend({ noteCodes: contentImportItemSchema.shape.noteCodes.optional() })
+  .transform((item) => ({
+    ...item,
+    noteCodes:
+      item.noteCodes && item.noteCodes.length === item.notes.length
+        ? item.noteCodes
+        : item.notes.map((text) => noteCode(note('unclassified', { text }))),
+  }));
+
 const reportSchema = z.object({
-  items: z.array(contentImportItemSchema).catch([]),
+  items: z.array(storedItemSchema).catch([]),
   subjectTestIds: z.array(z.number().int()).catch([]),
 });
 

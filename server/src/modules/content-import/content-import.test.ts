@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { queueItems, subjects } from '../../db/schema/index.js';
 import { createTestApp, signedIn, type Session, type TestApp } from '../../../test/helpers.js';
 import { multipartBody, type Part } from '../files/test-support.js';
+import { note } from './notes.js';
 import { registerParser } from './parsers/index.js';
 import { unsupportedFormat, type ParsedBatch, type ParsedItem } from './parsers/types.js';
 import { fakeMoodleParser, fakeQtiParser, MANIFEST, PNG, rawZip } from './test-support.js';
@@ -188,7 +189,7 @@ describe('content import: the job', () => {
             { ref: 'missing.png', path: 'missing.png' },
           ],
         }),
-        item('q2', { outcome: 'converted', notes: ['feedback dropped'] }),
+        item('q2', { outcome: 'converted', notes: [note('feedback_dropped'), 'a bare string' as never] }),
         item('q3', {
           task: {
             answerType: 'single_choice',
@@ -208,7 +209,7 @@ describe('content import: the job', () => {
           sourceId: 'q4',
           title: 'Hotspot',
           outcome: 'refused',
-          notes: ['hotspotInteraction is not supported'],
+          notes: [note('interaction_unsupported', { name: 'hotspotInteraction' })],
           media: [],
         },
       ],
@@ -255,6 +256,7 @@ describe('content import: the job', () => {
         answerType: string | null;
         outcome: string;
         notes: string[];
+        noteCodes: { code: string; params?: Record<string, string | number> }[];
       }[];
       subjectTestIds: number[];
     };
@@ -263,6 +265,7 @@ describe('content import: the job', () => {
     for (const i of body.items)
       expect(Object.keys(i).sort()).toEqual([
         'answerType',
+        'noteCodes',
         'notes',
         'outcome',
         'sourceId',
@@ -276,21 +279,27 @@ describe('content import: the job', () => {
       answerType: 'single_choice',
       outcome: 'converted',
     });
+    // Each note twice: its English text (notes) and its code with params (noteCodes), in one order.
     expect(q1!.notes).toEqual(['media left out: missing.png: not found in the package']);
+    expect(q1!.noteCodes).toEqual([{ code: 'media_missing', params: { ref: 'missing.png' } }]);
     expect(q2).toMatchObject({
       outcome: 'converted',
-      notes: ['feedback dropped'],
+      notes: ['feedback to participants dropped (Attesta shows no answer feedback)', 'a bare string'],
+      // A parser's note without a code is kept by its text.
+      noteCodes: [{ code: 'feedback_dropped' }, { code: 'unclassified', params: { text: 'a bare string' } }],
       answerType: 'single_choice',
     });
     expect(q3).toMatchObject({ outcome: 'refused', taskId: null, answerType: null });
     expect(q3!.notes[0]).toMatch(/^invalid task: reference\.correct/);
+    expect(q3!.noteCodes[0]).toMatchObject({ code: 'task_invalid', params: { path: 'reference.correct' } });
     expect(q4).toEqual({
       sourceId: 'q4',
       title: 'Hotspot',
       taskId: null,
       answerType: null,
       outcome: 'refused',
-      notes: ['hotspotInteraction is not supported'],
+      notes: ['unsupported interaction: hotspotInteraction'],
+      noteCodes: [{ code: 'interaction_unsupported', params: { name: 'hotspotInteraction' } }],
     });
     expect(body.subjectTestIds).toHaveLength(1);
 
@@ -371,6 +380,44 @@ describe('content import: the job', () => {
       `select subject_id, category, answer_type from tasks where id = ${body.items[0]!.taskId}`,
     );
     expect(task).toEqual({ subject_id: subject!.id, category: 'Moodle', answer_type: 'short_text' });
+  });
+
+  it('a report stored before notes had codes gives its notes as unclassified codes', async () => {
+    const [row] = await t.app.ctx.db
+      .insert(queueItems)
+      .values({
+        type: 'import',
+        status: 'done',
+        payload: {},
+        result: {
+          format: 'gift',
+          subjectId: null,
+          subjectTestIds: [],
+          items: [
+            {
+              sourceId: 'old',
+              title: 'Old',
+              taskId: null,
+              answerType: null,
+              outcome: 'refused',
+              notes: ['description carries no question'],
+            },
+          ],
+        },
+      })
+      .returning();
+    const body = (await status(row!.id)).json() as { items: unknown[] };
+    expect(body.items).toEqual([
+      {
+        sourceId: 'old',
+        title: 'Old',
+        taskId: null,
+        answerType: null,
+        outcome: 'refused',
+        notes: ['description carries no question'],
+        noteCodes: [{ code: 'unclassified', params: { text: 'description carries no question' } }],
+      },
+    ]);
   });
 
   it('refuses unsafe files whole, creating nothing: zip bomb, path traversal, DOCTYPE, billion laughs, depth', async () => {

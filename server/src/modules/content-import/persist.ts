@@ -4,6 +4,7 @@ import { JobLockLost } from '../../jobs/runner.js';
 import type { QueueItemRow } from '../../jobs/queue.js';
 import { audit } from '../../lib/audit.js';
 import { cleanFileName } from '../../lib/file-sniff.js';
+import { noteCode } from './notes.js';
 import { ImportRefusal, type SourceFormat } from './parsers/types.js';
 import type { PreparedBatch, PreparedItem } from './prepare.js';
 import * as repo from './content-import.repo.js';
@@ -123,7 +124,8 @@ export async function persistBatch(
         sourceId: prepared.sourceId,
         title: prepared.title,
         outcome: prepared.outcome,
-        notes: prepared.notes,
+        notes: prepared.notes.map((n) => n.text),
+        noteCodes: prepared.notes.map(noteCode),
       };
       if (!withTask(prepared)) {
         report.push({ ...base, taskId: null, answerType: null });

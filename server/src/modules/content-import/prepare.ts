@@ -9,6 +9,7 @@ import {
   type ParsedItem,
   type SourceFormat,
 } from './parsers/types.js';
+import { note, recheckNote, type ImportNote } from './notes.js';
 import { checkMedia, type CheckedMedia } from './safety/media.js';
 
 /*
@@ -16,7 +17,8 @@ import { checkMedia, type CheckedMedia } from './safety/media.js';
  * contract's taskDefinitionSchema (one that fails is refused with the reason), its html sanitised
  * by the server's sanitizer, its media read from the package (or inline), sniffed, sanitised (SVG,
  * html) or left out with a note. Parsers are trusted for nothing: shapes, sizes and identifiers are
- * checked here again.
+ * checked here again, and every note is written again from its code and params (notes.ts), so its
+ * text is always the table's.
  */
 
 export const MAX_ITEMS = 5000;
@@ -36,7 +38,8 @@ export interface PreparedItem {
   title: string;
   category: string[];
   outcome: ItemOutcome;
-  notes: string[];
+  /** Each with its code (the report's noteCodes) and English text (the report's notes). */
+  notes: ImportNote[];
   /** Present unless refused: the checked definition with its sanitised html. */
   task?: TaskDefinition & { html: string; solutionHtml: string | null };
   media: PreparedMedia[];
@@ -96,21 +99,26 @@ export function htmlParts(task: NonNullable<PreparedItem['task']>): string[] {
   return parts;
 }
 
-const describeIssues = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
-  issues
-    .slice(0, 3)
-    .map((i) => `${i.path.map(String).join('.') || 'task'}: ${i.message}`)
-    .join('; ');
+/** A schema check's first issues: the path of the first, and the first three in English. */
+function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]) {
+  const where = (i: { path: PropertyKey[] }) => i.path.map(String).join('.') || 'task';
+  return {
+    path: issues[0] ? where(issues[0]) : 'task',
+    details: issues
+      .slice(0, 3)
+      .map((i) => `${where(i)}: ${i.message}`)
+      .join('; '),
+  };
+}
 
 /** Checks the task of one item; returns it sanitised, or the reason it is refused. */
-function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> } | { refused: string } {
+function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> } | { refused: ImportNote } {
   const raw = item.task;
-  if (!raw || typeof raw !== 'object') return { refused: 'no task could be made of this item' };
-  if (typeof raw.html !== 'string' || !raw.html.trim()) return { refused: 'the item has no question text' };
-  if (raw.html.length > MAX_HTML)
-    return { refused: `the question text is longer than ${MAX_HTML} characters` };
+  if (!raw || typeof raw !== 'object') return { refused: note('task_missing') };
+  if (typeof raw.html !== 'string' || !raw.html.trim()) return { refused: note('question_text_missing') };
+  if (raw.html.length > MAX_HTML) return { refused: note('question_text_too_long', { max: MAX_HTML }) };
   const html = sanitizeHtml(raw.html);
-  if (!html.trim()) return { refused: 'nothing of the question text is allowed html' };
+  if (!html.trim()) return { refused: note('question_text_not_allowed') };
   const solutionHtml =
     typeof raw.solutionHtml === 'string' && raw.solutionHtml.trim()
       ? sanitizeHtml(raw.solutionHtml.slice(0, MAX_HTML)) || null
@@ -123,7 +131,7 @@ function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> 
     maxScore: raw.maxScore,
     criteria: raw.criteria,
   });
-  if (!parsed.success) return { refused: `invalid task: ${describeIssues(parsed.error.issues)}` };
+  if (!parsed.success) return { refused: note('task_invalid', describeIssues(parsed.error.issues)) };
   return { task: { ...parsed.data, html, solutionHtml } };
 }
 
@@ -131,13 +139,13 @@ function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> 
 function mediaBytes(
   media: ParsedItem['media'][number],
   input: ParseInput,
-): { data: Buffer; name: string } | { missing: string } {
+): { data: Buffer; name: string } | { missing: ImportNote } {
   if (Buffer.isBuffer(media.bytes)) return { data: media.bytes, name: media.name ?? media.ref };
   if (typeof media.path === 'string' && 'package' in input) {
     const pkg = input.package;
     if (pkg.has(media.path)) return { data: pkg.read(media.path), name: media.name ?? media.path };
   }
-  return { missing: `${line(media.ref, 200)}: not found in the package` };
+  return { missing: note('media_missing', { ref: line(media.ref, 200) }) };
 }
 
 /** Checks a whole batch. Refuses it (nothing created) only when it is not a batch at all. */
@@ -158,11 +166,11 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
       .map((c) => line(c, 200).replace(/\//g, '∕'))
       .filter(Boolean)
       .slice(0, 20);
-    const notes = (Array.isArray(item?.notes) ? item.notes : [])
-      .map(noteText)
-      .filter(Boolean)
+    const notes = (Array.isArray(item?.notes) ? (item.notes as unknown[]) : [])
+      .map((n) => recheckNote(n, noteText))
+      .filter((n): n is ImportNote => n !== null)
       .slice(0, MAX_NOTES);
-    const refused = (reason?: string): PreparedItem => ({
+    const refused = (reason?: ImportNote): PreparedItem => ({
       sourceId,
       title,
       category,
@@ -171,10 +179,10 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
       media: [],
     });
 
-    if (!item || typeof item !== 'object') return refused('not an item');
-    if (seen.has(sourceId)) return refused('another item of the file has the same identifier');
+    if (!item || typeof item !== 'object') return refused(note('not_an_item'));
+    if (seen.has(sourceId)) return refused(note('duplicate_id'));
     seen.add(sourceId);
-    if (item.outcome === 'refused') return refused(notes.length ? undefined : 'refused by the parser');
+    if (item.outcome === 'refused') return refused(notes.length ? undefined : note('refused_without_reason'));
     const checked = checkTask(item);
     if ('refused' in checked) return refused(checked.refused);
 
@@ -186,12 +194,10 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
       refs.add(m.ref);
       const bytes = mediaBytes(m, input);
       const check =
-        'missing' in bytes
-          ? { ok: false as const, reason: bytes.missing }
-          : checkMedia(bytes.data, bytes.name);
+        'missing' in bytes ? { ok: false as const, note: bytes.missing } : checkMedia(bytes.data, bytes.name);
       if (check.ok) media.push({ ref: m.ref, media: check.media });
       else {
-        notes.push(`media left out: ${check.reason}`);
+        notes.push(check.note);
         outcome = 'converted';
       }
     }

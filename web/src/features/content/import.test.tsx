@@ -1,7 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { IMPORT_NOTE_CODES, IMPORT_NOTE_PARAMS } from '@attesta/contract';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, json, renderApp } from '../../test/test-app';
+import { contentBundle } from './locales';
 import { contentServer, pick, subjectTest } from './test/fixtures';
 
 beforeEach(() => {
@@ -22,6 +24,7 @@ const done = {
       answerType: 'single_choice',
       outcome: 'imported',
       notes: [],
+      noteCodes: [],
     },
     {
       sourceId: 'q2',
@@ -29,7 +32,16 @@ const done = {
       taskId: 52,
       answerType: 'short_text',
       outcome: 'converted',
-      notes: ['the feedback of answers was dropped'],
+      notes: [
+        'feedback to participants dropped (Attesta shows no answer feedback)',
+        'gap 2: its choices are shown in the order written, not shuffled',
+        'essay graded by experts with one rubric criterion worth the whole grade of 2.5 (Moodle grades an essay as a whole)',
+      ],
+      noteCodes: [
+        { code: 'feedback_dropped' },
+        { code: 'cloze_gap_not_shuffled', params: { gap: 2 } },
+        { code: 'essay_one_criterion', params: { points: 2.5 } },
+      ],
     },
     {
       sourceId: 'q3',
@@ -37,7 +49,12 @@ const done = {
       taskId: null,
       answerType: null,
       outcome: 'refused',
-      notes: ['drawing questions are not supported'],
+      notes: ['drawing questions are not supported', 'Moodle question type "drawing" is not supported'],
+      // A code of a newer server, then one this version knows.
+      noteCodes: [
+        { code: 'drawing_unsupported' },
+        { code: 'qtype_unsupported', params: { qtype: 'drawing' } },
+      ],
     },
   ],
   subjectTestIds: [12],
@@ -77,7 +94,23 @@ describe('content import', { timeout: 30_000 }, () => {
     expect(within(report).getByTestId('import-outcome-q3')).toHaveTextContent('Не загружено');
     expect(within(report).getByText('Выбор одного ответа')).toBeInTheDocument();
     expect(within(report).getByText('Краткий ответ')).toBeInTheDocument();
-    expect(within(report).getByText('drawing questions are not supported')).toBeInTheDocument();
+    // Notes by their codes, in Russian with their params; the server's English is not shown.
+    const notes = (id: string) => [
+      ...within(report).getByTestId(`import-notes-${id}`).querySelectorAll('li'),
+    ];
+    expect(notes('q2').map((li) => li.textContent)).toEqual([
+      'Отзывы участникам удалены (Attesta не показывает отзывы на ответы)',
+      'Пропуск 2: варианты показываются в записанном порядке, без перемешивания',
+      'Эссе проверяют эксперты по одному критерию на весь балл задания (2,5): Moodle оценивает эссе целиком',
+    ]);
+    expect(report).not.toHaveTextContent('feedback to participants dropped');
+    // A code this version does not know: a generic note, then the English text marked as English.
+    const [unknown, known] = notes('q3');
+    expect(unknown!.textContent).toBe(
+      'Замечание импорта (текст импорта по-английски): drawing questions are not supported',
+    );
+    expect(within(unknown!).getByText('drawing questions are not supported')).toHaveAttribute('lang', 'en');
+    expect(known!.textContent).toBe('Тип вопроса Moodle «drawing» не поддерживается');
     expect(report).not.toHaveTextContent('single_choice');
     expect(within(report).getByTestId('import-task-51')).toHaveAttribute('href', '/admin/content/tasks/51');
     expect(await within(report).findByRole('link', { name: 'Тест из файла' })).toHaveAttribute(
@@ -88,6 +121,43 @@ describe('content import', { timeout: 30_000 }, () => {
     const polls = api.callsTo('GET /api/admin/content/import/77').length;
     await new Promise((r) => setTimeout(r, 1300));
     expect(api.callsTo('GET /api/admin/content/import/77')).toHaveLength(polls);
+  });
+
+  it('in English the notes are the English texts of their codes', async () => {
+    contentServer({
+      'GET /api/admin/content/import/79': () => json(200, { ...done, subjectTestIds: [] }),
+    });
+    const { i18n } = renderApp('/admin/content/import/79');
+    await act(() => i18n.changeLanguage('en'));
+    const report = await screen.findByTestId('import-done');
+    const q2 = [...within(report).getByTestId('import-notes-q2').querySelectorAll('li')];
+    expect(q2.map((li) => li.textContent)).toEqual([
+      'Feedback to participants dropped (Attesta shows no answer feedback)',
+      'Gap 2: its choices are shown in the order written, not shuffled',
+      'Essay graded by experts with one rubric criterion worth the whole grade of 2.5 (Moodle grades an essay as a whole)',
+    ]);
+    expect(within(report).getByTestId('import-notes-q3').querySelector('li')!.textContent).toBe(
+      'Import note (as the import wrote it): drawing questions are not supported',
+    );
+  });
+
+  it('every note code the server can write has a Russian and an English text naming only its params', () => {
+    const texts = (lang: 'ru' | 'en') =>
+      (contentBundle[lang].content as { import: { noteCodes: Record<string, string> } }).import.noteCodes;
+    for (const lang of ['ru', 'en'] as const) {
+      const table = texts(lang);
+      expect(Object.keys(table).sort()).toEqual([...IMPORT_NOTE_CODES].sort());
+      for (const code of IMPORT_NOTE_CODES) {
+        expect(table[code]?.trim(), `${lang} ${code}`).toBeTruthy();
+        const named = [...table[code]!.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+        for (const name of named)
+          expect(IMPORT_NOTE_PARAMS[code] as readonly string[], `${lang} ${code} {{${name}}}`).toContain(
+            name,
+          );
+      }
+    }
+    // The Russian texts are Russian (the generic note and the codes alike).
+    for (const code of IMPORT_NOTE_CODES) expect(texts('ru')[code], code).toMatch(/[а-яё]/i);
   });
 
   it('a failed import is said by its code and creates nothing', async () => {

@@ -20,7 +20,7 @@ const only = (text: string): ParsedItem => {
 };
 
 function taskOf(item: ParsedItem): ParsedTask {
-  expect(item.outcome, item.notes.join('; ')).not.toBe('refused');
+  expect(item.outcome, item.notes.map((n) => n.text).join('; ')).not.toBe('refused');
   const task = item.task!;
   expect(taskDefinitionSchema.safeParse(task).error?.issues ?? []).toEqual([]);
   expect(placeholderProblems(task.answerType, task.content, task.html)).toEqual([]);
@@ -56,7 +56,12 @@ describe('GIFT: multiple choice', () => {
 
   it('%n% weights beside a = answer give partial marks', () => {
     const item = only('Difficult question.{~wrong #bad ~%50%half credit #ok =full credit #well done}');
-    expect(item.notes).toEqual(['feedback to participants dropped (Attesta shows no answer feedback)']);
+    expect(item.notes).toEqual([
+      {
+        code: 'feedback_dropped',
+        text: 'feedback to participants dropped (Attesta shows no answer feedback)',
+      },
+    ]);
     expect(score(item, opt(item, 'full credit'))).toBe(1);
     expect(score(item, opt(item, 'half credit'))).toBe(0.5);
     expect(score(item, opt(item, 'wrong'))).toBe(0);
@@ -81,7 +86,9 @@ describe('GIFT: multiple choice', () => {
   it('refuses fewer than two answers only for that question', () => {
     const batch = parse('A {~only}\n\nB {=yes ~no}');
     expect(batch.items.map((i) => i.outcome)).toEqual(['refused', 'imported']);
-    expect(batch.items[0]!.notes).toEqual(['a multiple-choice question needs at least two answers']);
+    expect(batch.items[0]!.notes).toEqual([
+      { code: 'gift_choice_too_few', text: 'a multiple-choice question needs at least two answers' },
+    ]);
   });
 });
 
@@ -191,7 +198,9 @@ describe('GIFT: numerical', () => {
   it('refuses an answer that is not a number', () => {
     expect(only('Number? {#abc}')).toMatchObject({
       outcome: 'refused',
-      notes: ['the answer "abc" is not a number'],
+      notes: [
+        { code: 'answer_not_number', params: { answer: 'abc' }, text: 'the answer "abc" is not a number' },
+      ],
     });
   });
 });
@@ -209,7 +218,7 @@ describe('GIFT: matching', () => {
   });
 
   it('refuses a pair without -> or fewer than two pairs', () => {
-    expect(only('M.{=a -> b =c}').notes).toEqual(['a matching answer has no ->']);
+    expect(only('M.{=a -> b =c}').notes.map((n) => n.text)).toEqual(['a matching answer has no ->']);
     expect(only('M.{=a -> b}').outcome).toBe('refused');
   });
 });
@@ -219,6 +228,13 @@ describe('GIFT: essay and description', () => {
     const item = only('::Q8:: How are you? {}');
     expect(item.task).toMatchObject({ answerType: 'extended_text', criteria: [{ maxScore: 1 }] });
     expect(item.outcome).toBe('converted');
+    expect(item.notes).toEqual([
+      {
+        code: 'essay_one_criterion',
+        params: { points: 1 },
+        text: 'essay graded by experts with one rubric criterion worth the whole grade of 1 (Moodle grades an essay as a whole)',
+      },
+    ]);
     expect(score(item, 'Fine')).toBe('manual');
   });
 
@@ -226,7 +242,7 @@ describe('GIFT: essay and description', () => {
     expect(only('::Intro:: Read the text below.')).toMatchObject({
       sourceId: 'Intro',
       outcome: 'refused',
-      notes: ['description carries no question'],
+      notes: [{ code: 'description_no_question', text: 'description carries no question' }],
     });
   });
 });
@@ -260,14 +276,22 @@ describe('GIFT: file structure', () => {
   });
 
   it('a repeated title gets a suffix', () => {
-    expect(parse('::T:: A {T}\n\n::T:: B {T}').items.map((i) => i.sourceId)).toEqual(['T', 'T (2)']);
+    const items = parse('::T:: A {T}\n\n::T:: B {T}').items;
+    expect(items.map((i) => i.sourceId)).toEqual(['T', 'T (2)']);
+    expect(items[1]!.notes).toEqual([
+      {
+        code: 'duplicate_name',
+        params: { name: 'T (2)' },
+        text: 'another question of the file has the same name: identified as "T (2)"',
+      },
+    ]);
   });
 
   it('unmatched braces refuse only that question', () => {
     const batch = parse('Broken {=a\n\nFine {=b}');
     expect(batch.items[0]).toMatchObject({
       outcome: 'refused',
-      notes: ['the braces { } of the answers do not match'],
+      notes: [{ code: 'gift_braces', text: 'the braces { } of the answers do not match' }],
     });
     expect(batch.items[1]!.outcome).toBe('imported');
   });

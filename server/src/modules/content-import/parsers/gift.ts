@@ -4,7 +4,6 @@ import {
   essayTask,
   formatToHtml,
   matchingTask,
-  NOTE,
   numericalTask,
   parseDecimal,
   shortAnswerTask,
@@ -17,6 +16,7 @@ import {
   type NumericAnswer,
   type TextFormat,
 } from './moodle-common.js';
+import { note, uniqueNotes, type ImportNote } from '../notes.js';
 import {
   ImportRefusal,
   unsupportedFormat,
@@ -138,7 +138,7 @@ interface Question {
 
 function readQuestion(
   text: string,
-): Question | { category: string } | { broken: string; name: string | null } {
+): Question | { category: string } | { broken: ImportNote; name: string | null } {
   let rest = escapePre(text);
   if (/^\$CATEGORY:/.test(rest)) return { category: escapePost(rest.slice(10).split('\n')[0]!).trim() };
 
@@ -155,7 +155,7 @@ function readQuestion(
   const finish = rest.indexOf('}');
   const description = start < 0 && finish < 0;
   if (!description && (start < 0 || finish < 0 || finish < start))
-    return { broken: 'the braces { } of the answers do not match', name };
+    return { broken: note('gift_braces'), name };
   let questionText = rest;
   let answerText = '';
   if (!description) {
@@ -180,7 +180,7 @@ function readQuestion(
   };
   const question = (build: Built): Question => ({ name, html: common.html, build });
 
-  if (description) return question({ refused: NOTE.description });
+  if (description) return question({ refused: note('description_no_question') });
   if (answerText === '') return question(essayTask(common));
   if (answerText.startsWith('#')) return question(numerical(common, answerText.slice(1), qt.format));
   if (answerText.includes('~')) return question(multichoice(common, answerText, qt.format));
@@ -192,13 +192,13 @@ function readQuestion(
   return question(shortanswer(common, answerText, qt.format));
 }
 
-const withNotes = (built: Built, notes: string[]): Built =>
+const withNotes = (built: Built, notes: ImportNote[]): Built =>
   'task' in built ? { task: built.task, notes: [...built.notes, ...notes] } : built;
 
 function multichoice(c: Common, answerText: string, format: TextFormat): Built {
   const single = answerText.includes('=');
   const answers = answersOf(answerText.replace(/=/g, '~='), '~');
-  if (answers.length < 2) return { refused: 'a multiple-choice question needs at least two answers' };
+  if (answers.length < 2) return { refused: note('gift_choice_too_few') };
   let feedback = false;
   const options = answers.map((raw) => {
     let a = raw.trim();
@@ -214,17 +214,17 @@ function multichoice(c: Common, answerText: string, format: TextFormat): Built {
     if (parsed.feedback) feedback = true;
     return { html: html(parsed.answer), fraction };
   });
-  return withNotes(choiceTask(c, options, single, true), feedback ? [NOTE.feedback] : []);
+  return withNotes(choiceTask(c, options, single, true), feedback ? [note('feedback_dropped')] : []);
 }
 
 function matching(c: Common, answerText: string, format: TextFormat): Built {
   const answers = answersOf(answerText, '=');
-  if (answers.length < 2) return { refused: 'a matching question needs at least two pairs' };
+  if (answers.length < 2) return { refused: note('gift_matching_too_few') };
   const stems = [];
   for (const raw of answers) {
     const a = raw.trim();
     const arrow = a.indexOf('->');
-    if (arrow < 0) return { refused: 'a matching answer has no ->' };
+    if (arrow < 0) return { refused: note('gift_matching_arrow') };
     stems.push({
       html: html(withFormat(a.slice(0, arrow), format)),
       answer: escapePost(a.slice(arrow + 2)).trim(),
@@ -236,13 +236,13 @@ function matching(c: Common, answerText: string, format: TextFormat): Built {
 function truefalse(c: Common, answerText: string, format: TextFormat): Built {
   const [answer = '', ...feedback] = answerText.split('#', 3);
   const value = withFormat(answer.trim(), format).text;
-  const notes = feedback.some((f) => withFormat(f.trim(), format).text) ? [NOTE.feedback] : [];
+  const notes = feedback.some((f) => withFormat(f.trim(), format).text) ? [note('feedback_dropped')] : [];
   return withNotes(trueFalseTask(c, value === 'T' || value === 'TRUE'), notes);
 }
 
 function shortanswer(c: Common, answerText: string, format: TextFormat): Built {
   const answers = answersOf(answerText, '=');
-  if (!answers.length) return { refused: 'a short-answer question needs an answer' };
+  if (!answers.length) return { refused: note('gift_short_none') };
   let feedback = false;
   const parsed = answers.map((raw) => {
     let a = raw.trim();
@@ -253,7 +253,7 @@ function shortanswer(c: Common, answerText: string, format: TextFormat): Built {
     if (f) feedback = true;
     return { text: answer.text, fraction };
   });
-  return withNotes(shortAnswerTask(c, parsed, false), feedback ? [NOTE.feedback] : []);
+  return withNotes(shortAnswerTask(c, parsed, false), feedback ? [note('feedback_dropped')] : []);
 }
 
 function numerical(c: Common, answerText: string, format: TextFormat): Built {
@@ -266,7 +266,7 @@ function numerical(c: Common, answerText: string, format: TextFormat): Built {
     text = text.slice(0, tilde);
   }
   const answers = answersOf(text, '=');
-  if (!answers.length) return { refused: 'a numerical question needs an answer' };
+  if (!answers.length) return { refused: note('gift_numerical_none') };
   const parsed: NumericAnswer[] = [];
   for (const raw of answers) {
     let a = raw.trim();
@@ -290,10 +290,10 @@ function numerical(c: Common, answerText: string, format: TextFormat): Built {
         key = { value: Number(v), tolerance: Math.abs(Number(tol)), fraction };
     } else if (value.trim() === '*') key = { any: true, fraction };
     else if (NUMBER.test(value.trim())) key = { value: Number(value.trim()), tolerance: 0, fraction };
-    if (!key) return { refused: `the answer "${value.slice(0, 40)}" is not a number` };
+    if (!key) return { refused: note('answer_not_number', { answer: value.slice(0, 40) }) };
     parsed.push(key);
   }
-  return withNotes(numericalTask(c, parsed), feedback ? [NOTE.feedback] : []);
+  return withNotes(numericalTask(c, parsed), feedback ? [note('feedback_dropped')] : []);
 }
 
 /** The questions of a GIFT text, split and cleaned as Moodle's readquestions/readquestion do. */
@@ -345,7 +345,7 @@ function parseGift(name: string, bytes: Buffer): ParsedBatch {
 }
 
 function toItem(
-  read: Question | { broken: string; name: string | null },
+  read: Question | { broken: ImportNote; name: string | null },
   block: string,
   category: string[],
   ids: SourceIds,
@@ -362,7 +362,7 @@ function toItem(
   if ('broken' in read) return { ...base, outcome: 'refused', notes: [read.broken, ...extra] };
   const built = read.build;
   if ('refused' in built) return { ...base, outcome: 'refused', notes: [built.refused, ...extra] };
-  const notes = [...new Set(built.notes)];
+  const notes = uniqueNotes(built.notes);
   return {
     ...base,
     outcome: notes.length ? 'converted' : 'imported',

@@ -44,7 +44,7 @@ function find(batch: ParsedBatch, sourceId: string): ParsedItem {
 
 /** The score of an answer on the item's task (checked against the contract first). */
 function score(item: ParsedItem, value: unknown): number | string {
-  expect(item.outcome, item.notes.join('; ')).not.toBe('refused');
+  expect(item.outcome, item.notes.map((n) => n.text).join('; ')).not.toBe('refused');
   const task = item.task!;
   expect(taskDefinitionSchema.safeParse(task).error?.issues ?? []).toEqual([]);
   expect(placeholderProblems(task.answerType, task.content, task.html)).toEqual([]);

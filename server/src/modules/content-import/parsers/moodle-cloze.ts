@@ -8,6 +8,7 @@ import {
   type Built,
   type NumericAnswer,
 } from './moodle-common.js';
+import { note, type ImportNote } from '../notes.js';
 import type { ParsedTask } from './types.js';
 
 /*
@@ -208,37 +209,32 @@ const MAX_TEXT = 200;
 export function clozeTask(questionHtml: string, solutionHtml: string | null): Built {
   const probe = extractCloze(questionHtml, (i) => `b${i + 1}`);
   const gaps = probe.gaps;
-  if (!gaps.length) return { refused: 'the cloze question has no embedded answers' };
+  if (!gaps.length) return { refused: note('cloze_no_gaps') };
   if (gaps.length > 20 && gaps.some((g) => g.kind === 'multi'))
-    return {
-      refused: `the question has ${gaps.length} gaps: a task with several kinds of answers may have at most 20`,
-    };
-  if (gaps.length > 50)
-    return { refused: `the question has ${gaps.length} gaps: a task may have at most 50` };
+    return { refused: note('cloze_composite_too_many_gaps', { count: gaps.length }) };
+  if (gaps.length > 50) return { refused: note('gaps_too_many', { count: gaps.length }) };
   const grade = gaps.reduce((sum, g) => sum + g.weight, 0);
-  if (grade <= 0) return { refused: 'the gaps of the question are worth no marks' };
-  if (grade > 100)
-    return { refused: `the gaps are worth ${grade} marks: a task may give at most 100 points` };
+  if (grade <= 0) return { refused: note('cloze_no_marks') };
+  if (grade > 100) return { refused: note('cloze_grade_too_high', { grade }) };
 
   const cases = new Set(gaps.filter((g) => g.kind === 'short').map((g) => g.caseSensitive));
   const composite = gaps.some((g) => g.kind === 'multi') || cases.size > 1;
-  const notes = new Set<string>();
+  const notes = new Map<string, ImportNote>();
+  const add = (n: ImportNote) => notes.set(n.text, n);
   gaps.forEach((g, i) => {
-    if (g.alternatives.some((a) => a.feedback))
-      notes.add('feedback of the gaps dropped (Attesta shows no answer feedback)');
+    const gap = i + 1;
+    if (g.alternatives.some((a) => a.feedback)) add(note('cloze_feedback_dropped'));
     if (g.kind !== 'choice') return;
-    if (composite && g.layout === 'dropdown')
-      notes.add(`gap ${i + 1}: its drop-down is shown as a list of choices`);
+    if (composite && g.layout === 'dropdown') add(note('cloze_dropdown_as_list', { gap }));
     if (!composite && g.layout !== 'dropdown')
-      notes.add(`gap ${i + 1}: its choices are shown as a drop-down instead of ${g.layout} buttons`);
-    if (!composite && g.shuffle)
-      notes.add(`gap ${i + 1}: its choices are shown in the order written, not shuffled`);
+      add(note('cloze_buttons_as_dropdown', { gap, layout: g.layout }));
+    if (!composite && g.shuffle) add(note('cloze_gap_not_shuffled', { gap }));
   });
   const built = composite
     ? compositeOf(extractCloze(questionHtml, (i) => `p${i + 1}`).html, gaps, grade, solutionHtml, notes)
     : weightedOf(probe.html, gaps, grade, solutionHtml, cases.has(true));
   if ('refused' in built) return built;
-  return { task: built.task, notes: [...notes, ...built.notes] };
+  return { task: built.task, notes: [...notes.values(), ...built.notes] };
 }
 
 type Gap =
@@ -262,27 +258,27 @@ function weightedOf(
     const id = `b${i + 1}`;
     const alts = g.alternatives;
     const best = Math.max(...alts.map((a) => a.fraction));
-    if (best <= 0) return { refused: `gap ${i + 1}: no answer gives any marks` };
-    if (alts.length > 50) return { refused: `gap ${i + 1}: more than 50 answers` };
+    if (best <= 0) return { refused: note('cloze_gap_no_marks', { gap: i + 1 }) };
+    if (alts.length > 50) return { refused: note('cloze_gap_too_many_answers', { gap: i + 1 }) };
     if (g.kind === 'short') {
       if (alts.some((a) => !a.text.trim() || a.text.trim().length > MAX_TEXT))
-        return { refused: `gap ${i + 1}: an answer is empty or longer than ${MAX_TEXT} characters` };
+        return { refused: note('cloze_gap_answer_length', { gap: i + 1, max: MAX_TEXT }) };
       blanks.push({ id, kind: 'text' });
       accepted[id] = alts.filter((a) => a.fraction === best).map((a) => a.text.trim());
       scored[id] = alts.map((a) => ({ text: a.text.trim(), points: a.fraction * g.weight }));
     } else if (g.kind === 'numerical') {
       const answers = alts.map(numericAlternative);
-      if (answers.some((a) => a === null)) return { refused: `gap ${i + 1}: an answer is not a number` };
-      const keys = numericKeys(answers as NumericAnswer[], g.weight);
-      if ('error' in keys) return { refused: `gap ${i + 1}: ${keys.error}` };
+      if (answers.some((a) => a === null)) return { refused: note('cloze_gap_not_number', { gap: i + 1 }) };
+      const keys = numericKeys(answers as NumericAnswer[], g.weight, i + 1);
+      if ('error' in keys) return { refused: keys.error };
       blanks.push({ id, kind: 'number' });
       accepted[id] = keys.best.map(numberText);
       scored[id] = keys.answers;
     } else {
-      if (alts.length < 2) return { refused: `gap ${i + 1}: a drop-down needs at least two choices` };
-      if (alts.length > 26) return { refused: `gap ${i + 1}: a drop-down may have at most 26 choices` };
+      if (alts.length < 2) return { refused: note('cloze_gap_dropdown_too_few', { gap: i + 1 }) };
+      if (alts.length > 26) return { refused: note('cloze_gap_dropdown_too_many', { gap: i + 1 }) };
       const options = alts.map((a, k) => ({ id: letterId(k), text: oneLineText(a.text).slice(0, MAX_TEXT) }));
-      if (options.some((o) => !o.text)) return { refused: `gap ${i + 1}: a choice has no text` };
+      if (options.some((o) => !o.text)) return { refused: note('cloze_gap_choice_empty', { gap: i + 1 }) };
       blanks.push({ id, kind: 'choice', options });
       accepted[id] = alts.flatMap((a, k) => (a.fraction === best ? [letterId(k)] : []));
       scored[id] = alts.map((a, k) => ({ text: letterId(k), points: a.fraction * g.weight }));
@@ -305,7 +301,7 @@ function compositeOf(
   gaps: readonly ClozeGap[],
   grade: number,
   solutionHtml: string | null,
-  notes: Set<string>,
+  notes: Map<string, ImportNote>,
 ): Built {
   const parts: { id: string; answerType: string; content: unknown }[] = [];
   const references: Record<string, unknown> = {};
@@ -313,15 +309,14 @@ function compositeOf(
   for (const [i, g] of gaps.entries()) {
     const id = `p${i + 1}`;
     const alts = g.alternatives;
-    if (g.weight <= 0)
-      return { refused: `gap ${i + 1} is worth no marks: a part of a task needs a positive score` };
+    if (g.weight <= 0) return { refused: note('cloze_gap_zero_weight', { gap: i + 1 }) };
     const pts = (f: number) => f * g.weight;
     const best = Math.max(...alts.map((a) => a.fraction));
-    if (best <= 0) return { refused: `gap ${i + 1}: no answer gives any marks` };
+    if (best <= 0) return { refused: note('cloze_gap_no_marks', { gap: i + 1 }) };
     if (g.kind === 'short') {
       const answers = alts.map((a) => ({ text: a.text.trim(), points: pts(a.fraction) }));
       if (answers.some((a) => !a.text || a.text.length > MAX_TEXT))
-        return { refused: `gap ${i + 1}: an answer is empty or longer than ${MAX_TEXT} characters` };
+        return { refused: note('cloze_gap_answer_length', { gap: i + 1, max: MAX_TEXT }) };
       parts.push({ id, answerType: 'short_text', content: {} });
       references[id] = {
         accepted: answers.filter((_, k) => alts[k]!.fraction === best).map((a) => a.text),
@@ -338,23 +333,23 @@ function compositeOf(
       };
     } else if (g.kind === 'numerical') {
       const answers = alts.map(numericAlternative);
-      if (answers.some((a) => a === null)) return { refused: `gap ${i + 1}: an answer is not a number` };
-      const keys = numericKeys(answers as NumericAnswer[], g.weight);
-      if ('error' in keys) return { refused: `gap ${i + 1}: ${keys.error}` };
+      if (answers.some((a) => a === null)) return { refused: note('cloze_gap_not_number', { gap: i + 1 }) };
+      const keys = numericKeys(answers as NumericAnswer[], g.weight, i + 1);
+      if ('error' in keys) return { refused: keys.error };
       parts.push({ id, answerType: 'number', content: {} });
       references[id] = { ...keys.key, answers: keys.answers };
       rules[id] = { scoring: { method: 'per_answer' }, maxScore: g.weight };
     } else {
       if (alts.length < 2 || alts.length > 26)
-        return { refused: `gap ${i + 1}: a choice needs 2 to 26 options` };
+        return { refused: note('cloze_gap_choice_count', { gap: i + 1 }) };
       const options = alts.map((a, k) => ({ id: letterId(k), html: a.text.trim() }));
-      if (options.some((o) => !o.html)) return { refused: `gap ${i + 1}: a choice has no text` };
+      if (options.some((o) => !o.html)) return { refused: note('cloze_gap_choice_empty', { gap: i + 1 }) };
       const map = Object.fromEntries(alts.map((a, k) => [letterId(k), pts(a.fraction)]));
       if (g.kind === 'choice') {
-        if (alts.some((a) => a.fraction < 0))
-          notes.add(
-            `gap ${i + 1}: a negative choice takes marks from its own gap only, not from the other gaps`,
-          );
+        if (alts.some((a) => a.fraction < 0)) {
+          const n = note('cloze_gap_negative_choice', { gap: i + 1 });
+          notes.set(n.text, n);
+        }
         parts.push({ id, answerType: 'single_choice', content: { options, shuffle: g.shuffle } });
         references[id] = { correct: letterId(alts.findIndex((a) => a.fraction === best)) };
       } else {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeHTML } from 'entities';
 import { marked } from 'marked';
 import { htmlToText } from '../../../lib/sanitize.js';
+import { note, type ImportNote } from '../notes.js';
 import type { ParsedTask } from './types.js';
 
 /*
@@ -20,16 +21,6 @@ import type { ParsedTask } from './types.js';
 
 /** Moodle text formats (FORMAT_HTML, FORMAT_MOODLE, FORMAT_PLAIN, FORMAT_MARKDOWN). */
 export type TextFormat = 'html' | 'moodle' | 'plain' | 'markdown';
-
-/** Notes shared by both parsers (English, short: shown to the admin in the import report). */
-export const NOTE = {
-  feedback: 'feedback to participants dropped (Attesta shows no answer feedback)',
-  hints: 'hints dropped (Attesta has no retries)',
-  penalty: 'penalty for wrong tries ignored (Attesta has no retries)',
-  essay:
-    'essay graded by experts with one rubric criterion worth the whole grade (Moodle grades an essay as a whole)',
-  description: 'description carries no question',
-} as const;
 
 const escapeMap: Record<string, string> = {
   '&': '&amp;',
@@ -103,7 +94,7 @@ export function categoryPath(raw: string): string[] {
 /** Identifiers of the items of one file, made unique: a repeated one gets " (2)", " (3)"… */
 export class SourceIds {
   private readonly used = new Set<string>();
-  take(id: string): { id: string; note?: string } {
+  take(id: string): { id: string; note?: ImportNote } {
     if (!this.used.has(id)) {
       this.used.add(id);
       return { id };
@@ -112,7 +103,7 @@ export class SourceIds {
       const next = `${id} (${n})`;
       if (!this.used.has(next)) {
         this.used.add(next);
-        return { id: next, note: `another question of the file has the same name: identified as "${next}"` };
+        return { id: next, note: note('duplicate_name', { name: next }) };
       }
     }
   }
@@ -132,15 +123,14 @@ export function parseDecimal(raw: string): number | null {
 // ---------------------------------------------------------------- building tasks
 
 /** A task built from a question, with what was changed on the way; or why it cannot be one. */
-export type Built = { task: ParsedTask; notes: string[] } | { refused: string };
+export type Built = { task: ParsedTask; notes: ImportNote[] } | { refused: ImportNote };
 
-const refuse = (why: string): Built => ({ refused: why });
+const refuse = (why: ImportNote): Built => ({ refused: why });
 
 /** The grade as the task's maxScore: the model needs 0 < maxScore ≤ 100. */
-export function gradeProblem(grade: number): string | null {
-  if (!Number.isFinite(grade) || grade <= 0)
-    return `the question's grade is ${grade}: a task needs a positive maximum score`;
-  if (grade > 100) return `the question's grade is ${grade}: a task may give at most 100 points`;
+export function gradeProblem(grade: number): ImportNote | null {
+  if (!Number.isFinite(grade) || grade <= 0) return note('grade_not_positive', { grade: String(grade) });
+  if (grade > 100) return note('grade_too_high', { grade });
   return null;
 }
 
@@ -171,8 +161,8 @@ export function choiceTask(
   shuffle: boolean,
 ): Built {
   const kept = options.filter((o) => o.html.trim() !== '');
-  if (kept.length < 2) return refuse('a choice question needs at least two choices');
-  if (kept.length > 26) return refuse(`the question has ${kept.length} choices: a task may have at most 26`);
+  if (kept.length < 2) return refuse(note('choices_too_few'));
+  if (kept.length > 26) return refuse(note('choices_too_many', { count: kept.length }));
   const content = { options: kept.map((o, i) => ({ id: letterId(i), html: o.html })), shuffle };
   const map = Object.fromEntries(kept.map((o, i) => [letterId(i), points(o.fraction, c.grade)]));
   const base = { html: c.html, solutionHtml: c.solutionHtml, maxScore: c.grade };
@@ -181,7 +171,7 @@ export function choiceTask(
     kept.forEach((o, i) => {
       if (o.fraction > kept[best]!.fraction) best = i;
     });
-    if (kept[best]!.fraction <= 0) return refuse('no choice gives any marks');
+    if (kept[best]!.fraction <= 0) return refuse(note('choices_no_marks'));
     const exact = kept[best]!.fraction === 1 && kept.every((o, i) => i === best || o.fraction === 0);
     return {
       task: {
@@ -195,7 +185,7 @@ export function choiceTask(
     };
   }
   const correct = kept.flatMap((o, i) => (o.fraction > 0 ? [letterId(i)] : []));
-  if (!correct.length) return refuse('no choice gives any marks');
+  if (!correct.length) return refuse(note('choices_no_marks'));
   return {
     task: {
       ...base,
@@ -239,12 +229,12 @@ export interface TextAnswer {
 }
 
 /** The answers of a short answer checked against the model's limits; the error, if any. */
-function textAnswersProblem(answers: readonly TextAnswer[]): string | null {
-  if (!answers.length) return 'the question has no answers';
-  if (answers.length > 50) return `the question has ${answers.length} answers: a task may list at most 50`;
+function textAnswersProblem(answers: readonly TextAnswer[]): ImportNote | null {
+  if (!answers.length) return note('answers_none');
+  if (answers.length > 50) return note('answers_too_many', { count: answers.length });
   const long = answers.find((a) => a.text.length > 200);
-  if (long) return 'an answer is longer than 200 characters';
-  if (!answers.some((a) => a.fraction > 0)) return 'no answer gives any marks';
+  if (long) return note('answer_too_long', { max: 200 });
+  if (!answers.some((a) => a.fraction > 0)) return note('answers_no_marks');
   return null;
 }
 
@@ -311,19 +301,26 @@ export const numberText = (a: NumericAnswer): string =>
 /**
  * The numeric answers as the model's keys: `*` answers worth nothing dropped (a number no answer
  * fits scores 0 anyway); the best answer as the key, every answer in order when their marks differ.
+ * The error names the gap of a cloze question when `gap` is given.
  */
 export function numericKeys(
   raw: readonly NumericAnswer[],
   grade: number,
+  gap?: number,
 ):
-  | { error: string }
+  | { error: ImportNote }
   | { key: NumberKey; answers: (NumberKey & { points: number })[]; exact: boolean; best: NumericAnswer[] } {
   const answers = raw.filter((a) => !('any' in a && a.fraction === 0));
-  if (!answers.length) return { error: 'the question has no numeric answers' };
+  if (!answers.length)
+    return { error: gap ? note('cloze_gap_numeric_none', { gap }) : note('numeric_answers_none') };
   if (answers.length > 50)
-    return { error: `the question has ${answers.length} answers: a task may list at most 50` };
+    return {
+      error: gap
+        ? note('cloze_gap_answers_too_many', { gap, count: answers.length })
+        : note('answers_too_many', { count: answers.length }),
+    };
   const best = Math.max(...answers.map((a) => a.fraction));
-  if (best <= 0) return { error: 'no answer gives any marks' };
+  if (best <= 0) return { error: gap ? note('cloze_gap_no_marks', { gap }) : note('answers_no_marks') };
   const top = answers.filter((a) => a.fraction === best);
   const exact = answers.length === 1 && best === 1;
   return {
@@ -370,11 +367,9 @@ export function matchingTask(c: Common, stems: readonly MatchStem[], shuffle: bo
     if (a && !answers.includes(a)) answers.push(a);
   }
   const left = stems.filter((s) => s.html.trim() !== '' && s.answer.trim() !== '');
-  if (!left.length) return refuse('a matching question needs at least one question with an answer');
-  if (left.length > 20)
-    return refuse(`the question has ${left.length} questions to match: a task may have at most 20`);
-  if (answers.length > 26)
-    return refuse(`the question has ${answers.length} answers to match: a task may have at most 26`);
+  if (!left.length) return refuse(note('matching_no_pairs'));
+  if (left.length > 20) return refuse(note('matching_too_many_stems', { count: left.length }));
+  if (answers.length > 26) return refuse(note('matching_too_many_answers', { count: answers.length }));
   const rightId = (a: string) => `r${answers.indexOf(a.trim()) + 1}`;
   return {
     task: {
@@ -403,8 +398,7 @@ export const ESSAY_CRITERION = 'Ответ в целом';
  * be a whole number.
  */
 export function essayTask(c: Common, graderInfoHtml = ''): Built {
-  if (!Number.isInteger(c.grade))
-    return refuse(`the essay's grade is ${c.grade}: expert-graded tasks give whole points`);
+  if (!Number.isInteger(c.grade)) return refuse(note('essay_grade_fractional', { grade: c.grade }));
   const info = oneLineText(graderInfoHtml).slice(0, 4000);
   return {
     task: {
@@ -417,6 +411,6 @@ export function essayTask(c: Common, graderInfoHtml = ''): Built {
       scoring: { method: 'expert' },
       criteria: [{ code: 'К1', text: info || ESSAY_CRITERION, maxScore: c.grade }],
     },
-    notes: [NOTE.essay],
+    notes: [note('essay_one_criterion', { points: c.grade })],
   };
 }

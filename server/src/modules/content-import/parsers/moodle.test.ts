@@ -38,8 +38,11 @@ const only = (...questions: string[]): ParsedItem => {
 };
 
 /** The item's task, checked against the contract (and its html placeholders). */
+/** The English texts of an item's notes. */
+const texts = (item: ParsedItem) => item.notes.map((n) => n.text);
+
 function taskOf(item: ParsedItem): ParsedTask {
-  expect(item.outcome, item.notes.join('; ')).not.toBe('refused');
+  expect(item.outcome, texts(item).join('; ')).not.toBe('refused');
   const task = item.task!;
   const checked = taskDefinitionSchema.safeParse(task);
   expect(checked.error?.issues ?? []).toEqual([]);
@@ -137,7 +140,8 @@ describe('Moodle XML: multichoice', () => {
       ),
     );
     expect(item.outcome).toBe('converted');
-    expect(item.notes).toEqual([
+    expect(item.notes.map((n) => n.code)).toEqual(['feedback_dropped', 'hints_dropped', 'penalty_ignored']);
+    expect(texts(item)).toEqual([
       expect.stringContaining('feedback'),
       expect.stringContaining('hints'),
       expect.stringContaining('penalty'),
@@ -147,7 +151,7 @@ describe('Moodle XML: multichoice', () => {
   it('refuses a choice without a correct option or with fewer than two choices', () => {
     expect(only(question('multichoice', 'x', 'Q', answer(0, 'a') + answer(0, 'b')))).toMatchObject({
       outcome: 'refused',
-      notes: ['no choice gives any marks'],
+      notes: [{ code: 'choices_no_marks', text: 'no choice gives any marks' }],
     });
     expect(only(question('multichoice', 'y', 'Q', answer(100, 'a'))).outcome).toBe('refused');
   });
@@ -203,7 +207,7 @@ describe('Moodle XML: shortanswer', () => {
   it('refuses a question where no answer gives marks', () => {
     expect(sa('', answer(0, 'x'))).toMatchObject({
       outcome: 'refused',
-      notes: ['no answer gives any marks'],
+      notes: [{ code: 'answers_no_marks', text: 'no answer gives any marks' }],
     });
   });
 });
@@ -247,14 +251,20 @@ describe('Moodle XML: numerical', () => {
     const item = num(ans(100, '31.4', 0.05) + units);
     expect(item.task).toMatchObject({ content: { unit: 'cm' } });
     expect(item.outcome).toBe('converted');
-    expect(item.notes).toContain('only the base unit is accepted: other units and their multipliers dropped');
+    expect(item.notes).toContainEqual({
+      code: 'units_dropped',
+      params: { units: 'm' },
+      text: 'only the base unit is accepted: other units and their multipliers dropped (m)',
+    });
     expect(score(item, '31,4 см'.replace('см', 'cm'))).toBe(1);
   });
 
   it('refuses an answer that is not a number', () => {
     expect(num(ans(100, 'six', 0))).toMatchObject({
       outcome: 'refused',
-      notes: ['the answer "six" is not a number'],
+      notes: [
+        { code: 'answer_not_number', params: { answer: 'six' }, text: 'the answer "six" is not a number' },
+      ],
     });
   });
 });
@@ -372,7 +382,7 @@ describe('Moodle XML: gapselect and ddwtos', () => {
     expect(task).toMatchObject({ answerType: 'gap_match', content: { shuffle: true } });
     const words = content(item).words as (Labelled & { matchMax: number })[];
     expect(words.map((w) => w.matchMax)).toEqual([0, 1, 1]);
-    expect(item.notes).toContain('choice groups dropped: any choice may be dropped into any gap');
+    expect(texts(item)).toContain('choice groups dropped: any choice may be dropped into any gap');
     const [two, four, five] = ['two', 'four', 'five'].map((t) => idOf(words, t));
     expect(score(item, { g1: two, g2: two, g3: four })).toBe(1);
     expect(score(item, { g1: two, g2: two, g3: five })).toBeCloseTo(2 / 3, 6);
@@ -396,7 +406,7 @@ describe('Moodle XML: cloze (multianswer)', () => {
     const task = taskOf(item);
     expect(task).toMatchObject({ answerType: 'cloze', maxScore: 4, scoring: { method: 'weighted' } });
     expect(task.html).toBe('A {{b1}} B {{b2}} C {{b3}}');
-    expect(item.notes).toContain('feedback of the gaps dropped (Attesta shows no answer feedback)');
+    expect(texts(item)).toContain('feedback of the gaps dropped (Attesta shows no answer feedback)');
     expect(score(item, { b1: 'paris', b2: '23,85', b3: 'b' })).toBe(4);
     expect(score(item, { b1: 'Marseille', b2: '24.5', b3: 'b' })).toBe(2.5);
     expect(score(item, { b1: 'Lyon', b2: '30', b3: 'c' })).toBe(0);
@@ -431,10 +441,10 @@ describe('Moodle XML: cloze (multianswer)', () => {
     const item = cloze(`${'{1:SA:a~'.repeat(20_000)}`);
     const closed = cloze(`${'{1:SA:~'.repeat(20_000)}}`);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(item).toMatchObject({ outcome: 'refused', notes: ['the cloze question has no embedded answers'] });
+    expect(item).toMatchObject({ outcome: 'refused', notes: [{ code: 'cloze_no_gaps' }] });
     expect(closed).toMatchObject({
       outcome: 'refused',
-      notes: ['the cloze question has no embedded answers'],
+      notes: [{ code: 'cloze_no_gaps', text: 'the cloze question has no embedded answers' }],
     });
   });
 });
@@ -454,7 +464,13 @@ describe('Moodle XML: ordering (plugin)', () => {
   it('partial grading types and random subsets are refused', () => {
     expect(
       only(question('ordering', 'p', 'Order', `<gradingtype>ABSOLUTE_POSITION</gradingtype>${items}`)).notes,
-    ).toEqual(['ordering graded by absolute_position (partial marks) is not supported']);
+    ).toEqual([
+      {
+        code: 'ordering_partial_unsupported',
+        params: { grading: 'absolute_position' },
+        text: 'ordering graded by absolute_position (partial marks) is not supported',
+      },
+    ]);
     expect(only(question('ordering', 'r', 'Order', `<selecttype>RANDOM</selecttype>${items}`)).outcome).toBe(
       'refused',
     );
@@ -465,7 +481,7 @@ describe('Moodle XML: other types', () => {
   it('description is refused: it carries no question', () => {
     expect(only(question('description', 'd', 'Read this first.'))).toMatchObject({
       outcome: 'refused',
-      notes: ['description carries no question'],
+      notes: [{ code: 'description_no_question', text: 'description carries no question' }],
       sourceId: 'd',
     });
   });
@@ -478,9 +494,10 @@ describe('Moodle XML: other types', () => {
   ])('%s is refused with its type named', (type, why) => {
     const item = only(question(type, 'r', 'Q'));
     expect(item.outcome).toBe('refused');
-    expect(item.notes[0]).toBe(
+    expect(item.notes[0]!.text).toBe(
       `Moodle question type "${type}" ${why}${why === 'is not supported' ? '' : ': not supported'}`,
     );
+    expect(item.notes[0]!.params).toEqual({ qtype: type });
   });
 });
 
@@ -504,7 +521,7 @@ describe('Moodle XML: categories, names, grades', () => {
     const batch = parse(tf('same'), tf('same'), tf('', 'Nameless <b>question</b>'));
     const [a, b, c] = batch.items;
     expect([a!.sourceId, b!.sourceId]).toEqual(['same', 'same (2)']);
-    expect(b!.notes).toContain('another question of the file has the same name: identified as "same (2)"');
+    expect(texts(b!)).toContain('another question of the file has the same name: identified as "same (2)"');
     expect(c!.sourceId).toMatch(/^moodle-[0-9a-f]{12}$/);
     expect(c!.title).toBe('Nameless question');
     expect(parse(tf('', 'Nameless <b>question</b>')).items[0]!.sourceId).toBe(c!.sourceId);
@@ -575,7 +592,13 @@ describe('Moodle XML: text formats and media', () => {
       '<questiontext format="html"><text><![CDATA[<img src="@@PLUGINFILE@@/gone.png">]]></text></questiontext>',
     );
     expect(item).toMatchObject({ outcome: 'converted', media: [] });
-    expect(item.notes).toEqual(['gone.png is referred to but not included in the file: left out']);
+    expect(item.notes).toEqual([
+      {
+        code: 'media_not_in_file',
+        params: { name: 'gone.png' },
+        text: 'gone.png is referred to but not included in the file: left out',
+      },
+    ]);
   });
 
   it('a Moodle 1.9 <image> with <image_base64> is appended to the text as media', () => {

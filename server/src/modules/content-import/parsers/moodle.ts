@@ -1,3 +1,4 @@
+import { note, uniqueNotes, type ImportNote } from '../notes.js';
 import { parseXmlSafely } from '../safety/xml.js';
 import { clozeTask } from './moodle-cloze.js';
 import {
@@ -8,7 +9,6 @@ import {
   formatToHtml,
   gradeProblem,
   matchingTask,
-  NOTE,
   numericalTask,
   oneLineText,
   parseDecimal,
@@ -199,7 +199,7 @@ function taskHtml(task: ParsedTask): string[] {
 }
 
 /** The media a task's html refers to by @@PLUGINFILE@@, from the question's inline files. */
-function mediaOf(task: ParsedTask, files: readonly InlineFile[], notes: string[]): ParsedMedia[] {
+function mediaOf(task: ParsedTask, files: readonly InlineFile[], notes: ImportNote[]): ParsedMedia[] {
   const media: ParsedMedia[] = [];
   const seen = new Set<string>();
   for (const html of taskHtml(task))
@@ -209,7 +209,7 @@ function mediaOf(task: ParsedTask, files: readonly InlineFile[], notes: string[]
       const key = safeDecode(ref.slice('@@PLUGINFILE@@'.length).split(/[?#]/)[0]!);
       const file = files.find((f) => f.key === key) ?? files.find((f) => `/${f.name}` === key);
       if (file) media.push({ ref, name: file.name, bytes: file.bytes });
-      else notes.push(`${key.slice(1)} is referred to but not included in the file: left out`);
+      else notes.push(note('media_not_in_file', { name: key.slice(1) }));
     }
   return media;
 }
@@ -217,13 +217,13 @@ function mediaOf(task: ParsedTask, files: readonly InlineFile[], notes: string[]
 // ---------------------------------------------------------------- question types
 
 /** Notes for what Moodle shows or does that Attesta does not (feedback, hints, penalty). */
-function lossNotes(q: XmlNode): string[] {
-  const notes: string[] = [];
+function lossNotes(q: XmlNode): ImportNote[] {
+  const notes: ImportNote[] = [];
   const feedbacks = [q.correctfeedback, q.partiallycorrectfeedback, q.incorrectfeedback];
   for (const a of [...list(q.answer), ...list(q.subquestion)]) feedbacks.push(asNode(a).feedback);
-  if (feedbacks.some((f) => oneLineText(innerText(f)) !== '')) notes.push(NOTE.feedback);
-  if (list(q.hint).some((h) => oneLineText(innerText(h)) !== '')) notes.push(NOTE.hints);
-  if (numberOf(q.penalty, 0) > 0) notes.push(NOTE.penalty);
+  if (feedbacks.some((f) => oneLineText(innerText(f)) !== '')) notes.push(note('feedback_dropped'));
+  if (list(q.hint).some((h) => oneLineText(innerText(h)) !== '')) notes.push(note('hints_dropped'));
+  if (numberOf(q.penalty, 0) > 0) notes.push(note('penalty_ignored'));
   return notes;
 }
 
@@ -238,11 +238,11 @@ function truefalse(q: XmlNode, c: Common): Built {
     text: innerText(a).trim().toLowerCase(),
     fraction: fractionOf(a),
   }));
-  if (answers.length !== 2) return { refused: 'a true/false question needs exactly two answers' };
+  if (answers.length !== 2) return { refused: note('truefalse_answer_count') };
   // Moodle: the answer named "true" (or, in old files, the first one) is True.
   const trueAnswer = answers.find((a) => a.text === 'true') ?? answers[0]!;
   const falseAnswer = answers.find((a) => a !== trueAnswer)!;
-  if (trueAnswer.fraction === falseAnswer.fraction) return { refused: 'neither answer is the correct one' };
+  if (trueAnswer.fraction === falseAnswer.fraction) return { refused: note('truefalse_no_correct') };
   return trueFalseTask(c, trueAnswer.fraction > falseAnswer.fraction);
 }
 
@@ -262,19 +262,27 @@ function numerical(q: XmlNode, c: Common): Built {
       continue;
     }
     const value = parseDecimal(text);
-    if (value === null) return { refused: `the answer "${text.slice(0, 40)}" is not a number` };
+    if (value === null) return { refused: note('answer_not_number', { answer: text.slice(0, 40) }) };
     answers.push({ value, tolerance: Math.abs(numberOf(asNode(a).tolerance, 0)), fraction });
   }
-  const notes: string[] = [];
+  const notes: ImportNote[] = [];
   const units = list(asNode(one(q.units)).unit).map((u) => ({
     name: textOf(asNode(u).unit_name).trim(),
     multiplier: numberOf(asNode(u).multiplier, 1),
   }));
   const base = units.find((u) => u.multiplier === 1 && u.name);
-  if (units.some((u) => u !== base))
-    notes.push('only the base unit is accepted: other units and their multipliers dropped');
-  if (base && numberOf(q.unitgradingtype, 0) !== 0) notes.push('the penalty for a wrong unit is not applied');
-  if (base && base.name.length > 32) return { refused: 'the unit is longer than 32 characters' };
+  const dropped = units.filter((u) => u !== base);
+  if (dropped.length)
+    notes.push(
+      note('units_dropped', {
+        units: dropped
+          .map((u) => u.name || '?')
+          .join(', ')
+          .slice(0, 200),
+      }),
+    );
+  if (base && numberOf(q.unitgradingtype, 0) !== 0) notes.push(note('unit_penalty_ignored'));
+  if (base && base.name.length > 32) return { refused: note('unit_too_long', { max: 32 }) };
   const built = numericalTask(c, answers, base?.name);
   return 'task' in built ? { task: built.task, notes: [...built.notes, ...notes] } : built;
 }
@@ -311,15 +319,16 @@ const FILE_TYPES: Record<string, string[]> = {
 };
 
 function essay(q: XmlNode, c: Common): Built {
-  const notes: string[] = [];
+  const notes: ImportNote[] = [];
   const attachments = numberOf(q.attachments, 0);
   const inline = (textOf(q.responseformat).trim() || 'editor') !== 'noinline';
-  if (numberOf(q.minwordlimit, 0) > 0 || numberOf(q.maxwordlimit, 0) > 0) notes.push('word limits dropped');
-  if (oneLineText(innerText(q.responsetemplate))) notes.push('response template dropped');
+  if (numberOf(q.minwordlimit, 0) > 0 || numberOf(q.maxwordlimit, 0) > 0)
+    notes.push(note('essay_word_limits_dropped'));
+  if (oneLineText(innerText(q.responsetemplate))) notes.push(note('essay_template_dropped'));
   const built = essayTask(c, fieldHtml(q.graderinfo));
   if (!('task' in built)) return built;
   if (inline) {
-    if (attachments !== 0) notes.push('attachments dropped: the answer is the written text only');
+    if (attachments !== 0) notes.push(note('essay_attachments_dropped'));
     return { task: built.task, notes: [...built.notes, ...notes] };
   }
   // Answers as attachments only: a file task graded by the same criterion.
@@ -332,10 +341,11 @@ function essay(q: XmlNode, c: Common): Built {
     if (types) types.forEach((m) => accept.add(m));
     else unknown.push(t);
   }
-  if (unknown.length) notes.push(`file types not accepted here: ${unknown.join(', ').slice(0, 200)}`);
+  if (unknown.length)
+    notes.push(note('essay_file_types_dropped', { types: unknown.join(', ').slice(0, 200) }));
   if (!accept.size) {
     accept.add('image/*').add('application/pdf');
-    if (!unknown.length) notes.push('Moodle accepted any file: photos and PDF accepted here');
+    if (!unknown.length) notes.push(note('essay_any_file'));
   }
   const maxBytes = numberOf(q.maxbytes, 0);
   const content = {
@@ -376,25 +386,25 @@ function gapChoices(q: XmlNode, key: 'selectoption' | 'dragbox'): GapChoice[] {
 
 function gapselect(q: XmlNode, c: Common): Built {
   const choices = gapChoices(q, 'selectoption');
-  const notes: string[] = [];
+  const notes: ImportNote[] = [];
   const blanks: { id: string; kind: 'choice'; options: { id: string; text: string }[] }[] = [];
   const accepted: Record<string, string[]> = {};
   const scored: Record<string, { text: string; points: number }[]> = {};
-  let problem: string | null = null;
+  let problem: ImportNote | null = null;
   const places = [...c.html.matchAll(PLACE)].length;
-  if (!places) return { refused: 'the question has no [[n]] gaps' };
-  if (places > 50) return { refused: `the question has ${places} gaps: a task may have at most 50` };
+  if (!places) return { refused: note('gaps_none') };
+  if (places > 50) return { refused: note('gaps_too_many', { count: places }) };
   const html = c.html.replace(PLACE, (whole, n: string) => {
     const right = choices[Number(n) - 1];
     if (!right || !right.text) {
-      problem ??= `gap ${whole} names no choice`;
+      problem ??= note('gap_no_choice', { gap: whole });
       return whole;
     }
     const group = choices.filter((ch) => ch.group === right.group && ch.text);
     const id = `g${blanks.length + 1}`;
     const options = group.map((ch, i) => ({ id: `o${i + 1}`, text: oneLineText(ch.text).slice(0, 200) }));
-    if (options.length < 2 || options.length > 26) problem ??= `gap ${whole} needs 2 to 26 choices`;
-    if (options.some((o) => !o.text)) problem ??= `a choice of gap ${whole} has no text`;
+    if (options.length < 2 || options.length > 26) problem ??= note('gap_choice_count', { gap: whole });
+    if (options.some((o) => !o.text)) problem ??= note('gap_choice_empty', { gap: whole });
     const rightId = `o${group.indexOf(right) + 1}`;
     blanks.push({ id, kind: 'choice', options });
     accepted[id] = [rightId];
@@ -402,8 +412,7 @@ function gapselect(q: XmlNode, c: Common): Built {
     return `{{${id}}}`;
   });
   if (problem) return { refused: problem };
-  if (flag(q.shuffleanswers, false))
-    notes.push('the choices of each gap are shown in the order written, not shuffled');
+  if (flag(q.shuffleanswers, false)) notes.push(note('gaps_not_shuffled'));
   return {
     task: {
       html,
@@ -420,17 +429,16 @@ function gapselect(q: XmlNode, c: Common): Built {
 
 function ddwtos(q: XmlNode, c: Common): Built {
   const choices = gapChoices(q, 'dragbox');
-  if (!choices.length || choices.length > 50)
-    return { refused: 'a drag-and-drop question needs 1 to 50 choices' };
-  if (choices.some((ch) => !ch.text)) return { refused: 'a choice has no text' };
+  if (!choices.length || choices.length > 50) return { refused: note('dragdrop_choice_count') };
+  if (choices.some((ch) => !ch.text)) return { refused: note('choice_empty') };
   const gaps: { id: string }[] = [];
   const pairs: Record<string, string> = {};
   const uses = new Map<number, number>();
-  let problem: string | null = null;
+  let problem: ImportNote | null = null;
   const html = c.html.replace(PLACE, (whole, n: string) => {
     const i = Number(n) - 1;
     if (!choices[i]) {
-      problem ??= `gap ${whole} names no choice`;
+      problem ??= note('gap_no_choice', { gap: whole });
       return whole;
     }
     const id = `g${gaps.length + 1}`;
@@ -440,12 +448,10 @@ function ddwtos(q: XmlNode, c: Common): Built {
     return `{{${id}}}`;
   });
   if (problem) return { refused: problem };
-  if (!gaps.length) return { refused: 'the question has no [[n]] gaps' };
-  if (gaps.length > 50)
-    return { refused: `the question has ${gaps.length} gaps: a task may have at most 50` };
-  const notes: string[] = [];
-  if (new Set(choices.map((ch) => ch.group)).size > 1)
-    notes.push('choice groups dropped: any choice may be dropped into any gap');
+  if (!gaps.length) return { refused: note('gaps_none') };
+  if (gaps.length > 50) return { refused: note('gaps_too_many', { count: gaps.length }) };
+  const notes: ImportNote[] = [];
+  if (new Set(choices.map((ch) => ch.group)).size > 1) notes.push(note('choice_groups_dropped'));
   const words = choices.map((ch, i) => ({
     id: `w${i + 1}`,
     html: /<[a-z/]/i.test(ch.text) ? ch.text : escapeHtml(ch.text),
@@ -475,15 +481,14 @@ const ORDERING_ALL_OR_NOTHING = new Set(['ALL_OR_NOTHING', '-1']);
 function ordering(q: XmlNode, c: Common, format: TextFormat): Built {
   const grading = textOf(q.gradingtype).trim().toUpperCase() || 'ALL_OR_NOTHING';
   if (!ORDERING_ALL_OR_NOTHING.has(grading))
-    return { refused: `ordering graded by ${grading.toLowerCase()} (partial marks) is not supported` };
+    return { refused: note('ordering_partial_unsupported', { grading: grading.toLowerCase() }) };
   const select = textOf(q.selecttype).trim().toUpperCase() || 'ALL';
-  if (select !== 'ALL' && select !== '0')
-    return { refused: 'ordering of a random subset of the items is not supported' };
+  if (select !== 'ALL' && select !== '0') return { refused: note('ordering_subset_unsupported') };
   const items = list(q.answer)
     .map((a) => fieldHtml(a, format))
     .filter((h) => h.trim() !== '')
     .map((html, i) => ({ id: `i${i + 1}`, html }));
-  if (items.length < 2 || items.length > 20) return { refused: 'an ordering question needs 2 to 20 items' };
+  if (items.length < 2 || items.length > 20) return { refused: note('ordering_item_count') };
   return {
     task: {
       html: c.html,
@@ -499,12 +504,11 @@ function ordering(q: XmlNode, c: Common, format: TextFormat): Built {
 }
 
 /** Why a question type is not imported. */
-function unsupported(type: string): string {
-  if (type === 'random' || type === 'randomsamatch')
-    return `Moodle question type "${type}" draws questions at attempt time: not supported`;
-  if (type.startsWith('calculated'))
-    return `Moodle question type "${type}" computes its answers from random values: not supported`;
-  return `Moodle question type "${type}" is not supported`;
+function unsupported(type: string): ImportNote {
+  const qtype = type.slice(0, 100);
+  if (type === 'random' || type === 'randomsamatch') return note('qtype_random', { qtype });
+  if (type.startsWith('calculated')) return note('qtype_calculated', { qtype });
+  return note('qtype_unsupported', { qtype });
 }
 
 // ---------------------------------------------------------------- the file
@@ -518,7 +522,7 @@ function readQuestion(q: XmlNode, type: string, category: string[], ids: SourceI
   const title = name || titleFromHtml(html, base.id);
   const item = (
     outcome: ParsedItem['outcome'],
-    notes: string[],
+    notes: ImportNote[],
     task?: ParsedTask,
     media: ParsedMedia[] = [],
   ) => ({
@@ -531,7 +535,7 @@ function readQuestion(q: XmlNode, type: string, category: string[], ids: SourceI
     media,
   });
 
-  if (type === 'description') return item('refused', [NOTE.description]);
+  if (type === 'description') return item('refused', [note('description_no_question')]);
   const handlers: Record<string, ((c: Common) => Built) | undefined> = {
     multichoice: (c) => multichoice(q, c, format),
     truefalse: (c) => truefalse(q, c),
@@ -549,7 +553,7 @@ function readQuestion(q: XmlNode, type: string, category: string[], ids: SourceI
   const handler = handlers[type];
   if (!handler) return item('refused', [unsupported(type)]);
 
-  const notes: string[] = [];
+  const notes: ImportNote[] = [];
   const files = inlineFiles(q);
   // Moodle 1.9 kept one picture per question outside its text.
   const image = textOf(q.image).trim();
@@ -560,7 +564,7 @@ function readQuestion(q: XmlNode, type: string, category: string[], ids: SourceI
     if (bytes) {
       files.push({ key: `/${fileName}`, name: fileName, bytes });
       html += ` <img src="@@PLUGINFILE@@/${encodeURIComponent(fileName)}" alt="" />`;
-    } else notes.push(`the picture ${fileName.slice(0, 100)} is not included in the file: left out`);
+    } else notes.push(note('picture_not_in_file', { name: fileName.slice(0, 100) }));
   }
   const cloze = type === 'cloze' || type === 'multianswer';
   const grade = cloze ? 1 : numberOf(q.defaultgrade, 1);
@@ -577,7 +581,7 @@ function readQuestion(q: XmlNode, type: string, category: string[], ids: SourceI
   if ('refused' in built) return item('refused', [built.refused]);
   notes.push(...lossNotes(q), ...built.notes);
   const media = mediaOf(built.task, files, notes);
-  return item(notes.length ? 'converted' : 'imported', [...new Set(notes)], built.task, media);
+  return item(notes.length ? 'converted' : 'imported', uniqueNotes(notes), built.task, media);
 }
 
 function parseMoodle(name: string, bytes: Buffer): ParsedBatch {

@@ -11,6 +11,7 @@ import {
   type XElement,
   type XNode,
 } from './qti-xml.js';
+import { note, type ImportNote } from '../notes.js';
 import type { ParsedMedia, SafePackage } from './types.js';
 
 /*
@@ -26,20 +27,20 @@ import type { ParsedMedia, SafePackage } from './types.js';
 
 /** What the parser lost (the item becomes `converted`), said in passing, or why it is refused. */
 export class Notes {
-  readonly lost = new Set<string>();
-  readonly info = new Set<string>();
-  readonly refusals: string[] = [];
-  drop(note: string): void {
-    this.lost.add(note);
+  readonly lost = new Map<string, ImportNote>();
+  readonly info = new Map<string, ImportNote>();
+  readonly refusals: ImportNote[] = [];
+  drop(n: ImportNote): void {
+    this.lost.set(n.text, n);
   }
-  say(note: string): void {
-    this.info.add(note);
+  say(n: ImportNote): void {
+    this.info.set(n.text, n);
   }
-  refuse(reason: string): void {
-    if (!this.refusals.includes(reason)) this.refusals.push(reason);
+  refuse(n: ImportNote): void {
+    if (!this.refusals.some((r) => r.text === n.text)) this.refusals.push(n);
   }
-  get all(): string[] {
-    return [...this.refusals, ...this.lost, ...this.info];
+  get all(): ImportNote[] {
+    return [...this.refusals, ...this.lost.values(), ...this.info.values()];
   }
 }
 
@@ -99,7 +100,7 @@ export class MediaCollector {
     if (this.pkg) {
       path = this.pkg.resolve(this.from, written);
       if (!path) {
-        this.notes.drop('a media reference leaving the package was dropped');
+        this.notes.drop(note('qti_media_outside_package'));
         return null;
       }
     }
@@ -179,7 +180,7 @@ export class BodyRenderer {
       case 'feedbackInline':
       case 'feedbackBlock':
       case 'modalFeedback':
-        this.notes.drop('feedback (modalFeedback, feedbackBlock, feedbackInline) dropped');
+        this.notes.drop(note('qti_feedback_dropped'));
         return '';
       case 'rubricBlock': {
         const views = (attr(el, 'view') ?? 'candidate').split(/\s+/);
@@ -187,24 +188,24 @@ export class BodyRenderer {
         if (views.includes('candidate')) return `<div class="qti-rubric">${html}</div>`;
         if (html.trim()) {
           this.solution.push(html);
-          this.notes.say(`a rubric block for ${views.join(', ')} kept as the solution`);
+          this.notes.say(note('qti_rubric_as_solution', { views: views.join(', ') }));
         }
         return '';
       }
       case 'contentBody':
         return this.children(el, hook);
       case 'printedVariable':
-        this.notes.drop('printed variables dropped');
+        this.notes.drop(note('qti_printed_variables_dropped'));
         return '';
       case 'templateBlock':
       case 'templateInline':
-        this.notes.drop('template blocks and inlines dropped');
+        this.notes.drop(note('qti_template_blocks_dropped'));
         return '';
       case 'include':
-        this.notes.drop('XInclude references dropped');
+        this.notes.drop(note('qti_xinclude_dropped'));
         return '';
       case 'infoControl':
-        this.notes.drop('info controls (hidden hints) dropped');
+        this.notes.drop(note('qti_info_controls_dropped'));
         return '';
       case 'stylesheet':
       case 'catalogInfo':
@@ -223,7 +224,7 @@ export class BodyRenderer {
       case 'video': {
         const source = attr(el, 'src') ?? kids(el, 'source').map((s) => attr(s, 'src'))[0];
         const src = this.media.ref(source);
-        this.notes.drop('audio and video are shown as links');
+        this.notes.drop(note('qti_audio_video_links'));
         return src ? `<a href="${escAttr(src)}">${escText(src.split('/').pop() ?? src)}</a>` : '';
       }
       case 'a': {
@@ -264,7 +265,7 @@ export class BodyRenderer {
         .join('');
       return `<img src="${escAttr(src)}" alt="${escAttr(fallback.slice(0, 500))}"${size} />`;
     }
-    this.notes.drop('audio, video and other embedded objects are shown as links');
+    this.notes.drop(note('qti_objects_links'));
     return `<a href="${escAttr(src)}">${escText(fallback || src.split('/').pop() || src)}</a>`;
   }
 }
@@ -323,7 +324,7 @@ const ANY_FILE = ['application/*', 'image/*', 'text/*', 'audio/*', 'video/*'];
 function shuffleOf(el: XElement, choices: readonly XElement[], notes: Notes): boolean {
   if (!boolAttr(el, 'shuffle', false)) return false;
   if (choices.some((c) => boolAttr(c, 'fixed', false))) {
-    notes.drop('shuffle turned off: the item fixes some choices in place');
+    notes.drop(note('shuffle_fixed_choices'));
     return false;
   }
   return true;
@@ -396,8 +397,7 @@ function choice(ctx: BuildContext, el: XElement): Built {
 function order(ctx: BuildContext, el: XElement): Built {
   const choices = kids(el, 'simpleChoice');
   const max = intAttr(el, 'maxChoices');
-  if (max && max < choices.length)
-    ctx.notes.refuse('an order interaction ordering only some of its choices (maxChoices) is not supported');
+  if (max && max < choices.length) ctx.notes.refuse(note('qti_order_subset_unsupported'));
   const items = labelled(ctx, choices, 'i');
   return {
     kind: 'task',
@@ -410,7 +410,7 @@ function order(ctx: BuildContext, el: XElement): Built {
 function match(ctx: BuildContext, el: XElement): Built {
   const sets = kids(el, 'simpleMatchSet');
   if (sets.length !== 2) {
-    ctx.notes.refuse('a match interaction needs exactly two match sets');
+    ctx.notes.refuse(note('qti_match_sets'));
     return { kind: 'task', answerType: 'matching', content: {}, html: '' };
   }
   const [sources, targets] = sets.map((s) => kids(s, 'simpleAssociableChoice')) as [XElement[], XElement[]];
@@ -423,14 +423,11 @@ function match(ctx: BuildContext, el: XElement): Built {
       counts.set(source, (counts.get(source) ?? 0) + 1);
     }
     if ([...counts].some(([id, n]) => ids.has(id) && n > 1))
-      ctx.notes.refuse(
-        'a match interaction whose correct response gives one source several targets is not in the task model (matching takes one target per source)',
-      );
-    else ctx.notes.drop('each source of the match interaction takes one target here (QTI matchMax above 1)');
+      ctx.notes.refuse(note('qti_match_several_targets'));
+    else ctx.notes.drop(note('qti_match_max_dropped'));
   }
   const max = intAttr(el, 'maxAssociations');
-  if (max && max < sources.length)
-    ctx.notes.drop(`the limit of ${max} associations is not kept: every source may be matched`);
+  if (max && max < sources.length) ctx.notes.drop(note('qti_max_associations_dropped', { max }));
   const all = [...sources, ...targets];
   return {
     kind: 'task',
@@ -486,10 +483,7 @@ function gapMatch(ctx: BuildContext, el: XElement): Built {
     gaps.push({ id });
     return ctx.mode === 'part' ? `<span class="qti-gap">(${gaps.length})</span>` : placeholder(id);
   });
-  if (ctx.mode === 'part')
-    ctx.notes.drop(
-      'the gaps of a gap match among other interactions are shown as numbered marks (the task model has no placeholders for the gaps of a part)',
-    );
+  if (ctx.mode === 'part') ctx.notes.drop(note('qti_gap_match_part_marks'));
   return {
     kind: 'task',
     answerType: 'gap_match',
@@ -508,10 +502,7 @@ function hottext(ctx: BuildContext, el: XElement): Built {
     choices.push({ id, html });
     return ctx.mode === 'part' ? `<span class="qti-hottext">${html}</span>` : placeholder(id);
   });
-  if (ctx.mode === 'part')
-    ctx.notes.drop(
-      'the spans of a hottext among other interactions are listed as choices (the task model has no placeholders for the spans of a part)',
-    );
+  if (ctx.mode === 'part') ctx.notes.drop(note('qti_hottext_part_choices'));
   const { minChoices, maxChoices } = limits(el);
   return {
     kind: 'task',
@@ -525,13 +516,13 @@ function hottext(ctx: BuildContext, el: XElement): Built {
 function graphicImage(ctx: BuildContext, el: XElement, areas: { coords: number[] }[]) {
   const object = kid(el, 'object') ?? kid(el, 'img') ?? descendants(el, ['object', 'img'])[0];
   if (!object) {
-    ctx.notes.refuse('a graphic interaction without its image');
+    ctx.notes.refuse(note('qti_graphic_no_image'));
     return null;
   }
   const raw = object.name === 'img' ? attr(object, 'src') : attr(object, 'data');
   const src = ctx.r.media.ref(raw);
   if (!src) {
-    ctx.notes.refuse('the image of a graphic interaction cannot be found');
+    ctx.notes.refuse(note('qti_graphic_image_missing'));
     return null;
   }
   let width = Number(attr(object, 'width'));
@@ -546,7 +537,7 @@ function graphicImage(ctx: BuildContext, el: XElement, areas: { coords: number[]
       const r = Math.max(0, ...areas.map((a) => (a.coords.length === 3 ? a.coords[2]! : 0)));
       width = Math.max(1, ...xs) + r;
       height = Math.max(1, ...ys) + r;
-      ctx.notes.drop('the image size is not known: taken from the areas');
+      ctx.notes.drop(note('qti_image_size_from_areas'));
     }
   }
   const alt = (object.name === 'img' ? attr(object, 'alt') : textOf(object)) ?? '';
@@ -575,8 +566,7 @@ function area(id: string, shape: string, coords: number[], size: { width: number
 function hotspot(ctx: BuildContext, el: XElement): Built {
   const choices = kids(el, 'hotspotChoice');
   const parsed = choices.map((c) => ({ el: c, shape: attr(c, 'shape') ?? 'rect', coords: coordsOf(c) }));
-  if (parsed.some((p) => p.coords === null))
-    ctx.notes.refuse('hotspot coords that are not numbers (percentages?)');
+  if (parsed.some((p) => p.coords === null)) ctx.notes.refuse(note('qti_hotspot_coords'));
   const image = graphicImage(
     ctx,
     el,
@@ -609,10 +599,7 @@ function selectPoint(
   const mapped =
     ctx.decl?.areaMapping?.entries.map((e) => ({ shape: e.shape as string, coords: e.coords })) ?? [];
   const shapes = mapped.length ? mapped : insideAreas;
-  if (!shapes.length)
-    ctx.notes.refuse(
-      'a select point interaction whose areas cannot be read from an areaMapping or inside expressions',
-    );
+  if (!shapes.length) ctx.notes.refuse(note('qti_select_point_areas'));
   const image = graphicImage(ctx, el, shapes);
   const areas = shapes.map((s, i) => area(`z${i + 1}`, s.shape, s.coords, image));
   const { minChoices, maxChoices } = limits(el);
@@ -634,7 +621,7 @@ const isNumeric = (decl: QtiResponseDeclaration | undefined) =>
   decl?.baseType === 'float' || decl?.baseType === 'integer';
 
 function textEntry(ctx: BuildContext, el: XElement): Built {
-  if (attr(el, 'patternMask')) ctx.notes.drop('the pattern mask of a text entry is not enforced');
+  if (attr(el, 'patternMask')) ctx.notes.drop(note('qti_text_entry_pattern_dropped'));
   const width = clampLength(intAttr(el, 'expectedLength'));
   if (ctx.mode === 'cloze')
     return {
@@ -651,8 +638,7 @@ function textEntry(ctx: BuildContext, el: XElement): Built {
 function inlineChoice(ctx: BuildContext, el: XElement): Built {
   const choices = kids(el, 'inlineChoice');
   if (boolAttr(el, 'shuffle', false)) {
-    if (ctx.mode === 'cloze')
-      ctx.notes.drop('the options of a drop-down are shown in their order (no shuffle)');
+    if (ctx.mode === 'cloze') ctx.notes.drop(note('qti_inline_choice_no_shuffle'));
   }
   if (ctx.mode === 'cloze') {
     const options = choices.map((c) => ({
@@ -678,9 +664,8 @@ function inlineChoice(ctx: BuildContext, el: XElement): Built {
 }
 
 function extendedText(ctx: BuildContext, el: XElement): Built {
-  if (ctx.decl && ctx.decl.cardinality !== 'single')
-    ctx.notes.drop('an extended text of several strings is answered as one text');
-  if (attr(el, 'patternMask')) ctx.notes.drop('the pattern mask of an extended text is not enforced');
+  if (ctx.decl && ctx.decl.cardinality !== 'single') ctx.notes.drop(note('qti_extended_text_multiple'));
+  if (attr(el, 'patternMask')) ctx.notes.drop(note('qti_extended_text_pattern_dropped'));
   return { kind: 'task', answerType: 'extended_text', content: { maxLength: 10_000 }, html: around(ctx, el) };
 }
 
@@ -702,9 +687,7 @@ function graphicOrder(ctx: BuildContext, el: XElement): Built {
     id: ctx.ids.take(attr(c, 'identifier') ?? '', 'i'),
     html: escText((attr(c, 'hotspotLabel') ?? '').trim() || String(i + 1)),
   }));
-  ctx.notes.drop(
-    'the areas of the picture are ordered by their labels (their positions on the picture are lost)',
-  );
+  ctx.notes.drop(note('qti_graphic_order_labels'));
   const picture = image
     ? `<p><img src="${escAttr(image.src)}" alt="${escAttr(image.alt ?? '')}" width="${image.width}" height="${image.height}" /></p>`
     : '';
@@ -719,7 +702,7 @@ function graphicOrder(ctx: BuildContext, el: XElement): Built {
 function slider(ctx: BuildContext, el: XElement): Built {
   const lower = attr(el, 'lowerBound');
   const upper = attr(el, 'upperBound');
-  ctx.notes.drop('a slider is answered by typing the number');
+  ctx.notes.drop(note('qti_slider_as_number'));
   const hint =
     lower !== undefined && upper !== undefined ? `<p>(${escText(lower)} … ${escText(upper)})</p>` : '';
   return { kind: 'task', answerType: 'number', content: {}, html: around(ctx, el, hint) };

@@ -32,6 +32,7 @@ import {
   type Built,
   type InteractionKind,
 } from './qti-body.js';
+import { note, type ImportNote } from '../notes.js';
 import { nativeEquivalent } from './qti-native.js';
 import { literalsOf, readDeclarations, readProcessing, renameIdentifiers } from './qti-rp.js';
 import { attr, boolAttr, kid, kids, readQtiXml, textOf, type XElement } from './qti-xml.js';
@@ -144,11 +145,16 @@ function slotReference(
   return referenceFromAnswer(slot, content, answerFromQti(slot, decl, values));
 }
 
-function describe(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 3)
-    .map((i) => `${i.path.map(String).join('.') || 'task'}: ${i.message}`)
-    .join('; ');
+/** The first issues of a schema check: the path of the first (`path`) and all of them in English (`details`). */
+function describe(issues: readonly { path: PropertyKey[]; message: string }[]) {
+  const where = (i: { path: PropertyKey[] }) => i.path.map(String).join('.') || 'task';
+  return {
+    path: issues[0] ? where(issues[0]) : 'task',
+    details: issues
+      .slice(0, 3)
+      .map((i) => `${where(i)}: ${i.message}`)
+      .join('; '),
+  };
 }
 
 /** One item as a ParsedItem (refused with the reason when it does not fit the task model). */
@@ -163,29 +169,24 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   });
 
   if (root.name !== 'assessmentItem') {
-    notes.refuse(`not a QTI item (${root.name})`);
+    notes.refuse(note('qti_not_item', { element: root.name }));
     return refused();
   }
   const decls = readDeclarations(root);
   decls.problems.forEach((p) => notes.refuse(p));
   const body = kid(root, 'itemBody');
-  if (!body) notes.refuse('the item has no body');
+  if (!body) notes.refuse(note('qti_no_body'));
   const found = body ? interactionsOf(body) : [];
   const unsupported = [...new Set(found.filter(({ el }) => !kindOf(el.name)).map(({ el }) => el.name))];
-  if (unsupported.length) notes.refuse(`unsupported interaction: ${unsupported.join(', ')}`);
-  if (body && !found.length) notes.refuse('the item has no interaction: nothing to answer');
+  unsupported.forEach((name) => notes.refuse(note('interaction_unsupported', { name })));
+  if (body && !found.length) notes.refuse(note('qti_no_interaction'));
   if (notes.refusals.length || !body) return refused();
 
-  if (boolAttr(root, 'adaptive', false))
-    notes.refuse('adaptive items (several attempts with feedback between them) are not supported');
-  if (kid(root, 'templateProcessing'))
-    notes.refuse('template processing (cloned items with random values) is not supported');
-  else if (decls.templateIds.length)
-    notes.drop('template variables dropped (the item has no template processing)');
-  if (kids(root, 'modalFeedback').length)
-    notes.drop('feedback (modalFeedback, feedbackBlock, feedbackInline) dropped');
-  if (kids(root, 'assessmentStimulusRef').length)
-    notes.drop('shared stimuli (assessmentStimulusRef) dropped');
+  if (boolAttr(root, 'adaptive', false)) notes.refuse(note('qti_adaptive_unsupported'));
+  if (kid(root, 'templateProcessing')) notes.refuse(note('qti_template_processing_unsupported'));
+  else if (decls.templateIds.length) notes.drop(note('qti_template_variables_dropped'));
+  if (kids(root, 'modalFeedback').length) notes.drop(note('qti_feedback_dropped'));
+  if (kids(root, 'assessmentStimulusRef').length) notes.drop(note('qti_stimulus_dropped'));
 
   const declared = new Map(decls.responses.map((r) => [r.id, r]));
   const interactions = found.map(({ el, parent }) => ({
@@ -196,13 +197,17 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   }));
   for (const i of interactions)
     if (!declared.has(i.responseId))
-      notes.refuse(`the response ${i.responseId || '(none)'} of a ${i.el.name} is not declared`);
+      notes.refuse(
+        i.responseId
+          ? note('qti_response_undeclared', { response: i.responseId, interaction: i.el.name })
+          : note('qti_interaction_no_response', { interaction: i.el.name }),
+      );
   if (new Set(interactions.map((i) => i.responseId)).size !== interactions.length)
-    notes.refuse('two interactions share one response');
+    notes.refuse(note('qti_response_shared'));
   if (notes.refusals.length) return refused();
 
   // Response processing first: a select point interaction takes its areas from it.
-  const problems: string[] = [];
+  const problems: ImportNote[] = [];
   const processing = readProcessing(root, problems, (location) => {
     const path = pkg?.resolve(src.path, location);
     if (!pkg || !path || !pkg.has(path)) return null;
@@ -248,7 +253,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   let html = tidy(r.children(body, (el) => byElement.get(el)?.built.html));
   if (!html.replace(/<[^>]*>/g, '').trim() && !/<img\b|\{\{/.test(html)) {
     html = `<p>${escText(title)}</p>${html}`;
-    notes.say('the item body has no text of its own: the title is the question');
+    notes.say(note('qti_title_as_question'));
   }
   if (notes.refusals.length) return refused();
 
@@ -256,9 +261,10 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   const task = (def: Omit<ParsedTask, 'html' | 'solutionHtml'>): QtiItemResult => {
     const full = { ...def, html, solutionHtml } as ParsedTask;
     const checked = taskDefinitionSchema.safeParse(full);
-    if (!checked.success) notes.refuse(`the task does not fit the model: ${describe(checked.error.issues)}`);
+    if (!checked.success) notes.refuse(note('qti_task_invalid', describe(checked.error.issues)));
     const placeholders = placeholderProblems(def.answerType, def.content, html);
-    if (placeholders.length) notes.refuse(`the task html is wrong: ${placeholders.slice(0, 3).join('; ')}`);
+    if (placeholders.length)
+      notes.refuse(note('qti_placeholders_wrong', { details: placeholders.slice(0, 3).join('; ') }));
     if (notes.refusals.length) return refused();
     return {
       item: {
@@ -300,26 +306,24 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   // Graded by experts: an extended text or upload alone.
   if (interactions.every((i) => MANUAL_KINDS.includes(i.kind))) {
     if (interactions.length > 1) {
-      notes.refuse(
-        'several human-scored interactions and nothing scored automatically: not in the task model',
-      );
+      notes.refuse(note('qti_several_expert_interactions'));
       return refused();
     }
-    if (processing.kind !== 'none') notes.drop('the response processing of a human-scored item dropped');
+    if (processing.kind !== 'none') notes.drop(note('qti_expert_processing_dropped'));
     const score = decls.outcomes.find((o) => o.id === 'SCORE');
     const declaredMax =
       score?.normalMaximum ?? Number(decls.outcomes.find((o) => o.id === 'MAXSCORE')?.defaultValue ?? NaN);
     const maxScore =
       Number.isFinite(declaredMax) && declaredMax >= 1 ? Math.min(100, Math.round(declaredMax)) : 1;
     if (Number.isFinite(declaredMax) && declaredMax !== maxScore)
-      notes.drop(`full marks rounded to ${maxScore} (expert criteria are whole points)`);
+      notes.drop(note('qti_max_score_rounded', { points: maxScore }));
     const rubric = r.solution.length
       ? textOf(readRubric(r.solution.join('')))
           .replace(/\s+/g, ' ')
           .trim()
           .slice(0, 4000)
       : '';
-    if (!rubric) notes.say('no scoring rubric in the item: one criterion for the whole answer');
+    if (!rubric) notes.say(note('qti_no_rubric'));
     return task({
       answerType,
       content,
@@ -332,28 +336,27 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
 
   // Scored by the item's response processing.
   if (processing.kind === 'none') {
-    notes.refuse('the item has no response processing: there is no way to score it');
+    notes.refuse(note('qti_no_processing'));
     return refused();
   }
   if (processing.kind === 'unknownTemplate') {
-    notes.refuse(`unknown response processing template ${processing.uri}`);
+    notes.refuse(note('qti_template_unknown', { uri: processing.uri }));
     return refused();
   }
-  problems.forEach((p) => notes.refuse(`response processing: ${p}`));
+  problems.forEach((p) => notes.refuse(p));
   let template: string | undefined;
   let rules: Json[] | undefined;
   if (processing.kind === 'template') {
     if (declared.has('RESPONSE')) template = processing.template;
     else if (declared.size === 1) rules = templateAsRules(processing.template, decls.responses[0]!.id);
-    else notes.refuse(`the ${processing.template} template scores RESPONSE, which the item does not declare`);
+    else notes.refuse(note('qti_template_response_missing', { template: processing.template }));
   } else {
     rules = processing.rules;
-    if (processing.fromTemplate)
-      notes.say(`response processing read from the template ${processing.fromTemplate}`);
+    if (processing.fromTemplate) notes.say(note('qti_template_file_read', { file: processing.fromTemplate }));
   }
   if (rules) {
     const unknown = unsupportedQtiOperators(rules);
-    if (unknown.length) notes.refuse(`unsupported QTI response processing: ${unknown.join(', ')}`);
+    if (unknown.length) notes.refuse(note('operator_unsupported', { names: unknown.join(', ') }));
     const outcomeIds = new Set([...decls.outcomes.map((o) => o.id), 'SCORE']);
     const skipped = new Map(decls.skippedOutcomes.map((o) => [o.id, o.baseType]));
     const templates = new Set(decls.templateIds);
@@ -365,16 +368,15 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
     });
     for (const id of [...read, ...written]) {
       if (declared.has(id) || outcomeIds.has(id)) continue;
-      if (templates.has(id))
-        notes.refuse(`the response processing uses the template variable ${id} (item cloning)`);
+      if (templates.has(id)) notes.refuse(note('qti_rp_template_variable', { id }));
       else if (skipped.has(id))
-        notes.refuse(`the outcome ${id} of base type ${skipped.get(id)} is not supported`);
-      else if (BUILT_IN.has(id)) notes.refuse(`the response processing uses the built-in variable ${id}`);
-      else notes.refuse(`the response processing uses ${id}, which is not declared`);
+        notes.refuse(note('qti_outcome_type_unsupported', { id, baseType: skipped.get(id)! }));
+      else if (BUILT_IN.has(id)) notes.refuse(note('qti_rp_builtin_variable', { id }));
+      else notes.refuse(note('qti_rp_undeclared_variable', { id }));
     }
   }
   if (decls.responses.length > 50 || decls.outcomes.length > 50)
-    notes.refuse('more than 50 response or outcome declarations');
+    notes.refuse(note('qti_too_many_declarations'));
   if (notes.refusals.length) return refused();
 
   const raw = renameIdentifiers(
@@ -391,7 +393,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   );
   const parsed = qtiScoringSchema.safeParse(raw);
   if (!parsed.success) {
-    notes.refuse(`the response processing does not fit the model: ${describe(parsed.error.issues)}`);
+    notes.refuse(note('qti_rp_invalid', describe(parsed.error.issues)));
     return refused();
   }
   const scoring = parsed.data;
@@ -402,8 +404,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   const slotOf = (s: Slot): QtiSlot =>
     s.built.kind === 'blank' ? (`gap_${String(s.built.blank.kind)}` as QtiSlot) : s.built.answerType;
   const missingKey: string[] = [];
-  const noKey = (responseId: string) =>
-    notes.say(`no correct response for ${responseId}: the key shown after publication leaves it out`);
+  const noKey = (responseId: string) => notes.say(note('qti_key_missing_part', { response: responseId }));
   const refOf = (s: Slot): unknown => {
     const decl = responses.get(s.responseId)!;
     const values = valuesOf(decl);
@@ -442,9 +443,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
       ),
     };
   if (missingKey.length) {
-    notes.refuse(
-      `no correct response or positive mapping for ${missingKey.join(', ')}: the key shown after publication cannot be made`,
-    );
+    notes.refuse(note('qti_key_missing', { responses: missingKey.join(', ') }));
     return refused();
   }
 
@@ -463,17 +462,15 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
         : runQti(compileQti(scoring), bindResponses(answerType, content, scoring, answer));
     if (run && run.score > 0) {
       maxScore = Math.round(run.score * 1e6) / 1e6;
-      notes.say(`full marks ${maxScore}: the score of the correct response`);
+      notes.say(note('qti_max_score_from_key', { points: maxScore }));
     }
   }
   if (maxScore === null || !(maxScore > 0)) {
-    notes.refuse(
-      'the full marks cannot be known (no mapping bound, normalMaximum, MAXSCORE or scoring correct response)',
-    );
+    notes.refuse(note('qti_max_score_unknown'));
     return refused();
   }
   if (maxScore > 100) {
-    notes.refuse(`the item is worth ${maxScore} points; at most 100 are allowed`);
+    notes.refuse(note('qti_max_score_too_high', { points: maxScore }));
     return refused();
   }
   const native = nativeEquivalent({ answerType, content, reference, scoring, maxScore });

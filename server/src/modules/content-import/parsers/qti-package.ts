@@ -1,4 +1,5 @@
 import { assertNoDoctype, rootElementName, xmlText } from '../safety/xml.js';
+import { note, type ImportNote } from '../notes.js';
 import { parseQtiItem, type QtiItemResult } from './qti-item.js';
 import { attr, descendants, kids, readQtiXml, type QtiDocument, type XElement } from './qti-xml.js';
 import {
@@ -128,7 +129,7 @@ function batchFormat(formats: SourceFormat[]): SourceFormat {
   return best;
 }
 
-const refusedFile = (path: string, reason: string): ParsedItem => ({
+const refusedFile = (path: string, reason: ImportNote): ParsedItem => ({
   sourceId: path,
   title: path.split('/').pop() ?? path,
   outcome: 'refused',
@@ -162,7 +163,7 @@ export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<
   for (const path of listing.items) {
     const doc = readDoc(pkg, path);
     if (!('root' in doc)) {
-      items.push(refusedFile(path, `the file is not well-formed XML: ${doc.error}`));
+      items.push(refusedFile(path, note('qti_xml_malformed', { details: doc.error })));
       continue;
     }
     if (doc.root.name !== 'assessmentItem') continue; // a template, stimulus or result listed as an item

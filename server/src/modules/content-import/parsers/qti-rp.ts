@@ -10,6 +10,7 @@ import {
   type QtiShape,
   type QtiTemplate,
 } from '@attesta/contract';
+import { note, type ImportNote } from '../notes.js';
 import { attr, boolAttr, intAttr, isElement, kid, kids, numAttr, textOf, type XElement } from './qti-xml.js';
 
 /*
@@ -35,7 +36,7 @@ export interface ReadDeclarations {
   skippedOutcomes: { id: string; baseType: string }[];
   /** Template variables (item cloning) declared by the item. */
   templateIds: string[];
-  problems: string[];
+  problems: ImportNote[];
 }
 
 function numbers(list: string | undefined): number[] | null {
@@ -45,10 +46,10 @@ function numbers(list: string | undefined): number[] | null {
   return xs.every((x) => Number.isFinite(x)) ? xs : null;
 }
 
-function readMapping(el: XElement, problems: string[], id: string): QtiResponseDeclaration['mapping'] {
+function readMapping(el: XElement, problems: ImportNote[], id: string): QtiResponseDeclaration['mapping'] {
   const entries = kids(el, 'mapEntry').map((e) => {
     const value = numAttr(e, 'mappedValue');
-    if (value === undefined) problems.push(`${id}: a map entry without a numeric mapped value`);
+    if (value === undefined) problems.push(note('qti_map_entry_unreadable', { response: id }));
     const caseSensitive = attr(e, 'caseSensitive');
     return {
       key: attr(e, 'mapKey') ?? '',
@@ -66,7 +67,7 @@ function readMapping(el: XElement, problems: string[], id: string): QtiResponseD
 
 function readAreaMapping(
   el: XElement,
-  problems: string[],
+  problems: ImportNote[],
   id: string,
 ): QtiResponseDeclaration['areaMapping'] {
   const entries = kids(el, 'areaMapEntry').flatMap((e) => {
@@ -74,7 +75,7 @@ function readAreaMapping(
     const coords = numbers(attr(e, 'coords'));
     const value = numAttr(e, 'mappedValue');
     if (!SHAPES.has(shape) || coords === null || value === undefined) {
-      problems.push(`${id}: an area map entry whose shape, coords or value cannot be read`);
+      problems.push(note('qti_area_map_entry_unreadable', { response: id }));
       return [];
     }
     return [{ shape: shape as QtiShape, coords, value }];
@@ -89,18 +90,18 @@ function readAreaMapping(
 
 /** The declarations of an item (assessmentItem root). */
 export function readDeclarations(item: XElement): ReadDeclarations {
-  const problems: string[] = [];
+  const problems: ImportNote[] = [];
   const responses: QtiResponseDeclaration[] = [];
   for (const el of kids(item, 'responseDeclaration')) {
     const id = attr(el, 'identifier') ?? '';
     const cardinality = attr(el, 'cardinality') ?? 'single';
     const baseType = attr(el, 'baseType');
     if (!CARDINALITIES.has(cardinality)) {
-      problems.push(`${id}: unknown cardinality ${cardinality}`);
+      problems.push(note('qti_cardinality_unknown', { response: id, cardinality }));
       continue;
     }
     if (baseType !== undefined && !BASE_TYPES.has(baseType)) {
-      problems.push(`${id}: responses of base type ${baseType} are not supported`);
+      problems.push(note('qti_base_type_unsupported', { response: id, baseType }));
       continue;
     }
     const correctEl = kid(el, 'correctResponse');
@@ -151,17 +152,16 @@ const BY_ID = new Set(['variable', 'correct', 'mapResponse', 'mapResponsePoint',
 const isReference = (v: string | undefined) => v !== undefined && /^\s*\{.*\}\s*$/.test(v);
 
 /** One expression element as its JSON node. */
-export function expressionOf(el: XElement, problems: string[]): Record<string, unknown> {
+export function expressionOf(el: XElement, problems: ImportNote[]): Record<string, unknown> {
   const args = () => kids(el).map((c) => expressionOf(c, problems));
   const op = el.name;
-  const refuse = (what: string) => {
-    problems.push(`${op}: ${what} given by a variable is not supported`);
+  const refuse = (attribute: string) => {
+    problems.push(note('qti_rp_variable_attribute', { operator: op, attribute }));
     return { op, args: args() };
   };
   if (op === 'baseValue') return { op, baseType: attr(el, 'baseType') ?? 'string', value: valueText(el) };
   if (BY_ID.has(op)) {
-    if (op === 'variable' && attr(el, 'weightIdentifier'))
-      problems.push('variable: weights of test variables are not supported');
+    if (op === 'variable' && attr(el, 'weightIdentifier')) problems.push(note('qti_rp_weights_unsupported'));
     return { op, id: attr(el, 'identifier') ?? '' };
   }
   if (op === 'null') return { op };
@@ -169,9 +169,9 @@ export function expressionOf(el: XElement, problems: string[]): Record<string, u
   switch (op) {
     case 'equal': {
       const tolerance = attr(el, 'tolerance');
-      if (isReference(tolerance)) return refuse('a tolerance');
+      if (isReference(tolerance)) return refuse('tolerance');
       const t = numbers(tolerance);
-      if (t === null) problems.push('equal: the tolerance cannot be read');
+      if (t === null) problems.push(note('qti_rp_tolerance_unreadable'));
       return {
         op,
         ...(attr(el, 'toleranceMode') ? { toleranceMode: attr(el, 'toleranceMode') } : {}),
@@ -187,7 +187,7 @@ export function expressionOf(el: XElement, problems: string[]): Record<string, u
     }
     case 'equalRounded':
     case 'roundTo': {
-      if (isReference(attr(el, 'figures'))) return refuse('the figures');
+      if (isReference(attr(el, 'figures'))) return refuse('figures');
       return {
         op,
         ...(attr(el, 'roundingMode') ? { roundingMode: attr(el, 'roundingMode') } : {}),
@@ -211,11 +211,11 @@ export function expressionOf(el: XElement, problems: string[]): Record<string, u
         args: args(),
       };
     case 'patternMatch': {
-      if (isReference(attr(el, 'pattern'))) return refuse('a pattern');
+      if (isReference(attr(el, 'pattern'))) return refuse('pattern');
       return { op, pattern: attr(el, 'pattern') ?? '', args: args() };
     }
     case 'anyN': {
-      if (isReference(attr(el, 'min')) || isReference(attr(el, 'max'))) return refuse('min or max');
+      if (isReference(attr(el, 'min')) || isReference(attr(el, 'max'))) return refuse('min/max');
       return { op, min: intAttr(el, 'min', 0), max: intAttr(el, 'max', 0), args: args() };
     }
     case 'index': {
@@ -227,7 +227,7 @@ export function expressionOf(el: XElement, problems: string[]): Record<string, u
       return { op, fieldId: attr(el, 'fieldIdentifier') ?? '', args: args() };
     case 'inside': {
       const coords = numbers(attr(el, 'coords'));
-      if (coords === null) problems.push('inside: the coords cannot be read');
+      if (coords === null) problems.push(note('qti_rp_coords_unreadable'));
       return { op, shape: attr(el, 'shape') ?? '', coords: coords ?? [], args: args() };
     }
     default:
@@ -236,24 +236,24 @@ export function expressionOf(el: XElement, problems: string[]): Record<string, u
 }
 
 /** Rule elements (children of responseProcessing, responseIf…) as their JSON nodes. */
-export function rulesOf(els: readonly XElement[], problems: string[]): Record<string, unknown>[] {
+export function rulesOf(els: readonly XElement[], problems: ImportNote[]): Record<string, unknown>[] {
   return els.map((el) => ruleOf(el, problems));
 }
 
-function branchOf(el: XElement, problems: string[]): { cond: unknown; then: unknown[] } {
+function branchOf(el: XElement, problems: ImportNote[]): { cond: unknown; then: unknown[] } {
   const [cond, ...then] = kids(el);
-  if (!cond) problems.push(`${el.name} without a condition`);
+  if (!cond) problems.push(note('qti_rp_condition_missing', { element: el.name }));
   return {
     cond: cond ? expressionOf(cond, problems) : { op: '(missing)' },
     then: rulesOf(then, problems),
   };
 }
 
-function ruleOf(el: XElement, problems: string[]): Record<string, unknown> {
+function ruleOf(el: XElement, problems: ImportNote[]): Record<string, unknown> {
   switch (el.name) {
     case 'responseCondition': {
       const ifEl = kid(el, 'responseIf');
-      if (!ifEl) problems.push('responseCondition without responseIf');
+      if (!ifEl) problems.push(note('qti_rp_if_missing'));
       const elseIfs = kids(el, 'responseElseIf');
       const elseEl = kid(el, 'responseElse');
       return {
@@ -265,7 +265,7 @@ function ruleOf(el: XElement, problems: string[]): Record<string, unknown> {
     }
     case 'setOutcomeValue': {
       const value = kids(el)[0];
-      if (!value) problems.push('setOutcomeValue without a value');
+      if (!value) problems.push(note('qti_rp_value_missing'));
       return {
         rule: 'setOutcomeValue',
         id: attr(el, 'identifier') ?? '',
@@ -301,7 +301,7 @@ export type ReadProcessing =
  */
 export function readProcessing(
   item: XElement,
-  problems: string[],
+  problems: ImportNote[],
   loadTemplate: (location: string) => XElement | null,
 ): ReadProcessing {
   const rp = kid(item, 'responseProcessing');

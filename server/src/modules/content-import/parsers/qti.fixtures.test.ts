@@ -13,7 +13,7 @@ import { answerFromResponses, readQtiResult } from './qti-result.js';
 import { rulesOf } from './qti-rp.js';
 import { kids, readQtiXml } from './qti-xml.js';
 import { qtiParser } from './qti.js';
-import type { ParsedTask, SafePackage } from './types.js';
+import type { ImportNote, ParsedTask, SafePackage } from './types.js';
 
 /*
  * The QTI parser against the curated interop fixtures (../shared/fixtures/interop, MANIFEST.txt
@@ -39,7 +39,7 @@ function load(rel: string): { detail: QtiItemResult; task: ParsedTask } {
   const batch = parseQtiFile(rel.split('/').pop()!, read(rel));
   expect(batch.items).toHaveLength(1);
   const detail = [...batch.details.values()][0]!;
-  expect(detail.item.outcome, detail.item.notes.join('; ')).not.toBe('refused');
+  expect(detail.item.outcome, detail.item.notes.map((n) => n.text).join('; ')).not.toBe('refused');
   return { detail, task: detail.item.task! };
 }
 
@@ -145,7 +145,7 @@ fixtures(title, () => {
       const { task, detail } = load('qti21/sdk_modalFeedback.xml');
       expect(task.maxScore).toBe(10);
       expect(detail.item.outcome).toBe('converted');
-      expect(detail.item.notes.join()).toMatch(/feedback/);
+      expect(detail.item.notes.map((n) => n.text).join()).toMatch(/feedback/);
       expect(points(task, id(task, 'True'))).toBe(10);
       expect(points(task, id(task, 'False'))).toBe(0);
     });
@@ -499,7 +499,7 @@ fixtures(title, () => {
       const prepared = prepareBatch(await qtiParser.parse({ package: pkg }), { package: pkg });
       const item = prepared.items.find((i) => i.sourceId === 'Hotspot_278940407')!;
       expect(item.outcome).toBe('converted');
-      expect(item.notes.join()).toMatch(/media left out/);
+      expect(item.notes.map((n) => n.text).join()).toMatch(/media left out/);
       expect(prepared.items.filter((i) => i.outcome === 'refused')).toEqual([]);
       expect(prepared.tests[0]!.itemSourceIds).toHaveLength(13);
     });
@@ -509,7 +509,7 @@ fixtures(title, () => {
     const templateRules = (rel: string) => {
       const { root } = readQtiXml(read(rel), rel);
       expect(root.name).toBe('responseProcessing');
-      const problems: string[] = [];
+      const problems: ImportNote[] = [];
       const rules = rulesOf(kids(root), problems);
       expect(problems).toEqual([]);
       return rules;
@@ -567,7 +567,9 @@ fixtures(title, () => {
       const [detail] = parseQtiPackage(pkg).details.values();
       const task = detail!.item.task!;
       expect((task.scoring as QtiScoring).rules).toHaveLength(1);
-      expect(detail!.item.notes.join()).toMatch(/read from the template \.\.\/rp\/own_rules\.xml/);
+      expect(detail!.item.notes.map((n) => n.text).join()).toMatch(
+        /read from the template \.\.\/rp\/own_rules\.xml/,
+      );
       expect(points(task, id(task, 'You must stay with your luggage at all times.'))).toBe(1);
       expect(points(task, id(task, 'Remember your luggage when you leave.'))).toBe(0);
     });

@@ -182,7 +182,7 @@ function translate(value: unknown, ids: ReadonlyMap<string, string>): unknown {
 
 /** The same scores (and status) before and after, on the task's own sample of answers. */
 function expectSameScores(before: Task, after: Again): number {
-  expect(after.item.outcome, after.item.notes.join('; ')).not.toBe('refused');
+  expect(after.item.outcome, after.item.notes.map((n) => n.text).join('; ')).not.toBe('refused');
   const task = after.item.task!;
   expect([task.answerType, task.maxScore]).toEqual([before.answerType, before.maxScore]);
   const values = sample(before.answerType, before.content as Record<string, unknown>, before.reference);

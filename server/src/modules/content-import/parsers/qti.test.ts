@@ -29,7 +29,7 @@ function parseOne(xml: string, name = 'item.xml'): ParsedItem {
 }
 function taskOf(xml: string): ParsedTask {
   const item = parseOne(xml);
-  expect(item.outcome, item.notes.join('; ')).not.toBe('refused');
+  expect(item.outcome, item.notes.map((n) => n.text).join('; ')).not.toBe('refused');
   return item.task!;
 }
 const points = (task: ParsedTask, value: unknown): number | string => {
@@ -185,7 +185,22 @@ describe('response processing rules', () => {
     const item = parseOne(numeric(`<setOutcomeValue identifier="SCORE">${expr}</setOutcomeValue>`));
     expect(item.outcome).toBe('refused');
     expect(item.task).toBeUndefined();
-    expect(item.notes.join()).toMatch(reason);
+    expect(item.notes.map((n) => n.text).join()).toMatch(reason);
+  });
+
+  it('names an unsupported operator and an unsupported interaction by code and params', () => {
+    const random = parseOne(
+      numeric(
+        '<setOutcomeValue identifier="SCORE"><random><multiple><baseValue baseType="float">1</baseValue></multiple></random></setOutcomeValue>',
+      ),
+    );
+    expect(random.notes).toEqual([
+      {
+        code: 'operator_unsupported',
+        params: { names: 'random' },
+        text: 'unsupported QTI response processing: random',
+      },
+    ]);
   });
 
   it('refuses lookupOutcomeValue (a rule) and a tolerance given by a variable', () => {
@@ -194,14 +209,21 @@ describe('response processing rules', () => {
         numeric(
           '<lookupOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></lookupOutcomeValue>',
         ),
-      ).notes.join(),
+      )
+        .notes.map((n) => n.text)
+        .join(),
     ).toMatch(/lookupOutcomeValue/);
     const byVariable = parseOne(
       numeric(`<responseCondition><responseIf><equal toleranceMode="absolute" tolerance="{TOL}"><variable identifier="R"/><correct identifier="R"/></equal>
         <setOutcomeValue identifier="SCORE"><baseValue baseType="float">3</baseValue></setOutcomeValue></responseIf></responseCondition>`),
     );
     expect(byVariable.outcome).toBe('refused');
-    expect(byVariable.notes.join()).toMatch(/tolerance given by a variable/);
+    expect(byVariable.notes.map((n) => n.text).join()).toMatch(/tolerance given by a variable/);
+    expect(byVariable.notes).toContainEqual({
+      code: 'qti_rp_variable_attribute',
+      params: { operator: 'equal', attribute: 'tolerance' },
+      text: 'response processing: equal: a tolerance given by a variable is not supported',
+    });
   });
 });
 
@@ -251,7 +273,7 @@ describe('refusals and losses', () => {
   ])('refuses %s with the reason', (_, xml, reason) => {
     const item = parseOne(xml);
     expect(item.outcome).toBe('refused');
-    expect(item.notes.join()).toMatch(reason);
+    expect(item.notes.map((n) => n.text).join()).toMatch(reason);
   });
 
   it('refuses a match whose key gives one source several targets; converts one that only allows it', () => {
@@ -263,10 +285,10 @@ describe('refusals and losses', () => {
         </matchInteraction></itemBody><responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/>`);
     const grid = parseOne(match('<value>A X</value><value>A Y</value><value>B Y</value>'));
     expect(grid.outcome).toBe('refused');
-    expect(grid.notes.join()).toMatch(/one source several targets/);
+    expect(grid.notes.map((n) => n.text).join()).toMatch(/one source several targets/);
     const single = parseOne(match('<value>A X</value><value>B Y</value>'));
     expect(single.outcome).toBe('converted');
-    expect(single.notes.join()).toMatch(/one target here/);
+    expect(single.notes.map((n) => n.text).join()).toMatch(/one target here/);
     expect(points(single.task!, { l1: 'r1', l2: 'r2' })).toBe(1);
     expect(points(single.task!, { l1: 'r2', l2: 'r1' })).toBe(0);
   });
@@ -282,8 +304,19 @@ describe('refusals and losses', () => {
       ),
     );
     expect(item.outcome).toBe('converted');
-    expect(item.notes.join('|')).toMatch(/shuffle turned off/);
-    expect(item.notes.join('|')).toMatch(/feedback .*dropped/);
+    expect(item.notes.map((n) => n.text).join('|')).toMatch(/shuffle turned off/);
+    expect(item.notes.map((n) => n.text).join('|')).toMatch(/feedback .*dropped/);
+    // Losses first, then what is said in passing; each with its code.
+    expect(item.notes.map((n) => n.code)).toEqual([
+      'qti_feedback_dropped',
+      'shuffle_fixed_choices',
+      'qti_rubric_as_solution',
+    ]);
+    expect(item.notes[2]).toEqual({
+      code: 'qti_rubric_as_solution',
+      params: { views: 'scorer' },
+      text: 'a rubric block for scorer kept as the solution',
+    });
     expect(item.task!.html).toBe('<p>Q</p><div class="qti-rubric"><p>Read carefully.</p></div>');
     expect(item.task!.solutionHtml).toBe('<p>A is right.</p>');
     expect((item.task!.content as { options: unknown[]; shuffle: boolean }).shuffle).toBe(false);
@@ -319,7 +352,7 @@ describe('interactions', () => {
         </responseProcessing>`),
     );
     expect(task.outcome).toBe('converted');
-    expect(task.notes.join()).toMatch(/spans of a hottext among other interactions/);
+    expect(task.notes.map((n) => n.text).join()).toMatch(/spans of a hottext among other interactions/);
     const t = task.task!;
     expect(t.answerType).toBe('composite');
     expect((t.content as { parts: { answerType: string }[] }).parts.map((p) => p.answerType)).toEqual([
@@ -459,12 +492,12 @@ describe('media', () => {
     expect(item!.task!.html).toContain('<img src="https://example.org/x.png" alt="web" />');
     expect(item!.task!.html).toContain('<a href="q/media/clip.mp4">The clip</a>');
     expect(item!.task!.html).not.toContain('outside');
-    expect(item!.notes.join()).toMatch(
+    expect(item!.notes.map((n) => n.text).join()).toMatch(
       /leaving the package was dropped.*shown as links|shown as links.*leaving the package/,
     );
     const prepared = prepareBatch(parseQtiPackage(pkg), { package: pkg }).items[0]!;
     expect(prepared.media.map((m) => m.ref).sort()).toEqual(['q/media/a b.png', 'q/media/c.png']);
-    expect(prepared.notes.join()).toMatch(/media left out: q\/media\/clip\.mp4/);
+    expect(prepared.notes.map((n) => n.text).join()).toMatch(/media left out: q\/media\/clip\.mp4/);
   });
 });
 
@@ -548,7 +581,7 @@ describe('tests and packages', () => {
     const [one, two] = (await qtiParser.parse({ package: bad })).items;
     expect(one!.outcome).toBe('imported');
     expect(two).toMatchObject({ sourceId: 'two.xml', outcome: 'refused' });
-    expect(two!.notes[0]).toMatch(/not well-formed/);
+    expect(two!.notes[0]!.text).toMatch(/not well-formed/);
     const doctype = await pkgOf([
       { name: 'one.xml', data: simple('one') },
       {

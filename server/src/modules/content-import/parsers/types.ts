@@ -1,5 +1,8 @@
 import type { ErrorCode, TaskDefinitionInput } from '@attesta/contract';
 import { PermanentJobError } from '../../../jobs/runner.js';
+import type { ImportNote } from '../notes.js';
+
+export type { ImportNote } from '../notes.js';
 
 /*
  * The interface every format parser of the content import implements (issue 11). A parser turns
@@ -13,8 +16,9 @@ import { PermanentJobError } from '../../../jobs/runner.js';
  * - read XML only through `parseXmlSafely` (../safety/xml.ts): DOCTYPE/ENTITY refused, depth
  *   limited; never read a file outside the package (use `SafePackage.resolve`);
  * - an item the parser cannot express in our task model is `outcome: 'refused'` with a note saying
- *   why (in English); an item mapped with a loss (a feature dropped, a scoring rule approximated) is
- *   `converted` with notes; an exact mapping is `imported`;
+ *   why; an item mapped with a loss (a feature dropped, a scoring rule approximated) is `converted`
+ *   with notes; an exact mapping is `imported`. Every note is made by `note(code, params)`
+ *   (../notes.ts): a code the interfaces translate and its English text;
  * - a whole file that cannot be read at all throws an ImportRefusal (`xml_malformed`,
  *   `import_invalid`, `unsupported_format`…): the import fails and nothing is created;
  * - html stays as the source wrote it (the job sanitises it); media referenced by the html are listed
@@ -86,8 +90,8 @@ export interface ParsedItem {
   /** Category path, outermost first (a Moodle category, a QTI package folder): ['Алгебра', 'Уравнения']. */
   category?: string[];
   outcome: ItemOutcome;
-  /** What was lost or changed, or why the item was refused (English, short). */
-  notes: string[];
+  /** What was lost or changed, or why the item was refused (`note(code, params)`, ../notes.ts). */
+  notes: ImportNote[];
   /** Absent when refused. */
   task?: ParsedTask;
   media: ParsedMedia[];

@@ -1,6 +1,7 @@
 import sanitizeHtmlLib from 'sanitize-html';
 import { cleanFileName, extensionOf, sniffFile } from '../../../lib/file-sniff.js';
 import { sanitizeHtml } from '../../../lib/sanitize.js';
+import { note, type ImportNote } from '../notes.js';
 
 /*
  * Media of imported items: what may be stored as a task file, and how. Raster images and PDF are
@@ -19,7 +20,8 @@ export interface CheckedMedia {
   data: Buffer;
 }
 
-export type MediaCheck = { ok: true; media: CheckedMedia } | { ok: false; reason: string };
+/** A media file kept (in what form), or the note saying why it is left out. */
+export type MediaCheck = { ok: true; media: CheckedMedia } | { ok: false; note: ImportNote };
 
 const KEPT = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']);
 
@@ -210,13 +212,13 @@ const withExtension = (name: string, ext: string) => {
 /** Checks one media file: what may be stored (and in what form), or why it is not kept. */
 export function checkMedia(data: Buffer, nameHint: string): MediaCheck {
   const name = cleanFileName(nameHint.split('/').pop(), 'media');
-  if (data.length === 0) return { ok: false, reason: `${name}: empty file` };
+  if (data.length === 0) return { ok: false, note: note('media_empty', { name }) };
   if (data.length > MAX_MEDIA_BYTES)
-    return { ok: false, reason: `${name}: larger than ${MAX_MEDIA_BYTES / 1024 / 1024} MB` };
+    return { ok: false, note: note('media_too_large', { name, mb: MAX_MEDIA_BYTES / 1024 / 1024 }) };
   const ext = extensionOf(name);
   if (ext === 'svg' || looksLikeSvg(data)) {
     const clean = sanitizeSvg(data.toString('utf8'));
-    if (!/^<svg[\s>]/.test(clean)) return { ok: false, reason: `${name}: not a readable SVG image` };
+    if (!/^<svg[\s>]/.test(clean)) return { ok: false, note: note('media_svg_unreadable', { name }) };
     return {
       ok: true,
       media: { name: withExtension(name, 'svg'), mime: 'image/svg+xml', data: Buffer.from(clean) },
@@ -230,7 +232,6 @@ export function checkMedia(data: Buffer, nameHint: string): MediaCheck {
     };
   }
   const sniffed = sniffFile(data, name);
-  if (!sniffed || !KEPT.has(sniffed.mime))
-    return { ok: false, reason: `${name}: only images (png, jpeg, gif, webp, svg), PDF and html are kept` };
+  if (!sniffed || !KEPT.has(sniffed.mime)) return { ok: false, note: note('media_type_not_kept', { name }) };
   return { ok: true, media: { name: withExtension(name, sniffed.ext), mime: sniffed.mime, data } };
 }

@@ -1,13 +1,15 @@
 /**
  * `/admin/content/import`: a QTI package, Moodle XML or GIFT file and an optional subject, uploaded
  * as a queued import. `/admin/content/import/:importId`: its progress, polled until it is done or
- * failed, then the report of each item (outcome in words, notes) with links to the tasks and the
- * draft subject tests made.
+ * failed, then the report of each item (outcome in words, notes by their codes in the interface
+ * language) with links to the tasks and the draft subject tests made.
  */
 import {
   CONTENT_IMPORT_EXTENSIONS,
   CONTENT_IMPORT_MAX_BYTES,
+  IMPORT_NOTE_CODES,
   type ContentImportItem,
+  type ContentImportNote,
 } from '@attesta/contract';
 import {
   Alert,
@@ -35,7 +37,7 @@ import { describeApiError, describeErrorCode } from '../../../lib/form-errors';
 import { importQuery, startImport } from '../api/content-import';
 import { subjectTestQuery } from '../api/subject-tests';
 import { useLabels } from '../hooks/use-labels';
-import { useContentT, type ContentKey } from '../locales';
+import { useContentT, type ContentKey, type ContentT } from '../locales';
 import { CONTENT_BASE } from './content-layout';
 import { LoadError } from './load-error';
 import { SubjectSelect } from './pickers';
@@ -114,6 +116,40 @@ export function ImportPage() {
 
 const OUTCOME_COLOR: Record<string, string> = { imported: 'green', converted: 'yellow', refused: 'red' };
 
+const NOTE_CODES = new Set<string>(IMPORT_NOTE_CODES);
+
+/** A note of the report as shown: its text in the interface language, and the English one when that is all there is. */
+interface ShownNote {
+  text: string;
+  english?: string;
+}
+
+/**
+ * The notes of an item in the interface language: each by its code with its params filled in; a
+ * code this version does not know (a newer server), or an `unclassified` one, as a generic import
+ * note followed by the server's English text, marked as such.
+ */
+function shownNotes(item: ContentImportItem, t: ContentT, language: string): ShownNote[] {
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 6 });
+  const shown = (code: ContentImportNote | undefined, english = ''): ShownNote => {
+    if (code && code.code !== 'unclassified' && NOTE_CODES.has(code.code)) {
+      const values = Object.fromEntries(
+        Object.entries(code.params ?? {}).map(([k, v]) => [k, typeof v === 'number' ? number.format(v) : v]),
+      );
+      // `replace`: param names such as `count` are values here, not i18next options.
+      return { text: t(`import.noteCodes.${code.code}` as ContentKey, { replace: values }) };
+    }
+    return {
+      text: `${t('import.noteCodes.unclassified')} (${t('import.noteInEnglish')})`,
+      english: english || code?.code || '',
+    };
+  };
+  const count = Math.max(item.notes.length, item.noteCodes.length);
+  return Array.from({ length: count }, (_, k) => shown(item.noteCodes[k], item.notes[k]));
+}
+
+const noteLine = (n: ShownNote) => (n.english === undefined ? n.text : `${n.text}: ${n.english}`);
+
 function CreatedTests({ ids }: { ids: number[] }) {
   const t = useContentT();
   const tests = useQueries({ queries: ids.map((id) => subjectTestQuery(id)) });
@@ -132,7 +168,7 @@ function CreatedTests({ ids }: { ids: number[] }) {
 
 export function ImportStatusPage() {
   const t = useContentT();
-  const { t: appT } = useTranslation();
+  const { t: appT, i18n } = useTranslation();
   const labels = useLabels();
   const importId = Number(useParams().importId);
   const status = useQuery({
@@ -169,19 +205,27 @@ export function ImportStatusPage() {
     {
       key: 'notes',
       header: t('import.notes'),
-      render: (i) =>
-        i.notes.length ? (
-          <List size="xs" spacing={0}>
-            {i.notes.map((n, k) => (
-              <List.Item key={k} lang="en">
-                {n}
+      render: (i) => {
+        const notes = shownNotes(i, t, i18n.language);
+        return notes.length ? (
+          <List size="xs" spacing={0} data-testid={`import-notes-${i.sourceId}`}>
+            {notes.map((n, k) => (
+              <List.Item key={k}>
+                {n.english === undefined ? (
+                  n.text
+                ) : (
+                  <>
+                    {n.text}: <span lang="en">{n.english}</span>
+                  </>
+                )}
               </List.Item>
             ))}
           </List>
         ) : (
           t('common.none')
-        ),
-      csv: (i) => i.notes.join(' | '),
+        );
+      },
+      csv: (i) => shownNotes(i, t, i18n.language).map(noteLine).join(' | '),
     },
     {
       key: 'task',
