@@ -73,6 +73,7 @@ describe('routing and guards', () => {
       'Очередь задач',
       'Тестирование работников',
       'Публикация результатов',
+      'Отчёты',
     ]);
     expect(within(screen.getByTestId('account-summary')).getByText('coordinator')).toBeInTheDocument();
   });

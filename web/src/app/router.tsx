@@ -19,6 +19,7 @@ import { UnauthorizedPage } from '../features/errors/components/unauthorized-pag
 import { ugnikRoutes } from '../features/ugnik/routes';
 import { expertRoutes } from '../features/expert/routes';
 import { resultsRoutes, verifyRoute } from '../features/results/routes';
+import { reportsRoutes } from '../features/reports/routes';
 import { RoleHome } from '../features/homes/components/role-home';
 import { RoomLink } from '../features/monitoring/room-link';
 import { roomRoutes } from './routes/room';
@@ -31,10 +32,15 @@ import { requireRole, requireUser, rootRedirect } from './routes/guards';
 
 /** Work places of a role: pages under its home, guarded by the home's role loader. */
 const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
-  admin: [...adminRoutes, ...contentRoutes([adminContentOverviewRoute]), ...resultsRoutes.admin],
-  ugnik: ugnikRoutes,
-  coordinator: [...coordinatorRoutes, ...resultsRoutes.coordinator],
-  organizator: organizatorRoutes,
+  admin: [
+    ...adminRoutes,
+    ...contentRoutes([adminContentOverviewRoute]),
+    ...resultsRoutes.admin,
+    ...reportsRoutes.admin,
+  ],
+  ugnik: [...ugnikRoutes, ...reportsRoutes.ugnik],
+  coordinator: [...coordinatorRoutes, ...resultsRoutes.coordinator, ...reportsRoutes.coordinator],
+  organizator: [...organizatorRoutes, ...reportsRoutes.organizator],
   expert: expertRoutes,
   participant: resultsRoutes.participant,
 };

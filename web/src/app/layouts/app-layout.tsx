@@ -10,6 +10,7 @@ import { useCoordinatorNavItems, useOrganizatorNavItems } from '../../features/s
 import { useUgnikNavItems } from '../../features/ugnik/routes';
 import { useExpertNavItems } from '../../features/expert/routes';
 import { useResultsNavItems } from '../../features/results/routes';
+import { useReportsNavItems } from '../../features/reports/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
 import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
 import { currentUserQuery } from '../../lib/session';
@@ -50,11 +51,12 @@ export function AppLayout() {
   const roles = homeRolesOf(user.roles);
   const { pathname } = useLocation();
   const resultsNav = useResultsNavItems();
+  const reportsNav = useReportsNavItems();
   const workPlaceNav: Partial<Record<HomeRole, NavItem[]>> = {
-    admin: [...useAdminNavItems(), ...resultsNav.admin],
-    ugnik: useUgnikNavItems(),
-    coordinator: [...useCoordinatorNavItems(), ...resultsNav.coordinator],
-    organizator: useOrganizatorNavItems(),
+    admin: [...useAdminNavItems(), ...resultsNav.admin, ...reportsNav.admin],
+    ugnik: [...useUgnikNavItems(), ...reportsNav.ugnik],
+    coordinator: [...useCoordinatorNavItems(), ...resultsNav.coordinator, ...reportsNav.coordinator],
+    organizator: [...useOrganizatorNavItems(), ...reportsNav.organizator],
     expert: useExpertNavItems(),
     participant: resultsNav.participant,
   };

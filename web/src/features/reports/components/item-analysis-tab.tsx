@@ -1,0 +1,492 @@
+/**
+ * Анализ заданий: classical statistics of each task (facility, discrimination, α without it), the
+ * facility × discrimination plot, the Wright map of abilities against difficulties, the variants'
+ * expected scores and their total score distributions, and Cronbach's α. While the figures would
+ * be provisional the server withholds them, and the tab says why.
+ */
+import type { ItemAnalysis, ItemAnalysisTask } from '@attesta/contract';
+import { BarChart, LineChart, ScatterChart } from '@mantine/charts';
+import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { itemAnalysis } from '../api/item-analysis';
+import { reportKeys } from '../api/reports';
+import { DASH, num, share } from '../lib/format';
+import type { ReportFilterValues } from '../lib/filters';
+import { useReportsT } from '../locales';
+import { ChartFigure } from './chart-figure';
+import { ReportEmpty, ReportQueryView } from './report-state';
+import './reports.css';
+
+const ANSWER_TYPES = new Set([
+  'single_choice',
+  'multiple_choice',
+  'short_text',
+  'number',
+  'digit_sequence',
+  'ordering',
+  'matching',
+  'cloze',
+  'extended_text',
+  'file',
+  'gap_match',
+  'associate',
+  'hottext',
+  'hotspot',
+  'composite',
+]);
+const VARIANT_COLORS = [
+  'attesta.6',
+  'orange.6',
+  'grape.6',
+  'teal.6',
+  'red.6',
+  'lime.7',
+  'indigo.6',
+  'pink.6',
+];
+
+export function ItemAnalysisTab({ filters }: { filters: ReportFilterValues }) {
+  const { t } = useReportsT();
+  const { diagnosticId, subjectTestId } = filters;
+  const ready = diagnosticId !== null && subjectTestId !== null;
+  const query = useQuery({
+    queryKey: reportKeys.report('itemAnalysis', { diagnosticId, subjectTestId }),
+    queryFn: ({ signal }) => itemAnalysis(diagnosticId!, subjectTestId!, signal),
+    enabled: ready,
+  });
+  if (!ready)
+    return (
+      <Text c="dimmed" data-testid="items-choose">
+        {t('reports.item.chooseFirst')}
+      </Text>
+    );
+  return <ReportQueryView query={query}>{(data) => <ItemAnalysisView data={data} />}</ReportQueryView>;
+}
+
+/** "Задание 3", or "Задание 3 / 5" when variants place it differently; the variants when not in all. */
+function useTaskLabels(data: ItemAnalysis) {
+  const { t } = useReportsT();
+  return useMemo(() => {
+    const labels = new Map<number, string>();
+    for (const task of data.tasks) {
+      const positions = new Set<number>();
+      const numbers: number[] = [];
+      for (const variant of data.variants) {
+        const index = variant.taskIds.indexOf(task.taskId);
+        if (index >= 0) {
+          positions.add(index + 1);
+          numbers.push(variant.number);
+        }
+      }
+      const where = [...positions].sort((a, b) => a - b).join(' / ') || DASH;
+      const inSome = numbers.length > 0 && numbers.length < data.variants.length;
+      labels.set(
+        task.taskId,
+        inSome
+          ? `${t('reports.item.taskLabel', { positions: where })} (${numbers
+              .map((n) => t('reports.item.variant', { number: n }))
+              .join(', ')})`
+          : t('reports.item.taskLabel', { positions: where }),
+      );
+    }
+    return labels;
+  }, [data, t]);
+}
+
+function ItemAnalysisView({ data }: { data: ItemAnalysis }) {
+  const { t, lang } = useReportsT();
+  const labels = useTaskLabels(data);
+  if (data.withheld)
+    return (
+      <Alert color="yellow" title={t('reports.item.withheld')} data-testid="items-withheld">
+        <Text size="sm">
+          {data.reason ? t(`reports.item.reasons.${data.reason}`) : t('reports.item.withheld')}
+        </Text>
+      </Alert>
+    );
+  if (data.participants === 0 || data.tasks.length === 0) return <ReportEmpty />;
+  const labelOf = (id: number) => labels.get(id) ?? DASH;
+  return (
+    <Stack gap="xl" data-testid="items-view">
+      <Paper withBorder p="md">
+        <Stack gap={4}>
+          <Text>{t('reports.item.participants', { count: data.participants })}</Text>
+          <Tooltip label={t('reports.item.alphaHint')} multiline w={320} withArrow>
+            <Text fw={600} data-testid="items-alpha" tabIndex={0} style={{ width: 'fit-content' }}>
+              {data.alpha === null
+                ? t('reports.item.alphaNone')
+                : t('reports.item.alpha', { value: share(data.alpha, lang) })}
+            </Text>
+          </Tooltip>
+          <Text size="sm" c="dimmed">
+            {t('reports.item.alphaHint')}
+          </Text>
+          {data.rasch ? (
+            <Text size="sm" c="dimmed">
+              {t('reports.item.rasch', {
+                linking: t(`reports.item.linking.${data.rasch.linking}`),
+                persons: data.rasch.personsUsed,
+                converged: data.rasch.converged ? '' : t('reports.item.notConverged'),
+              })}
+              {data.rasch.excludedTaskIds.length > 0 &&
+                ` ${t('reports.item.excluded', { tasks: data.rasch.excludedTaskIds.map(labelOf).join(', ') })}`}
+            </Text>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('reports.item.noRasch')}
+            </Text>
+          )}
+        </Stack>
+      </Paper>
+      <TasksTable data={data} labelOf={labelOf} />
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <FacilityPlot data={data} labelOf={labelOf} />
+        {data.rasch && data.rasch.wrightMap.length > 0 && <WrightMap data={data} labelOf={labelOf} />}
+      </SimpleGrid>
+      <Variants data={data} />
+    </Stack>
+  );
+}
+
+function TasksTable({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number) => string }) {
+  const { t, lang } = useReportsT();
+  const head = (label: string, hint?: string) => (
+    <Table.Th ta="right">
+      {hint ? (
+        <Tooltip label={hint} multiline w={300} withArrow>
+          <span tabIndex={0} style={{ textDecoration: 'underline dotted', cursor: 'help' }}>
+            {label}
+          </span>
+        </Tooltip>
+      ) : (
+        label
+      )}
+    </Table.Th>
+  );
+  const fit = (task: ItemAnalysisTask) =>
+    task.rasch ? `${num(task.rasch.infit, lang, 2)} / ${num(task.rasch.outfit, lang, 2)}` : DASH;
+  return (
+    <Stack gap="sm" component="section">
+      <Title order={3} size="h4">
+        {t('reports.item.tasks')}
+      </Title>
+      <Table.ScrollContainer minWidth={1100} type="native">
+        <Table striped withTableBorder className="report-sticky-table" data-testid="items-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th className="sticky-col last-sticky" style={{ left: 0 }}>
+                {t('reports.item.task')}
+              </Table.Th>
+              <Table.Th>{t('reports.item.type')}</Table.Th>
+              {head(t('reports.item.max'))}
+              {head(t('reports.item.n'))}
+              {head(t('reports.item.facility'), t('reports.item.facilityHint'))}
+              {head(t('reports.item.discrimination'), t('reports.item.discriminationHint'))}
+              {head(t('reports.item.upperLower'))}
+              {head(t('reports.item.alphaIfDeleted'))}
+              {head(t('reports.item.difficulty'))}
+              {head(t('reports.item.fit'))}
+              <Table.Th>{t('reports.item.flags')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.tasks.map((task) => (
+              <Table.Tr key={task.taskId} data-testid="items-row">
+                <Table.Th scope="row" className="sticky-col last-sticky" style={{ left: 0 }}>
+                  {labelOf(task.taskId)}
+                </Table.Th>
+                <Table.Td>
+                  {t(`reports.answerTypes.${ANSWER_TYPES.has(task.answerType) ? task.answerType : 'other'}`)}
+                </Table.Td>
+                <Table.Td ta="right">{num(task.maxScore, lang)}</Table.Td>
+                <Table.Td ta="right">{task.n}</Table.Td>
+                <Table.Td ta="right" data-col="facility">
+                  {share(task.facility, lang)}
+                </Table.Td>
+                <Table.Td
+                  ta="right"
+                  data-col="discrimination"
+                  c={task.discrimination !== null && task.discrimination < 0 ? 'red.8' : undefined}
+                >
+                  {share(task.discrimination, lang)}
+                </Table.Td>
+                <Table.Td ta="right">{share(task.upperLower, lang)}</Table.Td>
+                <Table.Td ta="right">{share(task.alphaIfDeleted, lang)}</Table.Td>
+                <Table.Td ta="right">
+                  {task.rasch
+                    ? `${num(task.rasch.difficulty, lang, 2)} ± ${num(task.rasch.se, lang, 2)}`
+                    : DASH}
+                </Table.Td>
+                <Table.Td ta="right">{fit(task)}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {task.flags.map((flag) => (
+                      <Badge
+                        key={flag}
+                        color={flag === 'negative_discrimination' ? 'red' : 'orange'}
+                        variant="light"
+                        tt="none"
+                      >
+                        {t(`reports.item.flagNames.${flag}`)}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
+function FacilityPlot({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number) => string }) {
+  const { t, lang } = useReportsT();
+  const points = data.tasks.filter((task) => task.facility !== null && task.discrimination !== null);
+  if (points.length === 0) return null;
+  const fine = points.filter((task) => task.flags.length === 0);
+  const flagged = points.filter((task) => task.flags.length > 0);
+  const series = [
+    { name: t('reports.item.tasks'), color: 'attesta.6', data: fine },
+    { name: t('reports.item.flags'), color: 'red.6', data: flagged },
+  ]
+    .filter((s) => s.data.length > 0)
+    .map((s) => ({
+      name: s.name,
+      color: s.color,
+      data: s.data.map((task) => ({ facility: task.facility!, discrimination: task.discrimination! })),
+    }));
+  const summary = `${t('reports.item.scatterAria')}: ${points
+    .map(
+      (task) =>
+        `${labelOf(task.taskId)} — ${share(task.facility, lang)}; ${share(task.discrimination, lang)}`,
+    )
+    .join('; ')}`;
+  return (
+    <ChartFigure
+      title={t('reports.item.scatter')}
+      description={t('reports.item.scatterNote')}
+      summary={summary}
+      testId="items-scatter"
+    >
+      <ScatterChart
+        h={300}
+        data={series}
+        dataKey={{ x: 'facility', y: 'discrimination' }}
+        labels={{ x: t('reports.item.facility'), y: t('reports.item.discrimination') }}
+        xAxisLabel={t('reports.item.facility')}
+        yAxisLabel={t('reports.item.discrimination')}
+        xAxisProps={{ domain: [0, 1], type: 'number' }}
+        yAxisProps={{ domain: [-0.5, 1] }}
+        valueFormatter={(value) => share(value, lang)}
+        referenceLines={[
+          { y: 0.3, color: 'teal.6', label: '0,3' },
+          { y: 0, color: 'red.6' },
+          { x: 0.2, color: 'gray.5' },
+          { x: 0.9, color: 'gray.5' },
+        ]}
+        withLegend={series.length > 1}
+        scatterProps={{ isAnimationActive: false }}
+      />
+    </ChartFigure>
+  );
+}
+
+/** Participants (a bar per 0.5 logit) and tasks (their labels) on the same logit scale, hardest on top. */
+function WrightMap({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number) => string }) {
+  const { t, lang } = useReportsT();
+  const bins = [...data.rasch!.wrightMap].sort((a, b) => b.from - a.from);
+  const most = Math.max(1, ...bins.map((b) => b.persons));
+  const summary = `${t('reports.item.wrightAria')}: ${bins
+    .filter((b) => b.persons > 0 || b.taskIds.length > 0)
+    .map(
+      (b) =>
+        `${t('reports.item.wrightRange', { from: num(b.from, lang, 1), to: num(b.to, lang, 1) })} — ${t(
+          'reports.item.wrightPersons',
+          { count: b.persons },
+        )}${b.taskIds.length ? `; ${b.taskIds.map(labelOf).join(', ')}` : ''}`,
+    )
+    .join('; ')}`;
+  return (
+    <ChartFigure
+      title={t('reports.item.wright')}
+      description={t('reports.item.wrightNote')}
+      summary={summary}
+      testId="items-wright"
+    >
+      <Stack gap={0} style={{ fontSize: 'var(--mantine-font-size-xs)' }}>
+        <Group gap={0} wrap="nowrap" fw={600} pb={4}>
+          <Text size="xs" fw={600} w="40%" ta="right" pr="xs">
+            {t('reports.item.persons')}
+          </Text>
+          <Text size="xs" fw={600} w={64} ta="center">
+            {t('reports.item.ability')}
+          </Text>
+          <Text size="xs" fw={600} pl="xs">
+            {t('reports.item.items')}
+          </Text>
+        </Group>
+        {bins.map((bin) => (
+          <Group key={bin.from} gap={0} wrap="nowrap" mih={20} data-testid="wright-bin">
+            <Group w="40%" justify="flex-end" gap={4} wrap="nowrap" pr="xs">
+              {bin.persons > 0 && (
+                <Text size="xs" c="dimmed">
+                  {bin.persons}
+                </Text>
+              )}
+              <div
+                className="report-wright-bar"
+                style={{ width: `${(bin.persons / most) * 80}%`, marginLeft: 0 }}
+                title={t('reports.item.wrightPersons', { count: bin.persons })}
+              />
+            </Group>
+            <Text
+              size="xs"
+              w={64}
+              ta="center"
+              style={{
+                borderLeft: '2px solid var(--mantine-color-gray-5)',
+                borderRight: '2px solid var(--mantine-color-gray-5)',
+              }}
+            >
+              {num(bin.from, lang, 1)}
+            </Text>
+            <Group gap={4} pl="xs">
+              {bin.taskIds.map((id) => (
+                <Badge key={id} size="sm" variant="outline" tt="none">
+                  {labelOf(id)}
+                </Badge>
+              ))}
+            </Group>
+          </Group>
+        ))}
+      </Stack>
+    </ChartFigure>
+  );
+}
+
+function Variants({ data }: { data: ItemAnalysis }) {
+  const { t, lang } = useReportsT();
+  const variants = data.variants;
+  if (variants.length === 0) return null;
+  const key = (id: number) => `v${id}`;
+  const series = variants.map((v, i) => ({
+    name: key(v.variantId),
+    label: t('reports.item.variant', { number: v.number }),
+    color: VARIANT_COLORS[i % VARIANT_COLORS.length]!,
+  }));
+
+  const curves = new Map<number, Record<string, number>>();
+  for (const v of variants)
+    for (const point of v.expected) {
+      const ability = Math.round(point.ability * 100) / 100;
+      const row = curves.get(ability) ?? { ability };
+      row[key(v.variantId)] = Math.round(point.percent * 10) / 10;
+      curves.set(ability, row);
+    }
+  const curveData = [...curves.values()].sort((a, b) => a.ability! - b.ability!);
+
+  const totals = new Map<number, Record<string, number>>();
+  for (const v of variants)
+    for (const point of v.totalDistribution) {
+      const row = totals.get(point.score) ?? { score: point.score };
+      row[key(v.variantId)] = point.count;
+      totals.set(point.score, row);
+    }
+  const totalData = [...totals.values()].sort((a, b) => a.score! - b.score!);
+
+  return (
+    <Stack gap="md" component="section">
+      <Title order={3} size="h4">
+        {t('reports.item.variants')}
+      </Title>
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped withTableBorder data-testid="items-variants">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('reports.item.variantCol')}</Table.Th>
+              <Table.Th ta="right">{t('reports.item.variantParticipants')}</Table.Th>
+              <Table.Th ta="right">{t('reports.item.max')}</Table.Th>
+              <Table.Th ta="right">{t('reports.item.variantMean')}</Table.Th>
+              <Table.Th ta="right">{t('reports.item.variantSd')}</Table.Th>
+              <Table.Th ta="right">{t('reports.item.variantAlpha')}</Table.Th>
+              <Table.Th ta="right">{t('reports.item.variantDifficulty')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {variants.map((v) => (
+              <Table.Tr key={v.variantId}>
+                <Table.Th scope="row">{t('reports.item.variant', { number: v.number })}</Table.Th>
+                <Table.Td ta="right">{v.participants}</Table.Td>
+                <Table.Td ta="right">{num(v.maxScore, lang)}</Table.Td>
+                <Table.Td ta="right">{num(v.meanScore, lang, 2)}</Table.Td>
+                <Table.Td ta="right">{num(v.sd, lang, 2)}</Table.Td>
+                <Table.Td ta="right">{share(v.alpha, lang)}</Table.Td>
+                <Table.Td ta="right">{num(v.meanDifficulty, lang, 2)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        {curveData.length > 0 && (
+          <ChartFigure
+            title={t('reports.item.variants')}
+            description={t('reports.item.variantsNote')}
+            summary={`${t('reports.item.variantsAria')}: ${variants
+              .map(
+                (v) =>
+                  `${t('reports.item.variant', { number: v.number })} — ${num(v.meanDifficulty, lang, 2)}`,
+              )
+              .join('; ')}`}
+            testId="items-curves"
+          >
+            <LineChart
+              h={280}
+              data={curveData}
+              dataKey="ability"
+              series={series}
+              withLegend
+              withDots={false}
+              curveType="monotone"
+              xAxisLabel={t('reports.item.ability')}
+              yAxisLabel={t('reports.item.expectedPercent')}
+              xAxisProps={{ type: 'number', domain: ['dataMin', 'dataMax'] }}
+              yAxisProps={{ domain: [0, 100] }}
+              unit=" %"
+              lineProps={{ isAnimationActive: false }}
+            />
+          </ChartFigure>
+        )}
+        {totalData.length > 0 && (
+          <ChartFigure
+            title={t('reports.item.totals', { number: variants.map((v) => v.number).join(', ') })}
+            summary={variants
+              .map(
+                (v) =>
+                  `${t('reports.item.totalsAria', { number: v.number })}: ${v.totalDistribution
+                    .map((p) => `${num(p.score, lang)} — ${p.count}`)
+                    .join(', ')}`,
+              )
+              .join('; ')}
+            testId="items-totals"
+          >
+            <BarChart
+              h={280}
+              data={totalData}
+              dataKey="score"
+              series={series}
+              withLegend={variants.length > 1}
+              xAxisLabel={t('reports.item.score')}
+              yAxisLabel={t('reports.item.count')}
+              yAxisProps={{ allowDecimals: false }}
+              barProps={{ isAnimationActive: false }}
+            />
+          </ChartFigure>
+        )}
+      </SimpleGrid>
+    </Stack>
+  );
+}

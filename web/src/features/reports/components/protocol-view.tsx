@@ -1,0 +1,148 @@
+/** The sitting protocol of one room: a preview of its data and the PDF to print and sign. */
+import type { ReportProtocol } from '@attesta/contract';
+import { Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { instant, plainDate } from '../../../components/staff-format';
+import { protocolFile, protocolReport, reportKeys, type ProtocolRoom } from '../api/reports';
+import { DASH } from '../lib/format';
+import { useReportsT } from '../locales';
+import { DownloadLink, Downloads } from './download-link';
+import { ReportEmpty, ReportQueryView } from './report-state';
+
+const ATTENDANCE_COLOR: Record<string, string> = {
+  present: 'teal',
+  absent: 'orange',
+  pending: 'gray',
+  annulled: 'red',
+};
+const FINISH_REASONS = new Set(['manual', 'timeout', 'organizator']);
+
+export function ProtocolView({ room }: { room: ProtocolRoom | null }) {
+  const { t } = useReportsT();
+  const query = useQuery({
+    queryKey: reportKeys.report('protocol', { ...room }),
+    queryFn: ({ signal }) => protocolReport(room!, signal),
+    enabled: room !== null,
+  });
+  if (!room)
+    return (
+      <Text c="dimmed" data-testid="protocol-choose">
+        {t('reports.protocol.chooseFirst')}
+      </Text>
+    );
+  return (
+    <Stack gap="lg">
+      <Downloads>
+        <DownloadLink file={protocolFile(room)} format="pdf" testId="protocol-pdf" />
+      </Downloads>
+      <ReportQueryView query={query}>{(data) => <ProtocolPreview data={data} />}</ReportQueryView>
+    </Stack>
+  );
+}
+
+function ProtocolPreview({ data }: { data: ReportProtocol }) {
+  const { t } = useReportsT();
+  const { room } = data;
+  const roomText = [room.schoolName, room.buildingName, room.buildingAddress, room.className]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <Stack gap="md" data-testid="protocol-preview">
+      <Paper withBorder p="md">
+        <Stack gap={4}>
+          <Text fw={600}>
+            {data.diagnostic.name} ({data.diagnostic.code})
+          </Text>
+          <Text size="sm">
+            {t('reports.protocol.room')}: {roomText || DASH}
+          </Text>
+          <Text size="sm">
+            {data.organizers.length > 0
+              ? t('reports.protocol.organizers', { names: data.organizers.map((o) => o.name).join(', ') })
+              : t('reports.protocol.noOrganizers')}
+          </Text>
+        </Stack>
+      </Paper>
+      {data.sittings.length === 0 ? (
+        <ReportEmpty>{t('reports.protocol.noSittings')}</ReportEmpty>
+      ) : (
+        data.sittings.map((sitting) => (
+          <Stack
+            key={`${sitting.subjectTestId}-${sitting.testDate}`}
+            gap="xs"
+            component="section"
+            data-testid="protocol-sitting"
+          >
+            <Title order={3} size="h4">
+              {t('reports.protocol.sitting', {
+                name: sitting.subjectTestName,
+                date: plainDate(sitting.testDate),
+              })}
+            </Title>
+            <Group gap="lg">
+              <Text size="sm">{t('reports.protocol.duration', { minutes: sitting.durationMinutes })}</Text>
+              <Text size="sm" data-testid="protocol-presence">
+                {t('reports.protocol.presence', { present: sitting.present, absent: sitting.absent })}
+              </Text>
+              <Text size="sm">
+                {t('reports.protocol.span', {
+                  start: instant(sitting.startedAt),
+                  finish: instant(sitting.finishedAt),
+                })}
+              </Text>
+            </Group>
+            <Group gap="lg">
+              <Text size="sm">{t('reports.protocol.pauses', { count: sitting.pauses.length })}</Text>
+              <Text size="sm">
+                {t('reports.protocol.timeChanges', { count: sitting.timeChanges.length })}
+              </Text>
+              <Text size="sm">{t('reports.protocol.incidents', { count: sitting.incidents.length })}</Text>
+            </Group>
+            {sitting.participants.length === 0 ? (
+              <Text c="dimmed">{t('reports.protocol.noParticipants')}</Text>
+            ) : (
+              <Table.ScrollContainer minWidth={760}>
+                <Table striped withTableBorder data-testid="protocol-participants">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('reports.protocol.participant')}</Table.Th>
+                      <Table.Th>{t('reports.protocol.code')}</Table.Th>
+                      <Table.Th>{t('reports.protocol.class')}</Table.Th>
+                      <Table.Th>{t('reports.protocol.attendance')}</Table.Th>
+                      <Table.Th>{t('reports.protocol.started')}</Table.Th>
+                      <Table.Th>{t('reports.protocol.finished')}</Table.Th>
+                      <Table.Th>{t('reports.protocol.finishedBy')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {sitting.participants.map((p) => (
+                      <Table.Tr key={p.participantTestId}>
+                        <Table.Td>{p.participantName}</Table.Td>
+                        <Table.Td ff="monospace">{p.code}</Table.Td>
+                        <Table.Td>{p.className ?? DASH}</Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" tt="none" color={ATTENDANCE_COLOR[p.attendance] ?? 'gray'}>
+                            {t(`reports.protocol.attendanceNames.${p.attendance}`)}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>{instant(p.startedAt)}</Table.Td>
+                        <Table.Td>{instant(p.finishedAt)}</Table.Td>
+                        <Table.Td>
+                          {p.finishReason
+                            ? t(
+                                `reports.protocol.finishReasons.${FINISH_REASONS.has(p.finishReason) ? p.finishReason : 'other'}`,
+                              )
+                            : DASH}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Stack>
+        ))
+      )}
+    </Stack>
+  );
+}

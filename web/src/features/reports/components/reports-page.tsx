@@ -1,0 +1,97 @@
+/**
+ * `/coordinator/reports`, `/ugnik/reports`, `/admin/reports`: the filter bar of what the role may
+ * see and a tab per report. Filters, the tab and each tab's choices live in the address, so a
+ * report can be reloaded, bookmarked and sent.
+ */
+import { Stack, Tabs } from '@mantine/core';
+import { PageTitle } from '../../../components/ui/page-title';
+import type { StaffReportRole } from '../api/pickers';
+import { useReportParams } from '../hooks/use-report-params';
+import { useReportsT } from '../locales';
+import { CommonTab } from './common-tab';
+import { ConsTab } from './cons-tab';
+import { ControlTab } from './control-tab';
+import { DetailedTab } from './detailed-tab';
+import { FilterBar } from './filter-bar';
+import { ItemAnalysisTab } from './item-analysis-tab';
+import { ProtocolView } from './protocol-view';
+import { SpecificationTab } from './specification-tab';
+
+export const REPORT_TABS = [
+  'common',
+  'cons',
+  'control',
+  'detailed',
+  'specification',
+  'items',
+  'protocol',
+] as const;
+export type ReportTab = (typeof REPORT_TABS)[number];
+
+const TAB_LABEL: Record<ReportTab, string> = {
+  common: 'reports.tabs.common',
+  cons: 'reports.tabs.cons',
+  control: 'reports.tabs.control',
+  detailed: 'reports.tabs.detailed',
+  specification: 'reports.tabs.specification',
+  items: 'reports.tabs.itemAnalysis',
+  protocol: 'reports.tabs.protocol',
+};
+
+export function ReportsPage({ role }: { role: StaffReportRole }) {
+  const { t } = useReportsT();
+  const { params, filters, update } = useReportParams();
+  const asked = params.get('tab');
+  const tab: ReportTab = REPORT_TABS.includes(asked as ReportTab) ? (asked as ReportTab) : 'common';
+  const room =
+    filters.diagnosticId && filters.classId
+      ? {
+          diagnosticId: filters.diagnosticId,
+          classId: filters.classId,
+          buildingId: null,
+          subjectTestId: filters.subjectTestId,
+        }
+      : null;
+
+  return (
+    <Stack gap="lg">
+      <PageTitle>{t('reports.title')}</PageTitle>
+      <FilterBar role={role} filters={filters} onChange={update} />
+      <Tabs
+        value={tab}
+        onChange={(value) => update({ tab: value === 'common' ? null : value })}
+        keepMounted={false}
+        variant="outline"
+      >
+        <Tabs.List aria-label={t('reports.tabs.label')}>
+          {REPORT_TABS.map((value) => (
+            <Tabs.Tab key={value} value={value} data-testid={`report-tab-${value}`}>
+              {t(TAB_LABEL[value])}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="common" pt="md">
+          <CommonTab filters={filters} />
+        </Tabs.Panel>
+        <Tabs.Panel value="cons" pt="md">
+          <ConsTab filters={filters} role={role} />
+        </Tabs.Panel>
+        <Tabs.Panel value="control" pt="md">
+          <ControlTab filters={filters} />
+        </Tabs.Panel>
+        <Tabs.Panel value="detailed" pt="md">
+          <DetailedTab filters={filters} role={role} />
+        </Tabs.Panel>
+        <Tabs.Panel value="specification" pt="md">
+          <SpecificationTab filters={filters} />
+        </Tabs.Panel>
+        <Tabs.Panel value="items" pt="md">
+          <ItemAnalysisTab filters={filters} />
+        </Tabs.Panel>
+        <Tabs.Panel value="protocol" pt="md">
+          <ProtocolView room={room} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,36 @@
+/** Numbers of the report screens in the interface language: "—" where there is no value. */
+import { formatNumber, type Language } from '../../../lib/format';
+
+export const DASH = '—';
+
+export function num(value: number | null | undefined, lang: Language, digits?: number): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return DASH;
+  return formatNumber(value, lang, digits);
+}
+
+/** A percent of 0–100: `72,5 %`. */
+export function percent(value: number | null | undefined, lang: Language): string {
+  if (value === null || value === undefined) return DASH;
+  return `${formatNumber(value, lang)}\u00a0%`;
+}
+
+/** A share of 0–1 with two decimals: `0,72`. */
+export function share(value: number | null | undefined, lang: Language): string {
+  return num(value, lang, 2);
+}
+
+/** Background of a mastery cell: red (0 %) through yellow to green (100 %). */
+export function heatColor(value: number | null): string | undefined {
+  if (value === null) return undefined;
+  const hue = Math.round(Math.max(0, Math.min(100, value)) * 1.2);
+  return `hsl(${hue} 70% 84%)`;
+}
+
+/** Colours of marks in the charts: a 2 red, a 5 green; other marks of a scale grey. */
+export const MARK_COLORS: Record<string, string> = {
+  '2': 'red.6',
+  '3': 'orange.5',
+  '4': 'lime.6',
+  '5': 'teal.7',
+};
+export const markColor = (mark: string) => MARK_COLORS[mark] ?? 'gray.5';
