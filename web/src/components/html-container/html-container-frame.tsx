@@ -1,12 +1,14 @@
 /**
  * An interactive task (html container) in an `<iframe sandbox="allow-scripts">`: no
  * `allow-same-origin`, so its scripts cannot reach the app's cookies, storage or DOM. It talks to
- * the runner only through the postMessage protocol of lib/container-protocol.ts; its answers go
- * to `onChange` like any answer input's, so they take the same autosave and outbox path.
+ * its page only through the postMessage protocol of container-protocol.ts; its answers go to
+ * `onChange` like any answer input's (in the runner: the same autosave and outbox path). Shared,
+ * without feature logic: the participant's runner and the admin's container and task previews
+ * show containers in this same frame.
  */
 import { TASK_SCHEMAS, type TaskAnswerType } from '@attesta/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CONTAINER_HEIGHT, clampHeight, initMessage, parseContainerMessage } from '../lib/container-protocol';
+import { CONTAINER_HEIGHT, clampHeight, initMessage, parseContainerMessage } from './container-protocol';
 
 export interface HtmlContainerFrameProps {
   /** The signed entry page URL from the container metadata. */

@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HtmlContainerInfo } from '../api/exam-api';
-import { HtmlContainerFrame } from './html-container-frame';
+import { HtmlContainerFrame } from '../../../components/html-container/html-container-frame';
 
 export type ContainerLoader = (id: number, signal?: AbortSignal) => Promise<HtmlContainerInfo>;
 

@@ -2,9 +2,12 @@ import 'fake-indexeddb/auto';
 import { act, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, renderApp, users } from '../../../test/test-app';
-import { CONTAINER_HEIGHT } from '../lib/container-protocol';
+import { CONTAINER_HEIGHT } from '../../../components/html-container/container-protocol';
 import { currentTest, saved, variant, workState } from '../test-fixtures';
-import { HtmlContainerFrame, type HtmlContainerFrameProps } from './html-container-frame';
+import {
+  HtmlContainerFrame,
+  type HtmlContainerFrameProps,
+} from '../../../components/html-container/html-container-frame';
 
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
