@@ -61,6 +61,12 @@ import {
   contentImportParamsSchema,
   contentImportStatusSchema,
 } from './content-import.js';
+import {
+  adminHtmlContainerSchema,
+  containerIdPathSchema,
+  containerPreviewQuerySchema,
+  containerPreviewSchema,
+} from './html-containers.js';
 import { diagnosticExcelQuerySchema } from './diagnostic.js';
 import type { CallKey } from './endpoints.js';
 import { participantTestInfoSchema, participantTestInfoUpdateBodySchema } from './participant-test.js';
@@ -264,4 +270,17 @@ export const ADMIN_CALL_SCHEMAS = {
   },
   // A zip (application/zip), no JSON answer.
   'GET /api/admin/content/subjectTests/{id}/export': { params: idPath, query: contentExportQuerySchema },
+  // ------------------------------------------------------------ html containers (issue 11)
+  'GET /api/admin/content/containers': { response: z.array(adminHtmlContainerSchema) },
+  // The uploads read a multipart form (containerUploadFormSchema documents its fields), no JSON body.
+  'POST /api/admin/content/containers': { response: adminHtmlContainerSchema },
+  'POST /api/admin/content/containers/{id}/versions': {
+    params: containerIdPathSchema,
+    response: adminHtmlContainerSchema,
+  },
+  'GET /api/admin/content/containers/{id}/preview': {
+    params: containerIdPathSchema,
+    query: containerPreviewQuerySchema,
+    response: containerPreviewSchema,
+  },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

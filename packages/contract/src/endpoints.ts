@@ -1171,6 +1171,23 @@ export const OUR_ENDPOINTS = [
     '/api/admin/content/subjectTests/{id}/export',
     'a subject test as a QTI 3.0 package (zip)',
   ),
+  // html containers (issue 11)
+  adminCall('GET', '/api/admin/content/containers', 'every html container with its versions'),
+  adminCall(
+    'POST',
+    '/api/admin/content/containers',
+    'upload an html container (a zip: entry page, scripts, styles)',
+  ),
+  adminCall(
+    'POST',
+    '/api/admin/content/containers/{id}/versions',
+    'upload a new version of an html container',
+  ),
+  adminCall(
+    'GET',
+    '/api/admin/content/containers/{id}/preview',
+    'a signed link to a version of an html container, for the preview',
+  ),
   // item analysis (issue 12)
   {
     method: 'GET',

@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   'class_has_students',
   'class_in_use',
   'code_taken',
+  'container_file_refused',
+  'container_no_entry',
   'content_invalid',
   'device_mismatch',
   'duplicate_student',

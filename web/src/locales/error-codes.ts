@@ -47,6 +47,10 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   class_has_students: 'В классе есть ученики: сначала переведите их.',
   class_in_use: 'Класс используется в диагностиках и не может быть удалён.',
   code_taken: 'Этот код уже занят.',
+  container_file_refused:
+    'В архиве есть файл, который нельзя показать в интерактивном задании (другой тип файла или вложенная папка, кроме bundles/) — ничего не загружено.',
+  container_no_entry:
+    'В архиве нет входной страницы: положите index.html в корень архива или укажите имя html-файла из корня.',
   content_invalid:
     'Материалы нельзя опубликовать: в них есть ошибки. Исправьте задания и варианты из списка.',
   device_mismatch:
@@ -165,6 +169,10 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   class_has_students: 'The class has students: move them first.',
   class_in_use: 'The class is used in diagnostics and cannot be deleted.',
   code_taken: 'This code is taken.',
+  container_file_refused:
+    'The zip holds a file an interactive task cannot show (another kind of file, or a folder other than bundles/); nothing was uploaded.',
+  container_no_entry:
+    'The zip has no entry page: put index.html at its root or name an html file at the root.',
   content_invalid: 'The content cannot be published: it has errors. Fix the tasks and variants listed.',
   device_mismatch:
     'The work is open on another device. You can continue here only after the organizer moves the work to this device.',

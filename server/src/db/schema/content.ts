@@ -279,3 +279,25 @@ export const htmlContainerResources = pgTable(
   },
   (t) => [uniqueIndex().on(t.containerId, t.version, t.path)],
 );
+
+/**
+ * One uploaded version of a container (issue 11): its own entry page (a new version may name
+ * another), what it holds and who uploaded it. Old versions stay for the works that used them: a
+ * participant's work keeps the version current when it started (docs/html-containers.md).
+ */
+export const htmlContainerVersions = pgTable(
+  'html_container_versions',
+  {
+    id: serial().primaryKey(),
+    containerId: integer()
+      .notNull()
+      .references(() => htmlContainers.id, { onDelete: 'cascade' }),
+    version: integer().notNull(),
+    entry: text().notNull(),
+    fileCount: integer().notNull(),
+    totalBytes: integer().notNull(),
+    createdBy: integer(),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex().on(t.containerId, t.version)],
+);

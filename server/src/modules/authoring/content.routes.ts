@@ -6,6 +6,7 @@ import { badRequest } from '../../lib/errors.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
 import { anyContentScope, scopeOf, scopeOfNew } from './authoring.access.js';
+import { containerRoutes } from './containers.routes.js';
 import * as catalog from './catalog.service.js';
 import type { Actor } from './pause-policy.service.js';
 import { MAX_IMPORT_BYTES } from './spec-import.js';
@@ -445,6 +446,9 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
     ),
     handler: (req) => specs.deleteElement(db, actor(req), req.params.id),
   });
+
+  // html containers (issue 11): containers.routes.ts.
+  await app.register(containerRoutes);
 
   // The import reads a multipart form: its own plugin, so only this route parses multipart.
   await app.register(async (child) => {

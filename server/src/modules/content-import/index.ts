@@ -13,3 +13,6 @@ export {
   type ExportFile,
   type ExportTest,
 } from './export/qti3.js';
+// The zip safety layer and the SVG allowlist, which the html container uploads reuse (authoring).
+export { looksLikeZip, openSafePackage, ZIP_LIMITS, type ZipLimits } from './safety/zip.js';
+export { sanitizeSvg } from './safety/media.js';

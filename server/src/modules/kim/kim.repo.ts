@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   MANUAL_ANSWER_TYPES,
   type SubjectExam,
@@ -14,9 +14,11 @@ import {
 } from '@attesta/contract';
 import type { DbOrTx } from '../../db/client.js';
 import {
+  examWorks,
   files,
   htmlContainerResources,
   htmlContainers,
+  htmlContainerVersions,
   kimTemplates,
   parallels,
   specificationElements,
@@ -326,4 +328,42 @@ export async function findContainerResource(db: DbOrTx, containerId: number, ver
     )
     .limit(1);
   return row ?? null;
+}
+
+/** The entry page of one version (each version names its own); null for a version without a row. */
+export async function containerVersionEntry(db: DbOrTx, containerId: number, version: number) {
+  const [row] = await db
+    .select({ entry: htmlContainerVersions.entry })
+    .from(htmlContainerVersions)
+    .where(
+      and(eq(htmlContainerVersions.containerId, containerId), eq(htmlContainerVersions.version, version)),
+    )
+    .limit(1);
+  return row?.entry ?? null;
+}
+
+/**
+ * The version a participant test's live work uses: the newest version uploaded before the work
+ * started (a version uploaded during the work is for the next works). Null when the work has not
+ * started, or no version row is that old (the container was made or attached later).
+ */
+export async function containerVersionOfWork(
+  db: DbOrTx,
+  containerId: number,
+  participantTestId: number,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ version: htmlContainerVersions.version })
+    .from(examWorks)
+    .innerJoin(
+      htmlContainerVersions,
+      and(
+        eq(htmlContainerVersions.containerId, containerId),
+        lte(htmlContainerVersions.createdAt, examWorks.startedAt),
+      ),
+    )
+    .where(and(eq(examWorks.participantTestId, participantTestId), isNull(examWorks.deletedAt)))
+    .orderBy(desc(htmlContainerVersions.version))
+    .limit(1);
+  return row?.version ?? null;
 }

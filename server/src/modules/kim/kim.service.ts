@@ -170,7 +170,10 @@ export async function procedure(db: Db, subjectTestId: number): Promise<SubjectT
 
 // ---------------------------------------------------------------- html containers
 
-/** Container metadata with a signed link to its entry page, made for the caller. */
+/**
+ * Container metadata with a signed link to its entry page, made for the caller: the current version
+ * for staff, the version a participant's work started with for a participant.
+ */
 export async function container(
   db: Db,
   id: number,
@@ -179,13 +182,18 @@ export async function container(
 ): Promise<HtmlContainer> {
   const row = await repo.findContainer(db, id);
   if (!row) throw notFound('No such container');
-  const version = row.currentVersion;
-  const link = signer.sign(row.id, version, linkSubject(auth));
+  const subject = linkSubject(auth);
+  // A participant's work keeps the version it started with; staff see the current one.
+  const version =
+    (subject.participantTestId !== null
+      ? await repo.containerVersionOfWork(db, row.id, subject.participantTestId)
+      : null) ?? row.currentVersion;
+  const link = signer.sign(row.id, version, subject);
   return {
     id: row.id,
     name: row.name,
     version,
-    entry: row.entry,
+    entry: (await repo.containerVersionEntry(db, row.id, version)) ?? row.entry,
     resources: await repo.containerPaths(db, row.id, version),
     url: `/api/kim/htmlContainer/${row.id}/${version}/index?${SIGNATURE_PARAM}=${link.token}`,
     urlExpiresAt: link.expiresAt.toISOString(),
@@ -194,7 +202,7 @@ export async function container(
 
 export type ResourceRef = { kind: 'index' } | { kind: 'path'; path: string };
 
-/** A stored resource of a container version; the entry page for `index`. */
+/** A stored resource of a container version; the entry page of that version for `index`. */
 export async function containerResource(
   db: Db,
   containerId: number,
@@ -203,7 +211,10 @@ export async function containerResource(
 ): Promise<{ mime: string; data: Buffer }> {
   const row = await repo.findContainer(db, containerId);
   if (!row) throw notFound('No such container');
-  const path = ref.kind === 'index' ? row.entry : ref.path;
+  const path =
+    ref.kind === 'index'
+      ? ((await repo.containerVersionEntry(db, containerId, version)) ?? row.entry)
+      : ref.path;
   const resource = await repo.findContainerResource(db, containerId, version, path);
   if (!resource) throw notFound('No such resource in this container');
   return resource;

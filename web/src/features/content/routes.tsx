@@ -1,10 +1,12 @@
 /**
  * The КИМ section of the admin's work place, under `/admin/content`: subject tests (list, form,
  * variants, check, publication, export, variant preview), the task pool and the task editor's
- * route, subjects with exams and test groups, specifications, and content import.
+ * route, subjects with exams and test groups, specifications, content import, and the interactive
+ * (html) containers.
  */
 import { Navigate, type RouteObject } from 'react-router';
 import { CONTENT_BASE, ContentLayout } from './components/content-layout';
+import { ContainersPage } from './components/containers-page';
 import { ImportPage, ImportStatusPage } from './components/import-page';
 import { SpecificationPage } from './components/specification-page';
 import { SpecificationsPage } from './components/specifications-page';
@@ -38,6 +40,7 @@ export function contentRoutes(extra: RouteObject[] = []): RouteObject[] {
         { path: 'specifications/:id', element: <SpecificationPage /> },
         { path: 'import', element: <ImportPage /> },
         { path: 'import/:importId', element: <ImportStatusPage /> },
+        { path: 'containers', element: <ContainersPage /> },
         ...extra,
       ],
     },

@@ -11,6 +11,7 @@ const SECTIONS: { path: string; label: ContentKey }[] = [
   { path: 'subjects', label: 'nav.subjects' },
   { path: 'specifications', label: 'nav.specifications' },
   { path: 'import', label: 'nav.import' },
+  { path: 'containers', label: 'nav.containers' },
   { path: 'overview', label: 'nav.overview' },
 ];
 

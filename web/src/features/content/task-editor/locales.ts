@@ -370,6 +370,16 @@ const ru = {
       saveFirst: 'Сохраните задание, чтобы проверять ответы.',
       unsaved: 'Проверка считает баллы по сохранённому заданию. Сохраните изменения, чтобы проверить их.',
     },
+    container: {
+      label: 'Интерактивный контейнер',
+      hint: 'Задание показывается в контейнере вместо обычного поля ответа; его ответ проверяется как ответ выбранного вида. Контейнеры загружают в разделе «Интерактивные контейнеры».',
+      none: 'Без контейнера',
+      option: '{{name}} (версия {{n}})',
+      loadFailed: 'Список контейнеров не загрузился: {{message}}',
+      frameTitle: 'Интерактивное задание',
+      frameHint: 'Ответьте в контейнере, как участник.',
+      failed: 'Контейнер не загрузился: {{message}}',
+    },
     versions: {
       version: 'Версия',
       number: 'Версия {{n}}',
@@ -824,6 +834,16 @@ const en: typeof ru = {
       manual: 'Experts grade this task: no points are counted here.',
       saveFirst: 'Save the task to check answers.',
       unsaved: 'The check scores the saved task. Save the changes to check them.',
+    },
+    container: {
+      label: 'Interactive container',
+      hint: 'The task is shown in the container instead of the usual answer field; its answer is scored as an answer of the chosen type. Containers are uploaded in “Interactive containers”.',
+      none: 'No container',
+      option: '{{name}} (version {{n}})',
+      loadFailed: 'The containers could not be loaded: {{message}}',
+      frameTitle: 'Interactive task',
+      frameHint: 'Answer in the container, as a participant would.',
+      failed: 'The container could not be loaded: {{message}}',
     },
     versions: {
       version: 'Version',

@@ -33,6 +33,7 @@ import { fieldLabel } from '../model/fields';
 import { useTaskEditorT } from '../locales';
 import { AnswerForm } from './answer-form';
 import { ClassifierPicker } from './classifier-picker';
+import { ContainerPicker } from './container-picker';
 import { NumField } from './forms/fields';
 import { RichTextField, type RichTextHandle } from './rich-text-field';
 import { TaskFiles } from './task-files';
@@ -279,6 +280,10 @@ function TaskEditor({ taskId, subjectId, onSaved }: TaskEditorPageProps) {
                       data-testid="max-score"
                     />
                   </Group>
+                  <ContainerPicker
+                    value={draft.htmlContainerId}
+                    onChange={(htmlContainerId) => update({ htmlContainerId })}
+                  />
                 </Stack>
               </Paper>
 

@@ -21,6 +21,7 @@ import { taskFileUrl } from '../api/files';
 import { scoreTask } from '../api/tasks';
 import { cleanContent, type TaskDraft } from '../model/draft';
 import { useTaskEditorT } from '../locales';
+import { ContainerPreviewFrame } from './container-picker';
 
 interface TaskPreviewProps {
   draft: TaskDraft;
@@ -124,16 +125,28 @@ export function TaskPreview({ draft, files, taskId, dirty }: TaskPreviewProps) {
             </Group>
           )}
           <div className="answer-area" data-testid="answer-input">
-            <AnswerInput
-              key={shape}
-              task={task}
-              value={value}
-              onChange={change}
-              labelledBy={headingId}
-              upload={upload}
-              knownFiles={known}
-              waitingFiles={[]}
-            />
+            {draft.htmlContainerId !== null ? (
+              // As the runner: a task with a container is answered in the container's frame.
+              <ContainerPreviewFrame
+                key={`${draft.htmlContainerId}:${shape}`}
+                containerId={draft.htmlContainerId}
+                answerType={draft.answerType}
+                content={content}
+                value={value}
+                onChange={change}
+              />
+            ) : (
+              <AnswerInput
+                key={shape}
+                task={task}
+                value={value}
+                onChange={change}
+                labelledBy={headingId}
+                upload={upload}
+                knownFiles={known}
+                waitingFiles={[]}
+              />
+            )}
           </div>
         </Stack>
       </Paper>

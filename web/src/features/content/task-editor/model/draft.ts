@@ -38,6 +38,8 @@ export interface TaskDraft {
   scoring: Record<string, unknown>;
   criteria: CriterionDraft[];
   elementIds: number[];
+  /** The interactive container rendering the task, or null for the task's own answer input. */
+  htmlContainerId: number | null;
 }
 
 /** Types whose content, key and scoring have forms here. */
@@ -170,6 +172,7 @@ export function newDraft(type: AnswerType = 'single_choice'): TaskDraft {
     maxScore: 1,
     ...defaultParts(type),
     elementIds: [],
+    htmlContainerId: null,
   };
 }
 
@@ -196,6 +199,7 @@ export function draftOf(task: AuthoringTask): TaskDraft {
       step: c.step === 0.5 ? 0.5 : 1,
     })),
     elementIds: [...task.elementIds],
+    htmlContainerId: task.htmlContainerId,
   };
 }
 
@@ -241,6 +245,8 @@ export function updateBodyOf(draft: TaskDraft): UpdateBody {
           step: c.step,
         }))
       : null,
+    // Absent is no container: the body names one only when the task has one.
+    ...(draft.htmlContainerId !== null ? { htmlContainerId: draft.htmlContainerId } : {}),
   };
 }
 

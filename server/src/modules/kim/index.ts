@@ -1,0 +1,11 @@
+/**
+ * The content read side's public face: the signed links to html container resources
+ * (docs/html-containers.md), which the admin's container preview makes too.
+ */
+export {
+  CONTAINER_LINK_TTL_MS,
+  containerLinkSigner,
+  SIGNATURE_PARAM,
+  type ContainerLinkSigner,
+  type ContainerLinkSubject,
+} from './container-links.js';
