@@ -423,6 +423,11 @@ export const en: Messages = {
     codes: enErrorCodes,
   },
 
+  form: {
+    cancel: 'Cancel',
+    save: 'Save',
+  },
+
   account: {
     email: 'E-mail',
     password: 'Password',

@@ -431,6 +431,11 @@ export const ru = {
     codes: ruErrorCodes,
   },
 
+  form: {
+    cancel: 'Отмена',
+    save: 'Сохранить',
+  },
+
   account: {
     email: 'Электронная почта',
     password: 'Пароль',

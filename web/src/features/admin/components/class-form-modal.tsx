@@ -9,8 +9,8 @@ import { Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { orgKeys, saveBuilding, saveClass } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { useEditForm } from '../hooks/use-edit-form';
-import { EditModal, orNull } from './edit-modal';
+import { orNull, useEditForm } from '../../../lib/use-edit-form';
+import { FormModal } from '../../../components/ui/form-modal';
 import { useParallelOptions } from './org-selects';
 
 /** The body of a class save: grade as a number, an empty name left to the default. */
@@ -58,12 +58,10 @@ export function ClassFormModal({
       { codeToField: { class_exists: { field: 'letter', message: t('org.classExists') } } },
     );
   return (
-    <EditModal
+    <FormModal
       title={cls ? t('org.editClass', { name: cls.name }) : t('org.newClass')}
       testId="class-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={onClose}
     >
@@ -97,7 +95,7 @@ export function ClassFormModal({
           {...form.errorOf('buildingId')}
         />
       </SimpleGrid>
-    </EditModal>
+    </FormModal>
   );
 }
 
@@ -124,17 +122,15 @@ export function BuildingFormModal({
       },
     );
   return (
-    <EditModal
+    <FormModal
       title={building ? t('org.editBuilding', { name: building.name }) : t('org.newBuilding')}
       testId="building-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={onClose}
     >
       <TextInput label={t('org.name')} withAsterisk {...form.text('name')} />
       <TextInput label={t('org.address')} {...form.text('address')} />
-    </EditModal>
+    </FormModal>
   );
 }

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { plainDate } from '../../../components/staff-format';
 import { createImpersonal } from '../api/participant-tests-api';
 import { useAdminT } from '../i18n';
-import { useEditForm } from '../hooks/use-edit-form';
-import { EditModal } from './edit-modal';
+import { useEditForm } from '../../../lib/use-edit-form';
+import { FormModal } from '../../../components/ui/form-modal';
 import { RemoteSelect } from './org-selects';
 import { moscowDay } from './participant-card-modal';
 
@@ -82,12 +82,10 @@ export function ImpersonalCodesModal({
   }
 
   return (
-    <EditModal
+    <FormModal
       title={t('participants.impersonalCreate')}
       testId="impersonal-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={onClose}
     >
@@ -138,6 +136,6 @@ export function ImpersonalCodesModal({
           {...form.errorOf('count')}
         />
       </SimpleGrid>
-    </EditModal>
+    </FormModal>
   );
 }

@@ -19,10 +19,10 @@ import {
   restoreExamWork,
   updateParticipantTestInfo,
 } from '../api/participant-tests-api';
-import { useEditForm } from '../hooks/use-edit-form';
+import { useEditForm } from '../../../lib/use-edit-form';
 import { useParticipantStatusLabel } from '../hooks/use-participant-status-label';
 import { useAdminT } from '../i18n';
-import { EditModal } from './edit-modal';
+import { FormModal } from '../../../components/ui/form-modal';
 
 interface Window {
   startsAt: string;
@@ -139,12 +139,10 @@ function CardForm({
 
   const work = info.examWork;
   return (
-    <EditModal
+    <FormModal
       title={t('participants.cardTitle', { name })}
       testId="participant-card"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={onClose}
     >
@@ -235,6 +233,6 @@ function CardForm({
           )}
         </Stack>
       )}
-    </EditModal>
+    </FormModal>
   );
 }

@@ -8,8 +8,8 @@ import { SimpleGrid, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { createOo, orgKeys, saveSchool } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { useEditForm } from '../hooks/use-edit-form';
-import { EditModal, orNull } from './edit-modal';
+import { orNull, useEditForm } from '../../../lib/use-edit-form';
+import { FormModal } from '../../../components/ui/form-modal';
 import { RemoteSelect } from './org-selects';
 
 /** The body of a school save: empty optional fields clear (null). */
@@ -41,12 +41,10 @@ export function SchoolFormModal({ school, onClose }: { school: AdminSchool | nul
       { codeToField: { school_code_taken: { field: 'code', message: t('org.codeTaken') } } },
     );
   return (
-    <EditModal
+    <FormModal
       title={school ? t('org.editSchool', { name: school.name }) : t('org.newSchool')}
       testId="school-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={onClose}
     >
@@ -64,7 +62,7 @@ export function SchoolFormModal({ school, onClose }: { school: AdminSchool | nul
         <TextInput label={t('org.shortName')} {...form.text('shortName')} />
         <TextInput label={t('org.code')} {...form.text('code')} />
       </SimpleGrid>
-    </EditModal>
+    </FormModal>
   );
 }
 
@@ -87,12 +85,10 @@ export function OoFormModal({ onClose }: { onClose: (created: AdminOo | null) =>
       },
     );
   return (
-    <EditModal
+    <FormModal
       title={t('org.newOo')}
       testId="oo-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={() => onClose(null)}
     >
@@ -101,6 +97,6 @@ export function OoFormModal({ onClose }: { onClose: (created: AdminOo | null) =>
         <TextInput label={t('org.shortName')} {...form.text('shortName')} />
         <TextInput label={t('org.inn')} inputMode="numeric" {...form.text('inn')} />
       </SimpleGrid>
-    </EditModal>
+    </FormModal>
   );
 }

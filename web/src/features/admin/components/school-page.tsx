@@ -8,7 +8,7 @@ import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
 import { deleteClass, getSchool, listBuildings, listClasses, orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { EditDeleteButtons } from './edit-modal';
+import { EditDeleteButtons } from './edit-delete-buttons';
 import { BuildingFormModal, ClassFormModal } from './class-form-modal';
 import { describeApiError } from '../../../lib/form-errors';
 

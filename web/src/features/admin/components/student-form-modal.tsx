@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { formatPlainDate } from '../../../lib/format';
 import { orgKeys, saveStudent } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { useEditForm } from '../hooks/use-edit-form';
-import { EditModal, orNull } from './edit-modal';
+import { orNull, useEditForm } from '../../../lib/use-edit-form';
+import { FormModal } from '../../../components/ui/form-modal';
 import { ClassSelect, RemoteSelect } from './org-selects';
 
 interface StudentValues extends Record<string, unknown> {
@@ -74,16 +74,14 @@ export function StudentFormModal({
   };
 
   return (
-    <EditModal
+    <FormModal
       title={
         student
           ? t('students.editTitle', { name: `${student.surname} ${student.name}` })
           : t('students.createTitle')
       }
       testId="student-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={onClose}
     >
@@ -131,6 +129,6 @@ export function StudentFormModal({
           {...form.errorOf('gender')}
         />
       </SimpleGrid>
-    </EditModal>
+    </FormModal>
   );
 }

@@ -10,7 +10,7 @@ import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
 import { deleteStudent, listStudents, orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
-import { EditDeleteButtons } from './edit-modal';
+import { EditDeleteButtons } from './edit-delete-buttons';
 import { ClassSelect, RemoteSelect, useParallelOptions } from './org-selects';
 import { StudentFormModal } from './student-form-modal';
 

@@ -23,9 +23,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { contentKeys } from '../api/shared';
 import { generateVariants } from '../api/variants';
-import { useEditForm } from '../hooks/use-edit-form';
+import { useEditForm } from '../../../lib/use-edit-form';
 import { useContentT } from '../locales';
-import { FormModal } from './form-modal';
+import { FormModal } from '../../../components/ui/form-modal';
 import { ElementSelect } from './pickers';
 
 type Source = 'pool' | 'element' | 'category';
@@ -144,9 +144,7 @@ export function GenerateVariants({
     <FormModal
       title={t('generate.title')}
       testId="generate-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={() => onClose(null)}
       submitLabel={t('generate.submit')}

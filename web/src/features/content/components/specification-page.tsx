@@ -41,12 +41,12 @@ import {
   specificationQuery,
   updateElement,
 } from '../api/specifications';
-import { useEditForm } from '../hooks/use-edit-form';
+import { useEditForm } from '../../../lib/use-edit-form';
 import { useNotifyError } from '../hooks/use-notify-error';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT, useTemplateRows, type ContentKey, type ContentT } from '../locales';
 import { CONTENT_BASE } from './content-layout';
-import { FormModal } from './form-modal';
+import { FormModal } from '../../../components/ui/form-modal';
 import { LoadError } from './load-error';
 import { ElementSelect } from './pickers';
 import { SpecificationFormModal } from './specifications-page';
@@ -109,9 +109,7 @@ function ElementFormModal({
     <FormModal
       title={element ? t('specs.elementTitle') : t('specs.newElementTitle')}
       testId="element-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={onClose}
     >

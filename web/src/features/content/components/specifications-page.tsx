@@ -15,11 +15,11 @@ import {
   type SpecificationSummary,
 } from '../api/specifications';
 import { subjectsQuery } from '../api/subjects';
-import { orNull, useEditForm } from '../hooks/use-edit-form';
+import { orNull, useEditForm } from '../../../lib/use-edit-form';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT } from '../locales';
 import { CONTENT_BASE } from './content-layout';
-import { FormModal } from './form-modal';
+import { FormModal } from '../../../components/ui/form-modal';
 import { SubjectSelect } from './pickers';
 
 type Summary = SpecificationSummary;
@@ -59,9 +59,7 @@ export function SpecificationFormModal({
     <FormModal
       title={specification ? t('specs.editTitle', { name: specification.name }) : t('specs.createTitle')}
       testId="spec-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={() => onClose(null)}
     >

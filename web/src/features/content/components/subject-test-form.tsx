@@ -24,10 +24,10 @@ import { LoadingButton } from '../../../components/ui/loading-button';
 import { contentKeys } from '../api/shared';
 import { saveSubjectTest } from '../api/subject-tests';
 import { subjectExamsQuery } from '../api/subjects';
-import { orNull, useEditForm } from '../hooks/use-edit-form';
+import { orNull, useEditForm } from '../../../lib/use-edit-form';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT } from '../locales';
-import { PlainForm } from './form-modal';
+import { PlainForm } from '../../../components/ui/form-modal';
 import { HtmlField } from './html-field';
 import { SpecificationSelect, SubjectExamSelect, SubjectSelect, TestGroupSelect } from './pickers';
 

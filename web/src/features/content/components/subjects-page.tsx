@@ -14,10 +14,10 @@ import { PageTitle } from '../../../components/ui/page-title';
 import { contentKeys } from '../api/shared';
 import { saveSubject, saveSubjectExam, subjectExamsQuery, subjectsQuery } from '../api/subjects';
 import { createTestGroup, testGroupsQuery } from '../api/test-groups';
-import { orNull, useEditForm } from '../hooks/use-edit-form';
+import { orNull, useEditForm } from '../../../lib/use-edit-form';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT } from '../locales';
-import { FormModal, PlainForm } from './form-modal';
+import { FormModal, PlainForm } from '../../../components/ui/form-modal';
 
 function SubjectFormModal({
   subject,
@@ -43,9 +43,7 @@ function SubjectFormModal({
     <FormModal
       title={subject ? t('subjects.editTitle', { name: subject.name }) : t('subjects.createTitle')}
       testId="subject-form"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={() => onClose(null)}
     >

@@ -13,10 +13,10 @@ import { ActionIcon, Alert, Group, NumberInput, Stack, Table, Text } from '@mant
 import { useQueryClient } from '@tanstack/react-query';
 import { contentKeys } from '../api/shared';
 import { createVariant, updateVariant } from '../api/variants';
-import { useEditForm } from '../hooks/use-edit-form';
+import { useEditForm } from '../../../lib/use-edit-form';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT } from '../locales';
-import { FormModal } from './form-modal';
+import { FormModal } from '../../../components/ui/form-modal';
 import { TaskPicker, taskLabel } from './pickers';
 
 interface Row {
@@ -92,9 +92,7 @@ export function VariantBuilder({
     <FormModal
       title={variant ? t('builder.editTitle', { n: variant.number }) : t('builder.createTitle')}
       testId="variant-builder"
-      attachForm={form.attachForm}
-      isLoading={form.isLoading}
-      formError={form.formError}
+      form={form}
       onSubmit={onSubmit}
       onClose={() => onClose(null)}
       size="xl"

@@ -1,6 +1,6 @@
-/** The state of the organisation pages' create/edit forms (the modal shell is components/edit-modal). */
+/** The state of the create/edit forms (the modal shell is components/ui/form-modal): values, the api-form state and per-field helpers. */
 import { useCallback, useState } from 'react';
-import { useApiForm } from '../../../lib/use-api-form';
+import { useApiForm } from './use-api-form';
 
 /**
  * Form values plus the api-form state: `set` clears the field's error, `text(field)` gives a text
@@ -27,7 +27,10 @@ export function useEditForm<V extends Record<string, unknown>>(initial: () => V)
       set(field, e.currentTarget.value as V[typeof field]),
     ...errorOf(field),
   });
-  return { ...form, values, set, text, errorOf };
+  return { ...form, values, set, setValues, text, errorOf };
 }
 
 export type EditForm = ReturnType<typeof useEditForm>;
+
+/** Empty text → null (the contract's "clear"), otherwise the trimmed text. */
+export const orNull = (text: string) => text.trim() || null;
