@@ -354,6 +354,17 @@ function around(ctx: BuildContext, el: XElement, inner = ''): string {
   return ctx.mode === 'part' ? `${prompt}${inner}${placeholder(ctx.slotId)}` : `${prompt}${inner}`;
 }
 
+/** A task of this answer type with this content; its html the prompt, then `inner`. */
+function task(
+  ctx: BuildContext,
+  el: XElement,
+  answerType: PartAnswerType,
+  content: Record<string, unknown>,
+  inner = '',
+): Built {
+  return { kind: 'task', answerType, content, html: around(ctx, el, inner) };
+}
+
 /** Labelled choices: each child element of these names as { id, html } in display order. */
 function labelled(ctx: BuildContext, list: readonly XElement[], prefix: string) {
   return list.map((c) => ({
@@ -373,25 +384,8 @@ function choice(ctx: BuildContext, el: XElement): Built {
   const choices = kids(el, 'simpleChoice');
   const options = labelled(ctx, choices, 'c');
   const shuffle = shuffleOf(el, choices, ctx.notes);
-  if (ctx.decl?.cardinality === 'single')
-    return {
-      kind: 'task',
-      answerType: 'single_choice',
-      content: { options, shuffle },
-      html: around(ctx, el),
-    };
-  const { minChoices, maxChoices } = limits(el);
-  return {
-    kind: 'task',
-    answerType: 'multiple_choice',
-    content: {
-      options,
-      shuffle,
-      ...(minChoices ? { minChoices } : {}),
-      ...(maxChoices ? { maxChoices } : {}),
-    },
-    html: around(ctx, el),
-  };
+  if (ctx.decl?.cardinality === 'single') return task(ctx, el, 'single_choice', { options, shuffle });
+  return task(ctx, el, 'multiple_choice', { options, shuffle, ...limits(el) });
 }
 
 function order(ctx: BuildContext, el: XElement): Built {
@@ -399,12 +393,7 @@ function order(ctx: BuildContext, el: XElement): Built {
   const max = intAttr(el, 'maxChoices');
   if (max && max < choices.length) ctx.notes.refuse(note('qti_order_subset_unsupported'));
   const items = labelled(ctx, choices, 'i');
-  return {
-    kind: 'task',
-    answerType: 'ordering',
-    content: { items, shuffle: shuffleOf(el, choices, ctx.notes) },
-    html: around(ctx, el),
-  };
+  return task(ctx, el, 'ordering', { items, shuffle: shuffleOf(el, choices, ctx.notes) });
 }
 
 function match(ctx: BuildContext, el: XElement): Built {
@@ -429,16 +418,11 @@ function match(ctx: BuildContext, el: XElement): Built {
   const max = intAttr(el, 'maxAssociations');
   if (max && max < sources.length) ctx.notes.drop(note('qti_max_associations_dropped', { max }));
   const all = [...sources, ...targets];
-  return {
-    kind: 'task',
-    answerType: 'matching',
-    content: {
-      left: labelled(ctx, sources, 'l'),
-      right: labelled(ctx, targets, 'r'),
-      shuffle: shuffleOf(el, all, ctx.notes),
-    },
-    html: around(ctx, el),
-  };
+  return task(ctx, el, 'matching', {
+    left: labelled(ctx, sources, 'l'),
+    right: labelled(ctx, targets, 'r'),
+    shuffle: shuffleOf(el, all, ctx.notes),
+  });
 }
 
 const matchMax = (el: XElement) => {
@@ -455,17 +439,12 @@ function associate(ctx: BuildContext, el: XElement): Built {
   }));
   const max = intAttr(el, 'maxAssociations', 1)!;
   const min = intAttr(el, 'minAssociations');
-  return {
-    kind: 'task',
-    answerType: 'associate',
-    content: {
-      items,
-      maxAssociations: Math.max(0, Math.min(100, max)),
-      ...(min ? { minAssociations: min } : {}),
-      shuffle: shuffleOf(el, choices, ctx.notes),
-    },
-    html: around(ctx, el),
-  };
+  return task(ctx, el, 'associate', {
+    items,
+    maxAssociations: Math.max(0, Math.min(100, max)),
+    ...(min ? { minAssociations: min } : {}),
+    shuffle: shuffleOf(el, choices, ctx.notes),
+  });
 }
 
 function gapMatch(ctx: BuildContext, el: XElement): Built {
@@ -484,12 +463,7 @@ function gapMatch(ctx: BuildContext, el: XElement): Built {
     return ctx.mode === 'part' ? `<span class="qti-gap">(${gaps.length})</span>` : placeholder(id);
   });
   if (ctx.mode === 'part') ctx.notes.drop(note('qti_gap_match_part_marks'));
-  return {
-    kind: 'task',
-    answerType: 'gap_match',
-    content: { words, gaps, shuffle: shuffleOf(el, wordEls, ctx.notes) },
-    html: around(ctx, el, inner),
-  };
+  return task(ctx, el, 'gap_match', { words, gaps, shuffle: shuffleOf(el, wordEls, ctx.notes) }, inner);
 }
 
 function hottext(ctx: BuildContext, el: XElement): Built {
@@ -503,13 +477,7 @@ function hottext(ctx: BuildContext, el: XElement): Built {
     return ctx.mode === 'part' ? `<span class="qti-hottext">${html}</span>` : placeholder(id);
   });
   if (ctx.mode === 'part') ctx.notes.drop(note('qti_hottext_part_choices'));
-  const { minChoices, maxChoices } = limits(el);
-  return {
-    kind: 'task',
-    answerType: 'hottext',
-    content: { choices, ...(minChoices ? { minChoices } : {}), ...(maxChoices ? { maxChoices } : {}) },
-    html: around(ctx, el, inner),
-  };
+  return task(ctx, el, 'hottext', { choices, ...limits(el) }, inner);
 }
 
 /** The image of a graphic interaction: its object (or img), resolved, with its size. */
@@ -575,19 +543,7 @@ function hotspot(ctx: BuildContext, el: XElement): Built {
   const areas = parsed.map((p) =>
     area(ctx.ids.take(attr(p.el, 'identifier') ?? '', 's'), p.shape, p.coords ?? [], image),
   );
-  const { minChoices, maxChoices } = limits(el);
-  return {
-    kind: 'task',
-    answerType: 'hotspot',
-    content: {
-      image,
-      areas,
-      select: 'areas',
-      ...(minChoices ? { minChoices } : {}),
-      ...(maxChoices ? { maxChoices } : {}),
-    },
-    html: around(ctx, el),
-  };
+  return task(ctx, el, 'hotspot', { image, areas, select: 'areas', ...limits(el) });
 }
 
 /** selectPoint: the areas are those the rules score (areaMapping, else `inside` expressions). */
@@ -602,19 +558,7 @@ function selectPoint(
   if (!shapes.length) ctx.notes.refuse(note('qti_select_point_areas'));
   const image = graphicImage(ctx, el, shapes);
   const areas = shapes.map((s, i) => area(`z${i + 1}`, s.shape, s.coords, image));
-  const { minChoices, maxChoices } = limits(el);
-  return {
-    kind: 'task',
-    answerType: 'hotspot',
-    content: {
-      image,
-      areas,
-      select: 'points',
-      ...(minChoices ? { minChoices } : {}),
-      ...(maxChoices ? { maxChoices } : {}),
-    },
-    html: around(ctx, el),
-  };
+  return task(ctx, el, 'hotspot', { image, areas, select: 'points', ...limits(el) });
 }
 
 const isNumeric = (decl: QtiResponseDeclaration | undefined) =>
@@ -666,13 +610,13 @@ function inlineChoice(ctx: BuildContext, el: XElement): Built {
 function extendedText(ctx: BuildContext, el: XElement): Built {
   if (ctx.decl && ctx.decl.cardinality !== 'single') ctx.notes.drop(note('qti_extended_text_multiple'));
   if (attr(el, 'patternMask')) ctx.notes.drop(note('qti_extended_text_pattern_dropped'));
-  return { kind: 'task', answerType: 'extended_text', content: { maxLength: 10_000 }, html: around(ctx, el) };
+  return task(ctx, el, 'extended_text', { maxLength: 10_000 });
 }
 
 function upload(ctx: BuildContext, el: XElement): Built {
   const type = (attr(el, 'type') ?? '').trim();
   const accept = type && FULL_MIME.test(type) ? [type.toLowerCase()] : ANY_FILE;
-  return { kind: 'task', answerType: 'file', content: { accept, maxFiles: 1 }, html: around(ctx, el) };
+  return task(ctx, el, 'file', { accept, maxFiles: 1 });
 }
 
 /** graphicOrder: the areas become items to order, by their labels; the picture goes into the html. */
@@ -691,12 +635,7 @@ function graphicOrder(ctx: BuildContext, el: XElement): Built {
   const picture = image
     ? `<p><img src="${escAttr(image.src)}" alt="${escAttr(image.alt ?? '')}" width="${image.width}" height="${image.height}" /></p>`
     : '';
-  return {
-    kind: 'task',
-    answerType: 'ordering',
-    content: { items, shuffle: shuffleOf(el, choices, ctx.notes) },
-    html: around(ctx, el, picture),
-  };
+  return task(ctx, el, 'ordering', { items, shuffle: shuffleOf(el, choices, ctx.notes) }, picture);
 }
 
 function slider(ctx: BuildContext, el: XElement): Built {
@@ -705,7 +644,7 @@ function slider(ctx: BuildContext, el: XElement): Built {
   ctx.notes.drop(note('qti_slider_as_number'));
   const hint =
     lower !== undefined && upper !== undefined ? `<p>(${escText(lower)} … ${escText(upper)})</p>` : '';
-  return { kind: 'task', answerType: 'number', content: {}, html: around(ctx, el, hint) };
+  return task(ctx, el, 'number', {}, hint);
 }
 
 /** One interaction as an answer type's content (or a cloze blank) and the html in its place. */
