@@ -60,7 +60,7 @@ export function FilterBar({
         )}
         <ClassPicker
           role={role}
-          w={PICKER_WIDTH * 0.7}
+          w={PICKER_WIDTH * 0.85}
           schoolId={filters.schoolId}
           value={filters.classId}
           onChange={(classId) => onChange({ classId })}

@@ -220,18 +220,17 @@ function TasksTable({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: numbe
                 </Table.Td>
                 <Table.Td ta="right">{fit(task)}</Table.Td>
                 <Table.Td>
-                  <Group gap={4}>
+                  <Stack gap={2} miw={180}>
                     {task.flags.map((flag) => (
-                      <Badge
+                      <Text
                         key={flag}
-                        color={flag === 'negative_discrimination' ? 'red' : 'orange'}
-                        variant="light"
-                        tt="none"
+                        size="xs"
+                        c={flag === 'negative_discrimination' ? 'red.8' : 'orange.9'}
                       >
                         {t(`reports.item.flagNames.${flag}`)}
-                      </Badge>
+                      </Text>
                     ))}
-                  </Group>
+                  </Stack>
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -279,7 +278,7 @@ function FacilityPlot({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: num
         xAxisLabel={t('reports.item.facility')}
         yAxisLabel={t('reports.item.discrimination')}
         xAxisProps={{ domain: [0, 1], type: 'number' }}
-        yAxisProps={{ domain: [-0.5, 1] }}
+        yAxisProps={{ domain: [-0.5, 1], ticks: [-0.5, -0.25, 0, 0.25, 0.5, 0.75, 1] }}
         valueFormatter={(value) => share(value, lang)}
         referenceLines={[
           { y: 0.3, color: 'teal.6', label: '0,3' },
@@ -321,8 +320,8 @@ function WrightMap({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number
           <Text size="xs" fw={600} w="40%" ta="right" pr="xs">
             {t('reports.item.persons')}
           </Text>
-          <Text size="xs" fw={600} w={64} ta="center">
-            {t('reports.item.ability')}
+          <Text size="xs" fw={600} w={72} ta="center">
+            {t('reports.item.logits')}
           </Text>
           <Text size="xs" fw={600} pl="xs">
             {t('reports.item.items')}
@@ -344,7 +343,7 @@ function WrightMap({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number
             </Group>
             <Text
               size="xs"
-              w={64}
+              w={72}
               ta="center"
               style={{
                 borderLeft: '2px solid var(--mantine-color-gray-5)',
@@ -462,7 +461,7 @@ function Variants({ data }: { data: ItemAnalysis }) {
         )}
         {totalData.length > 0 && (
           <ChartFigure
-            title={t('reports.item.totals', { number: variants.map((v) => v.number).join(', ') })}
+            title={t('reports.item.totalsTitle')}
             summary={variants
               .map(
                 (v) =>

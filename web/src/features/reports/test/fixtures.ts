@@ -889,3 +889,30 @@ export async function renderReports(path: string) {
   await screen.findByRole('heading', { level: 1 }, { timeout: 15_000 });
   return view;
 }
+
+/** A report queue item (GET /api/reports/queue/{id}) in the contract's shape. */
+export function queueItem(over: Record<string, unknown> = {}) {
+  return {
+    id: 41,
+    type: 'report',
+    status: 'running',
+    diagnosticId: 5,
+    diagnosticCode: 'DEMO-2026',
+    diagnosticName: 'Демонстрационная диагностика',
+    params: {},
+    progress: 0,
+    progressText: 'Детальный отчёт: 0 из 12 000',
+    result: null,
+    resultFileId: null,
+    error: null,
+    errorCode: null,
+    attempts: 1,
+    maxAttempts: 3,
+    runAfter: GENERATED,
+    createdBy: 2,
+    createdAt: GENERATED,
+    startedAt: GENERATED,
+    finishedAt: null,
+    ...over,
+  };
+}
