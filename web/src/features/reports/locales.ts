@@ -35,6 +35,7 @@ const ru = {
       specification: 'Спецификация',
       itemAnalysis: 'Анализ заданий',
       protocol: 'Протокол',
+      exports: 'Выгрузки',
     },
     state: {
       loading: 'Отчёт формируется…',
@@ -48,6 +49,7 @@ const ru = {
     download: {
       xlsx: 'Скачать Excel',
       pdf: 'Скачать PDF',
+      csv: 'Скачать CSV',
       preparing: 'Сервер готовит файл…',
       queued: 'Файл большой и строится в очереди задач: {{percent}} %',
       queueFailed: 'файл не удалось построить',
@@ -318,6 +320,17 @@ const ru = {
       noParticipants: 'В этой аудитории нет участников.',
       noSittings: 'По этой диагностике в аудитории нет проведений.',
     },
+    exports: {
+      note: 'В выгрузки попадают только опубликованные результаты; учитываются диагностика, тест, школа и период (класс — нет).',
+      attesta: {
+        title: 'Результаты для Аттесты',
+        text: 'Для вышестоящего экземпляра Аттесты: коды участников и их внешние идентификаторы, баллы, отметки и баллы по заданиям, без фамилий.',
+      },
+      mrko: {
+        title: 'Отметки для журнала МРКО',
+        text: 'Отметки учеников с фамилиями, предметом и датой для электронного журнала; работы без отметки и тестирование работников не выгружаются.',
+      },
+    },
     answerTypes: {
       single_choice: 'Выбор одного ответа',
       multiple_choice: 'Выбор нескольких ответов',
@@ -375,6 +388,7 @@ const en: Shape<typeof ru> = {
       specification: 'Specification',
       itemAnalysis: 'Item analysis',
       protocol: 'Protocol',
+      exports: 'Exports',
     },
     state: {
       loading: 'Building the report…',
@@ -389,6 +403,7 @@ const en: Shape<typeof ru> = {
     download: {
       xlsx: 'Download Excel',
       pdf: 'Download PDF',
+      csv: 'Download CSV',
       preparing: 'The server is preparing the file…',
       queued: 'The file is large and is being built in the task queue: {{percent}} %',
       queueFailed: 'the file could not be built',
@@ -654,6 +669,17 @@ const en: Shape<typeof ru> = {
       incidents: 'Incidents: {{count}}',
       noParticipants: 'No participants in this room.',
       noSittings: 'No sittings of this diagnostic in the room.',
+    },
+    exports: {
+      note: 'Exports hold published results only; the diagnostic, test, school and period apply (the class does not).',
+      attesta: {
+        title: 'Results for Attesta',
+        text: 'For the upstream Attesta instance: participant codes and their external ids, scores, marks and task scores, no surnames.',
+      },
+      mrko: {
+        title: 'Marks for the MRKO journal',
+        text: 'Students’ marks with names, subject and date for the electronic journal; works without a mark and staff tests are left out.',
+      },
     },
     answerTypes: {
       single_choice: 'Single choice',

@@ -45,7 +45,7 @@ export function DownloadLink({
   disabled,
 }: {
   file: ReportFile;
-  format: 'xlsx' | 'pdf';
+  format: 'xlsx' | 'pdf' | 'csv';
   testId: string;
   disabled?: boolean;
 }) {
@@ -107,7 +107,7 @@ export function DownloadLink({
         aria-busy={progress !== null || undefined}
         data-testid={testId}
       >
-        {format === 'pdf' ? t('reports.download.pdf') : t('reports.download.xlsx')}
+        {t(`reports.download.${format}`)}
       </Button>
       {progress && (
         <Group gap="xs" wrap="nowrap" aria-live="polite" data-testid={`${testId}-progress`}>

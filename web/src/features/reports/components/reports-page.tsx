@@ -12,6 +12,7 @@ import { CommonTab } from './common-tab';
 import { ConsTab } from './cons-tab';
 import { ControlTab } from './control-tab';
 import { DetailedTab } from './detailed-tab';
+import { ExportsTab } from './exports-tab';
 import { FilterBar } from './filter-bar';
 import { ItemAnalysisTab } from './item-analysis-tab';
 import { ProtocolView } from './protocol-view';
@@ -25,6 +26,7 @@ export const REPORT_TABS = [
   'specification',
   'items',
   'protocol',
+  'exports',
 ] as const;
 export type ReportTab = (typeof REPORT_TABS)[number];
 
@@ -36,13 +38,16 @@ const TAB_LABEL: Record<ReportTab, string> = {
   specification: 'reports.tabs.specification',
   items: 'reports.tabs.itemAnalysis',
   protocol: 'reports.tabs.protocol',
+  exports: 'reports.tabs.exports',
 };
 
 export function ReportsPage({ role }: { role: StaffReportRole }) {
   const { t } = useReportsT();
   const { params, filters, update } = useReportParams();
+  // The exports to other systems are the admin's only.
+  const tabs = REPORT_TABS.filter((value) => value !== 'exports' || role === 'admin');
   const asked = params.get('tab');
-  const tab: ReportTab = REPORT_TABS.includes(asked as ReportTab) ? (asked as ReportTab) : 'common';
+  const tab: ReportTab = tabs.includes(asked as ReportTab) ? (asked as ReportTab) : 'common';
   const room =
     filters.diagnosticId && filters.classId
       ? {
@@ -64,7 +69,7 @@ export function ReportsPage({ role }: { role: StaffReportRole }) {
         variant="outline"
       >
         <Tabs.List aria-label={t('reports.tabs.label')}>
-          {REPORT_TABS.map((value) => (
+          {tabs.map((value) => (
             <Tabs.Tab key={value} value={value} data-testid={`report-tab-${value}`}>
               {t(TAB_LABEL[value])}
             </Tabs.Tab>
@@ -91,6 +96,11 @@ export function ReportsPage({ role }: { role: StaffReportRole }) {
         <Tabs.Panel value="protocol" pt="md">
           <ProtocolView room={room} />
         </Tabs.Panel>
+        {role === 'admin' && (
+          <Tabs.Panel value="exports" pt="md">
+            <ExportsTab filters={filters} />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );
