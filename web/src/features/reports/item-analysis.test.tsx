@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, json } from '../../test/test-app';
-import { itemAnalysisAnswer, lastQuery, people, renderReports, reportsServer } from './test/fixtures';
+import { itemAnalysisAnswer, lastQuery, people, pick, renderReports, reportsServer } from './test/fixtures';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -81,6 +81,30 @@ describe('reports: the item analysis tab', { timeout: 20_000 }, () => {
     );
     expect(within(screen.getByTestId('items-totals')).getByRole('img')).toHaveAccessibleName(
       /Гистограмма первичных баллов варианта 1: 0 — 1, 2 — 10, 4 — 9/,
+    );
+
+    // One task in detail: its scores, and who chose which answer (options by number, not by id).
+    const detail = screen.getByTestId('items-detail');
+    expect(within(detail).getByRole('img')).toHaveAccessibleName(
+      'Баллы за задание: Задание 1: 0 — 6, 1 — 34',
+    );
+    const distractors = within(detail).getByTestId('items-distractors');
+    expect(
+      within(distractors)
+        .getAllByRole('row')
+        .map((r) => text(r)),
+    ).toEqual([
+      'ОтветВыбралиСильныеСлабые',
+      'Вариант ответа 110 %0 %25 %',
+      'Вариант ответа 2 — верный85 %100 %60 %',
+      'Вариант ответа 35 %0 %15 %',
+      'Без ответа0 %',
+    ]);
+    expect(distractors).not.toHaveTextContent('o2');
+    await pick('Задание', 'Задание 3', detail);
+    await waitFor(() => expect(within(detail).queryByTestId('items-distractors')).not.toBeInTheDocument());
+    expect(within(detail).getByRole('img')).toHaveAccessibleName(
+      'Баллы за задание: Задание 3: 0 — 10, 1 — 14, 2 — 16',
     );
   });
 

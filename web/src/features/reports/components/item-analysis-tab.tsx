@@ -6,9 +6,21 @@
  */
 import type { ItemAnalysis, ItemAnalysisTask } from '@attesta/contract';
 import { BarChart, LineChart, ScatterChart } from '@mantine/charts';
-import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { itemAnalysis } from '../api/item-analysis';
 import { reportKeys } from '../api/reports';
 import { DASH, num, share } from '../lib/format';
@@ -140,6 +152,7 @@ function ItemAnalysisView({ data }: { data: ItemAnalysis }) {
         </Stack>
       </Paper>
       <TasksTable data={data} labelOf={labelOf} />
+      <TaskDetail data={data} labelOf={labelOf} />
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <FacilityPlot data={data} labelOf={labelOf} />
         {data.rasch && data.rasch.wrightMap.length > 0 && <WrightMap data={data} labelOf={labelOf} />}
@@ -486,6 +499,92 @@ function Variants({ data }: { data: ItemAnalysis }) {
           </ChartFigure>
         )}
       </SimpleGrid>
+    </Stack>
+  );
+}
+
+/** One task in detail: how many got each score and, for choice tasks, who chose which answer. */
+function TaskDetail({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number) => string }) {
+  const { t, lang } = useReportsT();
+  const [chosen, setChosen] = useState<number | null>(data.tasks[0]?.taskId ?? null);
+  const task = data.tasks.find((item) => item.taskId === chosen) ?? null;
+  const pct = (value: number) => `${num(value * 100, lang, 0)}\u00a0%`;
+  return (
+    <Stack gap="sm" component="section" data-testid="items-detail">
+      <Group align="flex-end" gap="md">
+        <Title order={3} size="h4">
+          {t('reports.item.detail')}
+        </Title>
+        <Select
+          w={320}
+          label={t('reports.item.task')}
+          data={data.tasks.map((item) => ({ value: String(item.taskId), label: labelOf(item.taskId) }))}
+          value={chosen === null ? null : String(chosen)}
+          onChange={(value) => setChosen(value ? Number(value) : null)}
+          allowDeselect={false}
+          data-testid="items-detail-task"
+        />
+      </Group>
+      {task && (
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          <ChartFigure
+            title={t('reports.item.scores', { task: labelOf(task.taskId) })}
+            summary={`${t('reports.item.scores', { task: labelOf(task.taskId) })}: ${task.scoreDistribution
+              .map((p) => `${num(p.score, lang)} — ${p.count}`)
+              .join(', ')}`}
+            testId="items-detail-scores"
+          >
+            <BarChart
+              h={200}
+              data={task.scoreDistribution.map((p) => ({ score: num(p.score, lang), count: p.count }))}
+              dataKey="score"
+              series={[{ name: 'count', label: t('reports.item.count'), color: 'attesta.6' }]}
+              xAxisLabel={t('reports.item.score')}
+              yAxisProps={{ allowDecimals: false }}
+              barProps={{ isAnimationActive: false }}
+            />
+          </ChartFigure>
+          {task.distractors ? (
+            <Paper withBorder p="md">
+              <Text fw={600} mb="xs">
+                {t('reports.item.distractors')}
+              </Text>
+              <Table withTableBorder data-testid="items-distractors">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('reports.item.option')}</Table.Th>
+                    <Table.Th ta="right">{t('reports.item.chose')}</Table.Th>
+                    <Table.Th ta="right">{t('reports.item.upper')}</Table.Th>
+                    <Table.Th ta="right">{t('reports.item.lower')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {task.distractors.options.map((option, index) => (
+                    <Table.Tr key={option.option} fw={option.key ? 700 : undefined}>
+                      <Table.Td>
+                        {t('reports.item.optionN', { n: index + 1 })}
+                        {option.key ? ` — ${t('reports.item.key')}` : ''}
+                      </Table.Td>
+                      <Table.Td ta="right">{pct(option.share)}</Table.Td>
+                      <Table.Td ta="right">{pct(option.upper)}</Table.Td>
+                      <Table.Td ta="right">{pct(option.lower)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                  <Table.Tr>
+                    <Table.Td>{t('reports.item.noAnswer')}</Table.Td>
+                    <Table.Td ta="right">{pct(task.distractors.noAnswer)}</Table.Td>
+                    <Table.Td />
+                    <Table.Td />
+                  </Table.Tr>
+                </Table.Tbody>
+              </Table>
+              <Text size="xs" c="dimmed" mt="xs">
+                {t('reports.item.distractorsNote')}
+              </Text>
+            </Paper>
+          ) : null}
+        </SimpleGrid>
+      )}
     </Stack>
   );
 }

@@ -517,7 +517,14 @@ export const itemAnalysisAnswer: ItemAnalysis = {
         { score: 0, count: 6 },
         { score: 1, count: 34 },
       ],
-      distractors: null,
+      distractors: {
+        options: [
+          { option: 'o1', key: false, share: 0.1, upper: 0, lower: 0.25 },
+          { option: 'o2', key: true, share: 0.85, upper: 1, lower: 0.6 },
+          { option: 'o3', key: false, share: 0.05, upper: 0, lower: 0.15 },
+        ],
+        noAnswer: 0,
+      },
       rasch: { difficulty: -1.2, se: 0.3, infit: 0.95, outfit: 1.02 },
       flags: [],
     },
