@@ -29,3 +29,35 @@ export const offsetOf = (q: { page: number; pageSize: number }) => (q.page - 1) 
 
 /** `ilike` pattern for "contains", with the wildcards of the search text escaped. */
 export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A list's items and the count of all its rows, run side by side: `{ items, total }`. */
+export async function paged<T>(
+  items: PromiseLike<T[]>,
+  total: PromiseLike<{ n: number }[]>,
+): Promise<{ items: T[]; total: number }> {
+  const [rows, [t]] = await Promise.all([items, total]);
+  return { items: rows, total: t?.n ?? 0 };
+}
+
+/** A select with its FROM and WHERE: what `listPage` orders and cuts to a page. */
+interface PageableSelect<T> {
+  orderBy(...order: SQL[]): { limit(n: number): { offset(n: number): PromiseLike<T[]> } };
+}
+
+/**
+ * One page of a list in `order` (`rows`: the select up to its WHERE) and the count of all its rows
+ * (`total`: `{ n: count() }` under the same WHERE).
+ */
+export const listPage = <T>(
+  rows: PageableSelect<T>,
+  order: SQL[],
+  q: { page: number; pageSize: number },
+  total: PromiseLike<{ n: number }[]>,
+) =>
+  paged(
+    rows
+      .orderBy(...order)
+      .limit(q.pageSize)
+      .offset(offsetOf(q)),
+    total,
+  );

@@ -11,7 +11,8 @@ import { schoolInstant } from '../../lib/calendar.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
 import { outer } from '../../db/fragments.js';
 import { diagnosticState, hasSubjectTest } from '../school-data/index.js';
-import { int, paged } from './admin-org.repo.js';
+import { paged } from '../../lib/list.js';
+import { int } from './admin-org.repo.js';
 
 /* Every diagnostic, whoever created it, with the counts the admin's table shows. */
 

@@ -22,7 +22,7 @@ import {
   schools,
   students,
 } from '../../db/schema/index.js';
-import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
+import { containsPattern, offsetOf, orderOf, paged } from '../../lib/list.js';
 import { classOrder, outer } from '../../db/fragments.js';
 
 /*
@@ -39,12 +39,6 @@ const STUDENT_ID = outer('students', 'id');
 /** A scalar count subquery, as a number. */
 export const int = (query: SQL) => sql<number>`(${query})`.mapWith(Number);
 const iso = (d: Date) => d.toISOString();
-
-/** One page of rows and the total, run together. */
-export async function paged<T>(items: Promise<T[]>, total: Promise<{ n: number }[]>) {
-  const [rows, [t]] = await Promise.all([items, total]);
-  return { items: rows, total: t?.n ?? 0 };
-}
 
 // ---------------------------------------------------------------- oo
 

@@ -14,7 +14,8 @@ import {
   variants,
   variantTasks,
 } from '../../db/schema/index.js';
-import { containsPattern, offsetOf, orderOf, type SortSpec } from '../../lib/list.js';
+import { countSubjectTests } from '../../db/fragments.js';
+import { containsPattern, listPage, orderOf, type SortSpec } from '../../lib/list.js';
 
 /* Queries of content authoring. Services decide; nothing here checks a rule. */
 
@@ -148,19 +149,7 @@ export async function listSubjectTests(
     },
     subjectTests.id,
   );
-  const [items, [total]] = await Promise.all([
-    subjectTestQuery(db)
-      .where(where)
-      .orderBy(...order)
-      .limit(q.pageSize)
-      .offset(offsetOf(q)),
-    db
-      .select({ n: count() })
-      .from(subjectTests)
-      .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
-      .where(where),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  return listPage(subjectTestQuery(db).where(where), order, q, countSubjectTests(db, where));
 }
 
 // ---------------------------------------------------------------- variants
@@ -464,17 +453,12 @@ export async function listTasks(
     },
     tasks.id,
   );
-  const [items, [total]] = await Promise.all([
-    db
-      .select()
-      .from(tasks)
-      .where(where)
-      .orderBy(...order)
-      .limit(q.pageSize)
-      .offset(offsetOf(q)),
+  return listPage(
+    db.select().from(tasks).where(where),
+    order,
+    q,
     db.select({ n: count() }).from(tasks).where(where),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  );
 }
 
 /** The current tasks of a subject's pool, with their classifiers, in id order (the draw is seeded over it). */
@@ -504,32 +488,24 @@ export async function poolOf(db: DbOrTx, subjectId: number) {
 
 const elementCount = sql<number>`(select count(*)::int from specification_elements se where se.specification_id = "specifications"."id")`;
 
+const specificationColumns = {
+  id: specifications.id,
+  name: specifications.name,
+  subjectId: specifications.subjectId,
+  parallel: specifications.parallel,
+  description: specifications.description,
+  elementCount,
+};
+
 export const listSpecifications = (db: DbOrTx, subjectId?: number) =>
   db
-    .select({
-      id: specifications.id,
-      name: specifications.name,
-      subjectId: specifications.subjectId,
-      parallel: specifications.parallel,
-      description: specifications.description,
-      elementCount,
-    })
+    .select(specificationColumns)
     .from(specifications)
     .where(subjectId !== undefined ? eq(specifications.subjectId, subjectId) : undefined)
     .orderBy(asc(specifications.name), asc(specifications.id));
 
 export async function findSpecification(db: DbOrTx, id: number) {
-  const [row] = await db
-    .select({
-      id: specifications.id,
-      name: specifications.name,
-      subjectId: specifications.subjectId,
-      parallel: specifications.parallel,
-      description: specifications.description,
-      elementCount,
-    })
-    .from(specifications)
-    .where(eq(specifications.id, id));
+  const [row] = await db.select(specificationColumns).from(specifications).where(eq(specifications.id, id));
   return row ?? null;
 }
 

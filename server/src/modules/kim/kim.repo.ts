@@ -31,7 +31,8 @@ import {
   variants,
   variantTasks,
 } from '../../db/schema/index.js';
-import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
+import { countSubjectTests } from '../../db/fragments.js';
+import { containsPattern, listPage, orderOf } from '../../lib/list.js';
 
 // ---------------------------------------------------------------- subjects
 
@@ -52,17 +53,15 @@ export async function listSubjects(
 ): Promise<{ items: SubjectListItem[]; total: number }> {
   const where = subjectConditions(q.filter);
   const order = orderOf(q.sort, { id: subjects.id, name: subjects.name, code: subjects.code }, subjects.id);
-  const [items, [total]] = await Promise.all([
+  return listPage(
     db
       .select({ id: subjects.id, name: subjects.name, code: subjects.code, subjectTestCount })
       .from(subjects)
-      .where(where)
-      .orderBy(...order)
-      .limit(q.pageSize)
-      .offset(offsetOf(q)),
+      .where(where),
+    order,
+    q,
     db.select({ n: count() }).from(subjects).where(where),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  );
 }
 
 // ---------------------------------------------------------------- subject tests
@@ -97,7 +96,7 @@ export async function listSubjectTests(
     },
     subjectTests.id,
   );
-  const [rows, [total]] = await Promise.all([
+  const page = await listPage(
     db
       .select({
         id: subjectTests.id,
@@ -117,17 +116,15 @@ export async function listSubjectTests(
       .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
       .innerJoin(subjects, eq(subjects.id, subjectExams.subjectId))
       .leftJoin(testGroups, eq(testGroups.id, subjectTests.testGroupId))
-      .where(where)
-      .orderBy(...order)
-      .limit(q.pageSize)
-      .offset(offsetOf(q)),
-    db
-      .select({ n: count() })
-      .from(subjectTests)
-      .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
       .where(where),
-  ]);
-  return { items: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total: total?.n ?? 0 };
+    order,
+    q,
+    countSubjectTests(db, where),
+  );
+  return {
+    items: page.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    total: page.total,
+  };
 }
 
 // ---------------------------------------------------------------- variants with content status
@@ -183,7 +180,7 @@ export async function listVariants(
     },
     variants.id,
   );
-  const [items, [total]] = await Promise.all([
+  return listPage(
     db
       .select({
         id: variants.id,
@@ -197,18 +194,16 @@ export async function listVariants(
       .innerJoin(subjectTests, eq(subjectTests.id, variants.subjectTestId))
       .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
       .innerJoin(subjects, eq(subjects.id, subjectExams.subjectId))
-      .where(where)
-      .orderBy(...order)
-      .limit(q.pageSize)
-      .offset(offsetOf(q)),
+      .where(where),
+    order,
+    q,
     db
       .select({ n: count() })
       .from(variants)
       .innerJoin(subjectTests, eq(subjectTests.id, variants.subjectTestId))
       .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
       .where(where),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  );
 }
 
 // ---------------------------------------------------------------- reference lists

@@ -17,7 +17,7 @@ import {
   subjectTests,
   workers,
 } from '../../db/schema/index.js';
-import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
+import { containsPattern, listPage, orderOf } from '../../lib/list.js';
 
 /** "Surname Name Patronymic" of the student, or of the worker for a worker test. */
 export const participantNameSql = sql<string | null>`nullif(concat_ws(' ',
@@ -99,7 +99,7 @@ export async function listParticipantTests(
     scope,
     ...filterConditions(request.filter),
   );
-  const [items, [totalRow]] = await Promise.all([
+  return listPage(
     db
       .select(columns)
       .from(participantTests)
@@ -110,10 +110,9 @@ export async function listParticipantTests(
       .leftJoin(schools, eq(schools.id, participantTests.schoolId))
       .leftJoin(classes, eq(classes.id, participantTests.classId))
       .leftJoin(buildings, eq(buildings.id, participantTests.buildingId))
-      .where(where)
-      .orderBy(...orderOf(request.sort, sortColumns, participantTests.id))
-      .limit(request.pageSize)
-      .offset(offsetOf(request)),
+      .where(where),
+    orderOf(request.sort, sortColumns, participantTests.id),
+    request,
     db
       .select({ n: count() })
       .from(participantTests)
@@ -121,6 +120,5 @@ export async function listParticipantTests(
       .leftJoin(students, eq(students.id, participantTests.studentId))
       .leftJoin(workers, eq(workers.id, participantTests.workerId))
       .where(where),
-  ]);
-  return { items, total: totalRow?.n ?? 0 };
+  );
 }

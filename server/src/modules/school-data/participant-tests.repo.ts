@@ -15,7 +15,7 @@ import {
   students,
   subjectTests,
 } from '../../db/schema/index.js';
-import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
+import { containsPattern, listPage, orderOf } from '../../lib/list.js';
 import { participantTestPlaceInScope, type StaffScope } from './school-data.access.js';
 
 import { PT_ID, WORK_ID, iso } from './repo-support.js';
@@ -165,20 +165,18 @@ export async function listParticipantTests(
     f.date !== undefined ? eq(participantTests.testDate, f.date) : undefined,
     f.search ? ilike(students.surname, containsPattern(f.search)) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    selectParticipantTests(db)
-      .where(where)
-      .orderBy(...orderOf(q.sort, PT_SORT, participantTests.id))
-      .limit(q.pageSize)
-      .offset(offsetOf(q)),
+  const page = await listPage(
+    selectParticipantTests(db).where(where),
+    orderOf(q.sort, PT_SORT, participantTests.id),
+    q,
     db
       .select({ n: count() })
       .from(participantTests)
       .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
       .leftJoin(students, eq(students.id, participantTests.studentId))
       .where(where),
-  ]);
-  return { items: (rows as PtRow[]).map(toParticipantTest), total: total?.n ?? 0 };
+  );
+  return { items: (page.items as PtRow[]).map(toParticipantTest), total: page.total };
 }
 
 export async function participantTestsByIds(db: DbOrTx, ids: number[]): Promise<StaffParticipantTest[]> {

@@ -3,7 +3,7 @@ import { and, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { StaffStudent, StaffStudentListRequest, StaffStudentSortField } from '@attesta/contract';
 import type { DbOrTx } from '../../db/client.js';
 import { buildings, classes, examWorks, participantTests, students } from '../../db/schema/index.js';
-import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
+import { containsPattern, listPage, orderOf } from '../../lib/list.js';
 import { classInScope, type StaffScope } from './school-data.access.js';
 
 import { PT_ID } from './repo-support.js';
@@ -79,19 +79,18 @@ export async function listStudents(db: DbOrTx, scope: StaffScope, q: StaffStuden
     f.parallel !== undefined ? eq(classes.parallelId, f.parallel) : undefined,
     f.buildingId !== undefined ? eq(classes.buildingId, f.buildingId) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
+  const page = await listPage(
     db
       .select(studentColumns)
       .from(students)
       .leftJoin(classes, eq(classes.id, students.classId))
       .leftJoin(buildings, eq(buildings.id, classes.buildingId))
-      .where(where)
-      .orderBy(...orderOf(q.sort, STUDENT_SORT, students.id))
-      .limit(q.pageSize)
-      .offset(offsetOf(q)),
+      .where(where),
+    orderOf(q.sort, STUDENT_SORT, students.id),
+    q,
     db.select({ n: count() }).from(students).leftJoin(classes, eq(classes.id, students.classId)).where(where),
-  ]);
-  return { items: rows.map(toStudent), total: total?.n ?? 0 };
+  );
+  return { items: page.items.map(toStudent), total: page.total };
 }
 
 /** A live student by id, with whether it lies within scope (null: no such live student). */

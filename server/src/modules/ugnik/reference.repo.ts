@@ -10,7 +10,7 @@ import {
   subjects,
   subjectTests,
 } from '../../db/schema/index.js';
-import { containsPattern, offsetOf, orderOf, type SortSpec } from '../../lib/list.js';
+import { containsPattern, offsetOf, orderOf, paged, type SortSpec } from '../../lib/list.js';
 
 /*
  * The ugnik's reference lists: every oo, school, building, class and parallel (an inspection may
@@ -32,11 +32,6 @@ const eqIf = <T>(column: AnyColumn, value: T | undefined) =>
 /** ORDER BY for a reference list: the requested sort, else by name, then by id. */
 function order(req: ReferenceRequest<unknown>, name: AnyColumn | SQL, id: AnyColumn) {
   return orderOf(req.sort ?? { field: 'name', dir: 'asc' }, { id, name }, id);
-}
-
-async function paged<T>(items: Promise<T[]>, total: Promise<{ n: number }[]>) {
-  const [rows, [t]] = await Promise.all([items, total]);
-  return { items: rows, total: t?.n ?? 0 };
 }
 
 export function listOo(db: DbOrTx, req: ReferenceRequest<{ search?: string | undefined }>) {
