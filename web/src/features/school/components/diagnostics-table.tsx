@@ -1,5 +1,5 @@
 import type { StaffDiagnostic, StaffDiagnosticSortField, StaffDiagnosticState } from '@attesta/contract';
-import { Anchor, Badge, NativeSelect, TextInput } from '@mantine/core';
+import { Anchor, Badge } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
@@ -8,6 +8,7 @@ import { instant } from '../../../components/staff-format';
 import { staffBundle } from '../../../components/staff-locales';
 import { listDiagnostics } from '../api/diagnostics';
 import { schoolKeys, type StaffRole } from '../api/shared';
+import { ChoiceFilter, SearchFilter } from './list-filters';
 
 const STATE_COLOR = { planned: 'gray', running: 'blue', finished: 'teal', published: 'green' } as const;
 
@@ -90,22 +91,15 @@ export function DiagnosticsTable({ role, basePath, actions, rowActions }: Diagno
       actions={actions}
       filters={
         <>
-          <TextInput
-            label={t('staff.common.search')}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-          <NativeSelect
+          <SearchFilter value={search} onChange={setSearch} />
+          <ChoiceFilter
             label={t('staff.diagnostics.status')}
             value={status}
-            onChange={(e) => setStatus(e.currentTarget.value as StaffDiagnosticState | '')}
-            data={[
-              { value: '', label: t('staff.common.all') },
-              ...(['planned', 'running', 'finished', 'published'] as const).map((s) => ({
-                value: s,
-                label: t(`staff.diagnostics.state.${s}`),
-              })),
-            ]}
+            onChange={setStatus}
+            options={(['planned', 'running', 'finished', 'published'] as const).map((s) => ({
+              value: s,
+              label: t(`staff.diagnostics.state.${s}`),
+            }))}
           />
         </>
       }

@@ -16,7 +16,6 @@ import {
   NativeSelect,
   Stack,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,6 +36,7 @@ import { allClassesQuery } from '../api/classes';
 import { diagnosticQuery } from '../api/diagnostics';
 import { listParticipantTests, participantCodesPath, updateParticipantTest } from '../api/participant-tests';
 import { schoolKeys, type StaffRole } from '../api/shared';
+import { ChoiceFilter, SearchFilter } from './list-filters';
 
 const STATUS_COLOR = PARTICIPANT_STATUS_COLOR;
 const LIVE = new Set(['active', 'in_progress']);
@@ -227,28 +227,21 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
         refreshInterval={(items) => (items.some((p) => LIVE.has(p.status)) ? LIVE_REFRESH_MS : 30_000)}
         filters={
           <>
-            <TextInput
-              label={t('staff.common.search')}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-            />
-            <NativeSelect
+            <SearchFilter value={search} onChange={setSearch} />
+            <ChoiceFilter
               label={t('staff.participants.class')}
               value={classId}
-              onChange={(e) => setClassId(e.currentTarget.value)}
-              data={[{ value: '', label: t('staff.common.all') }, ...classOptions]}
+              onChange={setClassId}
+              options={classOptions}
             />
-            <NativeSelect
+            <ChoiceFilter
               label={t('staff.participants.status')}
               value={status}
-              onChange={(e) => setStatus(e.currentTarget.value as ParticipantTestStatus | '')}
-              data={[
-                { value: '', label: t('staff.common.all') },
-                ...Object.keys(STATUS_COLOR).map((s) => ({
-                  value: s,
-                  label: t(`staff.participants.status_.${s}`),
-                })),
-              ]}
+              onChange={setStatus}
+              options={(Object.keys(STATUS_COLOR) as ParticipantTestStatus[]).map((s) => ({
+                value: s,
+                label: t(`staff.participants.status_.${s}`),
+              }))}
             />
           </>
         }

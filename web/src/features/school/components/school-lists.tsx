@@ -4,16 +4,17 @@ import type {
   StaffClass,
   StaffClassSortField,
 } from '@attesta/contract';
-import { NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useState } from 'react';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
 import { PageTitle } from '../../../components/ui/page-title';
-import { GRADES, parallelLabel } from '../../../components/staff-format';
+import { parallelLabel } from '../../../components/staff-format';
 import { staffBundle } from '../../../components/staff-locales';
 import { listBuildings } from '../api/buildings';
 import { listClasses } from '../api/classes';
 import { schoolKeys, type StaffRole } from '../api/shared';
+import { GradeFilter, SearchFilter } from './list-filters';
 
 export function ClassesPage({ role }: { role: StaffRole }) {
   const { t } = useBundleT(staffBundle);
@@ -62,20 +63,8 @@ export function ClassesPage({ role }: { role: StaffRole }) {
         exportName="classes"
         filters={
           <>
-            <TextInput
-              label={t('staff.common.search')}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-            />
-            <NativeSelect
-              label={t('staff.classes.parallel')}
-              value={parallel}
-              onChange={(e) => setParallel(e.currentTarget.value)}
-              data={[
-                { value: '', label: t('staff.common.all') },
-                ...GRADES.map((g) => ({ value: String(g), label: parallelLabel(g, t) })),
-              ]}
-            />
+            <SearchFilter value={search} onChange={setSearch} />
+            <GradeFilter label={t('staff.classes.parallel')} value={parallel} onChange={setParallel} />
           </>
         }
       />
@@ -125,13 +114,7 @@ export function BuildingsPage({ role }: { role: StaffRole }) {
         initialSort={{ field: 'name', dir: 'asc' }}
         filter={{ search }}
         exportName="buildings"
-        filters={
-          <TextInput
-            label={t('staff.common.search')}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        }
+        filters={<SearchFilter value={search} onChange={setSearch} />}
       />
     </Stack>
   );

@@ -1,5 +1,5 @@
 import type { StaffStudent, StaffStudentSortField } from '@attesta/contract';
-import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,12 +10,13 @@ import { DataTable, type Column } from '../../../components/data-table/data-tabl
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { fullName, GRADES, parallelLabel, plainDate } from '../../../components/staff-format';
+import { fullName, plainDate } from '../../../components/staff-format';
 import { staffBundle } from '../../../components/staff-locales';
 import { allClassesQuery } from '../api/classes';
 import { schoolKeys, type StaffRole } from '../api/shared';
 import { deleteStudent, listStudents } from '../api/students';
 import { StudentForm } from './student-form';
+import { ChoiceFilter, GradeFilter, SearchFilter } from './list-filters';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
 export function StudentsPage({ role }: { role: StaffRole }) {
@@ -122,30 +123,14 @@ export function StudentsPage({ role }: { role: StaffRole }) {
         exportName="students"
         filters={
           <>
-            <TextInput
-              label={t('staff.common.search')}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-              data-testid="students-search"
-            />
-            <NativeSelect
+            <SearchFilter value={search} onChange={setSearch} testId="students-search" />
+            <ChoiceFilter
               label={t('staff.students.class')}
               value={classId}
-              onChange={(e) => setClassId(e.currentTarget.value)}
-              data={[
-                { value: '', label: t('staff.common.all') },
-                ...classList.map((c) => ({ value: String(c.id), label: c.name })),
-              ]}
+              onChange={setClassId}
+              options={classList.map((c) => ({ value: String(c.id), label: c.name }))}
             />
-            <NativeSelect
-              label={t('staff.students.parallel')}
-              value={parallel}
-              onChange={(e) => setParallel(e.currentTarget.value)}
-              data={[
-                { value: '', label: t('staff.common.all') },
-                ...GRADES.map((g) => ({ value: String(g), label: parallelLabel(g, t) })),
-              ]}
-            />
+            <GradeFilter label={t('staff.students.parallel')} value={parallel} onChange={setParallel} />
           </>
         }
         actions={
