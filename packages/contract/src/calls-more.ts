@@ -47,6 +47,7 @@ import {
   reportMrkoSchema,
   reportProtocolQuerySchema,
   reportProtocolSchema,
+  reportQueueItemParamsSchema,
   reportQuerySchema,
   reportSpecificationQuerySchema,
   reportSpecificationSchema,
@@ -183,6 +184,9 @@ export const MORE_CALL_SCHEMAS = {
   },
   'GET /api/reports/attesta': { query: reportExportQuerySchema, response: reportAttestaSchema },
   'GET /api/reports/mrko': { query: reportExportQuerySchema, response: reportMrkoSchema },
+  // A download too big for the request answers 202 reportQueuedSchema, which each route declares
+  // (rows hold 200 answers only); its queue item is read here.
+  'GET /api/reports/queue/{queueItemId}': { params: reportQueueItemParamsSchema, response: queueItemSchema },
   // item analysis (issue 12)
   'GET /api/reports/itemAnalysis': { query: itemAnalysisQuerySchema, response: itemAnalysisSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

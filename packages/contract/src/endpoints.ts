@@ -1196,6 +1196,14 @@ export const OUR_ENDPOINTS = [
     meaning: 'item analysis of a subject test in a diagnostic: classical statistics and Rasch calibration',
     ours: true,
   },
+  // queued report downloads (issue 12)
+  {
+    method: 'GET',
+    path: '/api/reports/queue/{queueItemId}',
+    roles: ['coordinator', 'ugnik', 'admin'],
+    meaning: 'a report or export queued by the caller: progress, then its file',
+    ours: true,
+  },
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

@@ -67,8 +67,26 @@ export const reportConsQuerySchema = z.strictObject({
 });
 export type ReportConsQuery = z.infer<typeof reportConsQuerySchema>;
 
+/** Rows per page of `detailed`'s JSON by default, and at most. */
+export const REPORT_DETAILED_PAGE_SIZE = 1000;
+export const REPORT_DETAILED_MAX_PAGE_SIZE = 5000;
+
+/** A positive integer in a query string, with its bounds. */
+const queryInt = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, 'a positive integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+
 export const reportDetailedQuerySchema = z.strictObject({
   ...filterFields,
+  page: queryInt(2_147_483_647).optional().describe('JSON only: the page, from 1 (default 1)'),
+  pageSize: queryInt(REPORT_DETAILED_MAX_PAGE_SIZE)
+    .optional()
+    .describe(
+      `JSON only: rows per page (default ${REPORT_DETAILED_PAGE_SIZE}, at most ${REPORT_DETAILED_MAX_PAGE_SIZE})`,
+    ),
   format: z.enum(['json', 'xlsx']).default('json'),
 });
 export type ReportDetailedQuery = z.infer<typeof reportDetailedQuerySchema>;
@@ -316,7 +334,12 @@ export const reportDetailedRowSchema = z
 export type ReportDetailedRow = z.infer<typeof reportDetailedRowSchema>;
 
 export const reportDetailedSchema = z
-  .object({ rows: z.array(reportDetailedRowSchema) })
+  .object({
+    rows: z.array(reportDetailedRowSchema).describe('the rows of the page, in registration order'),
+    total: count.describe('rows of every page'),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+  })
   .meta({ id: 'ReportDetailed' });
 export type ReportDetailed = z.infer<typeof reportDetailedSchema>;
 
@@ -511,3 +534,21 @@ export const reportMrkoSchema = z
   })
   .meta({ id: 'ReportMrkoExport' });
 export type ReportMrko = z.infer<typeof reportMrkoSchema>;
+
+// ------------------------------------------------------------------ queued downloads
+
+/**
+ * A download too big to build during the request (docs/reports.md, "Large reports"): `202` with
+ * the queue item (type `report`, or `export` for attesta and mrko) that builds the file. Follow it
+ * with `GET /api/reports/queue/{queueItemId}` (or the queue pages); once `done`, its
+ * `resultFileId` downloads with `GET /api/files/{id}`.
+ */
+export const reportQueuedSchema = z
+  .strictObject({
+    queueItemId: positiveId.describe('the queue item building the file'),
+  })
+  .meta({ id: 'ReportQueued' });
+export type ReportQueued = z.infer<typeof reportQueuedSchema>;
+
+/** `GET /api/reports/queue/{queueItemId}`. */
+export const reportQueueItemParamsSchema = z.object({ queueItemId: queryId });

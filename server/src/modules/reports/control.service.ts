@@ -96,7 +96,7 @@ export async function controlData(caller: ReportCaller, query: ReportQuery): Pro
   const rooms = new Map<string, { ref: Ref; workId: number }[]>();
   const where = and(reportRowScope(caller.auth, STAFF_REPORT_ROLES), filterCondition(filters));
 
-  for await (const page of reportRowPages(caller.db, where)) {
+  for await (const page of reportRowPages(caller.db, where, { onPage: caller.onPage })) {
     const works = page.filter((r) => r.workId !== null && r.status !== 'annulled');
     const workIds = works.map((r) => r.workId!);
     const [events, saves] = await Promise.all([

@@ -1,12 +1,21 @@
-import { and, eq } from 'drizzle-orm';
+import type { Writable } from 'node:stream';
+import { and, eq, isNotNull, type SQL } from 'drizzle-orm';
 import type { ReportAttesta, ReportExportQuery, ReportMrko } from '@attesta/contract';
-import { diagnostics } from '../../db/schema/index.js';
+import { diagnostics, participantTests, results } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
-import { buildWorkbook, sheet, XLSX_MIME } from '../../lib/xlsx.js';
-import { buildCsv, CSV_MIME, type ReportFile } from './report-files.js';
+import { XLSX_MIME } from '../../lib/xlsx.js';
+import { CSV_MIME, type ReportFile } from './report-files.js';
 import { filterCondition, reportFilters } from './report-filters.js';
+import { memorySink, writeCsv, XlsxStream, type OnRows } from './report-stream.js';
 import { reportRowScope } from './reports.access.js';
-import { externalIdsOf, reportRowPages, taskScoresOf, type ReportRow } from './reports.repo.js';
+import {
+  countedCondition,
+  externalIdsOf,
+  reportRowPages,
+  taskColumnsOf,
+  taskScoresOf,
+  type ReportRow,
+} from './reports.repo.js';
 import { isCounted } from './stats.js';
 import type { ReportCaller } from './summary.service.js';
 
@@ -14,25 +23,38 @@ import type { ReportCaller } from './summary.service.js';
  * Exports to other systems (admin only): results for the upstream Attesta instance and marks for
  * the MRKO journal, in the layouts docs/reports.md defines. Only published results leave: a counted
  * result (stats.ts isCounted) of a diagnostic whose results are published. Every export is audited.
+ * The items are read a page at a time; the CSV and xlsx are streamed (report-stream.ts), their task
+ * columns known beforehand from one aggregate, so a big export is a queued job (report-queue.ts)
+ * that never holds its rows.
  */
 
 type Task = ReportAttesta['items'][number]['tasks'][number];
 type Attesta = ReportAttesta['items'][number];
 type Mrko = ReportMrko['items'][number];
+export type ExportTarget = 'attesta' | 'mrko';
+type ExportFilters = Omit<ReportExportQuery, 'format'>;
+
+/**
+ * The rows an export takes, as SQL over the report rows: published counted results in the scope
+ * and the filters; the journal's only students' results with a mark.
+ */
+export function exportWhere(caller: ReportCaller, target: ExportTarget, query: ExportFilters): SQL {
+  return and(
+    reportRowScope(caller.auth, ['admin']),
+    filterCondition(reportFilters(query)),
+    eq(diagnostics.resultsPublished, true),
+    countedCondition,
+    target === 'mrko' ? and(isNotNull(participantTests.studentId), isNotNull(results.mark)) : undefined,
+  )!;
+}
 
 /** Published counted results with their task scores and external ids, a page at a time. */
 async function* publishedResults(
   caller: ReportCaller,
-  query: ReportExportQuery,
+  where: SQL,
 ): AsyncGenerator<
   { row: ReportRow; tasks: Task[]; external: { provider: string; subject: string } | null }[]
 > {
-  const filters = reportFilters(query);
-  const where = and(
-    reportRowScope(caller.auth, ['admin']),
-    filterCondition(filters),
-    eq(diagnostics.resultsPublished, true),
-  );
   for await (const page of reportRowPages(caller.db, where)) {
     const rows = page.filter((r) => r.published && isCounted(r));
     const [scores, external] = await Promise.all([
@@ -60,34 +82,70 @@ async function* publishedResults(
   }
 }
 
+/** Pages of Attesta items. */
+async function* attestaItems(caller: ReportCaller, query: ExportFilters): AsyncGenerator<Attesta[]> {
+  for await (const page of publishedResults(caller, exportWhere(caller, 'attesta', query)))
+    yield page.map(({ row: r, tasks, external }) => ({
+      diagnosticCode: r.diagnosticCode,
+      diagnosticName: r.diagnosticName,
+      subjectCode: r.subjectCode,
+      subjectTestId: r.subjectTestId,
+      subjectTestName: r.subjectTestName,
+      subjectTestSourceId: r.subjectTestSourceId,
+      testDate: r.testDate,
+      schoolCode: r.schoolCode,
+      schoolName: r.schoolName,
+      className: r.className,
+      participantCode: r.registrationCode,
+      externalProvider: external?.provider ?? null,
+      externalId: external?.subject ?? null,
+      variant: r.variantNumber ?? 0,
+      primaryScore: r.primaryScore!,
+      maxScore: r.maxScore!,
+      percent: r.percent!,
+      mark: r.mark,
+      level: r.level,
+      verificationCode: r.verificationCode!,
+      publishedAt: r.publishedAt ? r.publishedAt.toISOString() : null,
+      tasks,
+    }));
+}
+
+/** Pages of MRKO items: students' published results that have a mark (the journal takes marks). */
+async function* mrkoItems(caller: ReportCaller, query: ExportFilters): AsyncGenerator<Mrko[]> {
+  for await (const page of publishedResults(caller, exportWhere(caller, 'mrko', query)))
+    yield page.flatMap(({ row: r, tasks, external }) =>
+      r.studentId === null || r.mark === null
+        ? []
+        : [
+            {
+              schoolCode: r.schoolCode,
+              schoolName: r.schoolName,
+              className: r.className,
+              externalProvider: external?.provider ?? null,
+              studentExternalId: external?.subject ?? null,
+              surname: r.surname ?? '',
+              name: r.name ?? '',
+              patronymic: r.patronymic,
+              subjectCode: r.subjectCode,
+              subjectName: r.subjectName,
+              subjectTestName: r.subjectTestName,
+              date: r.testDate,
+              mark: r.mark,
+              primaryScore: r.primaryScore!,
+              maxScore: r.maxScore!,
+              percent: r.percent!,
+              participantCode: r.registrationCode,
+              verificationCode: r.verificationCode!,
+              tasks,
+            },
+          ],
+    );
+}
+
 export async function attestaData(caller: ReportCaller, query: ReportExportQuery): Promise<ReportAttesta> {
   const items: Attesta[] = [];
-  for await (const page of publishedResults(caller, query))
-    for (const { row: r, tasks, external } of page)
-      items.push({
-        diagnosticCode: r.diagnosticCode,
-        diagnosticName: r.diagnosticName,
-        subjectCode: r.subjectCode,
-        subjectTestId: r.subjectTestId,
-        subjectTestName: r.subjectTestName,
-        subjectTestSourceId: r.subjectTestSourceId,
-        testDate: r.testDate,
-        schoolCode: r.schoolCode,
-        schoolName: r.schoolName,
-        className: r.className,
-        participantCode: r.registrationCode,
-        externalProvider: external?.provider ?? null,
-        externalId: external?.subject ?? null,
-        variant: r.variantNumber ?? 0,
-        primaryScore: r.primaryScore!,
-        maxScore: r.maxScore!,
-        percent: r.percent!,
-        mark: r.mark,
-        level: r.level,
-        verificationCode: r.verificationCode!,
-        publishedAt: r.publishedAt ? r.publishedAt.toISOString() : null,
-        tasks,
-      });
+  for await (const page of attestaItems(caller, query)) items.push(...page);
   return {
     format: 'attesta.results',
     version: 1,
@@ -96,51 +154,31 @@ export async function attestaData(caller: ReportCaller, query: ReportExportQuery
   };
 }
 
-/** Students' published results that have a mark: the journal takes marks. */
 export async function mrkoData(caller: ReportCaller, query: ReportExportQuery): Promise<ReportMrko> {
   const items: Mrko[] = [];
-  for await (const page of publishedResults(caller, query))
-    for (const { row: r, tasks, external } of page) {
-      if (r.studentId === null || r.mark === null) continue;
-      items.push({
-        schoolCode: r.schoolCode,
-        schoolName: r.schoolName,
-        className: r.className,
-        externalProvider: external?.provider ?? null,
-        studentExternalId: external?.subject ?? null,
-        surname: r.surname ?? '',
-        name: r.name ?? '',
-        patronymic: r.patronymic,
-        subjectCode: r.subjectCode,
-        subjectName: r.subjectName,
-        subjectTestName: r.subjectTestName,
-        date: r.testDate,
-        mark: r.mark,
-        primaryScore: r.primaryScore!,
-        maxScore: r.maxScore!,
-        percent: r.percent!,
-        participantCode: r.registrationCode,
-        verificationCode: r.verificationCode!,
-        tasks,
-      });
-    }
+  for await (const page of mrkoItems(caller, query)) items.push(...page);
   return { format: 'mrko.marks', version: 1, generatedAt: (caller.now ?? new Date()).toISOString(), items };
 }
 
 type Cell = string | number | null;
 type FlatColumn<Row> = { header: string; value: (row: Row) => Cell };
 
+/** The value at a task position (tasks are in position order, usually 1, 2, 3…). */
+function taskAt(tasks: Task[], position: number): Task | undefined {
+  const guess = tasks[position - 1];
+  return guess?.position === position ? guess : tasks.find((t) => t.position === position);
+}
+
 /** The fields of a layout, then `task<N>` and `task<N>_max` for every task position that occurs. */
 function flatColumns<Row extends { tasks: Task[] }>(
   fields: (keyof Row & string)[],
-  rows: Row[],
+  positions: number[],
 ): FlatColumn<Row>[] {
-  const positions = [...new Set(rows.flatMap((r) => r.tasks.map((t) => t.position)))].sort((a, b) => a - b);
   return [
     ...fields.map((f) => ({ header: f, value: (r: Row) => r[f] as Cell })),
     ...positions.flatMap((p) => [
-      { header: `task${p}`, value: (r: Row) => r.tasks.find((t) => t.position === p)?.score ?? null },
-      { header: `task${p}_max`, value: (r: Row) => r.tasks.find((t) => t.position === p)?.maxScore ?? null },
+      { header: `task${p}`, value: (r: Row) => taskAt(r.tasks, p)?.score ?? null },
+      { header: `task${p}_max`, value: (r: Row) => taskAt(r.tasks, p)?.maxScore ?? null },
     ]),
   ];
 }
@@ -189,48 +227,94 @@ const MRKO_FIELDS: (keyof Mrko & string)[] = [
   'verificationCode',
 ];
 
-async function flatFile<Row extends { tasks: Task[] }>(
-  name: string,
-  format: 'csv' | 'xlsx',
-  fields: (keyof Row & string)[],
-  rows: Row[],
-): Promise<ReportFile> {
-  const columns = flatColumns(fields, rows);
-  if (format === 'csv') return { fileName: `${name}.csv`, mime: CSV_MIME, body: buildCsv(columns, rows) };
-  const body = await buildWorkbook([
-    sheet<Row>({
-      name,
-      rows,
-      columns: columns.map((c) => ({ ...c, width: Math.max(10, c.header.length + 2) })),
-    }),
-  ]);
-  return { fileName: `${name}.xlsx`, mime: XLSX_MIME, body };
+export const EXPORT_FILE_NAMES: Record<ExportTarget, string> = {
+  attesta: 'attesta-results',
+  mrko: 'mrko-marks',
+};
+
+/** Positions of the tasks of the exported results (every subject test together), in order. */
+async function positionsOf(caller: ReportCaller, where: SQL): Promise<number[]> {
+  const columns = await taskColumnsOf(caller.db, where);
+  return [...new Set(columns.map((c) => c.position))].sort((a, b) => a - b);
+}
+
+/** Streams the export as CSV or xlsx into `out` (which it ends). Returns the items written. */
+export async function writeExportFile(
+  caller: ReportCaller,
+  target: ExportTarget,
+  query: ReportExportQuery & { format: 'csv' | 'xlsx' },
+  out: Writable,
+  onRows?: OnRows,
+): Promise<number> {
+  const positions = await positionsOf(caller, exportWhere(caller, target, query));
+  const write = async <Row extends { tasks: Task[] }>(
+    fields: (keyof Row & string)[],
+    pages: AsyncIterable<Row[]>,
+  ): Promise<number> => {
+    const columns = flatColumns<Row>(fields, positions);
+    if (query.format === 'csv') return writeCsv(out, columns, pages, onRows);
+    const xlsx = new XlsxStream(out);
+    const n = await xlsx.sheet(
+      {
+        name: EXPORT_FILE_NAMES[target],
+        columns: columns.map((c) => ({ ...c, width: Math.max(10, c.header.length + 2) })),
+      },
+      pages,
+      onRows,
+    );
+    await xlsx.finish();
+    return n;
+  };
+  return target === 'attesta'
+    ? write(ATTESTA_FIELDS, attestaItems(caller, query))
+    : write(MRKO_FIELDS, mrkoItems(caller, query));
 }
 
 export interface ExportActor {
   ip: string | null;
 }
 
-/** The export in its format (JSON data or a file), audited as `reports.export`. */
-export async function exportResults(
+/** Records an export that left (`reports.export`: format, filters, rows; the queue item if queued). */
+export async function auditExport(
   caller: ReportCaller,
   actor: ExportActor,
-  target: 'attesta' | 'mrko',
+  target: ExportTarget,
   query: ReportExportQuery,
-): Promise<{ data: ReportAttesta | ReportMrko } | { file: ReportFile }> {
-  const data = target === 'attesta' ? await attestaData(caller, query) : await mrkoData(caller, query);
+  rows: number,
+  queueItemId?: number,
+): Promise<void> {
   await audit(caller.db, {
     userId: caller.auth.userId,
     action: 'reports.export',
     entity: 'report',
     entityId: target,
-    details: { format: query.format, filters: reportFilters(query), rows: data.items.length },
+    details: {
+      format: query.format,
+      filters: reportFilters(query),
+      rows,
+      ...(queueItemId !== undefined ? { queueItemId } : {}),
+    },
     ip: actor.ip,
   });
-  if (query.format === 'json') return { data };
-  const file =
-    data.format === 'attesta.results'
-      ? await flatFile(`attesta-results`, query.format, ATTESTA_FIELDS, data.items)
-      : await flatFile(`mrko-marks`, query.format, MRKO_FIELDS, data.items);
-  return { file };
+}
+
+/** The export in its format (JSON data or a small file built at once), audited as `reports.export`. */
+export async function exportResults(
+  caller: ReportCaller,
+  actor: ExportActor,
+  target: ExportTarget,
+  query: ReportExportQuery,
+): Promise<{ data: ReportAttesta | ReportMrko } | { file: ReportFile }> {
+  if (query.format === 'json') {
+    const data = target === 'attesta' ? await attestaData(caller, query) : await mrkoData(caller, query);
+    await auditExport(caller, actor, target, query, data.items.length);
+    return { data };
+  }
+  const sink = memorySink();
+  const rows = await writeExportFile(caller, target, { ...query, format: query.format }, sink.stream);
+  await auditExport(caller, actor, target, query, rows);
+  const name = EXPORT_FILE_NAMES[target];
+  return query.format === 'csv'
+    ? { file: { fileName: `${name}.csv`, mime: CSV_MIME, body: sink.bytes() } }
+    : { file: { fileName: `${name}.xlsx`, mime: XLSX_MIME, body: sink.bytes() } };
 }

@@ -178,23 +178,14 @@ export async function reportPdf(
 
 export { table as pdfTable, heading as pdfHeading, paragraph as pdfParagraph };
 
-/** One CSV field: formula-safe, quoted when it holds the separator, a quote or a line break. */
-function csvField(value: string | number | null | undefined): string {
+/**
+ * One CSV field: formula-safe, quoted when it holds the separator, a quote or a line break. The
+ * CSV files are written line by line with it (report-stream.ts writeCsv: UTF-8 with a BOM, `;`,
+ * CRLF, a header line), as Russian spreadsheets open them.
+ */
+export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
   const text = safeText(value);
   return /[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/**
- * A CSV file as Russian spreadsheets open it: UTF-8 with a BOM, `;` between fields, CRLF line
- * ends, a header line; text that could start a formula is neutralised like xlsx cells.
- */
-export function buildCsv<Row>(
-  columns: { header: string; value: (row: Row) => string | number | null | undefined }[],
-  rows: Iterable<Row>,
-): Buffer {
-  const lines = [columns.map((c) => csvField(c.header)).join(';')];
-  for (const row of rows) lines.push(columns.map((c) => csvField(c.value(row))).join(';'));
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }

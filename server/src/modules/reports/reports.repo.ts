@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { and, asc, count, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
 import {
   answers,
   classes,
@@ -24,10 +25,28 @@ import {
 /*
  * Queries of the reports. Registrations are read a page at a time in id order (keyset paging), so a
  * report of a whole region never holds more than a page of rows plus its own running totals; the
- * same generator will feed the queued report jobs.
+ * same generator feeds the queued report jobs (report-queue.ts). Each page is its own short
+ * statement on one pooled connection at a time: no transaction stays open while a file is written.
  */
 
 export const REPORT_PAGE_SIZE = 1000;
+
+/**
+ * The results the figures count (stats.ts isCounted) as SQL over the joins of rowQuery: a live
+ * finished work of a registration not annulled, with a complete result.
+ */
+export const countedCondition: SQL = and(
+  ne(participantTests.status, 'annulled'),
+  sql`${examWorks.finishedAt} is not null`,
+  eq(results.status, 'scored'),
+  sql`${results.primaryScore} is not null`,
+)!;
+
+/** Live registrations of live diagnostics (every report's rows). */
+const liveRegistration = and(isNull(participantTests.deletedAt), isNull(diagnostics.deletedAt));
+
+/** Told after each page of rows is read (a queued job reports its progress). */
+export type OnPage = (rows: number) => void | Promise<void>;
 
 /** One live registration with its live work and that work's result, as every report reads it. */
 export interface ReportRow {
@@ -153,6 +172,12 @@ function rowQuery(db: Db) {
     .leftJoin(results, eq(results.examWorkId, examWorks.id));
 }
 
+type RawRow = Awaited<ReturnType<ReturnType<typeof rowQuery>['execute']>>[number];
+const withLevelOrder = ({ levelBands, markScale, ...r }: RawRow): ReportRow => ({
+  ...r,
+  levelOrder: levelOrderOf(levelBands, markScale),
+});
+
 /** One page of live registrations matching `where` (scope and filters), after `afterId` in id order. */
 export async function reportRowsPage(
   db: Db,
@@ -161,35 +186,203 @@ export async function reportRowsPage(
   limit = REPORT_PAGE_SIZE,
 ): Promise<ReportRow[]> {
   const rows = await rowQuery(db)
-    .where(
-      and(
-        isNull(participantTests.deletedAt),
-        isNull(diagnostics.deletedAt),
-        gt(participantTests.id, afterId),
-        where,
-      ),
-    )
+    .where(and(liveRegistration, gt(participantTests.id, afterId), where))
     .orderBy(asc(participantTests.id))
     .limit(limit);
-  return rows.map(({ levelBands, markScale, ...r }) => ({
-    ...r,
-    levelOrder: levelOrderOf(levelBands, markScale),
-  }));
+  return rows.map(withLevelOrder);
 }
 
-/** Pages of live registrations matching `where`, in id order, until there are none. */
+/** The page of live registrations matching `where` that starts at `offset` in id order (screens' pages). */
+export async function reportRowsAt(
+  db: Db,
+  where: SQL | undefined,
+  offset: number,
+  limit: number,
+): Promise<ReportRow[]> {
+  const rows = await rowQuery(db)
+    .where(and(liveRegistration, where))
+    .orderBy(asc(participantTests.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map(withLevelOrder);
+}
+
+/**
+ * Pages of live registrations matching `where`, in id order, until there are none. Between pages
+ * the event loop gets a turn (a long report never holds it for more than a page), and `onPage`
+ * hears how many rows were read.
+ */
 export async function* reportRowPages(
   db: Db,
   where: SQL | undefined,
-  pageSize = REPORT_PAGE_SIZE,
+  options: { pageSize?: number; onPage?: OnPage | undefined } = {},
 ): AsyncGenerator<ReportRow[]> {
+  const pageSize = options.pageSize ?? REPORT_PAGE_SIZE;
   let after = 0;
   for (;;) {
     const page = await reportRowsPage(db, where, after, pageSize);
     if (!page.length) return;
+    await options.onPage?.(page.length);
     yield page;
     if (page.length < pageSize) return;
     after = page[page.length - 1]!.participantTestId;
+    await nextTurn();
+  }
+}
+
+/**
+ * Runs the reads of `fn` in a read-only transaction without parallel workers. The counts and
+ * aggregates over a region's results would otherwise take every core of the database for seconds
+ * (a parallel plan), and the exam's saves wait behind them; one core, a little longer, leaves the
+ * others to the exam.
+ */
+async function quietly<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.transaction(
+    async (tx) => {
+      await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+      return fn(tx);
+    },
+    { accessMode: 'read only' },
+  );
+}
+
+/** How many live registrations match `where` (the joins of rowQuery that `where` may name). */
+export async function countRegistrations(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await quietly(db, (tx) =>
+    tx
+      .select({ n: count() })
+      .from(participantTests)
+      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+      .leftJoin(
+        examWorks,
+        and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
+      )
+      .leftJoin(results, eq(results.examWorkId, examWorks.id))
+      .where(and(liveRegistration, where)),
+  );
+  return Number(row?.n ?? 0);
+}
+
+export interface TaskColumnRow {
+  subjectTestId: number;
+  subjectTestName: string;
+  position: number;
+  maxScore: number;
+}
+
+/**
+ * The task positions of the counted results matching `where` (scope, filters, counted), per
+ * subject test, with the highest maximum at each: the task columns of a file, known before its
+ * rows are streamed. Read from the variants the results' works used (a work's task scores are
+ * those of its variant's tasks, scored out of their maxima), so one pass over the works rather
+ * than over every task score.
+ */
+export async function taskColumnsOf(db: Db, where: SQL | undefined): Promise<TaskColumnRow[]> {
+  const rows = await quietly(db, (tx) => {
+    const used = tx
+      .selectDistinct({ subjectTestId: participantTests.subjectTestId, variantId: examWorks.variantId })
+      .from(participantTests)
+      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+      .innerJoin(
+        examWorks,
+        and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
+      )
+      .innerJoin(results, eq(results.examWorkId, examWorks.id))
+      .where(and(liveRegistration, countedCondition, where))
+      .as('used');
+    return tx
+      .select({
+        subjectTestId: used.subjectTestId,
+        subjectTestName: subjectTests.name,
+        position: variantTasks.position,
+        maxScore: sql<string>`max(${variantTasks.maxScore})`,
+      })
+      .from(used)
+      .innerJoin(subjectTests, eq(subjectTests.id, used.subjectTestId))
+      .innerJoin(variantTasks, eq(variantTasks.variantId, used.variantId))
+      .groupBy(used.subjectTestId, subjectTests.name, variantTasks.position)
+      .orderBy(used.subjectTestId, variantTasks.position);
+  });
+  return rows.map((r) => ({ ...r, maxScore: Number(r.maxScore) }));
+}
+
+/** A counted result as a file's row reads it: few columns, its task scores in one text. */
+export interface FileResultRow {
+  participantTestId: number;
+  subjectTestId: number;
+  registrationCode: string;
+  surname: string | null;
+  schoolName: string | null;
+  className: string | null;
+  variantNumber: number | null;
+  primaryScore: number;
+  maxScore: number;
+  percent: number;
+  mark: string | null;
+  level: string | null;
+  /** `position:score` pairs in position order, `,` between them (score empty when null). */
+  scores: string | null;
+}
+
+/**
+ * One keyset page of counted results matching `where` for a streamed file: only the columns a file
+ * writes, and the task scores aggregated by PostgreSQL into one text per row (one statement per
+ * page, a few values per row instead of fifty fields and twenty score rows).
+ */
+export async function fileResultsPage(
+  db: Db,
+  where: SQL | undefined,
+  afterId: number,
+  limit = REPORT_PAGE_SIZE,
+): Promise<FileResultRow[]> {
+  return db
+    .select({
+      participantTestId: participantTests.id,
+      subjectTestId: participantTests.subjectTestId,
+      registrationCode: participantTests.registrationCode,
+      surname: sql<string | null>`coalesce(${students.surname}, ${workers.surname})`,
+      schoolName: schools.name,
+      className: classes.name,
+      variantNumber: variants.number,
+      primaryScore: sql<number>`${results.primaryScore}::float8`,
+      maxScore: sql<number>`${results.maxScore}::float8`,
+      percent: sql<number>`${results.percent}::float8`,
+      mark: results.mark,
+      level: results.level,
+      scores: sql<
+        string | null
+      >`(select string_agg(vt.position || ':' || coalesce(ts.final_score::text, ''), ','
+          order by vt.position)
+        from ${taskScores} ts join ${variantTasks} vt on vt.id = ts.variant_task_id
+        where ts.exam_work_id = ${examWorks.id})`,
+    })
+    .from(participantTests)
+    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+    .innerJoin(
+      examWorks,
+      and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
+    )
+    .innerJoin(results, eq(results.examWorkId, examWorks.id))
+    .leftJoin(variants, eq(variants.id, examWorks.variantId))
+    .leftJoin(schools, eq(schools.id, participantTests.schoolId))
+    .leftJoin(classes, eq(classes.id, participantTests.classId))
+    .leftJoin(students, eq(students.id, participantTests.studentId))
+    .leftJoin(workers, eq(workers.id, participantTests.workerId))
+    .where(and(liveRegistration, countedCondition, gt(participantTests.id, afterId), where))
+    .orderBy(asc(participantTests.id))
+    .limit(limit);
+}
+
+/** Keyset pages of fileResultsPage until there are none; the event loop gets a turn between pages. */
+export async function* fileResultPages(db: Db, where: SQL | undefined): AsyncGenerator<FileResultRow[]> {
+  let after = 0;
+  for (;;) {
+    const page = await fileResultsPage(db, where, after);
+    if (!page.length) return;
+    yield page;
+    if (page.length < REPORT_PAGE_SIZE) return;
+    after = page[page.length - 1]!.participantTestId;
+    await nextTurn();
   }
 }
 

@@ -285,7 +285,8 @@ describe('GET /api/reports/detailed', () => {
       `/api/reports/detailed?diagnosticId=${w.diagnosticId}&subjectTestId=${w.math}`,
       w.admin,
     );
-    expect(Object.keys(r)).toEqual(['rows']);
+    expect(Object.keys(r)).toEqual(['rows', 'total', 'page', 'pageSize']);
+    expect(r).toMatchObject({ total: 5, page: 1, pageSize: 1000 });
     const tasks = (variant: { taskIds: number[] }, scores: number[]) =>
       scores.map((score, i) => ({
         position: i + 1,
@@ -391,6 +392,23 @@ describe('GET /api/reports/detailed', () => {
     const p4 = rows.find((row) => row[0] === w.p.p4.code)!;
     expect(p4[header.indexOf('Задание 2 (макс. 1)')]).toBe(1);
     expect(p4[header.indexOf('Первичный балл')]).toBe(2);
+  });
+
+  it('pages of the rows: page and pageSize, the total of every page', async () => {
+    const page = (q: string) =>
+      json<ReportDetailed>(
+        `/api/reports/detailed?diagnosticId=${w.diagnosticId}&subjectTestId=${w.math}&${q}`,
+        w.admin,
+      );
+    const ids = (r: ReportDetailed) => r.rows.map((x) => x.participantTestId);
+    expect(ids(await page('pageSize=2'))).toEqual([w.p.p1.id, w.p.p2.id]);
+    const second = await page('pageSize=2&page=2');
+    expect(second).toMatchObject({ total: 5, page: 2, pageSize: 2 });
+    expect(ids(second)).toEqual([w.p.p4.id, w.p.p6.id]);
+    expect(ids(await page('pageSize=2&page=3'))).toEqual([w.p.p7.id]);
+    expect(await page('pageSize=2&page=4')).toMatchObject({ rows: [], total: 5 });
+    for (const q of ['pageSize=5001', 'pageSize=0', 'page=0', 'page=x'])
+      expect((await get(`/api/reports/detailed?${q}`, w.admin)).statusCode, q).toBe(400);
   });
 
   it('a coordinator gets their school’s rows', async () => {

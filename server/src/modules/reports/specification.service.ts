@@ -27,8 +27,11 @@ import type { ReportCaller } from './summary.service.js';
 
 type Element = ReportSpecification['elements'][number];
 
-/** The specification the report is about: named, else the subject test's, else the diagnostic's. */
-async function specificationOf(db: Db, query: ReportSpecificationQuery) {
+/**
+ * The specification the report is about: named, else the subject test's, else the diagnostic's;
+ * 400 when there is none, 404 for an unknown one.
+ */
+export async function specificationOf(db: Db, query: ReportSpecificationQuery) {
   let id = query.specId ?? null;
   if (id === null && query.subjectTestId !== undefined) {
     const [t] = await db
@@ -158,7 +161,7 @@ export async function specificationData(
     { name: string | null; m: Mastery; classes: Map<number | null, { name: string | null; m: Mastery }> }
   >();
   const where = and(reportRowScope(caller.auth, STAFF_REPORT_ROLES), filterCondition(filters));
-  for await (const page of reportRowPages(caller.db, where)) {
+  for await (const page of reportRowPages(caller.db, where, { onPage: caller.onPage })) {
     const counted = page.filter(isCounted);
     const scores = await taskScoresOf(
       caller.db,

@@ -24,7 +24,7 @@ import {
 } from './report-files.js';
 import { filterCondition, reportFilters } from './report-filters.js';
 import { reportRowScope, STAFF_REPORT_ROLES } from './reports.access.js';
-import { reportRowPages } from './reports.repo.js';
+import { reportRowPages, type OnPage } from './reports.repo.js';
 import { StatsAccumulator } from './stats.js';
 
 /*
@@ -37,6 +37,8 @@ export interface ReportCaller {
   db: Db;
   auth: AuthContext;
   now?: Date;
+  /** Hears the rows read, page by page (a queued report's progress). */
+  onPage?: OnPage;
 }
 
 const byName = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '', 'ru');
@@ -48,7 +50,7 @@ export async function commonData(caller: ReportCaller, query: ReportQuery): Prom
   const now = caller.now ?? new Date();
   const tests = new Map<number, { name: string; acc: StatsAccumulator }>();
   const where = and(reportRowScope(caller.auth, STAFF_REPORT_ROLES), filterCondition(filters));
-  for await (const page of reportRowPages(caller.db, where))
+  for await (const page of reportRowPages(caller.db, where, { onPage: caller.onPage }))
     for (const r of page) {
       let t = tests.get(r.subjectTestId);
       if (!t) tests.set(r.subjectTestId, (t = { name: r.subjectTestName, acc: new StatsAccumulator() }));
@@ -148,7 +150,7 @@ export async function consData(caller: ReportCaller, query: ReportConsQuery): Pr
     { name: string; total: StatsAccumulator; schools: Map<number | null, SchoolGroup> }
   >();
   const where = and(reportRowScope(caller.auth, STAFF_REPORT_ROLES), filterCondition(filters));
-  for await (const page of reportRowPages(caller.db, where))
+  for await (const page of reportRowPages(caller.db, where, { onPage: caller.onPage }))
     for (const r of page) {
       let t = tests.get(r.subjectTestId);
       if (!t)

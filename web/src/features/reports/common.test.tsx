@@ -9,6 +9,7 @@ import {
   lastQuery,
   people,
   pick,
+  queueItem,
   renderReports,
   reportsServer,
 } from './test/fixtures';
@@ -131,6 +132,44 @@ describe('reports: the common tab', { timeout: 20_000 }, () => {
     answer(fileAnswer('obshchiy.xlsx', 300 * 1024));
     expect(await screen.findByText('Файл «obshchiy.xlsx» сохранён')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('common-xlsx-progress')).not.toBeInTheDocument());
+  });
+
+  it('follows a big file built in the queue, then saves it; a failed build is said by its code', async () => {
+    const createObjectURL = vi.fn(() => 'blob:big');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const states = [
+      queueItem({ progress: 0 }),
+      queueItem({ progress: 40 }),
+      queueItem({ status: 'done', progress: 100, resultFileId: 77 }),
+    ];
+    const api = reportsServer(people.coordinator, {
+      'GET /api/reports/common': jsonOrFile(common, () => json(202, { queueItemId: 41 })),
+      'GET /api/reports/queue/41': () => json(200, states.length > 1 ? states.shift() : states[0]),
+      'GET /api/files/77': () => fileAnswer('obshchiy-bolshoy.xlsx'),
+    });
+    await renderReports('/coordinator/reports');
+    await screen.findByTestId('common-table');
+    await userEvent.click(screen.getByTestId('common-xlsx'));
+    expect(
+      await screen.findByText('Файл большой и строится в очереди задач: 40 %', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText('Файл «obshchiy-bolshoy.xlsx» сохранён', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(createObjectURL).toHaveBeenCalled();
+    expect(api.callsTo('GET /api/files/77')).toHaveLength(1);
+    // The server's own progress text (Russian, for the queue pages) is not shown as such.
+    expect(screen.queryByText(/Детальный отчёт: 0 из/)).not.toBeInTheDocument();
+
+    states.splice(
+      0,
+      states.length,
+      queueItem({ status: 'failed', errorCode: 'forbidden', error: 'scope changed' }),
+    );
+    await userEvent.click(screen.getByTestId('common-pdf'));
+    expect(await screen.findByTestId('common-pdf-error', {}, { timeout: 5000 })).toHaveTextContent(
+      'Не удалось скачать файл: Недостаточно прав для этого действия.',
+    );
   });
 
   it('shows a refused period by its code and an empty answer as such', async () => {

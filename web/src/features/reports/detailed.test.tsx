@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, json } from '../../test/test-app';
-import { cons, lastQuery, people, pick, renderReports, reportsServer } from './test/fixtures';
+import { cons, detailed, lastQuery, people, pick, renderReports, reportsServer } from './test/fixtures';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -56,7 +57,11 @@ describe('reports: the detailed tab', { timeout: 20_000 }, () => {
     expect(first!.querySelector('td')).toHaveClass('sticky-col', 'last-sticky');
     expect(screen.queryByTestId('detailed-mixed')).not.toBeInTheDocument();
 
-    expect(lastQuery(api.callsTo('GET /api/reports/detailed'))).toEqual({ subjectTestId: '31' });
+    expect(lastQuery(api.callsTo('GET /api/reports/detailed'))).toEqual({
+      subjectTestId: '31',
+      page: '1',
+      pageSize: '100',
+    });
     expect(screen.getByTestId('detailed-xlsx')).toHaveAttribute(
       'href',
       '/api/reports/detailed?subjectTestId=31&format=xlsx',
@@ -77,15 +82,40 @@ describe('reports: the detailed tab', { timeout: 20_000 }, () => {
     await pick('Диагностика', /Проверка математики/);
     expect(await screen.findByTestId('detailed-table')).toBeInTheDocument();
     expect(screen.getByTestId('detailed-mixed')).toHaveTextContent('задания с одним номером в разных тестах');
-    expect(lastQuery(api.callsTo('GET /api/reports/detailed'))).toEqual({ diagnosticId: '7' });
+    expect(lastQuery(api.callsTo('GET /api/reports/detailed'))).toEqual({
+      diagnosticId: '7',
+      page: '1',
+      pageSize: '100',
+    });
     // The ugnik's schools now come from the inspection itself.
     await pick('Школа', 'Школа № 2');
     await waitFor(() =>
       expect(lastQuery(api.callsTo('GET /api/reports/detailed'))).toEqual({
         diagnosticId: '7',
         schoolId: '102',
+        page: '1',
+        pageSize: '100',
       }),
     );
+  });
+
+  it('pages the rows on the server', async () => {
+    const api = reportsServer(people.coordinator, {
+      'GET /api/reports/detailed': ({ url }) => {
+        const page = Number(new URL(url, 'http://x').searchParams.get('page'));
+        return json(200, { ...detailed, total: 250, page, pageSize: 100 });
+      },
+    });
+    await renderReports('/coordinator/reports?tab=detailed');
+    await screen.findByTestId('detailed-table');
+    expect(screen.getByText('Участников: 250')).toBeInTheDocument();
+    const pages = screen.getByTestId('detailed-pages');
+    await userEvent.click(within(pages).getByRole('button', { name: '3' }));
+    await waitFor(() =>
+      expect(lastQuery(api.callsTo('GET /api/reports/detailed'))).toEqual({ page: '3', pageSize: '100' }),
+    );
+    // The file has every row: no paging in its link.
+    expect(screen.getByTestId('detailed-xlsx')).toHaveAttribute('href', '/api/reports/detailed?format=xlsx');
   });
 
   it('shows an unknown record by its status', async () => {

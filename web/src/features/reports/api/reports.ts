@@ -46,8 +46,19 @@ export const consReport = (
 export const controlReport = (filters: ReportFilterValues, signal?: AbortSignal) =>
   inlineCall(() => call('GET /api/reports/control', { query: filterQuery(filters) }, { ...inline, signal }));
 
-export const detailedReport = (filters: ReportFilterValues, signal?: AbortSignal) =>
-  inlineCall(() => call('GET /api/reports/detailed', { query: filterQuery(filters) }, { ...inline, signal }));
+/** One page of the detailed rows (the server pages them; `total` counts every page). */
+export const detailedReport = (
+  filters: ReportFilterValues,
+  paging: { page: number; pageSize: number },
+  signal?: AbortSignal,
+) =>
+  inlineCall(() =>
+    call(
+      'GET /api/reports/detailed',
+      { query: { ...filterQuery(filters), ...paging } },
+      { ...inline, signal },
+    ),
+  );
 
 export const specificationReport = (
   filters: ReportFilterValues,

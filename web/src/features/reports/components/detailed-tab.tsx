@@ -5,7 +5,7 @@
  */
 import type { ReportCons, ReportDetailedRow } from '@attesta/contract';
 import { Alert, Group, Pagination, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { StaffReportRole } from '../api/pickers';
 import { consReport, detailedReport, filterQuery, reportFile, reportKeys } from '../api/reports';
@@ -23,10 +23,15 @@ export function DetailedTab({ filters, role }: { filters: ReportFilterValues; ro
   const { t } = useReportsT();
   // The whole region's rows would be one enormous list: the ugnik and the admin narrow it first.
   const ready = role === 'coordinator' || filters.diagnosticId !== null || filters.subjectTestId !== null;
+  // A page of rows from the server; other filters start again from the first page.
+  const filterKey = JSON.stringify(filterQuery(filters));
+  const [paging, setPaging] = useState({ filterKey, page: 1 });
+  const page = paging.filterKey === filterKey ? paging.page : 1;
   const query = useQuery({
-    queryKey: reportKeys.report('detailed', filterQuery(filters)),
-    queryFn: ({ signal }) => detailedReport(filters, signal),
+    queryKey: reportKeys.report('detailed', { ...filterQuery(filters), page, pageSize: PAGE_SIZE }),
+    queryFn: ({ signal }) => detailedReport(filters, { page, pageSize: PAGE_SIZE }, signal),
     enabled: ready,
+    placeholderData: keepPreviousData,
   });
   const names = useQuery({
     queryKey: reportKeys.report('cons', { ...filterQuery(filters), sort: 'name', dir: 'asc' }),
@@ -55,6 +60,10 @@ export function DetailedTab({ filters, role }: { filters: ReportFilterValues; ro
             ) : (
               <DetailedTable
                 rows={data.rows}
+                total={data.total}
+                page={page}
+                pages={Math.max(1, Math.ceil(data.total / PAGE_SIZE))}
+                onPage={(next) => setPaging({ filterKey, page: next })}
                 names={names.data}
                 mixed={
                   filters.subjectTestId === null &&
@@ -83,15 +92,22 @@ function nameMaps(cons: ReportCons | undefined) {
 
 function DetailedTable({
   rows,
+  total,
+  page,
+  pages,
+  onPage,
   names,
   mixed,
 }: {
   rows: ReportDetailedRow[];
+  total: number;
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
   names: ReportCons | undefined;
   mixed: boolean;
 }) {
   const { t, lang } = useReportsT();
-  const [page, setPage] = useState(1);
   const { schools, classes } = useMemo(() => nameMaps(names), [names]);
   /** Every task position that occurs, with the largest maximum seen there. */
   const positions = useMemo(() => {
@@ -101,8 +117,6 @@ function DetailedTable({
         max.set(task.position, Math.max(max.get(task.position) ?? 0, task.maxScore));
     return [...max.entries()].sort((a, b) => a[0] - b[0]);
   }, [rows]);
-  const pages = Math.ceil(rows.length / PAGE_SIZE);
-  const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const hasSurnames = rows.some((r) => r.surname);
 
   return (
@@ -114,9 +128,11 @@ function DetailedTable({
       )}
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {t('reports.detailed.rows', { count: rows.length })}
+          {t('reports.detailed.rows', { count: total })}
         </Text>
-        {pages > 1 && <Pagination size="sm" total={pages} value={page} onChange={setPage} />}
+        {pages > 1 && (
+          <Pagination size="sm" total={pages} value={page} onChange={onPage} data-testid="detailed-pages" />
+        )}
       </Group>
       <Table.ScrollContainer minWidth={700 + positions.length * 56} type="native">
         <Table
@@ -159,7 +175,7 @@ function DetailedTable({
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {shown.map((row) => {
+            {rows.map((row) => {
               const byPosition = new Map(row.tasks.map((task) => [task.position, task]));
               return (
                 <Table.Tr key={row.participantTestId} data-testid="detailed-row">
