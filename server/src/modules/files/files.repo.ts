@@ -48,6 +48,20 @@ export async function findFileContent(db: DbOrTx, id: number) {
   return row ?? null;
 }
 
+/**
+ * `length` bytes of a file from `offset` (0-based), or null when the file is gone. Big downloads
+ * read their bytes this way, a slice at a time, instead of the whole bytea (which PostgreSQL sends
+ * as hex text: twice the file, then the file again as a buffer).
+ */
+export async function readFileSlice(db: DbOrTx, id: number, offset: number, length: number) {
+  const [row] = await db
+    .select({ data: sql<Buffer | Uint8Array>`substring(${files.data} from ${offset + 1} for ${length})` })
+    .from(files)
+    .where(and(eq(files.id, id), isNull(files.deletedAt)))
+    .limit(1);
+  return row ? Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength) : null;
+}
+
 export const filesOfOwner = (db: DbOrTx, ownerType: string, ownerId: number): Promise<FileMeta[]> =>
   db
     .select(metaColumns)

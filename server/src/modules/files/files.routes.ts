@@ -47,7 +47,8 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
           .header('content-security-policy', DOWNLOAD_CSP)
           .header('cache-control', 'private, no-cache')
           .type(file.mime)
-          // Fastify sends a Buffer as-is; the error schemas above do not apply to it.
+          .header('content-length', file.size)
+          // Fastify sends a Buffer or a stream as-is; the error schemas above do not apply to it.
           .send(data as never)
       );
     },

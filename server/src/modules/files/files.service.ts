@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   uploadOwnerTypeSchema,
   type FileInfo,
@@ -48,11 +49,44 @@ export async function visibleFile(db: Db, auth: AuthContext, id: number): Promis
   return file;
 }
 
+/** Files up to this size are read whole; bigger ones are streamed a slice of this size at a time. */
+export const DOWNLOAD_SLICE_BYTES = 1024 * 1024;
+
+/** A file's bytes as a stream of slices, each read when the reply wants more. */
+function fileSlices(db: Db, id: number, size: number): Readable {
+  let offset = 0;
+  return new Readable({
+    highWaterMark: DOWNLOAD_SLICE_BYTES,
+    read() {
+      if (offset >= size) {
+        this.push(null);
+        return;
+      }
+      const length = Math.min(DOWNLOAD_SLICE_BYTES, size - offset);
+      repo.readFileSlice(db, id, offset, length).then(
+        (slice) => {
+          // Deleted (or shortened) while it was sent: the reply is cut short, never padded.
+          if (!slice || slice.length !== length) return this.destroy(new Error('file changed while sent'));
+          offset += length;
+          this.push(slice);
+        },
+        (err: Error) => this.destroy(err),
+      );
+    },
+  });
+}
+
+/**
+ * A file the caller may see, with its bytes: a buffer for a small file, a stream of slices for a
+ * big one (a 36 MB report then costs the server a megabyte or two, not 200 MB of hex and buffers).
+ */
 export async function download(db: Db, auth: AuthContext, id: number) {
   const file = await visibleFile(db, auth, id);
+  const shown = { ...file, name: shownName(auth, file) };
+  if (file.size > DOWNLOAD_SLICE_BYTES) return { file: shown, data: fileSlices(db, id, file.size) };
   const content = await repo.findFileContent(db, id);
   if (!content) throw notFound('No such file');
-  return { file: { ...file, name: shownName(auth, file) }, data: content.data };
+  return { file: shown, data: content.data };
 }
 
 export async function fileExt(db: Db, auth: AuthContext, id: number) {

@@ -19,7 +19,7 @@ import {
 } from '../../../test/helpers.js';
 import { bufferFile } from '../../lib/multipart.js';
 import { storageUsedBy } from './files.repo.js';
-import { upload as uploadFiles, uploadFromUrl } from './files.service.js';
+import { download, DOWNLOAD_SLICE_BYTES, upload as uploadFiles, uploadFromUrl } from './files.service.js';
 import { EXE, multipartBody, pdfWithPages, PNG, type Part } from './test-support.js';
 import { checkFile, splitPdfPages } from './upload.js';
 
@@ -281,6 +281,31 @@ describe('GET /api/files/{id} and friends', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain('sandbox');
     expect(res.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  it('a big file is sent a slice at a time, every byte in order, with its length', async () => {
+    // Three slices and a bit: each byte says where it is, so a slice out of order or repeated shows.
+    const size = 3 * DOWNLOAD_SLICE_BYTES + 12345;
+    const data = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) data[i] = (i * 7 + (i >> 10)) & 0xff;
+    const id = await createStoredFile(t.app, {
+      ownerType: 'task',
+      ownerId: ownTaskId,
+      name: 'big.bin',
+      mime: 'application/octet-stream',
+      data,
+    });
+    const sliced = await download(
+      t.app.ctx.db,
+      { userId: admin.id, roles: ['admin'] } as unknown as AuthContext,
+      id,
+    );
+    expect(Buffer.isBuffer(sliced.data)).toBe(false);
+    const res = await get(`/api/files/${id}`, admin.session);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe(String(size));
+    expect(res.rawPayload.length).toBe(size);
+    expect(res.rawPayload.equals(data)).toBe(true);
   });
 
   it('task files: staff any, a participant only those of their own variant', async () => {
