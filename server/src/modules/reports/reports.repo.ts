@@ -48,6 +48,14 @@ const liveRegistration = and(isNull(participantTests.deletedAt), isNull(diagnost
 /** Told after each page of rows is read (a queued job reports its progress). */
 export type OnPage = (rows: number) => void | Promise<void>;
 
+/** The joins every report query makes: a registration's diagnostic, its live work, the work's result. */
+const diagnosticOfRegistration = eq(diagnostics.id, participantTests.diagnosticId);
+const liveWorkOfRegistration = and(
+  eq(examWorks.participantTestId, participantTests.id),
+  isNull(examWorks.deletedAt),
+);
+const resultOfWork = eq(results.examWorkId, examWorks.id);
+
 /** One live registration with its live work and that work's result, as every report reads it. */
 export interface ReportRow {
   participantTestId: number;
@@ -156,7 +164,7 @@ function rowQuery(db: Db) {
       verificationCode: results.verificationCode,
     })
     .from(participantTests)
-    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+    .innerJoin(diagnostics, diagnosticOfRegistration)
     .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
     .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
     .innerJoin(subjects, eq(subjects.id, subjectExams.subjectId))
@@ -164,12 +172,9 @@ function rowQuery(db: Db) {
     .leftJoin(classes, eq(classes.id, participantTests.classId))
     .leftJoin(students, eq(students.id, participantTests.studentId))
     .leftJoin(workers, eq(workers.id, participantTests.workerId))
-    .leftJoin(
-      examWorks,
-      and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
-    )
+    .leftJoin(examWorks, liveWorkOfRegistration)
     .leftJoin(variants, eq(variants.id, examWorks.variantId))
-    .leftJoin(results, eq(results.examWorkId, examWorks.id));
+    .leftJoin(results, resultOfWork);
 }
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof rowQuery>['execute']>>[number];
@@ -252,12 +257,9 @@ export async function countRegistrations(db: Db, where: SQL | undefined): Promis
     tx
       .select({ n: count() })
       .from(participantTests)
-      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-      .leftJoin(
-        examWorks,
-        and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
-      )
-      .leftJoin(results, eq(results.examWorkId, examWorks.id))
+      .innerJoin(diagnostics, diagnosticOfRegistration)
+      .leftJoin(examWorks, liveWorkOfRegistration)
+      .leftJoin(results, resultOfWork)
       .where(and(liveRegistration, where)),
   );
   return Number(row?.n ?? 0);
@@ -282,12 +284,9 @@ export async function taskColumnsOf(db: Db, where: SQL | undefined): Promise<Tas
     const used = tx
       .selectDistinct({ subjectTestId: participantTests.subjectTestId, variantId: examWorks.variantId })
       .from(participantTests)
-      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-      .innerJoin(
-        examWorks,
-        and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
-      )
-      .innerJoin(results, eq(results.examWorkId, examWorks.id))
+      .innerJoin(diagnostics, diagnosticOfRegistration)
+      .innerJoin(examWorks, liveWorkOfRegistration)
+      .innerJoin(results, resultOfWork)
       .where(and(liveRegistration, countedCondition, where))
       .as('used');
     return tx
@@ -357,12 +356,9 @@ export async function fileResultsPage(
         where ts.exam_work_id = ${examWorks.id})`,
     })
     .from(participantTests)
-    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-    .innerJoin(
-      examWorks,
-      and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
-    )
-    .innerJoin(results, eq(results.examWorkId, examWorks.id))
+    .innerJoin(diagnostics, diagnosticOfRegistration)
+    .innerJoin(examWorks, liveWorkOfRegistration)
+    .innerJoin(results, resultOfWork)
     .leftJoin(variants, eq(variants.id, examWorks.variantId))
     .leftJoin(schools, eq(schools.id, participantTests.schoolId))
     .leftJoin(classes, eq(classes.id, participantTests.classId))
