@@ -36,13 +36,13 @@ const writeDocs = process.argv.includes('--write-docs');
 
 const log = (...args) => console.error('[bench]', ...args);
 
-function percentile(sorted, p) {
+export function percentile(sorted, p) {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -64,7 +64,7 @@ async function freshDatabase() {
   return url.toString();
 }
 
-async function startServer(databaseUrl) {
+export async function startServer(databaseUrl) {
   if (!existsSync(join(root, 'server/dist/main.js')))
     throw new Error('server not built: npm run build -w server');
   const port = await freePort();
@@ -102,7 +102,7 @@ async function startServer(databaseUrl) {
 }
 
 /** Organisation, one subject test (10 short-text tasks, 2 variants) and `count` participant tests with known codes. */
-async function seed(pool, count) {
+export async function seed(pool, count) {
   const one = async (sql, params) => (await pool.query(sql, params)).rows[0];
   const oo = await one(`insert into oo (name) values ('Bench OO') returning id`);
   const school = await one(
@@ -175,7 +175,7 @@ async function json(res) {
 }
 
 /** One participant's start: log in by code, start the work, load the variant. Returns timings. */
-async function startParticipant(base, code, deviceId) {
+export async function startParticipant(base, code, deviceId) {
   const t0 = performance.now();
   const login = await fetch(`${base}/api/Account/login`, {
     method: 'POST',
@@ -290,19 +290,27 @@ async function rawCeiling(pool, works) {
   };
 }
 
-/** (b) PUT saveanswer over HTTP; every connection is one participant writing its tasks in turn. */
-function httpSaves(base, works, acked, { rate } = {}) {
+/**
+ * (b) PUT saveanswer over HTTP; every connection is one participant writing its tasks in turn.
+ * `duration` (s, default BENCH_SECONDS) or `until` (a promise: the run stops when it settles);
+ * `seqBase` must be above every seq an earlier run sent.
+ */
+export function httpSaves(
+  base,
+  works,
+  acked,
+  { rate, duration = SECONDS, until, seqBase = rate ? 3_000_000 : 2_000_000 } = {},
+) {
   // autocannon resets a connection's context each time its request list restarts, so the
   // sequence lives here: request i writes work i mod W, task (i div W) mod T, seq base + i.
   // The same (work, task) recurs only every W×T requests, never concurrently, always newer.
   let issued = 0;
-  const seqBase = rate ? 3_000_000 : 2_000_000;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
         url: base,
         connections: CONNECTIONS,
-        duration: SECONDS,
+        duration: until ? 3600 : duration,
         ...(rate ? { overallRate: rate } : {}),
         requests: [
           {
@@ -337,10 +345,11 @@ function httpSaves(base, works, acked, { rate } = {}) {
       (err, result) => (err ? reject(err) : resolve(result)),
     );
     instance.on('error', reject);
+    until?.finally(() => instance.stop());
   });
 }
 
-function summarize(result) {
+export function summarize(result) {
   return {
     savesPerSecond: round(result.requests.average),
     p50: result.latency.p50,
@@ -457,7 +466,9 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Run when started as a script; bench/reports.mjs imports the helpers above.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
