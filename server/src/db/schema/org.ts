@@ -87,6 +87,8 @@ export const students = pgTable(
     patronymic: text(),
     birthDate: date({ mode: 'string' }),
     gender: text(),
+    /** The student's id in the school's own register (the roster import matches by it). */
+    externalId: text(),
     createdAt: created(),
     deletedAt: timestamp({ withTimezone: true }),
   },
@@ -94,7 +96,27 @@ export const students = pgTable(
     index().on(t.schoolId),
     index().on(t.classId),
     index('students_surname_idx').on(sql`lower(${t.surname})`),
+    uniqueIndex('students_school_external_id_idx')
+      .on(t.schoolId, t.externalId)
+      .where(sql`${t.externalId} is not null and ${t.deletedAt} is null`),
   ],
+);
+
+/** A student's moves between classes (the roster import records each). */
+export const studentClassHistory = pgTable(
+  'student_class_history',
+  {
+    id: serial().primaryKey(),
+    studentId: integer()
+      .notNull()
+      .references(() => students.id, { onDelete: 'cascade' }),
+    fromClassId: integer().references(() => classes.id, { onDelete: 'set null' }),
+    toClassId: integer().references(() => classes.id, { onDelete: 'set null' }),
+    changedAt: created(),
+    /** The user who moved the student. */
+    changedBy: integer(),
+  },
+  (t) => [index().on(t.studentId)],
 );
 
 export const workerPositions = pgTable('worker_positions', {
