@@ -52,6 +52,7 @@ import {
   reportSpecificationQuerySchema,
   reportSpecificationSchema,
 } from './reports.js';
+import { rosterImportResultSchema, rosterTemplateQuerySchema } from './roster.js';
 import { idParamSchema } from './user.js';
 import { listResponseSchema } from './paging.js';
 import { resultVerificationSchema, resultVerifyParamsSchema } from './results.js';
@@ -189,4 +190,8 @@ export const MORE_CALL_SCHEMAS = {
   'GET /api/reports/queue/{queueItemId}': { params: reportQueueItemParamsSchema, response: queueItemSchema },
   // item analysis (issue 12)
   'GET /api/reports/itemAnalysis': { query: itemAnalysisQuerySchema, response: itemAnalysisSchema },
+  // roster import (issue 13): POST import reads a multipart form (rosterImportFormSchema documents
+  // its fields); the template is a file, not JSON.
+  'POST /api/admin/roster/import': { response: rosterImportResultSchema },
+  'GET /api/admin/roster/template': { query: rosterTemplateQuerySchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -1196,6 +1196,21 @@ export const OUR_ENDPOINTS = [
     meaning: 'item analysis of a subject test in a diagnostic: classical statistics and Rasch calibration',
     ours: true,
   },
+  // roster import (issue 13)
+  {
+    method: 'POST',
+    path: '/api/admin/roster/import',
+    roles: ['coordinator', 'admin'],
+    meaning: 'import students with their ОО, schools, buildings and classes from an xlsx or csv file',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/roster/template',
+    roles: ['coordinator', 'admin'],
+    meaning: 'the roster import template (xlsx or csv)',
+    ours: true,
+  },
   // queued report downloads (issue 12)
   {
     method: 'GET',

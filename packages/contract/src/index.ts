@@ -25,4 +25,5 @@ export * from './content-import.js';
 export * from './item-analysis.js';
 export * from './html-containers.js';
 export * from './reports.js';
+export * from './roster.js';
 export * from './calls.js';

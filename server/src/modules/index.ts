@@ -34,6 +34,7 @@ import { monitoringRoutes } from './monitoring/monitoring.routes.js';
 import { adminOrgRoutes } from './admin-org/admin-org.routes.js';
 import { authoringRoutes } from './authoring/authoring.routes.js';
 import { contentImportRoutes } from './content-import/index.js';
+import { rosterRoutes } from './roster/roster.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -71,6 +72,7 @@ export const modules: FastifyPluginAsync[] = [
   adminOrgRoutes,
   authoringRoutes,
   contentImportRoutes,
+  rosterRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

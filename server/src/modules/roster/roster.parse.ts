@@ -1,0 +1,374 @@
+import ExcelJS from 'exceljs';
+import { parse as parseCsvText } from 'csv-parse/sync';
+import type { FieldError, RosterColumn, RosterRowError, RosterRowErrorCode } from '@attesta/contract';
+import { badRequest } from '../../lib/errors.js';
+
+/*
+ * Reading a roster file (docs/roster.md): .xlsx (the first sheet) or .csv in UTF-8 separated by
+ * commas or semicolons (a BOM is allowed). The first non-empty row names the columns in English or
+ * Russian, in any order and case. Cells are read as text: a formula cell gives its cached value,
+ * never a computed one; a date cell gives yyyy-mm-dd. Rows are checked one by one here; what
+ * needs the database (scope, matches) is the service's.
+ */
+
+export const MAX_ROSTER_BYTES = 5 * 1024 * 1024;
+export const MAX_ROSTER_ROWS = 20_000;
+/** An xlsx is a zip: refuse one whose parts would unpack to more than this (a zip bomb). */
+const MAX_UNPACKED_BYTES = 100 * 1024 * 1024;
+const MAX_COLUMNS = 50;
+
+/** One checked row: the student and where they belong, as the file names them. */
+export interface RosterRow {
+  row: number;
+  oo: string;
+  school: string;
+  building: string | null;
+  grade: number;
+  letter: string;
+  surname: string;
+  name: string;
+  patronymic: string | null;
+  /** yyyy-mm-dd */
+  birthDate: string | null;
+  externalId: string | null;
+}
+
+const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase().replace(/ё/g, 'е');
+
+/** Names compare case- and space-insensitively (ОО, schools, buildings, people). */
+export const nameKey = norm;
+
+const HEADERS: Record<string, RosterColumn> = {
+  oo: 'oo',
+  оо: 'oo',
+  school: 'school',
+  школа: 'school',
+  building: 'building',
+  здание: 'building',
+  grade: 'grade',
+  parallel: 'grade',
+  параллель: 'grade',
+  class: 'class',
+  класс: 'class',
+  surname: 'surname',
+  фамилия: 'surname',
+  name: 'name',
+  имя: 'name',
+  patronymic: 'patronymic',
+  отчество: 'patronymic',
+  birthdate: 'birthDate',
+  'birth date': 'birthDate',
+  birth_date: 'birthDate',
+  'дата рождения': 'birthDate',
+  externalid: 'externalId',
+  'external id': 'externalId',
+  external_id: 'externalId',
+  'внешний id': 'externalId',
+  'внешний идентификатор': 'externalId',
+};
+
+const REQUIRED: readonly RosterColumn[] = ['oo', 'school', 'grade', 'class', 'surname', 'name'];
+
+const MAX_LENGTH: Record<RosterColumn, number> = {
+  oo: 300,
+  school: 300,
+  building: 300,
+  grade: 10,
+  class: 20,
+  surname: 100,
+  name: 100,
+  patronymic: 100,
+  birthDate: 20,
+  externalId: 100,
+};
+
+export const rowError = (
+  row: number,
+  column: RosterColumn | undefined,
+  code: RosterRowErrorCode,
+  message: string,
+): RosterRowError => ({ row, ...(column ? { column } : {}), code, message });
+
+const unsupported = (why: string) =>
+  badRequest('unsupported_format', `${why}: send an .xlsx workbook or a UTF-8 .csv file`);
+
+const tooManyRows = () =>
+  badRequest('too_many_rows', `A roster file has at most ${MAX_ROSTER_ROWS} rows besides the header`);
+
+// ---------------------------------------------------------------- reading the table
+
+const isZip = (data: Buffer) => data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
+
+/** The sum of the unpacked sizes a zip declares in its central directory (null: not a readable zip). */
+function unpackedSize(data: Buffer): number | null {
+  const min = Math.max(0, data.length - 22 - 0xffff);
+  for (let eocd = data.length - 22; eocd >= min; eocd--) {
+    if (data.readUInt32LE(eocd) !== 0x06054b50) continue;
+    const entries = data.readUInt16LE(eocd + 10);
+    let at = data.readUInt32LE(eocd + 16);
+    let total = 0;
+    for (let i = 0; i < entries; i++) {
+      if (at + 46 > data.length || data.readUInt32LE(at) !== 0x02014b50) return null;
+      total += data.readUInt32LE(at + 24);
+      at += 46 + data.readUInt16LE(at + 28) + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
+    }
+    return total;
+  }
+  return null;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A cell as text: cached values of formulas (never evaluated), dates as yyyy-mm-dd. */
+export function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime())
+      ? ''
+      : `${value.getUTCFullYear()}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}`;
+  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('formula' in value || 'sharedFormula' in value)
+    return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
+  if ('text' in value && typeof value.text === 'string') return value.text;
+  return '';
+}
+
+async function xlsxTable(data: Buffer): Promise<string[][]> {
+  const size = unpackedSize(data);
+  if (size === null || size > MAX_UNPACKED_BYTES) throw unsupported('The workbook cannot be read');
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(data as unknown as ArrayBuffer);
+  } catch {
+    throw unsupported('The workbook cannot be read');
+  }
+  const ws = wb.worksheets[0];
+  if (!ws) return [];
+  if (ws.actualRowCount > MAX_ROSTER_ROWS + 1) throw tooManyRows();
+  const table: string[][] = [];
+  for (let r = 1; r <= ws.rowCount; r++) {
+    const row = ws.getRow(r);
+    const cells: string[] = [];
+    for (let c = 1; c <= Math.min(row.cellCount, MAX_COLUMNS); c++)
+      cells.push(cellText(row.getCell(c).value));
+    table.push(cells);
+  }
+  return table;
+}
+
+function csvTable(data: Buffer): string[][] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw unsupported('The file is not UTF-8 text');
+  }
+  text = text.replace(/^\uFEFF/, '');
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
+  try {
+    return parseCsvText(text, {
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      to_line: MAX_ROSTER_ROWS + 2,
+    }) as string[][];
+  } catch (err) {
+    const line = (err as { lines?: number }).lines ?? 1;
+    throw unsupported(`The csv cannot be read (line ${line})`);
+  }
+}
+
+/** The cells of a file, by its kind: an xlsx is a zip; anything else must be a .csv (or .txt). */
+export async function tableOf(name: string, data: Buffer): Promise<string[][]> {
+  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  if (isZip(data)) {
+    if (ext && ext !== 'xlsx') throw unsupported(`A .${ext} file is not a roster`);
+    return xlsxTable(data);
+  }
+  if (ext === 'csv' || ext === 'txt' || ext === '') return csvTable(data);
+  throw unsupported(`A .${ext} file is not a roster`);
+}
+
+// ---------------------------------------------------------------- checking the rows
+
+/** yyyy-mm-dd or dd.mm.yyyy → yyyy-mm-dd of a real calendar day, else null. */
+export function parseDate(text: string): string | null {
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text) ?? /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(text);
+  if (!m) return null;
+  const [y, mo, d] = text.includes('-') ? [m[1], m[2], m[3]] : [m[3], m[2], m[1]];
+  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (
+    date.getUTCFullYear() !== Number(y) ||
+    date.getUTCMonth() !== Number(mo) - 1 ||
+    date.getUTCDate() !== Number(d) ||
+    Number(y) < 1900
+  )
+    return null;
+  return `${y}-${pad(Number(mo))}-${pad(Number(d))}`;
+}
+
+/**
+ * A class as the file writes it (`7А`, `7 «А»`, `7-Б`, or the letter `А` alone), with the row's
+ * grade: its letter, or the error. A leading number is the grade and must equal the row's.
+ */
+export function classLetter(
+  text: string,
+  grade: number,
+): { letter: string } | { error: 'invalid_class' | 'class_grade_mismatch' } {
+  const clean = text.replace(/[«»"'“”„]/g, ' ').trim();
+  // Digits alone: a class named by a number (7 «1»); the grade alone names no class.
+  if (/^\d+$/.test(clean)) return Number(clean) === grade ? { error: 'invalid_class' } : { letter: clean };
+  const m = /^(\d{1,2})(?:[\s\-–—.]*)(\p{L}[\p{L}\p{N}]*|\d+)$/u.exec(clean.replace(/\s+/g, ' '));
+  let letter = clean;
+  if (m) {
+    if (Number(m[1]) !== grade) return { error: 'class_grade_mismatch' };
+    letter = m[2]!;
+  }
+  letter = letter.replace(/[\s\-–—.]+/g, '').toUpperCase();
+  if (!/^[\p{L}\p{N}]{1,10}$/u.test(letter)) return { error: 'invalid_class' };
+  return { letter };
+}
+
+/** The key of a student within the file: the school and the external id, else the natural key. */
+const duplicateKey = (r: RosterRow) =>
+  [norm(r.oo), norm(r.school)]
+    .concat(
+      r.externalId !== null
+        ? ['id', r.externalId]
+        : [
+            'n',
+            String(r.grade),
+            r.letter,
+            norm(r.surname),
+            norm(r.name),
+            norm(r.patronymic ?? ''),
+            r.birthDate ?? '',
+          ],
+    )
+    .join('\u0000');
+
+/**
+ * The rows of the table, checked one by one: required values, sizes, grade, class, date, and the
+ * same student twice in the file. A missing required column is a 400 `validation_failed` naming
+ * it; more rows than allowed a 400 `too_many_rows`.
+ */
+export function readRosterRows(table: string[][]): { rows: RosterRow[]; errors: RosterRowError[] } {
+  const headerAt = table.findIndex((r) => r.some((c) => c.trim() !== ''));
+  if (headerAt < 0)
+    throw badRequest('validation_failed', 'The file has no header row', [
+      { path: 'file', message: 'the file is empty' },
+    ]);
+  const columns = new Map<RosterColumn, number>();
+  table[headerAt]!.forEach((cell, i) => {
+    const column = HEADERS[norm(cell)];
+    if (column && !columns.has(column)) columns.set(column, i);
+  });
+  const missing = REQUIRED.filter((c) => !columns.has(c));
+  if (missing.length) {
+    const errors: FieldError[] = missing.map((c) => ({
+      path: `header.${c}`,
+      message: `no column «${c}» in the header`,
+      code: 'required',
+      params: { row: headerAt + 1, column: c },
+    }));
+    throw badRequest('validation_failed', `The header lacks the column(s) ${missing.join(', ')}`, errors);
+  }
+  const body = table.slice(headerAt + 1);
+  if (body.filter((r) => r.some((c) => c.trim() !== '')).length > MAX_ROSTER_ROWS) throw tooManyRows();
+
+  const rows: RosterRow[] = [];
+  const errors: RosterRowError[] = [];
+  const seen = new Map<string, number>();
+  body.forEach((cells, i) => {
+    const row = headerAt + i + 2;
+    if (cells.every((c) => c.trim() === '')) return;
+    let ok = true;
+    const fail = (column: RosterColumn, code: RosterRowErrorCode, message: string) => {
+      errors.push(rowError(row, column, code, message));
+      ok = false;
+    };
+    const value = (c: RosterColumn): string | null => {
+      const at = columns.get(c);
+      const text = (at === undefined ? '' : (cells[at] ?? '')).trim().replace(/\s+/g, ' ');
+      if (!text) {
+        if (REQUIRED.includes(c)) fail(c, 'required', `the ${c} is empty`);
+        return null;
+      }
+      if (text.length > MAX_LENGTH[c]) {
+        fail(c, 'too_long', `the ${c} is longer than ${MAX_LENGTH[c]} characters`);
+        return null;
+      }
+      return text;
+    };
+    const [oo, school, building, gradeText, classText, surname, name, patronymic, birthText, externalId] = [
+      value('oo'),
+      value('school'),
+      value('building'),
+      value('grade'),
+      value('class'),
+      value('surname'),
+      value('name'),
+      value('patronymic'),
+      value('birthDate'),
+      value('externalId'),
+    ];
+    let grade = -1;
+    if (gradeText !== null) {
+      grade = /^\d{1,2}$/.test(gradeText) ? Number(gradeText) : -1;
+      if (grade < 0 || grade > 11)
+        fail('grade', 'invalid_grade', `«${gradeText}» is not a grade from 0 to 11`);
+    }
+    let letter = '';
+    if (classText !== null && grade >= 0 && grade <= 11) {
+      const parsed = classLetter(classText, grade);
+      if ('error' in parsed)
+        fail(
+          'class',
+          parsed.error,
+          parsed.error === 'class_grade_mismatch'
+            ? `the class «${classText}» is not of grade ${grade}`
+            : `«${classText}» is not a class (a letter or letters and digits, e.g. 7А)`,
+        );
+      else letter = parsed.letter;
+    }
+    let birthDate: string | null = null;
+    if (birthText !== null) {
+      birthDate = parseDate(birthText);
+      if (birthDate === null)
+        fail('birthDate', 'invalid_date', `«${birthText}» is not a date (yyyy-mm-dd or dd.mm.yyyy)`);
+    }
+    if (!ok) return;
+    const parsed: RosterRow = {
+      row,
+      oo: oo!,
+      school: school!,
+      building,
+      grade,
+      letter,
+      surname: surname!,
+      name: name!,
+      patronymic,
+      birthDate,
+      externalId,
+    };
+    const key = duplicateKey(parsed);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      errors.push(
+        rowError(
+          row,
+          parsed.externalId !== null ? 'externalId' : 'surname',
+          'duplicate_row',
+          `the same student as on row ${first}`,
+        ),
+      );
+      return;
+    }
+    seen.set(key, row);
+    rows.push(parsed);
+  });
+  return { rows, errors };
+}
