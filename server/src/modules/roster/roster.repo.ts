@@ -108,8 +108,22 @@ export async function insertStudents(tx: Tx, rows: (StudentWrite & { schoolId: n
   for (let i = 0; i < rows.length; i += CHUNK) await tx.insert(students).values(rows.slice(i, i + CHUNK));
 }
 
-export async function updateStudent(tx: Tx, id: number, values: Partial<StudentWrite>): Promise<void> {
-  await tx.update(students).set(values).where(eq(students.id, id));
+/**
+ * Sets the students' fields to the file's values, a chunk per statement (a json recordset: one
+ * parameter on either driver). An external id is set, never cleared.
+ */
+export async function updateStudents(tx: Tx, rows: (StudentWrite & { id: number })[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = JSON.stringify(rows.slice(i, i + CHUNK));
+    await tx.execute(sql`
+      update ${students} s
+         set class_id = v."classId", surname = v.surname, name = v.name, patronymic = v.patronymic,
+             birth_date = v."birthDate", external_id = coalesce(v."externalId", s.external_id)
+        from jsonb_to_recordset(${chunk}::jsonb) as v(
+               id int, "classId" int, surname text, name text, patronymic text, "birthDate" date,
+               "externalId" text)
+       where s.id = v.id`);
+  }
 }
 
 export async function insertClassMoves(

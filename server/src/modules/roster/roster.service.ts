@@ -58,6 +58,7 @@ class Pass {
   private classesMoved = new Set<number>();
   private matched = new Map<number, number>();
   private newStudents: (repo.StudentWrite & { schoolId: number })[] = [];
+  private changedStudents: (repo.StudentWrite & { id: number })[] = [];
   private moves: { studentId: number; fromClassId: number | null; toClassId: number; changedBy: number }[] =
     [];
   private own: { schoolId: number; schoolKey: string; ooKey: string } | null = null;
@@ -223,7 +224,7 @@ class Pass {
     }
     this.updated.students++;
     if (!this.tx) return;
-    await repo.updateStudent(this.tx, current.id, changes);
+    this.changedStudents.push({ ...next, id: current.id });
     if (changes.classId !== undefined)
       this.moves.push({
         studentId: current.id,
@@ -233,9 +234,10 @@ class Pass {
       });
   }
 
-  /** Writes what was gathered (new students, class moves). */
+  /** Writes what was gathered (new and changed students, class moves). */
   async finish(): Promise<void> {
     if (!this.tx) return;
+    await repo.updateStudents(this.tx, this.changedStudents);
     await repo.insertStudents(this.tx, this.newStudents);
     await repo.insertClassMoves(this.tx, this.moves);
   }
