@@ -135,7 +135,13 @@ export function cellText(value: ExcelJS.CellValue): string {
   return '';
 }
 
-async function xlsxTable(data: Buffer): Promise<string[][]> {
+/** A row of the file: its spreadsheet number (1-based) and its cells as text. */
+export interface TableRow {
+  row: number;
+  cells: string[];
+}
+
+async function xlsxTable(data: Buffer): Promise<TableRow[]> {
   const size = unpackedSize(data);
   if (size === null || size > MAX_UNPACKED_BYTES) throw unsupported('The workbook cannot be read');
   const wb = new ExcelJS.Workbook();
@@ -147,18 +153,18 @@ async function xlsxTable(data: Buffer): Promise<string[][]> {
   const ws = wb.worksheets[0];
   if (!ws) return [];
   if (ws.actualRowCount > MAX_ROSTER_ROWS + 1) throw tooManyRows();
-  const table: string[][] = [];
-  for (let r = 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  const table: TableRow[] = [];
+  // Only the rows that exist: a lone cell far down the sheet costs nothing.
+  ws.eachRow((row, number) => {
     const cells: string[] = [];
     for (let c = 1; c <= Math.min(row.cellCount, MAX_COLUMNS); c++)
       cells.push(cellText(row.getCell(c).value));
-    table.push(cells);
-  }
+    table.push({ row: number, cells });
+  });
   return table;
 }
 
-function csvTable(data: Buffer): string[][] {
+function csvTable(data: Buffer): TableRow[] {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(data);
@@ -168,21 +174,31 @@ function csvTable(data: Buffer): string[][] {
   text = text.replace(/^\uFEFF/, '');
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
+  let records: { record: string[]; info: { records: number; empty_lines: number } }[];
   try {
-    return parseCsvText(text, {
+    // One record more than allowed is enough to refuse the file; none is dropped unseen.
+    records = parseCsvText(text, {
       delimiter,
       relax_column_count: true,
       skip_empty_lines: true,
-      to_line: MAX_ROSTER_ROWS + 2,
-    }) as string[][];
+      info: true,
+      to: MAX_ROSTER_ROWS + 2,
+    }) as unknown as typeof records;
   } catch (err) {
     const line = (err as { lines?: number }).lines ?? 1;
     throw unsupported(`The csv cannot be read (line ${line})`);
   }
+  if (records.length > MAX_ROSTER_ROWS + 1) throw tooManyRows();
+  // The row a spreadsheet shows: records and blank lines before it (a quoted cell over several
+  // lines is one row).
+  return records.map(({ record, info }) => ({
+    row: info.records + info.empty_lines,
+    cells: record,
+  }));
 }
 
 /** The cells of a file, by its kind: an xlsx is a zip; anything else must be a .csv (or .txt). */
-export async function tableOf(name: string, data: Buffer): Promise<string[][]> {
+export async function tableOf(name: string, data: Buffer): Promise<TableRow[]> {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
   if (isZip(data)) {
     if (ext && ext !== 'xlsx') throw unsupported(`A .${ext} file is not a roster`);
@@ -255,14 +271,16 @@ const duplicateKey = (r: RosterRow) =>
  * same student twice in the file. A missing required column is a 400 `validation_failed` naming
  * it; more rows than allowed a 400 `too_many_rows`.
  */
-export function readRosterRows(table: string[][]): { rows: RosterRow[]; errors: RosterRowError[] } {
-  const headerAt = table.findIndex((r) => r.some((c) => c.trim() !== ''));
+export function readRosterRows(table: TableRow[]): { rows: RosterRow[]; errors: RosterRowError[] } {
+  const isEmpty = (r: TableRow) => r.cells.every((c) => c.trim() === '');
+  const headerAt = table.findIndex((r) => !isEmpty(r));
   if (headerAt < 0)
     throw badRequest('validation_failed', 'The file has no header row', [
       { path: 'file', message: 'the file is empty' },
     ]);
+  const header = table[headerAt]!;
   const columns = new Map<RosterColumn, number>();
-  table[headerAt]!.forEach((cell, i) => {
+  header.cells.forEach((cell, i) => {
     const column = HEADERS[norm(cell)];
     if (column && !columns.has(column)) columns.set(column, i);
   });
@@ -272,19 +290,17 @@ export function readRosterRows(table: string[][]): { rows: RosterRow[]; errors: 
       path: `header.${c}`,
       message: `no column «${c}» in the header`,
       code: 'required',
-      params: { row: headerAt + 1, column: c },
+      params: { row: header.row, column: c },
     }));
     throw badRequest('validation_failed', `The header lacks the column(s) ${missing.join(', ')}`, errors);
   }
-  const body = table.slice(headerAt + 1);
-  if (body.filter((r) => r.some((c) => c.trim() !== '')).length > MAX_ROSTER_ROWS) throw tooManyRows();
+  const body = table.slice(headerAt + 1).filter((r) => !isEmpty(r));
+  if (body.length > MAX_ROSTER_ROWS) throw tooManyRows();
 
   const rows: RosterRow[] = [];
   const errors: RosterRowError[] = [];
   const seen = new Map<string, number>();
-  body.forEach((cells, i) => {
-    const row = headerAt + i + 2;
-    if (cells.every((c) => c.trim() === '')) return;
+  for (const { row, cells } of body) {
     let ok = true;
     const fail = (column: RosterColumn, code: RosterRowErrorCode, message: string) => {
       errors.push(rowError(row, column, code, message));
@@ -340,7 +356,7 @@ export function readRosterRows(table: string[][]): { rows: RosterRow[]; errors: 
       if (birthDate === null)
         fail('birthDate', 'invalid_date', `«${birthText}» is not a date (yyyy-mm-dd or dd.mm.yyyy)`);
     }
-    if (!ok) return;
+    if (!ok) continue;
     const parsed: RosterRow = {
       row,
       oo: oo!,
@@ -365,10 +381,10 @@ export function readRosterRows(table: string[][]): { rows: RosterRow[]; errors: 
           `the same student as on row ${first}`,
         ),
       );
-      return;
+      continue;
     }
     seen.set(key, row);
     rows.push(parsed);
-  });
+  }
   return { rows, errors };
 }

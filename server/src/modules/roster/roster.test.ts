@@ -313,6 +313,31 @@ describe('admin import', () => {
   });
 });
 
+describe('row numbers', () => {
+  it('are the spreadsheet rows: blank lines count, a quoted cell over two lines is one row', async () => {
+    const oo = unique('ОО ');
+    const school = unique('Школа ');
+    const csv = [
+      'oo,school,grade,class,surname,name',
+      '',
+      `${oo},${school},7,А,"Двух",Строчный`,
+      `${oo},${school},7,А,"Двух`,
+      `строчный",13`,
+      `${oo},${school},99,А,Ошибочный,Ученик`,
+    ].join('\r\n');
+    const res = await imported('rows.csv', csv);
+    expect(res.errors.map((e) => [e.row, e.code])).toEqual([[5, 'invalid_grade']]);
+
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Лист1');
+    ws.getRow(2).values = ['oo', 'school', 'grade', 'class', 'surname', 'name'];
+    ws.getRow(5).values = [oo, school, 7, 'А', 'Годный', 'Ученик'];
+    ws.getRow(9).values = [oo, school, 7, 'Ж7', '', 'Безфамильный'];
+    const xlsx = await imported('rows.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(xlsx.errors.map((e) => [e.row, e.column, e.code])).toEqual([[9, 'surname', 'required']]);
+  });
+});
+
 describe('file errors', () => {
   it('400 unsupported_format, validation_failed naming the missing columns, too_many_rows; 413 over 5 MB', async () => {
     const pdf = await upload('roster.pdf', '%PDF-1.4 not a roster');
