@@ -69,9 +69,10 @@ export const rosterRoutes: FastifyPluginAsync = async (plugin) => {
         'A file with any row error writes nothing and answers 200 with `errors` (row, column, code); ' +
         'the counts then say what the other rows would do. A dry run writes nothing. Re-importing a ' +
         'file changes nothing. A coordinator imports only their own school. 400 `unsupported_format`, ' +
-        '`validation_failed` (a missing column), `too_many_rows`; 413 over 5 MB. Audited (counts only).',
+        '`validation_failed` (a missing column), `too_many_rows`; 413 over 5 MB; 409 `conflict` when another ' +
+        'call wrote the same class or external id meanwhile (nothing written). Audited (counts only).',
       tags,
-      errors: [400, 401, 403, 413],
+      errors: [400, 401, 403, 409, 413],
     });
     upload.route({
       ...route,

@@ -6,6 +6,7 @@ import {
 } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
+import { conflict } from '../../lib/errors.js';
 import { nameKey, readRosterRows, rowError, tableOf, type RosterRow } from './roster.parse.js';
 import * as repo from './roster.repo.js';
 
@@ -251,6 +252,11 @@ async function runPass(db: DbOrTx, tx: Tx | null, actor: Actor, rows: RosterRow[
   return pass;
 }
 
+const isUniqueViolation = (err: unknown) =>
+  [err, (err as { cause?: unknown } | null)?.cause].some(
+    (e) => (e as { code?: string } | null)?.code === '23505',
+  );
+
 /** Ends the writing transaction (rolled back) with the answer of a file found wrong. */
 class Refused extends Error {
   constructor(readonly result: RosterImportResult) {
@@ -302,6 +308,12 @@ export async function importRoster(
     });
   } catch (err) {
     if (err instanceof Refused) return err.result;
+    // A class or external id written meanwhile by another call (the admin's pages): nothing written.
+    if (isUniqueViolation(err))
+      throw conflict(
+        'conflict',
+        'The organisation changed during the import; nothing was written, try again',
+      );
     throw err;
   }
 }
