@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 /** A multipart body: the `dryRun` field (when given) and then the file. */
-function form(name: string, data: Buffer, dryRun?: boolean) {
+function form(name: string, data: Buffer, dryRun?: boolean | string) {
   const boundary = '----attesta' + Math.random().toString(16).slice(2);
   const parts: Buffer[] = [];
   if (dryRun !== undefined)
@@ -45,7 +45,7 @@ function form(name: string, data: Buffer, dryRun?: boolean) {
 const upload = (
   name: string,
   data: Buffer | string,
-  options: { dryRun?: boolean; headers?: Record<string, string> } = {},
+  options: { dryRun?: boolean | string; headers?: Record<string, string> } = {},
 ) => {
   const body = form(name, Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8'), options.dryRun);
   return t.app.inject({
@@ -346,6 +346,9 @@ describe('file errors', () => {
     expect([badZip.statusCode, badZip.json().code]).toEqual([400, 'unsupported_format']);
     const latin1 = await upload('roster.csv', Buffer.from('oo;school\nÉcole;\xe9\n', 'latin1'));
     expect([latin1.statusCode, latin1.json().code]).toEqual([400, 'unsupported_format']);
+
+    const maybe = await upload('roster.csv', englishCsv('ОО', 'Школа'), { dryRun: 'maybe' });
+    expect([maybe.statusCode, maybe.json().code]).toEqual([400, 'validation_failed']);
 
     const header = await upload('roster.csv', 'ОО;школа;фамилия;имя\nА;Б;В;Г\n');
     expect([header.statusCode, header.json().code]).toEqual([400, 'validation_failed']);
