@@ -56,7 +56,8 @@ class Pass {
   private oo = new Map<string, number>();
   private schools = new Map<string, number>();
   private schoolStates = new Map<number, SchoolState>();
-  private classesMoved = new Set<number>();
+  private classesCreated = new Set<number>();
+  private buildingDecided = new Set<number>();
   private matched = new Map<number, number>();
   private newStudents: (repo.StudentWrite & { schoolId: number })[] = [];
   private changedStudents: (repo.StudentWrite & { id: number })[] = [];
@@ -179,15 +180,18 @@ class Pass {
         buildingId,
       };
       state.classes.set(classKey(r.grade, r.letter), cls);
-      this.classesMoved.add(cls.id);
+      this.classesCreated.add(cls.id);
       this.created.classes++;
-    } else if (buildingId !== null && cls.buildingId !== buildingId && !this.classesMoved.has(cls.id)) {
-      // A class takes the building of its first row in the file.
-      if (this.tx) await repo.setClassBuilding(this.tx, cls.id, buildingId);
-      cls.buildingId = buildingId;
-      this.classesMoved.add(cls.id);
-      this.updated.classes++;
-    } else this.classesMoved.add(cls.id);
+    }
+    // A class takes the building of the first row that names one.
+    if (buildingId !== null && !this.buildingDecided.has(cls.id)) {
+      this.buildingDecided.add(cls.id);
+      if (cls.buildingId !== buildingId) {
+        if (this.tx) await repo.setClassBuilding(this.tx, cls.id, buildingId);
+        cls.buildingId = buildingId;
+        if (!this.classesCreated.has(cls.id)) this.updated.classes++;
+      }
+    }
 
     const next: repo.StudentWrite = {
       classId: cls.id,

@@ -271,6 +271,27 @@ describe('admin import', () => {
     expect((await imported('roster.csv', moved)).unchanged).toBe(3);
   });
 
+  it('a class takes the building of the first row that names one', async () => {
+    const oo = unique('ОО ');
+    const school = unique('Школа ');
+    const rows = (first: string, second: string) =>
+      [
+        'oo,school,building,grade,class,surname,name',
+        `${oo},${school},${first},9,А,Первый,Ученик`,
+        `${oo},${school},${second},9,А,Второй,Ученик`,
+      ].join('\n');
+    const created = await imported('b.csv', rows('', 'Корпус 1'));
+    expect([created.created, created.updated]).toEqual([counts(1, 1, 1, 1, 2), counts()]);
+    expect((await studentsOf(school)).map((r) => r.building)).toEqual(['Корпус 1', 'Корпус 1']);
+    const moved = await imported('b.csv', rows('Корпус 2', 'Корпус 1'));
+    expect(moved).toMatchObject({
+      created: counts(0, 0, 1, 0, 0),
+      updated: counts(0, 0, 0, 1, 0),
+      unchanged: 2,
+    });
+    expect((await studentsOf(school)).map((r) => r.building)).toEqual(['Корпус 2', 'Корпус 2']);
+  });
+
   it('two imports of one file at once create each student once', async () => {
     const csv = englishCsv(unique('ОО '), unique('Школа '));
     const [a, b] = await Promise.all([imported('r.csv', csv), imported('r.csv', csv)]);
