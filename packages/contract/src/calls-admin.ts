@@ -1,6 +1,7 @@
 /** Rows of CALL_SCHEMAS (calls.ts) for the admin's organisation, diagnostics, users, КИМ and queue calls. */
 import { z } from 'zod';
 import { okSchema } from './account.js';
+import { auditActionsSchema, auditListRequestSchema, auditListResponseSchema } from './audit.js';
 import {
   adminBuildingSaveBodySchema,
   adminBuildingSchema,
@@ -125,6 +126,8 @@ export const ADMIN_CALL_SCHEMAS = {
     response: adminStudentSchema,
   },
   'DELETE /api/admin/students/{id}': { params: idPath, response: okSchema },
+  'POST /api/admin/audit/list': { body: auditListRequestSchema, response: auditListResponseSchema },
+  'GET /api/admin/audit/actions': { response: auditActionsSchema },
   'POST /api/admin/diagnostics/list': {
     body: adminDiagnosticListRequestSchema,
     response: adminDiagnosticListResponseSchema,

@@ -1014,6 +1014,8 @@ export const OUR_ENDPOINTS = [
   adminCall('PUT', '/api/admin/students/{id}', 'update or move a student'),
   adminCall('DELETE', '/api/admin/students/{id}', 'delete a student never registered'),
   adminCall('POST', '/api/admin/diagnostics/list', 'page of every diagnostic'),
+  adminCall('POST', '/api/admin/audit/list', 'page of the audit trail: who did what, when and why'),
+  adminCall('GET', '/api/admin/audit/actions', 'the actions the audit trail holds, with their counts'),
   adminCall('GET', '/api/admin/diagnostics/{id}', 'one diagnostic with its schools'),
   adminCall('GET', '/api/admin/subjectTests/{id}/pausePolicy', "a subject test's participant pause rules"),
   adminCall(

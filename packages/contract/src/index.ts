@@ -26,4 +26,5 @@ export * from './item-analysis.js';
 export * from './html-containers.js';
 export * from './reports.js';
 export * from './roster.js';
+export * from './audit.js';
 export * from './calls.js';

@@ -32,6 +32,7 @@ import { examResultsRoutes } from './exam-results/exam-results.routes.js';
 import { expertRoutes } from './expert/expert.routes.js';
 import { monitoringRoutes } from './monitoring/monitoring.routes.js';
 import { adminOrgRoutes } from './admin-org/admin-org.routes.js';
+import { auditTrailRoutes } from './audit-trail/audit-trail.routes.js';
 import { authoringRoutes } from './authoring/authoring.routes.js';
 import { contentImportRoutes } from './content-import/index.js';
 import { rosterRoutes } from './roster/roster.routes.js';
@@ -70,6 +71,7 @@ export const modules: FastifyPluginAsync[] = [
   expertRoutes,
   monitoringRoutes,
   adminOrgRoutes,
+  auditTrailRoutes,
   authoringRoutes,
   contentImportRoutes,
   rosterRoutes,

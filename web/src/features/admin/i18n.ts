@@ -10,6 +10,7 @@ const ru = {
     content: 'КИМ',
     diagnostics: 'Диагностики',
     queue: 'Очередь заданий',
+    audit: 'Журнал действий',
     apiDocs: 'Документация API',
   },
   common: {
@@ -317,6 +318,7 @@ const en: typeof ru = {
     content: 'Test materials',
     diagnostics: 'Diagnostics',
     queue: 'Job queue',
+    audit: 'Audit trail',
     apiDocs: 'API docs',
   },
   common: {

@@ -1,6 +1,7 @@
 /** The admin work place: routes under `/admin` and its navigation items. */
 import type { RouteObject } from 'react-router';
 import { ApiDocsPage } from './components/api-docs-page';
+import { AuditPage } from './components/audit-page';
 import { ContentPage } from './components/content-page';
 import { AdminDiagnosticCreatePage } from './components/diagnostic-create-page';
 import { AdminDiagnosticPage } from './components/diagnostic-page';
@@ -22,6 +23,7 @@ export const adminRoutes: RouteObject[] = [
   { path: 'diagnostics/new', element: <AdminDiagnosticCreatePage /> },
   { path: 'diagnostics/:id', element: <AdminDiagnosticPage /> },
   { path: 'queue', element: <QueuePage /> },
+  { path: 'audit', element: <AuditPage /> },
   { path: 'api-docs', element: <ApiDocsPage /> },
 ];
 
@@ -40,6 +42,7 @@ export function useAdminNavItems(): { to: string; label: string }[] {
     { to: '/admin/content', label: t('nav.content') },
     { to: '/admin/diagnostics', label: t('nav.diagnostics') },
     { to: '/admin/queue', label: t('nav.queue') },
+    { to: '/admin/audit', label: t('nav.audit') },
     { to: '/admin/api-docs', label: t('nav.apiDocs') },
   ];
 }

@@ -1,0 +1,186 @@
+/**
+ * The audit trail (issue 13, item 6): `POST /api/admin/audit/list` and `GET /api/admin/audit/actions`,
+ * admin only. Every change the server makes on someone's behalf is a row of `audit_events` (who,
+ * what, on which record, why, from where); these calls read it. docs/audit.md lists the actions.
+ */
+import { z } from 'zod';
+import { listResponseSchema } from './paging.js';
+import { listRequestOf } from './staff.js';
+import { calendarDateSchema } from './user.js';
+
+/**
+ * The actions the server records, each with a label in the web client (which is typed by this
+ * list, so a new action cannot reach the screen without one). An action missing here still lists;
+ * the screen then calls it an unlabelled action.
+ */
+export const AUDIT_ACTIONS = [
+  // sign-in and accounts
+  'login',
+  'login_failed',
+  'login_refused',
+  'registered',
+  'email_confirmed',
+  'password_changed',
+  'password_reset',
+  'sessions_ended',
+  'user.create',
+  'user.update',
+  'user.password_set',
+  'user.profile_update',
+  'profile.expert.save',
+  'profile.guest.save',
+  // organisation
+  'oo.create',
+  'oo.update',
+  'school.create',
+  'school.update',
+  'building.create',
+  'building.update',
+  'class.create',
+  'class.update',
+  'class.delete',
+  'student.create',
+  'student.update',
+  'student.delete',
+  'roster.import',
+  'organizator.create',
+  'organizator.update',
+  'organizator.block',
+  'organizator.unblock',
+  // diagnostics and registrations
+  'diagnostic.create',
+  'diagnostic.delete',
+  'diagnostic.export_codes',
+  'participant_test.register',
+  'participant_test.update',
+  'participant_test.delete',
+  'participant_test.clear_session',
+  'participant_test.create_impersonal',
+  'participant_test.import_xml',
+  'participant.card_save',
+  'participant_codes.print',
+  'queue.planning.create',
+  'worker_test.create',
+  'worker_test.update',
+  'worker_test.delete',
+  'worker_test.activation_code',
+  // the exam
+  'exam_work.start',
+  'exam_work.pause',
+  'exam_work.resume',
+  'exam_work.change_time',
+  'exam_work.finish',
+  'exam_work.timeout',
+  'exam_work.restore',
+  'exam_work.delete',
+  'exam_work.answers_keyed_in',
+  'subject_test.pause_policy',
+  // grading and results
+  'expert.marks.save',
+  'expert.marks.correct',
+  'results.queue',
+  'results.regrade',
+  'results.regrade_queued',
+  'results.publish',
+  'results.unpublish',
+  'reports.export',
+  // content
+  'content.subject.create',
+  'content.subject.update',
+  'content.subject_exam.create',
+  'content.subject_exam.update',
+  'content.test_group.create',
+  'content.subject_test.create',
+  'content.subject_test.update',
+  'content.subject_test.publish',
+  'content.variant.create',
+  'content.variant.update',
+  'content.variant.delete',
+  'content.variant.generate',
+  'content.variant.version',
+  'content.task.create',
+  'content.task.update',
+  'content.task.version',
+  'content.task.withdraw',
+  'content.task.elements',
+  'content.specification.create',
+  'content.specification.update',
+  'content.specification.delete',
+  'content.specification.import',
+  'content.element.create',
+  'content.element.update',
+  'content.element.delete',
+  'content.container.create',
+  'content.container.version',
+  'content.import',
+  'content.import.queued',
+  // files and feedback
+  'file.upload',
+  'file.delete',
+  'feedback.send',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_SORT_FIELDS = ['at', 'action', 'userLogin'] as const;
+
+export const auditEventSchema = z
+  .object({
+    id: z.number().int().positive(),
+    at: z.string().describe('ISO timestamp'),
+    userId: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe('who acted; null for the system or an unknown user'),
+    userLogin: z.string().nullable(),
+    userName: z.string().nullable().describe('surname, name and patronymic of who acted'),
+    action: z.string(),
+    entity: z.string().nullable().describe('the kind of record acted on'),
+    entityId: z.string().nullable(),
+    reason: z.string().nullable().describe('the reason given by who acted (pauses, time changes, deletions)'),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    ip: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEvent' });
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+export const auditListFilterSchema = z.strictObject({
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('part of the login or of the surname of who acted'),
+  userId: z.number().int().positive().optional(),
+  action: z.string().trim().min(1).max(100).optional().describe('one action'),
+  area: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .max(40)
+    .optional()
+    .describe('every action of one area: the part of its name before the first dot (`exam_work`, `content`)'),
+  entity: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .max(40)
+    .optional(),
+  entityId: z.string().trim().min(1).max(40).optional(),
+  from: calendarDateSchema.optional().describe('on or after this day (Moscow)'),
+  to: calendarDateSchema.optional().describe('on or before this day (Moscow)'),
+});
+export type AuditListFilter = z.infer<typeof auditListFilterSchema>;
+export const auditListRequestSchema = listRequestOf(AUDIT_SORT_FIELDS, auditListFilterSchema).meta({
+  id: 'AuditListRequest',
+});
+export type AuditListRequest = z.infer<typeof auditListRequestSchema>;
+export type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
+export const auditListResponseSchema = listResponseSchema(auditEventSchema);
+
+export const auditActionsSchema = z
+  .object({
+    actions: z.array(z.object({ action: z.string(), count: z.number().int().min(0) })),
+  })
+  .meta({ id: 'AuditActions' });
+export type AuditActions = z.infer<typeof auditActionsSchema>;

@@ -1,0 +1,170 @@
+import type { AuditEvent, AuditSortField } from '@attesta/contract';
+import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { useFilter } from '../../../components/data-table/use-filter';
+import { PageTitle } from '../../../components/ui/page-title';
+import { formatDisplayDateTime } from '../../../lib/format';
+import { auditActions, auditKeys, listAudit } from '../api/audit-api';
+import { AUDIT_AREAS, useAuditTexts, type AuditTexts } from '../audit-i18n';
+
+interface AuditFilter {
+  search?: string;
+  area?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+}
+
+/** A value of the details in words: lists and objects spelled out, never as JSON. */
+function detailValue(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (Array.isArray(value)) return value.map(detailValue).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k} = ${detailValue(v)}`)
+      .join('; ');
+  if (typeof value === 'boolean') return value ? '✓' : '✗';
+  return String(value);
+}
+
+function Details({ event }: { event: AuditEvent }) {
+  const entries = Object.entries(event.details ?? {});
+  if (!entries.length) return <>—</>;
+  return (
+    <Stack gap={0}>
+      {entries.map(([key, value]) => (
+        <Text key={key} size="xs">
+          {key}: {detailValue(value)}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+const who = (e: AuditEvent, texts: AuditTexts) =>
+  e.userId === null
+    ? texts.t('page.system')
+    : [e.userName, e.userLogin && `(${e.userLogin})`].filter(Boolean).join(' ');
+const record = (e: AuditEvent, texts: AuditTexts) =>
+  e.entity ? texts.t('page.recordOf', { kind: texts.entity(e.entity), id: e.entityId ?? '—' }) : '—';
+
+/** `/admin/audit`: who did what and when — filtered by person, area, action and days; every page exports as CSV. */
+export function AuditPage() {
+  const texts = useAuditTexts();
+  const { t } = texts;
+  const [filter, setFilter] = useFilter<AuditFilter>({});
+  const actions = useQuery({ queryKey: auditKeys.actions, queryFn: auditActions });
+  const actionOptions = (actions.data?.actions ?? [])
+    .filter((a) => !filter.area || a.action === filter.area || a.action.startsWith(`${filter.area}.`))
+    .map((a) => ({
+      value: a.action,
+      label: t('page.count', { label: texts.action(a.action), count: a.count }),
+    }));
+
+  const columns: Column<AuditEvent, AuditSortField>[] = [
+    {
+      key: 'at',
+      header: t('page.at'),
+      render: (e) => formatDisplayDateTime(new Date(e.at)),
+      csv: (e) => formatDisplayDateTime(new Date(e.at)),
+      sortField: 'at',
+    },
+    {
+      key: 'who',
+      header: t('page.who'),
+      render: (e) => who(e, texts),
+      csv: (e) => who(e, texts),
+      sortField: 'userLogin',
+    },
+    {
+      key: 'what',
+      header: t('page.what'),
+      render: (e) => texts.action(e.action),
+      csv: (e) => texts.action(e.action),
+      sortField: 'action',
+    },
+    {
+      key: 'record',
+      header: t('page.record'),
+      render: (e) => record(e, texts),
+      csv: (e) => record(e, texts),
+    },
+    { key: 'reason', header: t('page.reason'), render: (e) => e.reason ?? '—', csv: (e) => e.reason },
+    {
+      key: 'details',
+      header: t('page.details'),
+      render: (e) => <Details event={e} />,
+      csv: (e) =>
+        Object.entries(e.details ?? {})
+          .map(([k, v]) => `${k}: ${detailValue(v)}`)
+          .join('; '),
+    },
+    { key: 'ip', header: t('page.address'), render: (e) => e.ip ?? '—', csv: (e) => e.ip },
+  ];
+
+  return (
+    <Stack gap="md">
+      <PageTitle data-testid="admin-audit-title">{t('page.title')}</PageTitle>
+      <Group align="flex-end" gap="sm" wrap="wrap" role="search">
+        <TextInput
+          label={t('page.search')}
+          placeholder={t('page.searchPlaceholder')}
+          value={filter.search ?? ''}
+          onChange={(e) => setFilter({ search: e.currentTarget.value })}
+          w={200}
+          data-testid="audit-search"
+        />
+        <Select
+          label={t('page.area')}
+          clearable
+          placeholder={t('page.any')}
+          data={AUDIT_AREAS.map((area) => ({ value: area, label: texts.area(area) }))}
+          value={filter.area ?? null}
+          onChange={(v) => setFilter({ area: v ?? undefined, action: undefined })}
+          w={220}
+          data-testid="audit-area"
+        />
+        <Select
+          label={t('page.action')}
+          clearable
+          searchable
+          placeholder={t('page.any')}
+          data={actionOptions}
+          value={filter.action ?? null}
+          onChange={(v) => setFilter({ action: v ?? undefined })}
+          w={300}
+          data-testid="audit-action"
+        />
+        <TextInput
+          type="date"
+          label={t('page.from')}
+          value={filter.from ?? ''}
+          onChange={(e) => setFilter({ from: e.currentTarget.value || undefined })}
+          w={160}
+          data-testid="audit-from"
+        />
+        <TextInput
+          type="date"
+          label={t('page.to')}
+          value={filter.to ?? ''}
+          onChange={(e) => setFilter({ to: e.currentTarget.value || undefined })}
+          w={160}
+          data-testid="audit-to"
+        />
+      </Group>
+      <DataTable
+        caption={t('page.caption')}
+        queryKey={auditKeys.list}
+        fetchPage={listAudit}
+        filter={filter}
+        initialSort={{ field: 'at', dir: 'desc' }}
+        pageSize={50}
+        columns={columns}
+        rowKey={(e) => e.id}
+        exportName="audit"
+        testId="audit-table"
+      />
+    </Stack>
+  );
+}
