@@ -18,6 +18,7 @@ import type { CallSchemas } from './call-schema.js';
 import { ADMIN_CALL_SCHEMAS } from './calls-admin.js';
 import { SCHOOL_CALL_SCHEMAS } from './calls-school.js';
 import { MORE_CALL_SCHEMAS } from './calls-more.js';
+import { NOTIFICATION_CALL_SCHEMAS } from './notifications.js';
 import {
   expertAgreementQuerySchema,
   expertAgreementResponseSchema,
@@ -184,6 +185,7 @@ export const CALL_SCHEMAS = {
   ...ADMIN_CALL_SCHEMAS,
   ...SCHOOL_CALL_SCHEMAS,
   ...MORE_CALL_SCHEMAS,
+  ...NOTIFICATION_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
   'GET /api/exam/test/checkActivationCode/{code}': {
     params: z.strictObject({ code: z.string().trim().min(1).max(64) }),

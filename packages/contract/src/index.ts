@@ -27,4 +27,6 @@ export * from './html-containers.js';
 export * from './reports.js';
 export * from './roster.js';
 export * from './audit.js';
+export * from './help.js';
+export * from './notifications.js';
 export * from './calls.js';

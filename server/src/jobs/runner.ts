@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ErrorCode } from '@attesta/contract';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.js';
+import { publish } from '../events/domain-events.js';
 import { files } from '../db/schema/index.js';
 import { AppError } from '../lib/errors.js';
 import * as queue from './queue.js';
@@ -170,6 +171,7 @@ export class JobRunner {
         }
         if (!(await queue.complete(tx, item.id, this.workerId, outcome.result ?? null, fileId)))
           throw new JobLockLost(item.id);
+        await publish('queueItemSettled', { db: tx, item: { ...item, errorCode: null }, status: 'done' });
       });
       log.info('job done');
     } catch (err) {
@@ -177,8 +179,19 @@ export class JobRunner {
         log.warn('job lost its lock; another worker owns it now');
         return;
       }
-      const status = await queue.fail(this.db, item.id, this.workerId, jobFailureOf(err), {
-        retry: !(err instanceof PermanentJobError),
+      const failure = jobFailureOf(err);
+      const status = await this.db.transaction(async (tx) => {
+        const after = await queue.fail(tx, item.id, this.workerId, failure, {
+          retry: !(err instanceof PermanentJobError),
+        });
+        // Told once, when no attempt is left (a retry scheduled is not an end).
+        if (after === 'failed')
+          await publish('queueItemSettled', {
+            db: tx,
+            item: { ...item, errorCode: failure.code },
+            status: 'failed',
+          });
+        return after;
       });
       log.warn({ err, status }, 'job failed');
     }

@@ -36,6 +36,7 @@ import { auditTrailRoutes } from './audit-trail/audit-trail.routes.js';
 import { authoringRoutes } from './authoring/authoring.routes.js';
 import { contentImportRoutes } from './content-import/index.js';
 import { rosterRoutes } from './roster/roster.routes.js';
+import { notificationRoutes } from './notifications/notifications.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -75,6 +76,7 @@ export const modules: FastifyPluginAsync[] = [
   authoringRoutes,
   contentImportRoutes,
   rosterRoutes,
+  notificationRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

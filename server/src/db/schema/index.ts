@@ -7,3 +7,4 @@ export * from './exam.js';
 export * from './jobs.js';
 export * from './workers.js';
 export * from './results.js';
+export * from './notifications.js';

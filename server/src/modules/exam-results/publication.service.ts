@@ -2,6 +2,7 @@ import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
 import { diagnostics, examWorks, participantTests } from '../../db/schema/index.js';
+import { publish as publishEvent } from '../../events/domain-events.js';
 import { enqueue } from '../../jobs/queue.js';
 import { audit } from '../../lib/audit.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -64,6 +65,7 @@ export async function changePublish(
             eq(participantTests.status, publish ? 'scored' : 'published'),
           ),
         );
+      if (publish) await publishEvent('resultsPublished', { tx, diagnosticId });
       await audit(tx, {
         userId: actor.auth.userId,
         action: publish ? 'results.publish' : 'results.unpublish',

@@ -186,6 +186,8 @@ export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<Ass
     .where(eq(expertAssignments.examWorkId, examWorkId))
     .limit(1);
   let workCode = known?.anonCode ?? null;
+  // Answers given to each expert (by user id) in this call: they are told so once, with the count.
+  const assigned = new Map<number, number>();
 
   for (const item of awaiting) {
     const existing = await tx
@@ -235,8 +237,10 @@ export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<Ass
       expert.open++;
       expert.today++;
       outcome.created++;
+      assigned.set(expert.id, (assigned.get(expert.id) ?? 0) + 1);
     }
   }
+  if (assigned.size) await publish('expertsAssigned', { db: tx, assigned });
   return outcome;
 }
 

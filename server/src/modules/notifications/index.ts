@@ -1,0 +1,5 @@
+/*
+ * The notifications module's public face. Other modules do not call it: they publish domain events
+ * (events/domain-events.ts) and its producers turn them into notifications.
+ */
+export { notificationRoutes } from './notifications.routes.js';

@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { subscribe, type DomainEvents } from '../../events/domain-events.js';
+import { insertNotifications, type NewNotification } from './notifications.repo.js';
+
+/*
+ * Where notifications come from (docs/notifications.md): other modules say what happened as domain
+ * events, in their own transaction, and each hook here turns one event into notifications for the
+ * users it concerns. A hook only inserts rows: it never refuses the change it hears about.
+ */
+
+/** Web pages a notification opens (paths from the app's root). */
+export const LINKS = {
+  participantResult: '/participant/result',
+  expertGrading: '/expert/grading',
+  coordinatorQueue: '/coordinator/queue',
+  contentImport: (queueItemId: number) => `/admin/content/import/${queueItemId}`,
+} as const;
+
+/**
+ * Results published: every participant of the diagnostic with an account and a published result is
+ * told once (a student with two subject tests gets one notification). Accounts are found the way
+ * an activation code signs in: by the student, the worker, or the impersonal test's own login.
+ */
+export async function onResultsPublished({ tx, diagnosticId }: DomainEvents['resultsPublished']) {
+  const pts = sql`participant_tests pt where pt.diagnostic_id = ${diagnosticId}
+    and pt.status = 'published' and pt.deleted_at is null`;
+  await tx.execute(sql`
+    insert into notifications (user_id, kind, params, link)
+    select r.user_id, 'results_published',
+           jsonb_build_object('diagnosticId', d.id, 'diagnosticName', d.name), ${LINKS.participantResult}
+    from diagnostics d,
+      (select u.id as user_id from users u, ${pts} and not pt.is_impersonal and u.student_id = pt.student_id
+       union
+       select u.id from users u, ${pts} and not pt.is_impersonal and u.worker_id = pt.worker_id
+       union
+       select u.id from users u, ${pts} and lower(u.login) = 'participant-' || pt.id) r
+    where d.id = ${diagnosticId}`);
+}
+
+/** Answers assigned: each expert is told how many; unread, the count adds up in one notification. */
+export async function onExpertsAssigned({ db, assigned }: DomainEvents['expertsAssigned']) {
+  await insertNotifications(
+    db,
+    [...assigned].map(([userId, count]) => ({
+      userId,
+      kind: 'grading_assigned',
+      params: { count },
+      link: LINKS.expertGrading,
+      groupKey: 'grading_assigned',
+    })),
+  );
+}
+
+/** Where a queue item's creator follows it, by its type (null: the notification says it all). */
+function queueLink(item: { id: number; type: string }): string | null {
+  if (item.type === 'import') return LINKS.contentImport(item.id);
+  if (item.type === 'planning') return LINKS.coordinatorQueue;
+  return null;
+}
+
+/** A queue item done or failed for good: the user who created it is told (system items tell no one). */
+export async function onQueueItemSettled({ db, item, status }: DomainEvents['queueItemSettled']) {
+  if (item.createdBy === null) return;
+  const row: NewNotification = {
+    userId: item.createdBy,
+    kind: status === 'done' ? 'queue_done' : 'queue_failed',
+    params: {
+      queueItemId: item.id,
+      type: item.type,
+      ...(status === 'failed' ? { errorCode: item.errorCode ?? 'job_failed' } : {}),
+    },
+    link: queueLink(item),
+  };
+  await insertNotifications(db, [row]);
+}
+
+/** Subscribes the hooks (at the module's registration; twice is once). */
+export function registerNotificationProducers(): void {
+  subscribe('resultsPublished', onResultsPublished);
+  subscribe('expertsAssigned', onExpertsAssigned);
+  subscribe('queueItemSettled', onQueueItemSettled);
+}
