@@ -20,6 +20,7 @@ import { ugnikRoutes } from '../features/ugnik/routes';
 import { expertRoutes } from '../features/expert/routes';
 import { resultsRoutes, verifyRoute } from '../features/results/routes';
 import { reportsRoutes } from '../features/reports/routes';
+import { rosterRoutes } from '../features/roster/routes';
 import { RoleHome } from '../features/homes/components/role-home';
 import { RoomLink } from '../features/monitoring/room-link';
 import { roomRoutes } from './routes/room';
@@ -37,9 +38,15 @@ const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
     ...contentRoutes([adminContentOverviewRoute]),
     ...resultsRoutes.admin,
     ...reportsRoutes.admin,
+    ...rosterRoutes.admin,
   ],
   ugnik: [...ugnikRoutes, ...reportsRoutes.ugnik],
-  coordinator: [...coordinatorRoutes, ...resultsRoutes.coordinator, ...reportsRoutes.coordinator],
+  coordinator: [
+    ...coordinatorRoutes,
+    ...resultsRoutes.coordinator,
+    ...reportsRoutes.coordinator,
+    ...rosterRoutes.coordinator,
+  ],
   organizator: [...organizatorRoutes, ...reportsRoutes.organizator],
   expert: expertRoutes,
   participant: resultsRoutes.participant,

@@ -11,6 +11,7 @@ import { useUgnikNavItems } from '../../features/ugnik/routes';
 import { useExpertNavItems } from '../../features/expert/routes';
 import { useResultsNavItems } from '../../features/results/routes';
 import { useReportsNavItems } from '../../features/reports/routes';
+import { useRosterNavItems } from '../../features/roster/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
 import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
 import { currentUserQuery } from '../../lib/session';
@@ -52,10 +53,16 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const resultsNav = useResultsNavItems();
   const reportsNav = useReportsNavItems();
+  const rosterNav = useRosterNavItems();
   const workPlaceNav: Partial<Record<HomeRole, NavItem[]>> = {
-    admin: [...useAdminNavItems(), ...resultsNav.admin, ...reportsNav.admin],
+    admin: [...useAdminNavItems(), ...rosterNav.admin, ...resultsNav.admin, ...reportsNav.admin],
     ugnik: [...useUgnikNavItems(), ...reportsNav.ugnik],
-    coordinator: [...useCoordinatorNavItems(), ...resultsNav.coordinator, ...reportsNav.coordinator],
+    coordinator: [
+      ...useCoordinatorNavItems(),
+      ...rosterNav.coordinator,
+      ...resultsNav.coordinator,
+      ...reportsNav.coordinator,
+    ],
     organizator: [...useOrganizatorNavItems(), ...reportsNav.organizator],
     expert: useExpertNavItems(),
     participant: resultsNav.participant,
