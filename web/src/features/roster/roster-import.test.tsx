@@ -51,7 +51,7 @@ async function choose(name = 'students.csv') {
 const count = (kind: string) =>
   [...screen.getByTestId(`roster-count-${kind}`).querySelectorAll('th, td')].map((c) => c.textContent);
 
-describe('roster import', () => {
+describe('roster import', { timeout: 20_000 }, () => {
   it('is in the admin navigation, says what the file holds and downloads both templates', async () => {
     const createObjectURL = vi.fn(() => 'blob:template');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
@@ -211,6 +211,59 @@ describe('roster import', () => {
     await userEvent.click(screen.getByTestId('roster-check'));
     await waitFor(() => expect(screen.getByTestId('roster-error')).toHaveTextContent('не больше 5 МБ'));
     expect(screen.getByTestId('roster-error')).not.toHaveTextContent('Too large');
+
+    refusal = json(400, { status: 400, code: 'too_many_rows', message: 'Too many rows' });
+    await userEvent.click(screen.getByTestId('roster-check'));
+    await waitFor(() => expect(screen.getByTestId('roster-error')).toHaveTextContent('слишком много строк'));
+
+    refusal = json(403, { status: 403, code: 'forbidden', message: 'Forbidden' });
+    await userEvent.click(screen.getByTestId('roster-check'));
+    await waitFor(() => expect(screen.getByTestId('roster-error')).toHaveTextContent('нет прав'));
+    expect(screen.getByTestId('roster-import')).toBeDisabled();
+  });
+
+  it('refuses a file of another type before sending it', async () => {
+    const api = server(admin);
+    renderApp('/admin/roster');
+    await screen.findByTestId('roster-file');
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    await userEvent.upload(input, new File(['x'], 'students.pdf', { type: 'application/pdf' }), {
+      applyAccept: false,
+    });
+    expect(await screen.findByText('Нужен файл .xlsx или .csv.')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('roster-check'));
+    expect(api.callsTo(IMPORT)).toHaveLength(0);
+  });
+
+  it('explains a conflict of the real import, and shows errors found by the import itself', async () => {
+    let real = json(409, { status: 409, code: 'conflict', message: 'Unique violation' });
+    server(admin, {
+      [IMPORT]: ({ body }) => ((body as FormData).get('dryRun') === 'true' ? json(200, answer()) : real),
+    });
+    renderApp('/admin/roster');
+    await choose();
+    await userEvent.click(screen.getByTestId('roster-check'));
+    await screen.findByTestId('roster-preview-clean');
+    await userEvent.click(screen.getByTestId('roster-import'));
+    await userEvent.click(await screen.findByTestId('roster-confirm'));
+    expect(await screen.findByTestId('roster-error')).toHaveTextContent(
+      'те же классы или ученики были изменены другим пользователем',
+    );
+    expect(screen.queryByTestId('roster-result')).not.toBeInTheDocument();
+
+    // The file's rows changed meaning meanwhile: the import writes nothing and lists the errors.
+    real = json(
+      200,
+      answer({
+        dryRun: false,
+        errors: [{ row: 4, column: 'externalId', code: 'duplicate_row', message: 'Duplicate' }],
+      }),
+    );
+    await userEvent.click(screen.getByTestId('roster-import'));
+    await userEvent.click(await screen.findByTestId('roster-confirm'));
+    expect(await screen.findByTestId('roster-preview-errors')).toHaveTextContent('ничего не записано');
+    expect(screen.getByTestId('roster-errors')).toHaveTextContent('Внешний id');
+    expect(screen.queryByTestId('roster-result')).not.toBeInTheDocument();
     expect(screen.getByTestId('roster-import')).toBeDisabled();
   });
 
