@@ -118,6 +118,12 @@ export const AUDIT_ACTIONS = [
   'file.upload',
   'file.delete',
   'feedback.send',
+  // help and pages
+  'help.create',
+  'help.update',
+  'help.delete',
+  'html_text.create',
+  'html_text.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

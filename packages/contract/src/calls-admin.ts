@@ -3,6 +3,14 @@ import { z } from 'zod';
 import { okSchema } from './account.js';
 import { auditActionsSchema, auditListRequestSchema, auditListResponseSchema } from './audit.js';
 import {
+  adminHelpListSchema,
+  adminHelpSaveBodySchema,
+  adminHelpSectionSchema,
+  adminHtmlTextListSchema,
+  adminHtmlTextSaveBodySchema,
+  adminHtmlTextSchema,
+} from './help.js';
+import {
   adminBuildingSaveBodySchema,
   adminBuildingSchema,
   adminClassSaveBodySchema,
@@ -128,6 +136,21 @@ export const ADMIN_CALL_SCHEMAS = {
   'DELETE /api/admin/students/{id}': { params: idPath, response: okSchema },
   'POST /api/admin/audit/list': { body: auditListRequestSchema, response: auditListResponseSchema },
   'GET /api/admin/audit/actions': { response: auditActionsSchema },
+  'GET /api/admin/help': { response: adminHelpListSchema },
+  'POST /api/admin/help': { body: adminHelpSaveBodySchema, response: adminHelpSectionSchema },
+  'PUT /api/admin/help/{id}': {
+    params: idPath,
+    body: adminHelpSaveBodySchema,
+    response: adminHelpSectionSchema,
+  },
+  'DELETE /api/admin/help/{id}': { params: idPath, response: okSchema },
+  'GET /api/admin/htmltexts': { response: adminHtmlTextListSchema },
+  'POST /api/admin/htmltexts': { body: adminHtmlTextSaveBodySchema, response: adminHtmlTextSchema },
+  'PUT /api/admin/htmltexts/{id}': {
+    params: idPath,
+    body: adminHtmlTextSaveBodySchema,
+    response: adminHtmlTextSchema,
+  },
   'POST /api/admin/diagnostics/list': {
     body: adminDiagnosticListRequestSchema,
     response: adminDiagnosticListResponseSchema,

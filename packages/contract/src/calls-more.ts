@@ -54,6 +54,7 @@ import {
 } from './reports.js';
 import { rosterImportResultSchema, rosterTemplateQuerySchema } from './roster.js';
 import { idParamSchema } from './user.js';
+import { helpListQuerySchema, helpListSchema, helpSectionSchema } from './help.js';
 import { listResponseSchema } from './paging.js';
 import { resultVerificationSchema, resultVerifyParamsSchema } from './results.js';
 import {
@@ -112,6 +113,8 @@ export const MORE_CALL_SCHEMAS = {
   },
   // ------------------------------------------------------------ session, public texts, feedback
   'GET /api/user/hasSession': { response: z.boolean() },
+  'GET /api/help': { query: helpListQuerySchema, response: helpListSchema },
+  'GET /api/help/{id}': { params: z.strictObject({ id: idParamSchema }), response: helpSectionSchema },
   'GET /api/htmltexts/analytics': { response: analyticsConfigSchema },
   'GET /api/htmltexts/{id}': { params: htmlTextIdParamsSchema, response: publicHtmlTextSchema },
   // The body is `{ "text" }` as JSON or a multipart form with at most one file: the route reads it

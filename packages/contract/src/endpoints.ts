@@ -1016,6 +1016,13 @@ export const OUR_ENDPOINTS = [
   adminCall('POST', '/api/admin/diagnostics/list', 'page of every diagnostic'),
   adminCall('POST', '/api/admin/audit/list', 'page of the audit trail: who did what, when and why'),
   adminCall('GET', '/api/admin/audit/actions', 'the actions the audit trail holds, with their counts'),
+  adminCall('GET', '/api/admin/help', 'every help section, published or not'),
+  adminCall('POST', '/api/admin/help', 'create a help section'),
+  adminCall('PUT', '/api/admin/help/{id}', 'change a help section'),
+  adminCall('DELETE', '/api/admin/help/{id}', 'delete a help section'),
+  adminCall('GET', '/api/admin/htmltexts', 'every html text, published or not'),
+  adminCall('POST', '/api/admin/htmltexts', 'create an html text'),
+  adminCall('PUT', '/api/admin/htmltexts/{id}', 'change an html text'),
   adminCall('GET', '/api/admin/diagnostics/{id}', 'one diagnostic with its schools'),
   adminCall('GET', '/api/admin/subjectTests/{id}/pausePolicy', "a subject test's participant pause rules"),
   adminCall(

@@ -12,6 +12,7 @@ import { blanksRoutes } from './exam-test/blanks.routes.js';
 import { proctoringRoutes } from './exam-test/proctoring.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { htmlTextsRoutes } from './htmltexts/htmltexts.routes.js';
+import { helpRoutes } from './htmltexts/help.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { participantTestInfoRoutes } from './participant-test/info.routes.js';
 import { participantTestListRoutes } from './participant-test/list.routes.js';
@@ -53,6 +54,7 @@ export const modules: FastifyPluginAsync[] = [
   examCatalogRoutes,
   filesRoutes,
   htmlTextsRoutes,
+  helpRoutes,
   feedbackRoutes,
   participantTestInfoRoutes,
   participantTestListRoutes,

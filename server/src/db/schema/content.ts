@@ -238,6 +238,26 @@ export const htmlTexts = pgTable(
   (t) => [uniqueIndex().on(t.code)],
 );
 
+/**
+ * A help section (docs/help.md): shown to the roles it names (none: everyone, visitors too) on the
+ * pages it names by path prefix (none: general help on every page).
+ */
+export const helpSections = pgTable(
+  'help_sections',
+  {
+    id: serial().primaryKey(),
+    title: text().notNull(),
+    html: text().notNull(),
+    roles: text().array().notNull().default(sql`'{}'::text[]`),
+    pages: text().array().notNull().default(sql`'{}'::text[]`),
+    sortOrder: integer().notNull().default(0),
+    isPublished: boolean().notNull().default(true),
+    updatedAt: created(),
+    updatedBy: integer(),
+  },
+  (t) => [index().on(t.sortOrder)],
+);
+
 /** A questionnaire attached to subject tests: questions as JSON (single/multiple choice, text). */
 export const quizzes = pgTable('quizzes', {
   id: serial().primaryKey(),

@@ -105,6 +105,11 @@ const actionsRu: Record<AuditAction, string> = {
   'file.upload': 'Загрузка файла',
   'file.delete': 'Удаление файла',
   'feedback.send': 'Обращение в поддержку',
+  'help.create': 'Создание раздела справки',
+  'help.update': 'Изменение раздела справки',
+  'help.delete': 'Удаление раздела справки',
+  'html_text.create': 'Создание страницы',
+  'html_text.update': 'Изменение страницы',
 };
 
 const actionsEn: Record<AuditAction, string> = {
@@ -205,6 +210,11 @@ const actionsEn: Record<AuditAction, string> = {
   'file.upload': 'File uploaded',
   'file.delete': 'File deleted',
   'feedback.send': 'Feedback sent',
+  'help.create': 'Help section created',
+  'help.update': 'Help section changed',
+  'help.delete': 'Help section deleted',
+  'html_text.create': 'Page created',
+  'html_text.update': 'Page changed',
 };
 
 /** The kinds of record an action names (`entity`). */
@@ -234,6 +244,8 @@ const entitiesRu = {
   specification: 'спецификация',
   specification_element: 'элемент спецификации',
   html_container: 'интерактивный контейнер',
+  help_section: 'раздел справки',
+  html_text: 'страница',
 };
 const entitiesEn: typeof entitiesRu = {
   user: 'user',
@@ -261,6 +273,8 @@ const entitiesEn: typeof entitiesRu = {
   specification: 'specification',
   specification_element: 'specification element',
   html_container: 'interactive container',
+  help_section: 'help section',
+  html_text: 'page',
 };
 
 /** The areas the filter offers: the part of an action before its first dot. */
