@@ -13,6 +13,7 @@ import { useResultsNavItems } from '../../features/results/routes';
 import { useReportsNavItems } from '../../features/reports/routes';
 import { useRosterNavItems } from '../../features/roster/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
 import { currentUserQuery } from '../../lib/session';
 import { LogoffButton } from './logoff-button';
@@ -21,6 +22,8 @@ import { RoleSwitch } from './role-switch';
 import { SessionTimer } from './session-timer';
 import { SkipLink } from './skip-link';
 import { useActiveRole } from './use-active-role';
+
+const RUNNER_PATH = '/participant/work';
 
 interface NavItem {
   to: string;
@@ -108,6 +111,8 @@ export function AppLayout() {
           </Group>
           <Group gap="md" wrap="nowrap">
             <Group visibleFrom="md">{userBlock}</Group>
+            {/* Not over the runner: a participant taking a test is not interrupted. */}
+            {!pathname.startsWith(RUNNER_PATH) && <NotificationBell />}
             <Group visibleFrom="sm">
               <LanguageSwitch />
             </Group>

@@ -1,0 +1,157 @@
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Group,
+  Indicator,
+  Loader,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
+import type { Notification } from '@attesta/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { formatDisplayDateTime } from '../../../lib/format';
+import {
+  deleteNotification,
+  notificationsKey,
+  notificationsQuery,
+  openNotification,
+} from '../api/notifications-api';
+import { notificationsBundle } from '../locales';
+import { notificationText } from './notification-text';
+
+/**
+ * The bell of the app header: the unread count as a badge, and a dropdown of the latest
+ * notifications. Opening one marks it read and follows its link; each can be deleted. The count
+ * is read again every 30 s and when the tab regains focus (docs/notifications.md).
+ */
+export function NotificationBell() {
+  const { t } = useBundleT(notificationsBundle);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [opened, setOpened] = useState(false);
+  const list = useQuery(notificationsQuery());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: notificationsKey });
+  const open = useMutation({
+    mutationFn: (n: Notification) => openNotification(n.id),
+    onSuccess: async (n) => {
+      await refresh();
+      if (n.link) {
+        setOpened(false);
+        void navigate(n.link);
+      }
+    },
+  });
+  const remove = useMutation({ mutationFn: deleteNotification, onSuccess: refresh });
+
+  const unread = list.data?.unread ?? 0;
+  const label = unread ? t('notifications.bellUnread', { count: unread }) : t('notifications.bell');
+
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md" withinPortal>
+      <Popover.Target>
+        <Indicator
+          label={unread > 99 ? '99+' : unread}
+          disabled={!unread}
+          size={18}
+          color="red"
+          offset={4}
+          data-testid="notification-count"
+        >
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            aria-label={label}
+            aria-expanded={opened}
+            onClick={() => setOpened((o) => !o)}
+            data-testid="notification-bell"
+          >
+            <BellIcon />
+          </ActionIcon>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown p="xs">
+        <Text fw={600} px="xs" pb="xs">
+          {t('notifications.title')}
+        </Text>
+        {list.isPending ? (
+          <Group justify="center" p="md">
+            <Loader size="sm" />
+          </Group>
+        ) : list.isError ? (
+          <Alert color="red">{t('notifications.failed')}</Alert>
+        ) : list.data.items.length === 0 ? (
+          <Text c="dimmed" size="sm" px="xs" pb="xs" data-testid="notifications-empty">
+            {t('notifications.empty')}
+          </Text>
+        ) : (
+          <ScrollArea.Autosize mah={400}>
+            <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+              {list.data.items.map((n) => (
+                <Group
+                  key={n.id}
+                  component="li"
+                  gap="xs"
+                  wrap="nowrap"
+                  align="flex-start"
+                  data-testid={`notification-${n.id}`}
+                  data-unread={n.readAt === null}
+                >
+                  <UnstyledButton
+                    onClick={() => open.mutate(n)}
+                    style={{ flex: 1, borderRadius: 4 }}
+                    p="xs"
+                    bg={n.readAt === null ? 'var(--mantine-color-attesta-0, #eef4ff)' : undefined}
+                  >
+                    <Text size="sm" fw={n.readAt === null ? 600 : 400}>
+                      {notificationText(n, t)}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {formatDisplayDateTime(new Date(n.createdAt))}
+                      {n.readAt === null ? ` · ${t('notifications.unread')}` : ''}
+                    </Text>
+                  </UnstyledButton>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={t('notifications.delete')}
+                    onClick={() => remove.mutate(n.id)}
+                    data-testid={`notification-delete-${n.id}`}
+                    mt={4}
+                  >
+                    <Box component="span" aria-hidden fz="lg" lh={1}>
+                      ×
+                    </Box>
+                  </ActionIcon>
+                </Group>
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        )}
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+function BellIcon() {
+  return (
+    <svg
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden
+    >
+      <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+      <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+    </svg>
+  );
+}
