@@ -205,7 +205,12 @@ export async function fail(
  * queued (due now), or to failed when they used up their attempts. Returns the ids touched.
  */
 export async function recoverStale(db: DbOrTx, olderThanMs = STALE_LOCK_MS): Promise<number[]> {
-  const rows = await db
+  return (await recoverStaleItems(db, olderThanMs)).map((r) => r.id);
+}
+
+/** recoverStale, answering what the runner tells of each item touched (its new status among it). */
+export async function recoverStaleItems(db: DbOrTx, olderThanMs = STALE_LOCK_MS) {
+  return db
     .update(queueItems)
     .set({
       status: sql`case when ${queueItems.attempts} < ${queueItems.maxAttempts} then 'queued' else 'failed' end`,
@@ -222,8 +227,13 @@ export async function recoverStale(db: DbOrTx, olderThanMs = STALE_LOCK_MS): Pro
         lt(queueItems.lockedAt, sql`now() - ${olderThanMs}::bigint * interval '1 millisecond'`),
       ),
     )
-    .returning({ id: queueItems.id });
-  return rows.map((r) => r.id);
+    .returning({
+      id: queueItems.id,
+      type: queueItems.type,
+      status: queueItems.status,
+      createdBy: queueItems.createdBy,
+      errorCode: queueItems.errorCode,
+    });
 }
 
 export async function findQueueItem(db: DbOrTx, id: number): Promise<QueueItemRow | null> {

@@ -119,7 +119,13 @@ export class JobRunner {
   async runOnce(): Promise<QueueItemRow | null> {
     if (Date.now() - this.lastRecovery >= this.recoverEveryMs) {
       this.lastRecovery = Date.now();
-      const recovered = await queue.recoverStale(this.db, this.staleLockMs);
+      const recovered = await this.db.transaction(async (tx) => {
+        const items = await queue.recoverStaleItems(tx, this.staleLockMs);
+        // An item whose worker died with its last attempt has failed for good: its creator is told.
+        for (const item of items)
+          if (item.status === 'failed') await publish('queueItemSettled', { db: tx, item, status: 'failed' });
+        return items.map((item) => item.id);
+      });
       if (recovered.length) this.log.warn({ ids: recovered }, 'released stale queue items');
     }
     const item = await queue.claim(this.db, this.workerId, [...this.handlers.keys()]);

@@ -20,11 +20,12 @@ import {
   answers,
   notifications,
   participantTests,
+  queueItems,
   subjectExams,
   subjectTests,
   users,
 } from '../../db/schema/index.js';
-import { enqueue } from '../../jobs/queue.js';
+import { claim, enqueue } from '../../jobs/queue.js';
 import { JobRunner, PermanentJobError, type JobHandler } from '../../jobs/runner.js';
 import { insertNotifications } from './notifications.repo.js';
 
@@ -321,6 +322,15 @@ describe('producers', () => {
     await enqueue(db, { type: 'import' });
     await runner.drain();
 
+    // A worker died holding the last attempt: the next runner's recovery fails it, and says so.
+    const { item: orphan } = await enqueue(db, { type: 'export', createdBy: creator.id, maxAttempts: 1 });
+    await claim(db, 'dead-worker', ['export']);
+    await db
+      .update(queueItems)
+      .set({ lockedAt: new Date(Date.now() - 60 * 60_000) })
+      .where(eq(queueItems.id, orphan.id));
+    await new JobRunner(db, t.app.log, { handlers: new Map() }).runOnce();
+
     expect(await mine(creator.id)).toEqual([
       expect.objectContaining({
         kind: 'queue_done',
@@ -331,6 +341,10 @@ describe('producers', () => {
         kind: 'queue_failed',
         params: { queueItemId: failed.id, type: 'report', errorCode: 'validation_failed' },
         link: null,
+      }),
+      expect.objectContaining({
+        kind: 'queue_failed',
+        params: { queueItemId: orphan.id, type: 'export', errorCode: 'job_interrupted' },
       }),
     ]);
   });
