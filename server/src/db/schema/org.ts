@@ -136,6 +136,8 @@ export const workers = pgTable(
     patronymic: text(),
     email: text(),
     isBlocked: boolean().notNull().default(false),
+    /** The id an upstream system gave the worker (`POST /api/integration/attesta/CreateWorkers`). */
+    externalId: text().unique(),
     createdAt: created(),
   },
   (t) => [index().on(t.schoolId)],

@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { buildings, classes, oo, schools, students, workers } from './org.js';
 import { created } from './types.js';
@@ -131,6 +132,11 @@ export const apiKeys = pgTable('api_keys', {
   name: text().notNull(),
   prefix: text().notNull().unique(),
   keyHash: text().notNull(),
+  /** Call groups the key may use (`mrko`, `reports`, `workers`, `specifications`); empty: none. */
+  scopes: text().array().notNull().default([]),
+  /** Results of this ОО only (exports); null: every ОО. */
+  ooId: integer().references(() => oo.id),
+  createdBy: integer().references((): AnyPgColumn => users.id),
   createdAt: created(),
   lastUsedAt: timestamp({ withTimezone: true }),
   revokedAt: timestamp({ withTimezone: true }),
