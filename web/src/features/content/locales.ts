@@ -393,6 +393,8 @@ const ru = {
     specifications: 'Кодификаторы',
     import: 'Импорт',
     containers: 'Интерактивные контейнеры',
+    help: 'Справка',
+    pages: 'Страницы',
     overview: 'Состояние вариантов и паузы',
   },
   common: {
@@ -824,6 +826,8 @@ const en: typeof ru = {
     specifications: 'Specifications',
     import: 'Import',
     containers: 'Interactive containers',
+    help: 'Help',
+    pages: 'Pages',
     overview: 'Variant status and pauses',
   },
   common: {

@@ -1,12 +1,13 @@
 /**
  * The КИМ section of the admin's work place, under `/admin/content`: subject tests (list, form,
  * variants, check, publication, export, variant preview), the task pool and the task editor's
- * route, subjects with exams and test groups, specifications, content import, and the interactive
- * (html) containers.
+ * route, subjects with exams and test groups, specifications, content import, the interactive
+ * (html) containers, and the platform's help sections and pages.
  */
 import { Navigate, type RouteObject } from 'react-router';
 import { CONTENT_BASE, ContentLayout } from './components/content-layout';
 import { ContainersPage } from './components/containers-page';
+import { HelpSectionsPage, HtmlTextsPage } from './components/help-pages';
 import { ImportPage, ImportStatusPage } from './components/import-page';
 import { SpecificationPage } from './components/specification-page';
 import { SpecificationsPage } from './components/specifications-page';
@@ -41,6 +42,8 @@ export function contentRoutes(extra: RouteObject[] = []): RouteObject[] {
         { path: 'import', element: <ImportPage /> },
         { path: 'import/:importId', element: <ImportStatusPage /> },
         { path: 'containers', element: <ContainersPage /> },
+        { path: 'help', element: <HelpSectionsPage /> },
+        { path: 'pages', element: <HtmlTextsPage /> },
         ...extra,
       ],
     },

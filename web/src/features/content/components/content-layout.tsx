@@ -12,6 +12,8 @@ const SECTIONS: { path: string; label: ContentKey }[] = [
   { path: 'specifications', label: 'nav.specifications' },
   { path: 'import', label: 'nav.import' },
   { path: 'containers', label: 'nav.containers' },
+  { path: 'help', label: 'nav.help' },
+  { path: 'pages', label: 'nav.pages' },
   { path: 'overview', label: 'nav.overview' },
 ];
 
