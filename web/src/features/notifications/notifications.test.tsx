@@ -36,20 +36,21 @@ const failed = note(1, {
   readAt: at,
 });
 
-function serve(items: Notification[]) {
+function serve(items: Notification[], pageSize = 20) {
   let list = [...items];
-  const page = () =>
+  const page = (n: number) => () =>
     json(200, {
-      items: list,
+      items: list.slice((n - 1) * pageSize, n * pageSize),
       total: list.length,
-      unread: list.filter((n) => n.readAt === null).length,
-      page: 1,
-      pageSize: 20,
+      unread: list.filter((x) => x.readAt === null).length,
+      page: n,
+      pageSize,
     });
   const handlers: Parameters<typeof fakeServer>[0] = {
     'GET /api/user': () => json(200, users.coordinator),
     'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
-    'GET /api/notification/getList/1': page,
+    'GET /api/notification/getList/1': page(1),
+    'GET /api/notification/getList/2': page(2),
   };
   for (const n of items) {
     handlers[`GET /api/notification/get/${n.id}`] = () => {
@@ -111,6 +112,20 @@ describe('notification bell', () => {
     expect(await screen.findByTestId('notifications-empty')).toHaveTextContent('Уведомлений нет');
     expect(server.callsTo('GET /api/notification/delete/2')).toHaveLength(1);
     expect(screen.getByTestId('notification-bell')).toHaveAccessibleName('Уведомления');
+  });
+});
+
+describe('notification bell, more pages', () => {
+  it('reads the next page on asking', async () => {
+    const server = serve([published, grading, failed], 2);
+    renderApp('/coordinator');
+    await userEvent.click(await screen.findByTestId('notification-bell', {}, { timeout: 5000 }));
+    await screen.findByTestId('notification-2');
+    expect(screen.queryByTestId('notification-1')).toBeNull();
+    await userEvent.click(screen.getByTestId('notifications-more'));
+    expect(await screen.findByTestId('notification-1')).toBeInTheDocument();
+    expect(server.callsTo('GET /api/notification/getList/2')).toHaveLength(1);
+    expect(screen.queryByTestId('notifications-more')).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 /** The signed-in user's notifications (server/src/modules/notifications, docs/notifications.md). */
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import { call } from '../../../lib/call';
 
 /** A bell must never send the user to an error page: its failures stay in the bell. */
@@ -10,12 +10,17 @@ export const NOTIFICATIONS_REFRESH_MS = 30_000;
 
 export const notificationsKey = ['notifications'] as const;
 
-/** The first page of the user's notifications with the unread count, kept fresh by polling. */
+/**
+ * The user's notifications a page at a time (the first at once, the next on asking) with the
+ * unread count, kept fresh by polling.
+ */
 export const notificationsQuery = () =>
-  queryOptions({
-    queryKey: [...notificationsKey, 'list', 1],
-    queryFn: ({ signal }) =>
-      call('GET /api/notification/getList/{id}', { params: { id: 1 } }, { ...quiet, signal }),
+  infiniteQueryOptions({
+    queryKey: [...notificationsKey, 'list'],
+    queryFn: ({ pageParam, signal }) =>
+      call('GET /api/notification/getList/{id}', { params: { id: pageParam } }, { ...quiet, signal }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page * last.pageSize < last.total ? last.page + 1 : undefined),
     refetchInterval: NOTIFICATIONS_REFRESH_MS,
     refetchOnWindowFocus: true,
     staleTime: 0,

@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Alert,
+  Button,
   Box,
   Group,
   Indicator,
@@ -12,7 +13,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import type { Notification } from '@attesta/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
@@ -36,7 +37,9 @@ export function NotificationBell() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [opened, setOpened] = useState(false);
-  const list = useQuery(notificationsQuery());
+  const list = useInfiniteQuery(notificationsQuery());
+  // Pages read at different moments may repeat one (a new notification shifts them): once each.
+  const items = [...new Map((list.data?.pages ?? []).flatMap((p) => p.items).map((n) => [n.id, n])).values()];
   const refresh = () => queryClient.invalidateQueries({ queryKey: notificationsKey });
   const open = useMutation({
     mutationFn: (n: Notification) => openNotification(n.id),
@@ -50,7 +53,7 @@ export function NotificationBell() {
   });
   const remove = useMutation({ mutationFn: deleteNotification, onSuccess: refresh });
 
-  const unread = list.data?.unread ?? 0;
+  const unread = list.data?.pages[0]?.unread ?? 0;
   const label = unread ? t('notifications.bellUnread', { count: unread }) : t('notifications.bell');
 
   return (
@@ -86,14 +89,14 @@ export function NotificationBell() {
           </Group>
         ) : list.isError ? (
           <Alert color="red">{t('notifications.failed')}</Alert>
-        ) : list.data.items.length === 0 ? (
+        ) : items.length === 0 ? (
           <Text c="dimmed" size="sm" px="xs" pb="xs" data-testid="notifications-empty">
             {t('notifications.empty')}
           </Text>
         ) : (
           <ScrollArea.Autosize mah={400}>
             <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {list.data.items.map((n) => (
+              {items.map((n) => (
                 <Group
                   key={n.id}
                   component="li"
@@ -132,6 +135,19 @@ export function NotificationBell() {
                 </Group>
               ))}
             </Stack>
+            {list.hasNextPage && (
+              <Button
+                variant="subtle"
+                size="xs"
+                fullWidth
+                mt="xs"
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+                data-testid="notifications-more"
+              >
+                {t('notifications.more')}
+              </Button>
+            )}
           </ScrollArea.Autosize>
         )}
       </Popover.Dropdown>
