@@ -8,3 +8,4 @@ export * from './jobs.js';
 export * from './workers.js';
 export * from './results.js';
 export * from './notifications.js';
+export * from './signed-integration.js';
