@@ -16,7 +16,7 @@ export interface DomainEvents {
   /** Expert marking settled a task's final score: the work's result is recomputed. */
   expertFinal: { tx: Tx; examWorkId: number; variantTaskId: number; finalScore: number };
   /** A diagnostic's results were published (its scored participant tests are `published` now). */
-  resultsPublished: { tx: Tx; diagnosticId: number };
+  resultsPublished: { tx: Tx; diagnosticId: number; publishedBy: number };
   /** Answers were assigned to experts (users), how many each: they are told so. */
   expertsAssigned: { db: DbOrTx; assigned: ReadonlyMap<number, number> };
   /** A queue item ended for good, done or failed: the user who created it is told so. */

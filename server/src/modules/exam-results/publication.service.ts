@@ -65,7 +65,8 @@ export async function changePublish(
             eq(participantTests.status, publish ? 'scored' : 'published'),
           ),
         );
-      if (publish) await publishEvent('resultsPublished', { tx, diagnosticId });
+      if (publish)
+        await publishEvent('resultsPublished', { tx, diagnosticId, publishedBy: actor.auth.userId });
       await audit(tx, {
         userId: actor.auth.userId,
         action: publish ? 'results.publish' : 'results.unpublish',

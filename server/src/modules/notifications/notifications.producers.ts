@@ -12,6 +12,7 @@ import { insertNotifications, type NewNotification } from './notifications.repo.
 export const LINKS = {
   participantResult: '/participant/result',
   expertGrading: '/expert/grading',
+  coordinatorResults: '/coordinator/reports',
   coordinatorQueue: '/coordinator/queue',
   contentImport: (queueItemId: number) => `/admin/content/import/${queueItemId}`,
 } as const;
@@ -20,8 +21,13 @@ export const LINKS = {
  * Results published: every participant of the diagnostic with an account and a published result is
  * told once (a student with two subject tests gets one notification). Accounts are found the way
  * an activation code signs in: by the student, the worker, or the impersonal test's own login.
+ * The coordinators of those participants' schools are told too (their reports are complete now).
  */
-export async function onResultsPublished({ tx, diagnosticId }: DomainEvents['resultsPublished']) {
+export async function onResultsPublished({
+  tx,
+  diagnosticId,
+  publishedBy,
+}: DomainEvents['resultsPublished']) {
   const pts = sql`participant_tests pt where pt.diagnostic_id = ${diagnosticId}
     and pt.status = 'published' and pt.deleted_at is null`;
   await tx.execute(sql`
@@ -35,6 +41,15 @@ export async function onResultsPublished({ tx, diagnosticId }: DomainEvents['res
        union
        select u.id from users u, ${pts} and lower(u.login) = 'participant-' || pt.id) r
     where d.id = ${diagnosticId}`);
+  // The coordinators of the schools with published results, but the one who published them.
+  await tx.execute(sql`
+    insert into notifications (user_id, kind, params, link)
+    select distinct u.id, 'results_published',
+           jsonb_build_object('diagnosticId', d.id, 'diagnosticName', d.name), ${LINKS.coordinatorResults}
+    from diagnostics d
+    join users u on u.school_id in (select pt.school_id from ${pts})
+    join user_roles r on r.user_id = u.id and r.role = 'coordinator'
+    where d.id = ${diagnosticId} and u.id <> ${publishedBy} and not u.is_blocked`);
 }
 
 /** Answers assigned: each expert is told how many; unread, the count adds up in one notification. */

@@ -153,7 +153,7 @@ describe('the calls', () => {
 });
 
 describe('producers', () => {
-  it('results published: each participant with an account is told once; nobody else', async () => {
+  it('results published: each participant with an account and their school’s coordinators are told once; nobody else', async () => {
     const admin = await signedIn(t.app, ['admin']);
     const org = await createOrg(t.app);
     const [s1, s2, s3] = org.studentIds;
@@ -204,6 +204,9 @@ describe('producers', () => {
     const student3 = await account({ studentId: s3! });
     const code = await account({ login: `participant-${impersonal}` });
     const elsewhere = await createParticipantTest(t.app, org, { studentId: s2!, status: 'scored' });
+    const coordinator = await signedIn(t.app, ['coordinator'], { schoolId: org.schoolId });
+    const otherSchool = await createOrg(t.app);
+    const otherCoordinator = await signedIn(t.app, ['coordinator'], { schoolId: otherSchool.schoolId });
 
     const res = await get(`/api/examresults/changePublish/${pt.diagnosticId}/true`, admin.session);
     expect(res.statusCode).toBe(200);
@@ -217,7 +220,15 @@ describe('producers', () => {
           readAt: null,
         }),
       ]);
-    for (const userId of [student2, student3, admin.user.id]) expect(await mine(userId)).toEqual([]);
+    expect(await mine(coordinator.user.id)).toEqual([
+      expect.objectContaining({
+        kind: 'results_published',
+        params: { diagnosticId: pt.diagnosticId, diagnosticName: 'Независимая диагностика' },
+        link: '/coordinator/reports',
+      }),
+    ]);
+    for (const userId of [student2, student3, admin.user.id, otherCoordinator.user.id])
+      expect(await mine(userId)).toEqual([]);
     expect(elsewhere.diagnosticId).not.toBe(pt.diagnosticId);
   });
 
