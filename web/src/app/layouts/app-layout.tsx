@@ -13,6 +13,7 @@ import { useResultsNavItems } from '../../features/results/routes';
 import { useReportsNavItems } from '../../features/reports/routes';
 import { useRosterNavItems } from '../../features/roster/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
+import { HelpButton } from '../../features/help/components/help-button';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
 import { currentUserQuery } from '../../lib/session';
@@ -113,6 +114,7 @@ export function AppLayout() {
             <Group visibleFrom="md">{userBlock}</Group>
             {/* Not over the runner: a participant taking a test is not interrupted. */}
             {!pathname.startsWith(RUNNER_PATH) && <NotificationBell />}
+            <HelpButton />
             <Group visibleFrom="sm">
               <LanguageSwitch />
             </Group>

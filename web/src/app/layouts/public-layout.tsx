@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { FullPageLoader } from '../../components/ui/full-page-loader';
 import { LanguageSwitch } from '../../components/ui/language-switch';
+import { HelpButton } from '../../features/help/components/help-button';
 import { NavigationProgress } from './navigation-progress';
 import { SkipLink } from './skip-link';
 
@@ -27,7 +28,10 @@ export function PublicLayout({ children }: { children?: ReactNode }) {
                 </Text>
               </Group>
             </Anchor>
-            <LanguageSwitch />
+            <Group gap="sm" wrap="nowrap">
+              <HelpButton />
+              <LanguageSwitch />
+            </Group>
           </Group>
         </Container>
       </Box>
