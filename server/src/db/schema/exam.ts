@@ -170,11 +170,25 @@ export const quizAnswers = pgTable('quiz_answers', {
 });
 
 /** Feedback messages (e.g. about a task), with an optional file. */
-export const feedback = pgTable('feedback', {
-  id: serial().primaryKey(),
-  userId: integer().references(() => users.id, { onDelete: 'set null' }),
-  subjectId: integer().notNull(),
-  text: text().notNull(),
-  fileId: integer().references(() => files.id),
-  createdAt: created(),
-});
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: serial().primaryKey(),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    subjectId: integer().notNull(),
+    text: text().notNull(),
+    fileId: integer().references(() => files.id),
+    /** The path of the web page it was sent from. */
+    page: text(),
+    /** new → in_progress → answered (the admins' inbox). */
+    status: text({ enum: ['new', 'in_progress', 'answered'] })
+      .notNull()
+      .default('new'),
+    answer: text(),
+    answeredAt: timestamp({ withTimezone: true }),
+    answeredBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.status, t.createdAt), index().on(t.userId, t.createdAt)],
+);
