@@ -15,8 +15,16 @@ export interface DomainEvents {
   worksFinished: { db: DbOrTx; examWorkIds: readonly number[] };
   /** Expert marking settled a task's final score: the work's result is recomputed. */
   expertFinal: { tx: Tx; examWorkId: number; variantTaskId: number; finalScore: number };
-  /** A diagnostic's results were published (its scored participant tests are `published` now). */
-  resultsPublished: { tx: Tx; diagnosticId: number; publishedBy: number };
+  /**
+   * A diagnostic's results were published (its scored participant tests are `published` now), or
+   * only these participant tests' (scored after the publication; publishedBy null).
+   */
+  resultsPublished: {
+    tx: Tx;
+    diagnosticId: number;
+    publishedBy: number | null;
+    participantTestIds?: readonly number[];
+  };
   /** Answers were assigned to experts (users), how many each: they are told so. */
   expertsAssigned: { db: DbOrTx; assigned: ReadonlyMap<number, number> };
   /** A queue item ended for good, done or failed: the user who created it is told so. */

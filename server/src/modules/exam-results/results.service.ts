@@ -22,7 +22,7 @@ import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { InvalidTaskError, markFor, percent, scoreAnswer, type ScoreResult } from '../scoring/index.js';
 import { answersOf, lockWorkForUpdate } from '../exam-test/index.js';
-import { subscribe, type DomainEvents } from '../../events/domain-events.js';
+import { publish, subscribe, type DomainEvents } from '../../events/domain-events.js';
 
 /*
  * Results of finished works (docs/design.md §2–§4). `scoreWork` is the one place that turns answers into
@@ -248,7 +248,7 @@ export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork>
       .update(examWorks)
       .set({ status: 'scored', updatedAt: new Date() })
       .where(and(eq(examWorks.id, work.id), eq(examWorks.status, 'finished')));
-    await tx
+    const moved = await tx
       .update(participantTests)
       .set({ status: pt.published ? 'published' : 'scored', updatedAt: new Date() })
       .where(
@@ -256,7 +256,16 @@ export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork>
           eq(participantTests.id, pt.id),
           inArray(participantTests.status, ['active', 'in_progress', 'finished', 'scored']),
         ),
-      );
+      )
+      .returning({ id: participantTests.id });
+    // Scored after its diagnostic's publication: this participant's result is published now.
+    if (pt.published && moved.length)
+      await publish('resultsPublished', {
+        tx,
+        diagnosticId: pt.diagnosticId,
+        publishedBy: null,
+        participantTestIds: [pt.id],
+      });
   }
   return {
     examWorkId: work.id,

@@ -22,14 +22,18 @@ export const LINKS = {
  * told once (a student with two subject tests gets one notification). Accounts are found the way
  * an activation code signs in: by the student, the worker, or the impersonal test's own login.
  * The coordinators of those participants' schools are told too (their reports are complete now).
+ * A work scored after the publication tells its participant alone.
  */
-export async function onResultsPublished({
-  tx,
-  diagnosticId,
-  publishedBy,
-}: DomainEvents['resultsPublished']) {
+export async function onResultsPublished(event: DomainEvents['resultsPublished']) {
+  const { tx, diagnosticId, publishedBy, participantTestIds } = event;
+  const only = participantTestIds
+    ? sql` and pt.id in (${sql.join(
+        participantTestIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
   const pts = sql`participant_tests pt where pt.diagnostic_id = ${diagnosticId}
-    and pt.status = 'published' and pt.deleted_at is null`;
+    and pt.status = 'published' and pt.deleted_at is null${only}`;
   await tx.execute(sql`
     insert into notifications (user_id, kind, params, link)
     select r.user_id, 'results_published',
@@ -41,7 +45,9 @@ export async function onResultsPublished({
        union
        select u.id from users u, ${pts} and lower(u.login) = 'participant-' || pt.id) r
     where d.id = ${diagnosticId}`);
-  // The coordinators of the schools with published results, but the one who published them.
+  // The coordinators of the schools with published results, but the one who published them; a
+  // result scored after the publication is news for its participant only.
+  if (participantTestIds) return;
   await tx.execute(sql`
     insert into notifications (user_id, kind, params, link)
     select distinct u.id, 'results_published',
@@ -49,7 +55,7 @@ export async function onResultsPublished({
     from diagnostics d
     join users u on u.school_id in (select pt.school_id from ${pts})
     join user_roles r on r.user_id = u.id and r.role = 'coordinator'
-    where d.id = ${diagnosticId} and u.id <> ${publishedBy} and not u.is_blocked`);
+    where d.id = ${diagnosticId} and u.id <> ${publishedBy ?? 0} and not u.is_blocked`);
 }
 
 /** Answers assigned: each expert is told how many; unread, the count adds up in one notification. */

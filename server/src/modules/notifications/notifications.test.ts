@@ -18,6 +18,7 @@ import {
 } from '../../../test/helpers.js';
 import {
   answers,
+  diagnostics,
   notifications,
   participantTests,
   queueItems,
@@ -27,6 +28,7 @@ import {
 } from '../../db/schema/index.js';
 import { claim, enqueue } from '../../jobs/queue.js';
 import { JobRunner, PermanentJobError, type JobHandler } from '../../jobs/runner.js';
+import { scoreWork } from '../exam-results/results.service.js';
 import { insertNotifications } from './notifications.repo.js';
 
 let t: TestApp;
@@ -230,6 +232,39 @@ describe('producers', () => {
     for (const userId of [student2, student3, admin.user.id, otherCoordinator.user.id])
       expect(await mine(userId)).toEqual([]);
     expect(elsewhere.diagnosticId).not.toBe(pt.diagnosticId);
+  });
+
+  it('a work scored after its diagnostic’s publication tells its participant alone', async () => {
+    const school = await createSchoolWithStaff(t.app);
+    const [s1] = school.studentIds;
+    const pt = await createParticipantTest(t.app, school, { studentId: s1!, status: 'in_progress' });
+    await t.app.ctx.db
+      .update(diagnostics)
+      .set({ resultsPublished: true, publishedAt: new Date() })
+      .where(eq(diagnostics.id, pt.diagnosticId));
+    const v = await createVariantWithTasks(t.app, pt.subjectTestId, [tasksOfEveryType()[0]!]);
+    const workId = await createExamWork(t.app, pt.participantTestId, v.variantId);
+    await t.app.ctx.db
+      .insert(answers)
+      .values({ examWorkId: workId, variantTaskId: v.variantTaskIds[0]!, value: 'o2', seq: 1 });
+    const student = await createUser(t.app, { roles: ['participant'] });
+    await t.app.ctx.db.update(users).set({ studentId: s1! }).where(eq(users.id, student.id));
+    const { session } = await signedInParticipant(t.app, pt);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/exam/test/examwork/finish/${workId}/manual`,
+      headers: session.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    await t.app.jobs.drain();
+
+    expect(await mine(student.id)).toEqual([
+      expect.objectContaining({ kind: 'results_published', link: '/participant/result' }),
+    ]);
+    expect(await mine(school.coordinator.user.id)).toEqual([]);
+    // Scored again (a regrade): already published, nobody is told twice.
+    await t.app.ctx.db.transaction((tx) => scoreWork(tx, workId));
+    expect(await mine(student.id)).toHaveLength(1);
   });
 
   it('grading assigned: each expert given answers is told, the count adding up while unread', async () => {
