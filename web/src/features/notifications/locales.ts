@@ -22,6 +22,7 @@ const ru = {
       grading_assigned_other: 'Вам назначено {{count}} ответа на проверку',
       queue_done: 'Готово: {{job}} № {{queueItemId}}',
       queue_failed: 'Не выполнено: {{job}} № {{queueItemId}}. {{reason}}',
+      feedback_answered: 'Администратор ответил на ваше обращение',
       unknown: 'Новое уведомление',
     },
     jobs: {
@@ -57,6 +58,7 @@ const en: typeof ru = {
       grading_assigned_other: '{{count}} answers were assigned to you for grading',
       queue_done: 'Done: {{job}} no. {{queueItemId}}',
       queue_failed: 'Failed: {{job}} no. {{queueItemId}}. {{reason}}',
+      feedback_answered: 'An administrator answered your feedback',
       unknown: 'New notification',
     },
     jobs: {

@@ -144,5 +144,10 @@ describe('notification texts', () => {
       'Done: content import no. 4',
     );
     expect(notificationText(failed, t)).toMatch(/^Failed: report no\. 12\. \S/);
+    const kind = (k: string) => k as Notification['kind'];
+    expect(notificationText({ kind: kind('feedback_answered'), params: { feedbackId: 3 } }, t)).toBe(
+      'An administrator answered your feedback',
+    );
+    expect(notificationText({ kind: kind('something_new'), params: {} }, t)).toBe('New notification');
   });
 });

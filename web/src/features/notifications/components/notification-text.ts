@@ -23,6 +23,11 @@ export function notificationText(n: Pick<Notification, 'kind' | 'params'>, t: Lo
       });
     }
     default:
-      return t('notifications.kinds.unknown');
+      // A kind whose text needs no more than its params (feedback_answered); one this client does
+      // not know yet reads as a new notification.
+      return t(`notifications.kinds.${String(n.kind)}`, {
+        ...p,
+        defaultValue: t('notifications.kinds.unknown'),
+      });
   }
 }
