@@ -118,6 +118,8 @@ export const AUDIT_ACTIONS = [
   'file.upload',
   'file.delete',
   'feedback.send',
+  'feedback.update',
+  'feedback.answer',
   // help and pages
   'help.create',
   'help.update',

@@ -1228,6 +1228,17 @@ export const OUR_ENDPOINTS = [
     meaning: 'a report or export queued by the caller: progress, then its file',
     ours: true,
   },
+  // feedback from any screen and the admins' inbox (issue 13)
+  {
+    method: 'GET',
+    path: '/api/feedback/mine',
+    roles: 'any',
+    meaning: "the caller's own feedback messages with their status and answer",
+    ours: true,
+  },
+  adminCall('POST', '/api/admin/feedback/list', 'page of feedback messages (status, search), newest first'),
+  adminCall('GET', '/api/admin/feedback/{id}', 'one feedback message with its sender, file and answer'),
+  adminCall('PUT', '/api/admin/feedback/{id}', 'set a feedback message in progress or answer it'),
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

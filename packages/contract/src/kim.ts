@@ -348,6 +348,13 @@ export type AnalyticsConfig = z.infer<typeof analyticsConfigSchema>;
 
 export const feedbackBodySchema = z.strictObject({
   text: z.string().trim().min(1, 'write a message').max(4000),
+  page: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^\/[^\s]*$/, 'a path of the web app starting with /')
+    .optional()
+    .describe('the path of the page the message was sent from'),
 });
 export const feedbackResultSchema = z.object({
   id: z.number().int(),

@@ -17,6 +17,8 @@ export const NOTIFICATION_KINDS = [
   'queue_done',
   /** A queue item this user created failed for good (`errorCode` says why). */
   'queue_failed',
+  /** An admin answered this user's feedback message (`feedbackId`): the answer is on «Мои обращения». */
+  'feedback_answered',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -33,6 +33,8 @@ export interface DomainEvents {
     item: { id: number; type: string; createdBy: number | null; errorCode: string | null };
     status: 'done' | 'failed';
   };
+  /** An admin answered a feedback message: its sender (null: the account is gone) is told so. */
+  feedbackAnswered: { tx: Tx; feedbackId: number; senderId: number | null; answeredBy: number };
 }
 
 type Handler<K extends keyof DomainEvents> = (event: DomainEvents[K]) => Promise<unknown>;

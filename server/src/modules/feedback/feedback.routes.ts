@@ -4,11 +4,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
 import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
+import * as inbox from './feedback-inbox.service.js';
 import * as service from './feedback.service.js';
 
 const tags = ['feedback'];
 
-/** `POST /api/feedback/{id}`: a message about a task (or anything with an id), optionally with a file. */
+/**
+ * `POST /api/feedback/{id}`: a message about a task (or anything with an id), optionally with a file
+ * and the page it was sent from; `GET /api/feedback/mine`: one's own messages with their answers;
+ * `/api/admin/feedback`: the admins' inbox (new → in progress → answered).
+ */
 export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
@@ -39,5 +44,54 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
         await spool.cleanup();
       }
     },
+  });
+
+  app.route({
+    ...contractRoute('GET /api/feedback/mine', {
+      summary: 'The caller’s own feedback messages with their status and answer',
+      description: 'Newest first (the latest 200).',
+      tags,
+      errors: [401],
+    }),
+    handler: (req) => inbox.myFeedback(ctx.db, authOf(req).userId),
+  });
+
+  app.route({
+    ...contractRoute('POST /api/admin/feedback/list', {
+      summary: 'A page of the feedback inbox',
+      description:
+        'Filter by `status` and `search` (a part of the text, the sender’s name or login); newest first.',
+      tags,
+      errors: [400, 401, 403],
+    }),
+    handler: (req) => inbox.listFeedback(ctx.db, req.body),
+  });
+
+  app.route({
+    ...contractRoute('GET /api/admin/feedback/{id}', {
+      summary: 'One feedback message with its sender, file and answer',
+      description: 'The file is downloaded with `GET /api/files/{id}`.',
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) => inbox.feedbackDetail(ctx.db, req.params.id),
+  });
+
+  app.route({
+    ...contractRoute('PUT /api/admin/feedback/{id}', {
+      summary: 'Set a feedback message in progress (or back to new), or answer it',
+      description:
+        '`status` and/or `answer`; an answer marks the message answered and tells its sender (a ' +
+        '`feedback_answered` notification). Audited; bad input (400) changes nothing.',
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) =>
+      inbox.updateFeedback(
+        ctx.db,
+        { userId: authOf(req).userId, ip: req.ip ?? null },
+        req.params.id,
+        req.body,
+      ),
   });
 };

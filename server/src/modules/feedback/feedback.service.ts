@@ -20,9 +20,9 @@ export interface FeedbackInput {
   files: IncomingFile[];
 }
 
-function parseText(fields: unknown): string {
+function parseFields(fields: unknown): { text: string; page: string | null } {
   const parsed = feedbackBodySchema.safeParse(fields ?? {});
-  if (parsed.success) return parsed.data.text;
+  if (parsed.success) return { text: parsed.data.text, page: parsed.data.page || null };
   const errors = parsed.error.issues.map((i) => ({
     path: ['body', ...i.path].join('.'),
     message: i.message,
@@ -65,14 +65,14 @@ async function storeFeedback(
   subjectId: number,
   input: FeedbackInput,
 ) {
-  const text = parseText(input.fields);
+  const { text, page } = parseFields(input.fields);
   if (input.files.length > 1) throw badRequest('too_many_files', 'Attach at most one file');
   const file = input.files[0] ? await checkFile(input.files[0]) : null;
 
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(feedback)
-      .values({ userId: actor.auth.userId, subjectId, text })
+      .values({ userId: actor.auth.userId, subjectId, text, page })
       .returning({ id: feedback.id, createdAt: feedback.createdAt });
     let fileId: number | null = null;
     if (file) {

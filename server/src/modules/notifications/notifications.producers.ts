@@ -15,6 +15,7 @@ export const LINKS = {
   coordinatorResults: '/coordinator/reports',
   coordinatorQueue: '/coordinator/queue',
   contentImport: (queueItemId: number) => `/admin/content/import/${queueItemId}`,
+  myFeedback: '/account/feedback',
 } as const;
 
 /**
@@ -95,9 +96,23 @@ export async function onQueueItemSettled({ db, item, status }: DomainEvents['que
   await insertNotifications(db, [row]);
 }
 
+/** A feedback message answered: its sender (not the admin answering their own message) is told. */
+export async function onFeedbackAnswered({
+  tx,
+  feedbackId,
+  senderId,
+  answeredBy,
+}: DomainEvents['feedbackAnswered']) {
+  if (senderId === null || senderId === answeredBy) return;
+  await insertNotifications(tx, [
+    { userId: senderId, kind: 'feedback_answered', params: { feedbackId }, link: LINKS.myFeedback },
+  ]);
+}
+
 /** Subscribes the hooks (at the module's registration; twice is once). */
 export function registerNotificationProducers(): void {
   subscribe('resultsPublished', onResultsPublished);
   subscribe('expertsAssigned', onExpertsAssigned);
   subscribe('queueItemSettled', onQueueItemSettled);
+  subscribe('feedbackAnswered', onFeedbackAnswered);
 }
