@@ -126,6 +126,11 @@ export const AUDIT_ACTIONS = [
   'help.delete',
   'html_text.create',
   'html_text.update',
+  // integrations
+  'api_key.create',
+  'api_key.revoke',
+  'integration.export',
+  'integration.workers',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

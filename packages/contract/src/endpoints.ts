@@ -1023,6 +1023,9 @@ export const OUR_ENDPOINTS = [
   adminCall('GET', '/api/admin/htmltexts', 'every html text, published or not'),
   adminCall('POST', '/api/admin/htmltexts', 'create an html text'),
   adminCall('PUT', '/api/admin/htmltexts/{id}', 'change an html text'),
+  adminCall('GET', '/api/admin/apiKeys', 'every integration API key, revoked ones too (never a secret)'),
+  adminCall('POST', '/api/admin/apiKeys', 'create an integration API key: its secret is answered this once'),
+  adminCall('POST', '/api/admin/apiKeys/{id}/revoke', 'revoke an integration API key'),
   adminCall('GET', '/api/admin/diagnostics/{id}', 'one diagnostic with its schools'),
   adminCall('GET', '/api/admin/subjectTests/{id}/pausePolicy', "a subject test's participant pause rules"),
   adminCall(

@@ -38,6 +38,7 @@ import { authoringRoutes } from './authoring/authoring.routes.js';
 import { contentImportRoutes } from './content-import/index.js';
 import { rosterRoutes } from './roster/roster.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
+import { integrationRoutes } from './integration/integration.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -79,6 +80,7 @@ export const modules: FastifyPluginAsync[] = [
   contentImportRoutes,
   rosterRoutes,
   notificationRoutes,
+  integrationRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

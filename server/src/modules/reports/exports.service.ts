@@ -1,7 +1,9 @@
 import type { Writable } from 'node:stream';
-import { and, eq, isNotNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { ReportAttesta, ReportExportQuery, ReportMrko } from '@attesta/contract';
-import { diagnostics, participantTests, results } from '../../db/schema/index.js';
+import { diagnostics, participantTests, results, schools } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import type { AuthContext } from '../../auth/types.js';
 import { audit } from '../../lib/audit.js';
 import { XLSX_MIME } from '../../lib/xlsx.js';
 import { CSV_MIME, type ReportFile } from './report-files.js';
@@ -39,8 +41,12 @@ type ExportFilters = Omit<ReportExportQuery, 'format'>;
  * and the filters; the journal's only students' results with a mark.
  */
 export function exportWhere(caller: ReportCaller, target: ExportTarget, query: ExportFilters): SQL {
+  return exportCondition(reportRowScope(caller.auth, ['admin']), target, query);
+}
+
+function exportCondition(scope: SQL | undefined, target: ExportTarget, query: ExportFilters): SQL {
   return and(
-    reportRowScope(caller.auth, ['admin']),
+    scope,
     filterCondition(reportFilters(query)),
     eq(diagnostics.resultsPublished, true),
     countedCondition,
@@ -83,8 +89,8 @@ async function* publishedResults(
 }
 
 /** Pages of Attesta items. */
-async function* attestaItems(caller: ReportCaller, query: ExportFilters): AsyncGenerator<Attesta[]> {
-  for await (const page of publishedResults(caller, exportWhere(caller, 'attesta', query)))
+async function* attestaItems(caller: ReportCaller, where: SQL): AsyncGenerator<Attesta[]> {
+  for await (const page of publishedResults(caller, where))
     yield page.map(({ row: r, tasks, external }) => ({
       diagnosticCode: r.diagnosticCode,
       diagnosticName: r.diagnosticName,
@@ -112,8 +118,8 @@ async function* attestaItems(caller: ReportCaller, query: ExportFilters): AsyncG
 }
 
 /** Pages of MRKO items: students' published results that have a mark (the journal takes marks). */
-async function* mrkoItems(caller: ReportCaller, query: ExportFilters): AsyncGenerator<Mrko[]> {
-  for await (const page of publishedResults(caller, exportWhere(caller, 'mrko', query)))
+async function* mrkoItems(caller: ReportCaller, where: SQL): AsyncGenerator<Mrko[]> {
+  for await (const page of publishedResults(caller, where))
     yield page.flatMap(({ row: r, tasks, external }) =>
       r.studentId === null || r.mark === null
         ? []
@@ -145,7 +151,7 @@ async function* mrkoItems(caller: ReportCaller, query: ExportFilters): AsyncGene
 
 export async function attestaData(caller: ReportCaller, query: ReportExportQuery): Promise<ReportAttesta> {
   const items: Attesta[] = [];
-  for await (const page of attestaItems(caller, query)) items.push(...page);
+  for await (const page of attestaItems(caller, exportWhere(caller, 'attesta', query))) items.push(...page);
   return {
     format: 'attesta.results',
     version: 1,
@@ -156,7 +162,7 @@ export async function attestaData(caller: ReportCaller, query: ReportExportQuery
 
 export async function mrkoData(caller: ReportCaller, query: ReportExportQuery): Promise<ReportMrko> {
   const items: Mrko[] = [];
-  for await (const page of mrkoItems(caller, query)) items.push(...page);
+  for await (const page of mrkoItems(caller, exportWhere(caller, 'mrko', query))) items.push(...page);
   return { format: 'mrko.marks', version: 1, generatedAt: (caller.now ?? new Date()).toISOString(), items };
 }
 
@@ -246,13 +252,24 @@ export async function writeExportFile(
   out: Writable,
   onRows?: OnRows,
 ): Promise<number> {
-  const positions = await positionsOf(caller, exportWhere(caller, target, query));
+  return writeExportWhere(caller, target, exportWhere(caller, target, query), query.format, out, onRows);
+}
+
+async function writeExportWhere(
+  caller: ReportCaller,
+  target: ExportTarget,
+  where: SQL,
+  format: 'csv' | 'xlsx',
+  out: Writable,
+  onRows?: OnRows,
+): Promise<number> {
+  const positions = await positionsOf(caller, where);
   const write = async <Row extends { tasks: Task[] }>(
     fields: (keyof Row & string)[],
     pages: AsyncIterable<Row[]>,
   ): Promise<number> => {
     const columns = flatColumns<Row>(fields, positions);
-    if (query.format === 'csv') return writeCsv(out, columns, pages, onRows);
+    if (format === 'csv') return writeCsv(out, columns, pages, onRows);
     const xlsx = new XlsxStream(out);
     const n = await xlsx.sheet(
       {
@@ -266,8 +283,8 @@ export async function writeExportFile(
     return n;
   };
   return target === 'attesta'
-    ? write(ATTESTA_FIELDS, attestaItems(caller, query))
-    : write(MRKO_FIELDS, mrkoItems(caller, query));
+    ? write(ATTESTA_FIELDS, attestaItems(caller, where))
+    : write(MRKO_FIELDS, mrkoItems(caller, where));
 }
 
 export interface ExportActor {
@@ -317,4 +334,73 @@ export async function exportResults(
   return query.format === 'csv'
     ? { file: { fileName: `${name}.csv`, mime: CSV_MIME, body: sink.bytes() } }
     : { file: { fileName: `${name}.xlsx`, mime: XLSX_MIME, body: sink.bytes() } };
+}
+
+/** What a machine client (an integration API key) may read: every ОО, or one. */
+export interface MachineExportScope {
+  db: Db;
+  auth: AuthContext;
+  /** Results of this ОО's schools only; null: every ОО. */
+  ooId: number | null;
+  now?: Date;
+}
+
+type MachineFilters = Pick<ExportFilters, 'startDate' | 'endDate' | 'diagnosticId'>;
+
+function machineWhere(scope: MachineExportScope, target: ExportTarget, filters: MachineFilters): SQL {
+  const oo =
+    scope.ooId === null
+      ? undefined
+      : sql`${participantTests.schoolId} in (select ${schools.id} from ${schools} where ${schools.ooId} = ${scope.ooId})`;
+  return exportCondition(oo, target, filters);
+}
+
+/**
+ * One page of an export for a machine client (`/api/integration/*`): the same published counted
+ * results and layouts as the admin's export (the key's scope, not a role, limits them: its ОО).
+ * The total counts every page, so the reading goes through the whole period once.
+ */
+export async function machineExportPage<T extends ExportTarget>(
+  scope: MachineExportScope,
+  target: T,
+  filters: MachineFilters,
+  page: number,
+  pageSize: number,
+): Promise<{ total: number; items: T extends 'attesta' ? Attesta[] : Mrko[] }> {
+  reportFilters(filters);
+  const caller: ReportCaller = { db: scope.db, auth: scope.auth };
+  const where = machineWhere(scope, target, filters);
+  const pages: AsyncIterable<(Attesta | Mrko)[]> =
+    target === 'attesta' ? attestaItems(caller, where) : mrkoItems(caller, where);
+  const from = (page - 1) * pageSize;
+  const items: (Attesta | Mrko)[] = [];
+  let total = 0;
+  for await (const chunk of pages) {
+    for (const item of chunk) {
+      if (total >= from && items.length < pageSize) items.push(item);
+      total++;
+    }
+  }
+  return { total, items: items as T extends 'attesta' ? Attesta[] : Mrko[] };
+}
+
+/** The whole export for a machine client as one CSV file (every page; `task<N>` columns). */
+export async function machineExportCsv(
+  scope: MachineExportScope,
+  target: ExportTarget,
+  filters: MachineFilters,
+): Promise<{ file: ReportFile; rows: number }> {
+  reportFilters(filters);
+  const sink = memorySink();
+  const rows = await writeExportWhere(
+    { db: scope.db, auth: scope.auth },
+    target,
+    machineWhere(scope, target, filters),
+    'csv',
+    sink.stream,
+  );
+  return {
+    file: { fileName: `${EXPORT_FILE_NAMES[target]}.csv`, mime: CSV_MIME, body: sink.bytes() },
+    rows,
+  };
 }

@@ -110,6 +110,10 @@ const actionsRu: Record<AuditAction, string> = {
   'help.create': 'Создание раздела справки',
   'help.update': 'Изменение раздела справки',
   'help.delete': 'Удаление раздела справки',
+  'api_key.create': 'Создание ключа API',
+  'api_key.revoke': 'Отзыв ключа API',
+  'integration.export': 'Выгрузка результатов по ключу API',
+  'integration.workers': 'Загрузка работников по ключу API',
   'html_text.create': 'Создание страницы',
   'html_text.update': 'Изменение страницы',
 };
@@ -217,6 +221,10 @@ const actionsEn: Record<AuditAction, string> = {
   'help.create': 'Help section created',
   'help.update': 'Help section changed',
   'help.delete': 'Help section deleted',
+  'api_key.create': 'API key created',
+  'api_key.revoke': 'API key revoked',
+  'integration.export': 'Results exported by API key',
+  'integration.workers': 'Workers loaded by API key',
   'html_text.create': 'Page created',
   'html_text.update': 'Page changed',
 };

@@ -1,6 +1,7 @@
 /** The admin work place: routes under `/admin` and its navigation items. */
 import type { RouteObject } from 'react-router';
 import { ApiDocsPage } from './components/api-docs-page';
+import { ApiKeysPage } from './components/api-keys-page';
 import { AuditPage } from './components/audit-page';
 import { ContentPage } from './components/content-page';
 import { AdminDiagnosticCreatePage } from './components/diagnostic-create-page';
@@ -25,6 +26,7 @@ export const adminRoutes: RouteObject[] = [
   { path: 'queue', element: <QueuePage /> },
   { path: 'audit', element: <AuditPage /> },
   { path: 'api-docs', element: <ApiDocsPage /> },
+  { path: 'api-keys', element: <ApiKeysPage /> },
 ];
 
 /**
@@ -44,5 +46,6 @@ export function useAdminNavItems(): { to: string; label: string }[] {
     { to: '/admin/queue', label: t('nav.queue') },
     { to: '/admin/audit', label: t('nav.audit') },
     { to: '/admin/api-docs', label: t('nav.apiDocs') },
+    { to: '/admin/api-keys', label: t('nav.apiKeys') },
   ];
 }

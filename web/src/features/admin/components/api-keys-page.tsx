@@ -1,0 +1,280 @@
+import {
+  apiKeyCreateBodySchema,
+  API_KEY_SCOPES,
+  type ApiKey,
+  type ApiKeyCreated,
+  type ApiKeyScope,
+} from '@attesta/contract';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  CopyButton,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { instant } from '../../../components/staff-format';
+import { LoadingButton } from '../../../components/ui/loading-button';
+import { describeApiError } from '../../../lib/form-errors';
+import { useApiForm } from '../../../lib/use-api-form';
+import { apiKeyKeys, createApiKey, listApiKeys, revokeApiKey } from '../api/api-keys-api';
+import { useAdminT } from '../i18n';
+import { RemoteSelect } from './org-selects';
+
+/** «Ключи API»: the integration keys — list, create (the secret shown once), revoke. docs/integrations.md. */
+export function ApiKeysPage() {
+  const t = useAdminT();
+  const { t: tr } = useTranslation();
+  const client = useQueryClient();
+  const keys = useQuery({ queryKey: apiKeyKeys.list, queryFn: listApiKeys });
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: apiKeyKeys.list });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{t('apiKeys.title')}</Title>
+        <Button onClick={() => setCreating(true)}>{t('apiKeys.create')}</Button>
+      </Group>
+      <Text c="dimmed">{t('apiKeys.intro')}</Text>
+      {keys.error ? (
+        <Alert color="red" role="alert">
+          {describeApiError(keys.error, tr)}
+        </Alert>
+      ) : null}
+      {keys.data && keys.data.items.length === 0 ? <Text>{t('apiKeys.empty')}</Text> : null}
+      {keys.data && keys.data.items.length > 0 ? (
+        <Table data-testid="api-keys-table" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('apiKeys.name')}</Table.Th>
+              <Table.Th>{t('apiKeys.prefix')}</Table.Th>
+              <Table.Th>{t('apiKeys.owner')}</Table.Th>
+              <Table.Th>{t('apiKeys.scopes')}</Table.Th>
+              <Table.Th>{t('apiKeys.createdAt')}</Table.Th>
+              <Table.Th>{t('apiKeys.lastUsedAt')}</Table.Th>
+              <Table.Th>{t('apiKeys.state')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {keys.data.items.map((k) => (
+              <Table.Tr key={k.id}>
+                <Table.Td>{k.name}</Table.Td>
+                <Table.Td>
+                  <Text ff="monospace" size="sm">{`atk_${k.prefix}_…`}</Text>
+                </Table.Td>
+                <Table.Td>{k.userLogin}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {k.scopes.map((s) => (
+                      <Badge key={s} variant="light">
+                        {t(`apiKeys.scope.${s}`)}
+                      </Badge>
+                    ))}
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    {k.ooName ?? t('apiKeys.everyOo')}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {instant(k.createdAt)}
+                  {k.createdByLogin ? (
+                    <Text size="xs" c="dimmed">
+                      {k.createdByLogin}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>{k.lastUsedAt ? instant(k.lastUsedAt) : t('apiKeys.never')}</Table.Td>
+                <Table.Td>
+                  {k.revokedAt ? (
+                    <Badge color="gray">{t('apiKeys.revokedAt', { at: instant(k.revokedAt) })}</Badge>
+                  ) : (
+                    <Badge color="green">{t('apiKeys.active')}</Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {k.revokedAt ? null : (
+                    <Button size="xs" color="red" variant="light" onClick={() => setRevoking(k)}>
+                      {t('apiKeys.revoke')}
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      {creating ? (
+        <CreateKeyModal
+          onDone={(result) => {
+            setCreating(false);
+            if (result) {
+              setCreated(result);
+              void refresh();
+            }
+          }}
+        />
+      ) : null}
+      {created ? <SecretModal created={created} onClose={() => setCreated(null)} /> : null}
+      {revoking ? (
+        <RevokeModal
+          apiKey={revoking}
+          onDone={() => {
+            setRevoking(null);
+            void refresh();
+          }}
+          onCancel={() => setRevoking(null)}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+function CreateKeyModal({ onDone }: { onDone: (created?: ApiKeyCreated) => void }) {
+  const t = useAdminT();
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiKeyScope[]>([]);
+  const [ooId, setOoId] = useState<number | null>(null);
+  const { attachForm, isLoading, fieldErrors, formError, submit, clearFieldError } = useApiForm();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    await submit(apiKeyCreateBodySchema.safeParse({ name, scopes, ooId }), async (body) => {
+      onDone(await createApiKey(body));
+    });
+  };
+
+  return (
+    <Modal opened onClose={() => onDone()} title={t('apiKeys.createTitle')}>
+      <form ref={attachForm} onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Stack>
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <TextInput
+            label={t('apiKeys.name')}
+            value={name}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              clearFieldError('name');
+            }}
+            error={fieldErrors.name}
+            aria-invalid={Boolean(fieldErrors.name) || undefined}
+            withAsterisk
+          />
+          <Checkbox.Group
+            label={t('apiKeys.scopes')}
+            description={t('apiKeys.scopesHint')}
+            value={scopes}
+            onChange={(v) => {
+              setScopes(v as ApiKeyScope[]);
+              clearFieldError('scopes');
+            }}
+            error={fieldErrors.scopes}
+            withAsterisk
+          >
+            <Stack gap={6} mt={6}>
+              {API_KEY_SCOPES.map((s) => (
+                <Checkbox key={s} value={s} label={t(`apiKeys.scope.${s}`)} />
+              ))}
+            </Stack>
+          </Checkbox.Group>
+          <RemoteSelect
+            kind="oo"
+            label={t('apiKeys.oo')}
+            description={t('apiKeys.ooHint')}
+            value={ooId}
+            onChange={(id) => {
+              setOoId(id);
+              clearFieldError('ooId');
+            }}
+            error={fieldErrors.ooId}
+          />
+          <Group justify="flex-end">
+            <LoadingButton variant="default" type="button" onClick={() => onDone()}>
+              {t('common.cancel')}
+            </LoadingButton>
+            <LoadingButton type="submit" loading={isLoading}>
+              {t('common.create')}
+            </LoadingButton>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** The whole key, this once: copy it now, it is never shown again. */
+function SecretModal({ created, onClose }: { created: ApiKeyCreated; onClose: () => void }) {
+  const t = useAdminT();
+  return (
+    <Modal opened onClose={onClose} title={t('apiKeys.secretTitle', { name: created.key.name })} size="lg">
+      <Stack>
+        <Alert color="orange" role="alert">
+          {t('apiKeys.secretWarning')}
+        </Alert>
+        <Text ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="api-key-secret">
+          {created.secret}
+        </Text>
+        <Group justify="flex-end">
+          <CopyButton value={created.secret}>
+            {({ copied, copy }) => (
+              <Button variant="light" onClick={copy}>
+                {copied ? t('apiKeys.copied') : t('apiKeys.copy')}
+              </Button>
+            )}
+          </CopyButton>
+          <Button onClick={onClose}>{t('apiKeys.secretDone')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function RevokeModal({
+  apiKey,
+  onDone,
+  onCancel,
+}: {
+  apiKey: ApiKey;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const t = useAdminT();
+  const { t: tr } = useTranslation();
+  const revoke = useMutation({ mutationFn: () => revokeApiKey(apiKey.id), onSuccess: onDone });
+  return (
+    <Modal opened onClose={onCancel} title={t('apiKeys.revokeTitle')}>
+      <Stack>
+        <Text>{t('apiKeys.revokeText', { name: apiKey.name })}</Text>
+        {revoke.error ? (
+          <Alert color="red" role="alert">
+            {describeApiError(revoke.error, tr)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <LoadingButton color="red" loading={revoke.isPending} onClick={() => revoke.mutate()}>
+            {t('apiKeys.revoke')}
+          </LoadingButton>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
