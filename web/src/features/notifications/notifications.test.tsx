@@ -115,6 +115,22 @@ describe('notification bell', () => {
   });
 });
 
+describe('notification bell over the runner', () => {
+  it('is not there: a participant taking a test is not interrupted', async () => {
+    const server = fakeServer({
+      'GET /api/user': () => json(200, users.participant),
+      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+      'GET /api/notification/getList/1': () =>
+        json(200, { items: [], total: 0, unread: 0, page: 1, pageSize: 20 }),
+    });
+    const { router } = renderApp('/participant/work');
+    await screen.findByTestId('user-name', {}, { timeout: 5000 });
+    expect(router.state.location.pathname).toBe('/participant/work');
+    expect(screen.queryByTestId('notification-bell')).toBeNull();
+    expect(server.callsTo('GET /api/notification/getList/1')).toHaveLength(0);
+  });
+});
+
 describe('notification bell, more pages', () => {
   it('reads the next page on asking', async () => {
     const server = serve([published, grading, failed], 2);
