@@ -19,6 +19,7 @@ import { ADMIN_CALL_SCHEMAS } from './calls-admin.js';
 import { SCHOOL_CALL_SCHEMAS } from './calls-school.js';
 import { MORE_CALL_SCHEMAS } from './calls-more.js';
 import { NOTIFICATION_CALL_SCHEMAS } from './notifications.js';
+import { INTEGRATION_CALL_SCHEMAS } from './integration.js';
 import { FEEDBACK_INBOX_CALL_SCHEMAS } from './feedback-inbox.js';
 import {
   expertAgreementQuerySchema,
@@ -187,6 +188,7 @@ export const CALL_SCHEMAS = {
   ...SCHOOL_CALL_SCHEMAS,
   ...MORE_CALL_SCHEMAS,
   ...NOTIFICATION_CALL_SCHEMAS,
+  ...INTEGRATION_CALL_SCHEMAS,
   ...FEEDBACK_INBOX_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
   'GET /api/exam/test/checkActivationCode/{code}': {

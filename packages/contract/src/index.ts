@@ -29,5 +29,6 @@ export * from './roster.js';
 export * from './audit.js';
 export * from './help.js';
 export * from './notifications.js';
+export * from './integration.js';
 export * from './feedback-inbox.js';
 export * from './calls.js';
