@@ -16,6 +16,19 @@ const optionalUrl = (protocols: string[]) =>
       message: `must start with ${protocols.join(' or ')}`,
     });
 
+/** Results leave over https only; plain http only to a loopback address (development, tests). */
+function isUpstreamUrl(raw: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || url.search || url.hash) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
 /** Every setting comes from the environment (README "Configuration"), validated once at start. */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -69,6 +82,16 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9_-]{1,40}$/, 'must be a short lowercase name such as proctoredu')
     .default('proctoredu'),
+  UPSTREAM_ATTESTA_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || isUpstreamUrl(v), {
+      message: 'must be an https:// URL (plain http only to this machine: localhost, 127.0.0.1)',
+    }),
+  UPSTREAM_ATTESTA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ATTESTA_RECEIVE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UPLOAD_URL_ALLOWLIST: z.string().default(''),
   ANALYTICS_PROVIDER: z
     .string()
@@ -126,6 +149,10 @@ export interface Config {
   jobsPollIntervalMs: number;
   /** Online proctoring service (signed tokens, session URL); undefined when not configured. */
   proctoring: { url: string; secret: string; provider: string } | undefined;
+  /** The upstream Attesta instance results are pushed to (importResultToAttesta); undefined: off. */
+  upstreamAttesta: { url: string; secret: string } | undefined;
+  /** The secret other instances sign results they push here with; undefined: receiving is off. */
+  attestaReceiveSecret: string | undefined;
   /** Host names POST /api/files/upload_url may fetch from; empty turns the call off. */
   uploadUrlAllowlist: string[];
   /** Analytics snippet for the web client; undefined: none. */
@@ -170,6 +197,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   if (!!env.PROCTORING_URL !== !!env.PROCTORING_SECRET) {
     problems.push('PROCTORING_URL and PROCTORING_SECRET: set both to enable proctoring, or neither');
+  }
+  if (!!env.UPSTREAM_ATTESTA_URL !== !!env.UPSTREAM_ATTESTA_SECRET) {
+    problems.push(
+      'UPSTREAM_ATTESTA_URL and UPSTREAM_ATTESTA_SECRET: set both to push results upstream, or neither',
+    );
   }
   if (env.NODE_ENV === 'production' && env.DEMO_PASSWORD === 'demo' && env.DEMO_DATA) {
     problems.push('DEMO_DATA: production must set DEMO_DATA=false (demo accounts have a public password)');
@@ -226,6 +258,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       env.PROCTORING_URL && env.PROCTORING_SECRET
         ? { url: env.PROCTORING_URL, secret: env.PROCTORING_SECRET, provider: env.PROCTORING_PROVIDER }
         : undefined,
+    upstreamAttesta:
+      env.UPSTREAM_ATTESTA_URL && env.UPSTREAM_ATTESTA_SECRET
+        ? { url: env.UPSTREAM_ATTESTA_URL.replace(/\/+$/, ''), secret: env.UPSTREAM_ATTESTA_SECRET }
+        : undefined,
+    attestaReceiveSecret: env.ATTESTA_RECEIVE_SECRET,
     uploadUrlAllowlist: env.UPLOAD_URL_ALLOWLIST.split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),

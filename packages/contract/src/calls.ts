@@ -21,6 +21,7 @@ import { MORE_CALL_SCHEMAS } from './calls-more.js';
 import { NOTIFICATION_CALL_SCHEMAS } from './notifications.js';
 import { INTEGRATION_CALL_SCHEMAS } from './integration.js';
 import { FEEDBACK_INBOX_CALL_SCHEMAS } from './feedback-inbox.js';
+import { SIGNED_INTEGRATION_CALL_SCHEMAS } from './signed-integration.js';
 import {
   expertAgreementQuerySchema,
   expertAgreementResponseSchema,
@@ -190,6 +191,7 @@ export const CALL_SCHEMAS = {
   ...NOTIFICATION_CALL_SCHEMAS,
   ...INTEGRATION_CALL_SCHEMAS,
   ...FEEDBACK_INBOX_CALL_SCHEMAS,
+  ...SIGNED_INTEGRATION_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
   'GET /api/exam/test/checkActivationCode/{code}': {
     params: z.strictObject({ code: z.string().trim().min(1).max(64) }),

@@ -1223,6 +1223,14 @@ export const OUR_ENDPOINTS = [
     meaning: 'the roster import template (xlsx or csv)',
     ours: true,
   },
+  // results pushed by another Attesta instance (issue 13)
+  {
+    method: 'POST',
+    path: '/api/integration/attesta/results',
+    roles: ['integration'],
+    meaning: 'receive the published results of a diagnostic pushed by another Attesta instance (signed)',
+    ours: true,
+  },
   // queued report downloads (issue 12)
   {
     method: 'GET',

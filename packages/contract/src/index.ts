@@ -32,3 +32,4 @@ export * from './notifications.js';
 export * from './integration.js';
 export * from './feedback-inbox.js';
 export * from './calls.js';
+export * from './signed-integration.js';

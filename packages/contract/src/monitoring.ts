@@ -36,6 +36,11 @@ export const roomRowSchema = z
     pauseReason: z.string().nullable(),
     finishReason: z.string().nullable(),
     integrity: z.record(z.string(), z.number()).describe('integrity events of the work, counted by kind'),
+    proctoringVerdict: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("the proctoring service's latest verdict on the work (endsessiondata), or null"),
     activationCode: z.string(),
     registrationCode: z.string(),
   })

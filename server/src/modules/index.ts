@@ -39,6 +39,7 @@ import { contentImportRoutes } from './content-import/index.js';
 import { rosterRoutes } from './roster/roster.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
 import { integrationRoutes } from './integration/integration.routes.js';
+import { signedIntegrationRoutes } from './signed-integration/signed-integration.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -81,6 +82,7 @@ export const modules: FastifyPluginAsync[] = [
   rosterRoutes,
   notificationRoutes,
   integrationRoutes,
+  signedIntegrationRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

@@ -16,3 +16,4 @@ export { toParticipantVariant, type TaskRow } from './presenter.js';
 export { effectiveDeadline, isPastDeadline, secondsLeft } from './deadline.js';
 export { forgetContent } from './content-cache.js';
 export { forgetVariantUse } from './variant-spread.js';
+export { verifyProctoringToken, type ProctoringClaims } from './proctoring.service.js';

@@ -82,6 +82,7 @@ interface RawRow {
   pausedByStaff: boolean | null;
   pauseReason: string | null;
   integrity: Record<string, number | string> | string | null;
+  proctoringVerdict: string | null;
 }
 
 const toDate = (v: string | Date | null): Date | null => (v === null ? null : new Date(v));
@@ -129,7 +130,10 @@ async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Pr
          order by p.id limit 1) as "pauseReason",
       (select jsonb_object_agg(k.kind, k.n) from
          (select e.kind, count(*) as n from exam_work_events e where e.exam_work_id = w.id group by e.kind) k
-      ) as "integrity"
+      ) as "integrity",
+      (select e.details->>'verdict' from exam_work_events e
+         where e.exam_work_id = w.id and e.kind = 'proctoring_verdict' order by e.at desc, e.id desc limit 1
+      ) as "proctoringVerdict"
     from participant_tests pt
     left join exam_works w on w.participant_test_id = pt.id and w.deleted_at is null
     left join students s on s.id = pt.student_id
@@ -193,6 +197,7 @@ function toRow(r: RawRow, now: Date, seenMs: number | undefined): RoomRow {
     pauseReason: status === 'paused' ? r.pauseReason : null,
     finishReason: r.finishReason,
     integrity,
+    proctoringVerdict: r.proctoringVerdict ?? null,
     activationCode: r.activationCode,
     registrationCode: r.registrationCode,
   };

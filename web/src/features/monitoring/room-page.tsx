@@ -344,6 +344,11 @@ function RoomTableRow({
               {mt(`kinds.${k}`)}: {row.integrity[k]}
             </Badge>
           ))}
+          {row.proctoringVerdict ? (
+            <Badge color="grape" variant="light" title={mt('proctoringVerdict')}>
+              {mt('proctoringVerdict')}: {row.proctoringVerdict}
+            </Badge>
+          ) : null}
         </Group>
       </Table.Td>
       <Table.Td>

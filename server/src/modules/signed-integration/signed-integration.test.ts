@@ -1,0 +1,398 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportControl, UpstreamPushQueued } from '@attesta/contract';
+import {
+  countRows,
+  createExamWork,
+  createOrg,
+  createParticipantTest,
+  createTestApp,
+  createVariantWithTasks,
+  signedIn,
+  signedInParticipant,
+  tasksOfEveryType,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { diagnostics, queueItems, receivedResults } from '../../db/schema/index.js';
+import { busOf, participantKey, type WorkEvent } from '../../events/work-bus.js';
+import { createReportWorld, type ReportWorld } from '../reports/test-support.js';
+import { signedHeaders } from './signature.js';
+import { queuePush, RECEIVE_PATH } from './upstream-push.service.js';
+
+const PROCTORING_SECRET = 'proctoring-secret-of-at-least-32-characters';
+const PUSH_SECRET = 'push-secret-shared-by-both-instances-0123456789';
+const START = '/api/integration/proctoredu/start_session';
+const END = '/api/integration/proctoredu/endsessiondata';
+
+/**
+ * The upstream on loopback: a small HTTP server in front of the app's own listener (the app is
+ * both the pushing and the receiving instance). It answers 500 to the next `failures` requests.
+ */
+const upstream = { failures: 0, requests: 0, target: 0 };
+let proxy: Server;
+let t: TestApp;
+
+beforeAll(async () => {
+  proxy = createServer((req, res) => {
+    upstream.requests++;
+    if (upstream.failures > 0) {
+      upstream.failures--;
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"status":500}');
+      return;
+    }
+    const forward = httpRequest(
+      { host: '127.0.0.1', port: upstream.target, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const port = (proxy.address() as AddressInfo).port;
+  t = await createTestApp({
+    PROCTORING_URL: 'https://proctor.example.test/start',
+    PROCTORING_SECRET,
+    UPSTREAM_ATTESTA_URL: `http://127.0.0.1:${port}`,
+    UPSTREAM_ATTESTA_SECRET: PUSH_SECRET,
+    ATTESTA_RECEIVE_SECRET: PUSH_SECRET,
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  upstream.target = (t.app.server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => proxy.close(resolve));
+});
+
+/** A JSON body POSTed signed with `secret` (headers overridable). */
+function signedPost(
+  url: string,
+  body: unknown,
+  o: { secret?: string; now?: Date; headers?: Record<string, string>; raw?: string } = {},
+) {
+  const payload = o.raw ?? JSON.stringify(body);
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      ...signedHeaders(o.secret ?? PROCTORING_SECRET, payload, o.now),
+      ...o.headers,
+    },
+  });
+}
+
+const counts = async () => ({
+  sessions: await countRows(t.database, 'proctoring_sessions'),
+  events: await countRows(t.database, 'exam_work_events', "kind like 'proctoring%'"),
+  pushes: await countRows(t.database, 'received_pushes'),
+  results: await countRows(t.database, 'received_results'),
+});
+
+describe('proctoring webhooks', () => {
+  let workId: number;
+  let participantTestId: number;
+  let diagnosticId: number;
+  let buildingId: number;
+  let token: string;
+  const heard: WorkEvent[] = [];
+
+  beforeAll(async () => {
+    const org = await createOrg(t.app);
+    buildingId = org.buildingId;
+    const fixture = await createParticipantTest(t.app, org);
+    const variant = await createVariantWithTasks(
+      t.app,
+      fixture.subjectTestId,
+      tasksOfEveryType().slice(0, 1),
+    );
+    workId = await createExamWork(t.app, fixture.participantTestId, variant.variantId, {});
+    participantTestId = fixture.participantTestId;
+    diagnosticId = fixture.diagnosticId;
+    const { session } = await signedInParticipant(t.app, fixture);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/exam/test/getProctoringToken',
+      headers: { cookie: session.cookie },
+    });
+    token = (res.json() as { token: string }).token;
+    busOf(t.app.ctx)!.subscribe(participantKey(participantTestId), (e) => heard.push(e));
+  });
+
+  it('refuse a missing, wrong or stale signature and a replay, changing nothing', async () => {
+    const before = await counts();
+    const body = { sessionId: 'sess-refused', token };
+    const unsigned = await t.app.inject({ method: 'POST', url: START, payload: body });
+    expect(unsigned.statusCode).toBe(401);
+    const wrong = await signedPost(START, body, { secret: 'another-secret-of-at-least-32-characters!' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ code: 'bad_signature' });
+    const tampered = await signedPost(START, body, {
+      headers: signedHeaders(PROCTORING_SECRET, JSON.stringify({ ...body, sessionId: 'other' })),
+    });
+    expect(tampered.json()).toMatchObject({ status: 401, code: 'bad_signature' });
+    const stale = await signedPost(START, body, { now: new Date(Date.now() - 6 * 60_000) });
+    expect(stale.json()).toMatchObject({ status: 401, code: 'stale_request' });
+    const future = await signedPost(START, body, { now: new Date(Date.now() + 6 * 60_000) });
+    expect(future.json()).toMatchObject({ status: 401, code: 'stale_request' });
+    // A session or API key of the role is no substitute for the signature.
+    const { session } = await signedIn(t.app, ['integration']);
+    const keyOnly = await t.app.inject({
+      method: 'POST',
+      url: START,
+      payload: body,
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(keyOnly.json()).toMatchObject({ status: 401, code: 'bad_signature' });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('start_session records the session against the work of the token, once', async () => {
+    const payload = JSON.stringify({ sessionId: 'sess-1', token });
+    const headers = signedHeaders(PROCTORING_SECRET, payload);
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: START,
+        payload,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+    const res = await send();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ examWorkId: workId, sessionId: 'sess-1', verdict: null, changed: true });
+    const before = await counts();
+    // The very same request again is a replay.
+    const replay = await send();
+    expect(replay.json()).toMatchObject({ status: 409, code: 'replayed_request' });
+    // A new request for the same session changes nothing.
+    const again = await signedPost(START, { sessionId: 'sess-1', token });
+    expect(again.json()).toMatchObject({ examWorkId: workId, changed: false });
+    expect(await counts()).toEqual(before);
+    expect(
+      heard.some((e) => e.kind === 'integrity' && e.data?.integrity === 'proctoring_session_started'),
+    ).toBe(true);
+  });
+
+  it('answer 404 for a token naming no work and for an unknown session without a token', async () => {
+    const org = await createOrg(t.app);
+    const other = await createParticipantTest(t.app, org);
+    const { session } = await signedInParticipant(t.app, other);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/exam/test/getProctoringToken',
+      headers: { cookie: session.cookie },
+    });
+    const before = await counts();
+    const noWork = await signedPost(START, {
+      sessionId: 'sess-nowork',
+      token: (res.json() as { token: string }).token,
+    });
+    expect(noWork.statusCode).toBe(404);
+    const unknown = await signedPost(END, { sessionId: 'sess-unknown', verdict: 'нарушений нет' });
+    expect(unknown.statusCode).toBe(404);
+    const badToken = await signedPost(START, { sessionId: 'sess-x', token: `${token}x` });
+    expect(badToken.json()).toMatchObject({ status: 401, code: 'invalid_token' });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('endsessiondata leaves the verdict on the work once: control report and live room show it', async () => {
+    const end = {
+      sessionId: 'sess-1',
+      verdict: 'подозрительно',
+      score: 42,
+      comment: 'второй человек в кадре',
+    };
+    const res = await signedPost(END, end);
+    expect(res.json()).toEqual({
+      examWorkId: workId,
+      sessionId: 'sess-1',
+      verdict: 'подозрительно',
+      changed: true,
+    });
+    const after = await counts();
+    const same = await signedPost(END, end);
+    expect(same.json()).toMatchObject({ examWorkId: workId, changed: false });
+    const other = await signedPost(END, { ...end, verdict: 'нарушений нет' });
+    expect(other.json()).toMatchObject({ status: 409, code: 'conflict' });
+    expect(await counts()).toEqual(after);
+    expect(
+      heard.some(
+        (e) =>
+          e.kind === 'integrity' &&
+          e.data?.integrity === 'proctoring_verdict' &&
+          e.data.verdict === end.verdict,
+      ),
+    ).toBe(true);
+
+    const { session: admin } = await signedIn(t.app, ['admin']);
+    const control = await t.app.inject({
+      method: 'GET',
+      url: `/api/reports/control?diagnosticId=${diagnosticId}`,
+      headers: admin.headers,
+    });
+    expect(control.statusCode).toBe(200);
+    expect((control.json() as ReportControl).anomalies).toContainEqual(
+      expect.objectContaining({ kind: 'proctoring', examWorkId: workId, verdict: 'подозрительно' }),
+    );
+    const room = await t.app.inject({
+      method: 'GET',
+      url: `/api/monitoring/room?diagnosticId=${diagnosticId}&buildingId=${buildingId}`,
+      headers: admin.headers,
+    });
+    expect(JSON.stringify(room.json())).toContain('"proctoringVerdict":"подозрительно"');
+  });
+
+  it('an end without a start ties the session by its token', async () => {
+    const org = await createOrg(t.app);
+    const fixture = await createParticipantTest(t.app, org);
+    const variant = await createVariantWithTasks(
+      t.app,
+      fixture.subjectTestId,
+      tasksOfEveryType().slice(0, 1),
+    );
+    const otherWork = await createExamWork(t.app, fixture.participantTestId, variant.variantId, {});
+    const { session } = await signedInParticipant(t.app, fixture);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/exam/test/getProctoringToken',
+      headers: { cookie: session.cookie },
+    });
+    const otherToken = (res.json() as { token: string }).token;
+    const end = await signedPost(END, { sessionId: 'sess-2', token: otherToken, verdict: 'нарушений нет' });
+    expect(end.json()).toMatchObject({ examWorkId: otherWork, verdict: 'нарушений нет', changed: true });
+  });
+});
+
+describe('upstream push and its receiving side', () => {
+  let w: ReportWorld;
+  let first: UpstreamPushQueued;
+
+  beforeAll(async () => {
+    w = await createReportWorld(t.app);
+    await t.app.ctx.db
+      .update(diagnostics)
+      .set({ resultsPublished: true, publishedAt: new Date() })
+      .where(eq(diagnostics.id, w.diagnosticId));
+  });
+
+  const importCall = (id: number, headers: Record<string, string> = w.admin.headers) =>
+    t.app.inject({ method: 'GET', url: `/api/integration/importResultToAttesta/${id}`, headers });
+
+  it('refuses other roles, unknown diagnostics, nothing published and no configuration', async () => {
+    expect((await importCall(w.diagnosticId, w.coordA.headers)).statusCode).toBe(403);
+    expect((await importCall(999_999)).statusCode).toBe(404);
+    const [empty] = await t.app.ctx.db
+      .insert(diagnostics)
+      .values({
+        code: 'EMPTY-PUSH',
+        name: 'empty',
+        startsAt: new Date(),
+        endsAt: new Date(),
+        resultsPublished: true,
+      })
+      .returning();
+    expect((await importCall(empty!.id)).json()).toMatchObject({
+      status: 409,
+      code: 'results_not_published',
+    });
+    const off = { ...t.app.ctx, config: { ...t.app.ctx.config, upstreamAttesta: undefined } };
+    await expect(queuePush(off, { userId: 0 } as never, w.diagnosticId)).rejects.toMatchObject({
+      status: 409,
+      code: 'not_configured',
+    });
+    expect(await countRows(t.database, 'queue_items', "type = 'upstream_push'")).toBe(0);
+  });
+
+  it('delivers once, after a retry when the upstream fails first', async () => {
+    const res = await importCall(w.diagnosticId);
+    expect(res.statusCode).toBe(202);
+    first = res.json();
+    expect(first.results).toBeGreaterThan(0);
+    expect(first.idempotencyKey).toMatch(new RegExp(`^attesta-${w.diagnosticId}-[0-9a-f]{32}$`));
+    // Asked again while queued: the same item.
+    expect((await importCall(w.diagnosticId)).json()).toEqual(first);
+
+    upstream.failures = 1;
+    upstream.requests = 0;
+    const failed = await t.app.jobs.runOnce();
+    expect(failed).toMatchObject({
+      id: first.queueItemId,
+      status: 'queued',
+      attempts: 1,
+      errorCode: 'upstream_failed',
+    });
+    expect(failed!.runAfter.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect(await counts()).toMatchObject({ pushes: 0, results: 0 });
+
+    await t.app.ctx.db
+      .update(queueItems)
+      .set({ runAfter: new Date() })
+      .where(eq(queueItems.id, first.queueItemId));
+    const done = await t.app.jobs.runOnce();
+    expect(done).toMatchObject({ status: 'done', attempts: 2 });
+    expect(done!.result).toMatchObject({
+      idempotencyKey: first.idempotencyKey,
+      results: first.results,
+      received: first.results,
+    });
+    expect(upstream.requests).toBe(2);
+    expect(await counts()).toMatchObject({ pushes: 1, results: first.results });
+
+    // Pushed again (the earlier item is done): delivered, and the receiver applies nothing twice.
+    const again = (await importCall(w.diagnosticId)).json() as UpstreamPushQueued;
+    expect(again.queueItemId).not.toBe(first.queueItemId);
+    expect(again.idempotencyKey).toBe(first.idempotencyKey);
+    expect(await t.app.jobs.runOnce()).toMatchObject({ status: 'done' });
+    expect(await counts()).toMatchObject({ pushes: 1, results: first.results });
+  });
+
+  it('the receiver answers a second identical push with the first answer and refuses bad ones', async () => {
+    // The received rows are the sender's export items.
+    const [row] = await t.app.ctx.db.select().from(receivedResults).limit(1);
+    expect(row?.payload).toMatchObject({
+      diagnosticCode: expect.any(String),
+      participantCode: row!.participantCode,
+    });
+
+    const report = {
+      format: 'attesta.results',
+      version: 1,
+      generatedAt: new Date().toISOString(),
+      items: [],
+    };
+    const body = { diagnosticExternalId: String(w.diagnosticId), report };
+    const key = { 'idempotency-key': first.idempotencyKey };
+    const before = await counts();
+    // Same key, other content.
+    const other = await signedPost(RECEIVE_PATH, body, { secret: PUSH_SECRET, headers: key });
+    expect(other.json()).toMatchObject({ status: 409, code: 'conflict' });
+    const fresh = { 'idempotency-key': 'attesta-test-fresh-key' };
+    const wrong = await signedPost(RECEIVE_PATH, body, { secret: PROCTORING_SECRET, headers: fresh });
+    expect(wrong.json()).toMatchObject({ status: 401, code: 'bad_signature' });
+    const stale = await signedPost(RECEIVE_PATH, body, {
+      secret: PUSH_SECRET,
+      headers: fresh,
+      now: new Date(Date.now() - 10 * 60_000),
+    });
+    expect(stale.json()).toMatchObject({ status: 401, code: 'stale_request' });
+    const noKey = await signedPost(RECEIVE_PATH, body, { secret: PUSH_SECRET });
+    expect(noKey.statusCode).toBe(400);
+    expect(await counts()).toEqual(before);
+
+    const payload = JSON.stringify(body);
+    const headers = { 'content-type': 'application/json', ...fresh, ...signedHeaders(PUSH_SECRET, payload) };
+    const ok = await t.app.inject({ method: 'POST', url: RECEIVE_PATH, payload, headers });
+    expect(ok.json()).toMatchObject({ idempotencyKey: 'attesta-test-fresh-key', received: 0 });
+    const replay = await t.app.inject({ method: 'POST', url: RECEIVE_PATH, payload, headers });
+    expect(replay.json()).toMatchObject({ status: 409, code: 'replayed_request' });
+    const repeat = await signedPost(RECEIVE_PATH, body, { secret: PUSH_SECRET, headers: fresh });
+    expect(repeat.json()).toEqual(ok.json());
+    expect(await counts()).toMatchObject({ pushes: before.pushes + 1, results: before.results });
+  });
+});
