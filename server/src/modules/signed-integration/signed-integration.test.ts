@@ -15,6 +15,7 @@ import {
   tasksOfEveryType,
   type TestApp,
 } from '../../../test/helpers.js';
+import { loadConfig, type ConfigError } from '../../config.js';
 import { diagnostics, queueItems, receivedResults } from '../../db/schema/index.js';
 import { busOf, participantKey, type WorkEvent } from '../../events/work-bus.js';
 import { createReportWorld, type ReportWorld } from '../reports/test-support.js';
@@ -394,5 +395,52 @@ describe('upstream push and its receiving side', () => {
     const repeat = await signedPost(RECEIVE_PATH, body, { secret: PUSH_SECRET, headers: fresh });
     expect(repeat.json()).toEqual(ok.json());
     expect(await counts()).toMatchObject({ pushes: before.pushes + 1, results: before.results });
+  });
+});
+
+describe('upstream configuration', () => {
+  const base = { NODE_ENV: 'test', DATA_DIR: '/tmp/attesta-test' };
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig({ ...base, ...env });
+    } catch (err) {
+      return (err as ConfigError).problems.join('\n');
+    }
+    return '';
+  };
+
+  it('is off without settings and on with both, the URL without its trailing slash', () => {
+    expect(loadConfig(base).upstreamAttesta).toBeUndefined();
+    expect(loadConfig(base).attestaReceiveSecret).toBeUndefined();
+    expect(
+      loadConfig({
+        ...base,
+        UPSTREAM_ATTESTA_URL: 'https://up.example.test/',
+        UPSTREAM_ATTESTA_SECRET: PUSH_SECRET,
+      }).upstreamAttesta,
+    ).toEqual({ url: 'https://up.example.test', secret: PUSH_SECRET });
+  });
+
+  it('refuses half a configuration, short secrets and plain http beyond this machine', () => {
+    expect(problems({ UPSTREAM_ATTESTA_URL: 'https://up.example.test' })).toMatch(/set both/);
+    expect(problems({ UPSTREAM_ATTESTA_SECRET: PUSH_SECRET })).toMatch(/set both/);
+    expect(
+      problems({ UPSTREAM_ATTESTA_URL: 'https://up.example.test', UPSTREAM_ATTESTA_SECRET: 'short' }),
+    ).toMatch(/UPSTREAM_ATTESTA_SECRET: must be at least 32 characters/);
+    expect(problems({ ATTESTA_RECEIVE_SECRET: 'short' })).toMatch(
+      /ATTESTA_RECEIVE_SECRET: must be at least 32/,
+    );
+    for (const url of [
+      'http://up.example.test',
+      'http://localhost.evil.test',
+      'ftp://up.example.test',
+      'not a url',
+    ])
+      expect(problems({ UPSTREAM_ATTESTA_URL: url, UPSTREAM_ATTESTA_SECRET: PUSH_SECRET })).toMatch(
+        /UPSTREAM_ATTESTA_URL: must be an https:\/\/ URL/,
+      );
+    expect(
+      problems({ UPSTREAM_ATTESTA_URL: 'http://127.0.0.1:8080', UPSTREAM_ATTESTA_SECRET: PUSH_SECRET }),
+    ).toBe('');
   });
 });
