@@ -14,8 +14,13 @@ import { verifyProctoringToken } from '../exam-test/index.js';
  * `proctoring_verdict` (what the control report and the protocol read) and tells the live room.
  */
 
-/** The event kinds written here; the room view counts them among a work's integrity events. */
+/**
+ * What the room hears when a session starts (a live event only: the session is a row of
+ * proctoring_sessions, not a work event, since the protocol lists every `proctoring*` work event
+ * as an incident).
+ */
 export const SESSION_STARTED_KIND = 'proctoring_session_started';
+/** The work event of a verdict: the control report, the protocol and the room view read it. */
 export const VERDICT_KIND = 'proctoring_verdict';
 /** How long after its expiry a proctoring token still names its work in a webhook. */
 const TOKEN_LATE_MS = 24 * 3600_000;
@@ -69,14 +74,7 @@ async function tieSession(tx: Tx, sessionId: string, work: WorkRef): Promise<boo
     .values({ sessionId, examWorkId: work.id })
     .onConflictDoNothing()
     .returning({ sessionId: proctoringSessions.sessionId });
-  if (inserted.length) {
-    await tx.insert(examWorkEvents).values({
-      examWorkId: work.id,
-      kind: SESSION_STARTED_KIND,
-      details: { source: 'proctoring', sessionId },
-    });
-    return true;
-  }
+  if (inserted.length) return true;
   const [existing] = await tx
     .select({ examWorkId: proctoringSessions.examWorkId })
     .from(proctoringSessions)
