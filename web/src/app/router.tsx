@@ -20,6 +20,7 @@ import { ugnikRoutes } from '../features/ugnik/routes';
 import { expertRoutes } from '../features/expert/routes';
 import { resultsRoutes, verifyRoute } from '../features/results/routes';
 import { reportsRoutes } from '../features/reports/routes';
+import { feedbackAdminRoutes, myFeedbackRoute } from '../features/feedback/routes';
 import { rosterRoutes } from '../features/roster/routes';
 import { RoleHome } from '../features/homes/components/role-home';
 import { RoomLink } from '../features/monitoring/room-link';
@@ -39,6 +40,7 @@ const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
     ...resultsRoutes.admin,
     ...reportsRoutes.admin,
     ...rosterRoutes.admin,
+    ...feedbackAdminRoutes,
   ],
   ugnik: [...ugnikRoutes, ...reportsRoutes.ugnik],
   coordinator: [
@@ -115,6 +117,7 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
             ...homes,
             runner,
             { path: 'account/password', element: <ChangePasswordPage /> },
+            myFeedbackRoute,
             ...roomRoutes(queryClient, basename),
           ],
         },

@@ -13,6 +13,7 @@ import { useResultsNavItems } from '../../features/results/routes';
 import { useReportsNavItems } from '../../features/reports/routes';
 import { useRosterNavItems } from '../../features/roster/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
+import { FeedbackButton, useFeedbackNavItems } from '../../features/feedback/routes';
 import { HelpButton } from '../../features/help/components/help-button';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
@@ -58,8 +59,15 @@ export function AppLayout() {
   const resultsNav = useResultsNavItems();
   const reportsNav = useReportsNavItems();
   const rosterNav = useRosterNavItems();
+  const feedbackNav = useFeedbackNavItems();
   const workPlaceNav: Partial<Record<HomeRole, NavItem[]>> = {
-    admin: [...useAdminNavItems(), ...rosterNav.admin, ...resultsNav.admin, ...reportsNav.admin],
+    admin: [
+      ...useAdminNavItems(),
+      ...rosterNav.admin,
+      ...resultsNav.admin,
+      ...reportsNav.admin,
+      ...feedbackNav.admin,
+    ],
     ugnik: [...useUgnikNavItems(), ...reportsNav.ugnik],
     coordinator: [
       ...useCoordinatorNavItems(),
@@ -115,6 +123,7 @@ export function AppLayout() {
             {/* Not over the runner: a participant taking a test is not interrupted. */}
             {!pathname.startsWith(RUNNER_PATH) && <NotificationBell />}
             <HelpButton />
+            <FeedbackButton userId={user.id} />
             <Group visibleFrom="sm">
               <LanguageSwitch />
             </Group>

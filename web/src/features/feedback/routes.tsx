@@ -1,0 +1,21 @@
+/**
+ * Feedback's pages, mounted by the app layer: «Мои обращения» for every signed-in user
+ * (`/account/feedback`) and the admins' inbox (`/admin/feedback`, under the admin guard).
+ */
+import type { RouteObject } from 'react-router';
+import { FeedbackInboxPage } from './components/feedback-inbox-page';
+import { MyFeedbackPage } from './components/my-feedback-page';
+import { useFeedbackT } from './locales';
+
+export { FeedbackButton } from './components/feedback-button';
+
+/** A child of the signed-in layout. */
+export const myFeedbackRoute: RouteObject = { path: 'account/feedback', element: <MyFeedbackPage /> };
+
+/** Children of the `/admin` route. «Мои обращения» is opened from the feedback modal and from the notification of an answer. */
+export const feedbackAdminRoutes: RouteObject[] = [{ path: 'feedback', element: <FeedbackInboxPage /> }];
+
+export function useFeedbackNavItems() {
+  const t = useFeedbackT();
+  return { admin: [{ to: '/admin/feedback', label: t('inboxNav') }] };
+}
