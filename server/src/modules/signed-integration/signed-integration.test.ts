@@ -398,6 +398,28 @@ describe('upstream push and its receiving side', () => {
   });
 });
 
+describe('receiving the same push twice at once', () => {
+  it('stores it once and answers both alike', async () => {
+    const [row] = await t.app.ctx.db.select().from(receivedResults).limit(1);
+    const report = {
+      format: 'attesta.results',
+      version: 1,
+      generatedAt: new Date().toISOString(),
+      items: [{ ...row!.payload, participantCode: 'CONCURRENT-1' }],
+    };
+    const body = { diagnosticExternalId: 'concurrent', report };
+    const key = { 'idempotency-key': 'attesta-test-concurrent-key' };
+    const before = await counts();
+    const [a, b] = await Promise.all([
+      signedPost(RECEIVE_PATH, body, { secret: PUSH_SECRET, headers: key }),
+      signedPost(RECEIVE_PATH, body, { secret: PUSH_SECRET, headers: key }),
+    ]);
+    expect(a.statusCode).toBe(200);
+    expect(b.json()).toEqual(a.json());
+    expect(await counts()).toMatchObject({ pushes: before.pushes + 1, results: before.results + 1 });
+  });
+});
+
 describe('upstream configuration', () => {
   const base = { NODE_ENV: 'test', DATA_DIR: '/tmp/attesta-test' };
   const problems = (env: Record<string, string>) => {
