@@ -248,8 +248,14 @@ export const helpSections = pgTable(
     id: serial().primaryKey(),
     title: text().notNull(),
     html: text().notNull(),
-    roles: text().array().notNull().default(sql`'{}'::text[]`),
-    pages: text().array().notNull().default(sql`'{}'::text[]`),
+    roles: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    pages: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     sortOrder: integer().notNull().default(0),
     isPublished: boolean().notNull().default(true),
     updatedAt: created(),
