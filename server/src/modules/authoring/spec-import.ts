@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { parse as parseCsvText } from 'csv-parse/sync';
 import type { FieldError } from '@attesta/contract';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { isZip, unpackedSize } from '../../lib/zip-size.js';
 
 /*
  * The elements of a specification from a spreadsheet (issue 11): .xlsx (the first sheet) or .csv
@@ -70,26 +71,6 @@ const unsupported = () =>
   new AppError(415, 'unsupported_media_type', 'Send the elements as an .xlsx workbook or a UTF-8 .csv file');
 
 // ---------------------------------------------------------------- reading the table
-
-const isZip = (data: Buffer) => data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
-
-/** The sum of the unpacked sizes a zip declares in its central directory (null: not a readable zip). */
-export function unpackedSize(data: Buffer): number | null {
-  const min = Math.max(0, data.length - 22 - 0xffff);
-  for (let eocd = data.length - 22; eocd >= min; eocd--) {
-    if (data.readUInt32LE(eocd) !== 0x06054b50) continue;
-    const entries = data.readUInt16LE(eocd + 10);
-    let at = data.readUInt32LE(eocd + 16);
-    let total = 0;
-    for (let i = 0; i < entries; i++) {
-      if (at + 46 > data.length || data.readUInt32LE(at) !== 0x02014b50) return null;
-      total += data.readUInt32LE(at + 24);
-      at += 46 + data.readUInt16LE(at + 28) + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
-    }
-    return total;
-  }
-  return null;
-}
 
 async function xlsxTable(data: Buffer): Promise<string[][]> {
   const size = unpackedSize(data);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { countRows, createTestApp, signedIn, type Session, type TestApp } from '../../../test/helpers.js';
-import { unpackedSize } from './spec-import.js';
+import { unpackedSize } from '../../lib/zip-size.js';
 import { api, ok, singleChoice } from './test-support.js';
 
 // Specifications (кодификатор): the element tree by hand and from a spreadsheet, all or nothing.
