@@ -20,12 +20,13 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { instant } from '../../../components/staff-format';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { describeApiError } from '../../../lib/form-errors';
-import { useApiForm } from '../../../lib/use-api-form';
+import { useEditForm } from '../../../lib/use-edit-form';
+import { FormModal } from '../../../components/ui/form-modal';
 import { apiKeyKeys, createApiKey, listApiKeys, revokeApiKey } from '../api/api-keys-api';
 import { useAdminT } from '../i18n';
 import { RemoteSelect } from './org-selects';
@@ -144,77 +145,46 @@ export function ApiKeysPage() {
 
 function CreateKeyModal({ onDone }: { onDone: (created?: ApiKeyCreated) => void }) {
   const t = useAdminT();
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<ApiKeyScope[]>([]);
-  const [ooId, setOoId] = useState<number | null>(null);
-  const { attachForm, isLoading, fieldErrors, formError, submit, clearFieldError } = useApiForm();
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    await submit(apiKeyCreateBodySchema.safeParse({ name, scopes, ooId }), async (body) => {
+  const form = useEditForm(() => ({ name: '', scopes: [] as ApiKeyScope[], ooId: null as number | null }));
+  const onSubmit = () =>
+    form.submit(apiKeyCreateBodySchema.safeParse(form.values), async (body) => {
       onDone(await createApiKey(body));
     });
-  };
 
   return (
-    <Modal opened onClose={() => onDone()} title={t('apiKeys.createTitle')}>
-      <form ref={attachForm} onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Stack>
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <TextInput
-            label={t('apiKeys.name')}
-            value={name}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
-              clearFieldError('name');
-            }}
-            error={fieldErrors.name}
-            aria-invalid={Boolean(fieldErrors.name) || undefined}
-            withAsterisk
-          />
-          <Checkbox.Group
-            label={t('apiKeys.scopes')}
-            description={t('apiKeys.scopesHint')}
-            value={scopes}
-            onChange={(v) => {
-              setScopes(v as ApiKeyScope[]);
-              clearFieldError('scopes');
-            }}
-            error={fieldErrors.scopes}
-            withAsterisk
-          >
-            <Stack gap={6} mt={6}>
-              {API_KEY_SCOPES.map((s) => (
-                <Checkbox key={s} value={s} label={t(`apiKeys.scope.${s}`)} />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-          <RemoteSelect
-            kind="oo"
-            label={t('apiKeys.oo')}
-            description={t('apiKeys.ooHint')}
-            value={ooId}
-            onChange={(id) => {
-              setOoId(id);
-              clearFieldError('ooId');
-            }}
-            error={fieldErrors.ooId}
-          />
-          <Group justify="flex-end">
-            <LoadingButton variant="default" type="button" onClick={() => onDone()}>
-              {t('common.cancel')}
-            </LoadingButton>
-            <LoadingButton type="submit" loading={isLoading}>
-              {t('common.create')}
-            </LoadingButton>
-          </Group>
+    <FormModal
+      title={t('apiKeys.createTitle')}
+      testId="api-key-form"
+      form={form}
+      onSubmit={onSubmit}
+      onClose={() => onDone()}
+      submitLabel={t('common.create')}
+      size="md"
+    >
+      <TextInput label={t('apiKeys.name')} {...form.text('name')} withAsterisk />
+      <Checkbox.Group
+        label={t('apiKeys.scopes')}
+        description={t('apiKeys.scopesHint')}
+        value={form.values.scopes}
+        onChange={(v) => form.set('scopes', v as ApiKeyScope[])}
+        error={form.errorOf('scopes').error}
+        withAsterisk
+      >
+        <Stack gap={6} mt={6}>
+          {API_KEY_SCOPES.map((s) => (
+            <Checkbox key={s} value={s} label={t(`apiKeys.scope.${s}`)} />
+          ))}
         </Stack>
-      </form>
-    </Modal>
+      </Checkbox.Group>
+      <RemoteSelect
+        kind="oo"
+        label={t('apiKeys.oo')}
+        description={t('apiKeys.ooHint')}
+        value={form.values.ooId}
+        onChange={(id) => form.set('ooId', id)}
+        error={form.errorOf('ooId').error}
+      />
+    </FormModal>
   );
 }
 
