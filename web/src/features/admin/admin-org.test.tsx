@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pick } from '../../test/pick';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 
 const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
@@ -93,17 +94,6 @@ function server(extra: Record<string, Handler> = {}) {
       ]),
     ...extra,
   });
-}
-
-/**
- * Opens a Mantine select by its label and picks an option of its own list (found by
- * `aria-controls`; inside a modal the portal is aria-hidden, so hidden nodes are included).
- */
-async function pick(scope: HTMLElement, label: RegExp | string, option: string) {
-  const input = within(scope).getByRole('combobox', { name: label });
-  await userEvent.click(input);
-  const listbox = await waitFor(() => document.getElementById(input.getAttribute('aria-controls') ?? '')!);
-  await userEvent.click(await within(listbox).findByRole('option', { name: option, hidden: true }));
 }
 
 beforeEach(() => {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pick } from '../../test/pick';
 import { fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 
 const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
@@ -114,14 +115,6 @@ function server(extra: Record<string, Handler> = {}) {
   });
 }
 
-/** Opens a Mantine select by its label and picks an option of its own list (see admin-org.test). */
-async function pick(scope: HTMLElement, label: RegExp | string, option: string) {
-  const input = within(scope).getByRole('combobox', { name: label, hidden: true });
-  await userEvent.click(input);
-  const listbox = await waitFor(() => document.getElementById(input.getAttribute('aria-controls') ?? '')!);
-  await userEvent.click(await within(listbox).findByRole('option', { name: option, hidden: true }));
-}
-
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
@@ -168,7 +161,7 @@ describe("the diagnostic's participants (admin)", { timeout: 30_000 }, () => {
     const date = within(form).getByLabelText(/Дата/);
     await userEvent.clear(date);
     await userEvent.type(date, '2026-04-01');
-    await pick(form, 'Статус', 'Отсутствует');
+    await pick(form, 'Статус', 'Отсутствует', { hidden: true });
     await userEvent.click(within(form).getByRole('button', { name: 'Сохранить', hidden: true }));
 
     expect(await within(form).findByText('Укажите причину смены статуса')).toBeInTheDocument();
@@ -239,7 +232,7 @@ describe("the diagnostic's participants (admin)", { timeout: 30_000 }, () => {
     const form = await screen.findByTestId('impersonal-form');
     await userEvent.click(within(form).getByRole('button', { name: 'Сохранить', hidden: true }));
     expect(api.callsTo('POST /api/ParticipantTest/participantTestCreateImpersonal')).toHaveLength(0);
-    await pick(form, /Школа/, 'Гимназия № 5');
+    await pick(form, /Школа/, 'Гимназия № 5', { hidden: true });
     const count = within(form).getByLabelText(/Количество/);
     await userEvent.clear(count);
     await userEvent.type(count, '3');

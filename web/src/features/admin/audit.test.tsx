@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pick } from '../../test/pick';
 import { fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 
 const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
@@ -60,13 +61,6 @@ function server(extra: Record<string, Handler> = {}) {
   });
 }
 
-async function pick(label: string, option: string) {
-  const input = screen.getByRole('combobox', { name: label });
-  await userEvent.click(input);
-  const listbox = await waitFor(() => document.getElementById(input.getAttribute('aria-controls') ?? '')!);
-  await userEvent.click(await within(listbox).findByRole('option', { name: option, hidden: true }));
-}
-
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
@@ -113,14 +107,14 @@ describe('the audit trail', { timeout: 30_000 }, () => {
         filter: { search: 'петр' },
       }),
     );
-    await pick('Раздел', 'Ход работ');
+    await pick(document.body, 'Раздел', 'Ход работ');
     await waitFor(() =>
       expect(api.callsTo('POST /api/admin/audit/list').at(-1)!.body).toMatchObject({
         filter: { search: 'петр', area: 'exam_work' },
       }),
     );
     // The actions offered are those of the area, named with their counts.
-    await pick('Действие', 'Время вышло (2)');
+    await pick(document.body, 'Действие', 'Время вышло (2)');
     await waitFor(() =>
       expect(api.callsTo('POST /api/admin/audit/list').at(-1)!.body).toMatchObject({
         filter: { area: 'exam_work', action: 'exam_work.timeout' },

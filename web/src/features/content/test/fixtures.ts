@@ -2,8 +2,7 @@
  * Answers of the contract's shapes for the content pages' tests, and a fake server answering the
  * calls every content page makes (user, session, subjects, exams, groups, specifications).
  */
-import { configure, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { configure } from '@testing-library/react';
 import { fakeServer, json, type Handler } from '../../../test/test-app';
 
 // These pages render the whole app (router, layout, KaTeX): on a busy machine the first page of a
@@ -173,17 +172,4 @@ export function contentServer(extra: Record<string, Handler> = {}) {
   });
 }
 
-/**
- * Opens a Mantine select by its label and picks an option of its own list (found by
- * `aria-controls`; inside a modal the portal is aria-hidden, so hidden nodes are included).
- */
-export async function pick(scope: HTMLElement, label: RegExp | string, option: string | RegExp) {
-  const input = within(scope).getByRole('combobox', { name: label });
-  await userEvent.click(input);
-  const listbox = await waitFor(() => {
-    const list = document.getElementById(input.getAttribute('aria-controls') ?? '');
-    if (!list) throw new Error('no listbox');
-    return list;
-  });
-  await userEvent.click(await within(listbox).findByRole('option', { name: option, hidden: true }));
-}
+export { pick } from '../../../test/pick';
