@@ -205,7 +205,8 @@ fixtures(
     ? 'QTI round trip of the interop fixtures'
     : '../shared/fixtures/interop not found: fixture tests skipped',
   () => {
-    const files = ['qti21', 'qti30'].flatMap((d) =>
+    // A skipped describe still runs its body to collect the tests: read nothing without the folder.
+    const files = (present ? ['qti21', 'qti30'] : []).flatMap((d) =>
       readdirSync(join(interop, d))
         .filter((f) => f.endsWith('.xml') && !f.includes('.result_'))
         .map((f) => `${d}/${f}`),
