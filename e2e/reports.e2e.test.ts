@@ -96,9 +96,10 @@ describe('report screens', () => {
 
       // The xlsx of the summary, with the filters.
       const xlsx = page.getByTestId('common-xlsx');
-      expect(await xlsx.getAttribute('href')).toBe(
-        `/api/reports/common?diagnosticId=${diagnosticId}&format=xlsx`,
-      );
+      // The link follows the filters a render after the address does: wait for it.
+      await expect
+        .poll(() => xlsx.getAttribute('href'))
+        .toBe(`/api/reports/common?diagnosticId=${diagnosticId}&format=xlsx`);
       const [download] = await Promise.all([page.waitForEvent('download'), xlsx.click()]);
       expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
 
