@@ -15,5 +15,8 @@ export function schoolInstant(date: string, time = '00:00'): Date {
   return new Date(`${date}T${time}:00+03:00`);
 }
 
+/** The instant a school calendar day ends (the next day's 00:00): "on or before this day" is `< schoolDayEnd`. */
+export const schoolDayEnd = (date: string): Date => new Date(schoolInstant(date).getTime() + 86_400_000);
+
 /** `dd.mm.yyyy` of a `yyyy-mm-dd` date, as Russian documents write it. */
 export const displayDate = (isoDate: string) => isoDate.split('-').reverse().join('.');

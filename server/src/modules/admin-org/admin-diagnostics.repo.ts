@@ -7,7 +7,7 @@ import type {
 } from '@attesta/contract';
 import type { DbOrTx } from '../../db/client.js';
 import { diagnostics, oo, schools, users } from '../../db/schema/index.js';
-import { schoolInstant } from '../../lib/calendar.js';
+import { schoolDayEnd, schoolInstant } from '../../lib/calendar.js';
 import { containsPattern, offsetOf, orderOf } from '../../lib/list.js';
 import { outer } from '../../db/fragments.js';
 import { diagnosticState, hasSubjectTest } from '../school-data/index.js';
@@ -18,7 +18,6 @@ import { int } from './admin-org.repo.js';
 
 const DIAGNOSTIC_ID = outer('diagnostics', 'id');
 const SCHOOL_ID = outer('schools', 'id');
-const DAY_MS = 86_400_000;
 
 /** Live participant tests of a diagnostic (`narrow`: more conditions on `p`). */
 const participantTestCount = (diagnosticId: SQL | number, narrow = sql``) =>
@@ -94,7 +93,7 @@ export async function listDiagnostics(db: DbOrTx, q: AdminDiagnosticListRequest)
     isNull(diagnostics.deletedAt),
     // Calendar days are Moscow days: the window overlaps [dateFrom 00:00, dateTo 24:00) MSK.
     f.dateFrom ? gte(diagnostics.endsAt, schoolInstant(f.dateFrom)) : undefined,
-    f.dateTo ? lt(diagnostics.startsAt, new Date(schoolInstant(f.dateTo).getTime() + DAY_MS)) : undefined,
+    f.dateTo ? lt(diagnostics.startsAt, schoolDayEnd(f.dateTo)) : undefined,
     f.subjectTestId !== undefined ? hasSubjectTest(f.subjectTestId) : undefined,
     f.schoolId !== undefined
       ? sql`exists (select 1 from diagnostic_schools ds where ds.diagnostic_id = ${DIAGNOSTIC_ID} and ds.school_id = ${f.schoolId})`

@@ -2,20 +2,13 @@ import type { AuditListFilter, AuditListRequest, AuditSortField } from '@attesta
 import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { auditEvents, users } from '../../db/schema/index.js';
-import { schoolInstant } from '../../lib/calendar.js';
+import { schoolDayEnd, schoolInstant } from '../../lib/calendar.js';
 import { containsPattern, listPage, orderOf } from '../../lib/list.js';
 
 const SORT: Record<AuditSortField, SQL> = {
   at: sql`${auditEvents.at}`,
   action: sql`${auditEvents.action}`,
   userLogin: sql`${users.login}`,
-};
-
-/** The day after a plain date, for "on or before this day" as "before the next one". */
-const nextDay = (date: string) => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
 };
 
 function whereOf(f: AuditListFilter): SQL | undefined {
@@ -32,7 +25,7 @@ function whereOf(f: AuditListFilter): SQL | undefined {
     f.entityId !== undefined ? eq(auditEvents.entityId, f.entityId) : undefined,
     // Days of the school calendar (Moscow), both inclusive.
     f.from !== undefined ? gte(auditEvents.at, schoolInstant(f.from)) : undefined,
-    f.to !== undefined ? lt(auditEvents.at, schoolInstant(nextDay(f.to))) : undefined,
+    f.to !== undefined ? lt(auditEvents.at, schoolDayEnd(f.to)) : undefined,
   );
 }
 
