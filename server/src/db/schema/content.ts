@@ -84,6 +84,11 @@ export const subjectTests = pgTable(
      * and scorable, the scale covers the max score) and offered. Seeded tests are published.
      */
     status: text().notNull().default('published'),
+    /**
+     * Open to guests (docs/open-tests.md): a registered guest may take it at any time and sees the
+     * result at once. Only a test whose every task is scored automatically may be open.
+     */
+    isOpen: boolean().notNull().default(false),
     /** Identifier in the source an imported test came from (QTI assessmentTest identifier). */
     sourceId: text(),
     createdAt: created(),

@@ -24,7 +24,7 @@ export const diagnostics = pgTable(
     id: serial().primaryKey(),
     code: text().notNull(),
     name: text().notNull(),
-    /** diagnostic | inspection | preprof | preschool | worker */
+    /** diagnostic | inspection | preprof | preschool | worker | open (guests' open tests, docs/open-tests.md) */
     kind: text().notNull().default('diagnostic'),
     startsAt: timestamp({ withTimezone: true }).notNull(),
     endsAt: timestamp({ withTimezone: true }).notNull(),
@@ -80,6 +80,8 @@ export const participantTests = pgTable(
       .references(() => subjectTests.id),
     studentId: integer().references(() => students.id),
     workerId: integer().references(() => workers.id),
+    /** A guest's attempt at an open test (diagnostic of kind `open`): the guest who sits it. */
+    guestUserId: integer().references(() => users.id),
     schoolId: integer().references(() => schools.id),
     classId: integer().references(() => classes.id),
     buildingId: integer().references(() => buildings.id),
@@ -102,6 +104,13 @@ export const participantTests = pgTable(
     uniqueIndex('participant_tests_worker_once_idx')
       .on(t.diagnosticId, t.workerId)
       .where(sql`${t.deletedAt} is null and ${t.workerId} is not null`),
+    // One live (not finished) attempt per guest and open subject test; finished ones stay as history.
+    uniqueIndex('participant_tests_guest_live_idx')
+      .on(t.subjectTestId, t.guestUserId)
+      .where(
+        sql`${t.deletedAt} is null and ${t.guestUserId} is not null and ${t.status} in ('planned', 'active', 'in_progress')`,
+      ),
+    index().on(t.guestUserId),
     index().on(t.diagnosticId),
     index().on(t.studentId),
     index().on(t.schoolId, t.testDate),

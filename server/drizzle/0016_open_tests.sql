@@ -1,0 +1,5 @@
+ALTER TABLE "subject_tests" ADD COLUMN "is_open" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "participant_tests" ADD COLUMN "guest_user_id" integer;--> statement-breakpoint
+ALTER TABLE "participant_tests" ADD CONSTRAINT "participant_tests_guest_user_id_users_id_fk" FOREIGN KEY ("guest_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "participant_tests_guest_live_idx" ON "participant_tests" USING btree ("subject_test_id","guest_user_id") WHERE "participant_tests"."deleted_at" is null and "participant_tests"."guest_user_id" is not null and "participant_tests"."status" in ('planned', 'active', 'in_progress');--> statement-breakpoint
+CREATE INDEX "participant_tests_guest_user_id_index" ON "participant_tests" USING btree ("guest_user_id");
