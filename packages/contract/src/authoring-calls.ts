@@ -119,6 +119,13 @@ export const subjectTestBodySchema = z
       .refine((l) => distinct(l.map((b) => b.minPercent)), 'bands need distinct minPercent')
       .optional(),
     specificationId: id.nullable().optional(),
+    isOpen: z
+      .boolean()
+      .optional()
+      .describe(
+        'open to guests at any time with the result at once (docs/open-tests.md); only a test whose every ' +
+          'task is scored automatically (400 `open_test_needs_auto_scoring`); absent: unchanged',
+      ),
   })
   .meta({ id: 'SubjectTestBody' });
 export type SubjectTestBody = z.output<typeof subjectTestBodySchema>;
@@ -142,6 +149,7 @@ export const authoringSubjectTestSchema = z
     levelBands: z.array(z.object({ level: z.string(), minPercent: z.number() })),
     specificationId: z.number().int().nullable(),
     sourceId: z.string().nullable(),
+    isOpen: z.boolean().describe('open to guests (docs/open-tests.md)'),
     variantCount: z.number().int().describe('current (not superseded) variants'),
     createdAt: instant,
     updatedAt: instant.nullable(),

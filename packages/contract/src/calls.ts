@@ -22,6 +22,7 @@ import { NOTIFICATION_CALL_SCHEMAS } from './notifications.js';
 import { INTEGRATION_CALL_SCHEMAS } from './integration.js';
 import { FEEDBACK_INBOX_CALL_SCHEMAS } from './feedback-inbox.js';
 import { SIGNED_INTEGRATION_CALL_SCHEMAS } from './signed-integration.js';
+import { OPEN_TEST_CALL_SCHEMAS } from './open-tests.js';
 import {
   expertAgreementQuerySchema,
   expertAgreementResponseSchema,
@@ -192,6 +193,7 @@ export const CALL_SCHEMAS = {
   ...INTEGRATION_CALL_SCHEMAS,
   ...FEEDBACK_INBOX_CALL_SCHEMAS,
   ...SIGNED_INTEGRATION_CALL_SCHEMAS,
+  ...OPEN_TEST_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
   'GET /api/exam/test/checkActivationCode/{code}': {
     params: z.strictObject({ code: z.string().trim().min(1).max(64) }),

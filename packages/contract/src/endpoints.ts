@@ -1250,6 +1250,28 @@ export const OUR_ENDPOINTS = [
   adminCall('POST', '/api/admin/feedback/list', 'page of feedback messages (status, search), newest first'),
   adminCall('GET', '/api/admin/feedback/{id}', 'one feedback message with its sender, file and answer'),
   adminCall('PUT', '/api/admin/feedback/{id}', 'set a feedback message in progress or answer it'),
+  // open tests for guests (issue 13, item 7; docs/open-tests.md)
+  {
+    method: 'GET',
+    path: '/api/openTests',
+    roles: ['guest'],
+    meaning: 'the open tests a guest may take, with their own attempts and scores',
+    ours: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/openTests/{subjectTestId}/attempt',
+    roles: ['guest'],
+    meaning: "start (or resume) the guest's attempt at an open test; the session then sits it in the runner",
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/openTests/attempts/{id}',
+    roles: ['guest'],
+    meaning: "a guest's own finished attempt: score, per task, answers with the correct ones",
+    ours: true,
+  },
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

@@ -33,3 +33,4 @@ export * from './integration.js';
 export * from './feedback-inbox.js';
 export * from './calls.js';
 export * from './signed-integration.js';
+export * from './open-tests.js';

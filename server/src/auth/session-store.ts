@@ -145,7 +145,7 @@ export class SessionStore {
       return { token, sessionId, expiresAt, auth: null };
     }
     const entry: Cached = {
-      ...userFields(known.user, [...known.roles].sort()),
+      ...userFields(known.user, sittingRoles(known.roles, input.participantTestId ?? null)),
       participantTestId: input.participantTestId ?? null,
       activationCode: input.activationCode ?? null,
       sessionId,
@@ -299,7 +299,7 @@ export class SessionStore {
     const [row] = await query.execute({ id });
     if (!row || row.user.isBlocked) return null;
     return {
-      ...userFields(row.user, row.roles as Role[]),
+      ...userFields(row.user, sittingRoles(row.roles as Role[], row.session.participantTestId)),
       participantTestId: row.session.participantTestId,
       activationCode: row.session.activationCode,
       sessionId: id,
@@ -342,6 +342,19 @@ export class SessionStore {
       appShell: false,
       expiresAt: new Date(Date.now() + this.options.absoluteMs),
     };
+  }
+
+  /**
+   * Binds a live session to a participant test (a guest's attempt at an open test,
+   * docs/open-tests.md): from its next request on it acts as that test's participant, as a code
+   * login's session does. Every cached copy is dropped first (here and in every instance).
+   */
+  async bindParticipantTest(sessionId: string, participantTestId: number): Promise<void> {
+    await this.db
+      .update(sessions)
+      .set({ participantTestId })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    await this.forget([sessionId], false);
   }
 
   /** Ends one session; on return no instance serves it any more (see forget). */
@@ -396,6 +409,17 @@ export class SessionStore {
       false,
     );
   }
+}
+
+/**
+ * The roles a session acts with: its user's, and `participant` for a guest's session while it is
+ * bound to a participant test (their attempt at an open test, docs/open-tests.md): never an account
+ * role of the guest. A code login's user holds the participant role anyway, so nothing else changes.
+ */
+export function sittingRoles(roles: readonly Role[], participantTestId: number | null): Role[] {
+  const all = new Set(roles);
+  if (participantTestId !== null && all.has('guest')) all.add('participant');
+  return [...all].sort();
 }
 
 /** What a session keeps of its user. */

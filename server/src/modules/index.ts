@@ -40,6 +40,7 @@ import { rosterRoutes } from './roster/roster.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
 import { integrationRoutes } from './integration/integration.routes.js';
 import { signedIntegrationRoutes } from './signed-integration/signed-integration.routes.js';
+import { openTestRoutes } from './open-tests/open-tests.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -83,6 +84,7 @@ export const modules: FastifyPluginAsync[] = [
   notificationRoutes,
   integrationRoutes,
   signedIntegrationRoutes,
+  openTestRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

@@ -90,6 +90,8 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   no_variant: 'Для этой работы ещё нет вариантов. Обратитесь к организатору.',
   not_allowed: 'Это действие не разрешено.',
   not_deleted: 'Работа не удалена — восстанавливать нечего.',
+  open_test_needs_auto_scoring:
+    'Открытым может быть только тест, все задания которого проверяются автоматически (без экспертов).',
   participant_test_annulled: 'Результат работы аннулирован.',
   package_too_large:
     'Архив слишком велик в распакованном виде (или сжат подозрительно сильно) — ничего не загружено.',
@@ -112,6 +114,7 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   stale_request: 'Время подписанного запроса расходится с часами сервера больше чем на 5 минут.',
   student_has_participant_tests: 'У ученика есть регистрации на диагностики — удалить нельзя.',
   task_not_in_variant: 'Этого задания нет в варианте работы.',
+  test_not_open: 'Этот тест сейчас недоступен для самостоятельного прохождения.',
   too_long: 'Слишком длинное значение.',
   too_many_files: 'Слишком много файлов.',
   too_many_pages: 'В PDF слишком много страниц.',
@@ -220,6 +223,8 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   no_variant: 'There are no variants for this work yet. Ask the organizer.',
   not_allowed: 'This is not allowed.',
   not_deleted: 'The work is not deleted — there is nothing to restore.',
+  open_test_needs_auto_scoring:
+    'Only a test whose every task is scored automatically (no experts) can be open.',
   participant_test_annulled: 'The result of this work has been annulled.',
   package_too_large:
     'The package is too large once unpacked (or suspiciously compressed); nothing was imported.',
@@ -242,6 +247,7 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   stale_request: 'The time of the signed request is more than 5 minutes off the server clock.',
   student_has_participant_tests: 'The student has registrations — they cannot be deleted.',
   task_not_in_variant: 'This task is not in the variant of the work.',
+  test_not_open: 'This test is not open for taking on your own now.',
   too_long: 'The value is too long.',
   too_many_files: 'Too many files.',
   too_many_pages: 'The PDF has too many pages.',

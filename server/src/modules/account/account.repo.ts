@@ -220,7 +220,7 @@ export interface CodeTarget {
   person: { surname: string; name: string; patronymic: string | null } | null;
 }
 
-/** The live participant test of an activation code (already normalised), with its person's name. */
+/** The live participant test of an activation code (already normalised), with its person's name; never a guest's attempt. */
 export async function findByActivationCode(db: DbOrTx, code: string): Promise<CodeTarget | null> {
   const query = preparedOnce(db, 'account_find_by_activation_code', (d) =>
     d
@@ -244,6 +244,8 @@ export async function findByActivationCode(db: DbOrTx, code: string): Promise<Co
           sql`upper(${participantTests.activationCode}) = ${sql.placeholder('code')}`,
           isNull(participantTests.deletedAt),
           isNull(diagnostics.deletedAt),
+          // A guest's attempt at an open test is sat by the guest's own session, never by its code.
+          isNull(participantTests.guestUserId),
         ),
       )
       .limit(1)

@@ -91,6 +91,8 @@ export async function listDiagnostics(db: DbOrTx, q: AdminDiagnosticListRequest)
   const f = q.filter ?? {};
   const where = and(
     isNull(diagnostics.deletedAt),
+    // The system diagnostics of guests' open tests are no event anyone runs (docs/open-tests.md).
+    sql`${diagnostics.kind} <> 'open'`,
     // Calendar days are Moscow days: the window overlaps [dateFrom 00:00, dateTo 24:00) MSK.
     f.dateFrom ? gte(diagnostics.endsAt, schoolInstant(f.dateFrom)) : undefined,
     f.dateTo ? lt(diagnostics.startsAt, schoolDayEnd(f.dateTo)) : undefined,
@@ -121,7 +123,9 @@ export async function listDiagnostics(db: DbOrTx, q: AdminDiagnosticListRequest)
 
 /** One live diagnostic with its schools (by name) and their counts; null when there is none. */
 export async function diagnosticDetail(db: DbOrTx, id: number): Promise<AdminDiagnosticDetail | null> {
-  const [row] = await selectDiagnostics(db).where(and(eq(diagnostics.id, id), isNull(diagnostics.deletedAt)));
+  const [row] = await selectDiagnostics(db).where(
+    and(eq(diagnostics.id, id), isNull(diagnostics.deletedAt), sql`${diagnostics.kind} <> 'open'`),
+  );
   if (!row) return null;
   const ofSchool = sql`and p.school_id = ${SCHOOL_ID}`;
   const schoolRows = await db

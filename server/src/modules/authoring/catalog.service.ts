@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
-import type {
-  AuthoringSubject,
-  AuthoringSubjectExam,
-  AuthoringSubjectTest,
-  ContentValidation,
-  SubjectTestBody,
+import {
+  isManualAnswerType,
+  type AuthoringSubject,
+  type AuthoringSubjectExam,
+  type AuthoringSubjectTest,
+  type ContentValidation,
+  type SubjectTestBody,
 } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { subjectExams, subjects, subjectTests, testGroups } from '../../db/schema/index.js';
@@ -206,6 +207,7 @@ export function toSubjectTest(view: SubjectTestView): AuthoringSubjectTest {
     levelBands: t.levelBands,
     specificationId: t.specificationId,
     sourceId: t.sourceId,
+    isOpen: t.isOpen,
     variantCount: view.variantCount,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt?.toISOString() ?? null,
@@ -264,7 +266,40 @@ function testValues(body: SubjectTestBody) {
       ? { levelBands: [...body.levelBands].sort((a, b) => b.minPercent - a.minPercent) }
       : {}),
     ...(body.specificationId !== undefined ? { specificationId: body.specificationId } : {}),
+    ...(body.isOpen !== undefined ? { isOpen: body.isOpen } : {}),
   };
+}
+
+/**
+ * A test open to guests shows the result as soon as an attempt is finished, so no task of its
+ * current variants may wait for experts (docs/open-tests.md): 400 `open_test_needs_auto_scoring`.
+ */
+async function assertOpenable(tx: DbOrTx, subjectTestId: number) {
+  const manual = (await variantsUnderCheck(tx, subjectTestId))
+    .flatMap((v) => v.tasks.map((t) => ({ variant: v.number, position: t.position, task: t.task })))
+    .filter(({ task }) => needsExperts(task.answerType, task.content));
+  if (!manual.length) return;
+  const first = manual[0]!;
+  throw badRequest(
+    'open_test_needs_auto_scoring',
+    `Only a test whose every task is scored automatically can be open: variant ${first.variant}, ` +
+      `task ${first.position} is graded by experts`,
+    [{ path: 'body.isOpen', message: 'a task is graded by experts', code: 'open_test_needs_auto_scoring' }],
+  );
+}
+
+/** Whether a task (or a part of a composite task) is graded by experts rather than the engine. */
+function needsExperts(answerType: string, content: unknown): boolean {
+  if (isManualAnswerType(answerType)) return true;
+  const parts = (content as { parts?: unknown } | null)?.parts;
+  return (
+    Array.isArray(parts) &&
+    parts.some(
+      (p) =>
+        typeof (p as { answerType?: unknown } | null)?.answerType === 'string' &&
+        isManualAnswerType((p as { answerType: string }).answerType),
+    )
+  );
 }
 
 export async function createSubjectTest(
@@ -278,6 +313,7 @@ export async function createSubjectTest(
       .insert(subjectTests)
       .values({ ...testValues(body), status: 'draft' })
       .returning({ id: subjectTests.id });
+    if (body.isOpen) await assertOpenable(tx, row!.id);
     await record(tx, actor, 'content.subject_test.create', 'subject_test', row!.id, { name: body.name });
     return subjectTest(tx, row!.id);
   });
@@ -297,6 +333,7 @@ export async function updateSubjectTest(
     if (was && was.subjectId !== exam.subjectId)
       throw fieldError('body.subjectExamId', 'a subject test stays with its subject', 'other_subject');
     const values = testValues(body);
+    if (body.isOpen) await assertOpenable(tx, id);
     await tx
       .update(subjectTests)
       .set({ ...values, updatedAt: new Date() })

@@ -145,7 +145,9 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
         summary: 'Update a subject test',
         description:
           'Name, parallels, duration, test group, description, procedure and instruction html ' +
-          '(sanitised), mark scale, level bands, specification. It stays with its subject. Audited.',
+          '(sanitised), mark scale, level bands, specification, and `isOpen`: open to guests at any time ' +
+          '(docs/open-tests.md), only when every task of its current variants is scored automatically ' +
+          '(400 `open_test_needs_auto_scoring` otherwise). It stays with its subject. Audited.',
         tags,
         errors: [400, 401, 403, 404],
       },

@@ -1,9 +1,10 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
   diagnostics,
+  examWorks,
   expertAssignments,
   participantTests,
   subjectExams,
@@ -18,6 +19,15 @@ import { ugnikOwnsDiagnostic } from '../../auth/ugnik.access.js';
  * admin any, a coordinator their school, an organizator the classes/buildings assigned, an ugnik the
  * diagnostics of its supervision body; an expert only the works they are assigned (see the variant call).
  */
+
+/**
+ * Published for this participant test: its diagnostic's results are published, or — a guest's
+ * attempt at an open test (diagnostic of kind `open`, docs/open-tests.md) — its own work is finished:
+ * an attempt's finish publishes that attempt alone, never another's and never before.
+ */
+const publishedForTest = sql<boolean>`(${diagnostics.resultsPublished} or (${diagnostics.kind} = 'open'
+  and exists (select 1 from ${examWorks} w where w.participant_test_id = ${participantTests.id}
+    and w.deleted_at is null and w.finished_at is not null)))`;
 
 export const resultsNotPublished = () =>
   forbidden('Results are shown after the diagnostic’s results are published', 'results_not_published');
@@ -34,6 +44,7 @@ export async function findPt(db: DbOrTx, id: number) {
       subjectTestId: participantTests.subjectTestId,
       studentId: participantTests.studentId,
       workerId: participantTests.workerId,
+      guestUserId: participantTests.guestUserId,
       schoolId: participantTests.schoolId,
       classId: participantTests.classId,
       buildingId: participantTests.buildingId,
@@ -43,7 +54,7 @@ export async function findPt(db: DbOrTx, id: number) {
       diagnosticName: diagnostics.name,
       diagnosticKind: diagnostics.kind,
       endsAt: diagnostics.endsAt,
-      published: diagnostics.resultsPublished,
+      published: publishedForTest,
       publishedAt: diagnostics.publishedAt,
       subjectTestName: subjectTests.name,
       markScale: subjectTests.markScale,
@@ -67,8 +78,10 @@ export async function staffReaches(db: Db, auth: AuthContext, pt: PtRow): Promis
   return hasRole(auth, 'ugnik') && (await ugnikOwnsDiagnostic(db, auth, pt.diagnosticId)) === true;
 }
 
-export const isOwn = (auth: AuthContext, ptId: number) =>
-  hasRole(auth, 'participant') && auth.participantTestId === ptId;
+/** The caller's own participant test: the one their session sits, or a guest's own attempt. */
+export const isOwn = (auth: AuthContext, pt: { id: number; guestUserId: number | null }) =>
+  (hasRole(auth, 'participant') && auth.participantTestId === pt.id) ||
+  (hasRole(auth, 'guest') && pt.guestUserId !== null && pt.guestUserId === auth.userId);
 
 /**
  * The caller's access to a participant test's result: 'own' (published only) or 'staff'.
@@ -81,7 +94,7 @@ export async function resultAccess(
 ): Promise<{ kind: 'own' | 'staff'; pt: PtRow }> {
   const pt = await findPt(db, ptId);
   if (!pt) throw notFound('No such participant test');
-  if (isOwn(auth, pt.id)) {
+  if (isOwn(auth, pt)) {
     if (!pt.published) throw resultsNotPublished();
     return { kind: 'own', pt };
   }

@@ -158,7 +158,7 @@ export async function resultVariant(db: Db, auth: AuthContext, workId: number): 
   let kind: 'own' | 'staff' | 'expert';
   let onlyTasks: Set<number> | null = null;
   let anonCode: string | null = null;
-  if (isOwn(auth, pt.id)) {
+  if (isOwn(auth, pt)) {
     if (!pt.published) throw resultsNotPublished();
     kind = 'own';
   } else if (await staffReaches(db, auth, pt)) {
@@ -329,7 +329,8 @@ const personName = sql<string>`coalesce(
 
 /** SQL scope of the caller over participant tests; undefined = everything (admin). */
 function listScope(auth: AuthContext): SQL | undefined {
-  if (hasRole(auth, 'admin')) return undefined;
+  // Guests' attempts at open tests are read by the guests themselves only (docs/open-tests.md).
+  if (hasRole(auth, 'admin')) return isNull(participantTests.guestUserId);
   const parts: SQL[] = [];
   if (hasRole(auth, 'coordinator') && auth.schoolId !== null)
     parts.push(eq(participantTests.schoolId, auth.schoolId));

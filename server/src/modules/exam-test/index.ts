@@ -17,3 +17,6 @@ export { effectiveDeadline, isPastDeadline, secondsLeft } from './deadline.js';
 export { forgetContent } from './content-cache.js';
 export { forgetVariantUse } from './variant-spread.js';
 export { verifyProctoringToken, type ProctoringClaims } from './proctoring.service.js';
+// The open tests of guests start (or resume) the work of an attempt as the runner's start does.
+export { startWork, subjectTestSummary, type Actor as WorkActor } from './exam-work.service.js';
+export { deviceIdOf } from './work.routes.js';

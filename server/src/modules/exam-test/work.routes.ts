@@ -18,7 +18,7 @@ import * as variants from './variant.service.js';
 
 const tags = ['exam-test'];
 /** The runner's device id (random, kept by the client); absent for API clients. */
-function deviceIdOf(req: FastifyRequest): string | null {
+export function deviceIdOf(req: FastifyRequest): string | null {
   const raw = req.headers[DEVICE_HEADER];
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   return value ? value.slice(0, 128) : null;

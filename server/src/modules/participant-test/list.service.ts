@@ -1,4 +1,4 @@
-import { eq, or, sql, type SQL } from 'drizzle-orm';
+import { eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { ParticipantTestListRequest } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
@@ -7,12 +7,13 @@ import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import { listParticipantTests } from './list.repo.js';
 
 /**
- * Which participant tests a caller may list, as one SQL condition: admin all (undefined); else the
+ * Which participant tests a caller may list, as one SQL condition: admin all but guests' attempts; else the
  * union of what each role gives — a coordinator their school, an organizator the classes and
  * buildings assigned to them, an ugnik the participants of its own diagnostics. Nothing otherwise.
  */
 export function participantTestScope(auth: AuthContext): SQL | undefined {
-  if (hasRole(auth, 'admin')) return undefined;
+  // Guests' attempts at open tests are nobody's registrations (docs/open-tests.md).
+  if (hasRole(auth, 'admin')) return isNull(participantTests.guestUserId);
   const parts: SQL[] = [];
   if (hasRole(auth, 'coordinator') && auth.schoolId !== null)
     parts.push(eq(participantTests.schoolId, auth.schoolId));

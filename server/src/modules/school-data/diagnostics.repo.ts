@@ -81,7 +81,11 @@ export const hasParallel = (grade: number) =>
     where dst.diagnostic_id = ${DIAGNOSTIC_ID} and ${grade} = any(st.parallels)))`;
 
 /** Staff see event diagnostics; worker-test sittings have their own screens. */
-export const liveEventDiagnostic = and(isNull(diagnostics.deletedAt), sql`${diagnostics.kind} <> 'worker'`);
+export const liveEventDiagnostic = and(
+  isNull(diagnostics.deletedAt),
+  // Worker tests have their own pages; guests' open tests are no school's event (docs/open-tests.md).
+  sql`${diagnostics.kind} not in ('worker', 'open')`,
+);
 
 export const DIAGNOSTIC_SORT = {
   startsAt: diagnostics.startsAt,

@@ -1,0 +1,7 @@
+/*
+ * The exam-results module's public face: what other modules may use of results. The open tests of
+ * guests (modules/open-tests) read an attempt's result with the same rules and presenters as the
+ * participant's result page, and score a finished attempt at once instead of waiting for its job.
+ */
+export { getResult, resultVariant, toExamResult } from './results.read.js';
+export { scoreWork } from './results.service.js';
