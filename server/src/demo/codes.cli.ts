@@ -1,9 +1,10 @@
 // npm run demo:codes — prints today's demo activation codes, one a line:
 // CODE<TAB>Фамилия Имя<TAB>subject test. Works while the server runs: with DATABASE_URL it just
 // connects; with the embedded database it asks the running server (server.json), or, when no
-// server runs, opens the data folder itself (migrating and loading the demo on a fresh clone).
+// server runs, opens the data folder itself. When DATA_DIR holds no database it asks the one
+// embedded server running elsewhere, or refuses (it never creates a second database).
 import { formatDemoCodes, listDemoCodes, type DemoCode } from './codes.js';
-import { fail, loadConfigOrExit, openConfiguredDatabase, runningEmbeddedServer } from './cli.js';
+import { demoDataPlace, fail, loadConfigOrExit, openConfiguredDatabase } from './cli.js';
 import { moscowToday } from './dates.js';
 import { LOCAL_TOKEN_HEADER } from './internal.routes.js';
 import { ensureDemoToday, loadDemoData } from './seed.js';
@@ -35,15 +36,21 @@ async function readDatabase(config: Config): Promise<DemoCode[]> {
 async function main() {
   const config = loadConfigOrExit();
   if (!config.demoData) fail('DEMO_DATA=false: demo data is off, there are no demo codes.');
-  const server = runningEmbeddedServer(config);
+  const place = demoDataPlace(config, 'demo:codes');
+  if (place.kind === 'refuse') fail(place.message);
   let rows: DemoCode[];
-  if (server) {
+  if (place.kind === 'ask') {
+    const { server, dataDir } = place;
+    if (place.elsewhere)
+      process.stderr.write(
+        `No database in ${config.dataDir}: asking the server running with DATA_DIR=${dataDir}\n`,
+      );
     try {
       rows = await askServer(server);
     } catch (err) {
       // Never open the folder behind a live server's back: PGlite would be corrupted.
       fail(
-        `Attesta (pid ${server.pid}) holds the embedded database in ${config.dataDir} but did not answer ` +
+        `Attesta (pid ${server.pid}) holds the embedded database in ${dataDir} but did not answer ` +
           `on port ${server.port}: ${(err as Error).message}\nRestart it or stop it, then try again.`,
       );
     }

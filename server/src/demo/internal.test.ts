@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count } from 'drizzle-orm';
@@ -8,7 +8,14 @@ import { createTestDatabase, testConfig } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
 import type { Database } from '../db/client.js';
 import { diagnostics, oo, users } from '../db/schema/index.js';
-import { readServerFile, removeServerFile, serverFilePath, writeServerFile } from '../lib/server-file.js';
+import {
+  readServerFile,
+  removeServerFile,
+  runningServerDataDirs,
+  serverFilePath,
+  writeServerFile,
+} from '../lib/server-file.js';
+import { demoDataPlace } from './cli.js';
 import { moscowToday } from './dates.js';
 import { LOCAL_TOKEN_HEADER } from './internal.routes.js';
 import { startDemo } from './startup.js';
@@ -129,6 +136,84 @@ describe('server.json', () => {
       expect(readServerFile(dir)).toBeNull();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('where the demo tools find the data (demoDataPlace)', () => {
+  const registry = mkdtempSync(join(tmpdir(), 'attesta-registry-'));
+  const serverDir = mkdtempSync(join(tmpdir(), 'attesta-server-data-'));
+  const emptyDir = join(tmpdir(), `attesta-no-data-${process.pid}`);
+  const configOf = (dataDir: string, url?: string) =>
+    ({ dataDir, databaseUrl: url }) as unknown as Parameters<typeof demoDataPlace>[0];
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.ATTESTA_SERVER_REGISTRY;
+    process.env.ATTESTA_SERVER_REGISTRY = registry;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.ATTESTA_SERVER_REGISTRY;
+    else process.env.ATTESTA_SERVER_REGISTRY = saved;
+    for (const dir of [registry, serverDir, emptyDir]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses, creating nothing, when DATA_DIR has no database and no server runs', () => {
+    const place = demoDataPlace(configOf(emptyDir), 'demo:codes');
+    expect(place.kind).toBe('refuse');
+    expect(place.kind === 'refuse' && place.message).toContain('DATA_DIR=<folder> npm run demo:codes');
+    expect(existsSync(emptyDir)).toBe(false);
+  });
+
+  it('asks the server running with another data folder, and refuses when several run', () => {
+    // Live processes other than this one (the tools ignore a server file of their own pid).
+    writeServerFile(serverDir, { pid: process.ppid, port: 3999, token: TOKEN });
+    try {
+      const place = demoDataPlace(configOf(emptyDir), 'demo:codes');
+      expect(place).toMatchObject({
+        kind: 'ask',
+        dataDir: serverDir,
+        elsewhere: true,
+        server: { port: 3999 },
+      });
+      // The server's own folder: asked as the owner, not as another one.
+      expect(demoDataPlace(configOf(serverDir), 'demo:codes')).toMatchObject({
+        kind: 'ask',
+        elsewhere: false,
+      });
+      // A second live server elsewhere (pid 1 is alive too).
+      const second = mkdtempSync(join(tmpdir(), 'attesta-server-data-2-'));
+      try {
+        writeServerFile(second, { pid: 1, port: 4000, token: TOKEN });
+        const place2 = demoDataPlace(configOf(emptyDir), 'demo:codes');
+        expect(place2.kind).toBe('refuse');
+        expect(place2.kind === 'refuse' && place2.message).toContain(second);
+        removeServerFile(second, 1);
+      } finally {
+        rmSync(second, { recursive: true, force: true });
+      }
+    } finally {
+      removeServerFile(serverDir, process.ppid);
+    }
+    // Gone with its server.json: nothing to ask any more.
+    expect(runningServerDataDirs()).toEqual([]);
+    expect(demoDataPlace(configOf(emptyDir), 'demo:codes').kind).toBe('refuse');
+  });
+
+  it('opens a folder that has a database, or DATABASE_URL', () => {
+    mkdirSync(join(serverDir, 'pglite'), { recursive: true });
+    writeFileSync(join(serverDir, 'pglite', 'PG_VERSION'), '17\n');
+    expect(demoDataPlace(configOf(serverDir), 'demo:codes')).toEqual({ kind: 'open' });
+    expect(demoDataPlace(configOf(emptyDir, 'postgres://x/y'), 'demo:codes')).toEqual({ kind: 'open' });
+  });
+
+  it('forgets entries of servers gone (a dead pid)', () => {
+    const dead = mkdtempSync(join(tmpdir(), 'attesta-server-dead-'));
+    try {
+      writeServerFile(dead, { pid: 2 ** 22 + 12345, port: 4001, token: TOKEN });
+      expect(runningServerDataDirs()).toEqual([]);
+      expect(readdirSync(registry)).toEqual([]);
+    } finally {
+      rmSync(dead, { recursive: true, force: true });
     }
   });
 });
