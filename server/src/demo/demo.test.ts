@@ -6,6 +6,7 @@ import {
   answerValueSchemaFor,
   clozePlaceholders,
   contentSchemaFor,
+  isManualAnswerType,
   referenceSchemaFor,
   scoringSchemaFor,
   taskDefinitionSchema,
@@ -101,6 +102,7 @@ async function demoTests() {
     .select({
       testId: schema.subjectTests.id,
       testName: schema.subjectTests.name,
+      isOpen: schema.subjectTests.isOpen,
       variant: schema.variants.number,
       position: schema.variantTasks.position,
       vtMax: schema.variantTasks.maxScore,
@@ -154,7 +156,8 @@ describe('demo seed', () => {
   it('has subject tests of ≥2 variants × ≥10 tasks, each variant covering every answer type', async () => {
     const rows = await demoTests();
     const tests = new Map<string, Map<number, string[]>>();
-    for (const row of rows) {
+    // The open practice test is built of the automatically scored tasks only (see the next test).
+    for (const row of rows.filter((r) => !r.isOpen)) {
       const variants = tests.get(row.testName) ?? new Map<number, string[]>();
       variants.set(row.variant, [...(variants.get(row.variant) ?? []), row.task.answerType]);
       tests.set(row.testName, variants);
@@ -173,6 +176,19 @@ describe('demo seed', () => {
     expect(test!.instructionHtml).toContain('Инструкция');
     expect(test!.markScale.map((m) => m.mark)).toEqual(['5', '4', '3', '2']);
     expect(test!.markScale.map((m) => m.level)).toContain('базовый');
+  });
+
+  it('has an open test for the demo guest, every task scored automatically, in no diagnostic', async () => {
+    const rows = (await demoTests()).filter((r) => r.isOpen);
+    expect(new Set(rows.map((r) => r.testName)).size).toBe(1);
+    expect(new Set(rows.map((r) => r.variant)).size).toBeGreaterThanOrEqual(2);
+    for (const { task } of rows) expect(isManualAnswerType(task.answerType), task.answerType).toBe(false);
+    const inDiagnostic = await db
+      .select({ id: schema.diagnosticSubjectTests.diagnosticId })
+      .from(schema.diagnosticSubjectTests)
+      .innerJoin(schema.subjectTests, eq(schema.subjectTests.id, schema.diagnosticSubjectTests.subjectTestId))
+      .where(eq(schema.subjectTests.isOpen, true));
+    expect(inDiagnostic).toEqual([]);
   });
 
   it('has an interactive task (html container speaking the runner protocol) in both informatics variants', async () => {

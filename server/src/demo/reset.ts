@@ -97,6 +97,16 @@ export async function deleteDemoData(tx: Tx): Promise<void> {
       .from(subjectTests)
       .where(inArray(subjectTests.subjectExamId, examIds)),
   );
+  // The open diagnostics guests sat the demo's open tests through (docs/open-tests.md).
+  diagnosticIds.push(
+    ...(
+      await tx
+        .select({ id: diagnosticSubjectTests.diagnosticId })
+        .from(diagnosticSubjectTests)
+        .innerJoin(diagnostics, eq(diagnostics.id, diagnosticSubjectTests.diagnosticId))
+        .where(and(eq(diagnostics.kind, 'open'), inArray(diagnosticSubjectTests.subjectTestId, testIds)))
+    ).map((r) => r.id),
+  );
   const variantIds = ids(
     await tx.select({ id: variants.id }).from(variants).where(inArray(variants.subjectTestId, testIds)),
   );
@@ -108,17 +118,17 @@ export async function deleteDemoData(tx: Tx): Promise<void> {
   ).map((r) => r.id);
 
   // Registrations first: they reference students, schools, classes, content and the diagnostic.
-  await tx
-    .delete(participantTests)
-    .where(
-      or(
-        inArray(participantTests.diagnosticId, diagnosticIds),
-        inArray(participantTests.studentId, studentIds),
-        inArray(participantTests.workerId, workerIds),
-        inArray(participantTests.schoolId, schoolIds),
-        inArray(participantTests.subjectTestId, testIds),
-      ),
-    );
+  await tx.delete(participantTests).where(
+    or(
+      inArray(participantTests.diagnosticId, diagnosticIds),
+      inArray(participantTests.studentId, studentIds),
+      inArray(participantTests.workerId, workerIds),
+      inArray(participantTests.schoolId, schoolIds),
+      inArray(participantTests.subjectTestId, testIds),
+      // A demo login's attempts at real open tests go with the login.
+      inArray(participantTests.guestUserId, userIds),
+    ),
+  );
   await tx
     .delete(diagnosticSubjectTests)
     .where(

@@ -41,6 +41,7 @@ import {
 } from './data/org.js';
 import { birthDateFor, nameGenerator } from './data/people.js';
 import { DEMO_SUBJECT_TESTS } from './data/subject-tests.js';
+import { openMathPractice } from './data/open-practice.js';
 import { seededRandom } from './data/task-builders.js';
 import { demoWindow } from './dates.js';
 
@@ -300,7 +301,7 @@ async function insertContent(tx: Tx): Promise<Map<string, number>> {
     return id;
   };
 
-  for (const test of DEMO_SUBJECT_TESTS) {
+  for (const test of [...DEMO_SUBJECT_TESTS, openMathPractice]) {
     const maxScore = checkParallel(test);
     let subjectId = subjectIds.get(test.subject.code);
     if (subjectId === undefined) {
@@ -334,10 +335,12 @@ async function insertContent(tx: Tx): Promise<Map<string, number>> {
         procedureHtml: procedureHtml(test),
         instructionHtml: test.instructionHtml,
         markScale: markScale(maxScore),
+        isOpen: test.isOpen ?? false,
       })
       .returning({ id: subjectTests.id });
     const subjectTestId = testRow!.id;
-    testIds.set(test.name, subjectTestId);
+    // The demo diagnostic takes the tests listed here; an open test is sat through no diagnostic of staff.
+    if (!test.isOpen) testIds.set(test.name, subjectTestId);
 
     for (const [v, variantTasksData] of test.variants.entries()) {
       const [variant] = await tx

@@ -16,6 +16,8 @@ export interface DemoSubjectTest {
   instructionHtml: string;
   /** Parallel variants: the same answer type and max score at every position. */
   variants: DemoTask[][];
+  /** Open to guests (docs/open-tests.md); such a test is in no demo diagnostic. */
+  isOpen?: boolean;
 }
 
 export const DEMO_SUBJECTS = {
