@@ -127,7 +127,7 @@ describe('content authoring', () => {
   it('imports GIFT, builds, previews and publishes a subject test, which a participant takes and gets scored', async () => {
     const { context, page } = await newPage(browser);
     try {
-      await page.goto('/login');
+      await page.goto('/login?tab=password');
       await page.locator('input[name="login"]').fill('admin');
       await page.locator('input[name="password"]').fill(PASSWORD);
       await page.getByTestId('login-submit').click();
@@ -332,7 +332,7 @@ describe('interactive containers', () => {
   it('uploads a container as a zip, previews it sandboxed through a signed link, and adds a version', async () => {
     const { context, page } = await newPage(browser);
     try {
-      await page.goto('/login');
+      await page.goto('/login?tab=password');
       await page.locator('input[name="login"]').fill('admin');
       await page.locator('input[name="password"]').fill(PASSWORD);
       await page.getByTestId('login-submit').click();

@@ -18,6 +18,7 @@ describe('signing in', () => {
     try {
       await page.goto('/');
       await page.waitForURL(/\/login/);
+      await page.getByTestId('login-tab-password').click();
       await page.locator('input[name="login"]').fill(role);
       await page.locator('input[name="password"]').fill(process.env.DEMO_PASSWORD ?? 'demo');
       await page.getByTestId('login-submit').click();
@@ -40,6 +41,8 @@ describe('signing in', () => {
     const { context, page } = await newPage(browser);
     try {
       await page.goto('/login');
+      // The page leads with the activation code; staff take the second tab.
+      await page.getByTestId('login-tab-password').click();
       await page.locator('input[name="login"]').fill('coordinator');
       await page.locator('input[name="password"]').fill('wrong-password');
       await page.getByTestId('login-submit').click();

@@ -66,7 +66,7 @@ describe('live room monitoring', () => {
     try {
       // The organizator signs in and opens the room.
       const org = staff.page;
-      await org.goto('/login');
+      await org.goto('/login?tab=password');
       await org.locator('input[name="login"]').fill('organizator');
       await org.locator('input[name="password"]').fill(process.env.DEMO_PASSWORD ?? 'demo');
       await org.getByTestId('login-submit').click();

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 async function signIn(page: Page, login: string) {
-  await page.goto('/login');
+  await page.goto('/login?tab=password');
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill(PASSWORD);
   await page.getByTestId('login-submit').click();

@@ -15,27 +15,40 @@ describe('login page', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('offers both ways to sign in, with labelled fields and links', async () => {
+  it('leads with the activation code, offers the password second, with labelled fields and links', async () => {
     fakeServer({});
-    renderApp('/login');
+    const { router } = renderApp('/login');
     const title = await screen.findByTestId('login-title');
     expect(title).toHaveTextContent('Вход');
     expect(title).toHaveFocus();
-    expect(screen.getByRole('tab', { name: 'По логину и паролю' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByRole('tab', { name: 'По коду активации' })).toBeInTheDocument();
-    expect(screen.getByLabelText(/^Логин/)).toBeInTheDocument();
-    expect(screen.getByLabelText(/^Пароль/)).toBeInTheDocument();
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['По коду активации', 'По логину и паролю']);
+    expect(screen.getByRole('tab', { name: 'По коду активации' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByLabelText(/^Код активации/)).toBeInTheDocument();
+    expect(screen.queryByLabelText(/^Пароль/)).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Регистрация' })).toHaveAttribute('href', '/account/register');
     expect(screen.getByRole('link', { name: 'Забыли пароль?' })).toHaveAttribute('href', '/account/forgot');
 
-    await userEvent.click(screen.getByRole('tab', { name: 'По коду активации' }));
-    expect(screen.getByLabelText(/^Код активации/)).toBeInTheDocument();
-    expect(screen.queryByLabelText(/^Пароль/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'По логину и паролю' }));
+    expect(screen.getByLabelText(/^Логин/)).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Пароль/)).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?tab=password');
+  });
+
+  it.each([
+    ['/login?returnUrl=%2Fcoordinator%2Fstudents', 'По логину и паролю'],
+    ['/login?returnUrl=%2Fparticipant%2Fwork', 'По коду активации'],
+    ['/login?tab=code&returnUrl=%2Fadmin', 'По коду активации'],
+  ])('opens %s on the tab «%s»', async (url, tab) => {
+    fakeServer({});
+    renderApp(url);
+    await screen.findByTestId('login-title');
+    expect(screen.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
   });
 
   it('validates before sending', async () => {
     const server = fakeServer({});
-    renderApp('/login');
+    renderApp('/login?tab=password');
     await userEvent.click(await screen.findByTestId('login-submit'));
     expect(await screen.findAllByText('Заполните поле')).toHaveLength(2);
     expect(screen.getByLabelText(/^Логин/)).toHaveFocus();
@@ -47,7 +60,7 @@ describe('login page', () => {
       'POST /api/Account/login': () => loginAnswer(users.coordinator),
       'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
     });
-    const { router } = renderApp('/login');
+    const { router } = renderApp('/login?tab=password');
     await userEvent.type(await screen.findByLabelText(/^Логин/), 'coordinator');
     await userEvent.type(screen.getByLabelText(/^Пароль/), 'demo');
     await userEvent.click(screen.getByTestId('login-submit'));
@@ -90,7 +103,7 @@ describe('login page', () => {
     ],
   ])('shows the server refusal inline (%#)', async (response, message) => {
     fakeServer({ 'POST /api/Account/login': () => response });
-    const { router } = renderApp('/login');
+    const { router } = renderApp('/login?tab=password');
     await userEvent.type(await screen.findByLabelText(/^Логин/), 'coordinator');
     await userEvent.type(screen.getByLabelText(/^Пароль/), 'wrong');
     await userEvent.click(screen.getByTestId('login-submit'));
@@ -217,7 +230,7 @@ describe('login page', () => {
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
     );
-    renderApp('/login');
+    renderApp('/login?tab=password');
     await userEvent.type(await screen.findByLabelText(/^Логин/), 'a');
     await userEvent.type(screen.getByLabelText(/^Пароль/), 'b');
     await userEvent.click(screen.getByTestId('login-submit'));

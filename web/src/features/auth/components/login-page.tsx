@@ -7,11 +7,25 @@ import { PasswordLoginForm } from './password-login-form';
 
 type LoginTab = 'password' | 'code';
 
-/** `/login`: by login and password, or by an activation code (participants). `?tab=code` opens the second tab. */
+/**
+ * The tab the page opens on: `?tab=`, else the password when the user was sent here from a staff
+ * page (`returnUrl` outside the participant's pages), else the activation code — most people who
+ * sign in are participants with a code. Not remembered per device: a classroom computer a teacher
+ * used must still lead the next student to the code.
+ */
+function initialTab(params: URLSearchParams): LoginTab {
+  const asked = params.get('tab');
+  if (asked === 'code' || asked === 'password') return asked;
+  const returnUrl = params.get('returnUrl');
+  if (returnUrl && !/^\/(participant|exam)(\/|$)/.test(returnUrl)) return 'password';
+  return 'code';
+}
+
+/** `/login`: by an activation code (participants, first) or by login and password (`?tab=password`). */
 export function LoginPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const tab: LoginTab = params.get('tab') === 'code' ? 'code' : 'password';
+  const tab: LoginTab = initialTab(params);
 
   return (
     <Stack gap="lg">
@@ -20,26 +34,26 @@ export function LoginPage() {
         <Tabs
           value={tab}
           onChange={(next) => {
+            const chosen: LoginTab = next === 'password' ? 'password' : 'code';
             const nextParams = new URLSearchParams(params);
-            if (next === 'code') nextParams.set('tab', 'code');
-            else nextParams.delete('tab');
+            nextParams.set('tab', chosen);
             setParams(nextParams, { replace: true });
           }}
           keepMounted={false}
         >
           <Tabs.List aria-label={t('login.tabsLabel')} grow mb="lg">
-            <Tabs.Tab value="password" data-testid="login-tab-password">
-              {t('login.tabPassword')}
-            </Tabs.Tab>
             <Tabs.Tab value="code" data-testid="login-tab-code">
               {t('login.tabCode')}
             </Tabs.Tab>
+            <Tabs.Tab value="password" data-testid="login-tab-password">
+              {t('login.tabPassword')}
+            </Tabs.Tab>
           </Tabs.List>
-          <Tabs.Panel value="password">
-            <PasswordLoginForm />
-          </Tabs.Panel>
           <Tabs.Panel value="code">
             <CodeLoginForm />
+          </Tabs.Panel>
+          <Tabs.Panel value="password">
+            <PasswordLoginForm />
           </Tabs.Panel>
         </Tabs>
       </Paper>
