@@ -9,7 +9,9 @@
 //   (b) report alone  — GET /api/reports/detailed?format=xlsx of the 300,000 results → 202, the
 //                       queue item polled until done: duration, the server's peak RSS (VmHWM of
 //                       /proc/<pid>/status, reset before the phase) and the file (size, rows);
-//   (c) both at once  — the same report while saves run at 1,000/s until it is done;
+//   (c) both at once  — the same report, asked for 2 s after saves began at 1,000/s (their first
+//                       second opens the connections), while they run until it is done; the
+//                       saves slower than 100 ms are counted by second to show where they fall;
 //   (a') saves alone again, after it (how much the box itself drifted during the run).
 // The 300,000 × 20 results are seeded by SQL (generate_series) once into a template database
 // (attesta_bench_reports_seed_<rows>); each run copies it (CREATE DATABASE … TEMPLATE).
@@ -230,6 +232,23 @@ function sampleMemory(pid) {
 }
 
 // ---------------------------------------------------------------- the report through HTTP
+/** Counts the saves slower than 100 ms by the second of the phase they ended in (and their maximum). */
+function slowSaves() {
+  const t0 = performance.now();
+  const slow = new Map();
+  return {
+    record(ms) {
+      if (ms < 100) return;
+      const second = Math.floor((performance.now() - t0) / 1000);
+      const bucket = slow.get(second) ?? { count: 0, max: 0 };
+      bucket.count++;
+      bucket.max = Math.max(bucket.max, Math.round(ms));
+      slow.set(second, bucket);
+    },
+    bySecond: () => Object.fromEntries([...slow].sort(([a], [b]) => a - b)),
+  };
+}
+
 async function adminSession(base, pool) {
   const { hashPassword } = await import(src('lib/password.ts'));
   const password = 'bench-reports-Pa55word';
@@ -288,10 +307,14 @@ async function detailedJob(base, headers, diagnosticId) {
   if (res.status !== 202) throw new Error(`detailed: expected 202, got ${res.status} ${await res.text()}`);
   const { queueItemId } = await res.json();
   const progress = [];
+  const steps = [];
   for (;;) {
     await sleep(250);
     const item = await (await fetch(`${base}/api/reports/queue/${queueItemId}`, { headers })).json();
-    if (progress.at(-1) !== item.progress) progress.push(item.progress);
+    if (progress.at(-1) !== item.progress) {
+      progress.push(item.progress);
+      steps.push({ at: Math.round(performance.now() - t0), status: item.status, progress: item.progress });
+    }
     if (item.status === 'failed') throw new Error(`report job failed: ${item.errorCode} ${item.error}`);
     if (item.status !== 'done') continue;
     return {
@@ -301,6 +324,8 @@ async function detailedJob(base, headers, diagnosticId) {
       rows: item.result.rows,
       resultFileId: item.resultFileId,
       progressSteps: progress.length,
+      steps,
+      startedAtMs: t0,
     };
   }
 }
@@ -347,7 +372,10 @@ async function main() {
       );
 
     log(`(a) saves alone at ${RATE}/s, ${process.env.BENCH_SECONDS} s`);
-    const before = await saves({});
+    const slowBefore = slowSaves();
+    const before = await saves({ onLatency: slowBefore.record });
+    before.slowBySecond = slowBefore.bySecond();
+    log(`    saves over 100 ms by second: ${JSON.stringify(before.slowBySecond)}`);
     log(
       `    p50 ${before.p50} ms, p99 ${before.p99} ms, ${before.savesPerSecond}/s, errors ${before.errors + before.non2xx}`,
     );
@@ -366,8 +394,21 @@ async function main() {
 
     log(`(c) the same report while saves run at ${RATE}/s`);
     stop = sampleMemory(child.pid);
-    const job = detailedJob(base, headers, diagnosticId);
-    const [during, withSaves] = await Promise.all([saves({ until: job.catch(() => undefined) }), job]);
+    // The job is asked for once the saves run steadily (their first second opens 50 connections).
+    const slowDuring = slowSaves();
+    let job;
+    const during = await saves({
+      onLatency: slowDuring.record,
+      until: sleep(2000).then(() => (job = detailedJob(base, headers, diagnosticId)).catch(() => undefined)),
+    });
+    const withSaves = await job;
+    during.slowBySecond = slowDuring.bySecond();
+    log(
+      `    saves over 100 ms by second (the report asked for at 2 s): ${JSON.stringify(during.slowBySecond)}`,
+    );
+    log(
+      `    job progress: ${withSaves.steps.map((s) => `${(s.at / 1000).toFixed(1)}s ${s.progress}`).join(' | ')}`,
+    );
     withSaves.memory = stop();
     log(
       `    saves p50 ${during.p50} ms, p99 ${during.p99} ms, ${during.savesPerSecond}/s; report ${withSaves.seconds} s, peak RSS ${withSaves.memory.peakMb} MB`,
@@ -408,6 +449,13 @@ async function main() {
   }
 }
 
+const slowText = (bySecond) =>
+  Object.keys(bySecond ?? {}).length
+    ? Object.entries(bySecond)
+        .map(([second, { count, max }]) => `${second} s: ${count} (${max})`)
+        .join(', ')
+    : 'none';
+
 function markdown(r) {
   const s = (x) => `${x.savesPerSecond} | ${x.p50} | ${x.p99} | ${x.errors + x.non2xx}`;
   const m = (x) =>
@@ -425,6 +473,8 @@ function markdown(r) {
     '|---|---|---|',
     `| (b) alone | ${m(r.alone)} |`,
     `| (c) with saves at ${r.rate}/s | ${m(r.withSaves)} |`,
+    '',
+    `Saves slower than 100 ms, by the second of the phase (count, slowest ms): (a) ${slowText(r.before.slowBySecond)}; (c), the report asked for at 2 s and done at ${Math.round(2 + r.withSaves.seconds)} s: ${slowText(r.during.slowBySecond)}.`,
     '',
     `The file: ${r.file.fileMb} MB, ${r.file.sheetRows.toLocaleString('en')} sheet rows (title, header and ${r.alone.rows.toLocaleString('en')} results); its download (\`GET /api/files/{id}\`) took ${r.file.seconds} s with the server's peak RSS at ${r.file.memory.peakMb} MB.`,
   ].join('\n');

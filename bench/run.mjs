@@ -299,7 +299,7 @@ export function httpSaves(
   base,
   works,
   acked,
-  { rate, duration = SECONDS, until, seqBase = rate ? 3_000_000 : 2_000_000 } = {},
+  { rate, duration = SECONDS, until, seqBase = rate ? 3_000_000 : 2_000_000, onLatency } = {},
 ) {
   // autocannon resets a connection's context each time its request list restarts, so the
   // sequence lives here: request i writes work i mod W, task (i div W) mod T, seq base + i.
@@ -345,6 +345,8 @@ export function httpSaves(
       (err, result) => (err ? reject(err) : resolve(result)),
     );
     instance.on('error', reject);
+    // Each response's latency as it arrives (for a timeline of the slow ones), when asked.
+    if (onLatency) instance.on('response', (_client, _status, _bytes, ms) => onLatency(ms));
     until?.finally(() => instance.stop());
   });
 }
