@@ -17,6 +17,7 @@ import { modules } from './modules/index.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { healthRoutes } from './plugins/health.js';
 import { clientErrorHandler, frameworkErrors, hygienePlugin } from './plugins/hygiene.js';
+import { requestLogPlugin } from './plugins/request-log.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { securityPlugin } from './plugins/security.js';
 import { registerStubs, trackRoutes } from './plugins/stubs.js';
@@ -67,6 +68,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    // Which requests are logged is plugins/request-log.ts's choice, not two lines for every one.
+    disableRequestLogging: true,
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
@@ -142,6 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(errorsPlugin);
   await app.register(hygienePlugin);
+  await app.register(requestLogPlugin, { mode: config.logRequests, slowMs: config.logSlowRequestMs });
   await app.register(securityPlugin);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(openapiPlugin);

@@ -63,6 +63,9 @@ const envSchema = z.object({
     .default(1024 * 1024),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(100_000).default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Which requests get a log line: `slow` (the default: those over LOG_SLOW_REQUEST_MS), `all`, `none`. */
+  LOG_REQUESTS: z.enum(['slow', 'all', 'none']).default('slow'),
+  LOG_SLOW_REQUEST_MS: z.coerce.number().int().min(1).default(1000),
   DEMO_DATA: bool.default(true),
   DEMO_PASSWORD: z.string().min(1).default('demo'),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
@@ -128,6 +131,9 @@ export interface Config {
   /** Bytes a participant or guest may keep in uploaded files (answer files, general uploads, feedback). */
   uploadQuotaBytes: number;
   logLevel: Env['LOG_LEVEL'];
+  /** Request lines: one at the response (method, redacted URL, status, time), for slow ones only by default. */
+  logRequests: Env['LOG_REQUESTS'];
+  logSlowRequestMs: number;
   demoData: boolean;
   demoPassword: string;
   smtpUrl: string | undefined;
@@ -236,6 +242,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: env.BODY_LIMIT_BYTES,
     uploadQuotaBytes: env.UPLOAD_QUOTA_MB * 1024 * 1024,
     logLevel: env.LOG_LEVEL,
+    logRequests: env.LOG_REQUESTS,
+    logSlowRequestMs: env.LOG_SLOW_REQUEST_MS,
     demoData: env.DEMO_DATA,
     demoPassword: env.DEMO_PASSWORD,
     smtpUrl: env.SMTP_URL,

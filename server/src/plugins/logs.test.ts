@@ -27,7 +27,8 @@ let room: Room;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = testConfig({ LOG_LEVEL: 'info' });
+  // Every request logged (LOG_REQUESTS=all), so that its URL too is searched for secrets.
+  const config = testConfig({ LOG_LEVEL: 'info', LOG_REQUESTS: 'all' });
   app = await buildApp(config, {
     database,
     web: false,
