@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'student.update',
   'student.delete',
   'roster.import',
+  'roster.staff_import',
   'organizator.create',
   'organizator.update',
   'organizator.block',

@@ -52,7 +52,7 @@ import {
   reportSpecificationQuerySchema,
   reportSpecificationSchema,
 } from './reports.js';
-import { rosterImportResultSchema, rosterTemplateQuerySchema } from './roster.js';
+import { rosterImportResultSchema, rosterTemplateQuerySchema, staffImportResultSchema } from './roster.js';
 import { idParamSchema } from './user.js';
 import { helpListQuerySchema, helpListSchema, helpSectionSchema } from './help.js';
 import { listResponseSchema } from './paging.js';
@@ -197,4 +197,6 @@ export const MORE_CALL_SCHEMAS = {
   // its fields); the template is a file, not JSON.
   'POST /api/admin/roster/import': { response: rosterImportResultSchema },
   'GET /api/admin/roster/template': { query: rosterTemplateQuerySchema },
+  'POST /api/admin/roster/staff/import': { response: staffImportResultSchema },
+  'GET /api/admin/roster/staff/template': { query: rosterTemplateQuerySchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

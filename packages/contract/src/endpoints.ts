@@ -1223,6 +1223,20 @@ export const OUR_ENDPOINTS = [
     meaning: 'the roster import template (xlsx or csv)',
     ours: true,
   },
+  {
+    method: 'POST',
+    path: '/api/admin/roster/staff/import',
+    roles: ['coordinator', 'admin'],
+    meaning: 'import organizators, coordinators and workers of schools from an xlsx or csv file',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/roster/staff/template',
+    roles: ['coordinator', 'admin'],
+    meaning: 'the staff import template (xlsx or csv)',
+    ours: true,
+  },
   // results pushed by another Attesta instance (issue 13)
   {
     method: 'POST',

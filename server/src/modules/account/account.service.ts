@@ -566,6 +566,27 @@ export class AccountService {
   }
 }
 
+/**
+ * Sends each account its password-reset link, the way a new account set up by staff gets its
+ * first password (accounts made by an import have none). Not awaited by the caller's answer: a
+ * failure is logged, and the mailer keeps its outbox row.
+ */
+export async function sendPasswordSetupMails(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  accounts: { userId: number; email: string }[],
+  origin: string,
+): Promise<void> {
+  for (const { userId, email } of accounts) {
+    try {
+      const token = await repo.issueEmailToken(ctx.db, userId, 'reset', RESET_TTL_MS);
+      await ctx.mailer.send(resetMail(email, origin, token));
+    } catch (err) {
+      log.error({ err, userId }, 'password setup mail failed');
+    }
+  }
+}
+
 // ---- messages ---------------------------------------------------------------------------------
 
 function confirmationMail(to: string, origin: string, token: string): MailMessage {

@@ -30,6 +30,10 @@ import * as repo from './organizator.repo.js';
  */
 const MANAGEABLE_ROLES: readonly Role[] = ['organizator', 'participant', 'guest'];
 
+/** Whether a coordinator may manage an account holding these roles (at their own school). */
+export const manageableByCoordinator = (roles: readonly Role[]) =>
+  roles.every((r) => MANAGEABLE_ROLES.includes(r));
+
 const fieldError = (path: string, message: string) =>
   badRequest('validation_failed', `${path} ${message}`, [{ path, message }]);
 
@@ -42,7 +46,7 @@ async function assertOrganizatorOfSchool(db: DbOrTx, schoolId: number, id: numbe
   const ok =
     target.schoolId === schoolId &&
     target.roles.includes('organizator') &&
-    target.roles.every((r) => MANAGEABLE_ROLES.includes(r));
+    manageableByCoordinator(target.roles);
   if (!ok) throw forbidden('This organizator is outside your scope');
   return target;
 }
@@ -99,6 +103,66 @@ interface SaveOutcome {
   passwordSet: boolean;
 }
 
+/** What a staff member's worker row holds: the person of a school, whose position decides the worker tests. */
+export type StaffWorkerValues = Pick<
+  repo.WorkerInsert,
+  'schoolId' | 'positionId' | 'surname' | 'name' | 'patronymic' | 'email' | 'externalId'
+>;
+
+/** Creates (no id) or updates a staff member's worker row; its id. */
+export async function saveStaffWorker(tx: Tx, id: number | null, values: StaffWorkerValues): Promise<number> {
+  if (id === null) return repo.insertWorker(tx, values);
+  await repo.updateWorker(tx, id, values);
+  return id;
+}
+
+/** What a staff account (an organizator's, a coordinator's) holds besides its role. */
+export interface StaffAccountValues {
+  login: string;
+  email: string | null;
+  surname: string;
+  name: string;
+  patronymic: string | null;
+  schoolId: number;
+  workerId: number;
+}
+
+/**
+ * A staff account of a school with its role. Without a password hash the account cannot log in
+ * with a password until its owner sets one (the e-mailed link of a password reset).
+ */
+export async function createStaffAccount(
+  tx: Tx,
+  values: StaffAccountValues,
+  role: Role,
+  passwordHash: string | null,
+): Promise<number> {
+  const id = await repo.insertUser(tx, {
+    ...values,
+    passwordHash,
+    // The coordinator or administrator entering the address vouches for it.
+    emailConfirmedAt: values.email ? new Date() : null,
+  });
+  await repo.addRole(tx, id, role);
+  return id;
+}
+
+/**
+ * Changes a staff account's fields (a changed e-mail counts as confirmed, as on creation) and
+ * gives it the role if it lacks it.
+ */
+export async function updateStaffAccount(
+  tx: Tx,
+  id: number,
+  changes: Partial<StaffAccountValues>,
+  role: Role,
+): Promise<void> {
+  const write: Partial<repo.UserInsert> = { ...changes };
+  if (changes.email !== undefined) write.emailConfirmedAt = changes.email ? new Date() : null;
+  if (Object.keys(write).length) await repo.updateUser(tx, id, write);
+  await repo.addRole(tx, id, role);
+}
+
 async function createOrganizator(
   tx: Tx,
   actor: Actor,
@@ -109,23 +173,18 @@ async function createOrganizator(
 ): Promise<SaveOutcome> {
   await assertLoginAndEmailFree(tx, body.login, body.email);
   const person = { surname: body.surname, name: body.name, patronymic: body.patronymic ?? null };
-  const workerId = await repo.insertWorker(tx, {
+  const workerId = await saveStaffWorker(tx, null, {
     schoolId,
     positionId: body.positionId ?? null,
     ...person,
     email: body.email ?? null,
   });
-  const id = await repo.insertUser(tx, {
-    login: body.login,
-    email: body.email ?? null,
-    ...person,
+  const id = await createStaffAccount(
+    tx,
+    { login: body.login, email: body.email ?? null, ...person, schoolId, workerId },
+    'organizator',
     passwordHash,
-    schoolId,
-    workerId,
-    // The coordinator entering the address vouches for it, as an administrator does.
-    emailConfirmedAt: body.email ? new Date() : null,
-  });
-  await repo.addRole(tx, id, 'organizator');
+  );
   await repo.replaceAssignments(tx, id, unique(body.classIds), unique(body.buildingIds));
   await audit(tx, {
     userId: actor.auth.userId,

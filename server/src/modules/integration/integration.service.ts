@@ -8,7 +8,7 @@ import type {
   IntegrationReportAllQuery,
   PakSpecifications,
 } from '@attesta/contract';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import {
   schools,
   specificationElements,
@@ -176,6 +176,21 @@ export async function pakSpecifications(
 }
 
 /**
+ * Worker positions by their names, each created when no position has it yet (positions are a
+ * shared catalogue, named by whoever loads workers).
+ */
+export async function positionIdsByName(tx: Tx, names: string[]): Promise<Map<string, number>> {
+  const unique = [...new Set(names)];
+  if (!unique.length) return new Map();
+  await tx
+    .insert(workerPositions)
+    .values(unique.map((name) => ({ name })))
+    .onConflictDoNothing();
+  const positions = await tx.select().from(workerPositions).where(inArray(workerPositions.name, unique));
+  return new Map(positions.map((p) => [p.name, p.id]));
+}
+
+/**
  * Creates or updates workers by the sender's external id, all or nothing: the same body twice
  * gives the same rows (the second time every worker is `unchanged`). A school is named by its
  * code (400 `not_found` for an unknown one, 403 for a school outside the key's ОО); a position by
@@ -198,16 +213,10 @@ export async function createWorkers(c: Caller, body: CreateWorkersBody): Promise
     throw forbidden('a school outside the ОО of this key');
 
   return c.db.transaction(async (tx) => {
-    const names = [...new Set(body.workers.flatMap((w) => (w.position ? [w.position] : [])))];
-    if (names.length)
-      await tx
-        .insert(workerPositions)
-        .values(names.map((name) => ({ name })))
-        .onConflictDoNothing();
-    const positions = names.length
-      ? await tx.select().from(workerPositions).where(inArray(workerPositions.name, names))
-      : [];
-    const positionId = new Map(positions.map((p) => [p.name, p.id]));
+    const positionId = await positionIdsByName(
+      tx,
+      body.workers.flatMap((w) => (w.position ? [w.position] : [])),
+    );
     const existing = await tx
       .select()
       .from(workers)

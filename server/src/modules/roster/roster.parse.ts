@@ -39,11 +39,27 @@ const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase().replace(
 /** Names compare case- and space-insensitively (ОО, schools, buildings, people). */
 export const nameKey = norm;
 
-const HEADERS: Record<string, RosterColumn> = {
+/** The header names both files share (ОО, school, the person's names, external id), normalised. */
+export const SHARED_HEADERS = {
   oo: 'oo',
   оо: 'oo',
   school: 'school',
   школа: 'school',
+  surname: 'surname',
+  фамилия: 'surname',
+  name: 'name',
+  имя: 'name',
+  patronymic: 'patronymic',
+  отчество: 'patronymic',
+  externalid: 'externalId',
+  'external id': 'externalId',
+  external_id: 'externalId',
+  'внешний id': 'externalId',
+  'внешний идентификатор': 'externalId',
+} as const;
+
+const HEADERS: Record<string, RosterColumn> = {
+  ...SHARED_HEADERS,
   building: 'building',
   здание: 'building',
   grade: 'grade',
@@ -51,21 +67,10 @@ const HEADERS: Record<string, RosterColumn> = {
   параллель: 'grade',
   class: 'class',
   класс: 'class',
-  surname: 'surname',
-  фамилия: 'surname',
-  name: 'name',
-  имя: 'name',
-  patronymic: 'patronymic',
-  отчество: 'patronymic',
   birthdate: 'birthDate',
   'birth date': 'birthDate',
   birth_date: 'birthDate',
   'дата рождения': 'birthDate',
-  externalid: 'externalId',
-  'external id': 'externalId',
-  external_id: 'externalId',
-  'внешний id': 'externalId',
-  'внешний идентификатор': 'externalId',
 };
 
 const REQUIRED: readonly RosterColumn[] = ['oo', 'school', 'grade', 'class', 'surname', 'name'];
@@ -83,12 +88,20 @@ const MAX_LENGTH: Record<RosterColumn, number> = {
   externalId: 100,
 };
 
-export const rowError = (
+/** A row error of a file whose columns are `C` and whose row error codes are `K`. */
+export interface RowError<C extends string, K extends string> {
+  row: number;
+  column?: C;
+  code: K;
+  message: string;
+}
+
+export const rowError = <C extends string = RosterColumn, K extends string = RosterRowErrorCode>(
   row: number,
-  column: RosterColumn | undefined,
-  code: RosterRowErrorCode,
+  column: C | undefined,
+  code: K,
   message: string,
-): RosterRowError => ({ row, ...(column ? { column } : {}), code, message });
+): RowError<C, K> => ({ row, ...(column ? { column } : {}), code, message });
 
 const unsupported = (why: string) =>
   badRequest('unsupported_format', `${why}: send an .xlsx workbook or a UTF-8 .csv file`);
@@ -248,11 +261,39 @@ const duplicateKey = (r: RosterRow) =>
     .join('\u0000');
 
 /**
- * The rows of the table, checked one by one: required values, sizes, grade, class, date, and the
- * same student twice in the file. A missing required column is a 400 `validation_failed` naming
- * it; more rows than allowed a 400 `too_many_rows`.
+ * What a kind of file (students, staff) has: its header names (English and Russian, normalised),
+ * the required columns and each column's longest value.
  */
-export function readRosterRows(table: TableRow[]): { rows: RosterRow[]; errors: RosterRowError[] } {
+export interface FileLayout<C extends string> {
+  headers: Record<string, C>;
+  required: readonly C[];
+  maxLength: Record<C, number>;
+}
+
+/** One row's cells by column, for a layout's row checker. */
+export interface RowCells<C extends string, K extends string> {
+  row: number;
+  /** The trimmed value of a column (inner runs of spaces as one), null when empty or too long. */
+  value(column: C): string | null;
+  /** Records an error of the row. */
+  fail(column: C, code: K, message: string): void;
+  /** False once the row has an error. */
+  readonly ok: boolean;
+}
+
+/**
+ * The rows of the table, checked one by one by the layout's `check` (null: the row is wrong), with
+ * required values, sizes and the same record twice in the file (`key`) checked here. A missing
+ * required column is a 400 `validation_failed` naming it; more rows than allowed a 400
+ * `too_many_rows`.
+ */
+export function readTableRows<C extends string, K extends string, R>(
+  table: TableRow[],
+  layout: FileLayout<C>,
+  check: (cells: RowCells<C, K | 'required' | 'too_long'>) => R | null,
+  duplicate: { key: (r: R) => string; column: (r: R) => C; message: (firstRow: number) => string },
+): { rows: (R & { row: number })[]; errors: RowError<C, K | 'required' | 'too_long' | 'duplicate_row'>[] } {
+  type Code = K | 'required' | 'too_long' | 'duplicate_row';
   const isEmpty = (r: TableRow) => r.cells.every((c) => c.trim() === '');
   const headerAt = table.findIndex((r) => !isEmpty(r));
   if (headerAt < 0)
@@ -260,12 +301,12 @@ export function readRosterRows(table: TableRow[]): { rows: RosterRow[]; errors: 
       { path: 'file', message: 'the file is empty' },
     ]);
   const header = table[headerAt]!;
-  const columns = new Map<RosterColumn, number>();
+  const columns = new Map<C, number>();
   header.cells.forEach((cell, i) => {
-    const column = HEADERS[norm(cell)];
+    const column = layout.headers[norm(cell)];
     if (column && !columns.has(column)) columns.set(column, i);
   });
-  const missing = REQUIRED.filter((c) => !columns.has(c));
+  const missing = layout.required.filter((c) => !columns.has(c));
   if (missing.length) {
     const errors: FieldError[] = missing.map((c) => ({
       path: `header.${c}`,
@@ -278,94 +319,120 @@ export function readRosterRows(table: TableRow[]): { rows: RosterRow[]; errors: 
   const body = table.slice(headerAt + 1).filter((r) => !isEmpty(r));
   if (body.length > MAX_ROSTER_ROWS) throw tooManyRows();
 
-  const rows: RosterRow[] = [];
-  const errors: RosterRowError[] = [];
+  const rows: (R & { row: number })[] = [];
+  const errors: RowError<C, Code>[] = [];
   const seen = new Map<string, number>();
   for (const { row, cells } of body) {
     let ok = true;
-    const fail = (column: RosterColumn, code: RosterRowErrorCode, message: string) => {
+    const fail = (column: C, code: Code, message: string) => {
       errors.push(rowError(row, column, code, message));
       ok = false;
     };
-    const value = (c: RosterColumn): string | null => {
+    const value = (c: C): string | null => {
       const at = columns.get(c);
       const text = (at === undefined ? '' : (cells[at] ?? '')).trim().replace(/\s+/g, ' ');
       if (!text) {
-        if (REQUIRED.includes(c)) fail(c, 'required', `the ${c} is empty`);
+        if (layout.required.includes(c)) fail(c, 'required', `the ${c} is empty`);
         return null;
       }
-      if (text.length > MAX_LENGTH[c]) {
-        fail(c, 'too_long', `the ${c} is longer than ${MAX_LENGTH[c]} characters`);
+      if (text.length > layout.maxLength[c]) {
+        fail(c, 'too_long', `the ${c} is longer than ${layout.maxLength[c]} characters`);
         return null;
       }
       return text;
     };
-    const [oo, school, building, gradeText, classText, surname, name, patronymic, birthText, externalId] = [
-      value('oo'),
-      value('school'),
-      value('building'),
-      value('grade'),
-      value('class'),
-      value('surname'),
-      value('name'),
-      value('patronymic'),
-      value('birthDate'),
-      value('externalId'),
-    ];
-    let grade = -1;
-    if (gradeText !== null) {
-      grade = /^\d{1,2}$/.test(gradeText) ? Number(gradeText) : -1;
-      if (grade < 0 || grade > 11)
-        fail('grade', 'invalid_grade', `«${gradeText}» is not a grade from 0 to 11`);
-    }
-    let letter = '';
-    if (classText !== null && grade >= 0 && grade <= 11) {
-      const parsed = classLetter(classText, grade);
-      if ('error' in parsed)
-        fail(
-          'class',
-          parsed.error,
-          parsed.error === 'class_grade_mismatch'
-            ? `the class «${classText}» is not of grade ${grade}`
-            : `«${classText}» is not a class (a letter or letters and digits, e.g. 7А)`,
-        );
-      else letter = parsed.letter;
-    }
-    let birthDate: string | null = null;
-    if (birthText !== null) {
-      birthDate = parseDate(birthText);
-      if (birthDate === null)
-        fail('birthDate', 'invalid_date', `«${birthText}» is not a date (yyyy-mm-dd or dd.mm.yyyy)`);
-    }
-    if (!ok) continue;
-    const parsed: RosterRow = {
+    const checked = check({
       row,
-      oo: oo!,
-      school: school!,
-      building,
-      grade,
-      letter,
-      surname: surname!,
-      name: name!,
-      patronymic,
-      birthDate,
-      externalId,
-    };
-    const key = duplicateKey(parsed);
+      value,
+      fail,
+      get ok() {
+        return ok;
+      },
+    });
+    if (!ok || checked === null) continue;
+    const key = duplicate.key(checked);
     const first = seen.get(key);
     if (first !== undefined) {
-      errors.push(
-        rowError(
-          row,
-          parsed.externalId !== null ? 'externalId' : 'surname',
-          'duplicate_row',
-          `the same student as on row ${first}`,
-        ),
-      );
+      errors.push(rowError(row, duplicate.column(checked), 'duplicate_row', duplicate.message(first)));
       continue;
     }
     seen.set(key, row);
-    rows.push(parsed);
+    rows.push({ ...checked, row });
   }
   return { rows, errors };
+}
+
+const STUDENT_LAYOUT: FileLayout<RosterColumn> = {
+  headers: HEADERS,
+  required: REQUIRED,
+  maxLength: MAX_LENGTH,
+};
+
+/**
+ * The student rows of the table: required values, sizes, grade, class, date, and the same student
+ * twice in the file.
+ */
+export function readRosterRows(table: TableRow[]): { rows: RosterRow[]; errors: RosterRowError[] } {
+  return readTableRows<RosterColumn, RosterRowErrorCode, Omit<RosterRow, 'row'>>(
+    table,
+    STUDENT_LAYOUT,
+    (cells) => {
+      const { value, fail } = cells;
+      const [oo, school, building, gradeText, classText, surname, name, patronymic, birthText, externalId] = [
+        value('oo'),
+        value('school'),
+        value('building'),
+        value('grade'),
+        value('class'),
+        value('surname'),
+        value('name'),
+        value('patronymic'),
+        value('birthDate'),
+        value('externalId'),
+      ];
+      let grade = -1;
+      if (gradeText !== null) {
+        grade = /^\d{1,2}$/.test(gradeText) ? Number(gradeText) : -1;
+        if (grade < 0 || grade > 11)
+          fail('grade', 'invalid_grade', `«${gradeText}» is not a grade from 0 to 11`);
+      }
+      let letter = '';
+      if (classText !== null && grade >= 0 && grade <= 11) {
+        const parsed = classLetter(classText, grade);
+        if ('error' in parsed)
+          fail(
+            'class',
+            parsed.error,
+            parsed.error === 'class_grade_mismatch'
+              ? `the class «${classText}» is not of grade ${grade}`
+              : `«${classText}» is not a class (a letter or letters and digits, e.g. 7А)`,
+          );
+        else letter = parsed.letter;
+      }
+      let birthDate: string | null = null;
+      if (birthText !== null) {
+        birthDate = parseDate(birthText);
+        if (birthDate === null)
+          fail('birthDate', 'invalid_date', `«${birthText}» is not a date (yyyy-mm-dd or dd.mm.yyyy)`);
+      }
+      if (!cells.ok) return null;
+      return {
+        oo: oo!,
+        school: school!,
+        building,
+        grade,
+        letter,
+        surname: surname!,
+        name: name!,
+        patronymic,
+        birthDate,
+        externalId,
+      };
+    },
+    {
+      key: (r) => duplicateKey({ ...r, row: 0 }),
+      column: (r) => (r.externalId !== null ? 'externalId' : 'surname'),
+      message: (first) => `the same student as on row ${first}`,
+    },
+  );
 }

@@ -5,10 +5,9 @@ import {
   type RosterRowError,
 } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { audit } from '../../lib/audit.js';
-import { conflict } from '../../lib/errors.js';
 import { nameKey, readRosterRows, rowError, tableOf, type RosterRow } from './roster.parse.js';
 import * as repo from './roster.repo.js';
+import { importAllOrNothing, SchoolResolver } from './roster.pass.js';
 
 /*
  * The roster import (docs/roster.md). The file is read and checked, then the same pass runs twice:
@@ -53,8 +52,6 @@ class Pass {
   unchanged = 0;
   readonly errors: RosterRowError[] = [];
   private nextVirtualId = -1;
-  private oo = new Map<string, number>();
-  private schools = new Map<string, number>();
   private schoolStates = new Map<number, SchoolState>();
   private classesCreated = new Set<number>();
   private buildingDecided = new Set<number>();
@@ -63,31 +60,22 @@ class Pass {
   private changedStudents: (repo.StudentWrite & { id: number })[] = [];
   private moves: { studentId: number; fromClassId: number | null; toClassId: number; changedBy: number }[] =
     [];
-  private own: { schoolId: number; schoolKey: string; ooKey: string } | null = null;
+  private readonly schools: SchoolResolver;
 
   constructor(
     private readonly db: DbOrTx,
     private readonly tx: Tx | null,
     private readonly actor: Actor,
-  ) {}
+  ) {
+    this.schools = new SchoolResolver(db, tx, actor.ownSchoolId, () => this.virtualId());
+  }
 
   private virtualId() {
     return this.nextVirtualId--;
   }
 
   async load(): Promise<void> {
-    const [oos, schools] = await Promise.all([repo.allOo(this.db), repo.allSchools(this.db)]);
-    for (const o of oos) if (!this.oo.has(nameKey(o.name))) this.oo.set(nameKey(o.name), o.id);
-    for (const s of schools) {
-      const key = `${s.ooId}|${nameKey(s.name)}`;
-      if (!this.schools.has(key)) this.schools.set(key, s.id);
-    }
-    if (this.actor.ownSchoolId !== null) {
-      const school = schools.find((s) => s.id === this.actor.ownSchoolId);
-      const ooRow = oos.find((o) => o.id === school?.ooId);
-      if (school && ooRow)
-        this.own = { schoolId: school.id, schoolKey: nameKey(school.name), ooKey: nameKey(ooRow.name) };
-    }
+    await this.schools.load();
   }
 
   private async schoolState(schoolId: number): Promise<SchoolState> {
@@ -114,38 +102,17 @@ class Pass {
 
   /** The school of a row (found or created), or null with the row's error. */
   private async schoolOf(r: RosterRow): Promise<number | null> {
-    const ooKey = nameKey(r.oo);
-    const schoolKeyText = nameKey(r.school);
-    if (this.actor.ownSchoolId !== null) {
-      const own = this.own;
-      if (!own || own.ooKey !== ooKey || own.schoolKey !== schoolKeyText) {
-        const column = own && own.ooKey !== ooKey ? 'oo' : 'school';
-        this.errors.push(
-          rowError(
-            r.row,
-            column,
-            'school_out_of_scope',
-            'a coordinator imports students of their own school only',
-          ),
-        );
-        return null;
-      }
-      return own.schoolId;
-    }
-    let ooId = this.oo.get(ooKey);
-    if (ooId === undefined) {
-      ooId = this.tx ? await repo.insertOo(this.tx, r.oo) : this.virtualId();
-      this.oo.set(ooKey, ooId);
-      this.created.oo++;
-    }
-    const key = `${ooId}|${schoolKeyText}`;
-    let schoolId = this.schools.get(key);
-    if (schoolId === undefined) {
-      schoolId = this.tx ? await repo.insertSchool(this.tx, ooId, r.school) : this.virtualId();
-      this.schools.set(key, schoolId);
-      this.created.schools++;
-    }
-    return schoolId;
+    const school = await this.schools.schoolOf(r);
+    if (typeof school === 'number') return school;
+    this.errors.push(
+      rowError(
+        r.row,
+        school.outOfScope,
+        'school_out_of_scope',
+        'a coordinator imports students of their own school only',
+      ),
+    );
+    return null;
   }
 
   async row(r: RosterRow): Promise<void> {
@@ -241,6 +208,8 @@ class Pass {
 
   /** Writes what was gathered (new and changed students, class moves). */
   async finish(): Promise<void> {
+    this.created.oo = this.schools.created.oo;
+    this.created.schools = this.schools.created.schools;
     if (!this.tx) return;
     await repo.updateStudents(this.tx, this.changedStudents);
     await repo.insertStudents(this.tx, this.newStudents);
@@ -256,20 +225,6 @@ async function runPass(db: DbOrTx, tx: Tx | null, actor: Actor, rows: RosterRow[
   return pass;
 }
 
-const isUniqueViolation = (err: unknown) =>
-  [err, (err as { cause?: unknown } | null)?.cause].some(
-    (e) => (e as { code?: string } | null)?.code === '23505',
-  );
-
-/** Ends the writing transaction (rolled back) with the answer of a file found wrong. */
-class Refused extends Error {
-  constructor(readonly result: RosterImportResult) {
-    super('roster refused');
-  }
-}
-
-const byRow = (a: RosterRowError, b: RosterRowError) => a.row - b.row;
-
 /** `POST /api/admin/roster/import`. */
 export async function importRoster(
   db: Db,
@@ -278,46 +233,13 @@ export async function importRoster(
   dryRun: boolean,
 ): Promise<RosterImportResult> {
   const { rows, errors } = readRosterRows(await tableOf(file.name, file.data));
-  const check = await runPass(db, null, actor, rows);
-  const result = (pass: Pass): RosterImportResult => ({
+  const { answer } = await importAllOrNothing<RosterCounts, RosterRowError, Pass>(db, {
+    actor,
+    action: 'roster.import',
+    rows: rows.length,
+    fileErrors: errors,
     dryRun,
-    created: pass.created,
-    updated: pass.updated,
-    unchanged: pass.unchanged,
-    errors: [...errors, ...pass.errors].sort(byRow),
+    run: (on, tx) => runPass(on, tx, actor, rows),
   });
-  if (errors.length || check.errors.length || dryRun) return result(check);
-
-  try {
-    return await db.transaction(async (tx) => {
-      await repo.lockImports(tx);
-      // Read again under the lock: an import that finished meanwhile is matched, not repeated.
-      const pass = await runPass(tx, tx, actor, rows);
-      // What changed since the check can still make a row wrong: then nothing is written.
-      if (pass.errors.length) throw new Refused(result(pass));
-      await audit(tx, {
-        userId: actor.userId,
-        action: 'roster.import',
-        entity: 'roster',
-        ip: actor.ip,
-        details: {
-          rows: rows.length,
-          created: pass.created,
-          updated: pass.updated,
-          unchanged: pass.unchanged,
-          scope: actor.ownSchoolId === null ? 'admin' : { schoolId: actor.ownSchoolId },
-        },
-      });
-      return result(pass);
-    });
-  } catch (err) {
-    if (err instanceof Refused) return err.result;
-    // A class or external id written meanwhile by another call (the admin's pages): nothing written.
-    if (isUniqueViolation(err))
-      throw conflict(
-        'conflict',
-        'The organisation changed during the import; nothing was written, try again',
-      );
-    throw err;
-  }
+  return answer;
 }

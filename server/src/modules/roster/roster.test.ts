@@ -11,6 +11,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers.js';
+import { uploadTo, type UploadOptions } from './test-support.js';
 
 // The roster import (issue 13): students with their ОО, schools, buildings and classes from a file.
 
@@ -23,38 +24,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-/** A multipart body: the `dryRun` field (when given) and then the file. */
-function form(name: string, data: Buffer, dryRun?: boolean | string) {
-  const boundary = '----attesta' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  if (dryRun !== undefined)
-    parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="dryRun"\r\n\r\n${dryRun}\r\n`),
-    );
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-const upload = (
-  name: string,
-  data: Buffer | string,
-  options: { dryRun?: boolean | string; headers?: Record<string, string> } = {},
-) => {
-  const body = form(name, Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8'), options.dryRun);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/admin/roster/import',
-    headers: { ...(options.headers ?? admin.headers), 'content-type': body.contentType },
-    payload: body.payload,
-  });
-};
+const upload = (name: string, data: Buffer | string, options: UploadOptions = {}) =>
+  uploadTo(t.app, '/api/admin/roster/import', admin.headers, name, data, options);
 
 const imported = async (name: string, data: Buffer | string, options: Parameters<typeof upload>[2] = {}) => {
   const res = await upload(name, data, options);

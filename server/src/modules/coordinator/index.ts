@@ -1,0 +1,13 @@
+/*
+ * The coordinator module's public face: what other modules may use of its staff rules (who a
+ * coordinator may manage, how a staff member's worker row and account are written). Other modules
+ * import this file only.
+ */
+export {
+  createStaffAccount,
+  manageableByCoordinator,
+  saveStaffWorker,
+  updateStaffAccount,
+  type StaffAccountValues,
+  type StaffWorkerValues,
+} from './organizator.service.js';
