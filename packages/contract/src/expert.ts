@@ -67,6 +67,32 @@ export const expertAnswerFileSchema = z.object({
 });
 export type ExpertAnswerFile = z.infer<typeof expertAnswerFileSchema>;
 
+export const expertDisagreementSchema = z
+  .object({
+    criteria: z
+      .array(
+        z.object({
+          criterionCode: z.string(),
+          expert1: z.number().nullable().describe('Round 1 score (null: not given for this criterion)'),
+          expert2: z.number().nullable().describe('Round 2 score (null: not given for this criterion)'),
+          difference: z.number().nullable().describe('|expert1 − expert2|; null when either is missing'),
+        }),
+      )
+      .describe('Every criterion of the rubric, in its order'),
+    totals: z.object({
+      expert1: z.number(),
+      expert2: z.number(),
+      difference: z.number().describe('|expert1 − expert2|, beyond the threshold'),
+    }),
+    threshold: z.number().describe('The task’s thirdCheckThreshold the difference exceeded'),
+  })
+  .describe(
+    'Where rounds 1 and 2 disagreed, for the third expert only: their marks as «expert 1» and «expert 2» ' +
+      '(by round), never who they are, and not their comments (free text may name or betray its author)',
+  )
+  .meta({ id: 'ExpertDisagreement' });
+export type ExpertDisagreement = z.infer<typeof expertDisagreementSchema>;
+
 export const expertAssignmentSchema = z
   .object({
     id: z.number().int(),
@@ -95,6 +121,11 @@ export const expertAssignmentSchema = z
     total: z.number().nullable(),
     comment: z.string().nullable(),
     gradedAt: z.string().nullable(),
+    disagreement: expertDisagreementSchema
+      .nullable()
+      .describe(
+        'Third checks (round 3) only: where rounds 1 and 2 disagreed; null for rounds 1 and 2 (blind)',
+      ),
   })
   .describe('One answer to grade, anonymised');
 export type ExpertAssignment = z.infer<typeof expertAssignmentSchema>;

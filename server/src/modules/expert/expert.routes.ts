@@ -41,7 +41,9 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         'The oldest open assignment of the caller (third checks first), optionally of one subject test and ' +
         'school day: anonymous code, round, sanitized task text, criteria, solution, the answer and its files ' +
         "(download with GET /api/files/{id}), and progress. Never the participant's name, school, class or " +
-        "codes, nor another expert's marks. `assignment` is null when nothing is left.",
+        "codes, nor another expert's marks — except on a third check (round 3), whose `disagreement` gives the " +
+        'marks of rounds 1 and 2 per criterion and their totals as expert 1 and expert 2 (no names, ids or ' +
+        'comments); null for rounds 1 and 2. `assignment` is null when nothing is left.',
       tags,
       errors: [400, 401, 403],
     }),

@@ -148,7 +148,8 @@ function pickExpert(candidates: Candidate[], exclude: Set<number>): Candidate | 
   return free[0] ?? null;
 }
 
-function thresholdOf(scoring: Record<string, unknown> | null | undefined): number {
+/** The difference of round totals beyond which a third expert grades (the task's scoring, default 1). */
+export function thresholdOf(scoring: Record<string, unknown> | null | undefined): number {
   const t = scoring?.thirdCheckThreshold;
   return typeof t === 'number' && t >= 0 ? t : 1;
 }

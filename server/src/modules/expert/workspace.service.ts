@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { ExpertAssignment } from '@attesta/contract';
+import type { ExpertAssignment, ExpertDisagreement } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
@@ -21,7 +21,7 @@ import {
 import { SCHOOL_UTC_OFFSET_MS } from '../../lib/calendar.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { htmlToText, sanitizeHtml } from '../../lib/sanitize.js';
-import { isEditable, rubricOf } from './grading.service.js';
+import { isEditable, rubricOf, thresholdOf, type Criterion } from './grading.service.js';
 import { neutralName } from '../../lib/file-sniff.js';
 
 /*
@@ -83,6 +83,7 @@ const viewColumns = {
   criteria: tasks.criteria,
   solutionHtml: tasks.solutionHtml,
   reference: tasks.reference,
+  scoring: tasks.scoring,
   taskStatus: taskScores.status,
   hasThird: sql<boolean>`exists (select 1 from ${expertAssignments} t where t.exam_work_id = ${expertAssignments.examWorkId} and t.variant_task_id = ${expertAssignments.variantTaskId} and t.round = 3)`,
 };
@@ -110,6 +111,64 @@ function assignmentsQuery(db: DbOrTx, where: SQL | undefined) {
 
 type AssignmentRow = Awaited<ReturnType<typeof assignmentsQuery>>[number];
 
+/**
+ * For a third check: the marks of rounds 1 and 2 side by side, as «expert 1» and «expert 2» (by
+ * round). Only marks and totals leave: never the experts' ids or names, nor their comments (free
+ * text may name or betray its author, and the third expert grades on the answer, not on prose).
+ * Rounds 1 and 2 never get it: their marking is blind.
+ */
+async function disagreementOf(
+  db: DbOrTx,
+  row: AssignmentRow,
+  rubric: Criterion[],
+): Promise<ExpertDisagreement | null> {
+  if (row.round !== 3) return null;
+  const rounds = await db
+    .select({
+      id: expertAssignments.id,
+      round: expertAssignments.round,
+      total: expertAssignments.total,
+    })
+    .from(expertAssignments)
+    .where(
+      and(
+        eq(expertAssignments.examWorkId, row.examWorkId),
+        eq(expertAssignments.variantTaskId, row.variantTaskId),
+        inArray(expertAssignments.round, [1, 2]),
+        eq(expertAssignments.status, 'graded'),
+      ),
+    );
+  const first = rounds.find((r) => r.round === 1);
+  const second = rounds.find((r) => r.round === 2);
+  if (!first || !second) return null;
+  const marks = await db
+    .select({
+      assignmentId: expertMarks.assignmentId,
+      criterionCode: expertMarks.criterionCode,
+      score: expertMarks.score,
+    })
+    .from(expertMarks)
+    .where(inArray(expertMarks.assignmentId, [first.id, second.id]));
+  const scoreOf = (assignmentId: number, code: string) =>
+    marks.find((m) => m.assignmentId === assignmentId && m.criterionCode === code)?.score ?? null;
+  const t1 = first.total ?? 0;
+  const t2 = second.total ?? 0;
+  return {
+    criteria: rubric.map((c) => {
+      const expert1 = scoreOf(first.id, c.code);
+      const expert2 = scoreOf(second.id, c.code);
+      return {
+        criterionCode: c.code,
+        expert1,
+        expert2,
+        difference: expert1 === null || expert2 === null ? null : Math.abs(expert1 - expert2),
+      };
+    }),
+    totals: { expert1: t1, expert2: t2, difference: Math.abs(t1 - t2) },
+    threshold: thresholdOf(row.scoring),
+  };
+}
+
 async function toView(db: DbOrTx, row: AssignmentRow): Promise<ExpertAssignment> {
   const [answer] = await db
     .select({ value: answers.value })
@@ -123,6 +182,7 @@ async function toView(db: DbOrTx, row: AssignmentRow): Promise<ExpertAssignment>
           .where(eq(expertMarks.assignmentId, row.id))
           .orderBy(asc(expertMarks.criterionCode))
       : null;
+  const rubric = rubricOf(row.criteria, row.maxScore);
   return {
     id: row.id,
     anonCode: row.anonCode,
@@ -137,7 +197,7 @@ async function toView(db: DbOrTx, row: AssignmentRow): Promise<ExpertAssignment>
       position: row.position,
       answerType: row.answerType,
       html: sanitizeHtml(row.html),
-      criteria: rubricOf(row.criteria, row.maxScore).map((c) => ({
+      criteria: rubric.map((c) => ({
         code: c.code,
         text: htmlToText(c.text),
         maxScore: c.maxScore,
@@ -155,6 +215,7 @@ async function toView(db: DbOrTx, row: AssignmentRow): Promise<ExpertAssignment>
     total: row.total,
     comment: row.comment,
     gradedAt: row.gradedAt ? row.gradedAt.toISOString() : null,
+    disagreement: await disagreementOf(db, row, rubric),
   };
 }
 

@@ -41,6 +41,7 @@ function assignment(id: number, round = 1) {
     total: null,
     comment: null,
     gradedAt: null,
+    disagreement: null,
   };
 }
 
