@@ -23,6 +23,7 @@ import { reportsRoutes } from '../features/reports/routes';
 import { feedbackAdminRoutes, myFeedbackRoute } from '../features/feedback/routes';
 import { rosterRoutes } from '../features/roster/routes';
 import { RoleHome } from '../features/homes/components/role-home';
+import { OpenTestsHome } from '../features/open-tests/components/open-tests-home';
 import { RoomLink } from '../features/monitoring/room-link';
 import { roomRoutes } from './routes/room';
 import { setApiNavigator } from '../lib/api-client';
@@ -30,7 +31,7 @@ import { basePath } from '../lib/location';
 import { HOME_ROLES, type HomeRole } from '../lib/roles';
 import { AppLayout } from './layouts/app-layout';
 import { PublicLayout } from './layouts/public-layout';
-import { requireRole, requireUser, rootRedirect } from './routes/guards';
+import { requireRole, requireSitting, requireUser, rootRedirect } from './routes/guards';
 
 /** Work places of a role: pages under its home, guarded by the home's role loader. */
 const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
@@ -52,6 +53,7 @@ const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
   organizator: [...organizatorRoutes, ...reportsRoutes.organizator],
   expert: expertRoutes,
   participant: resultsRoutes.participant,
+  guest: resultsRoutes.guest,
 };
 
 /** Route table, shared by the browser router and by tests (memory router). */
@@ -68,6 +70,7 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
           ) : (
             <RoleHome role={role}>
               <RoomLink role={role} />
+              {role === 'guest' && <OpenTestsHome />}
             </RoleHome>
           ),
       },
@@ -77,7 +80,7 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
 
   const runner: RouteObject = {
     path: 'participant/work',
-    loader: requireRole(queryClient, 'participant', basename),
+    loader: requireSitting(queryClient, basename),
     element: <RunnerPage />,
   };
 

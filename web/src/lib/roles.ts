@@ -30,9 +30,13 @@ export function isHomeRole(role: string): role is HomeRole {
   return (HOME_ROLES as readonly string[]).includes(role);
 }
 
-/** The user's home roles, highest priority first. */
+/**
+ * The user's home roles, highest priority first. A guest holds `participant` only while their
+ * session sits an open test (docs/open-tests.md): that is the runner's, not a home of theirs.
+ */
 export function homeRolesOf(roles: readonly Role[]): HomeRole[] {
-  return HOME_ROLES.filter((role) => roles.includes(role));
+  const homes = HOME_ROLES.filter((role) => roles.includes(role));
+  return roles.includes('guest') ? homes.filter((role) => role !== 'participant') : homes;
 }
 
 export function primaryRole(roles: readonly Role[]): HomeRole | null {

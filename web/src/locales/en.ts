@@ -436,7 +436,8 @@ export const en: Messages = {
     backToLogin: 'Back to sign in',
     register: {
       title: 'Registration',
-      intro: 'Register to take open tests. A confirmation e-mail will be sent to the address you give.',
+      intro:
+        'Register to take open tests whenever you like and see your result with the correct answers at once. A confirmation e-mail will be sent to the address you give.',
       surname: 'Surname',
       name: 'Name',
       patronymic: 'Patronymic',

@@ -2,7 +2,7 @@
 import type { CurrentUser } from '@attesta/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { homePathFor, type HomeRole } from '../../lib/roles';
+import { homePathFor, homeRolesOf, type HomeRole } from '../../lib/roles';
 import { ApiError } from '../../lib/api-client';
 import { currentUserQuery, lastKnownUser } from '../../lib/session';
 
@@ -44,7 +44,19 @@ export function requireUser(queryClient: QueryClient, basename = '/') {
 export function requireRole(queryClient: QueryClient, role: HomeRole, basename = '/') {
   return async ({ request }: LoaderFunctionArgs) => {
     const user = await userOrLogin(queryClient, request, basename);
-    if (!user.roles.includes(role)) throw redirect(homePathFor(user.roles));
+    if (!homeRolesOf(user.roles).includes(role)) throw redirect(homePathFor(user.roles));
+    return null;
+  };
+}
+
+/**
+ * The runner: a session that sits a test — a participant's, or a guest's sitting an open test
+ * (whose participant role is no home of theirs, docs/open-tests.md).
+ */
+export function requireSitting(queryClient: QueryClient, basename = '/') {
+  return async ({ request }: LoaderFunctionArgs) => {
+    const user = await userOrLogin(queryClient, request, basename);
+    if (!user.roles.includes('participant')) throw redirect(homePathFor(user.roles));
     return null;
   };
 }

@@ -116,6 +116,7 @@ describe('subject tests', { timeout: 30_000 }, () => {
       durationMinutes: 45,
       testGroupId: 5,
       specificationId: null,
+      isOpen: false,
       description: null,
       procedureHtml: null,
       // As written in the html view: the server sanitises what it stores, the preview what it shows.
@@ -254,7 +255,38 @@ describe('subject tests', { timeout: 30_000 }, () => {
       subjectExamId: 10,
       durationMinutes: 60,
       markScale: [{ mark: '2', minScore: 0 }],
+      isOpen: false,
     });
+  });
+
+  it('opens a test to guests by its switch; a refusal for expert-graded tasks is said in words', async () => {
+    const api = contentServer({
+      'GET /api/admin/content/subjectTests/3': () => json(200, subjectTest(3)),
+      'GET /api/admin/content/subjectTests/3/variants': () => json(200, []),
+      'PUT /api/admin/content/subjectTests/3': () =>
+        json(400, {
+          status: 400,
+          code: 'open_test_needs_auto_scoring',
+          message: 'raw server text',
+          errors: [
+            {
+              path: 'body.isOpen',
+              message: 'a task is graded by experts',
+              code: 'open_test_needs_auto_scoring',
+            },
+          ],
+        }),
+    });
+    renderApp('/admin/content/tests/3?tab=settings');
+    const form = await screen.findByTestId('test-form');
+    const open = within(form).getByRole('switch', { name: /^Открытый тест для гостей/ });
+    expect(open).not.toBeChecked();
+    expect(form).toHaveTextContent('Только для тестов, все задания которых проверяются автоматически');
+    await userEvent.click(open);
+    await userEvent.click(within(form).getByTestId('test-save'));
+    expect(await within(form).findAllByText(/Открытым может быть только тест/)).not.toHaveLength(0);
+    expect(form).not.toHaveTextContent('raw server text');
+    expect(api.callsTo('PUT /api/admin/content/subjectTests/3')[0]!.body).toMatchObject({ isOpen: true });
   });
 
   it('speaks English when the interface does', async () => {

@@ -43,6 +43,14 @@ const ru = {
       elements: 'Элементы содержания',
       link: 'Посмотреть результаты',
     },
+    attempt: {
+      title: 'Результат попытки',
+      titleOf: 'Результат попытки: {{name}}',
+      finishedAt: 'Попытка завершена {{date}}',
+      notFinished: 'Эта попытка ещё не завершена. Результат появится сразу после её завершения.',
+      failed: 'Не удалось загрузить результат: {{message}}',
+      back: 'К открытым тестам',
+    },
     answer: {
       tolerance: '{{value}} (допустимо ±{{tolerance}})',
       range: 'от {{min}} до {{max}}',
@@ -135,6 +143,14 @@ const en: typeof ru = {
       file: 'File {{n}}',
       elements: 'Content elements',
       link: 'See results',
+    },
+    attempt: {
+      title: 'Attempt result',
+      titleOf: 'Attempt result: {{name}}',
+      finishedAt: 'Attempt finished on {{date}}',
+      notFinished: 'This attempt is not finished yet. Its result is shown as soon as it is.',
+      failed: 'Could not load the result: {{message}}',
+      back: 'Back to open tests',
     },
     answer: {
       tolerance: '{{value}} (±{{tolerance}} accepted)',

@@ -1,6 +1,7 @@
 /** Results work places: the participant's own result and the publication page of coordinators and admins. */
 import type { RouteObject } from 'react-router';
 import { useBundleT } from '../../components/data-table/use-bundle-t';
+import { OpenAttemptPage } from './components/open-attempt-page';
 import { PublishPage } from './components/publish-page';
 import { ResultPage } from './components/result-page';
 import { VerifyPage } from './components/verify-page';
@@ -12,6 +13,8 @@ export const verifyRoute: RouteObject = { path: 'verify/:code', element: <Verify
 
 export const resultsRoutes = {
   participant: [{ path: 'result', element: <ResultPage /> }],
+  /** A guest's attempt at an open test (docs/open-tests.md). */
+  guest: [{ path: 'attempts/:id', element: <OpenAttemptPage /> }],
   coordinator: [{ path: 'results', element: <PublishPage role="coordinator" /> }],
   admin: [{ path: 'results', element: <PublishPage role="admin" /> }],
 } satisfies Record<string, RouteObject[]>;

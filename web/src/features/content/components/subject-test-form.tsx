@@ -1,6 +1,6 @@
 /**
  * The form of a subject test (new draft or existing): subject and exam, name, grades, duration,
- * group, specification, description, procedure and instruction html with a live preview, the mark
+ * group, specification, open to guests, description, procedure and instruction html with a live preview, the mark
  * scale and level bands. Checked with the contract's schema before sending.
  */
 import { subjectTestBodySchema, type AuthoringSubjectTest } from '@attesta/contract';
@@ -14,6 +14,7 @@ import {
   NumberInput,
   SimpleGrid,
   Stack,
+  Switch,
   Text,
   Textarea,
   TextInput,
@@ -57,6 +58,7 @@ function initialValues(test: AuthoringSubjectTest | null, subjectId: number | nu
     durationMinutes: (test?.durationMinutes ?? 45) as number | string,
     testGroupId: test?.testGroupId ?? (null as number | null),
     specificationId: test?.specificationId ?? (null as number | null),
+    isOpen: test?.isOpen ?? false,
     description: test?.description ?? '',
     procedureHtml: test?.procedureHtml ?? '',
     instructionHtml: test?.instructionHtml ?? '',
@@ -109,6 +111,7 @@ export function SubjectTestForm({
         durationMinutes: num(values.durationMinutes),
         testGroupId: values.testGroupId,
         specificationId: values.specificationId,
+        isOpen: values.isOpen,
         description: orNull(values.description),
         procedureHtml: orNull(values.procedureHtml),
         instructionHtml: orNull(values.instructionHtml),
@@ -202,6 +205,14 @@ export function SubjectTestForm({
           onChange={(id) => set('specificationId', id)}
           {...form.errorOf('specificationId')}
           data-testid="test-specification"
+        />
+        <Switch
+          label={t('form.isOpen')}
+          description={t('form.isOpenHint')}
+          checked={values.isOpen}
+          onChange={(event) => set('isOpen', event.currentTarget.checked)}
+          error={form.fieldErrors.isOpen}
+          data-testid="test-is-open"
         />
         <Textarea label={t('form.description')} rows={3} resize="vertical" {...form.text('description')} />
         <HtmlField

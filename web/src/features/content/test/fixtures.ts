@@ -57,6 +57,7 @@ export const subjectTest = (id: number, extra = {}) => ({
   levelBands: [] as { level: string; minPercent: number }[],
   specificationId: null as number | null,
   sourceId: null,
+  isOpen: false,
   variantCount: 1,
   createdAt: at,
   updatedAt: null as string | null,

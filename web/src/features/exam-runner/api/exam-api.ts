@@ -14,7 +14,7 @@ import {
 } from '@attesta/contract';
 import { apiClient, ApiError, type ApiClient } from '../../../lib/api-client';
 import { call, callPath, type CallInput, type CallResult } from '../../../lib/call';
-import { getDeviceId } from '../lib/device-id';
+import { getDeviceId } from '../../../lib/device-id';
 
 export type TimeBefore = CallResult<'GET /api/exam/test/examwork/timeBefore'>;
 export type TimeLeft = CallResult<'GET /api/exam/test/examwork/left/{id}'>;

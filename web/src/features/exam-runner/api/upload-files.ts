@@ -5,7 +5,7 @@
 import { DEVICE_HEADER, saveAnswersWithFilesResponseSchema } from '@attesta/contract';
 import { ApiError, apiClient } from '../../../lib/api-client';
 import { getAuthToken } from '../../../lib/auth-token';
-import { getDeviceId } from '../lib/device-id';
+import { getDeviceId } from '../../../lib/device-id';
 import { SAVE_WITH_FILES_URL, type SaveFilesResponse } from './exam-api';
 
 export interface UploadRequest {

@@ -1,18 +1,31 @@
 import { Alert, Anchor, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, Navigate } from 'react-router';
+import { currentUserQuery } from '../../../lib/session';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 
 interface FinishedScreenProps {
+  /** The participant test the work belongs to (a guest's attempt: its result page). */
+  participantTestId: number;
   finishedAt: string | null;
   reason: string | null;
   answered: number | null;
   total: number | null;
 }
 
-export function FinishedScreen({ finishedAt, reason, answered, total }: FinishedScreenProps) {
+export function FinishedScreen({
+  participantTestId,
+  finishedAt,
+  reason,
+  answered,
+  total,
+}: FinishedScreenProps) {
   const { t } = useTranslation();
+  const { data: user } = useQuery(currentUserQuery());
+  // A guest's attempt at an open test is published by its own finish: its result, at once.
+  if (user?.roles.includes('guest')) return <Navigate to={`/guest/attempts/${participantTestId}`} replace />;
   return (
     <Stack gap="lg" maw={720} data-testid="work-finished">
       <PageTitle>{t('runner.finished.title')}</PageTitle>

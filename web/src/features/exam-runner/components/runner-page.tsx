@@ -99,6 +99,7 @@ export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: Ou
   if (current.data && examWork && !running) {
     return (
       <FinishedScreen
+        participantTestId={current.data.id}
         finishedAt={examWork.finishedAt}
         reason={examWork.finishReason}
         answered={null}
@@ -117,6 +118,7 @@ export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: Ou
   if (work.data.status === 'finished' || work.data.status === 'scored') {
     return (
       <FinishedScreen
+        participantTestId={current.data.id}
         finishedAt={work.data.finishedAt}
         reason={work.data.finishReason}
         answered={null}

@@ -112,6 +112,7 @@ export function Runner({
   if (finished) {
     return (
       <FinishedScreen
+        participantTestId={test.id}
         finishedAt={finished.finishedAt}
         reason={finished.reason}
         answered={answered.size}

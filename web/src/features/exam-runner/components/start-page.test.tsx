@@ -3,7 +3,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../../test/test-app';
-import { DEVICE_ID_KEY } from '../lib/device-id';
+import { DEVICE_ID_KEY } from '../../../lib/device-id';
 import { currentTest, variant, workState } from '../test-fixtures';
 
 // The runner's first render loads KaTeX and Mantine: give slow CI machines time.

@@ -3,7 +3,7 @@
  * to another device). What this browser changed and the server has not confirmed yet (offline)
  * waits here per work, and is sent again when the connection returns; the last change wins.
  */
-import { safeLocalStorage } from './device-id';
+import { safeLocalStorage } from '../../../lib/device-id';
 
 /** variantTaskId → flagged, not yet confirmed by the server. */
 export type PendingFlags = Record<number, boolean>;

@@ -9,6 +9,7 @@ export const resultsKeys = {
   current: ['results', 'current'] as const,
   result: (id: number) => ['results', 'result', id] as const,
   variant: (id: number) => ['results', 'variant', id] as const,
+  attempt: (id: number) => ['results', 'open-attempt', id] as const,
   enable: (id: number) => ['results', 'enable', id] as const,
   diagnostics: ['results', 'diagnostics'] as const,
   list: (id: number) => ['results', 'list', id] as const,
@@ -22,6 +23,10 @@ export const getResult = (participantTestId: number, signal?: AbortSignal) =>
 
 export const getResultVariant = (examWorkId: number, signal?: AbortSignal) =>
   call('GET /api/examresults/variant/{id}', { params: { id: examWorkId } }, { ...quiet, signal });
+
+/** A guest's own finished attempt at an open test: its result with the answers and the keys. */
+export const getOpenAttempt = (attemptId: number, signal?: AbortSignal) =>
+  call('GET /api/openTests/attempts/{id}', { params: { id: attemptId } }, { ...quiet, signal });
 
 export const resultPdfPath = (participantTestId: number) =>
   callPath('GET /api/examresults/doc/{id}', { id: participantTestId });

@@ -97,16 +97,19 @@ export function ResultPage() {
   );
 }
 
-function ResultView({
+/** The totals and the tasks of a result; `pdf`: offer its PDF report (a guest's attempt has none). */
+export function ResultView({
   result,
   variant,
   t,
   lang,
+  pdf = true,
 }: {
   result: ExamResult;
   variant: ResultVariant | null;
   t: LooseT;
   lang: Language;
+  pdf?: boolean;
 }) {
   const download = useDownload();
   const num = (n: number) => formatNumber(n, lang);
@@ -156,19 +159,21 @@ function ResultView({
           <Text size="sm" c="dimmed">
             {t('results.page.verification', { code: result.verificationCode })}
           </Text>
-          <LoadingButton
-            data-testid="result-pdf"
-            variant="light"
-            onClick={() =>
-              download(
-                resultPdfPath(result.participantTestId),
-                undefined,
-                `result-${result.participantTestId}.pdf`,
-              )
-            }
-          >
-            {t('results.page.pdf')}
-          </LoadingButton>
+          {pdf && (
+            <LoadingButton
+              data-testid="result-pdf"
+              variant="light"
+              onClick={() =>
+                download(
+                  resultPdfPath(result.participantTestId),
+                  undefined,
+                  `result-${result.participantTestId}.pdf`,
+                )
+              }
+            >
+              {t('results.page.pdf')}
+            </LoadingButton>
+          )}
         </Group>
       </Paper>
 
