@@ -1,10 +1,171 @@
 /** Strings of the roster import screen (ru default, en), registered next to the shared locales. */
-import type { RosterColumn, RosterRowErrorCode } from '@attesta/contract';
+import type {
+  RosterColumn,
+  RosterRowErrorCode,
+  StaffColumn,
+  StaffCounts,
+  StaffRowErrorCode,
+} from '@attesta/contract';
 import { useBundleT, type Bundle, type LooseT } from '../../components/data-table/use-bundle-t';
 
 type Texts = {
   columns: Record<RosterColumn, { name: string; value: string }>;
   rowErrors: Record<RosterRowErrorCode | 'unknown', string>;
+};
+
+/** What the staff file's screen says differently from the students' (under `roster.staff.`). */
+type StaffTexts = {
+  intro: string;
+  coordinatorScope: string;
+  adminScope: string;
+  fileRules: string;
+  matching: string;
+  file: string;
+  importing: string;
+  confirmTitle: string;
+  kinds: Record<keyof StaffCounts, string>;
+  willUnchanged: string;
+  unchanged: string;
+  columns: Record<StaffColumn, { name: string; value: string }>;
+  rowErrors: Record<StaffRowErrorCode | 'unknown', string>;
+  fileErrors: { too_many_rows: string; conflict: string; forbidden: string };
+};
+
+const ruStaff: StaffTexts = {
+  intro:
+    'Сотрудники школ — организаторы, координаторы и работники (сотрудники, проходящие тесты для работников) — ' +
+    'из одной таблицы: одна строка — один человек. Импорт выполняется целиком или не выполняется совсем.',
+  coordinatorScope:
+    'Вы можете загружать организаторов и работников только своей школы. Строки с ролью «координатор», ' +
+    'другой школой или ОО будут отмечены как ошибки.',
+  adminScope:
+    'Импорт для любой школы: отсутствующие ОО и школы будут созданы. Организаторы и координаторы получают ' +
+    'учётную запись без пароля: на указанный e-mail придёт ссылка, по которой они зададут пароль сами.',
+  fileRules:
+    'Файл .xlsx (читается первый лист) или .csv в кодировке UTF-8 с разделителем «,» или «;», ' +
+    'не больше 5 МБ и 20 000 строк. Первая непустая строка — заголовок с названиями столбцов ' +
+    '(по-русски или по-английски, в любом порядке), дальше — по строке на человека.',
+  matching:
+    'Человек находится по внешнему id, затем по логину, по e-mail, а без них — по школе, ФИО и роли. ' +
+    'Найденный обновляется, остальные создаются. Повторный импорт того же файла ничего не меняет. ' +
+    'Пароли и ссылки в ответе не показываются.',
+  file: 'Файл с сотрудниками',
+  importing: 'Импортируем сотрудников… Не закрывайте страницу.',
+  confirmTitle: 'Импортировать сотрудников?',
+  kinds: {
+    oo: 'ОО',
+    schools: 'Школы',
+    users: 'Учётные записи',
+    organizators: 'Организаторы',
+    coordinators: 'Координаторы',
+    workers: 'Работники',
+  },
+  willUnchanged: 'Строк без изменений: {{count}}',
+  unchanged: 'Строк без изменений: {{count}}',
+  columns: {
+    oo: { name: 'ОО', value: 'название ОО' },
+    school: { name: 'Школа', value: 'название школы' },
+    role: { name: 'Роль', value: '«организатор», «координатор» или «работник» («сотрудник»)' },
+    surname: { name: 'Фамилия', value: 'фамилия сотрудника' },
+    name: { name: 'Имя', value: 'имя сотрудника' },
+    patronymic: { name: 'Отчество', value: 'отчество сотрудника' },
+    email: { name: 'E-mail', value: 'адрес, на который придёт ссылка для входа' },
+    login: {
+      name: 'Логин',
+      value: 'логин организатора или координатора (без него — e-mail); у работника не указывается',
+    },
+    position: { name: 'Должность', value: 'должность: от неё зависят тесты для работников' },
+    externalId: { name: 'Внешний id', value: 'номер сотрудника в учётной системе' },
+  },
+  rowErrors: {
+    required: 'Не заполнено обязательное значение (у новой учётной записи нужен логин или e-mail).',
+    too_long: 'Слишком длинное значение.',
+    invalid_role: 'Роль не распознана: укажите «организатор», «координатор» или «работник».',
+    invalid_email: 'Это не адрес электронной почты.',
+    duplicate_row:
+      'Этот человек уже есть в файле выше (или две строки указывают на одного и того же человека).',
+    school_out_of_scope: 'Строка относится к другой школе или ОО: можно загружать только свою школу.',
+    role_not_allowed: 'Эту роль или учётную запись нельзя менять импортом с вашими правами.',
+    login_taken: 'Этот логин уже занят другой учётной записью.',
+    email_taken: 'Этот e-mail уже указан у другой учётной записи.',
+    external_id_taken: 'Этот внешний id уже принадлежит другому человеку.',
+    login_for_worker: 'У работника нет учётной записи: оставьте логин пустым.',
+    unknown: 'Ошибка в строке.',
+  },
+  fileErrors: {
+    too_many_rows: 'В файле слишком много строк: не больше 20 000 за один раз.',
+    conflict:
+      'Пока шёл импорт, те же учётные записи или сотрудники были изменены другим пользователем. Ничего не записано: проверьте файл снова и повторите импорт.',
+    forbidden: 'У вас нет прав на импорт сотрудников.',
+  },
+};
+
+const enStaff: StaffTexts = {
+  intro:
+    'School staff — organizers, coordinators and workers (staff who take worker tests) — from one ' +
+    'spreadsheet, one row per person. The import is all or nothing.',
+  coordinatorScope:
+    'You may import organizers and workers of your own school only. Rows with the coordinator role, ' +
+    'another school or ОО are marked as errors.',
+  adminScope:
+    'An import for any school: missing ОО and schools are created. Organizers and coordinators get an ' +
+    'account without a password: a link to set one is sent to their e-mail.',
+  fileRules:
+    'An .xlsx file (its first sheet is read) or a UTF-8 .csv separated by commas or semicolons, at ' +
+    'most 5 MB and 20,000 rows. The first non-empty row is the header with the column names ' +
+    '(in Russian or English, in any order), then one row per person.',
+  matching:
+    'A person is found by the external id, then the login, the e-mail, or without them by school, full ' +
+    'name and role. A person found is updated, the others are created. Importing the same file again ' +
+    'changes nothing. No password or link is ever shown in the answer.',
+  file: 'File with the staff',
+  importing: 'Importing the staff… Keep this page open.',
+  confirmTitle: 'Import the staff?',
+  kinds: {
+    oo: 'ОО',
+    schools: 'Schools',
+    users: 'Accounts',
+    organizators: 'Organizers',
+    coordinators: 'Coordinators',
+    workers: 'Workers',
+  },
+  willUnchanged: 'Rows unchanged: {{count}}',
+  unchanged: 'Rows unchanged: {{count}}',
+  columns: {
+    oo: { name: 'ОО', value: "the ОО's name" },
+    school: { name: 'School', value: "the school's name" },
+    role: { name: 'Role', value: 'organizator, coordinator or worker (in Russian too)' },
+    surname: { name: 'Surname', value: "the person's surname" },
+    name: { name: 'Name', value: "the person's first name" },
+    patronymic: { name: 'Patronymic', value: "the person's patronymic" },
+    email: { name: 'E-mail', value: 'where the link to log in is sent' },
+    login: {
+      name: 'Login',
+      value: "an organizer's or coordinator's login (without one, the e-mail); none for a worker",
+    },
+    position: { name: 'Position', value: 'the position: it decides the worker tests' },
+    externalId: { name: 'External id', value: "the person's id in the staff register" },
+  },
+  rowErrors: {
+    required: 'A required value is empty (a new account needs a login or an e-mail).',
+    too_long: 'The value is too long.',
+    invalid_role: 'The role is not recognised: write organizator, coordinator or worker.',
+    invalid_email: 'This is not an e-mail address.',
+    duplicate_row: 'This person is already in the file above (or two rows match the same person).',
+    school_out_of_scope: 'The row names another school or ОО: you may import your own school only.',
+    role_not_allowed: 'Your import may not set this role or change this account.',
+    login_taken: 'This login is already another account’s.',
+    email_taken: 'This e-mail is already another account’s.',
+    external_id_taken: 'This external id is already another person’s.',
+    login_for_worker: 'A worker has no account: leave the login empty.',
+    unknown: 'The row has an error.',
+  },
+  fileErrors: {
+    too_many_rows: 'The file has too many rows: at most 20,000 at a time.',
+    conflict:
+      'While importing, another user changed the same accounts or staff. Nothing was written: check the file again and repeat the import.',
+    forbidden: 'You may not import staff.',
+  },
 };
 
 const ruTexts: Texts = {
@@ -64,6 +225,10 @@ const ru = {
   roster: {
     nav: 'Импорт контингента',
     title: 'Импорт контингента',
+    kindLabel: 'Что загружаем',
+    kindStudents: 'Ученики',
+    kindStaff: 'Сотрудники',
+    staff: ruStaff,
     intro:
       'Ученики вместе с их ОО, школой, зданием и классом из одной таблицы: одна строка — один ученик. ' +
       'Импорт выполняется целиком или не выполняется совсем: если в файле есть ошибки, ничего не изменится.',
@@ -149,6 +314,10 @@ const en = {
   roster: {
     nav: 'Roster import',
     title: 'Roster import',
+    kindLabel: 'What to import',
+    kindStudents: 'Students',
+    kindStaff: 'Staff',
+    staff: enStaff,
     intro:
       'Students with their ОО, school, building and class from one spreadsheet, one row per student. ' +
       'The import is all or nothing: a file with errors changes nothing.',

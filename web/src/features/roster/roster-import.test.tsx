@@ -302,3 +302,170 @@ describe('roster import', { timeout: 20_000 }, () => {
     ]);
   });
 });
+
+describe('staff import', { timeout: 20_000 }, () => {
+  const STAFF_IMPORT = 'POST /api/admin/roster/staff/import';
+  const staffCounts = (over: Record<string, number> = {}) => ({
+    oo: 0,
+    schools: 0,
+    users: 0,
+    organizators: 0,
+    coordinators: 0,
+    workers: 0,
+    ...over,
+  });
+  const staffAnswer = (over: Record<string, unknown> = {}) => ({
+    dryRun: true,
+    created: staffCounts({ users: 3, organizators: 2, coordinators: 1, workers: 4 }),
+    updated: staffCounts({ users: 1, organizators: 1 }),
+    unchanged: 2,
+    errors: [],
+    ...over,
+  });
+
+  async function staffTab() {
+    await userEvent.click(await screen.findByRole('radio', { name: 'Сотрудники' }));
+    await screen.findByRole('rowheader', { name: 'Роль' });
+  }
+
+  it('switches to staff: its columns, its templates, a dry run with its counts and row errors by code', async () => {
+    const createObjectURL = vi.fn(() => 'blob:template');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const api = server(admin, {
+      'GET /api/admin/roster/staff/template': () =>
+        new Response(new Blob(['x']), {
+          status: 200,
+          headers: { 'content-disposition': 'attachment; filename="staff.xlsx"' },
+        }),
+      [STAFF_IMPORT]: () =>
+        json(
+          200,
+          staffAnswer({
+            errors: [
+              { row: 2, column: 'login', code: 'login_taken', message: 'Taken' },
+              { row: 4, column: 'role', code: 'invalid_role', message: 'Bad role' },
+              { row: 5, column: 'login', code: 'login_for_worker', message: 'No login' },
+            ],
+          }),
+        ),
+    });
+    renderApp('/admin/roster');
+    // A file chosen for students does not carry over to staff.
+    await choose('students.csv');
+    await staffTab();
+    expect(screen.queryByText('students.csv')).not.toBeInTheDocument();
+    const columns = screen.getByTestId('roster-columns');
+    expect(within(columns).getByRole('rowheader', { name: 'Роль' }).closest('tr')).toHaveTextContent(
+      /да.*организатор/,
+    );
+    expect(within(columns).getByRole('rowheader', { name: 'Логин' }).closest('tr')).toHaveTextContent('нет');
+    expect(within(columns).queryByRole('rowheader', { name: 'Параллель' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('roster-scope')).toHaveTextContent('ссылка, по которой они зададут пароль');
+
+    await userEvent.click(screen.getByTestId('roster-template-xlsx'));
+    await userEvent.click(screen.getByTestId('roster-template-csv'));
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalledTimes(2));
+    expect(api.callsTo('GET /api/admin/roster/staff/template').map((c) => c.url)).toEqual([
+      '/api/admin/roster/staff/template?format=xlsx',
+      '/api/admin/roster/staff/template?format=csv',
+    ]);
+    expect(api.callsTo('GET /api/admin/roster/template')).toHaveLength(0);
+
+    await choose('staff.csv');
+    await userEvent.click(screen.getByTestId('roster-check'));
+    const preview = await screen.findByTestId('roster-preview');
+    const sent = api.callsTo(STAFF_IMPORT)[0]!.body as FormData;
+    expect(fieldsOf(sent)).toEqual(['dryRun', 'file']);
+    expect(sent.get('dryRun')).toBe('true');
+    expect(api.callsTo(IMPORT)).toHaveLength(0);
+
+    expect(within(preview).getByTestId('roster-preview-errors')).toHaveTextContent('В файле 3 ошибки');
+    expect(count('organizators')).toEqual(['Организаторы', '2', '1']);
+    expect(count('users')).toEqual(['Учётные записи', '3', '1']);
+    expect(count('workers')).toEqual(['Работники', '4', '0']);
+    expect(within(preview).getByTestId('roster-unchanged')).toHaveTextContent('Строк без изменений: 2');
+    const rows = within(screen.getByTestId('roster-errors'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['2', 'Логин', 'Этот логин уже занят другой учётной записью.'],
+      ['4', 'Роль', expect.stringContaining('Роль не распознана')],
+      ['5', 'Логин', 'У работника нет учётной записи: оставьте логин пустым.'],
+    ]);
+    expect(preview).not.toHaveTextContent('Taken');
+    expect(screen.getByTestId('roster-import')).toBeDisabled();
+  });
+
+  it('imports staff after a clean check and a confirmation, and shows the result and refusals by code', async () => {
+    let refusal: Response | null = null;
+    const api = server(admin, {
+      [STAFF_IMPORT]: ({ body }) => {
+        if (refusal) return refusal;
+        const dryRun = (body as FormData).get('dryRun') === 'true';
+        return json(200, staffAnswer({ dryRun }));
+      },
+    });
+    renderApp('/admin/roster');
+    await staffTab();
+    await choose('staff.csv');
+    await userEvent.click(screen.getByTestId('roster-check'));
+    expect(await screen.findByTestId('roster-preview-clean')).toHaveTextContent('Ошибок нет');
+    await userEvent.click(screen.getByTestId('roster-import'));
+    const dialog = await screen.findByRole('dialog', { name: 'Импортировать сотрудников?' });
+    await userEvent.click(within(dialog).getByTestId('roster-confirm'));
+    const result = await screen.findByTestId('roster-result');
+    expect(result).toHaveTextContent('Файл «staff.csv» импортирован.');
+    expect(count('coordinators')).toEqual(['Координаторы', '1', '0']);
+    const sent = api.callsTo(STAFF_IMPORT)[1]!.body as FormData;
+    expect(sent.get('dryRun')).toBe('false');
+
+    refusal = json(409, { status: 409, code: 'conflict', message: 'Unique violation' });
+    await choose('again.csv');
+    await userEvent.click(screen.getByTestId('roster-check'));
+    expect(await screen.findByTestId('roster-error')).toHaveTextContent(
+      'те же учётные записи или сотрудники были изменены',
+    );
+    refusal = json(400, {
+      status: 400,
+      code: 'validation_failed',
+      message: 'Missing',
+      errors: [{ path: 'header.role', message: 'missing' }],
+    });
+    await userEvent.click(screen.getByTestId('roster-check'));
+    await waitFor(() =>
+      expect(screen.getByTestId('roster-error')).toHaveTextContent(
+        'В файле нет обязательных столбцов: «Роль».',
+      ),
+    );
+  });
+
+  it('tells a coordinator which staff they may import, in English too', async () => {
+    server(users.coordinator, {
+      [STAFF_IMPORT]: () =>
+        json(
+          200,
+          staffAnswer({ errors: [{ row: 3, column: 'role', code: 'role_not_allowed', message: 'x' }] }),
+        ),
+    });
+    const { i18n } = renderApp('/coordinator/roster');
+    await staffTab();
+    expect(screen.getByTestId('roster-scope')).toHaveTextContent(
+      'организаторов и работников только своей школы',
+    );
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByRole('radio', { name: 'Staff' })).toBeChecked();
+    expect(screen.getByTestId('roster-scope')).toHaveTextContent(
+      'organizers and workers of your own school only',
+    );
+    await choose('staff.csv');
+    await userEvent.click(screen.getByTestId('roster-check'));
+    const row = within(await screen.findByTestId('roster-errors')).getAllByRole('row')[1]!;
+    expect([...row.querySelectorAll('td')].map((c) => c.textContent)).toEqual([
+      '3',
+      'Role',
+      'Your import may not set this role or change this account.',
+    ]);
+    expect(count('organizators')).toEqual(['Organizers', '2', '1']);
+  });
+});

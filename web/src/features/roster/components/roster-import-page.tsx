@@ -1,14 +1,17 @@
 /**
- * `/admin/roster` and `/coordinator/roster`: students with their ОО, school, building and class from
- * one spreadsheet (docs/roster.md). The page says what the file holds, offers the templates, checks
- * a file by a dry run (counts in words, errors by row and column with texts chosen by their code)
- * and imports it, after a confirmation, only once a check of that same file found no errors.
+ * `/admin/roster` and `/coordinator/roster`: students with their ОО, school, building and class, or
+ * staff (organizators, coordinators, workers) from one spreadsheet (docs/roster.md), chosen by a
+ * switch. The page says what the file holds, offers the templates, checks a file by a dry run
+ * (counts in words, errors by row and column with texts chosen by their code) and imports it, after
+ * a confirmation, only once a check of that same file found no errors.
  */
 import {
   ROSTER_COLUMNS,
   ROSTER_ROW_ERROR_CODES,
-  type RosterColumn,
+  STAFF_COLUMNS,
+  STAFF_ROW_ERROR_CODES,
   type RosterCounts,
+  type StaffCounts,
 } from '@attesta/contract';
 import {
   Alert,
@@ -18,6 +21,7 @@ import {
   Loader,
   Modal,
   Paper,
+  SegmentedControl,
   Stack,
   Table,
   Text,
@@ -36,52 +40,93 @@ import {
   rosterTemplate,
   type RosterImportAnswer,
   type RosterRowErrorView,
+  type ImportKind,
   type RosterTemplateFormat,
 } from '../api/roster';
 import { useRosterT } from '../locales';
 
 export type RosterRole = 'admin' | 'coordinator';
 
-/** The columns a file must have (docs/roster.md); the others may be left out. */
-const REQUIRED: ReadonlySet<RosterColumn> = new Set(['oo', 'school', 'grade', 'class', 'surname', 'name']);
-const KINDS = [
-  'oo',
-  'schools',
-  'buildings',
-  'classes',
-  'students',
-] as const satisfies readonly (keyof RosterCounts)[];
+/** What each kind of file holds (docs/roster.md): its columns, those it must have, its counts and row codes. */
+const KIND_OF: Record<
+  ImportKind,
+  {
+    columns: readonly string[];
+    required: ReadonlySet<string>;
+    counts: readonly string[];
+    rowCodes: readonly string[];
+  }
+> = {
+  students: {
+    columns: ROSTER_COLUMNS,
+    required: new Set(['oo', 'school', 'grade', 'class', 'surname', 'name']),
+    counts: ['oo', 'schools', 'buildings', 'classes', 'students'] satisfies (keyof RosterCounts)[],
+    rowCodes: ROSTER_ROW_ERROR_CODES,
+  },
+  staff: {
+    columns: STAFF_COLUMNS,
+    required: new Set(['oo', 'school', 'role', 'surname', 'name']),
+    counts: [
+      'oo',
+      'schools',
+      'users',
+      'organizators',
+      'coordinators',
+      'workers',
+    ] satisfies (keyof StaffCounts)[],
+    rowCodes: STAFF_ROW_ERROR_CODES,
+  },
+};
 const EXTENSIONS = ['xlsx', 'csv'];
 const extensionOf = (name: string) => /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 
-const isColumn = (value: string): value is RosterColumn =>
-  (ROSTER_COLUMNS as readonly string[]).includes(value);
-const isRowCode = (code: string) => (ROSTER_ROW_ERROR_CODES as readonly string[]).includes(code);
-
 type T = ReturnType<typeof useRosterT>;
 
+/** The texts of the kind of file shown: the students' at the top of the bundle, the staff's under `staff.`. */
+const kindT =
+  (t: T, kind: ImportKind): T =>
+  (key, options) =>
+    t(kind === 'staff' ? `staff.${key}` : key, options);
+
 /** A refusal of the whole file in words, by its code (never the server's English message). */
-function fileErrorText(error: unknown, t: T, appT: Parameters<typeof describeApiError>[1]): string {
+function fileErrorText(
+  error: unknown,
+  kind: ImportKind,
+  t: T,
+  appT: Parameters<typeof describeApiError>[1],
+): string {
   if (!(error instanceof ApiError)) return describeApiError(error, appT);
+  const tk = kindT(t, kind);
   if (error.code === 'validation_failed') {
     const missing = error.fieldErrors
       .map((f) => /^header\.(\w+)$/.exec(f.path)?.[1])
-      .filter((c): c is RosterColumn => c !== undefined && isColumn(c));
+      .filter((c): c is string => c !== undefined && KIND_OF[kind].columns.includes(c));
     if (missing.length)
       return t('fileErrors.missingColumns', {
-        columns: missing.map((c) => `«${t(`columns.${c}.name`)}»`).join(', '),
+        columns: missing.map((c) => `«${tk(`columns.${c}.name`)}»`).join(', '),
       });
     return t('fileErrors.validation_failed');
   }
   if (error.status === 413) return t('fileErrors.payload_too_large');
-  if (error.status === 403) return t('fileErrors.forbidden');
-  if (error.status === 409) return t('fileErrors.conflict');
-  if (['unsupported_format', 'too_many_rows', 'no_file'].includes(error.code))
-    return t(`fileErrors.${error.code}`);
+  if (error.status === 403) return tk('fileErrors.forbidden');
+  if (error.status === 409) return tk('fileErrors.conflict');
+  if (error.code === 'too_many_rows') return tk('fileErrors.too_many_rows');
+  if (['unsupported_format', 'no_file'].includes(error.code)) return t(`fileErrors.${error.code}`);
   return describeApiError(error, appT);
 }
 
-function CountsTable({ answer, done, t }: { answer: RosterImportAnswer; done: boolean; t: T }) {
+function CountsTable({
+  answer,
+  done,
+  kind,
+  t,
+}: {
+  answer: RosterImportAnswer;
+  done: boolean;
+  kind: ImportKind;
+  t: T;
+}) {
+  const tk = kindT(t, kind);
   return (
     <Stack gap={4}>
       <Table withTableBorder maw={480} data-testid="roster-counts">
@@ -94,36 +139,40 @@ function CountsTable({ answer, done, t }: { answer: RosterImportAnswer; done: bo
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {KINDS.map((kind) => (
-            <Table.Tr key={kind} data-testid={`roster-count-${kind}`}>
-              <Table.Th scope="row">{t(`kinds.${kind}`)}</Table.Th>
-              <Table.Td>{answer.created[kind]}</Table.Td>
-              <Table.Td>{answer.updated[kind]}</Table.Td>
+          {KIND_OF[kind].counts.map((what) => (
+            <Table.Tr key={what} data-testid={`roster-count-${what}`}>
+              <Table.Th scope="row">{tk(`kinds.${what}`)}</Table.Th>
+              <Table.Td>{answer.created[what]}</Table.Td>
+              <Table.Td>{answer.updated[what]}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
       <Text size="sm" data-testid="roster-unchanged">
-        {t(done ? 'unchanged' : 'willUnchanged', { count: answer.unchanged })}
+        {tk(done ? 'unchanged' : 'willUnchanged', { count: answer.unchanged })}
       </Text>
     </Stack>
   );
 }
 
-function ErrorsTable({ errors, t }: { errors: RosterRowErrorView[]; t: T }) {
+function ErrorsTable({ errors, kind, t }: { errors: RosterRowErrorView[]; kind: ImportKind; t: T }) {
+  const tk = kindT(t, kind);
+  const known = (c: string | undefined) => c !== undefined && KIND_OF[kind].columns.includes(c);
+  const message = (e: RosterRowErrorView) =>
+    tk(`rowErrors.${KIND_OF[kind].rowCodes.includes(e.code) ? e.code : 'unknown'}`);
   const columns: Column<RosterRowErrorView>[] = [
     { key: 'row', header: t('row'), render: (e) => e.row, csv: (e) => e.row },
     {
       key: 'column',
       header: t('errorColumn'),
-      render: (e) => (e.column ? t(`columns.${e.column}.name`) : t('noColumn')),
-      csv: (e) => (e.column ? t(`columns.${e.column}.name`) : ''),
+      render: (e) => (known(e.column) ? tk(`columns.${e.column}.name`) : t('noColumn')),
+      csv: (e) => (known(e.column) ? tk(`columns.${e.column}.name`) : ''),
     },
     {
       key: 'error',
       header: t('error'),
-      render: (e) => t(`rowErrors.${isRowCode(e.code) ? e.code : 'unknown'}`),
-      csv: (e) => t(`rowErrors.${isRowCode(e.code) ? e.code : 'unknown'}`),
+      render: message,
+      csv: message,
     },
   ];
   return (
@@ -138,12 +187,13 @@ function ErrorsTable({ errors, t }: { errors: RosterRowErrorView[]; t: T }) {
   );
 }
 
-function FileRules({ t }: { t: T }) {
+function FileRules({ kind, t }: { kind: ImportKind; t: T }) {
+  const tk = kindT(t, kind);
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
         <Title order={2}>{t('fileTitle')}</Title>
-        <Text size="sm">{t('fileRules')}</Text>
+        <Text size="sm">{tk('fileRules')}</Text>
         <Table withTableBorder data-testid="roster-columns">
           <Table.Caption>{t('columnsCaption')}</Table.Caption>
           <Table.Thead>
@@ -154,27 +204,27 @@ function FileRules({ t }: { t: T }) {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {ROSTER_COLUMNS.map((column) => (
+            {KIND_OF[kind].columns.map((column) => (
               <Table.Tr key={column}>
-                <Table.Th scope="row">{t(`columns.${column}.name`)}</Table.Th>
-                <Table.Td>{REQUIRED.has(column) ? t('yes') : t('no')}</Table.Td>
-                <Table.Td>{t(`columns.${column}.value`)}</Table.Td>
+                <Table.Th scope="row">{tk(`columns.${column}.name`)}</Table.Th>
+                <Table.Td>{KIND_OF[kind].required.has(column) ? t('yes') : t('no')}</Table.Td>
+                <Table.Td>{tk(`columns.${column}.value`)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
         <Text size="sm" c="dimmed">
-          {t('matching')}
+          {tk('matching')}
         </Text>
       </Stack>
     </Paper>
   );
 }
 
-function TemplateLinks({ t }: { t: T }) {
+function TemplateLinks({ kind, t }: { kind: ImportKind; t: T }) {
   const download = useDownload();
   const get = (format: RosterTemplateFormat) => {
-    const { path, query, fileName } = rosterTemplate(format);
+    const { path, query, fileName } = rosterTemplate(format, kind);
     return download(path, query, fileName);
   };
   return (
@@ -193,6 +243,30 @@ type Busy = 'check' | 'import' | null;
 
 export function RosterImportPage({ role }: { role: RosterRole }) {
   const t = useRosterT();
+  const [kind, setKind] = useState<ImportKind>('students');
+  return (
+    <Stack gap="md" maw={960}>
+      <PageTitle>{t('title')}</PageTitle>
+      <SegmentedControl
+        aria-label={t('kindLabel')}
+        value={kind}
+        onChange={(value) => setKind(value === 'staff' ? 'staff' : 'students')}
+        data={[
+          { value: 'students', label: t('kindStudents') },
+          { value: 'staff', label: t('kindStaff') },
+        ]}
+        maw={420}
+        data-testid="roster-kind"
+      />
+      {/* A new kind starts afresh: no file, check or result of the other carries over. */}
+      <ImportPanel key={kind} kind={kind} role={role} />
+    </Stack>
+  );
+}
+
+function ImportPanel({ kind, role }: { kind: ImportKind; role: RosterRole }) {
+  const t = useRosterT();
+  const tk = kindT(t, kind);
   const { t: appT } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -219,7 +293,7 @@ export function RosterImportPage({ role }: { role: RosterRole }) {
     if (dryRun) setPreview(null);
     setBusy(dryRun ? 'check' : 'import');
     try {
-      const answer = await importRoster(file, dryRun);
+      const answer = await importRoster(file, dryRun, kind);
       if (dryRun) setPreview({ file, answer });
       else {
         setResult({ file, answer });
@@ -228,7 +302,7 @@ export function RosterImportPage({ role }: { role: RosterRole }) {
       }
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return apiClient.redirectFor(e);
-      setError(fileErrorText(e, t, appT));
+      setError(fileErrorText(e, kind, t, appT));
     } finally {
       setBusy(null);
     }
@@ -238,25 +312,24 @@ export function RosterImportPage({ role }: { role: RosterRole }) {
   const canImport = cleanCheck && busy === null && result === null;
 
   return (
-    <Stack gap="md" maw={960}>
-      <PageTitle>{t('title')}</PageTitle>
-      <Text size="sm">{t('intro')}</Text>
+    <Stack gap="md">
+      <Text size="sm">{tk('intro')}</Text>
       {role === 'coordinator' ? (
         <Alert color="blue" data-testid="roster-scope">
-          {t('coordinatorScope')}
+          {tk('coordinatorScope')}
         </Alert>
       ) : (
         <Text size="sm" c="dimmed" data-testid="roster-scope">
-          {t('adminScope')}
+          {tk('adminScope')}
         </Text>
       )}
-      <FileRules t={t} />
-      <TemplateLinks t={t} />
+      <FileRules kind={kind} t={t} />
+      <TemplateLinks kind={kind} t={t} />
 
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <FileInput
-            label={t('file')}
+            label={tk('file')}
             placeholder={t('filePlaceholder')}
             accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             value={file}
@@ -294,7 +367,7 @@ export function RosterImportPage({ role }: { role: RosterRole }) {
           {busy && (
             <Group gap="xs" role="status" data-testid="roster-progress">
               <Loader size="sm" />
-              <Text size="sm">{busy === 'check' ? t('checking') : t('importing')}</Text>
+              <Text size="sm">{busy === 'check' ? t('checking') : tk('importing')}</Text>
             </Group>
           )}
           {error && (
@@ -312,7 +385,7 @@ export function RosterImportPage({ role }: { role: RosterRole }) {
             <Alert color="green" role="status">
               {t('resultText', { file: result.file.name })}
             </Alert>
-            <CountsTable answer={result.answer} done t={t} />
+            <CountsTable answer={result.answer} done kind={kind} t={t} />
           </Stack>
         </Paper>
       )}
@@ -331,13 +404,15 @@ export function RosterImportPage({ role }: { role: RosterRole }) {
               </Alert>
             )}
             {preview.answer.errors.length > 0 && <Text size="sm">{t('previewCountsWithErrors')}</Text>}
-            <CountsTable answer={preview.answer} done={false} t={t} />
-            {preview.answer.errors.length > 0 && <ErrorsTable errors={preview.answer.errors} t={t} />}
+            <CountsTable answer={preview.answer} done={false} kind={kind} t={t} />
+            {preview.answer.errors.length > 0 && (
+              <ErrorsTable errors={preview.answer.errors} kind={kind} t={t} />
+            )}
           </Stack>
         </Paper>
       )}
 
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('confirmTitle')}>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={tk('confirmTitle')}>
         <Stack>
           <Text>{t('confirmText', { file: file?.name ?? '' })}</Text>
           <Group justify="flex-end">
