@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
 import pg from 'pg';
@@ -41,6 +43,25 @@ import { schoolDay } from '../src/lib/calendar.js';
 import { activationCode, registrationCode } from '../src/lib/tokens.js';
 import type { MailMessage, Mailer } from '../src/lib/mailer.js';
 
+/** What test/global-setup.ts made for this run (nothing when a file runs outside its config). */
+function provided<K extends 'pgliteDump' | 'databaseTemplate'>(key: K): string | null {
+  try {
+    return inject(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+let dumpBlob: Blob | null | undefined;
+/** The migrated PGlite dump, read once per test process. */
+function migratedDump(): Blob | null {
+  if (dumpBlob === undefined) {
+    const path = provided('pgliteDump');
+    dumpBlob = path && existsSync(path) ? new Blob([readFileSync(path)]) : null;
+  }
+  return dumpBlob;
+}
+
 /**
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new database
  * on the PostgreSQL server of TEST_DATABASE_URL (dropped again by `close`).
@@ -53,14 +74,16 @@ export const databaseUrlOf = (database: Database) => serverUrls.get(database) ??
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({});
+    const dump = migratedDump();
+    const database = await openDatabase(dump ? { loadDataDir: dump } : {});
     await database.migrate();
     return database;
   }
   const name = `attesta_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const template = provided('databaseTemplate');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -74,6 +74,8 @@ export interface Database {
   /** Runs the committed SQL migrations (idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** The whole embedded cluster as a tarball, for `loadDataDir` (PGlite only; tests start from it). */
+  dump?(): Promise<Blob>;
   /** Raw single-statement query, for health checks and benchmarks. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
@@ -97,6 +99,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data folder; undefined means in memory. */
   dataDir?: string;
+  /** An in-memory PGlite starts from this dump (`dumpDataDir`) instead of an empty cluster (tests). */
+  loadDataDir?: Blob;
   poolSize?: number;
 }
 
@@ -131,7 +135,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = options.dataDir
+    ? new PGlite(options.dataDir)
+    : new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing }) as unknown as Db;
   roots.add(db);
@@ -141,6 +147,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     migrate: () =>
       migratePglite(drizzlePglite(client, { schema, casing }), { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
+    dump: () => client.dumpDataDir('none'),
     async query<T>(text: string, params?: unknown[]) {
       const result = await client.query(text, params);
       return result.rows as T[];
