@@ -1,32 +1,43 @@
 /**
- * An answer's attached file shown inline: images as <img>, PDFs in an <iframe>, both from a blob
- * URL of GET /api/files/{id} (the session and anti-CSRF header go along); other types as a download.
+ * An answer's attached file shown inline from GET /api/files/{id} (fetched with the session and
+ * anti-CSRF header; the server serves files as downloads only): images in the zoom / rotate / pan
+ * viewer, PDFs page by page through pdf.js; other types as a download.
  */
 import type { ExpertAnswerFile } from '@attesta/contract';
-import { Alert, Loader, Paper, Text } from '@mantine/core';
+import { Alert, Group, Loader, Paper, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { rawRequest } from '../../../components/data-table/download';
 import { useDownload } from '../../../components/data-table/use-download';
 import type { LooseT } from '../../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { filePath } from '../api/files-api';
+import { ImageViewer } from './image-viewer';
+import { PdfViewer } from './pdf-viewer';
 
-const inline = (mime: string) => mime.startsWith('image/') || mime === 'application/pdf';
+const isImage = (mime: string) => mime.startsWith('image/');
+const isPdf = (mime: string) => mime === 'application/pdf';
 
 export function AttachmentView({ file, t }: { file: ExpertAnswerFile; t: LooseT }) {
   const download = useDownload();
+  const [pdf, setPdf] = useState<ArrayBuffer | null>(null);
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const inline = isPdf(file.mime) || (isImage(file.mime) && typeof URL.createObjectURL === 'function');
 
   useEffect(() => {
-    if (!inline(file.mime) || typeof URL.createObjectURL !== 'function') return;
+    if (!inline) return;
     let objectUrl: string | null = null;
     let cancelled = false;
     rawRequest(filePath(file.id))
-      .then((response) => response.blob())
-      .then((blob) => {
+      .then(async (response) => {
+        if (isPdf(file.mime)) {
+          const bytes = await response.arrayBuffer();
+          if (!cancelled) setPdf(bytes);
+          return;
+        }
+        const body = await response.blob();
         if (cancelled) return;
-        objectUrl = URL.createObjectURL(new Blob([blob], { type: file.mime }));
+        objectUrl = URL.createObjectURL(new Blob([body], { type: file.mime }));
         setUrl(objectUrl);
       })
       .catch(() => !cancelled && setFailed(true));
@@ -34,11 +45,11 @@ export function AttachmentView({ file, t }: { file: ExpertAnswerFile; t: LooseT 
       cancelled = true;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [file.id, file.mime]);
+  }, [file.id, file.mime, inline]);
 
   const downloadButton = (
     <LoadingButton
-      size="xs"
+      size="compact-sm"
       variant="default"
       onClick={() => download(filePath(file.id), undefined, file.name)}
       data-testid={`attachment-download-${file.id}`}
@@ -47,25 +58,23 @@ export function AttachmentView({ file, t }: { file: ExpertAnswerFile; t: LooseT 
     </LoadingButton>
   );
 
-  if (!inline(file.mime)) return downloadButton;
+  if (!inline) return downloadButton;
   return (
     <Paper withBorder p="xs" radius="sm" data-testid={`attachment-${file.id}`}>
-      <Text size="sm" c="dimmed" mb={4}>
-        {file.name}
-      </Text>
+      <Group justify="space-between" mb={4} gap="xs">
+        <Text size="sm" c="dimmed">
+          {file.name}
+        </Text>
+        {downloadButton}
+      </Group>
       {failed && (
         <Alert color="red" variant="light" mb="xs">
           {t('expert.grading.fileFailed', { name: file.name })}
         </Alert>
       )}
-      {!url && !failed && <Loader size="sm" />}
-      {url && file.mime === 'application/pdf' && (
-        <iframe src={url} title={file.name} style={{ width: '100%', height: 600, border: 0 }} />
-      )}
-      {url && file.mime.startsWith('image/') && (
-        <img src={url} alt={file.name} style={{ maxWidth: '100%', height: 'auto', display: 'block' }} />
-      )}
-      <div style={{ marginTop: 8 }}>{downloadButton}</div>
+      {!url && !pdf && !failed && <Loader size="sm" />}
+      {url && isImage(file.mime) && <ImageViewer url={url} name={file.name} fileId={file.id} t={t} />}
+      {pdf && <PdfViewer data={pdf} name={file.name} fileId={file.id} t={t} />}
     </Paper>
   );
 }

@@ -1,9 +1,10 @@
 /**
- * `/expert/grading`: the queue by subject test and day, one anonymised answer at a time with its
- * task, reference and rubric, scores per criterion (keyboard: digits, Enter, N), progress, and a
- * zip of a date range. Blind marking: nothing here names the participant or another expert's marks.
+ * `/expert/grading`: one anonymised answer at a time in the grading workspace (task, answer and
+ * rubric side by side, keyboard marking; grading-workspace.tsx), progress, the queue by subject test
+ * and day, and a zip of a date range. Blind marking: nothing here names the participant, and
+ * another expert's marks appear only on a third check, as «Эксперт 1» / «Эксперт 2».
  */
-import type { ExpertAssignment, ExpertNextQuery } from '@attesta/contract';
+import type { ExpertNextQuery } from '@attesta/contract';
 import {
   Alert,
   Badge,
@@ -15,37 +16,20 @@ import {
   Stack,
   Table,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { RichHtml } from '../../../components/answers/rich-html';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
 import { useDownload } from '../../../components/data-table/use-download';
 import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { apiClient, ApiError } from '../../../lib/api-client';
-import { formatDisplayDate, formatNumber, parsePlainDate } from '../../../lib/format';
-import {
-  ANSWERS_ZIP_PATH,
-  expertKeys,
-  getAnswerDates,
-  getNext,
-  getQueue,
-  saveMarks,
-} from '../api/grading-api';
-import { AttachmentView } from './attachment-view';
+import { ANSWERS_ZIP_PATH, expertKeys, getAnswerDates, getNext, getQueue } from '../api/grading-api';
 import { expertBundle } from '../locales';
-import { marksOf, scoreError, totalOf } from '../lib/marks';
 import { describeApiError } from '../../../lib/form-errors';
-
-const displayDate = (plain: string) => {
-  const date = parsePlainDate(plain);
-  return date ? formatDisplayDate(date) : plain;
-};
+import { displayDate, GradingWorkspace } from './grading-workspace';
 
 function failureMessage(error: unknown, t: LooseT): string {
   if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
@@ -64,13 +48,44 @@ export function GradingPage() {
   });
   const progress = next.data?.progress;
   const assignment = next.data?.assignment ?? null;
+  const { refetch } = next;
+  const onNext = useCallback(() => void refetch(), [refetch]);
 
   return (
-    <Stack gap="lg">
+    <Stack gap="sm">
       <PageTitle>{t('expert.grading.title')}</PageTitle>
-      <Text size="sm" c="dimmed">
-        {t('expert.grading.shortcuts')}
-      </Text>
+      {progress && (
+        <Stack gap={4} data-testid="grading-progress" maw={480}>
+          <Text size="sm">
+            {t('expert.grading.progress', { done: progress.done, total: progress.total })}
+          </Text>
+          <ProgressBar
+            value={progress.total ? (100 * progress.done) / progress.total : 100}
+            aria-label={t('expert.grading.progress', { done: progress.done, total: progress.total })}
+          />
+        </Stack>
+      )}
+
+      {next.isPending && <Loader />}
+      {next.error && (
+        <Alert color="red" variant="light">
+          {failureMessage(next.error, t)}
+        </Alert>
+      )}
+      {next.data && !assignment && (
+        <Alert color="green" variant="light" data-testid="grading-done">
+          {t('expert.grading.done')}
+        </Alert>
+      )}
+      {assignment && (
+        <GradingWorkspace
+          key={assignment.id}
+          assignment={assignment}
+          t={t}
+          onNext={onNext}
+          failureMessage={(error) => failureMessage(error, t)}
+        />
+      )}
 
       <Paper withBorder p="md" radius="md" data-testid="grading-queue">
         <Group justify="space-between" mb="sm">
@@ -144,280 +159,8 @@ export function GradingPage() {
         )}
       </Paper>
 
-      {progress && (
-        <Stack gap={4} data-testid="grading-progress">
-          <Text size="sm">
-            {t('expert.grading.progress', { done: progress.done, total: progress.total })}
-          </Text>
-          <ProgressBar
-            value={progress.total ? (100 * progress.done) / progress.total : 100}
-            aria-label={t('expert.grading.progress', { done: progress.done, total: progress.total })}
-          />
-        </Stack>
-      )}
-
-      {next.isPending && <Loader />}
-      {next.error && (
-        <Alert color="red" variant="light">
-          {failureMessage(next.error, t)}
-        </Alert>
-      )}
-      {next.data && !assignment && (
-        <Alert color="green" variant="light" data-testid="grading-done">
-          {t('expert.grading.done')}
-        </Alert>
-      )}
-      {assignment && (
-        <AnswerCard key={assignment.id} assignment={assignment} t={t} onNext={() => void next.refetch()} />
-      )}
-
       <ZipDownload t={t} />
     </Stack>
-  );
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.tagName === 'TEXTAREA' || target.isContentEditable);
-}
-
-function AnswerCard({
-  assignment,
-  t,
-  onNext,
-}: {
-  assignment: ExpertAssignment;
-  t: LooseT;
-  onNext: () => void;
-}) {
-  const queryClient = useQueryClient();
-  const { criteria, maxScore } = assignment.task;
-  const [scores, setScores] = useState<Record<string, string>>(() =>
-    Object.fromEntries(
-      (assignment.marks ?? []).map((m) => [m.criterionCode, String(m.score).replace('.', ',')]),
-    ),
-  );
-  const [comment, setComment] = useState(assignment.comment ?? '');
-  const [showErrors, setShowErrors] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const inputs = useRef<Record<string, HTMLInputElement | null>>({});
-  const formRef = useRef<HTMLFormElement>(null);
-  const active = useRef<string | null>(criteria[0]?.code ?? null);
-  const total = totalOf(criteria, scores);
-
-  useEffect(() => {
-    const first = criteria[0];
-    if (first) inputs.current[first.code]?.focus();
-  }, [criteria]);
-
-  // Shortcuts outside the fields: a digit sets the focused (last used) criterion, Enter saves, N moves on.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      const inField = event.target instanceof HTMLInputElement;
-      if (/^[nNтТ]$/.test(event.key)) {
-        event.preventDefault();
-        onNext();
-      } else if (!inField && /^\d$/.test(event.key) && active.current) {
-        const code = active.current;
-        setScores((s) => ({ ...s, [code]: event.key }));
-        inputs.current[code]?.focus();
-        event.preventDefault();
-      } else if (!inField && event.key === 'Enter' && event.target === document.body) {
-        formRef.current?.requestSubmit();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onNext]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const marks = marksOf(criteria, scores);
-    if (!marks) {
-      setShowErrors(true);
-      const firstBad = criteria.find((c) => scoreError(scores[c.code] ?? '', c.maxScore, c.step));
-      if (firstBad) inputs.current[firstBad.code]?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      const trimmed = comment.trim();
-      await saveMarks(assignment.id, trimmed ? { marks, comment: trimmed } : { marks });
-      notifications.show({ color: 'green', message: t('expert.grading.saved') });
-      await queryClient.invalidateQueries({ queryKey: expertKeys.all });
-    } catch (error) {
-      notifications.show({ color: 'red', message: failureMessage(error, t) });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const value = assignment.answer.value;
-  const text = typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value, null, 2);
-  const reference = assignment.task.reference;
-  const third = assignment.round >= 3;
-
-  return (
-    <Paper withBorder p="lg" radius="md" data-testid="grading-answer">
-      <Stack gap="md">
-        <Group justify="space-between">
-          <Title order={2} fz="lg">
-            {t('expert.grading.work', { code: assignment.anonCode, position: assignment.task.position })}
-          </Title>
-          <Group gap="xs">
-            <Badge variant="light">{assignment.subjectTestName}</Badge>
-            <Badge variant="light" color="gray">
-              {displayDate(assignment.workDate)}
-            </Badge>
-            {third ? (
-              <Badge color="orange" data-testid="grading-third-check">
-                {t('expert.grading.thirdCheck')}
-              </Badge>
-            ) : (
-              <Badge color="gray">{t('expert.grading.round', { round: assignment.round })}</Badge>
-            )}
-          </Group>
-        </Group>
-
-        <section>
-          <Title order={3} fz="md" mb={4}>
-            {t('expert.grading.task')}
-          </Title>
-          <RichHtml html={assignment.task.html} />
-        </section>
-
-        <section>
-          <Title order={3} fz="md" mb={4}>
-            {t('expert.grading.answer')}
-          </Title>
-          {text.trim() ? (
-            <Paper bg="gray.0" p="sm" radius="sm">
-              <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="grading-answer-text">
-                {text}
-              </Text>
-            </Paper>
-          ) : (
-            assignment.answer.files.length === 0 && <Text c="dimmed">{t('expert.grading.noAnswer')}</Text>
-          )}
-          {assignment.answer.files.length > 0 && (
-            <Stack gap="sm" mt="sm">
-              <Text fw={600} size="sm">
-                {t('expert.grading.attachments')}
-              </Text>
-              {assignment.answer.files.map((file) => (
-                <AttachmentView key={file.id} file={file} t={t} />
-              ))}
-            </Stack>
-          )}
-        </section>
-
-        {reference != null && (
-          <section>
-            <Title order={3} fz="md" mb={4}>
-              {t('expert.grading.reference')}
-            </Title>
-            <Text style={{ whiteSpace: 'pre-wrap' }}>
-              {typeof reference === 'string' ? reference : JSON.stringify(reference, null, 2)}
-            </Text>
-          </section>
-        )}
-        {assignment.task.solutionHtml && (
-          <section>
-            <Title order={3} fz="md" mb={4}>
-              {t('expert.grading.solution')}
-            </Title>
-            <RichHtml html={assignment.task.solutionHtml} />
-          </section>
-        )}
-
-        <form ref={formRef} onSubmit={submit} noValidate aria-label={t('expert.grading.criteria')}>
-          <Stack gap="sm">
-            <Title order={3} fz="md">
-              {t('expert.grading.criteria')}
-            </Title>
-            {criteria.map((criterion) => {
-              const raw = scores[criterion.code] ?? '';
-              const error = showErrors ? scoreError(raw, criterion.maxScore, criterion.step) : null;
-              return (
-                <Group key={criterion.code} align="flex-start" wrap="nowrap" gap="md">
-                  <TextInput
-                    ref={(el) => {
-                      inputs.current[criterion.code] = el;
-                    }}
-                    w={120}
-                    label={criterion.code}
-                    description={t(
-                      criterion.step === 1
-                        ? 'expert.grading.criterionMax'
-                        : 'expert.grading.criterionMaxStep',
-                      { max: criterion.maxScore, step: formatNumber(criterion.step) },
-                    )}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={raw}
-                    disabled={!assignment.editable}
-                    error={
-                      error
-                        ? t(`expert.grading.${error}`, {
-                            max: criterion.maxScore,
-                            step: formatNumber(criterion.step),
-                          })
-                        : undefined
-                    }
-                    data-testid={`criterion-${criterion.code}`}
-                    onFocus={(event) => {
-                      active.current = criterion.code;
-                      event.currentTarget.select();
-                    }}
-                    onChange={(event) => {
-                      const next = event.currentTarget.value;
-                      setScores((s) => ({ ...s, [criterion.code]: next }));
-                    }}
-                  />
-                  <Text size="sm" pt={4} style={{ flex: 1 }}>
-                    {criterion.text}
-                  </Text>
-                </Group>
-              );
-            })}
-            <Text fw={700} data-testid="grading-total" aria-live="polite">
-              {t('expert.grading.total', { total: formatNumber(total), max: formatNumber(maxScore) })}
-            </Text>
-            <Textarea
-              label={t('expert.grading.comment')}
-              rows={3}
-              maxLength={4000}
-              value={comment}
-              disabled={!assignment.editable}
-              onChange={(event) => setComment(event.currentTarget.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
-                  formRef.current?.requestSubmit();
-              }}
-            />
-            {showErrors && !marksOf(criteria, scores) && (
-              <Alert color="red" variant="light" data-testid="grading-errors">
-                {t('expert.grading.fixErrors')}
-              </Alert>
-            )}
-            <Group>
-              <LoadingButton
-                type="submit"
-                loading={busy}
-                disabled={!assignment.editable}
-                data-testid="grading-submit"
-              >
-                {t('expert.grading.submit')}
-              </LoadingButton>
-              <Button variant="default" onClick={onNext} data-testid="grading-next">
-                {t('expert.grading.next')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Stack>
-    </Paper>
   );
 }
 

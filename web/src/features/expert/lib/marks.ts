@@ -34,3 +34,11 @@ export function totalOf(criteria: readonly ExpertCriterion[], scores: Record<str
     return value !== null && value <= c.maxScore ? sum + value : sum;
   }, 0);
 }
+
+/** Every score a criterion allows (0, step, 2·step … max) when few enough for a button each; else null. */
+export function scoreOptions(max: number, step = 1, most = 11): number[] | null {
+  if (!(step > 0) || !(max >= 0)) return null;
+  const count = Math.floor(max / step + 1e-9) + 1;
+  if (count > most) return null;
+  return Array.from({ length: count }, (_, i) => Math.round(i * step * 1000) / 1000);
+}
