@@ -278,5 +278,10 @@ describe('/api/openTests', () => {
     });
     expect(results.statusCode, results.body).toBe(200);
     expect(results.json().total).toBe(0);
+    // Nor in the reports over every diagnostic (guests' practice is no school's result).
+    expect(await count(`select count(*)::int n from results`)).toBeGreaterThan(0);
+    const detailed = await inject(admin, 'GET', '/api/reports/detailed');
+    expect(detailed.statusCode, detailed.body).toBe(200);
+    expect(detailed.json().total).toBe(0);
   });
 });

@@ -43,7 +43,12 @@ export const countedCondition: SQL = and(
 )!;
 
 /** Live registrations of live diagnostics (every report's rows). */
-const liveRegistration = and(isNull(participantTests.deletedAt), isNull(diagnostics.deletedAt));
+/** Live registrations of live diagnostics; guests' practice attempts (open diagnostics) are no school's results. */
+const liveRegistration = and(
+  isNull(participantTests.deletedAt),
+  isNull(diagnostics.deletedAt),
+  ne(diagnostics.kind, 'open'),
+);
 
 /** Told after each page of rows is read (a queued job reports its progress). */
 export type OnPage = (rows: number) => void | Promise<void>;
