@@ -274,7 +274,7 @@ function testValues(body: SubjectTestBody) {
  * A test open to guests shows the result as soon as an attempt is finished, so no task of its
  * current variants may wait for experts (docs/open-tests.md): 400 `open_test_needs_auto_scoring`.
  */
-async function assertOpenable(tx: DbOrTx, subjectTestId: number) {
+export async function assertOpenable(tx: DbOrTx, subjectTestId: number, path = 'body.isOpen') {
   const manual = (await variantsUnderCheck(tx, subjectTestId))
     .flatMap((v) => v.tasks.map((t) => ({ variant: v.number, position: t.position, task: t.task })))
     .filter(({ task }) => needsExperts(task.answerType, task.content));
@@ -284,7 +284,7 @@ async function assertOpenable(tx: DbOrTx, subjectTestId: number) {
     'open_test_needs_auto_scoring',
     `Only a test whose every task is scored automatically can be open: variant ${first.variant}, ` +
       `task ${first.position} is graded by experts`,
-    [{ path: 'body.isOpen', message: 'a task is graded by experts', code: 'open_test_needs_auto_scoring' }],
+    [{ path, message: 'a task is graded by experts', code: 'open_test_needs_auto_scoring' }],
   );
 }
 

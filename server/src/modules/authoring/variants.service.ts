@@ -2,7 +2,7 @@ import type { AuthoringVariant, GenerateVariantsBody, VariantBody } from '@attes
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { forgetContent, forgetVariantUse } from '../exam-test/index.js';
-import { fieldError, record } from './catalog.service.js';
+import { assertOpenable, fieldError, record } from './catalog.service.js';
 import * as repo from './content.repo.js';
 import { drawVariants } from './generate.js';
 import type { Actor } from './pause-policy.service.js';
@@ -93,7 +93,11 @@ async function lockedTest(tx: Tx, subjectTestId: number) {
   const test = await repo.lockSubjectTest(tx, subjectTestId);
   if (!test) throw notFound('No such subject test');
   const view = (await repo.findSubjectTest(tx, subjectTestId))!;
-  return { test, subjectId: view.subjectId };
+  /** After the variants changed: a test open to guests keeps every task scored automatically. */
+  const stillOpenable = async (path = 'body.tasks') => {
+    if (test.isOpen) await assertOpenable(tx, subjectTestId, path);
+  };
+  return { test, subjectId: view.subjectId, stillOpenable };
 }
 
 export async function createVariant(
@@ -103,13 +107,14 @@ export async function createVariant(
   body: VariantBody,
 ): Promise<AuthoringVariant> {
   const result = await db.transaction(async (tx) => {
-    const { subjectId } = await lockedTest(tx, subjectTestId);
+    const { subjectId, stillOpenable } = await lockedTest(tx, subjectTestId);
     const list = await resolveTasks(tx, subjectId, body.tasks);
     const number = body.number ?? (await repo.nextVariantNumber(tx, subjectTestId));
     if (await repo.currentVariantNumbered(tx, subjectTestId, number))
       throw conflict('conflict', `The test already has a variant ${number}`);
     const variant = await repo.insertVariant(tx, { subjectTestId, number });
     await repo.insertVariantTasks(tx, variant.id, list);
+    await stillOpenable();
     await record(tx, actor, 'content.variant.create', 'variant', variant.id, {
       subjectTestId,
       number,
@@ -149,7 +154,7 @@ export async function updateVariant(
     if (!variant) throw notFound('No such variant');
     if (variant.supersededAt)
       throw conflict('conflict', 'This variant was replaced by a newer version: edit that one');
-    const { subjectId } = await lockedTest(tx, variant.subjectTestId);
+    const { subjectId, stillOpenable } = await lockedTest(tx, variant.subjectTestId);
     const list = await resolveTasks(tx, subjectId, body.tasks);
     const used = (await repo.variantsUsedByWorks(tx, [id])).has(id);
     let current = variant;
@@ -158,6 +163,7 @@ export async function updateVariant(
       await repo.deleteVariantTasks(tx, id);
       await repo.insertVariantTasks(tx, id, list);
     }
+    await stillOpenable();
     await record(
       tx,
       actor,
@@ -199,7 +205,7 @@ export async function generateVariants(
   body: GenerateVariantsBody,
 ): Promise<AuthoringVariant[]> {
   const result = await db.transaction(async (tx) => {
-    const { subjectId } = await lockedTest(tx, subjectTestId);
+    const { subjectId, stillOpenable } = await lockedTest(tx, subjectTestId);
     const elementIds = body.blueprint.flatMap((r) => (r.elementId !== undefined ? [r.elementId] : []));
     const known = new Set((await repo.findElements(tx, elementIds)).map((e) => e.id));
     body.blueprint.forEach((r, i) => {
@@ -241,6 +247,7 @@ export async function generateVariants(
       await repo.insertVariantTasks(tx, variant.id, list);
       created.push(variant);
     }
+    await stillOpenable('body.blueprint');
     await record(tx, actor, 'content.variant.generate', 'subject_test', subjectTestId, {
       seed: body.seed,
       count: body.count,

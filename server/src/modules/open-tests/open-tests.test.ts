@@ -23,6 +23,7 @@ let openId: number;
 let closedId: number;
 let manualId: number;
 let vt: number[];
+let manualTaskId: number;
 
 const SECRET = 'OPEN-SECRET';
 const inject = (session: Session | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
@@ -71,9 +72,11 @@ beforeAll(async () => {
   await createVariantWithTasks(t.app, closedId, [
     { answerType: 'short_text', reference: { accepted: ['x'] } },
   ]);
-  await createVariantWithTasks(t.app, manualId, [
+  ({
+    taskIds: [manualTaskId],
+  } = await createVariantWithTasks(t.app, manualId, [
     { answerType: 'extended_text', scoring: { method: 'expert' } },
-  ]);
+  ]));
 });
 afterAll(async () => t.close());
 
@@ -94,6 +97,18 @@ describe('opening a subject test (admin authoring)', () => {
     expect((await inject(admin, 'GET', `/api/admin/content/subjectTests/${closedId}`)).json().isOpen).toBe(
       false,
     );
+  });
+
+  it('keeps an open test automatic: a variant with an expert-graded task is refused, nothing written', async () => {
+    const variants = () => count('select count(*)::int n from variants where subject_test_id = $1', [openId]);
+    const before = await variants();
+    const res = await inject(admin, 'POST', `/api/admin/content/subjectTests/${openId}/variants`, {
+      tasks: [{ taskId: manualTaskId }],
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().code).toBe('open_test_needs_auto_scoring');
+    expect(res.json().errors[0].path).toBe('body.tasks');
+    expect(await variants()).toBe(before);
   });
 });
 
