@@ -72,11 +72,10 @@ beforeAll(async () => {
   await createVariantWithTasks(t.app, closedId, [
     { answerType: 'short_text', reference: { accepted: ['x'] } },
   ]);
-  ({
-    taskIds: [manualTaskId],
-  } = await createVariantWithTasks(t.app, manualId, [
+  const manual = await createVariantWithTasks(t.app, manualId, [
     { answerType: 'extended_text', scoring: { method: 'expert' } },
-  ]));
+  ]);
+  manualTaskId = manual.taskIds[0]!;
 });
 afterAll(async () => t.close());
 
