@@ -1,9 +1,10 @@
-import { ActionIcon, Kbd, Popover, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Popover, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ShortcutTable, type ShortcutRow } from '../../../components/ui/shortcut-table';
 
 export function ShortcutsHelp() {
   const { t } = useTranslation();
-  const rows: [string[], string][] = [
+  const rows: ShortcutRow[] = [
     [['Alt', '→'], t('runner.help.next')],
     [['Alt', '←'], t('runner.help.prev')],
     [['Alt', 'F'], t('runner.help.flag')],
@@ -24,23 +25,7 @@ export function ShortcutsHelp() {
       <Popover.Dropdown>
         <Stack gap="xs">
           <Text fw={600}>{t('runner.help.title')}</Text>
-          <Table>
-            <Table.Tbody>
-              {rows.map(([keys, text]) => (
-                <Table.Tr key={text}>
-                  <Table.Td>
-                    {keys.map((k, i) => (
-                      <span key={k}>
-                        {i > 0 && ' + '}
-                        <Kbd>{k}</Kbd>
-                      </span>
-                    ))}
-                  </Table.Td>
-                  <Table.Td>{text}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ShortcutTable rows={rows} />
         </Stack>
       </Popover.Dropdown>
     </Popover>

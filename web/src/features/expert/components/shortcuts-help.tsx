@@ -1,6 +1,7 @@
 /** The grading keys, behind a labelled button (and the ? key). */
-import { Button, Kbd, Popover, Stack, Table, Text } from '@mantine/core';
+import { Button, Popover, Stack, Text } from '@mantine/core';
 import type { LooseT } from '../../../components/data-table/use-bundle-t';
+import { ShortcutTable, type ShortcutRow } from '../../../components/ui/shortcut-table';
 
 export function ShortcutsHelp({
   t,
@@ -11,7 +12,7 @@ export function ShortcutsHelp({
   opened: boolean;
   onChange: (opened: boolean) => void;
 }) {
-  const rows: [string[], string][] = [
+  const rows: ShortcutRow[] = [
     [['0–9'], t('expert.keys.digit')],
     [['↑', '↓'], t('expert.keys.move')],
     [['Tab'], t('expert.keys.tab')],
@@ -42,23 +43,7 @@ export function ShortcutsHelp({
       <Popover.Dropdown data-testid="grading-keys-help">
         <Stack gap="xs">
           <Text fw={600}>{t('expert.keys.title')}</Text>
-          <Table fz="sm" verticalSpacing={2}>
-            <Table.Tbody>
-              {rows.map(([keys, text]) => (
-                <Table.Tr key={text}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {keys.map((k, i) => (
-                      <span key={k}>
-                        {i > 0 && ' '}
-                        <Kbd>{k}</Kbd>
-                      </span>
-                    ))}
-                  </Table.Td>
-                  <Table.Td>{text}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ShortcutTable rows={rows} joiner={' '} />
           <Text size="xs" c="dimmed">
             {t('expert.keys.viewerNote')}
           </Text>
