@@ -74,6 +74,41 @@ export const resultVariantTaskSchema = participantTaskSchema.extend({
     .array(z.object({ code: z.string(), text: z.string(), maxScore: z.number() }))
     .nullable()
     .optional(),
+  checks: z
+    .record(z.string(), z.boolean())
+    .nullable()
+    .optional()
+    .describe(
+      'Only with `withKeys`: which pieces of the answer the scoring engine judged right — a cloze or ' +
+        'gap-match task by gap id, a matching task by left item id; null for other types and unscored answers',
+    ),
+  grading: z
+    .object({
+      criteria: z
+        .array(
+          z.object({
+            code: z.string(),
+            text: z.string(),
+            maxScore: z.number(),
+            score: z
+              .number()
+              .describe('the mark of the final mark’s rounds: one expert’s, or their mean to 0.01'),
+          }),
+        )
+        .describe('each rubric criterion with its mark, in the rubric’s order'),
+      comments: z
+        .array(z.string())
+        .describe(
+          'the comments of the experts whose marks make the final mark, plain text, blank ones left out',
+        ),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      'Only with `withKeys`, never for experts: what the experts’ final mark of an expert-graded task is ' +
+        'made of (after a third check, the third expert’s marks alone under the rule `third`, else the ' +
+        'mean of the rounds); null until the final mark is set. Never who graded (no names, ids or rounds).',
+    ),
 });
 
 export const resultVariantSchema = z

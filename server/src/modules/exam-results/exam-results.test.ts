@@ -482,3 +482,126 @@ describe('documents and other views', () => {
     ).toBe(403);
   });
 });
+
+describe('what the experts’ final mark is made of (issue 14, item 4)', () => {
+  /** Graded rounds of the extended answer (task 9, criterion К1 of max 1), as experts leave them. */
+  async function gradedRounds(w: World, rounds: { score: number; comment: string | null }[]) {
+    const { expertAssignments, expertMarks } = await import('../../db/schema/index.js');
+    const experts = [];
+    for (const [i, r] of rounds.entries()) {
+      const expert = await signedIn(app, ['expert']);
+      experts.push(expert);
+      const [a] = await app.ctx.db
+        .insert(expertAssignments)
+        .values({
+          examWorkId: w.workId,
+          variantTaskId: w.variantTaskIds[8]!,
+          expertId: expert.user.id,
+          round: i + 1,
+          anonCode: 'A-GRDG-01',
+          status: 'graded',
+          total: r.score,
+          comment: r.comment,
+          gradedAt: new Date(),
+        })
+        .returning();
+      await app.ctx.db
+        .insert(expertMarks)
+        .values({ assignmentId: a!.id, criterionCode: 'К1', score: r.score });
+    }
+    return experts;
+  }
+  const extendedTask = (body: { tasks: { variantTaskId: number }[] }, w: World) =>
+    body.tasks.find((t) => t.variantTaskId === w.variantTaskIds[8]) as Record<string, unknown>;
+
+  it('the participant gets the criteria marks and comments after publication only, never who graded', async () => {
+    const w = await world();
+    await finishAndScore(w);
+    const experts = await gradedRounds(w, [
+      { score: 1, comment: '  Тема раскрыта полностью.  ' },
+      { score: 1, comment: '   ' },
+    ]);
+    await gradeExtended(w, 1);
+    const url = `/api/examresults/variant/${w.workId}`;
+
+    const before = await get(url, w.participant);
+    expect(before.statusCode).toBe(403);
+    expect(before.json().code).toBe('results_not_published');
+    expect(before.body).not.toContain('Тема раскрыта');
+    expect((await get(url, null)).statusCode).toBe(401);
+
+    const admin = await signedIn(app, ['admin']);
+    expect(
+      (await get(`/api/examresults/changePublish/${w.diagnosticId}/true`, admin.session)).statusCode,
+    ).toBe(200);
+    const res = await get(url, w.participant);
+    expect(res.statusCode).toBe(200);
+    const task = extendedTask(res.json(), w);
+    expect(task.grading).toEqual({
+      criteria: [{ code: 'К1', text: `${SECRET}-criterion-9`, maxScore: 1, score: 1 }],
+      comments: ['Тема раскрыта полностью.'],
+    });
+    // Auto-scored tasks have no experts' grading; the cloze says which gaps were right.
+    const tasks = res.json().tasks as Record<string, unknown>[];
+    expect(tasks[0]!.grading).toBeNull();
+    expect(tasks[7]!.checks).toEqual({ b1: true, b2: true });
+    expect(tasks[6]!.checks).toEqual({ a: true, b: false });
+    expect(tasks[0]!.checks).toBeNull();
+    // Nothing names an expert: no ids, logins, names, rounds or anonymous codes.
+    for (const e of experts) {
+      expect(res.body).not.toContain(e.user.login);
+      expect(res.body).not.toMatch(new RegExp(`"(expertId|userId)"\\s*:\\s*${e.user.id}\\b`));
+    }
+    expect(res.body).not.toMatch(/"(expertId|assignmentId|round|anonCode)"\s*:\s*(?!null)/);
+    expect(res.body).not.toContain('A-GRDG-01');
+    expect(res.body).not.toContain('"expert1"');
+  });
+
+  it('after a third check under the rule «third» only the third expert’s marks and comment count', async () => {
+    const w = await world();
+    await finishAndScore(w);
+    await gradedRounds(w, [
+      { score: 0, comment: 'Первый' },
+      { score: 1, comment: 'Второй' },
+      { score: 1, comment: 'Третий' },
+    ]);
+    await gradeExtended(w, 1);
+    const admin = await signedIn(app, ['admin']);
+    const task = extendedTask((await get(`/api/examresults/variant/${w.workId}`, admin.session)).json(), w);
+    expect(task.grading).toEqual({
+      criteria: [{ code: 'К1', text: `${SECRET}-criterion-9`, maxScore: 1, score: 1 }],
+      comments: ['Третий'],
+    });
+  });
+
+  it('staff get it where keys go; an assigned expert never does (blind marking)', async () => {
+    const w = await world();
+    await finishAndScore(w);
+    const [first] = await gradedRounds(w, [
+      { score: 1, comment: 'Комментарий эксперта' },
+      { score: 0, comment: null },
+    ]);
+    await gradeExtended(w, 0.5);
+    const url = `/api/examresults/variant/${w.workId}`;
+    // A coordinator while the diagnostic's window is open and nothing is published: no keys, no grading.
+    const coord = await get(url, w.school.coordinator.session);
+    expect(coord.json().withKeys).toBe(false);
+    const coordTask = extendedTask(coord.json(), w);
+    expect('grading' in coordTask).toBe(false);
+    expect('checks' in coordTask).toBe(false);
+    expect(coord.body).not.toContain('Комментарий эксперта');
+    // An admin reads keys always: the mean of the two rounds per criterion.
+    const admin = await signedIn(app, ['admin']);
+    expect(extendedTask((await get(url, admin.session)).json(), w).grading).toEqual({
+      criteria: [{ code: 'К1', text: `${SECRET}-criterion-9`, maxScore: 1, score: 0.5 }],
+      comments: ['Комментарий эксперта'],
+    });
+    const seen = await get(url, first!.session);
+    expect(seen.statusCode).toBe(200);
+    expect('grading' in extendedTask(seen.json(), w)).toBe(false);
+    expect(seen.body).not.toContain('Комментарий эксперта');
+    // Another school's coordinator: 403, as before.
+    const stranger = await createSchoolWithStaff(app);
+    expect((await get(url, stranger.coordinator.session)).statusCode).toBe(403);
+  });
+});

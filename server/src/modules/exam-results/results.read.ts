@@ -25,6 +25,7 @@ import { sanitizeHtml } from '../../lib/sanitize.js';
 import { schoolDay } from '../../lib/calendar.js';
 import * as workRepo from '../exam-test/index.js';
 import { toParticipantVariant, type TaskRow } from '../exam-test/index.js';
+import { finalGradingOf } from '../expert/index.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import {
   expertAssignmentsIn,
@@ -190,6 +191,8 @@ export async function resultVariant(db: Db, auth: AuthContext, workId: number): 
   const scores = await db.select().from(taskScores).where(eq(taskScores.examWorkId, work.id));
   const withKeys =
     kind === 'own' || kind === 'expert' || hasRole(auth, 'admin') || (kind === 'staff' && keysOpenFor(pt));
+  // What the experts' final marks are made of goes where keys go, never to an expert (blind marking).
+  const gradings = withKeys && kind !== 'expert' ? await finalGradingOf(db, work.id) : null;
 
   let participant: ResultVariant['participant'] = null;
   if (kind === 'staff') {
@@ -228,11 +231,30 @@ export async function resultVariant(db: Db, auth: AuthContext, workId: number): 
               solutionHtml: r.solutionHtml === null ? null : sanitizeHtml(r.solutionHtml),
               criteria:
                 r.criteria?.map((c) => ({ code: c.code, text: c.text, maxScore: c.maxScore })) ?? null,
+              checks: checksOf(s?.details),
             }
           : {}),
+        ...(gradings ? { grading: gradings.get(t.variantTaskId) ?? null } : {}),
       };
     }),
   };
+}
+
+/**
+ * Right or wrong per piece of an answer, from the engine's details of the task score: gaps of a
+ * cloze (`blanks`), gaps of a gap match or left items of a matching (`pairs`); null otherwise.
+ */
+function checksOf(stored: Record<string, unknown> | null | undefined): Record<string, boolean> | null {
+  const details = stored?.details as { kind?: unknown; blanks?: unknown; pairs?: unknown } | null | undefined;
+  const pieces =
+    details?.kind === 'blanks' ? details.blanks : details?.kind === 'pairs' ? details.pairs : null;
+  if (!Array.isArray(pieces)) return null;
+  const out: Record<string, boolean> = {};
+  for (const p of pieces as { id?: unknown; left?: unknown; correct?: unknown }[]) {
+    const id = details?.kind === 'blanks' ? p.id : p.left;
+    if (typeof id === 'string' && typeof p.correct === 'boolean') out[id] = p.correct;
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ reference of one task

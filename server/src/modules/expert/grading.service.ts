@@ -289,6 +289,15 @@ export function rubricOf(
     : [{ code: 'Б', text: 'Балл за задание', maxScore, step: 1 }];
 }
 
+/**
+ * The graded rounds a final mark is made of: after a third check, round 3 alone under the rule
+ * 'third' and all three under 'mean'; else rounds 1 and 2 (their mean). [] while incomplete.
+ */
+export function finalRounds(graded: readonly number[], rule: string): number[] {
+  if (graded.includes(3)) return rule === 'mean' ? [1, 2, 3].filter((r) => graded.includes(r)) : [3];
+  return graded.includes(1) && graded.includes(2) ? [1, 2] : [];
+}
+
 /** Whether `score` is a whole number of `step`s (0.5 on a whole-point criterion is not). */
 const onStep = (score: number, step: number) => Math.abs(score / step - Math.round(score / step)) < 1e-9;
 
@@ -432,12 +441,14 @@ async function settle(
     .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
     .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
     .where(eq(examWorks.id, examWorkId));
-  let final: number;
-  if (t3 !== undefined) final = rule === 'mean' ? roundHalf((t1 + t2 + t3) / 3) : t3;
-  else if (Math.abs(t1 - t2) > threshold) {
+  if (t3 === undefined && Math.abs(t1 - t2) > threshold) {
     if (!rounds.some((r) => r.round === 3)) await assignExperts(tx, examWorkId);
     return;
-  } else final = roundHalf((t1 + t2) / 2);
+  }
+  // One rule for the mark and for what the result page shows of it (final-grading.ts).
+  const counted = finalRounds([...graded.keys()], rule).map((r) => graded.get(r)!);
+  const final =
+    counted.length === 1 ? counted[0]! : roundHalf(counted.reduce((s, x) => s + x, 0) / counted.length);
   // The results module stores the final mark and recomputes the work's result in this transaction.
   await publish('expertFinal', { tx, examWorkId, variantTaskId, finalScore: Math.min(final, maxScore) });
 }
