@@ -246,8 +246,8 @@ describe('guest attempt result', () => {
     renderApp('/guest/attempts/11');
     expect(await screen.findByTestId('result-score')).toHaveTextContent('1 из 3');
     expect(screen.getByTestId('result-percent')).toHaveTextContent('33,3');
-    expect(screen.getByTestId('result-answer-line')).toHaveTextContent('3');
-    expect(screen.getByTestId('result-reference-line')).toHaveTextContent('4');
+    expect(screen.getByTestId('result-option-a')).toHaveTextContent('3(ваш выбор)✗ неверно');
+    expect(screen.getByTestId('result-option-b')).toHaveTextContent('4(правильный вариант)');
     expect(screen.queryByTestId('result-pdf')).toBeNull();
     expect(screen.getByTestId('attempt-back')).toHaveAttribute('href', '/guest');
   });

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users } from '../../test/test-app';
@@ -67,19 +67,31 @@ const result = {
   subjectTestName: 'Математика, 7 класс',
   status: 'scored',
   primaryScore: 3.5,
-  maxScore: 5,
-  percent: 70,
+  maxScore: 8,
+  percent: 43.8,
   mark: '4',
   level: 'повышенный',
   tasks: [
     { variantTaskId: 1, position: 1, score: 1, maxScore: 1, status: 'auto' },
-    { variantTaskId: 2, position: 2, score: 2.5, maxScore: 4, status: 'expert' },
+    { variantTaskId: 2, position: 2, score: 2.5, maxScore: 3, status: 'expert' },
+    { variantTaskId: 3, position: 3, score: 0, maxScore: 2, status: 'auto' },
+    { variantTaskId: 4, position: 4, score: 0, maxScore: 1, status: 'auto' },
   ],
   elements: [],
   verificationCode: 'R-7KQ2-M9XD',
   computedAt: NOW,
   published: true,
   publishedAt: NOW,
+};
+
+const variantTask = {
+  maxScore: 1,
+  files: [],
+  htmlContainerId: null,
+  solutionHtml: null,
+  criteria: null,
+  checks: null,
+  grading: null,
 };
 
 const variant = {
@@ -92,41 +104,77 @@ const variant = {
   participant: null,
   tasks: [
     {
+      ...variantTask,
       variantTaskId: 1,
       position: 1,
       answerType: 'single_choice',
-      html: '<p>Сколько будет 2 + 2?</p>',
+      html: '<p>Какое число равно 8?</p>',
       content: {
         options: [
-          { id: 'a', html: '3' },
-          { id: 'b', html: '<b>4</b>' },
+          { id: 'a', html: '2<sup>3</sup>' },
+          { id: 'b', html: '3<sup>2</sup>' },
         ],
       },
-      maxScore: 1,
-      files: [],
-      htmlContainerId: null,
-      answer: { value: 'b', fileIds: [] },
+      answer: { value: 'a', fileIds: [] },
       score: 1,
       scoreStatus: 'auto',
-      reference: { correct: 'b' },
-      solutionHtml: null,
-      criteria: null,
+      reference: { correct: 'a' },
     },
     {
+      ...variantTask,
       variantTaskId: 2,
       position: 2,
       answerType: 'extended_text',
       html: '<p>Докажите теорему.</p>',
       content: { maxLength: 1000 },
-      maxScore: 4,
-      files: [],
-      htmlContainerId: null,
+      maxScore: 3,
       answer: { value: 'Доказательство: ...', fileIds: [] },
       score: 2.5,
       scoreStatus: 'expert',
       reference: null,
       solutionHtml: '<p>Образец решения</p>',
-      criteria: null,
+      criteria: [
+        { code: 'К1', text: 'Тезис сформулирован', maxScore: 2 },
+        { code: 'К2', text: 'Грамотность', maxScore: 1 },
+      ],
+      grading: {
+        criteria: [
+          { code: 'К1', text: 'Тезис сформулирован', maxScore: 2, score: 1.5 },
+          { code: 'К2', text: 'Грамотность', maxScore: 1, score: 1 },
+        ],
+        comments: ['Хорошая аргументация, <b>но</b> нет вывода.'],
+      },
+    },
+    {
+      ...variantTask,
+      variantTaskId: 3,
+      position: 3,
+      answerType: 'cloze',
+      html: '<p>Столица России — {{b1}}, а 10<sup>-1</sup> = {{b2}}.</p>',
+      content: {
+        blanks: [
+          { id: 'b1', kind: 'text' },
+          { id: 'b2', kind: 'number' },
+        ],
+      },
+      maxScore: 2,
+      answer: { value: { b1: 'Питер', b2: '0.1' }, fileIds: [] },
+      score: 1,
+      scoreStatus: 'auto',
+      reference: { blanks: { b1: ['Москва'], b2: ['0,1'] } },
+      checks: { b1: false, b2: true },
+    },
+    {
+      ...variantTask,
+      variantTaskId: 4,
+      position: 4,
+      answerType: 'number',
+      html: '<p>Найдите H<sub>2</sub>: 5 / 2 = ?</p>',
+      content: {},
+      answer: { value: '2.4', fileIds: [] },
+      score: 0,
+      scoreStatus: 'auto',
+      reference: { value: 2.5, tolerance: 0 },
     },
   ],
 };
@@ -176,26 +224,208 @@ describe('participant result page', () => {
           }),
       });
       renderApp('/participant/result');
-      expect(await screen.findByTestId('result-score', {}, { timeout: 5000 })).toHaveTextContent('3,5 из 5');
+      expect(await screen.findByTestId('result-score', {}, { timeout: 5000 })).toHaveTextContent('3,5 из 8');
       expect(screen.getByTestId('result-mark')).toHaveTextContent('4');
-      expect(screen.getByTestId('result-percent')).toHaveTextContent('70');
+      expect(screen.getByTestId('result-percent')).toHaveTextContent('43,8');
       expect(screen.getByTestId('result-level')).toHaveTextContent('повышенный');
+
+      // Choices keep their markup: 2³ is 2<sup>3</sup>, not «23»; the choice is marked with a word.
       const task1 = await screen.findByTestId('result-task-1');
-      await waitFor(() =>
-        expect(within(task1).getAllByTestId('result-answer-line')[0]).toHaveTextContent('4'),
-      );
-      expect(within(task1).getByTestId('result-reference-line')).toHaveTextContent('4');
+      const chosen = await within(task1).findByTestId('result-option-a');
+      expect(chosen.querySelector('sup')?.textContent).toBe('3');
+      expect(chosen).toHaveTextContent('ваш выбор');
+      expect(within(chosen).getByTestId('result-verdict')).toHaveTextContent('✓ верно');
+      expect(within(task1).getByTestId('result-option-b')).not.toHaveTextContent('ваш выбор');
       expect(within(task1).getByText('Баллы: 1 из 1')).toBeInTheDocument();
+
+      // Expert-graded: the answer, the solution, each criterion out of its maximum, comments as text.
       const task2 = screen.getByTestId('result-task-2');
       expect(within(task2).getByText('Доказательство: ...')).toBeInTheDocument();
       expect(within(task2).getByText('Образец решения')).toBeInTheDocument();
-      expect(within(task2).getByText('Баллы: 2,5 из 4')).toBeInTheDocument();
+      expect(within(task2).getByText('Баллы: 2,5 из 3')).toBeInTheDocument();
+      expect(within(task2).getByTestId('result-criterion-К1')).toHaveTextContent(
+        'К1 — Тезис сформулирован1,5 из 2',
+      );
+      expect(within(task2).getByTestId('result-criterion-К2')).toHaveTextContent('1 из 1');
+      const comment = within(task2).getByTestId('result-comment');
+      expect(comment).toHaveTextContent('Хорошая аргументация, <b>но</b> нет вывода.');
+      expect(comment.querySelector('b')).toBeNull();
+
+      // Cloze: the answers in place of {{b1}} and {{b2}}, marked, the correct answer beside the wrong one.
+      const task3 = screen.getByTestId('result-task-3');
+      await waitFor(() => expect(within(task3).getByTestId('result-gap-b1')).toBeInTheDocument());
+      expect(task3).not.toHaveTextContent('{{');
+      expect(task3.querySelector('sup')?.textContent).toBe('-1');
+      const b1 = within(task3).getByTestId('result-gap-b1');
+      expect(b1).toHaveTextContent('Питер');
+      expect(within(b1).getByTestId('result-verdict')).toHaveTextContent('✗ неверно');
+      expect(within(b1).getByTestId('result-gap-b1-correct')).toHaveTextContent('правильный ответ: Москва');
+      const b2 = within(task3).getByTestId('result-gap-b2');
+      expect(b2).toHaveTextContent('0,1');
+      expect(within(b2).getByTestId('result-verdict')).toHaveTextContent('✓ верно');
+      expect(within(b2).queryByTestId('result-gap-b2-correct')).toBeNull();
+      // The gap sits inside the sentence, where the participant typed it.
+      expect(b1.closest('p')).toHaveTextContent('Столица России — Питер');
+
+      // A number answer in the Russian format, subscripts kept, the key beside a wrong answer.
+      const task4 = screen.getByTestId('result-task-4');
+      expect(task4.querySelector('sub')?.textContent).toBe('2');
+      const value = within(task4).getByTestId('result-value');
+      expect(value).toHaveTextContent('2,4');
+      expect(value).not.toHaveTextContent('2.4');
+      expect(within(value).getByTestId('result-verdict')).toHaveTextContent('✗ неверно');
+      expect(within(value).getByTestId('result-value-correct')).toHaveTextContent('правильный ответ: 2,5');
 
       await userEvent.click(screen.getByTestId('result-pdf'));
       await waitFor(() => expect(server.callsTo('GET /api/examresults/doc/77')).toHaveLength(1));
       await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
     },
   );
+});
+
+describe('tasks of a result in place', () => {
+  const inPlace = {
+    ...variant,
+    tasks: [
+      {
+        ...variantTask,
+        variantTaskId: 1,
+        position: 1,
+        answerType: 'gap_match',
+        html: '<p>{{g1}} — столица, {{g2}} — река.</p>',
+        content: {
+          words: [
+            { id: 'w1', html: 'Москва', matchMax: 1 },
+            { id: 'w2', html: 'H<sub>2</sub>O', matchMax: 1 },
+            { id: 'w3', html: 'Волга', matchMax: 1 },
+          ],
+          gaps: [{ id: 'g1' }, { id: 'g2' }],
+        },
+        answer: { value: { g1: 'w1', g2: 'w2' }, fileIds: [] },
+        score: 0.5,
+        scoreStatus: 'auto',
+        reference: { pairs: { g1: 'w1', g2: 'w3' } },
+        checks: { g1: true, g2: false },
+      },
+      {
+        ...variantTask,
+        variantTaskId: 2,
+        position: 2,
+        answerType: 'hottext',
+        html: '<p>{{h1}} мыла {{h2}}.</p>',
+        content: {
+          choices: [
+            { id: 'h1', html: 'Мама' },
+            { id: 'h2', html: 'раму' },
+          ],
+        },
+        answer: { value: ['h2'], fileIds: [] },
+        score: 0,
+        scoreStatus: 'auto',
+        reference: { correct: ['h1'] },
+      },
+      {
+        ...variantTask,
+        variantTaskId: 3,
+        position: 3,
+        answerType: 'matching',
+        html: '<p>Сопоставьте.</p>',
+        content: {
+          left: [
+            { id: 'l1', html: 'x<sup>2</sup> = 4' },
+            { id: 'l2', html: 'x + 1 = 3' },
+          ],
+          right: [
+            { id: 'r1', html: '±2' },
+            { id: 'r2', html: '2' },
+          ],
+        },
+        answer: { value: { l1: 'r1', l2: 'r1' }, fileIds: [] },
+        score: 0,
+        scoreStatus: 'auto',
+        reference: { pairs: { l1: 'r1', l2: 'r2' } },
+        checks: { l1: true, l2: false },
+      },
+      {
+        ...variantTask,
+        variantTaskId: 4,
+        position: 4,
+        answerType: 'number',
+        html: '<p>5 / 2 = ?</p>',
+        content: {},
+        answer: { value: '2,5', fileIds: [] },
+        score: 1,
+        scoreStatus: 'auto',
+        reference: { value: 2.5, tolerance: 0.05 },
+      },
+    ],
+  };
+  const inPlaceResult = {
+    ...result,
+    primaryScore: 1.5,
+    percent: 37.5,
+    tasks: inPlace.tasks.map((t) => ({
+      variantTaskId: t.variantTaskId,
+      position: t.position,
+      score: t.score,
+      maxScore: 1,
+      status: 'auto',
+    })),
+  };
+  const serve = (v: unknown) =>
+    fakeServer({
+      'GET /api/user': () => json(200, users.participant),
+      'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(true)),
+      'GET /api/examresults/77': () => json(200, inPlaceResult),
+      'GET /api/examresults/variant/900': () => json(200, v),
+    });
+
+  it('puts gap-match words and hottext choices in the text, and marks pairs', async () => {
+    serve(inPlace);
+    renderApp('/participant/result');
+    const task1 = await screen.findByTestId('result-task-1', {}, { timeout: 5000 });
+    const g2 = await within(task1).findByTestId('result-gap-g2');
+    expect(task1).not.toHaveTextContent('{{');
+    expect(g2.querySelector('sub')?.textContent).toBe('2');
+    expect(within(g2).getByTestId('result-verdict')).toHaveTextContent('✗ неверно');
+    expect(within(g2).getByTestId('result-gap-g2-correct')).toHaveTextContent('правильный ответ: Волга');
+    expect(
+      within(within(task1).getByTestId('result-gap-g1')).getByTestId('result-verdict'),
+    ).toHaveTextContent('✓ верно');
+
+    const task2 = screen.getByTestId('result-task-2');
+    expect(task2).toHaveTextContent('Мама(правильный, не выбран) мыла раму✗ неверно.');
+
+    const task3 = screen.getByTestId('result-task-3');
+    expect(within(task3).getByTestId('result-pair-l1').querySelector('sup')?.textContent).toBe('2');
+    expect(within(task3).getByTestId('result-match-l1')).toHaveTextContent('±2✓ верно');
+    expect(within(task3).getByTestId('result-match-l2')).toHaveTextContent('±2✗ неверноправильный ответ: 2');
+
+    const value = within(screen.getByTestId('result-task-4')).getByTestId('result-value');
+    expect(value).toHaveTextContent('2,5✓ верно');
+  });
+
+  it('writes numbers in the interface language: a decimal point in English', async () => {
+    serve(inPlace);
+    const { i18n } = renderApp('/participant/result');
+    await screen.findByTestId('result-task-4', {}, { timeout: 5000 });
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByTestId('result-score')).toHaveTextContent('1.5 of 8');
+    expect(screen.getByTestId('result-percent')).toHaveTextContent('37.5');
+    expect(within(screen.getByTestId('result-task-4')).getByTestId('result-value')).toHaveTextContent(
+      '2.5✓ right',
+    );
+  });
+
+  it('marks nothing right or wrong and shows no key when the keys are not shown', async () => {
+    const { reference: _omitted, ...gapMatch } = inPlace.tasks[0]!;
+    serve({ ...inPlace, withKeys: false, tasks: [{ ...gapMatch, checks: undefined, grading: undefined }] });
+    renderApp('/participant/result');
+    const g2 = await screen.findByTestId('result-gap-g2', {}, { timeout: 5000 });
+    expect(g2).toHaveTextContent('H2O');
+    expect(screen.queryByTestId('result-verdict')).toBeNull();
+    expect(screen.queryByTestId('result-gap-g2-correct')).toBeNull();
+  });
 });
 
 describe('answer text', () => {

@@ -3,14 +3,12 @@ import { Alert, Badge, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } fr
 import type { ExamResult, ResultVariant } from '@attesta/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { RichHtml } from '../../../components/answers/rich-html';
 import { useDownload } from '../../../components/data-table/use-download';
 import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { apiClient, ApiError } from '../../../lib/api-client';
 import { formatNumber, type Language } from '../../../lib/format';
-import { filePath } from '../api/files-api';
 import {
   currentParticipantTest,
   getResult,
@@ -18,7 +16,7 @@ import {
   resultPdfPath,
   resultsKeys,
 } from '../api/results-api';
-import { answerFileIds, answerLines, referenceLines } from '../lib/answer-text';
+import { TaskReview } from './task-review';
 import { resultsBundle } from '../locales';
 import { describeApiError } from '../../../lib/form-errors';
 
@@ -186,7 +184,9 @@ export function ResultView({
               key={task.variantTaskId}
               task={task}
               detail={detail}
+              keys={variant?.withKeys ?? false}
               t={t}
+              lang={lang}
               num={num}
               download={download}
             />
@@ -200,19 +200,20 @@ export function ResultView({
 function TaskResult({
   task,
   detail,
+  keys,
   t,
+  lang,
   num,
   download,
 }: {
   task: ExamResult['tasks'][number];
   detail: ResultVariant['tasks'][number] | null;
+  keys: boolean;
   t: LooseT;
+  lang: Language;
   num: (n: number) => string;
   download: ReturnType<typeof useDownload>;
 }) {
-  const answer = detail ? answerLines(detail.answerType, detail.content, detail.answer?.value, t) : [];
-  const files = detail?.answer ? answerFileIds(detail.answer.value, detail.answer.fileIds) : [];
-  const reference = detail ? referenceLines(detail.answerType, detail.content, detail.reference, t) : [];
   const full = task.score !== null && task.score >= task.maxScore;
   return (
     <Paper withBorder p="md" radius="md" data-testid={`result-task-${task.position}`}>
@@ -223,64 +224,14 @@ function TaskResult({
         <Badge
           color={task.score === null ? 'gray' : full ? 'green' : task.score > 0 ? 'yellow' : 'red'}
           size="lg"
+          tt="none"
         >
           {task.score === null
             ? t('results.page.pointsAwaiting')
             : t('results.page.points', { score: num(task.score), max: num(task.maxScore) })}
         </Badge>
       </Group>
-      {detail && (
-        <Stack gap="sm">
-          <RichHtml html={detail.html} />
-          <div>
-            <Text fw={600} size="sm">
-              {t('results.page.yourAnswer')}
-            </Text>
-            {answer.length === 0 && files.length === 0 && (
-              <Text c="dimmed">{t('results.page.noAnswer')}</Text>
-            )}
-            {answer.map((line, i) => (
-              <Text key={i} style={{ whiteSpace: 'pre-wrap' }} data-testid="result-answer-line">
-                {line}
-              </Text>
-            ))}
-            {files.length > 0 && (
-              <Group gap="xs" mt={4}>
-                {files.map((id, i) => (
-                  <LoadingButton
-                    key={id}
-                    size="xs"
-                    variant="default"
-                    onClick={() => download(filePath(id), undefined, `file-${i + 1}`)}
-                  >
-                    {t('results.page.file', { n: i + 1 })}
-                  </LoadingButton>
-                ))}
-              </Group>
-            )}
-          </div>
-          {reference.length > 0 && (
-            <div>
-              <Text fw={600} size="sm">
-                {t('results.page.reference')}
-              </Text>
-              {reference.map((line, i) => (
-                <Text key={i} data-testid="result-reference-line">
-                  {line}
-                </Text>
-              ))}
-            </div>
-          )}
-          {detail.solutionHtml && (
-            <div>
-              <Text fw={600} size="sm">
-                {t('results.page.solution')}
-              </Text>
-              <RichHtml html={detail.solutionHtml} />
-            </div>
-          )}
-        </Stack>
-      )}
+      {detail && <TaskReview detail={detail} keys={keys} t={t} lang={lang} download={download} />}
     </Paper>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerBundle, type LooseT } from '../../../components/data-table/use-bundle-t';
 import { createI18n } from '../../../lib/i18n';
 import { resultsBundle } from '../locales';
-import { answerLines, referenceLines } from './answer-text';
+import { answerLines, numberText, referenceLines } from './answer-text';
 
 function translator(lang: 'ru' | 'en'): LooseT {
   const i18n = createI18n(lang);
@@ -114,5 +114,20 @@ describe('answers of the imported types in words', () => {
     expect(answerLines('composite', { parts: 'x' }, { p1: 'a' }, t)).toEqual([]);
     expect(answerLines('gap_match', {}, { g9: 'w9' })).toEqual(['g9: w9']);
     expect(referenceLines('composite', composite, { parts: null }, t)).toEqual([]);
+  });
+});
+
+describe('numbers in the reader’s format', () => {
+  it('keeps every digit given and writes the decimal comma in Russian, the point in English', () => {
+    expect(numberText('2.5')).toBe('2,5');
+    expect(numberText('2.50', 'ru')).toBe('2,50');
+    expect(numberText('1 250,5', 'ru')).toBe('1\u00a0250,5');
+    expect(numberText(-0.125, 'ru')).toBe('-0,125');
+    expect(numberText('2,5', 'en')).toBe('2.5');
+    expect(numberText('12 см', 'ru')).toBe('12 см');
+    expect(answerLines('number', {}, '3.14', t, 'ru')).toEqual(['3,14']);
+    expect(referenceLines('number', {}, { value: 2.5, tolerance: 0.1 }, t, 'ru')).toEqual([
+      '2,5 (допустимо ±0,1)',
+    ]);
   });
 });

@@ -5,6 +5,21 @@
  */
 import { htmlLabel } from '../../../components/answers/rich-html';
 import type { LooseT } from '../../../components/data-table/use-bundle-t';
+import { formatNumber, type Language } from '../../../lib/format';
+
+const PLAIN_NUMBER = /^(-?)(\d+)(?:[.,](\d+))?$/;
+
+/**
+ * A number as the reader's language writes it (`2,5` in Russian, `2.5` in English), keeping every
+ * digit the participant or the key gave (`2.50` stays `2,50`); text that is no plain number as is.
+ */
+export function numberText(raw: unknown, lang: Language = 'ru'): string {
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw : '';
+  const match = PLAIN_NUMBER.exec(text.replace(/[\s\u00a0]/g, ''));
+  if (!match || (match[3]?.length ?? 0) > 15) return typeof raw === 'number' ? formatNumber(raw, lang) : text;
+  const value = Number(`${match[1]}${match[2]}.${match[3] ?? '0'}`);
+  return Number.isFinite(value) ? formatNumber(value, lang, match[3]?.length ?? 0) : text;
+}
 
 type Content = Record<string, unknown>;
 interface Labelled {
@@ -77,13 +92,15 @@ function partLines(
   });
 }
 
-function blankLabel(content: Content, blankId: string, value: string): string {
+/** What a gap holds, as read: a drop-down's option text, a number gap's number in the reader's format. */
+export function blankLabel(content: Content, blankId: string, value: string, lang?: Language): string {
   const blanks = Array.isArray(content.blanks) ? content.blanks : [];
   const blank = blanks.find((b) => isRecord(b) && b.id === blankId);
   if (isRecord(blank) && blank.kind === 'choice' && Array.isArray(blank.options)) {
     const option = blank.options.find((o) => isRecord(o) && o.id === value);
     if (isRecord(option) && typeof option.text === 'string') return option.text;
   }
+  if (isRecord(blank) && blank.kind === 'number' && lang) return numberText(value, lang);
   return value;
 }
 
@@ -94,7 +111,13 @@ function blankOrder(content: Content, ids: string[]): string[] {
 }
 
 /** The participant's answer, one line per part; [] when nothing was answered. */
-export function answerLines(type: string, content: Content, value: unknown, t?: LooseT): string[] {
+export function answerLines(
+  type: string,
+  content: Content,
+  value: unknown,
+  t?: LooseT,
+  lang?: Language,
+): string[] {
   if (value === null || value === undefined) return [];
   switch (type) {
     case 'single_choice':
@@ -116,7 +139,7 @@ export function answerLines(type: string, content: Content, value: unknown, t?: 
       if (!isRecord(value)) return [];
       return blankOrder(content, Object.keys(value))
         .filter((id) => typeof value[id] === 'string' && (value[id] as string).trim() !== '')
-        .map((id) => `${id}: ${blankLabel(content, id, value[id] as string)}`);
+        .map((id) => `${id}: ${blankLabel(content, id, value[id] as string, lang)}`);
     }
     case 'gap_match': {
       if (!isRecord(value)) return [];
@@ -144,17 +167,25 @@ export function answerLines(type: string, content: Content, value: unknown, t?: 
       return Array.isArray(value) ? value.map((raw) => hotspotLabel(content, raw, t)) : [];
     case 'composite':
       return isRecord(value)
-        ? partLines(content, value, (part, v) => answerLines(part.answerType, part.content, v, t), t)
+        ? partLines(content, value, (part, v) => answerLines(part.answerType, part.content, v, t, lang), t)
         : [];
     case 'file':
       return [];
+    case 'number':
+      return typeof value === 'string' && value.trim() !== '' ? [lang ? numberText(value, lang) : value] : [];
     default:
       return typeof value === 'string' && value.trim() !== '' ? [value] : [];
   }
 }
 
 /** The reference answer of an auto-scored task; [] for expert-graded tasks (no key). */
-export function referenceLines(type: string, content: Content, reference: unknown, t: LooseT): string[] {
+export function referenceLines(
+  type: string,
+  content: Content,
+  reference: unknown,
+  t: LooseT,
+  lang: Language = 'ru',
+): string[] {
   if (!isRecord(reference)) return [];
   switch (type) {
     case 'single_choice':
@@ -170,14 +201,20 @@ export function referenceLines(type: string, content: Content, reference: unknow
     case 'number':
       if (typeof reference.value === 'number') {
         const tolerance = typeof reference.tolerance === 'number' ? reference.tolerance : 0;
+        const value = numberText(reference.value, lang);
         return [
           tolerance
-            ? t('results.answer.tolerance', { value: reference.value, tolerance })
-            : String(reference.value),
+            ? t('results.answer.tolerance', { value, tolerance: numberText(tolerance, lang) })
+            : value,
         ];
       }
       return typeof reference.min === 'number'
-        ? [t('results.answer.range', { min: reference.min, max: reference.max })]
+        ? [
+            t('results.answer.range', {
+              min: numberText(reference.min, lang),
+              max: numberText(reference.max, lang),
+            }),
+          ]
         : [];
     case 'digit_sequence':
       return typeof reference.digits === 'string' ? [reference.digits] : [];
@@ -190,7 +227,7 @@ export function referenceLines(type: string, content: Content, reference: unknow
       const blanks = reference.blanks;
       return blankOrder(content, Object.keys(blanks)).map((id) => {
         const accepted = Array.isArray(blanks[id]) ? (blanks[id] as unknown[]).map(String) : [];
-        return `${id}: ${accepted.map((v) => blankLabel(content, id, v)).join(' / ')}`;
+        return `${id}: ${accepted.map((v) => blankLabel(content, id, v, lang)).join(' / ')}`;
       });
     }
     case 'gap_match':
@@ -204,7 +241,7 @@ export function referenceLines(type: string, content: Content, reference: unknow
         ? partLines(
             content,
             reference.parts,
-            (part, ref) => referenceLines(part.answerType, part.content, ref, t),
+            (part, ref) => referenceLines(part.answerType, part.content, ref, t, lang),
             t,
           )
         : [];
