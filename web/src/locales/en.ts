@@ -317,9 +317,13 @@ export const en: Messages = {
       title: 'Device check',
       again: 'Check again',
       running: 'Checking the browser, screen and connection…',
-      failed: 'The check could not run. You may start the work — ask the organizer if something is wrong.',
+      failed: 'The check could not run. Check the connection and run the check again.',
       allOk: 'This device is fit for the work.',
-      notOk: 'Not every check passed. You may start; tell the room organizer — they decide.',
+      notOk:
+        'Not every check passed. Fix what is marked and check again; if you cannot, ask the room organizer.',
+      blockRunning: 'Wait until the device check is over.',
+      blockFailed: 'The device check did not run: run it again.',
+      blockNotOk: 'This device failed the check ({{checks}}): fix it and check again.',
       ids: {
         browser: 'Browser',
         screen: 'Screen',

@@ -42,6 +42,12 @@ const techSpec = (ok: boolean) => ({
   probe: { url: '/api/user/checkTechSpec?probe=1&bytes=1024', bytes: 1024 },
 });
 
+/** The device check's verdict the fake server gives; a test may change it between checks. */
+let deviceOk = true;
+beforeEach(() => {
+  deviceOk = true;
+});
+
 function participant(extra: Record<string, Handler>) {
   return fakeServer({
     'GET /api/user': () => json(200, users.participant),
@@ -51,7 +57,7 @@ function participant(extra: Record<string, Handler>) {
     'GET /api/test/procedure/11': () =>
       json(200, { subjectTestId: 11, html: '<p>Правила <img src=x onerror="alert(1)"></p>' }),
     'GET /api/user/checkTechSpec': ({ url }) =>
-      url.includes('probe=1') ? new Response(new Uint8Array(1024)) : json(200, techSpec(false)),
+      url.includes('probe=1') ? new Response(new Uint8Array(1024)) : json(200, techSpec(deviceOk)),
     'GET /api/exam/test/examwork/timeBefore': () =>
       json(200, {
         seconds: 0,
@@ -64,7 +70,8 @@ function participant(extra: Record<string, Handler>) {
 }
 
 describe('the test start page', () => {
-  it('shows the test, the sanitized procedure and the device check; a failed check warns but lets one start', async () => {
+  it('shows the test, the sanitized procedure before the start and the device check; a failed check blocks the start until it passes', async () => {
+    deviceOk = false;
     const work = workState(900);
     let started: typeof work | null = null;
     const server = participant({
@@ -81,6 +88,14 @@ describe('the test start page', () => {
     expect(await screen.findByTestId('participant-test')).toHaveTextContent('Математика, 7 класс');
     const procedure = await screen.findByText('Правила');
     expect(procedure.innerHTML).not.toContain('onerror');
+    // The procedure is read first: it comes before «Начать работу» in the page.
+    expect(
+      procedure.compareDocumentPosition(screen.getByTestId('start-work')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(
+      screen.getByTestId('tech-check').compareDocumentPosition(screen.getByTestId('start-work')) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     expect(await screen.findByTestId('tech-warning')).toBeInTheDocument();
     expect(screen.getByTestId('tech-screen')).toHaveAttribute('data-state', 'fail');
     // Worded by the client from the outcome code, not the server's text.
@@ -98,6 +113,22 @@ describe('the test start page', () => {
         true,
       ),
     );
+
+    // A failed check blocks the start, says why, and offers to check again.
+    expect(screen.getByTestId('start-work')).toBeDisabled();
+    expect(screen.getByTestId('start-blockers')).toHaveTextContent(
+      'Компьютер не прошёл проверку (Экран): исправьте и проверьте снова.',
+    );
+    await userEvent.click(screen.getByTestId('start-work'));
+    expect(server.callsTo('POST /api/exam/test/examwork/new')).toHaveLength(0);
+
+    // Fixed (a bigger screen): checked again, it passes and the start opens.
+    deviceOk = true;
+    await userEvent.click(screen.getByTestId('tech-retry'));
+    await waitFor(() => expect(screen.getByTestId('start-work')).toBeEnabled());
+    expect(screen.queryByTestId('start-blockers')).toBeNull();
+    expect(screen.queryByTestId('tech-retry')).toBeNull();
+    expect(screen.getByTestId('tech-screen')).toHaveAttribute('data-state', 'ok');
 
     await userEvent.click(screen.getByTestId('start-work'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/participant/work'));
@@ -155,6 +186,26 @@ describe('the test start page', () => {
     );
     await waitFor(() => expect(screen.queryByTestId('participant-card')).toBeNull());
     expect(screen.getByTestId('start-work')).toBeEnabled();
+  });
+
+  it('blocks the start while the device check cannot run, until it runs', async () => {
+    let reachable = false;
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(null)),
+      'GET /api/user/checkTechSpec': ({ url }) =>
+        !reachable
+          ? apiError(503, 'unavailable')
+          : url.includes('probe=1')
+            ? new Response(new Uint8Array(1024))
+            : json(200, techSpec(true)),
+    });
+    renderApp('/participant');
+    expect(await screen.findByTestId('tech-check-failed')).toBeInTheDocument();
+    expect(screen.getByTestId('start-work')).toBeDisabled();
+    expect(screen.getByTestId('start-blockers')).toHaveTextContent('Проверка компьютера не выполнена');
+    reachable = true;
+    await userEvent.click(screen.getByTestId('tech-retry'));
+    await waitFor(() => expect(screen.getByTestId('start-work')).toBeEnabled());
   });
 
   it('counts down to the start window', async () => {

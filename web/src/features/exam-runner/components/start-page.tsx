@@ -1,6 +1,8 @@
 /**
  * /participant: the participant's landing page and the way into the work — card, description,
- * procedure, device check, questionnaire, start window, «Начать работу» / «Продолжить работу».
+ * procedure, device check, questionnaire, start window, «Начать работу» / «Продолжить работу», in
+ * the order they are read: the procedure comes before the start, and a device that failed its check
+ * cannot start (the reason is said, «Проверить снова» runs it again).
  */
 import type { CurrentParticipantTest } from '@attesta/contract';
 import { Accordion, Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
@@ -20,7 +22,7 @@ import { formatClock } from '../lib/countdown';
 import { saveRunnerSnapshot } from '../../../lib/runner-snapshot';
 import { ParticipantCardForm } from './participant-card-form';
 import { QuizForm } from './quiz-form';
-import { TechCheck } from './tech-check';
+import { TechCheck, useTechBlocker, useTechCheck, type TechCheckQuery } from './tech-check';
 import { OpenElsewhere } from './open-elsewhere';
 
 export const currentTestKey = ['exam', 'current-test'] as const;
@@ -112,7 +114,15 @@ function useStartWindow(api: ExamApi, enabled: boolean) {
   };
 }
 
-function StartBlock({ api, test }: { api: ExamApi; test: CurrentParticipantTest }) {
+function StartBlock({
+  api,
+  test,
+  check,
+}: {
+  api: ExamApi;
+  test: CurrentParticipantTest;
+  check: TechCheckQuery;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -122,6 +132,7 @@ function StartBlock({ api, test }: { api: ExamApi; test: CurrentParticipantTest 
   const finished = work !== null && !running;
   const start = useStartWindow(api, !work);
   const [problem, setProblem] = useState<string | null>(null);
+  const techBlocker = useTechBlocker(check);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: currentTestKey });
 
   if (finished) {
@@ -156,7 +167,9 @@ function StartBlock({ api, test }: { api: ExamApi; test: CurrentParticipantTest 
     needQuiz ? t('start.needQuiz') : null,
     start.seconds > 0 ? t('start.notYet', { time: formatClock(start.seconds) }) : null,
     start.windowClosed ? t('start.windowClosed') : null,
+    techBlocker,
   ].filter((x): x is string => Boolean(x));
+  const techFailed = !check.isPending && techBlocker !== null;
 
   const begin = async () => {
     setProblem(null);
@@ -184,11 +197,21 @@ function StartBlock({ api, test }: { api: ExamApi; test: CurrentParticipantTest 
             </Text>
           )}
           {blockers.length > 0 && (
-            <ul className="start-blockers">
+            <ul className="start-blockers" data-testid="start-blockers">
               {blockers.map((b) => (
                 <li key={b}>{b}</li>
               ))}
             </ul>
+          )}
+          {techFailed && (
+            <Button
+              variant="default"
+              onClick={() => void check.refetch()}
+              loading={check.isFetching}
+              data-testid="tech-retry"
+            >
+              {t('start.tech.again')}
+            </Button>
           )}
           <Text size="sm" c="dimmed">
             {t('start.startHint', { count: test.subjectTest.durationMinutes })}
@@ -217,6 +240,8 @@ export function StartPage({ api: injected }: { api?: ExamApi }) {
     queryFn: ({ signal }) => api.currentParticipantTest(signal),
     staleTime: 0,
   });
+  const checking = Boolean(test.data && !test.data.examWork);
+  const check = useTechCheck(api, checking);
   const notYet =
     test.error instanceof ApiError && (test.error.code === 'not_implemented' || test.error.status === 404);
 
@@ -250,9 +275,10 @@ export function StartPage({ api: injected }: { api?: ExamApi }) {
       {test.data && (
         <>
           <TestCard test={test.data} />
-          <StartBlock api={api} test={test.data} />
+          {/* The procedure is read before the start, and the device is checked before it too. */}
           <SubjectTexts api={api} subjectTestId={test.data.subjectTest.id} />
-          {!test.data.examWork && <TechCheck api={api} />}
+          {!test.data.examWork && <TechCheck check={check} />}
+          <StartBlock api={api} test={test.data} check={check} />
         </>
       )}
     </Stack>

@@ -1,6 +1,6 @@
 import { TECH_REQUIREMENTS, type TechSpecResult } from '@attesta/contract';
 import { Alert, Button, Group, List, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExamApi } from '../api/exam-api';
 
@@ -40,13 +40,33 @@ export async function runTechCheck(api: ExamApi): Promise<TechSpecResult> {
   }
 }
 
-export function TechCheck({ api }: { api: ExamApi }) {
-  const { t } = useTranslation();
-  const check = useQuery({
+/** The device check of this page, run once; «Проверить снова» refetches it. */
+export function useTechCheck(api: ExamApi, enabled: boolean) {
+  return useQuery({
     queryKey: ['exam', 'tech-check'],
     queryFn: () => runTechCheck(api),
     staleTime: Infinity,
+    enabled,
   });
+}
+
+export type TechCheckQuery = UseQueryResult<TechSpecResult>;
+
+/**
+ * Why the start waits for the device, or null when the check passed: still running, the check
+ * itself failed, or the checks that failed, by name.
+ */
+export function useTechBlocker(check: TechCheckQuery): string | null {
+  const { t } = useTranslation();
+  if (check.isPending) return t('start.tech.blockRunning');
+  if (check.isError) return t('start.tech.blockFailed');
+  if (check.data.ok) return null;
+  const failed = check.data.checks.filter((c) => !c.ok).map((c) => t(`start.tech.ids.${c.id}`));
+  return t('start.tech.blockNotOk', { checks: failed.join(', ') });
+}
+
+export function TechCheck({ check }: { check: TechCheckQuery }) {
+  const { t } = useTranslation();
   return (
     <Paper withBorder radius="md" p="lg" data-testid="tech-check">
       <Stack gap="sm">
@@ -54,7 +74,13 @@ export function TechCheck({ api }: { api: ExamApi }) {
           <Title order={2} fz="lg">
             {t('start.tech.title')}
           </Title>
-          <Button variant="default" size="xs" onClick={() => void check.refetch()} loading={check.isFetching}>
+          <Button
+            variant="default"
+            size="xs"
+            onClick={() => void check.refetch()}
+            loading={check.isFetching}
+            data-testid="tech-again"
+          >
             {t('start.tech.again')}
           </Button>
         </Group>
@@ -65,7 +91,7 @@ export function TechCheck({ api }: { api: ExamApi }) {
           </Group>
         )}
         {check.isError && (
-          <Alert color="orange" variant="light">
+          <Alert color="red" variant="light" data-testid="tech-check-failed">
             {t('start.tech.failed')}
           </Alert>
         )}
@@ -110,7 +136,7 @@ export function TechCheck({ api }: { api: ExamApi }) {
                 {t('start.tech.allOk')}
               </Text>
             ) : (
-              <Alert color="orange" variant="light" data-testid="tech-warning">
+              <Alert color="red" variant="light" data-testid="tech-warning">
                 {t('start.tech.notOk')}
               </Alert>
             )}
