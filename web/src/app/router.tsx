@@ -31,6 +31,7 @@ import { basePath } from '../lib/location';
 import { HOME_ROLES, type HomeRole } from '../lib/roles';
 import { AppLayout } from './layouts/app-layout';
 import { PublicLayout } from './layouts/public-layout';
+import { RunnerLayout, RunnerTools } from './layouts/runner-layout';
 import { requireRole, requireSitting, requireUser, rootRedirect } from './routes/guards';
 
 /** Work places of a role: pages under its home, guarded by the home's role loader. */
@@ -78,10 +79,16 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
     ],
   }));
 
+  // The runner has its own shell, not the portal's: no navigation around a sitting.
   const runner: RouteObject = {
-    path: 'participant/work',
-    loader: requireSitting(queryClient, basename),
-    element: <RunnerPage />,
+    element: <RunnerLayout />,
+    children: [
+      {
+        path: 'participant/work',
+        loader: requireSitting(queryClient, basename),
+        element: <RunnerPage tools={<RunnerTools />} />,
+      },
+    ],
   };
 
   return [
@@ -114,14 +121,18 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
         {
           id: 'signed-in',
           loader: requireUser(queryClient, basename),
-          element: <AppLayout />,
           errorElement: <RouteError />,
           children: [
-            ...homes,
+            {
+              element: <AppLayout />,
+              children: [
+                ...homes,
+                { path: 'account/password', element: <ChangePasswordPage /> },
+                myFeedbackRoute,
+                ...roomRoutes(queryClient, basename),
+              ],
+            },
             runner,
-            { path: 'account/password', element: <ChangePasswordPage /> },
-            myFeedbackRoute,
-            ...roomRoutes(queryClient, basename),
           ],
         },
       ],

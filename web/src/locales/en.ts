@@ -273,6 +273,32 @@ export const en: Messages = {
       byStaff: 'The organizer finished the work.',
       answered: '{{answered}} of {{total}} tasks answered.',
       results: 'Results appear after they are published.',
+      logoff: 'Log out',
+    },
+    leave: {
+      title: 'Leave the work?',
+      logoutTitle: 'Log out during the work?',
+      timeRuns: 'The work is not finished; its time keeps running.',
+      allSaved: 'Every answer is saved on the server.',
+      unsent_one:
+        '{{count}} change is not sent yet. It is kept in this browser and is sent when you come back to the work on this device.',
+      unsent_few:
+        '{{count}} changes are not sent yet. They are kept in this browser and are sent when you come back to the work on this device.',
+      unsent_many:
+        '{{count}} changes are not sent yet. They are kept in this browser and are sent when you come back to the work on this device.',
+      unsent_other:
+        '{{count}} changes are not sent yet. They are kept in this browser and are sent when you come back to the work on this device.',
+      comeBack: 'You can come back to the work with the same activation code.',
+      stay: 'Stay in the work',
+      confirm: 'Leave the page',
+      logout: 'Log out',
+    },
+    fullscreen: {
+      enter: 'Full screen',
+      exit: 'Exit full screen',
+    },
+    menu: {
+      open: 'Work menu',
     },
   },
   start: {

@@ -25,8 +25,6 @@ import { SessionTimer } from './session-timer';
 import { SkipLink } from './skip-link';
 import { useActiveRole } from './use-active-role';
 
-const RUNNER_PATH = '/participant/work';
-
 interface NavItem {
   to: string;
   label: string;
@@ -120,8 +118,8 @@ export function AppLayout() {
           </Group>
           <Group gap="md" wrap="nowrap">
             <Group visibleFrom="md">{userBlock}</Group>
-            {/* Not over the runner: a participant taking a test is not interrupted. */}
-            {!pathname.startsWith(RUNNER_PATH) && <NotificationBell />}
+            {/* The runner has its own shell (runner-layout): a participant taking a test is not interrupted. */}
+            <NotificationBell />
             <HelpButton />
             <FeedbackButton userId={user.id} />
             <Group visibleFrom="sm">

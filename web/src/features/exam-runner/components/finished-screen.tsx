@@ -1,6 +1,8 @@
-import { Alert, Anchor, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isAppShell } from '../../../lib/device';
+import { logOff } from '../../../lib/logoff';
 import { Link, Navigate } from 'react-router';
 import { currentUserQuery } from '../../../lib/session';
 import { PageTitle } from '../../../components/ui/page-title';
@@ -23,7 +25,10 @@ export function FinishedScreen({
   total,
 }: FinishedScreenProps) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const { data: user } = useQuery(currentUserQuery());
+  // The app shell's kiosk: the finish is the way out, to the login page, with no links elsewhere.
+  const kiosk = isAppShell();
   // A guest's attempt at an open test is published by its own finish: its result, at once.
   if (user?.roles.includes('guest')) return <Navigate to={`/guest/attempts/${participantTestId}`} replace />;
   return (
@@ -44,14 +49,28 @@ export function FinishedScreen({
         </Stack>
       </Paper>
       <Alert color="blue" variant="light">
-        {t('runner.finished.results')}{' '}
-        <Anchor component={Link} to="/participant/result" data-testid="finished-result-link">
-          {/* The results feature registers this key (its navigation item) on the app's i18n instance. */}
-          {(t as unknown as (key: string, o: { defaultValue: string }) => string)('results.nav.result', {
-            defaultValue: 'Мои результаты',
-          })}
-        </Anchor>
+        {t('runner.finished.results')}
+        {!kiosk && (
+          <>
+            {' '}
+            <Anchor component={Link} to="/participant/result" data-testid="finished-result-link">
+              {/* The results feature registers this key (its navigation item) on the app's i18n instance. */}
+              {(t as unknown as (key: string, o: { defaultValue: string }) => string)('results.nav.result', {
+                defaultValue: 'Мои результаты',
+              })}
+            </Anchor>
+          </>
+        )}
       </Alert>
+      <Group>
+        <Button
+          variant="default"
+          onClick={() => void logOff({ queryClient }, '/login')}
+          data-testid="finished-logoff"
+        >
+          {t('runner.finished.logoff')}
+        </Button>
+      </Group>
     </Stack>
   );
 }

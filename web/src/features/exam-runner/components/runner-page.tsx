@@ -1,7 +1,7 @@
 /** /participant/work: loads the participant test, the variant and the work, then runs it. */
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
@@ -14,12 +14,22 @@ import { OpenElsewhere } from './open-elsewhere';
 import { PausedGate } from './paused-gate';
 import { Runner } from './runner';
 import { describeApiError } from '../../../lib/form-errors';
+import { isAppShell } from '../../../lib/device';
+import { RunnerFrame } from './runner-frame';
 
 const isOffline = (error: unknown) => error instanceof ApiError && error.isNetworkError;
 const isPausedError = (error: unknown) => error instanceof ApiError && error.code === 'work_paused';
 
-export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: OutboxStore }) {
+interface RunnerPageProps {
+  api?: ExamApi;
+  store?: OutboxStore;
+  /** The app's tools for the runner's header (help, feedback): features never import each other. */
+  tools?: ReactNode;
+}
+
+export function RunnerPage({ api: injected, store, tools }: RunnerPageProps) {
   const { t } = useTranslation();
+  const kiosk = useMemo(() => isAppShell(), []);
   const api = useMemo(() => injected ?? createExamApi(), [injected]);
   const outboxStore = useMemo(() => store ?? defaultOutboxStore(), [store]);
 
@@ -66,64 +76,83 @@ export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: Ou
 
   // A reload during a pause: the tasks stay on the server until the work resumes.
   if (isPausedError(variant.error) && examWork) {
-    return <PausedGate api={api} onResumed={() => void variant.refetch()} />;
+    return (
+      <RunnerFrame>
+        <PausedGate api={api} onResumed={() => void variant.refetch()} />
+      </RunnerFrame>
+    );
   }
 
   const failed = current.error ?? variant.error ?? work.error;
   if (failed) {
     return (
-      <Alert color="orange" variant="light" title={t('runner.loadFailed')} data-testid="runner-load-failed">
-        <Stack gap="sm">
-          <Text>{describeApiError(failed, t)}</Text>
-          <Group>
-            <Button
-              onClick={() => {
-                void current.refetch();
-                void variant.refetch();
-                void work.refetch();
-              }}
-            >
-              {t('runner.reload')}
-            </Button>
-            <Button component={Link} to="/participant" variant="default">
-              {t('runner.toStart')}
-            </Button>
-          </Group>
-        </Stack>
-      </Alert>
+      <RunnerFrame>
+        <Alert color="orange" variant="light" title={t('runner.loadFailed')} data-testid="runner-load-failed">
+          <Stack gap="sm">
+            <Text>{describeApiError(failed, t)}</Text>
+            <Group>
+              <Button
+                onClick={() => {
+                  void current.refetch();
+                  void variant.refetch();
+                  void work.refetch();
+                }}
+              >
+                {t('runner.reload')}
+              </Button>
+              {/* The app shell's kiosk has no way out of the runner but the finish. */}
+              {!kiosk && (
+                <Button component={Link} to="/participant" variant="default">
+                  {t('runner.toStart')}
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </Alert>
+      </RunnerFrame>
     );
   }
   if (current.data && !examWork) return <Navigate to="/participant" replace />;
   if (current.data?.openElsewhere && running)
-    return <OpenElsewhere onRecheck={() => void current.refetch()} busy={current.isFetching} />;
+    return (
+      <RunnerFrame>
+        <OpenElsewhere onRecheck={() => void current.refetch()} busy={current.isFetching} />
+      </RunnerFrame>
+    );
   if (current.data && examWork && !running) {
     return (
-      <FinishedScreen
-        participantTestId={current.data.id}
-        finishedAt={examWork.finishedAt}
-        reason={examWork.finishReason}
-        answered={null}
-        total={null}
-      />
+      <RunnerFrame>
+        <FinishedScreen
+          participantTestId={current.data.id}
+          finishedAt={examWork.finishedAt}
+          reason={examWork.finishReason}
+          answered={null}
+          total={null}
+        />
+      </RunnerFrame>
     );
   }
   if (!current.data || !variant.data || !work.data) {
     return (
-      <Group role="status" gap="sm" p="lg">
-        <Loader size="sm" />
-        <Text>{t('runner.loading')}</Text>
-      </Group>
+      <RunnerFrame>
+        <Group role="status" gap="sm" p="lg">
+          <Loader size="sm" />
+          <Text>{t('runner.loading')}</Text>
+        </Group>
+      </RunnerFrame>
     );
   }
   if (work.data.status === 'finished' || work.data.status === 'scored') {
     return (
-      <FinishedScreen
-        participantTestId={current.data.id}
-        finishedAt={work.data.finishedAt}
-        reason={work.data.finishReason}
-        answered={null}
-        total={null}
-      />
+      <RunnerFrame>
+        <FinishedScreen
+          participantTestId={current.data.id}
+          finishedAt={work.data.finishedAt}
+          reason={work.data.finishReason}
+          answered={null}
+          total={null}
+        />
+      </RunnerFrame>
     );
   }
   return (
@@ -134,6 +163,7 @@ export function RunnerPage({ api: injected, store }: { api?: ExamApi; store?: Ou
       work={work.data}
       api={api}
       store={outboxStore}
+      tools={tools}
     />
   );
 }

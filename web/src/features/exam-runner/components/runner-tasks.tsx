@@ -63,7 +63,7 @@ export function RunnerTasks({
         unsaved={unsaved}
         onSelect={goTo}
       />
-      <main className="runner-task" id="runner-task">
+      <main className="runner-task" id="main">
         {instructionHtml && index === 0 && (
           <details className="runner-instruction">
             <summary>{t('runner.instruction')}</summary>

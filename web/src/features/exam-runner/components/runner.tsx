@@ -5,13 +5,17 @@
  */
 import type { CurrentParticipantTest, ExamWorkState, ParticipantVariant } from '@attesta/contract';
 import { Alert, VisuallyHidden } from '@mantine/core';
-import { useEffect, useMemo, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isAppShell } from '../../../lib/device';
+import { logOff } from '../../../lib/logoff';
 import { blanksUrl, type ExamApi } from '../api/exam-api';
 import { uploadAnswerFiles } from '../api/upload-files';
 import { useFinish } from '../hooks/use-finish';
 import { useFlags } from '../hooks/use-flags';
 import { useIntegrityReporter } from '../hooks/use-integrity-reporter';
+import { useLeaveGuard } from '../hooks/use-leave-guard';
 import { useOnline } from '../hooks/use-online';
 import { usePause, usePauseTimers, type Resyncable } from '../hooks/use-pause';
 import { useRunnerClock } from '../hooks/use-runner-clock';
@@ -24,12 +28,33 @@ import type { OutboxStore } from '../lib/outbox-store';
 import { EndedScreen, TimeUpScreen } from './ended-screen';
 import { FinishDialog } from './finish-dialog';
 import { FinishedScreen } from './finished-screen';
+import { LeaveDialog, type LeaveKind } from './leave-dialog';
 import { PauseOverlay } from './pause-overlay';
 import { RunnerBar } from './runner-bar';
+import { RunnerFrame } from './runner-frame';
 import { RunnerTasks } from './runner-tasks';
 
 export { TIMEOUT_FLUSH_MS } from '../hooks/use-finish';
 export { PAUSE_POLL_MS } from '../hooks/use-pause';
+
+/** How long leaving or logging out waits for the outbox; what is still unsent stays in this browser. */
+export const LEAVE_FLUSH_MS = 5_000;
+
+const withTimeout = <T,>(promise: Promise<T>, ms: number, fallback: T) =>
+  Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms))]);
+
+/**
+ * A sitting on paper: the test allows answer forms and the work was started for them (the work's
+ * answer mode, decided at its start), or a task already is on the form. An online sitting shows no
+ * form controls and no forms link.
+ */
+export function isPaperSitting(
+  allowBlank: boolean,
+  work: Pick<ExamWorkState, 'answerMode' | 'answers'>,
+): boolean {
+  if (!allowBlank) return false;
+  return work.answerMode === 'blank' || (work.answers ?? []).some((a) => a.answerMode === 'blank');
+}
 
 interface RunnerProps {
   test: CurrentParticipantTest;
@@ -40,6 +65,8 @@ interface RunnerProps {
   /** Where attachments chosen offline wait (IndexedDB by default). */
   fileStore?: FileOutboxStore;
   upload?: typeof uploadAnswerFiles;
+  /** The app's tools in the runner's header (help, feedback), composed in app/. */
+  tools?: ReactNode;
 }
 
 export function Runner({
@@ -50,8 +77,12 @@ export function Runner({
   store,
   fileStore,
   upload = uploadAnswerFiles,
+  tools,
 }: RunnerProps) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const kiosk = useMemo(() => isAppShell(), []);
+  const [paperSitting] = useState(() => isPaperSitting(test.subjectTest.allowBlank, work));
   const tasks = useMemo(() => [...variant.tasks].sort((a, b) => a.position - b.position), [variant.tasks]);
   const taskById = useMemo(() => new Map(tasks.map((task) => [task.variantTaskId, task])), [tasks]);
   const online = useOnline();
@@ -60,7 +91,7 @@ export function Runner({
   const { modes, setMode } = useTaskModes(api, work);
   // The finish and the pause need the saving, whose events lead to them: bound once they exist.
   const followUpsRef = useRef<OutboxFollowUps | null>(null);
-  const { blocked, onOutboxEvent, notifyRejected } = useRunnerNotices(taskById, followUpsRef);
+  const { blocked: saveBlocked, onOutboxEvent, notifyRejected } = useRunnerNotices(taskById, followUpsRef);
   const saving = useWorkSaving({
     api,
     work,
@@ -103,21 +134,53 @@ export function Runner({
   });
   const answered = useAnsweredTasks(tasks, values, modes);
 
-  if (ended) return <EndedScreen why={ended} />;
+  // Leaving a work in progress asks first; once it is finished or ended here, nothing holds.
+  const leaveGuard = useLeaveGuard(!finished && !ended);
+  const [asking, setAsking] = useState<LeaveKind | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const blocked = leaveGuard.blocker.state === 'blocked';
+  const leaveKind: LeaveKind | null = asking ?? (blocked ? 'leave' : null);
+  const stay = () => {
+    setAsking(null);
+    if (leaveGuard.blocker.state === 'blocked') leaveGuard.blocker.reset();
+  };
+  const leave = async () => {
+    setLeaving(true);
+    // Whatever the network allows goes now; the rest waits in this browser's outbox.
+    await withTimeout(saving.flush(), LEAVE_FLUSH_MS, false);
+    leaveGuard.release();
+    if (leaveKind === 'logout') {
+      await logOff({ queryClient });
+      return;
+    }
+    setLeaving(false);
+    if (leaveGuard.blocker.state === 'blocked') leaveGuard.blocker.proceed();
+  };
+
+  if (ended)
+    return (
+      <RunnerFrame>
+        <EndedScreen why={ended} />
+      </RunnerFrame>
+    );
   if (finish.timeUp && !finished)
     return (
-      <TimeUpScreen unsent={unsavedTaskIds.size} online={online} onRetry={() => void finishByTimeout()} />
+      <RunnerFrame>
+        <TimeUpScreen unsent={unsavedTaskIds.size} online={online} onRetry={() => void finishByTimeout()} />
+      </RunnerFrame>
     );
 
   if (finished) {
     return (
-      <FinishedScreen
-        participantTestId={test.id}
-        finishedAt={finished.finishedAt}
-        reason={finished.reason}
-        answered={answered.size}
-        total={tasks.length}
-      />
+      <RunnerFrame>
+        <FinishedScreen
+          participantTestId={test.id}
+          finishedAt={finished.finishedAt}
+          reason={finished.reason}
+          answered={answered.size}
+          total={tasks.length}
+        />
+      </RunnerFrame>
     );
   }
 
@@ -139,16 +202,21 @@ export function Runner({
         pauseBusy={pausing.busy}
         onPause={() => void pausing.pauseWork(true)}
         onFinish={dialog.open}
+        tools={tools}
+        kiosk={kiosk}
+        onLogout={kiosk ? undefined : () => setAsking('logout')}
       />
 
-      {blocked && (
-        <Alert color="red" variant="filled" role="alert" data-testid="save-blocked" mb="md">
-          {t('runner.save.blockedText')} {blocked}
+      {saveBlocked && (
+        <Alert color="red" variant="filled" role="alert" data-testid="save-blocked" mx="lg" mb="md">
+          {t('runner.save.blockedText')} {saveBlocked}
         </Alert>
       )}
 
       {/* While paused the tasks are not on the page at all, not only covered. */}
-      {!paused && (
+      {paused ? (
+        <main id="main" className="runner-task" />
+      ) : (
         <RunnerTasks
           tasks={tasks}
           nav={nav}
@@ -159,7 +227,7 @@ export function Runner({
           modes={modes}
           onMode={setMode}
           onToggleFlag={toggleTaskFlag}
-          allowBlank={test.subjectTest.allowBlank}
+          allowBlank={paperSitting}
           blanksHref={blanksUrl(work.id)}
           disabled={paused}
           saving={saving}
@@ -185,6 +253,14 @@ export function Runner({
         }}
         onConfirm={() => void dialog.confirm()}
         onClose={dialog.close}
+      />
+
+      <LeaveDialog
+        kind={leaveKind}
+        unsentCount={unsavedTaskIds.size}
+        busy={leaving}
+        onStay={stay}
+        onLeave={() => void leave()}
       />
     </div>
   );

@@ -24,11 +24,14 @@ export function SaveStatus({
   unsavedCount,
   online,
   onRetry,
+  compact = false,
 }: {
   snapshot: OutboxSnapshot;
   unsavedCount: number;
   online: boolean;
   onRetry: () => void;
+  /** The phone's bar: the coloured dot shows, the words are there for screen readers and on hover. */
+  compact?: boolean;
 }) {
   const { t } = useTranslation();
   const state = saveStateOf(snapshot, Math.max(0, unsavedCount - snapshot.pending), online);
@@ -51,16 +54,17 @@ export function SaveStatus({
         className="save-status"
         data-state={state}
         data-testid="save-status"
+        title={compact ? text : undefined}
       >
         <span className="save-status-dot" aria-hidden="true" />
-        {text}
+        <span className={compact ? 'visually-hidden' : undefined}>{text}</span>
       </Text>
       {state === 'offline' && (
         <Button size="compact-xs" variant="default" onClick={onRetry} data-testid="save-retry">
           {t('runner.save.retry')}
         </Button>
       )}
-      {snapshot.storageFailed && (
+      {snapshot.storageFailed && !compact && (
         <Text size="xs" c="orange.9">
           {t('runner.save.noStorage')}
         </Text>
