@@ -116,6 +116,10 @@ describe('expert grading workspace', () => {
     await userEvent.clear(screen.getByTestId('criterion-К2'));
     await userEvent.type(screen.getByTestId('criterion-К2'), '2,5');
     expect(screen.getByTestId('grading-total')).toHaveTextContent('Итого: 3,5 из 4');
+    // The expert is told who reads the comment (the participant, after publication).
+    expect(screen.getByRole('textbox', { name: 'Комментарий (необязательно)' })).toHaveAccessibleDescription(
+      /Участник прочтёт его вместе с баллами/,
+    );
     await userEvent.type(screen.getByRole('textbox', { name: 'Комментарий (необязательно)' }), 'Хорошо');
 
     // Enter in a score field submits.

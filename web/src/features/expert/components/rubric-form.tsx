@@ -250,6 +250,7 @@ export function RubricForm({
         })}
         <Textarea
           label={t('expert.grading.comment')}
+          description={t('expert.grading.commentHint')}
           rows={3}
           maxLength={4000}
           value={comment}
