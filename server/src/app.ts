@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { accessPlugin } from './auth/access.js';
@@ -69,7 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
     // Which requests are logged is plugins/request-log.ts's choice, not two lines for every one.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { requestLogPlugin } from './request-log.js';
 
@@ -12,7 +12,10 @@ async function serverWith(mode: 'slow' | 'all' | 'none', slowMs: number) {
       done();
     },
   });
-  const app = Fastify({ logger: { level: 'info', stream }, disableRequestLogging: true });
+  const app = Fastify({
+    logger: { level: 'info', stream },
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   await app.register(requestLogPlugin, { mode, slowMs });
   app.post('/api/exam/test/checkActivationCode/:code', async () => ({ ok: true }));
   app.get('/slow', async () => {
