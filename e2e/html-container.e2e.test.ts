@@ -129,7 +129,9 @@ describe('an interactive task', () => {
       );
       expect(saved?.value).toBe('00101010');
 
-      // Reload: the runner sends the saved answer to the container, which shows it again.
+      // Reload (the running work asks first, and the participant agrees): the runner sends the
+      // saved answer to the container, which shows it again.
+      page.once('dialog', (dialog) => void dialog.accept());
       await page.reload();
       await page.getByTestId('task-nav-1').waitFor();
       const again = await openContainerTask(page, task);

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, BrowserContext, Dialog, Locator, Page } from 'playwright-core';
 import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
 
 // Issue 3, item 6: a participant takes a demo test in the browser — every answer type, a file,
 // offline and back, a reload — and nothing is lost; the timer reaching zero finishes the work.
+// Issue 14, item 1: the runner is a locked shell — a reload asks first, the back button meets the
+// runner's own question, and on a phone the header is one compact bar.
 
 interface Task {
   variantTaskId: number;
@@ -41,6 +43,22 @@ async function startWork(page: Page, code: string): Promise<void> {
   await page.getByTestId('start-work').click();
   await page.waitForURL(/\/participant\/work/);
   await page.getByTestId('task-1').waitFor();
+}
+
+/**
+ * Reloads a running work: the browser asks first (beforeunload) and the participant agrees.
+ * Fails if the question never came.
+ */
+async function reloadAgreeing(page: Page): Promise<void> {
+  let asked = '';
+  const answer = (dialog: Dialog) => {
+    asked = dialog.type();
+    void dialog.accept();
+  };
+  page.once('dialog', answer);
+  await page.reload();
+  page.off('dialog', answer);
+  expect(asked).toBe('beforeunload');
 }
 
 async function variant(request: APIRequestContext): Promise<Task[]> {
@@ -159,8 +177,8 @@ describe('the participant runner', () => {
       await context.setOffline(false);
       await waitSaved(page);
 
-      // Reload: every answer is there, on the server and on the page.
-      await page.reload();
+      // Reload: the browser asks first; every answer is there, on the server and on the page.
+      await reloadAgreeing(page);
       await page.getByTestId('task-nav-1').waitFor();
       const state = await workState(page.request);
       const answered = new Set(state.answers.filter((a) => a.value !== null).map((a) => a.variantTaskId));
@@ -200,7 +218,7 @@ describe('the participant runner', () => {
         .poll(() => page.evaluate(() => !!navigator.serviceWorker?.controller), { timeout: 20_000 })
         .toBe(true);
       // Once more online, so the variant the worker keeps is the one this page uses.
-      await page.reload();
+      await reloadAgreeing(page);
       await page.getByTestId('task-nav-1').waitFor();
 
       await context.setOffline(true);
@@ -216,7 +234,7 @@ describe('the participant runner', () => {
         .toMatch(/Нет связи/);
 
       // Reload without a network: the runner opens from what the browser has.
-      await page.reload();
+      await reloadAgreeing(page);
       await page.getByTestId('task-nav-1').waitFor({ timeout: 20_000 });
       // The waiting file is read back from IndexedDB a moment after the runner opens.
       await expect
@@ -282,7 +300,7 @@ describe('the participant runner', () => {
       expect(change.status()).toBe(200);
 
       // The page learns the new deadline and, at zero, the work is finished on the server.
-      await page.reload();
+      await reloadAgreeing(page);
       await page.getByTestId('work-finished').waitFor({ timeout: 45_000 });
       // Finished, and then scored by the result job as soon as it runs.
       await expect
@@ -294,6 +312,54 @@ describe('the participant runner', () => {
       expect(state.answers.find((a) => a.variantTaskId === short.variantTaskId)!.value).toBe('успел');
     } finally {
       await staff?.close();
+      await context.close();
+    }
+  });
+
+  it('is a shell of its own: the back button asks first; on a phone the header is one compact bar', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await startWork(page, codes());
+      // No portal around the sitting: no sidebar, no language switch, no session countdown; one timer.
+      expect(await page.getByTestId('language-switch').count()).toBe(0);
+      expect(await page.getByTestId('session-time').count()).toBe(0);
+      expect(await page.getByTestId('timer').count()).toBe(1);
+      expect(await page.locator('main').count()).toBe(1);
+
+      // The back button (to the start page) meets the runner's question; staying keeps the work.
+      await page.evaluate(() => history.back());
+      await page.getByTestId('leave-stay').waitFor();
+      await page.getByTestId('leave-stay').click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/participant/work');
+      await page.getByTestId('task-1').waitFor();
+
+      for (const width of [320, 360, 390]) {
+        await page.setViewportSize({ width, height: 740 });
+        const bar = page.getByTestId('runner-bar');
+        await expect.poll(() => bar.getAttribute('data-compact')).not.toBeNull();
+        const box = (await bar.boundingBox())!;
+        // One bar, not a third of the screen: the task starts right under it.
+        expect(box.height, `header at ${width} px`).toBeLessThanOrEqual(56);
+        expect(await bar.getByTestId('timer').isVisible()).toBe(true);
+        expect(await page.getByTestId('finish-work').count()).toBe(0);
+        const task = (await page.getByTestId('task-1').boundingBox())!;
+        expect(task.y, `task at ${width} px`).toBeLessThan(200);
+        // Nothing wider than the phone.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `overflow at ${width} px`).toBeLessThanOrEqual(0);
+      }
+
+      // The menu holds the rest: finish among it.
+      await page.getByTestId('runner-menu').click();
+      await page.getByTestId('finish-work').waitFor();
+      expect(await page.getByTestId('runner-logout').isVisible()).toBe(true);
+
+      // Back to a wide screen: the full header again.
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await expect.poll(() => page.getByTestId('runner-bar').getAttribute('data-compact')).toBeNull();
+      expect(await page.getByTestId('finish-work').isVisible()).toBe(true);
+    } finally {
       await context.close();
     }
   });
