@@ -36,3 +36,46 @@ export const PARTICIPANT_STATUS_COLOR: Record<string, string> = {
   absent: 'orange',
   annulled: 'red',
 };
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/**
+ * A finished queue item's result as a sentence in the reader's language, from the fields each job
+ * reports (planning, scoring, regrade, report file, content import); never the raw object.
+ */
+export function queueResultText(result: Record<string, unknown> | null, t: LooseT): string | null {
+  if (!result) return null;
+  const has = (...keys: string[]) => keys.every((k) => k in result);
+  if (has('created', 'existing'))
+    return t('staff.queueResult.planning', {
+      created: num(result.created),
+      existing: num(result.existing),
+      schools: Array.isArray(result.schools) ? result.schools.length : num(result.schools),
+    });
+  if (has('works', 'scored'))
+    return t('staff.queueResult.scoring', {
+      works: num(result.works),
+      scored: num(result.scored),
+      awaitingExperts: num(result.awaitingExperts),
+      failed: num(result.failed),
+    });
+  if (has('works', 'changed'))
+    return t('staff.queueResult.regrade', { works: num(result.works), changed: num(result.changed) });
+  if (has('rows')) return t('staff.queueResult.report', { rows: num(result.rows) });
+  if (Array.isArray(result.items)) {
+    const items = result.items as { outcome?: unknown }[];
+    const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
+    return t('staff.queueResult.import', {
+      imported: count('imported'),
+      converted: count('converted'),
+      refused: count('refused'),
+    });
+  }
+  return t('staff.queueResult.done');
+}
+
+/** A job's progress note: the known step words translated, a server sentence as it is. */
+export function queueProgressText(text: string | null, t: LooseT): string | null {
+  if (!text) return null;
+  return /^[a-z_]+$/.test(text) ? t(`staff.queueResult.progress.${text}`, { defaultValue: text }) : text;
+}

@@ -18,6 +18,20 @@ const ru = {
     },
     parallel: '{{n}} параллель',
     preschool: 'Дошкольная группа',
+    queueResult: {
+      planning: 'Зарегистрировано: {{created}}, уже были: {{existing}}, школ: {{schools}}.',
+      scoring:
+        'Работ: {{works}}, проверено: {{scored}}, ждут экспертов: {{awaitingExperts}}, с ошибкой: {{failed}}.',
+      regrade: 'Работ: {{works}}, изменилось: {{changed}}.',
+      report: 'Строк в файле: {{rows}}.',
+      import: 'Импортировано: {{imported}}, преобразовано: {{converted}}, отклонено: {{refused}}.',
+      done: 'Выполнено.',
+      progress: {
+        reading: 'Чтение файла',
+        checking: 'Проверка',
+        saving: 'Сохранение',
+      },
+    },
     students: {
       title: 'Ученики',
       surname: 'Фамилия',
@@ -140,6 +154,20 @@ const en: typeof ru = {
     },
     parallel: 'Grade {{n}}',
     preschool: 'Preschool',
+    queueResult: {
+      planning: 'Registered: {{created}}, already registered: {{existing}}, schools: {{schools}}.',
+      scoring:
+        'Works: {{works}}, scored: {{scored}}, awaiting experts: {{awaitingExperts}}, failed: {{failed}}.',
+      regrade: 'Works: {{works}}, changed: {{changed}}.',
+      report: 'Rows in the file: {{rows}}.',
+      import: 'Imported: {{imported}}, converted: {{converted}}, refused: {{refused}}.',
+      done: 'Done.',
+      progress: {
+        reading: 'Reading the file',
+        checking: 'Checking',
+        saving: 'Saving',
+      },
+    },
     students: {
       title: 'Students',
       surname: 'Surname',

@@ -62,4 +62,37 @@ describe('coordinator queue page', () => {
     expect(table).not.toHaveTextContent('stopped responding');
     expect(table).not.toHaveTextContent('no longer exists');
   });
+
+  it('writes a finished item’s result and progress as sentences, never the raw object', async () => {
+    fakeServer({
+      'GET /api/user': () => json(200, users.coordinator),
+      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+      'POST /api/ParticipantTest/queuelist': () =>
+        json(200, {
+          items: [
+            item(1, { status: 'done', progress: 100, result: { created: 3, existing: 2, schools: 1 } }),
+            item(2, {
+              type: 'result',
+              status: 'done',
+              progress: 100,
+              result: { works: 4, scored: 3, awaitingExperts: 1, failed: 0 },
+            }),
+            item(3, { type: 'import', status: 'running', progress: 40, progressText: 'checking' }),
+          ],
+          total: 3,
+        }),
+    });
+    renderApp('/coordinator/queue');
+    const table = await screen.findByTestId('queue');
+    expect(await within(table).findByTestId('queue-result-1')).toHaveTextContent(
+      'Зарегистрировано: 3, уже были: 2, школ: 1.',
+    );
+    expect(within(table).getByTestId('queue-result-2')).toHaveTextContent(
+      'Работ: 4, проверено: 3, ждут экспертов: 1, с ошибкой: 0.',
+    );
+    expect(table).toHaveTextContent('40% · Проверка');
+    expect(table).not.toHaveTextContent('created');
+    expect(table).not.toHaveTextContent('awaitingExperts');
+    expect(table).not.toHaveTextContent('checking');
+  });
 });

@@ -1,9 +1,20 @@
-/** Pickers of the organisation pages: an ОО or a school found by server search, a class of a school. */
+/**
+ * Pickers of the organisation pages: an ОО, a school or a diagnostic found by server search, a class
+ * of a school.
+ */
 import { MultiSelect, Select, type OptionsFilter, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { getSchool, listClasses, listOo, listSchools, orgKeys } from '../api/admin-org-api';
+import {
+  getAdminDiagnostic,
+  getSchool,
+  listAdminDiagnostics,
+  listClasses,
+  listOo,
+  listSchools,
+  orgKeys,
+} from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
 
 const PICK_SIZE = 50;
@@ -71,6 +82,60 @@ export function RemoteSelect({ kind, value, valueLabel, onChange, ...rest }: Rem
       onChange={(v, option) => {
         setLabel(option?.label ?? null);
         onChange(v ? Number(v) : null, option?.label ?? null);
+      }}
+    />
+  );
+}
+
+const diagnosticLabel = (d: { name: string; code: string }) => `${d.name} (${d.code})`;
+
+/** One diagnostic, searched on the server by name or code (newest first). */
+export function DiagnosticSelect({
+  value,
+  onChange,
+  ...rest
+}: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
+  value: number | null;
+  onChange: (id: number | null) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const [label, setLabel] = useState<string | null>(null);
+  const options = useQuery({
+    queryKey: [...orgKeys.diagnostics, 'pick', debounced],
+    queryFn: async (): Promise<Option[]> =>
+      (
+        await listAdminDiagnostics({
+          page: 1,
+          pageSize: PICK_SIZE,
+          sort: { field: 'startsAt', dir: 'desc' },
+          ...(debounced ? { filter: { search: debounced } } : {}),
+        })
+      ).items.map((d) => ({ value: String(d.id), label: diagnosticLabel(d) })),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+  // A diagnostic chosen elsewhere (a link's query string) is named by asking for it.
+  const named = useQuery({
+    queryKey: orgKeys.diagnostic(value ?? 0),
+    queryFn: () => getAdminDiagnostic(value!),
+    enabled: value !== null && !label,
+  });
+  const shown = label ?? (named.data ? diagnosticLabel(named.data) : null);
+  const chosen = value !== null && shown ? [{ value: String(value), label: shown }] : [];
+  return (
+    <Select
+      searchable
+      clearable
+      filter={serverFiltered}
+      nothingFoundMessage="—"
+      {...rest}
+      data={withChosen(options.data ?? [], chosen)}
+      value={value === null ? null : String(value)}
+      onSearchChange={setSearch}
+      onChange={(v, option) => {
+        setLabel(option?.label ?? null);
+        onChange(v ? Number(v) : null);
       }}
     />
   );

@@ -4,8 +4,7 @@ import {
   type QueueItem,
   type QueueItemStatus,
 } from '@attesta/contract';
-import { Badge, Button, Group, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Badge, Button, Group, Progress, Select, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
@@ -17,6 +16,10 @@ import { useAdminT, type AdminKey } from '../i18n';
 import { downloadFile } from '../../../components/data-table/download';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { queueProgressText, queueResultText } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
+import { DiagnosticSelect } from './org-selects';
 
 type QueueSortField = 'id' | 'createdAt' | 'type' | 'status' | 'progress' | 'finishedAt';
 interface QueueFilter {
@@ -44,7 +47,8 @@ export function QueuePage() {
   const [params] = useSearchParams();
   const initialDiagnostic = Number(params.get('diagnosticId')) || undefined;
   const [filter, setFilter] = useFilter<QueueFilter>({ diagnosticId: initialDiagnostic });
-  const [diagnosticText, setDiagnosticText] = useState(initialDiagnostic ? String(initialDiagnostic) : '');
+  const { t: st } = useBundleT(staffBundle);
+  const resultText = (i: QueueItem) => queueResultText(i.result, st);
   const typeLabel = (type: string) =>
     (QUEUE_ITEM_TYPES as readonly string[]).includes(type) ? t(`queue.types.${type}` as AdminKey) : type;
 
@@ -76,7 +80,7 @@ export function QueuePage() {
       render: (i) => (
         <Stack gap={2} miw={120}>
           <Progress value={i.progress} aria-label={`${i.progress}%`} animated={i.status === 'running'} />
-          <Text size="xs">{i.progressText ?? `${i.progress}%`}</Text>
+          <Text size="xs">{queueProgressText(i.progressText, st) ?? `${i.progress}%`}</Text>
         </Stack>
       ),
       csv: (i) => i.progress,
@@ -114,11 +118,13 @@ export function QueuePage() {
             {t('queue.download')}
           </Button>
         ) : i.result ? (
-          <Text size="xs">{JSON.stringify(i.result)}</Text>
+          <Text size="xs" data-testid={`queue-result-${i.id}`}>
+            {resultText(i)}
+          </Text>
         ) : (
           '—'
         ),
-      csv: (i) => (i.result ? JSON.stringify(i.result) : null),
+      csv: (i) => resultText(i),
     },
     {
       key: 'createdAt',
@@ -165,16 +171,12 @@ export function QueuePage() {
           allowDeselect={false}
           w={180}
         />
-        <TextInput
-          label={t('queue.diagnosticId')}
-          value={diagnosticText}
-          inputMode="numeric"
-          onChange={(e) => {
-            const value = e.currentTarget.value.trim();
-            setDiagnosticText(value);
-            setFilter({ diagnosticId: /^\d+$/.test(value) ? Number(value) : undefined });
-          }}
-          w={150}
+        <DiagnosticSelect
+          label={t('queue.diagnostic')}
+          placeholder={t('common.any')}
+          value={filter.diagnosticId ?? null}
+          onChange={(id) => setFilter({ diagnosticId: id ?? undefined })}
+          w={320}
         />
       </Group>
       <DataTable

@@ -2,7 +2,9 @@ import type { QUEUE_SORT_FIELDS, QueueItem } from '@attesta/contract';
 import { Badge, Progress, Stack, Text } from '@mantine/core';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useDownload } from '../../../components/data-table/use-download';
-import { instant } from '../../../components/staff-format';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { instant, queueProgressText, queueResultText } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { callPath } from '../../../lib/call';
@@ -17,6 +19,7 @@ export const QUEUE_REFRESH_MS = 3000;
 /** Queue items: status and progress, refreshed every few seconds while something runs. */
 export function QueuePage() {
   const { t } = useCoordinatorT();
+  const { t: st } = useBundleT(staffBundle);
   const download = useDownload();
   const typeLabel = (type: string) => t(`coordinatorPages.queue.types.${type}`, { defaultValue: type });
   // Why an item failed, by its code in the user's language (never the server's English `error`).
@@ -53,7 +56,7 @@ export function QueuePage() {
         <Stack gap={2} miw={140}>
           <Progress value={q.progress} animated={q.status === 'running'} aria-label={`${q.progress}%`} />
           <Text size="xs" c="dimmed">
-            {q.progress}%{q.progressText ? ` · ${q.progressText}` : ''}
+            {q.progress}%{q.progressText ? ` · ${queueProgressText(q.progressText, st)}` : ''}
           </Text>
         </Stack>
       ),
@@ -92,15 +95,13 @@ export function QueuePage() {
             {t('coordinatorPages.queue.download')}
           </LoadingButton>
         ) : q.result ? (
-          <Text size="xs">
-            {Object.entries(q.result)
-              .map(([k, v]) => `${k}: ${String(v)}`)
-              .join(', ')}
+          <Text size="xs" data-testid={`queue-result-${q.id}`}>
+            {queueResultText(q.result, st)}
           </Text>
         ) : (
           '—'
         ),
-      csv: (q) => failure(q) ?? (q.result ? JSON.stringify(q.result) : ''),
+      csv: (q) => failure(q) ?? queueResultText(q.result, st) ?? '',
     },
   ];
   return (
