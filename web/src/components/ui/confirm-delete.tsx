@@ -1,53 +1,8 @@
-import { Alert, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../lib/api-client';
-import { describeApiError } from '../../lib/form-errors';
-import { LoadingButton } from './loading-button';
+import { ConfirmAction, type ConfirmActionProps } from './confirm-action';
 
-export interface ConfirmDeleteProps {
-  title: string;
-  question: string;
-  confirmLabel: string;
-  cancelLabel: string;
-  /** Messages for the conflicts (409 codes) the call may answer, shown in the dialog. */
-  conflicts?: Record<string, string>;
-  onConfirm: () => Promise<unknown>;
-  onClose: () => void;
-}
+export type ConfirmDeleteProps = Omit<ConfirmActionProps, 'color' | 'confirmTestId' | 'errorTestId'>;
 
 /** Asks before deleting; a refusal is explained in the dialog, which then stays open. */
 export function ConfirmDelete(props: ConfirmDeleteProps) {
-  const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setError(null);
-    try {
-      await props.onConfirm();
-      props.onClose();
-    } catch (e) {
-      const known = e instanceof ApiError ? props.conflicts?.[e.code] : undefined;
-      setError(known ?? describeApiError(e, t));
-    }
-  };
-  return (
-    <Modal opened onClose={props.onClose} title={props.title}>
-      <Stack>
-        <Text>{props.question}</Text>
-        {error && (
-          <Alert color="red" role="alert" data-testid="delete-error">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <LoadingButton variant="default" onClick={props.onClose}>
-            {props.cancelLabel}
-          </LoadingButton>
-          <LoadingButton color="red" onClick={confirm} data-testid="confirm-delete">
-            {props.confirmLabel}
-          </LoadingButton>
-        </Group>
-      </Stack>
-    </Modal>
-  );
+  return <ConfirmAction {...props} color="red" confirmTestId="confirm-delete" errorTestId="delete-error" />;
 }

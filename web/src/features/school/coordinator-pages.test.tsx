@@ -431,4 +431,55 @@ describe('staff tests page', () => {
       endsAt: '2026-05-02T15:00:00.000Z',
     });
   });
+
+  it('asks before marking a participant absent, then says it was done', async () => {
+    const organizator = { id: 4, login: 'organizator', displayName: 'Сидоров С.', roles: ['organizator'] };
+    const row = {
+      id: 901,
+      diagnosticId: 5,
+      diagnosticName: 'Математика 7',
+      subjectTestId: 31,
+      subjectTestName: 'Математика, 7 класс',
+      studentId: 101,
+      surname: 'Иванова',
+      name: 'Анна',
+      patronymic: null,
+      classId: 11,
+      className: '7 «А»',
+      parallel: 7,
+      buildingId: 1,
+      buildingName: 'Корпус 1',
+      testDate: '2026-04-10',
+      status: 'planned',
+      isImpersonal: false,
+      activationCode: 'AB12-CD34',
+      registrationCode: 'R-0001',
+      examWork: null,
+    };
+    const server = signedIn(organizator, {
+      'POST /api/organizator/diagnostic/list': () => json(200, { items: [diagnostic], total: 1 }),
+      'POST /api/organizator/class/list': () => json(200, classes),
+      'POST /api/organizator/participantTest/list': () => json(200, { items: [row], total: 1 }),
+      'POST /api/organizator/participantTest/save': () => json(200, { ...row, status: 'absent' }),
+    });
+    renderApp('/organizator/diagnostics/5');
+    const table = await screen.findByTestId('participant-tests');
+    await userEvent.click(await within(table).findByRole('button', { name: 'Отсутствует' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Отметить отсутствие' });
+    expect(dialog).toHaveTextContent('Отметить участника Иванова Анна как отсутствующего?');
+    expect(server.callsTo('POST /api/organizator/participantTest/save')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отмена' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.callsTo('POST /api/organizator/participantTest/save')).toHaveLength(0);
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Отсутствует' }));
+    const again = await screen.findByRole('dialog', { name: 'Отметить отсутствие' });
+    await userEvent.click(within(again).getByTestId('confirm-action'));
+    await waitFor(() => expect(server.callsTo('POST /api/organizator/participantTest/save')).toHaveLength(1));
+    expect(server.callsTo('POST /api/organizator/participantTest/save')[0]!.body).toEqual({
+      id: 901,
+      status: 'absent',
+    });
+    expect(await screen.findByText('Иванова Анна: отмечено отсутствие.')).toBeInTheDocument();
+  });
 });

@@ -27,6 +27,7 @@ import { describeApiError } from '../../../lib/form-errors';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
 import { useDownload } from '../../../components/data-table/use-download';
+import { ConfirmAction } from '../../../components/ui/confirm-action';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { fullName, instant, PARTICIPANT_STATUS_COLOR, plainDate } from '../../../components/staff-format';
@@ -63,6 +64,9 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
   const [classId, setClassId] = useState('');
   const [status, setStatus] = useState<ParticipantTestStatus | ''>('');
   const [printClass, setPrintClass] = useState('');
+  const [presence, setPresence] = useState<{ row: StaffParticipantTest; next: 'absent' | 'planned' } | null>(
+    null,
+  );
 
   if (diagnostic.isPending) return <Loader aria-label={t('staff.common.open')} />;
   const d = diagnostic.data;
@@ -78,14 +82,23 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.all(role) });
 
-  const setPresence = async (row: StaffParticipantTest, next: 'absent' | 'planned') => {
+  const who = (p: StaffParticipantTest) =>
+    p.isImpersonal ? t('staff.participants.impersonal') : fullName(p);
+  // Whether the participant sits the test changes what their code does: asked first, then reported.
+  const changePresence = async (row: StaffParticipantTest, next: 'absent' | 'planned') => {
     try {
       await updateParticipantTest(role, { id: row.id, status: next });
-      await refresh();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return apiClient.redirectFor(error);
-      notifications.show({ color: 'red', message: describeApiError(error, tApp) });
+      throw error;
     }
+    notifications.show({
+      color: 'green',
+      message: t(next === 'absent' ? 'staff.participants.absentDone' : 'staff.participants.plannedDone', {
+        name: who(row),
+      }),
+    });
+    await refresh();
   };
 
   const columns: Column<StaffParticipantTest, StaffParticipantTestSortField>[] = [
@@ -161,13 +174,13 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
       header: t('staff.common.actions'),
       render: (p) =>
         p.status === 'planned' ? (
-          <LoadingButton size="xs" variant="subtle" onClick={() => setPresence(p, 'absent')}>
+          <Button size="xs" variant="subtle" onClick={() => setPresence({ row: p, next: 'absent' })}>
             {t('staff.participants.markAbsent')}
-          </LoadingButton>
+          </Button>
         ) : p.status === 'absent' ? (
-          <LoadingButton size="xs" variant="subtle" onClick={() => setPresence(p, 'planned')}>
+          <Button size="xs" variant="subtle" onClick={() => setPresence({ row: p, next: 'planned' })}>
             {t('staff.participants.markPlanned')}
-          </LoadingButton>
+          </Button>
         ) : null,
     },
   ];
@@ -246,6 +259,26 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
           </>
         }
       />
+      {presence && (
+        <ConfirmAction
+          title={t(
+            presence.next === 'absent' ? 'staff.participants.absentTitle' : 'staff.participants.plannedTitle',
+          )}
+          question={t(
+            presence.next === 'absent'
+              ? 'staff.participants.absentConfirm'
+              : 'staff.participants.plannedConfirm',
+            { name: who(presence.row) },
+          )}
+          confirmLabel={t(
+            presence.next === 'absent' ? 'staff.participants.markAbsent' : 'staff.participants.markPlanned',
+          )}
+          cancelLabel={t('staff.common.cancel')}
+          color={presence.next === 'absent' ? 'orange' : undefined}
+          onConfirm={() => changePresence(presence.row, presence.next)}
+          onClose={() => setPresence(null)}
+        />
+      )}
       <Modal
         opened={registering}
         onClose={() => setRegistering(false)}
