@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pick } from '../../test/pick';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 
 const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
@@ -21,6 +22,16 @@ const user = (id: number, login: string, extra = {}) => ({
   ...extra,
 });
 
+const school = {
+  ooId: 3,
+  ooName: 'ГБОУ Лицей',
+  shortName: null,
+  buildingCount: 1,
+  classCount: 2,
+  studentCount: 40,
+  createdAt: '2026-01-10T10:00:00.000Z',
+};
+
 const roles = [
   { code: 'admin', nameRu: 'Администратор', nameEn: 'Administrator' },
   { code: 'coordinator', nameRu: 'Школьный координатор', nameEn: 'School coordinator' },
@@ -31,6 +42,14 @@ function server(extra: Record<string, Handler> = {}) {
     'GET /api/user': () => json(200, admin),
     'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
     'GET /api/user/roles': () => json(200, roles),
+    'POST /api/admin/schools/list': () =>
+      json(200, {
+        items: [
+          { ...school, id: 5, name: 'Школа № 5', code: 'S-5' },
+          { ...school, id: 7, name: 'Лицей № 7', code: 'S-7' },
+        ],
+        total: 2,
+      }),
     'POST /api/user/list': ({ body }) => {
       const { page } = body as { page: number };
       return json(200, { items: page === 1 ? [user(1, 'anna')] : [user(21, 'boris')], total: 25 });
@@ -79,6 +98,13 @@ describe('admin work place', { timeout: 20_000 }, () => {
       }),
     );
 
+    await pick(screen.getByRole('search'), 'Школа', 'Лицей № 7 (S-7)');
+    await waitFor(() =>
+      expect(api.callsTo('POST /api/user/list').at(-1)!.body).toMatchObject({
+        filter: { search: 'ива', schoolId: 7 },
+      }),
+    );
+
     await userEvent.click(screen.getByTestId('users-table-sort-login'));
     await waitFor(() =>
       expect(api.callsTo('POST /api/user/list').at(-1)!.body).toMatchObject({
@@ -119,7 +145,9 @@ describe('admin work place', { timeout: 20_000 }, () => {
     await userEvent.type(within(form).getByLabelText('Электронная почта'), 'petr@school.ru');
     await userEvent.type(within(form).getByLabelText('Фамилия'), 'Петров');
     await userEvent.click(within(form).getByLabelText('Школьный координатор'));
-    await userEvent.type(within(form).getByLabelText('Школа (ID)'), '7');
+    // The school is chosen by name, never typed as a number.
+    expect(within(form).queryByRole('textbox', { name: /Школа/ })).toBeNull();
+    await pick(form, 'Школа', 'Лицей № 7 (S-7)');
     await userEvent.type(within(form).getByLabelText('Пароль'), '-long-enough');
     await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
 

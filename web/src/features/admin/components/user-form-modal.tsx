@@ -13,6 +13,7 @@ import { LoadingButton } from '../../../components/ui/loading-button';
 import { useApiForm } from '../../../lib/use-api-form';
 import { adminKeys, saveUser } from '../api/admin-api';
 import { useAdminT } from '../i18n';
+import { RemoteSelect } from './org-selects';
 
 interface FormValues {
   login: string;
@@ -21,7 +22,7 @@ interface FormValues {
   name: string;
   patronymic: string;
   roles: string[];
-  schoolId: string;
+  schoolId: number | null;
   isBlocked: boolean;
   password: string;
 }
@@ -34,7 +35,7 @@ function initialValues(user: UserListItem | null): FormValues {
     name: user?.name ?? '',
     patronymic: user?.patronymic ?? '',
     roles: user ? [...user.roles] : [],
-    schoolId: user?.schoolId ? String(user.schoolId) : '',
+    schoolId: user?.schoolId ?? null,
     isBlocked: user?.isBlocked ?? false,
     password: '',
   };
@@ -42,7 +43,6 @@ function initialValues(user: UserListItem | null): FormValues {
 
 /** The body `POST /api/User` receives: empty optional fields clear the value (null). */
 export function userBodyOf(values: FormValues, id?: number): Record<string, unknown> {
-  const schoolId = values.schoolId.trim();
   return {
     ...(id ? { id } : {}),
     login: values.login.trim(),
@@ -51,7 +51,7 @@ export function userBodyOf(values: FormValues, id?: number): Record<string, unkn
     name: values.name,
     patronymic: values.patronymic,
     roles: values.roles,
-    schoolId: /^\d+$/.test(schoolId) ? Number(schoolId) : null,
+    schoolId: values.schoolId,
     isBlocked: values.isBlocked,
   };
 }
@@ -84,8 +84,6 @@ export function UserFormModal({ user, roles, onClose }: Props) {
     event.preventDefault();
     const extraErrors: Record<string, string> = {};
     if (!values.login.trim()) extraErrors.login = i18n.t('validation.required');
-    if (values.schoolId.trim() && !/^\d+$/.test(values.schoolId.trim()))
-      extraErrors.schoolId = t('users.schoolInvalid');
     if (values.password && !passwordSchema.safeParse(values.password).success)
       extraErrors.password = i18n.t('validation.passwordMin', { min: 8 });
     await submit(
@@ -105,7 +103,7 @@ export function UserFormModal({ user, roles, onClose }: Props) {
     );
   };
 
-  const text = (field: 'login' | 'email' | 'surname' | 'name' | 'patronymic' | 'schoolId', label: string) => (
+  const text = (field: 'login' | 'email' | 'surname' | 'name' | 'patronymic', label: string) => (
     <TextInput
       label={label}
       value={values[field]}
@@ -136,7 +134,16 @@ export function UserFormModal({ user, roles, onClose }: Props) {
             {text('surname', t('users.surname'))}
             {text('name', t('users.firstName'))}
             {text('patronymic', t('users.patronymic'))}
-            {text('schoolId', t('users.school'))}
+            <RemoteSelect
+              kind="school"
+              label={t('users.school')}
+              placeholder={t('users.schoolSearch')}
+              value={values.schoolId}
+              valueLabel={user?.schoolName ?? null}
+              onChange={(id) => set('schoolId', id)}
+              error={fieldErrors.schoolId}
+              aria-invalid={Boolean(fieldErrors.schoolId) || undefined}
+            />
           </SimpleGrid>
           <Checkbox.Group
             label={t('users.roles')}

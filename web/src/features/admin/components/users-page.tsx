@@ -14,6 +14,7 @@ import { SetPasswordModal } from './set-password-modal';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
 import { UserFormModal } from './user-form-modal';
+import { RemoteSelect } from './org-selects';
 
 type UserFilter = NonNullable<UserListRequest['filter']>;
 
@@ -27,7 +28,6 @@ export function UsersPage() {
   const [filter, setFilter] = useFilter<UserFilter>({});
   const [editing, setEditing] = useState<Editing>(null);
   const [notice, setNotice] = useState<{ color: string; text: string } | null>(null);
-  const [schoolText, setSchoolText] = useState('');
 
   const roles = useQuery({ queryKey: adminKeys.roles, queryFn: listRoles, staleTime: Infinity });
   const roleName = (code: string) => {
@@ -155,16 +155,13 @@ export function UsersPage() {
           allowDeselect={false}
           w={220}
         />
-        <TextInput
+        <RemoteSelect
+          kind="school"
           label={t('users.school')}
-          value={schoolText}
-          inputMode="numeric"
-          onChange={(e) => {
-            const value = e.currentTarget.value;
-            setSchoolText(value);
-            setFilter({ schoolId: /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined });
-          }}
-          w={120}
+          placeholder={t('common.any')}
+          value={filter.schoolId ?? null}
+          onChange={(id) => setFilter({ schoolId: id ?? undefined })}
+          w={280}
         />
         <Select
           label={t('users.blockedFilter')}
