@@ -123,4 +123,47 @@ describe('ugnik work place', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('delete-error')).toHaveTextContent('участники уже начали работы');
     expect(router.state.location.pathname).toBe('/ugnik/diagnostics');
   });
+
+  it('writes participant statuses in words, never the stored value', async () => {
+    server({
+      'GET /api/ugnik/diagnostic/7': () =>
+        json(200, {
+          ...listItem,
+          subjectTests: [{ id: 3, name: 'Математика 7' }],
+          schools: [{ id: 21, name: 'Школа № 1' }],
+        }),
+      'POST /api/ugnik/participantTest/list': () =>
+        json(200, {
+          items: [
+            {
+              id: 70,
+              diagnosticId: 7,
+              diagnosticName: 'Проверка математики',
+              subjectTestId: 3,
+              subjectTestName: 'Математика 7',
+              studentId: 101,
+              workerId: null,
+              participantName: 'Иванова Анна',
+              schoolId: 21,
+              schoolName: 'Школа № 1',
+              classId: 11,
+              className: '7 «А»',
+              buildingId: null,
+              buildingName: null,
+              testDate: '2026-03-02',
+              status: 'planned',
+              isImpersonal: false,
+              activationCode: 'AB12-CD34',
+              registrationCode: 'R-1',
+              examWorkStatus: null,
+            },
+          ],
+          total: 1,
+        }),
+    });
+    renderApp('/ugnik/diagnostics/7');
+    const badge = await screen.findByTestId('pt-status-70');
+    expect(badge).toHaveTextContent('Запланирован');
+    expect(screen.getByTestId('participants-table')).not.toHaveTextContent(/planned/i);
+  });
 });

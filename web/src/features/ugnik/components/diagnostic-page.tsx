@@ -46,6 +46,15 @@ import { windowText } from './diagnostics-page';
 import { downloadFile } from '../../../components/data-table/download';
 import { DataTable, RowsTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
+import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { PARTICIPANT_STATUS_COLOR } from '../../../components/staff-format';
+import { staffBundle } from '../../../components/staff-locales';
+
+/** A participant test's status in words (the staff work places' labels), never the stored value. */
+function useStatusLabel() {
+  const { t } = useBundleT(staffBundle);
+  return (status: string) => t(`staff.participants.status_.${status}`);
+}
 
 function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const t = useUgnikT();
@@ -54,6 +63,7 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
     diagnosticId: diagnostic.id,
   });
   const [deleting, setDeleting] = useState<ParticipantTestListItem | null>(null);
+  const statusLabel = useStatusLabel();
   const remove = useMutation({
     mutationFn: deleteParticipant,
     onSuccess: () =>
@@ -95,8 +105,16 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
     {
       key: 'status',
       header: t('detail.status'),
-      render: (p) => <Badge variant="light">{p.status}</Badge>,
-      csv: (p) => p.status,
+      render: (p) => (
+        <Badge
+          variant="light"
+          color={PARTICIPANT_STATUS_COLOR[p.status] ?? 'gray'}
+          data-testid={`pt-status-${p.id}`}
+        >
+          {statusLabel(p.status)}
+        </Badge>
+      ),
+      csv: (p) => statusLabel(p.status),
       sortField: 'status',
     },
     {
@@ -317,6 +335,7 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const t = useUgnikT();
   const { t: tr } = useTranslation();
   const [error, setError] = useState<string | null>(null);
+  const statusLabel = useStatusLabel();
   const surnames = useQuery({
     queryKey: ugnikKeys.surnames(diagnostic.id),
     queryFn: () => getSurnames(diagnostic.id),
@@ -343,7 +362,12 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
       csv: (r) => r.subjectTestName,
     },
     { key: 'date', header: t('detail.testDate'), render: (r) => r.testDate, csv: (r) => r.testDate },
-    { key: 'status', header: t('detail.status'), render: (r) => r.status, csv: (r) => r.status },
+    {
+      key: 'status',
+      header: t('detail.status'),
+      render: (r) => statusLabel(r.status),
+      csv: (r) => statusLabel(r.status),
+    },
     {
       key: 'code',
       header: t('detail.activationCode'),
