@@ -204,6 +204,34 @@ describe("the diagnostic's participants (admin)", { timeout: 30_000 }, () => {
     );
   });
 
+  it('writes the live work’s status in words on the card', async () => {
+    server({
+      'GET /api/ParticipantTest/info/101': () =>
+        json(
+          200,
+          info({
+            status: 'in_progress',
+            examWork: {
+              id: 78,
+              status: 'paused',
+              answerMode: 'online',
+              startedAt: '2026-03-02T08:00:00.000Z',
+              deadlineAt: '2026-03-02T09:00:00.000Z',
+              finishedAt: null,
+              finishReason: null,
+              deviceBound: false,
+              answerCount: 3,
+            },
+          }),
+        ),
+    });
+    renderApp('/admin/diagnostics/2');
+    await userEvent.click(await screen.findByTestId('pt-card-101'));
+    const work = await screen.findByTestId('participant-card-work');
+    expect(work).toHaveTextContent('На паузе');
+    expect(work).not.toHaveTextContent('paused');
+  });
+
   it('clears a session after confirmation', async () => {
     const api = server({
       'GET /api/ParticipantTest/clearSession/102': () =>

@@ -234,6 +234,8 @@ describe('admin work place', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Задание 1' }));
     const view = await screen.findByTestId('task-view');
     expect(within(view).getByText('Сколько будет 2+2?')).toBeInTheDocument();
+    expect(within(view).getByTestId('task-answer-type')).toHaveTextContent('Краткий ответ');
+    expect(view).not.toHaveTextContent('short_text');
     expect(view.querySelector('script')).toBeNull();
     expect(within(view).getByTestId('task-reference')).toHaveTextContent('"4"');
     expect(within(view).getByText(/Сложение/)).toBeInTheDocument();
@@ -271,6 +273,10 @@ describe('admin work place', { timeout: 20_000 }, () => {
     });
     renderApp('/admin/content/overview');
     await userEvent.click(await screen.findByRole('tab', { name: 'Тесты по предметам' }));
+    const row = (await screen.findByRole('button', { name: 'Паузы: Математика 7' })).closest('tr')!;
+    // The kind in words, never the stored value.
+    expect(row).toHaveTextContent('Диагностика');
+    expect(row).not.toHaveTextContent('diagnostic');
     await userEvent.click(await screen.findByRole('button', { name: 'Паузы: Математика 7' }));
     const count = await screen.findByTestId('pause-maxCount');
     expect(count).toHaveValue('3');

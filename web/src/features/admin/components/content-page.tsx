@@ -13,6 +13,7 @@ import { adminKeys, listSubjects, listSubjectTests, listVariants } from '../api/
 import { useAdminT } from '../i18n';
 import { DataTable, type Column, type DataTableProps } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
+import { useDiagnosticLabels } from '../hooks/use-diagnostic-labels';
 import { PausePolicyModal } from './pause-policy-modal';
 import { TaskViewModal } from './task-view-modal';
 
@@ -80,6 +81,7 @@ function SubjectsTab() {
 
 function SubjectTestsTab() {
   const t = useAdminT();
+  const labels = useDiagnosticLabels();
   const [pauses, setPauses] = useState<SubjectTestListItem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const columns: Column<SubjectTestListItem, SubjectTestSortField>[] = [
@@ -92,7 +94,12 @@ function SubjectTestsTab() {
       csv: (r) => r.subjectName,
       sortField: 'subjectName',
     },
-    { key: 'kind', header: t('content.kind'), render: (r) => r.kind, csv: (r) => r.kind },
+    {
+      key: 'kind',
+      header: t('content.kind'),
+      render: (r) => labels.kind(r.kind),
+      csv: (r) => labels.kind(r.kind),
+    },
     {
       key: 'parallels',
       header: t('content.parallels'),

@@ -1,5 +1,6 @@
 /** The participant-test card (`GET/PUT /api/ParticipantTest/info`): date, class, status; deleted works. */
 import {
+  EXAM_WORK_STATUSES,
   MANUAL_PARTICIPANT_TEST_STATUSES,
   participantTestInfoUpdateBodySchema,
   type ParticipantTestInfo,
@@ -138,6 +139,10 @@ function CardForm({
   };
 
   const work = info.examWork;
+  const workStatusLabel = (status: string) =>
+    (EXAM_WORK_STATUSES as readonly string[]).includes(status)
+      ? t(`participants.workStatuses.${status as (typeof EXAM_WORK_STATUSES)[number]}`)
+      : status;
   return (
     <FormModal
       title={t('participants.cardTitle', { name })}
@@ -194,7 +199,7 @@ function CardForm({
       <Text size="sm" data-testid="participant-card-work">
         {t('participants.work')}:{' '}
         {work
-          ? `${work.status}, ${t('participants.answers', { count: work.answerCount })}${
+          ? `${workStatusLabel(work.status)}, ${t('participants.answers', { count: work.answerCount })}${
               work.deviceBound ? `, ${t('participants.deviceBound')}` : ''
             }`
           : t('participants.noWork')}

@@ -1,5 +1,6 @@
 import { Alert, Badge, Code, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useAnswerTypeLabel } from '../../../components/answers/answer-type-labels';
 import { SafeHtml } from '../../../components/ui/safe-html';
 import { adminKeys, getStaffTask } from '../api/admin-api';
 import { useAdminT } from '../i18n';
@@ -20,6 +21,7 @@ export function TaskViewModal({
   onClose: () => void;
 }) {
   const t = useAdminT();
+  const answerTypeLabel = useAnswerTypeLabel();
   const task = useQuery({
     queryKey: [...adminKeys.content, 'task', variantId, position],
     queryFn: () => getStaffTask(variantId, position),
@@ -46,7 +48,9 @@ export function TaskViewModal({
             <Text size="sm" c="dimmed">
               {t('content.answerType')}:
             </Text>
-            <Badge variant="light">{data.answerType}</Badge>
+            <Badge variant="light" data-testid="task-answer-type">
+              {answerTypeLabel(data.answerType)}
+            </Badge>
             <Text size="sm" c="dimmed">
               {t('content.maxScore')}: {data.maxScore}
             </Text>
