@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { Badge, createTheme, type MantineColorsTuple } from '@mantine/core';
 
 /** A calm blue-teal; shade 7 on white has contrast above 4.5:1 for text and buttons (WCAG AA). */
 const attesta: MantineColorsTuple = [
@@ -25,4 +25,13 @@ export const theme = createTheme({
   cursorType: 'pointer',
   focusRing: 'auto',
   respectReducedMotion: true,
+  components: {
+    // A badge says a status: it shows its whole label, wrapping in a narrow column, never «Выполн…».
+    Badge: Badge.extend({
+      styles: {
+        root: { height: 'auto', minHeight: 'var(--badge-height)', maxWidth: '100%', overflow: 'visible' },
+        label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', overflowWrap: 'anywhere' },
+      },
+    }),
+  },
 });
