@@ -182,6 +182,36 @@ describe('admin work place', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe('/admin/users');
   });
 
+  it('asks before blocking a user, then says it was done', async () => {
+    const api = server({
+      'POST /api/User': ({ body }) =>
+        json(200, {
+          ...user(1, 'anna'),
+          ...(body as object),
+          ooId: null,
+          emailConfirmed: false,
+          emailConfirmedAt: null,
+          hasPassword: true,
+          updatedAt: '2026-01-10T10:00:00.000Z',
+        }),
+    });
+    renderApp('/admin/users');
+    await screen.findByText('anna');
+    await userEvent.click(screen.getByRole('button', { name: 'Заблокировать' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Заблокировать пользователя' });
+    expect(dialog).toHaveTextContent('Заблокировать пользователя anna?');
+    expect(api.callsTo('POST /api/User')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отмена' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('POST /api/User')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Заблокировать' }));
+    await userEvent.click(await screen.findByTestId('confirm-action'));
+    await waitFor(() => expect(api.callsTo('POST /api/User')).toHaveLength(1));
+    expect(api.callsTo('POST /api/User')[0]!.body).toEqual({ id: 1, isBlocked: true });
+    expect(await screen.findByRole('status')).toHaveTextContent('Пользователь anna заблокирован.');
+  });
+
   it('shows a failed list inline instead of leaving the page', async () => {
     server({ 'POST /api/user/list': () => apiError(500, 'internal_error', 'Сбой базы') });
     const { router } = renderApp('/admin/users');

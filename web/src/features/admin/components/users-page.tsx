@@ -4,15 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../../components/ui/page-title';
-import { LoadingButton } from '../../../components/ui/loading-button';
-import { ApiError } from '../../../lib/api-client';
-import { describeApiError } from '../../../lib/form-errors';
 import { formatDisplayDate } from '../../../lib/format';
 import { adminKeys, listRoles, listUsers, saveUser } from '../api/admin-api';
 import { useAdminT } from '../i18n';
 import { SetPasswordModal } from './set-password-modal';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
+import { ConfirmAction } from '../../../components/ui/confirm-action';
 import { UserFormModal } from './user-form-modal';
 import { RemoteSelect } from './org-selects';
 
@@ -23,7 +21,7 @@ type Editing = { kind: 'form'; user: UserListItem | null } | { kind: 'password';
 /** `/admin/users`: search, filter, sort and page through users; create, edit, block, set passwords. */
 export function UsersPage() {
   const t = useAdminT();
-  const { t: tr, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useFilter<UserFilter>({});
   const [editing, setEditing] = useState<Editing>(null);
@@ -35,17 +33,17 @@ export function UsersPage() {
     return info ? (i18n.language === 'en' ? info.nameEn : info.nameRu) : code;
   };
 
+  const [blocking, setBlocking] = useState<UserListItem | null>(null);
+  // Blocking ends the person's sessions and locks them out: asked first, then reported.
   const block = useMutation({
     mutationFn: (user: UserListItem) => saveUser({ id: user.id, isBlocked: !user.isBlocked }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
-    onError: (error) =>
+    onSuccess: (_, user) => {
       setNotice({
-        color: 'red',
-        text:
-          error instanceof ApiError && error.code === 'self_lockout'
-            ? t('users.selfLockout')
-            : describeApiError(error, tr),
-      }),
+        color: 'green',
+        text: t(user.isBlocked ? 'users.unblockedDone' : 'users.blockedDone', { login: user.login }),
+      });
+      return queryClient.invalidateQueries({ queryKey: adminKeys.users });
+    },
   });
 
   const columns: Column<UserListItem, UserSortField>[] = [
@@ -108,14 +106,14 @@ export function UsersPage() {
           <Button size="compact-xs" variant="light" onClick={() => setEditing({ kind: 'password', user: u })}>
             {t('users.setPassword')}
           </Button>
-          <LoadingButton
+          <Button
             size="compact-xs"
             variant="light"
             color={u.isBlocked ? 'green' : 'red'}
-            onClick={() => block.mutateAsync(u).catch(() => undefined)}
+            onClick={() => setBlocking(u)}
           >
             {u.isBlocked ? t('users.unblock') : t('users.block')}
-          </LoadingButton>
+          </Button>
         </Group>
       ),
     },
@@ -201,6 +199,20 @@ export function UsersPage() {
             setEditing(null);
             if (message) setNotice({ color: 'green', text: message });
           }}
+        />
+      )}
+      {blocking && (
+        <ConfirmAction
+          title={t(blocking.isBlocked ? 'users.unblockTitle' : 'users.blockTitle')}
+          question={t(blocking.isBlocked ? 'users.unblockConfirm' : 'users.blockConfirm', {
+            login: blocking.login,
+          })}
+          confirmLabel={t(blocking.isBlocked ? 'users.unblock' : 'users.block')}
+          cancelLabel={t('common.cancel')}
+          color={blocking.isBlocked ? undefined : 'red'}
+          conflicts={{ self_lockout: t('users.selfLockout') }}
+          onConfirm={() => block.mutateAsync(blocking)}
+          onClose={() => setBlocking(null)}
         />
       )}
     </Stack>
