@@ -124,6 +124,17 @@ describe('ugnik work place', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe('/ugnik/diagnostics');
   });
 
+  it('deletes a diagnostic only after confirming and says it was deleted', async () => {
+    const api = server({ 'DELETE /api/ugnik/diagnostic/7': () => json(200, { ok: true }) });
+    renderApp('/ugnik/diagnostics');
+    await screen.findByText('Проверка математики');
+    await userEvent.click(screen.getByRole('button', { name: 'Удалить' }));
+    expect(api.callsTo('DELETE /api/ugnik/diagnostic/7')).toHaveLength(0);
+    await userEvent.click(await screen.findByTestId('confirm-delete'));
+    await waitFor(() => expect(api.callsTo('DELETE /api/ugnik/diagnostic/7')).toHaveLength(1));
+    expect(await screen.findByText('Диагностика удалена')).toBeInTheDocument();
+  });
+
   it('writes participant statuses in words, never the stored value', async () => {
     server({
       'GET /api/ugnik/diagnostic/7': () =>

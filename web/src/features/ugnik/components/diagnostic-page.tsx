@@ -19,6 +19,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -66,11 +67,13 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const statusLabel = useStatusLabel();
   const remove = useMutation({
     mutationFn: deleteParticipant,
-    onSuccess: () =>
-      Promise.all([
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: t('detail.participantDeleted') });
+      return Promise.all([
         queryClient.invalidateQueries({ queryKey: ugnikKeys.participants }),
         queryClient.invalidateQueries({ queryKey: ugnikKeys.diagnostics }),
-      ]),
+      ]);
+    },
   });
   const name = (p: ParticipantTestListItem) => p.participantName ?? t('detail.impersonal');
   const columns: Column<ParticipantTestListItem, ParticipantTestSortField>[] = [

@@ -1,5 +1,6 @@
 import type { UgnikDiagnosticListItem, UgnikDiagnosticSortField } from '@attesta/contract';
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -28,7 +29,10 @@ export function UgnikDiagnosticsPage() {
   const [deleting, setDeleting] = useState<UgnikDiagnosticListItem | null>(null);
   const remove = useMutation({
     mutationFn: deleteDiagnostic,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ugnikKeys.diagnostics }),
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: t('diagnostics.deleted') });
+      return queryClient.invalidateQueries({ queryKey: ugnikKeys.diagnostics });
+    },
   });
 
   const columns: Column<UgnikDiagnosticListItem, UgnikDiagnosticSortField>[] = [
