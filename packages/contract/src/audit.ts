@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'user.profile_update',
   'profile.expert.save',
   'profile.guest.save',
+  'open_test.attempt',
   // organisation
   'oo.create',
   'oo.update',
