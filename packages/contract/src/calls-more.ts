@@ -72,6 +72,8 @@ import {
   ugnikParticipantSaveResultSchema,
   ugnikSchoolListRequestSchema,
   ugnikSchoolSchema,
+  ugnikStudentListRequestSchema,
+  ugnikStudentSchema,
 } from './ugnik.js';
 import { workerTestSaveBodySchema, workerTestSchema } from './worker-test.js';
 
@@ -102,6 +104,10 @@ export const MORE_CALL_SCHEMAS = {
   'POST /api/ugnik/class/list': {
     body: ugnikClassListRequestSchema,
     response: listResponseSchema(ugnikClassSchema),
+  },
+  'POST /api/ugnik/student/list': {
+    body: ugnikStudentListRequestSchema,
+    response: listResponseSchema(ugnikStudentSchema),
   },
   'POST /api/ugnik/parallel/list': {
     body: ugnikParallelListRequestSchema,

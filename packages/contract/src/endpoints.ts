@@ -1048,6 +1048,13 @@ export const OUR_ENDPOINTS = [
     meaning: 'a proof-of-work challenge for activation-code attempts',
     ours: true,
   },
+  {
+    method: 'POST',
+    path: '/api/ugnik/student/list',
+    roles: ['ugnik'],
+    meaning: "students of your diagnostic's schools, to register by name",
+    ours: true,
+  },
   { method: 'GET', path: '/api/monitoring/room', roles: STAFF, meaning: 'a room now', ours: true },
   {
     method: 'GET',

@@ -169,6 +169,43 @@ export const ugnikClassSchema = z.object({
   name: z.string(),
 });
 
+/**
+ * `POST /api/ugnik/student/list` (ours): students of the schools of one of your diagnostics, to
+ * register by name (the specification has no student list for the ugnik).
+ */
+export const ugnikStudentListRequestSchema = z
+  .strictObject({
+    page: listRequestSchema.shape.page,
+    pageSize: listRequestSchema.shape.pageSize,
+    filter: z.strictObject({
+      diagnosticId: positiveId.describe('your diagnostic: only students of its schools are listed'),
+      schoolId: positiveId.optional(),
+      classId: positiveId.optional(),
+      search: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('part of the surname, name or patronymic'),
+    }),
+  })
+  .meta({ id: 'UgnikStudentListRequest' });
+export type UgnikStudentListRequest = z.infer<typeof ugnikStudentListRequestSchema>;
+export const ugnikStudentSchema = z
+  .object({
+    id: z.number().int(),
+    surname: z.string(),
+    name: z.string(),
+    patronymic: z.string().nullable(),
+    schoolId: z.number().int(),
+    schoolName: z.string(),
+    classId: z.number().int().nullable(),
+    className: z.string().nullable(),
+  })
+  .meta({ id: 'UgnikStudent' });
+export type UgnikStudent = z.infer<typeof ugnikStudentSchema>;
+
 export const ugnikParallelListRequestSchema = referenceListRequest({});
 export const ugnikParallelSchema = z.object({ id: z.number().int(), name: z.string() });
 

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   buildings,
@@ -6,6 +6,7 @@ import {
   oo,
   parallels,
   schools,
+  students,
   subjectExams,
   subjects,
   subjectTests,
@@ -198,5 +199,49 @@ export function listMainSubjectTests(
       .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
       .innerJoin(subjects, eq(subjects.id, subjectExams.subjectId))
       .where(where),
+  );
+}
+
+/**
+ * Live students of some schools (null: every school), by class, then surname and name: whom an
+ * ugnik may register for a diagnostic, chosen by name.
+ */
+export function listStudents(
+  db: DbOrTx,
+  req: {
+    page: number;
+    pageSize: number;
+    filter: { schoolId?: number | undefined; classId?: number | undefined; search?: string | undefined };
+  },
+  schoolIds: number[] | null,
+) {
+  const f = req.filter;
+  const where = and(
+    isNull(students.deletedAt),
+    schoolIds === null ? undefined : inArray(students.schoolId, schoolIds),
+    eqIf(students.schoolId, f.schoolId),
+    eqIf(students.classId, f.classId),
+    searchOf(f.search, students.surname, students.name, students.patronymic),
+  );
+  return paged(
+    db
+      .select({
+        id: students.id,
+        surname: students.surname,
+        name: students.name,
+        patronymic: students.patronymic,
+        schoolId: students.schoolId,
+        schoolName: schools.name,
+        classId: students.classId,
+        className: classes.name,
+      })
+      .from(students)
+      .innerJoin(schools, eq(schools.id, students.schoolId))
+      .leftJoin(classes, eq(classes.id, students.classId))
+      .where(where)
+      .orderBy(asc(students.surname), asc(students.name), asc(students.id))
+      .limit(req.pageSize)
+      .offset(offsetOf(req)),
+    db.select({ n: count() }).from(students).where(where),
   );
 }

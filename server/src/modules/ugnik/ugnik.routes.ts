@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { UgnikParticipantSaveBody } from '@attesta/contract';
+import type { UgnikParticipantSaveBody, UgnikStudentListRequest } from '@attesta/contract';
 import { authOf, contractRoute, type RouteDocs } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/xlsx.js';
 import * as reports from './reports.service.js';
@@ -187,6 +187,23 @@ export const ugnikRoutes: FastifyPluginAsync = async (plugin) => {
       referenceDocs('Classes (filter: search, schoolId, buildingId, parallelId)'),
     ),
     handler: (req) => service.listClasses(ctx.db, req.body),
+  });
+  app.route({
+    ...contractRoute(
+      'POST /api/ugnik/student/list',
+      {
+        summary: 'Students of the schools of your diagnostic, to register by name',
+        description:
+          SCOPE +
+          'filter.diagnosticId is required: only live students of the schools taking part in that ' +
+          'diagnostic (every school when it names none) are listed, by surname and name. Filter: ' +
+          'schoolId, classId, search (part of the surname, name or patronymic).',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      ugnikDiagnosticInScope((req) => (req.body as UgnikStudentListRequest).filter.diagnosticId),
+    ),
+    handler: (req) => service.listStudents(ctx, req.body),
   });
   app.route({
     ...contractRoute('POST /api/ugnik/parallel/list', referenceDocs('Parallels (grades)')),

@@ -8,6 +8,7 @@ import type {
   UgnikDiagnosticListRequest,
   UgnikParticipantSaveBody,
   UgnikParticipantSaveResult,
+  UgnikStudentListRequest,
 } from '@attesta/contract';
 import type { AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
@@ -27,6 +28,7 @@ import {
 } from '../../lib/participant-tests.js';
 import { listParticipantTests } from '../participant-test/index.js';
 import * as repo from './ugnik.repo.js';
+import { listStudents as listStudentRows } from './reference.repo.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 
 /** Who asks, for audit. */
@@ -284,6 +286,13 @@ export async function saveParticipants(
 
 export function listParticipants(ctx: AppContext, auth: AuthContext, request: ParticipantTestListRequest) {
   return listParticipantTests(ctx.db, ugnikDiagnosticCondition(auth), request);
+}
+
+/** Students of the schools of one of the ugnik's diagnostics (the route checked it is theirs). */
+export async function listStudents(ctx: AppContext, request: UgnikStudentListRequest) {
+  const target = await registrationTarget(ctx.db, { id: request.filter.diagnosticId });
+  if (!target) throw notFound('No such diagnostic');
+  return listStudentRows(ctx.db, request, target.schoolIds.size ? [...target.schoolIds] : null);
 }
 
 export async function getParticipantTest(

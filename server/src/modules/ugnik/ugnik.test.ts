@@ -100,6 +100,11 @@ describe('access to every /api/ugnik call', () => {
       { method: 'GET', url: `/api/ugnik/participantTest/${pt.participantTestId}` },
       { method: 'DELETE', url: `/api/ugnik/participantTest/${pt.participantTestId}` },
       { method: 'POST', url: '/api/ugnik/participantTest/list', payload: body },
+      {
+        method: 'POST',
+        url: '/api/ugnik/student/list',
+        payload: { ...body, filter: { diagnosticId: d.id } },
+      },
       ...['building', 'class', 'parallel', 'school', 'oo', 'mainSubjectTest'].map((list): GuardedCall => ({
         method: 'POST',
         url: `/api/ugnik/${list}/list`,
@@ -365,6 +370,37 @@ describe('reference lists across schools', () => {
     expect((await json(ugnik1, 'POST', '/api/ugnik/school/list', { filter: { nope: 1 } })).statusCode).toBe(
       400,
     );
+  });
+
+  it('students of its diagnostic’s schools only, by name, to register by name', async () => {
+    const d = await createDiagnostic(ugnik1); // schools A and B
+    const students = (filter: Record<string, unknown>, session = ugnik1) =>
+      json(session, 'POST', '/api/ugnik/student/list', { page: 1, pageSize: 50, filter });
+    const all = (await students({ diagnosticId: d.id })).json();
+    const ids = all.items.map((s: { id: number }) => s.id);
+    expect(ids).toEqual(expect.arrayContaining([...orgA.studentIds, ...orgB.studentIds]));
+    expect(ids).not.toEqual(expect.arrayContaining([orgC.studentIds[0]]));
+    const byClass = (await students({ diagnosticId: d.id, classId: orgA.classId, search: 'петр' })).json();
+    expect(byClass).toEqual({
+      total: 1,
+      items: [
+        {
+          id: orgA.studentIds[1],
+          surname: 'Петрова',
+          name: 'Мария',
+          patronymic: null,
+          schoolId: orgA.schoolId,
+          schoolName: expect.any(String),
+          classId: orgA.classId,
+          className: '7 «А»',
+        },
+      ],
+    });
+    // Another school's class gives nobody; another ugnik's diagnostic is 403, none 404, no filter 400.
+    expect((await students({ diagnosticId: d.id, classId: orgC.classId })).json().total).toBe(0);
+    expect((await students({ diagnosticId: d.id }, ugnik2)).statusCode).toBe(403);
+    expect((await students({ diagnosticId: 99_999_999 })).statusCode).toBe(404);
+    expect((await json(ugnik1, 'POST', '/api/ugnik/student/list', { page: 1 })).statusCode).toBe(400);
   });
 
   it('main subject tests are those of kind diagnostic', async () => {

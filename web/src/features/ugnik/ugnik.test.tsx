@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pick } from '../../test/pick';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 
 const ugnik = { id: 5, login: 'ugnik', displayName: 'Сидоров Сергей', roles: ['ugnik'] };
@@ -133,6 +134,64 @@ describe('ugnik work place', { timeout: 20_000 }, () => {
     await userEvent.click(await screen.findByTestId('confirm-delete'));
     await waitFor(() => expect(api.callsTo('DELETE /api/ugnik/diagnostic/7')).toHaveLength(1));
     expect(await screen.findByText('Диагностика удалена')).toBeInTheDocument();
+  });
+
+  it('registers students chosen by name, never by typed ids', async () => {
+    const student = (id: number, surname: string, name: string) => ({
+      id,
+      surname,
+      name,
+      patronymic: null,
+      schoolId: 21,
+      schoolName: 'Школа № 1',
+      classId: 11,
+      className: '7 «А»',
+    });
+    const api = server({
+      'GET /api/ugnik/diagnostic/7': () =>
+        json(200, {
+          ...listItem,
+          subjectTests: [{ id: 3, name: 'Математика 7' }],
+          schools: [{ id: 21, name: 'Школа № 1' }],
+        }),
+      'POST /api/ugnik/participantTest/list': () => json(200, { items: [], total: 0 }),
+      'POST /api/ugnik/student/list': () =>
+        json(200, { items: [student(101, 'Иванова', 'Анна'), student(102, 'Петров', 'Пётр')], total: 2 }),
+      'POST /api/ugnik/participantTest/save': () =>
+        json(200, {
+          created: 1,
+          existing: 0,
+          items: [
+            {
+              studentId: 102,
+              participantTestId: 70,
+              activationCode: 'AB12-CD34',
+              registrationCode: 'R-1',
+              created: true,
+            },
+          ],
+        }),
+    });
+    renderApp('/ugnik/diagnostics/7');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Регистрация участников' }));
+    const form = await screen.findByTestId('register-form');
+    expect(within(form).queryByRole('textbox', { name: /ID/ })).toBeNull();
+    await userEvent.click(within(form).getByRole('button', { name: 'Зарегистрировать' }));
+    expect(await within(form).findByText('Выберите учеников')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/ugnik/participantTest/save')).toHaveLength(0);
+
+    await pick(form, 'Ученики', 'Петров Пётр (7 «А»)');
+    expect(api.callsTo('POST /api/ugnik/student/list')[0]!.body).toMatchObject({
+      filter: { diagnosticId: 7 },
+    });
+    await userEvent.click(within(form).getByRole('button', { name: 'Зарегистрировать' }));
+    await waitFor(() => expect(api.callsTo('POST /api/ugnik/participantTest/save')).toHaveLength(1));
+    expect(api.callsTo('POST /api/ugnik/participantTest/save')[0]!.body).toMatchObject({
+      diagnosticId: 7,
+      subjectTestId: 3,
+      studentIds: [102],
+    });
+    expect(await within(form).findByRole('status')).toHaveTextContent('Зарегистрировано: 1, уже были: 0');
   });
 
   it('writes participant statuses in words, never the stored value', async () => {

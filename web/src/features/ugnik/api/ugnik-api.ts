@@ -4,6 +4,7 @@ import type {
   UgnikDiagnosticCreateBody,
   UgnikDiagnosticListRequest,
   UgnikParticipantSaveBody,
+  UgnikStudentListRequest,
 } from '@attesta/contract';
 import { call, callPath } from '../../../lib/call';
 import { inlineCall } from '../../../lib/inline-call';
@@ -48,6 +49,10 @@ export const listClasses = (schoolId: number) =>
   inlineCall(() =>
     call('POST /api/ugnik/class/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline),
   );
+
+/** Students of the diagnostic's schools, by name (to register them). */
+export const listStudents = (body: UgnikStudentListRequest) =>
+  inlineCall(() => call('POST /api/ugnik/student/list', { body }, inline));
 
 export const listParticipants = (body: ParticipantTestListRequest) =>
   inlineCall(() => call('POST /api/ugnik/participantTest/list', { body }, inline));

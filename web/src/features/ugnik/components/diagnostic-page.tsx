@@ -2,6 +2,7 @@ import type {
   ParticipantTestListItem,
   ParticipantTestSortField,
   UgnikDiagnostic,
+  UgnikStudent,
   UgnikSurnameRow,
 } from '@attesta/contract';
 import {
@@ -9,9 +10,9 @@ import {
   Anchor,
   Badge,
   Button,
-  Checkbox,
   Group,
   Loader,
+  MultiSelect,
   Select,
   Stack,
   Tabs,
@@ -20,7 +21,8 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -37,6 +39,7 @@ import {
   getSurnames,
   listClasses,
   listParticipants,
+  listStudents,
   participantCodesFile,
   saveParticipants,
   surnamesFile,
@@ -189,7 +192,84 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   );
 }
 
-/** School → class → students. Students come from known registrations of the class plus typed IDs. */
+type StudentOption = { value: string; label: string };
+const studentLabel = (s: UgnikStudent) =>
+  `${[s.surname, s.name, s.patronymic].filter(Boolean).join(' ')} (${s.className ?? s.schoolName})`;
+
+/**
+ * Students chosen by name: the diagnostic's students searched on the server, narrowed by the school
+ * and class chosen above; a chosen class can be taken whole.
+ */
+function StudentPicker({
+  diagnosticId,
+  schoolId,
+  classId,
+  value,
+  onChange,
+  error,
+}: {
+  diagnosticId: number;
+  schoolId: string | null;
+  classId: string | null;
+  value: StudentOption[];
+  onChange: (value: StudentOption[]) => void;
+  error?: string | undefined;
+}) {
+  const t = useUgnikT();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const students = useQuery({
+    queryKey: [...ugnikKeys.reference, 'students', diagnosticId, schoolId, classId, debounced],
+    queryFn: () =>
+      listStudents({
+        page: 1,
+        pageSize: classId ? 500 : 50,
+        filter: {
+          diagnosticId,
+          ...(schoolId ? { schoolId: Number(schoolId) } : {}),
+          ...(classId ? { classId: Number(classId) } : {}),
+          ...(debounced ? { search: debounced } : {}),
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const found = (students.data?.items ?? []).map((s) => ({ value: String(s.id), label: studentLabel(s) }));
+  const data = [...value, ...found.filter((o) => !value.some((v) => v.value === o.value))];
+  return (
+    <Group align="flex-end" wrap="wrap">
+      <MultiSelect
+        label={t('detail.students')}
+        description={t('detail.studentsHint')}
+        placeholder={t('detail.studentsSearch')}
+        searchable
+        clearable
+        filter={({ options }) => options}
+        nothingFoundMessage={t('detail.noCandidates')}
+        data={data}
+        value={value.map((o) => o.value)}
+        searchValue={search}
+        onSearchChange={setSearch}
+        onChange={(ids) => onChange(ids.map((id) => data.find((o) => o.value === id)!))}
+        error={error}
+        aria-invalid={Boolean(error) || undefined}
+        w={480}
+        data-testid="student-picker"
+      />
+      {classId && !debounced && found.length > 0 && (
+        <Button
+          variant="light"
+          onClick={() =>
+            onChange([...value, ...found.filter((o) => !value.some((v) => v.value === o.value))])
+          }
+        >
+          {t('detail.wholeClass', { count: found.length })}
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+/** School → class → students chosen by name (searched among the diagnostic's schools). */
 function RegisterTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const t = useUgnikT();
   const queryClient = useQueryClient();
@@ -199,8 +279,7 @@ function RegisterTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const [testDate, setTestDate] = useState(diagnostic.startsAt.slice(0, 10));
   const [schoolId, setSchoolId] = useState<string | null>(null);
   const [classId, setClassId] = useState<string | null>(null);
-  const [picked, setPicked] = useState<string[]>([]);
-  const [typed, setTyped] = useState('');
+  const [picked, setPicked] = useState<StudentOption[]>([]);
   const [result, setResult] = useState<string | null>(null);
   const { attachForm, isLoading, fieldErrors, formError, submit, clearFieldError } = useApiForm();
 
@@ -209,35 +288,23 @@ function RegisterTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
     queryFn: () => listClasses(Number(schoolId)),
     enabled: Boolean(schoolId),
   });
-  const candidates = useQuery({
-    queryKey: [...ugnikKeys.participants, 'class', classId],
-    queryFn: () => listParticipants({ page: 1, pageSize: 500, filter: { classId: Number(classId) } }),
-    enabled: Boolean(classId),
-  });
-  const students = new Map<number, string>();
-  for (const p of candidates.data?.items ?? []) {
-    if (p.studentId && p.participantName) students.set(p.studentId, p.participantName);
-  }
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setResult(null);
-    const parts = typed.split(/[\s,;]+/).filter(Boolean);
     const extraErrors: Record<string, string> = {};
-    if (!parts.every((p) => /^\d{1,10}$/.test(p))) extraErrors.studentIds = t('detail.badIds');
-    const ids = [...new Set([...picked.map(Number), ...parts.filter((p) => /^\d+$/.test(p)).map(Number)])];
+    if (picked.length === 0) extraErrors.studentIds = t('detail.chooseStudents');
     await submit(
       ugnikParticipantSaveBodySchema.safeParse({
         diagnosticId: diagnostic.id,
         subjectTestId: Number(subjectTestId),
         testDate,
-        studentIds: ids,
+        studentIds: picked.map((o) => Number(o.value)),
       }),
       async (body) => {
         const saved = await saveParticipants(body);
         setResult(t('detail.registered', { created: saved.created, existing: saved.existing }));
         setPicked([]);
-        setTyped('');
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: ugnikKeys.participants }),
           queryClient.invalidateQueries({ queryKey: ugnikKeys.diagnostics }),
@@ -281,48 +348,29 @@ function RegisterTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
             label={t('detail.school')}
             data={diagnostic.schools.map((s) => ({ value: String(s.id), label: s.name }))}
             value={schoolId}
-            onChange={(v) => (setSchoolId(v), setClassId(null), setPicked([]))}
+            onChange={(v) => (setSchoolId(v), setClassId(null))}
             searchable
+            clearable
             w={280}
           />
           <Select
             label={t('detail.class')}
             data={(classes.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
             value={classId}
-            onChange={(v) => (setClassId(v), setPicked([]))}
+            onChange={setClassId}
             disabled={!schoolId}
+            searchable
+            clearable
             w={160}
           />
         </Group>
-        <Text size="sm" c="dimmed">
-          {t('detail.studentsHint')}
-        </Text>
-        {classId && candidates.isLoading && <Loader size="xs" />}
-        {classId && !candidates.isLoading && (
-          <Checkbox.Group
-            label={t('detail.students')}
-            value={picked}
-            onChange={(v) => (setPicked(v), clearFieldError('studentIds'))}
-          >
-            <Stack gap={2} mt="xs">
-              {students.size === 0 && (
-                <Text size="sm" c="dimmed">
-                  {t('detail.noCandidates')}
-                </Text>
-              )}
-              {[...students].map(([id, label]) => (
-                <Checkbox key={id} value={String(id)} label={`${label} (ID ${id})`} />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-        )}
-        <TextInput
-          label={t('detail.studentIds')}
-          value={typed}
-          onChange={(e) => (setTyped(e.currentTarget.value), clearFieldError('studentIds'))}
+        <StudentPicker
+          diagnosticId={diagnostic.id}
+          schoolId={schoolId}
+          classId={classId}
+          value={picked}
+          onChange={(v) => (setPicked(v), clearFieldError('studentIds'))}
           error={fieldErrors.studentIds}
-          aria-invalid={Boolean(fieldErrors.studentIds) || undefined}
-          w={360}
         />
         <Group>
           <LoadingButton type="submit" loading={isLoading}>
