@@ -147,6 +147,14 @@ export function OrganizatorsPage() {
     }
   };
 
+  // Each staff test with the organizator's status in words (the screen and its CSV alike).
+  const training = (o: StaffOrganizator) =>
+    o.workerTests
+      .map(
+        (w) =>
+          `${w.name}: ${w.status === 'not_registered' ? t('coordinatorPages.organizators.notRegistered') : t(`staff.participants.status_.${w.status}`)}`,
+      )
+      .join('; ');
   const columns = (
     edit: (o: StaffOrganizator) => void,
   ): Column<StaffOrganizator, StaffOrganizatorSortField>[] => [
@@ -179,16 +187,8 @@ export function OrganizatorsPage() {
     {
       key: 'training',
       header: t('coordinatorPages.organizators.training'),
-      render: (o) =>
-        o.workerTests.length === 0
-          ? '—'
-          : o.workerTests
-              .map(
-                (w) =>
-                  `${w.name}: ${w.status === 'not_registered' ? t('coordinatorPages.organizators.notRegistered') : t(`staff.participants.status_.${w.status}`)}`,
-              )
-              .join('; '),
-      csv: (o) => o.workerTests.map((w) => `${w.name}: ${w.status}`).join('; '),
+      render: (o) => training(o) || '—',
+      csv: training,
     },
     {
       key: 'state',
