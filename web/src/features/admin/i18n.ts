@@ -290,6 +290,7 @@ const ru = {
   queue: {
     title: 'Очередь заданий',
     caption: 'Фоновые задания: планирование, результаты, импорт, отчёты',
+    number: '№',
     type: 'Тип',
     status: 'Статус',
     diagnostic: 'Диагностика',
@@ -648,6 +649,7 @@ const en: typeof ru = {
   queue: {
     title: 'Job queue',
     caption: 'Background jobs: planning, results, imports, reports',
+    number: 'No.',
     type: 'Type',
     status: 'Status',
     diagnostic: 'Diagnostic',

@@ -116,6 +116,7 @@ describe('admin queue page', () => {
     expect(table).not.toHaveTextContent('{');
     expect(table).not.toHaveTextContent('changed');
     expect(screen.queryByRole('textbox', { name: /ID/ })).toBeNull();
+    expect(within(table).queryByRole('columnheader', { name: /^ID/ })).toBeNull();
     await pick(screen.getByRole('search'), 'Диагностика', 'Русский язык 5 (D-6)');
     await waitFor(() => {
       const body = server.callsTo('POST /api/ParticipantTest/queuelist').at(-1)?.body as {

@@ -74,6 +74,8 @@ describe('ugnik work place', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('role-home-ugnik')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: 'Проверочные диагностики' }));
     expect(await screen.findByText('Проверка математики')).toBeInTheDocument();
+    // Diagnostics are known by name and code; the database id is not a column.
+    expect(screen.queryByRole('columnheader', { name: /^ID/ })).toBeNull();
     expect(api.callsTo('POST /api/ugnik/diagnostic/list')[0]!.body).toEqual({
       page: 1,
       pageSize: 20,

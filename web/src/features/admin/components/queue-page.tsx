@@ -53,7 +53,7 @@ export function QueuePage() {
     (QUEUE_ITEM_TYPES as readonly string[]).includes(type) ? t(`queue.types.${type}` as AdminKey) : type;
 
   const columns: Column<QueueItem, QueueSortField>[] = [
-    { key: 'id', header: 'ID', render: (i) => i.id, csv: (i) => i.id, sortField: 'id' },
+    { key: 'id', header: t('queue.number'), render: (i) => i.id, csv: (i) => i.id, sortField: 'id' },
     {
       key: 'type',
       header: t('queue.type'),

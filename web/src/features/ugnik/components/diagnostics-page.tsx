@@ -36,7 +36,6 @@ export function UgnikDiagnosticsPage() {
   });
 
   const columns: Column<UgnikDiagnosticListItem, UgnikDiagnosticSortField>[] = [
-    { key: 'id', header: t('diagnostics.id'), render: (d) => d.id, csv: (d) => d.id, sortField: 'id' },
     {
       key: 'code',
       header: t('diagnostics.code'),
