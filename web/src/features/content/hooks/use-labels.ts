@@ -1,6 +1,7 @@
 /** Words for the codes the content calls answer with: answer types, exam kinds, statuses, grades. */
 import { SUBJECT_EXAM_KINDS, TASK_ANSWER_TYPES } from '@attesta/contract';
 import { useMemo } from 'react';
+import { useAnswerTypeLabel } from '../../../components/answers/answer-type-labels';
 import { useContentT, type ContentKey } from '../locales';
 
 const inList = <T extends string>(list: readonly T[], value: string): value is T =>
@@ -10,16 +11,11 @@ export const PARALLELS = Array.from({ length: 12 }, (_, n) => n);
 
 export function useLabels() {
   const t = useContentT();
+  const answerTypeLabel = useAnswerTypeLabel();
   return useMemo(
     () => ({
-      answerType: (type: string | null | undefined) =>
-        type && inList(TASK_ANSWER_TYPES, type)
-          ? t(`answerTypes.${type}` as ContentKey)
-          : t('answerTypes.other'),
-      answerTypeOptions: TASK_ANSWER_TYPES.map((type) => ({
-        value: type,
-        label: t(`answerTypes.${type}` as ContentKey),
-      })),
+      answerType: (type: string | null | undefined) => answerTypeLabel(type ?? 'other'),
+      answerTypeOptions: TASK_ANSWER_TYPES.map((type) => ({ value: type, label: answerTypeLabel(type) })),
       examKind: (kind: string) =>
         inList(SUBJECT_EXAM_KINDS, kind) ? t(`kinds.${kind}` as ContentKey) : t('kinds.other', { kind }),
       examKindOptions: SUBJECT_EXAM_KINDS.map((kind) => ({
@@ -33,7 +29,7 @@ export function useLabels() {
         label: n === 0 ? t('parallels.preschool') : t('parallels.grade', { n }),
       })),
     }),
-    [t],
+    [t, answerTypeLabel],
   );
 }
 

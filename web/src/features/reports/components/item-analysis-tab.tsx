@@ -21,6 +21,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useAnswerTypeLabel } from '../../../components/answers/answer-type-labels';
 import { itemAnalysis } from '../api/item-analysis';
 import { reportKeys } from '../api/reports';
 import { DASH, num, share } from '../lib/format';
@@ -30,23 +31,6 @@ import { ChartFigure } from './chart-figure';
 import { ReportEmpty, ReportQueryView } from './report-state';
 import './reports.css';
 
-const ANSWER_TYPES = new Set([
-  'single_choice',
-  'multiple_choice',
-  'short_text',
-  'number',
-  'digit_sequence',
-  'ordering',
-  'matching',
-  'cloze',
-  'extended_text',
-  'file',
-  'gap_match',
-  'associate',
-  'hottext',
-  'hotspot',
-  'composite',
-]);
 const VARIANT_COLORS = [
   'attesta.6',
   'orange.6',
@@ -164,6 +148,7 @@ function ItemAnalysisView({ data }: { data: ItemAnalysis }) {
 
 function TasksTable({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number) => string }) {
   const { t, lang } = useReportsT();
+  const answerTypeLabel = useAnswerTypeLabel();
   const head = (label: string, hint?: string) => (
     <Table.Th ta="right">
       {hint ? (
@@ -209,9 +194,7 @@ function TasksTable({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: numbe
                 <Table.Th scope="row" className="sticky-col last-sticky" style={{ left: 0 }}>
                   {labelOf(task.taskId)}
                 </Table.Th>
-                <Table.Td>
-                  {t(`reports.answerTypes.${ANSWER_TYPES.has(task.answerType) ? task.answerType : 'other'}`)}
-                </Table.Td>
+                <Table.Td>{answerTypeLabel(task.answerType)}</Table.Td>
                 <Table.Td ta="right">{num(task.maxScore, lang)}</Table.Td>
                 <Table.Td ta="right">{task.n}</Table.Td>
                 <Table.Td ta="right" data-col="facility">
