@@ -124,7 +124,8 @@ describe('notification bell over the runner', () => {
         json(200, { items: [], total: 0, unread: 0, page: 1, pageSize: 20 }),
     });
     const { router } = renderApp('/participant/work');
-    await screen.findByTestId('user-name', {}, { timeout: 5000 });
+    // The runner has its own shell (no portal header, hence no bell).
+    await screen.findByTestId('runner-shell', {}, { timeout: 5000 });
     expect(router.state.location.pathname).toBe('/participant/work');
     expect(screen.queryByTestId('notification-bell')).toBeNull();
     expect(server.callsTo('GET /api/notification/getList/1')).toHaveLength(0);
