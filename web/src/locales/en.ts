@@ -42,7 +42,6 @@ export const en: Messages = {
     roles: 'Roles',
     sessionUntil: 'Session valid until',
     sessionUnknown: 'unknown',
-    sectionsLater: 'Work sections will appear in this workspace as they are connected.',
   },
   participant: {
     codeAccepted: 'Activation code accepted',

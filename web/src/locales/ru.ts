@@ -46,7 +46,6 @@ export const ru = {
     roles: 'Роли',
     sessionUntil: 'Сеанс действует до',
     sessionUnknown: 'нет сведений',
-    sectionsLater: 'Разделы для работы появятся в этом кабинете по мере их подключения.',
   },
   participant: {
     codeAccepted: 'Код активации принят',

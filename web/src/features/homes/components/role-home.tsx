@@ -6,10 +6,11 @@ import { PageTitle } from '../../../components/ui/page-title';
 import type { HomeRole } from '../../../lib/roles';
 import { currentUserQuery } from '../../../lib/session';
 import { AccountSummary } from './account-summary';
+import { RoleDashboard } from './role-dashboard';
 
 /**
- * Home of a staff role or a guest. It shows only what exists today — who is signed in, with which
- * roles, until when; the work places of each role arrive with their own issues.
+ * Home of a staff role or a guest: the role's dashboard (today's diagnostics, what needs attention,
+ * queues, shortcuts — `role-dashboard.tsx`), then who is signed in, with which roles, until when.
  */
 export function RoleHome({
   role,
@@ -28,10 +29,8 @@ export function RoleHome({
         {t('home.greeting', { name: user.displayName })}
       </Text>
       {children}
+      <RoleDashboard role={role} />
       <AccountSummary user={user} />
-      <Text c="dimmed" size="sm">
-        {t('home.sectionsLater')}
-      </Text>
     </Stack>
   );
 }
