@@ -173,6 +173,7 @@ export const en: Messages = {
       warning_few: '{{count}} minutes left',
       warning_many: '{{count}} minutes left',
       warning_other: '{{count}} minutes left',
+      warningExact: '{{minutes}} min {{seconds}} s left',
     },
     pause: {
       button: 'Pause',

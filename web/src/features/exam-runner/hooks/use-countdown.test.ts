@@ -77,6 +77,33 @@ describe('useCountdown', () => {
     expect(options.fetchLeft.mock.calls.length).toBeGreaterThanOrEqual(Math.floor(601_000 / RESYNC_MS));
   });
 
+  it('warns once, with the true time left, when a resync jumps past a threshold', async () => {
+    // 6:40 left; staff cut the time: the server now says 1:44. The 5-minute warning was passed
+    // in the jump; what is announced is the 104 s left, once.
+    const options = { ...base(), deadlineAt: new Date(Date.now() + 400_000).toISOString() };
+    let deadline = options.deadlineAt;
+    options.fetchLeft.mockImplementation(async () => ({
+      examWorkId: 1,
+      secondsLeft: 0,
+      deadlineAt: deadline,
+      status: 'in_progress' as const,
+      paused: false,
+      serverTime: new Date().toISOString(),
+    }));
+    const { result } = renderHook(() => useCountdown(options));
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(options.onWarning).not.toHaveBeenCalled();
+    deadline = new Date(Date.now() + 104_000).toISOString();
+    await act(async () => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(options.onWarning).toHaveBeenCalledTimes(1);
+    expect(options.onWarning.mock.calls[0]![0]).toBeGreaterThanOrEqual(102);
+    expect(options.onWarning.mock.calls[0]![0]).toBeLessThanOrEqual(104);
+    expect(result.current.secondsLeft).toBeLessThan(105);
+  });
+
   it('stands still while paused and re-syncs on focus', async () => {
     const options = { ...base(), paused: true, pausedSecondsLeft: 1234 };
     const { result } = renderHook(() => useCountdown(options));

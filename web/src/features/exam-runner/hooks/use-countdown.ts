@@ -20,7 +20,8 @@ export interface CountdownOptions {
   /** How often to re-sync with the server (longer while the server pushes changes). */
   resyncMs?: number;
   onSync?: (left: TimeLeft) => void;
-  onWarning: (seconds: number) => void;
+  /** A warning threshold (10, 5, 1 min) was passed: `secondsLeft` is the true time left then. */
+  onWarning: (secondsLeft: number) => void;
   onExpire: () => void;
 }
 
@@ -50,7 +51,9 @@ export function useCountdown(options: CountdownOptions) {
     if (options.paused) return;
     const tick = () => {
       const next = secondsLeftAt(clock, Date.now());
-      for (const w of crossedWarnings(previous.current, next)) latest.current.onWarning(w);
+      // Once per tick however many thresholds were passed (a resync may jump past several), with
+      // the true time left: «5 minutes» is never said with 1:44 left.
+      if (crossedWarnings(previous.current, next).length) latest.current.onWarning(next);
       previous.current = next;
       setSecondsLeft(next);
       if (next === 0 && !expired.current) {

@@ -7,6 +7,7 @@ import type { ExamWorkState } from '@attesta/contract';
 import type { RefObject } from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { ExamApi, PauseState, TimeLeft } from '../api/exam-api';
 import { RESYNC_MS, useCountdown } from './use-countdown';
 import type { Ended } from './use-finish';
@@ -28,6 +29,18 @@ interface RunnerClockOptions {
   onEnded: (why: Ended) => void;
   /** Set to the countdown after each render (the pause, defined before it, re-syncs through it). */
   countdownRef: RefObject<Resyncable | null>;
+}
+
+/**
+ * What the live region says when a warning threshold is passed: whole minutes when the time left is
+ * within two seconds of them («осталось 5 минут»), otherwise minutes and seconds («1 мин 44 с»).
+ */
+export function timeLeftWords(t: TFunction, secondsLeft: number): string {
+  const minutes = Math.floor(secondsLeft / 60);
+  const seconds = secondsLeft % 60;
+  if (seconds <= 2 && minutes > 0) return t('runner.timer.warning', { count: minutes });
+  if (seconds >= 58) return t('runner.timer.warning', { count: minutes + 1 });
+  return t('runner.timer.warningExact', { minutes, seconds });
 }
 
 export function useRunnerClock({
@@ -69,7 +82,7 @@ export function useRunnerClock({
       // Staff pause or resume it from their room view: the 10 s sync notices either way.
       else if (left.paused !== paused) void refreshPause();
     },
-    onWarning: (seconds) => setAnnouncement(t('runner.timer.warning', { count: Math.round(seconds / 60) })),
+    onWarning: (secondsLeft) => setAnnouncement(timeLeftWords(t, secondsLeft)),
     onExpire: () => {
       // The server's clock rules: ask it before finishing (staff may have added time).
       void api
