@@ -3,7 +3,8 @@ import { z } from 'zod';
 /*
  * The live room view (/api/monitoring/*, beyond the specification): the room snapshot and its
  * rows (also the data of the stream's `snapshot` and `work` events), and the integrity events the
- * participant's runner reports.
+ * participant's runner reports. A row is one sitting: a participant test (one participant, one
+ * subject test of the diagnostic) with its live work, if any.
  */
 
 export const ROOM_STATUSES = ['not_started', 'in_progress', 'paused', 'finished', 'absent'] as const;
@@ -23,6 +24,10 @@ export const roomRowSchema = z
       .describe('a deleted work that RestoreExamWork can bring back (only when there is no live work)'),
     name: z.string().nullable(),
     className: z.string().nullable(),
+    subjectTestId: z.number().int(),
+    subjectTestName: z
+      .string()
+      .describe('the subject test of this sitting: a participant sitting two tests has a row for each'),
     status: roomStatusSchema,
     answered: z.number().int(),
     total: z.number().int().nullable(),

@@ -11,8 +11,10 @@ import { busOf, publishWorkEvent } from '../../events/work-bus.js';
 
 /*
  * The live room view: who is in a room (a class or a whole building of one diagnostic), how far
- * each participant got, their clock and their integrity events. Rows are built from the database
- * only, so every instance shows the same thing; the stream re-reads the rows events name.
+ * each participant got, their clock and their integrity events. A row is one sitting — a
+ * participant test (one participant, one subject test) with its live work — named by its subject
+ * test. Rows are built from the database only, so every instance shows the same thing; the stream
+ * re-reads the rows events name.
  */
 
 export interface RoomRef {
@@ -63,6 +65,8 @@ interface RawRow {
   registrationCode: string;
   name: string | null;
   className: string | null;
+  subjectTestId: number;
+  subjectTestName: string;
   workId: number | null;
   status: string | null;
   startedAt: string | Date | null;
@@ -107,7 +111,7 @@ async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Pr
       pt.registration_code as "registrationCode",
       coalesce(nullif(concat_ws(' ', s.surname, s.name, s.patronymic), ''),
                nullif(concat_ws(' ', wk.surname, wk.name), '')) as "name",
-      c.name as "className",
+      c.name as "className", st.id as "subjectTestId", st.name as "subjectTestName",
       w.id as "workId", w.status, w.started_at as "startedAt", w.time_limit_seconds as "timeLimitSeconds",
       w.extra_seconds as "extraSeconds", w.paused_seconds as "pausedSeconds", w.paused_at as "pausedAt",
       w.window_ends_at as "windowEndsAt", w.deadline_at as "deadlineAt", w.finished_at as "finishedAt",
@@ -139,8 +143,9 @@ async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Pr
     left join students s on s.id = pt.student_id
     left join workers wk on wk.id = pt.worker_id
     left join classes c on c.id = pt.class_id
+    join subject_tests st on st.id = pt.subject_test_id
     where ${sql.join(where, sql` and `)}
-    order by "name" nulls last, pt.id`);
+    order by "name" nulls last, st.name, pt.id`);
   return rowsOf<RawRow>(result);
 }
 
@@ -184,6 +189,8 @@ function toRow(r: RawRow, now: Date, seenMs: number | undefined): RoomRow {
     deletedExamWorkId: r.workId === null && r.deletedWorkId !== null ? Number(r.deletedWorkId) : null,
     name: r.name,
     className: r.className,
+    subjectTestId: Number(r.subjectTestId),
+    subjectTestName: r.subjectTestName,
     status,
     answered: Number(r.answered ?? 0),
     total: r.total === null ? null : Number(r.total),

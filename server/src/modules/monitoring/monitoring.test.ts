@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../db/client.js';
-import { auditEvents, examWorkEvents, examWorkPauses } from '../../db/schema/index.js';
+import {
+  auditEvents,
+  examWorkEvents,
+  examWorkPauses,
+  participantTests,
+  subjectTests,
+} from '../../db/schema/index.js';
 import {
   createSchoolWithStaff,
   createTestApp,
@@ -64,11 +70,55 @@ describe('monitoring', () => {
       answered: 0,
       total: room.variantTaskIds.length,
       className: '7 «А»',
+      subjectTestId: room.subjectTestId,
+      subjectTestName: 'Математика, 7 класс',
       activationCode: room.activationCode,
       online: true,
       pausedByStaff: false,
     });
     expect(body.participants[0]!.secondsLeft).toBeGreaterThan(40 * 60);
+  });
+
+  it('snapshot: one row per sitting — the same participant on a second subject test is a second row, named by its test', async () => {
+    const db = app.ctx.db;
+    const [first] = await db
+      .select()
+      .from(participantTests)
+      .where(eq(participantTests.id, room.participantTestId));
+    const [test] = await db.select().from(subjectTests).where(eq(subjectTests.id, room.subjectTestId));
+    const [second] = await db
+      .insert(subjectTests)
+      .values({
+        subjectExamId: test!.subjectExamId,
+        name: 'Геометрия, 7 класс',
+        parallels: [7],
+        durationMinutes: 40,
+      })
+      .returning();
+    const [sitting] = await db
+      .insert(participantTests)
+      .values({
+        ...first!,
+        id: undefined,
+        subjectTestId: second!.id,
+        activationCode: `${first!.activationCode}X`,
+        registrationCode: `${first!.registrationCode}X`,
+        status: 'planned',
+      })
+      .returning();
+    try {
+      const rows = (await asOrg(roomUrl(room))).json<{ participants: Row[] }>().participants;
+      expect(rows.map((r) => [r.participantTestId, r.subjectTestName, r.status])).toEqual([
+        [sitting!.id, 'Геометрия, 7 класс', 'not_started'],
+        [room.participantTestId, 'Математика, 7 класс', 'in_progress'],
+      ]);
+      expect(rows[0]!.name).toBe(rows[1]!.name);
+    } finally {
+      await db
+        .update(participantTests)
+        .set({ deletedAt: new Date() })
+        .where(eq(participantTests.id, sitting!.id));
+    }
   });
 
   it('snapshot is scoped: unassigned class, another school, participant and anonymous are refused', async () => {

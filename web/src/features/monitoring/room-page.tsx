@@ -1,6 +1,8 @@
 /**
  * The live room view of an organizator (assigned classes) or a coordinator (own school): choose a
- * diagnostic and a class, watch every participant in real time, act on the selected ones.
+ * diagnostic and a class, watch every sitting in real time — a row per participant and subject
+ * test, so a participant sitting two tests has two rows, each with its subject — and act on the
+ * selected ones.
  */
 import type { RoomRow, RoomStatus } from '@attesta/contract';
 import {
@@ -233,6 +235,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
                   />
                 </Table.Th>
                 <Table.Th>{mt('participant')}</Table.Th>
+                <Table.Th>{mt('subjectTest')}</Table.Th>
                 <Table.Th>{mt('state')}</Table.Th>
                 <Table.Th>{mt('progress')}</Table.Th>
                 <Table.Th>{mt('timeLeft')}</Table.Th>
@@ -295,6 +298,11 @@ function RoomTableRow({
             {row.className}
           </Text>
         )}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" data-testid={`room-subject-${id}`}>
+          {row.subjectTestName}
+        </Text>
       </Table.Td>
       <Table.Td>
         <Badge color={STATUS_COLOR[row.status]} data-testid={`room-status-${id}`} data-status={row.status}>

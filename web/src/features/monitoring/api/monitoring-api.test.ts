@@ -10,6 +10,8 @@ const row = {
   deletedExamWorkId: null,
   name: 'Иванов Иван',
   className: '7 «А»',
+  subjectTestId: 3,
+  subjectTestName: 'Математика, 7 класс',
   status: 'in_progress',
   answered: 3,
   total: 10,
