@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'student.create',
   'student.update',
   'student.delete',
+  'student.accommodations',
   'roster.import',
   'roster.staff_import',
   'organizator.create',

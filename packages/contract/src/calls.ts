@@ -23,6 +23,7 @@ import { INTEGRATION_CALL_SCHEMAS } from './integration.js';
 import { FEEDBACK_INBOX_CALL_SCHEMAS } from './feedback-inbox.js';
 import { SIGNED_INTEGRATION_CALL_SCHEMAS } from './signed-integration.js';
 import { OPEN_TEST_CALL_SCHEMAS } from './open-tests.js';
+import { ACCOMMODATION_CALL_SCHEMAS } from './accommodations.js';
 import {
   expertAgreementQuerySchema,
   expertAgreementResponseSchema,
@@ -194,6 +195,7 @@ export const CALL_SCHEMAS = {
   ...FEEDBACK_INBOX_CALL_SCHEMAS,
   ...SIGNED_INTEGRATION_CALL_SCHEMAS,
   ...OPEN_TEST_CALL_SCHEMAS,
+  ...ACCOMMODATION_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
   'GET /api/exam/test/checkActivationCode/{code}': {
     params: z.strictObject({ code: z.string().trim().min(1).max(64) }),

@@ -1293,6 +1293,28 @@ export const OUR_ENDPOINTS = [
     meaning: "a guest's own finished attempt: score, per task, answers with the correct ones",
     ours: true,
   },
+  // accommodations per student (issue 14, item 2; docs/accommodations.md)
+  {
+    method: 'GET',
+    path: '/api/accommodations/students/{studentId}',
+    roles: ['coordinator', 'admin'],
+    meaning: "a student's accommodations profile (extra time, large text, theme, line reader, speech)",
+    ours: true,
+  },
+  {
+    method: 'PUT',
+    path: '/api/accommodations/students/{studentId}',
+    roles: ['coordinator', 'admin'],
+    meaning: "set or clear a student's accommodations profile",
+    ours: true,
+  },
+  {
+    method: 'PUT',
+    path: '/api/accommodations/students',
+    roles: ['coordinator', 'admin'],
+    meaning: 'set or clear the same accommodations profile for many students at once',
+    ours: true,
+  },
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

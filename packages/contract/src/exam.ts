@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accommodationsSchema } from './accommodations.js';
 import { taskAnswerTypeSchema } from './content.js';
 
 /*
@@ -105,6 +106,10 @@ export const currentParticipantTestSchema = z
       className: z.string().nullable(),
       schoolName: z.string().nullable(),
       cardComplete: z.boolean().describe('names filled in (saveParticipant)'),
+      accommodations: accommodationsSchema
+        .nullable()
+        .default(null)
+        .describe("the participant's own accommodations profile (docs/accommodations.md); null: none"),
     }),
     quizDone: z.boolean(),
     examWork: examWorkStateSchema.nullable(),

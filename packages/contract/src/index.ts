@@ -34,3 +34,4 @@ export * from './feedback-inbox.js';
 export * from './calls.js';
 export * from './signed-integration.js';
 export * from './open-tests.js';
+export * from './accommodations.js';

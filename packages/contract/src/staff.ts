@@ -61,6 +61,10 @@ export const staffStudentSchema = z
     buildingId: z.number().int().positive().nullable(),
     buildingName: z.string().nullable(),
     createdAt: isoInstant,
+    hasAccommodations: z
+      .boolean()
+      .default(false)
+      .describe('whether the student has an accommodations profile (docs/accommodations.md)'),
   })
   .meta({ id: 'StaffStudent' });
 export type StaffStudent = z.infer<typeof staffStudentSchema>;

@@ -4,6 +4,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   smallint,
@@ -11,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Accommodations } from '@attesta/contract';
 import { created } from './types.js';
 
 /** ОО — an educational organisation (legal entity) owning schools. */
@@ -89,6 +91,8 @@ export const students = pgTable(
     gender: text(),
     /** The student's id in the school's own register (the roster import matches by it). */
     externalId: text(),
+    /** What the exam gives the student beyond the common rules (docs/accommodations.md); null: none. */
+    accommodations: jsonb().$type<Accommodations>(),
     createdAt: created(),
     deletedAt: timestamp({ withTimezone: true }),
   },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  accommodatedExtraSeconds,
   changeTime,
   computeDeadline,
   effectiveDeadline,
@@ -120,4 +121,14 @@ describe('parseTimeSpan', () => {
     'rejects %s',
     (input) => expect(parseTimeSpan(input)).toBeNull(),
   );
+});
+
+describe('accommodated extra time', () => {
+  it('is limit × percent / 100 in whole seconds, none without a profile', () => {
+    expect(accommodatedExtraSeconds(2700, 50)).toBe(1350);
+    expect(accommodatedExtraSeconds(2700, 33)).toBe(891);
+    expect(accommodatedExtraSeconds(2700, 0)).toBe(0);
+    expect(accommodatedExtraSeconds(2700, null)).toBe(0);
+    expect(computeDeadline(clock({ extraSeconds: accommodatedExtraSeconds(2700, 50) }))).toEqual(at(4050));
+  });
 });

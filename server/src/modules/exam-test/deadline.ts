@@ -35,6 +35,14 @@ export function computeDeadline(w: Omit<WorkClock, 'pausedAt' | 'pausedUntil'>):
   return new Date(Math.min(end, w.windowEndsAt.getTime()));
 }
 
+/** Extra time of an accommodations profile: limit × percent / 100, whole seconds (none without one). */
+export function accommodatedExtraSeconds(
+  timeLimitSeconds: number,
+  percent: number | null | undefined,
+): number {
+  return percent && percent > 0 ? Math.round((timeLimitSeconds * percent) / 100) : 0;
+}
+
 /** 409 `work_paused` for a participant reading tasks of a paused work. */
 export const tasksPaused = () =>
   conflict('work_paused', 'The work is paused: its tasks are shown again when it resumes');

@@ -1,3 +1,4 @@
+import type { Accommodations } from '@attesta/contract';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { preparedOnce, rowsOf, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
 import { fromRow } from '../../db/raw.js';
@@ -88,12 +89,23 @@ export async function findParticipantPerson(
 ) {
   const [person] = pt.studentId
     ? await db
-        .select({ surname: students.surname, name: students.name, patronymic: students.patronymic })
+        .select({
+          surname: students.surname,
+          name: students.name,
+          patronymic: students.patronymic,
+          accommodations: students.accommodations,
+        })
         .from(students)
         .where(eq(students.id, pt.studentId))
     : pt.workerId
       ? await db
-          .select({ surname: workers.surname, name: workers.name, patronymic: workers.patronymic })
+          .select({
+            surname: workers.surname,
+            name: workers.name,
+            patronymic: workers.patronymic,
+            // Accommodations are students' (docs/accommodations.md); a worker has none.
+            accommodations: sql<Accommodations | null>`null`,
+          })
           .from(workers)
           .where(eq(workers.id, pt.workerId))
       : [];
@@ -365,6 +377,7 @@ export async function startWorkOnce(
     answerMode: string;
     startedAt: Date;
     timeLimitSeconds: number;
+    extraSeconds: number;
     windowEndsAt: Date;
     deadlineAt: Date;
     deviceId: string | null;
@@ -379,7 +392,7 @@ export async function startWorkOnce(
       insert into exam_works (participant_test_id, variant_id, status, answer_mode, started_at, time_limit_seconds,
                               extra_seconds, paused_seconds, window_ends_at, deadline_at, device_id)
       values (${v.participantTestId}, ${v.variantId}, 'in_progress', ${v.answerMode},
-              ${v.startedAt.toISOString()}::timestamptz, ${v.timeLimitSeconds}, 0, 0,
+              ${v.startedAt.toISOString()}::timestamptz, ${v.timeLimitSeconds}, ${v.extraSeconds}::int, 0,
               ${v.windowEndsAt.toISOString()}::timestamptz, ${v.deadlineAt.toISOString()}::timestamptz,
               ${v.deviceId}::text)
       on conflict (participant_test_id) where deleted_at is null do nothing
@@ -405,9 +418,15 @@ export async function startWorkOnce(
 export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number) {
   const query = preparedOnce(db, 'exam_find_test_with_live_work', (d) =>
     d
-      .select({ pt: ptColumns, work: examWorks })
+      .select({
+        pt: ptColumns,
+        work: examWorks,
+        // The student's accommodated extra time (docs/accommodations.md), added when a work starts.
+        extraTimePercent: sql<number | null>`(${students.accommodations} ->> 'extraTimePercent')::int`,
+      })
       .from(participantTests)
       .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+      .leftJoin(students, eq(students.id, participantTests.studentId))
       .leftJoin(
         examWorks,
         and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),

@@ -20,7 +20,14 @@ import { publishWorkEvent } from '../../events/work-bus.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
 import { schoolDay } from '../../lib/calendar.js';
-import { computeDeadline, isPastDeadline, isPaused, resumeClock, secondsUntil } from './deadline.js';
+import {
+  accommodatedExtraSeconds,
+  computeDeadline,
+  isPastDeadline,
+  isPaused,
+  resumeClock,
+  secondsUntil,
+} from './deadline.js';
 import { cachedSubjectTest, cachedTaskCount } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
 import { pickVariant } from './variant-spread.js';
@@ -155,6 +162,7 @@ export async function currentParticipantTest(ctx: AppContext, actor: Actor): Pro
       className,
       schoolName,
       cardComplete: !!person?.surname?.trim() && !!person?.name?.trim(),
+      accommodations: person?.accommodations ?? null,
     },
     quizDone,
     examWork: work ? toWorkState(work, now) : null,
@@ -206,10 +214,12 @@ export async function startWork(
   const variantId = await pickVariant(ctx.db, pt);
   if (variantId === null) throw conflict('no_variant', 'This subject test has no variants yet');
 
+  const timeLimitSeconds = st.durationMinutes * 60;
   const clock = {
     startedAt: now,
-    timeLimitSeconds: st.durationMinutes * 60,
-    extraSeconds: 0,
+    timeLimitSeconds,
+    // An accommodated student's extra time (docs/accommodations.md); the window end still caps it.
+    extraSeconds: accommodatedExtraSeconds(timeLimitSeconds, found.extraTimePercent),
     pausedSeconds: 0,
     windowEndsAt: pt.endsAt,
   };
@@ -222,6 +232,7 @@ export async function startWork(
       answerMode: mode ?? 'online',
       startedAt: now,
       timeLimitSeconds: clock.timeLimitSeconds,
+      extraSeconds: clock.extraSeconds,
       windowEndsAt: pt.endsAt,
       deadlineAt: computeDeadline(clock),
       deviceId: actor.deviceId,

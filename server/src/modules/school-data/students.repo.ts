@@ -25,6 +25,7 @@ export const studentColumns = {
   buildingId: classes.buildingId,
   buildingName: buildings.name,
   createdAt: students.createdAt,
+  hasAccommodations: sql<boolean>`${students.accommodations} is not null`,
 };
 export type StudentRow = {
   [K in keyof typeof studentColumns]: K extends 'createdAt' ? Date : unknown;
@@ -45,6 +46,7 @@ export function toStudent(r: StudentRow): StaffStudent {
     buildingId: r.buildingId as number | null,
     buildingName: r.buildingName as string | null,
     createdAt: r.createdAt.toISOString(),
+    hasAccommodations: Boolean(r.hasAccommodations),
   };
 }
 

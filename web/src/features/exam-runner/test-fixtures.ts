@@ -62,6 +62,7 @@ export function currentTest(
       className: '7 «А»',
       schoolName: 'Школа № 1',
       cardComplete: true,
+      accommodations: null,
     },
     quizDone: false,
     examWork: work,

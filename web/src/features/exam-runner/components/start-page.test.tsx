@@ -152,6 +152,7 @@ describe('the test start page', () => {
               className: null,
               schoolName: null,
               cardComplete: complete,
+              accommodations: null,
             },
           }),
         ),

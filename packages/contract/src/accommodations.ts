@@ -1,0 +1,106 @@
+/**
+ * Accommodations (issue 14, item 2; docs/accommodations.md): a student's profile of what the exam
+ * gives them beyond the common rules — extra time (the server adds it to a work's deadline when the
+ * work starts), larger text, a high-contrast or dark theme, a line reader, text-to-speech of task
+ * text, rest breaks. Set by the student's school coordinator or an admin, one student or many at once;
+ * a participant sees only their own (`GET /api/exam/test/participanttest/current`).
+ */
+import { z } from 'zod';
+import type { CallSchemas } from './call-schema.js';
+import type { CallKey } from './endpoints.js';
+import { idParamSchema } from './user.js';
+
+export const ACCOMMODATION_THEMES = ['default', 'high_contrast', 'dark'] as const;
+export const accommodationThemeSchema = z
+  .enum(ACCOMMODATION_THEMES)
+  .describe('default: the usual colours; high_contrast: black on white, AAA contrast; dark: light on dark');
+export type AccommodationTheme = z.infer<typeof accommodationThemeSchema>;
+
+export const MAX_EXTRA_TIME_PERCENT = 200;
+export const MAX_REST_BREAK_MINUTES = 120;
+/** At most this many students in one bulk call. */
+export const MAX_ACCOMMODATION_BULK = 500;
+
+export const accommodationsSchema = z
+  .strictObject({
+    extraTimePercent: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_EXTRA_TIME_PERCENT)
+      .describe('added to the time limit of each work the student starts: limit × percent / 100'),
+    largeText: z.boolean().describe('larger text and spacing in the runner'),
+    theme: accommodationThemeSchema,
+    lineReader: z.boolean().describe('a reading band that follows the pointer and focus'),
+    textToSpeech: z.boolean().describe("read-aloud buttons on task text (the browser's speech synthesis)"),
+    restBreakMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_REST_BREAK_MINUTES)
+      .describe('rest breaks that do not count against the time (recorded; not applied yet)'),
+  })
+  .meta({ id: 'Accommodations' });
+export type Accommodations = z.infer<typeof accommodationsSchema>;
+
+/** The profile that changes nothing: storing it is the same as having none. */
+export const NO_ACCOMMODATIONS: Accommodations = {
+  extraTimePercent: 0,
+  largeText: false,
+  theme: 'default',
+  lineReader: false,
+  textToSpeech: false,
+  restBreakMinutes: 0,
+};
+
+/** Whether a profile gives anything beyond the common rules. */
+export const hasAccommodations = (a: Accommodations | null | undefined): a is Accommodations =>
+  !!a &&
+  (Object.keys(NO_ACCOMMODATIONS) as (keyof Accommodations)[]).some((k) => a[k] !== NO_ACCOMMODATIONS[k]);
+
+export const studentAccommodationsSchema = z
+  .object({
+    studentId: z.number().int(),
+    accommodations: accommodationsSchema.nullable().describe('null: none'),
+  })
+  .meta({ id: 'StudentAccommodations' });
+export type StudentAccommodations = z.infer<typeof studentAccommodationsSchema>;
+
+export const studentAccommodationsBodySchema = z.strictObject({
+  accommodations: accommodationsSchema
+    .nullable()
+    .describe('null (or a profile that changes nothing) clears it'),
+});
+
+export const bulkAccommodationsBodySchema = z.strictObject({
+  studentIds: z
+    .array(z.number().int().positive())
+    .min(1)
+    .max(MAX_ACCOMMODATION_BULK)
+    .refine((ids) => new Set(ids).size === ids.length, 'each student once')
+    .describe(`1–${MAX_ACCOMMODATION_BULK} students, each once`),
+  accommodations: accommodationsSchema
+    .nullable()
+    .describe('null (or a profile that changes nothing) clears them'),
+});
+export type BulkAccommodationsBody = z.infer<typeof bulkAccommodationsBodySchema>;
+
+export const bulkAccommodationsResultSchema = z.object({
+  updated: z.number().int().describe('students whose profile was set'),
+});
+
+export const ACCOMMODATION_CALL_SCHEMAS = {
+  'GET /api/accommodations/students/{studentId}': {
+    params: z.object({ studentId: idParamSchema }),
+    response: studentAccommodationsSchema,
+  },
+  'PUT /api/accommodations/students/{studentId}': {
+    params: z.object({ studentId: idParamSchema }),
+    body: studentAccommodationsBodySchema,
+    response: studentAccommodationsSchema,
+  },
+  'PUT /api/accommodations/students': {
+    body: bulkAccommodationsBodySchema,
+    response: bulkAccommodationsResultSchema,
+  },
+} as const satisfies Partial<Record<CallKey, CallSchemas>>;
