@@ -41,6 +41,7 @@ import { notificationRoutes } from './notifications/notifications.routes.js';
 import { integrationRoutes } from './integration/integration.routes.js';
 import { signedIntegrationRoutes } from './signed-integration/signed-integration.routes.js';
 import { openTestRoutes } from './open-tests/open-tests.routes.js';
+import { accommodationRoutes } from './accommodations/accommodations.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -85,6 +86,7 @@ export const modules: FastifyPluginAsync[] = [
   integrationRoutes,
   signedIntegrationRoutes,
   openTestRoutes,
+  accommodationRoutes,
   // The job runner of this instance (queue items): polls on ready, stops on close.
   jobsPlugin,
 ];

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authOf, contractRoute } from '../../auth/access.js';
+import * as service from './accommodations.service.js';
+
+/**
+ * `/api/accommodations/*` (issue 14, item 2; docs/accommodations.md): students' accommodations
+ * profiles, set by admins for any school and by coordinators for their own. HTTP only.
+ */
+const tags = ['accommodations'];
+
+const actor = (req: FastifyRequest): service.Actor => {
+  const auth = authOf(req);
+  return {
+    userId: auth.userId,
+    ip: req.ip ?? null,
+    // The route's roles leave admins and coordinators; a coordinator without a school reaches none.
+    ownSchoolId: auth.roles.includes('admin') ? null : (auth.schoolId ?? 0),
+  };
+};
+
+const SCOPE = '403 for a student of another school (a coordinator reaches their own school only); ';
+
+export const accommodationRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+
+  app.route({
+    ...contractRoute('GET /api/accommodations/students/{studentId}', {
+      summary: 'A student’s accommodations profile',
+      description: `\`accommodations\` null: none. ${SCOPE}404 for an unknown or deleted student.`,
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) => service.getStudentAccommodations(ctx, actor(req), req.params.studentId),
+  });
+
+  app.route({
+    ...contractRoute('PUT /api/accommodations/students/{studentId}', {
+      summary: 'Set or clear a student’s accommodations profile',
+      description:
+        'The whole profile, or null to clear it (a profile that changes nothing is stored as none). ' +
+        'Works started afterwards get the extra time; a running work keeps its deadline. Audited ' +
+        `(\`student.accommodations\`). 400 \`validation_failed\` for a field out of range; ${SCOPE}` +
+        '404 for an unknown or deleted student.',
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) =>
+      service.setStudentAccommodations(ctx, actor(req), req.params.studentId, req.body.accommodations),
+  });
+
+  app.route({
+    ...contractRoute('PUT /api/accommodations/students', {
+      summary: 'Set or clear the same accommodations profile for many students',
+      description:
+        'All or nothing: every student must exist and be within reach, else nothing changes. Each ' +
+        `student's change is audited (\`student.accommodations\`). 400 \`validation_failed\` for a field ` +
+        `out of range, no students, too many or one twice; ${SCOPE}404 when a student is unknown or deleted.`,
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) => service.setManyAccommodations(ctx, actor(req), req.body),
+  });
+};
