@@ -75,7 +75,16 @@ export function queueResultText(result: Record<string, unknown> | null, t: Loose
 }
 
 /** A job's progress note: the known step words translated, a server sentence as it is. */
-export function queueProgressText(text: string | null, t: LooseT): string | null {
+export function queueProgressText(text: string | null, t: LooseT, lang = 'ru'): string | null {
   if (!text) return null;
+  // A report job's `rows:<done>:<total>`: numbers in the reader's format.
+  const rows = /^rows:(\d+):(\d+)$/.exec(text);
+  if (rows) {
+    const format = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'ru-RU');
+    return t('staff.queueResult.progress.rows', {
+      done: format.format(Number(rows[1])),
+      total: format.format(Number(rows[2])),
+    });
+  }
   return /^[a-z_]+$/.test(text) ? t(`staff.queueResult.progress.${text}`, { defaultValue: text }) : text;
 }

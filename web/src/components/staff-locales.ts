@@ -30,6 +30,7 @@ const ru = {
         reading: 'Чтение файла',
         checking: 'Проверка',
         saving: 'Сохранение',
+        rows: 'Строк: {{done}} из {{total}}',
       },
     },
     students: {
@@ -173,6 +174,7 @@ const en: typeof ru = {
         reading: 'Reading the file',
         checking: 'Checking',
         saving: 'Saving',
+        rows: '{{done}} of {{total}} rows',
       },
     },
     students: {

@@ -61,14 +61,15 @@ export function reportQueueThreshold(): number {
   return Number.isInteger(n) && n >= 0 ? n : DEFAULT_QUEUE_THRESHOLD;
 }
 
-const TITLES: Record<QueuedReport, string> = {
-  common: 'Общий отчёт',
-  cons: 'Сводный отчёт',
-  control: 'Контрольный отчёт',
-  detailed: 'Детальный отчёт',
-  specification: 'Отчёт по спецификации',
-  attesta: 'Выгрузка для Аттесты',
-  mrko: 'Выгрузка для МРКО',
+/** Every report a queue item may build (the record makes a new QueuedReport fail to compile until listed). */
+const QUEUED: Record<QueuedReport, true> = {
+  common: true,
+  cons: true,
+  control: true,
+  detailed: true,
+  specification: true,
+  attesta: true,
+  mrko: true,
 };
 
 const isExport = (report: QueuedReport): report is 'attesta' | 'mrko' =>
@@ -179,10 +180,13 @@ async function requesterAuth(db: Db, r: Requester, itemId: number): Promise<Auth
 }
 
 /**
- * Progress at most once a second (and once the rows counted are done), as «Детальный отчёт:
- * 12 000 из 300 000». `done()` tells how many rows were reported.
+ * Progress at most once a second (and once the rows counted are done). The text is a code the
+ * queue screens put in the reader's words and number format: `rows:<done>:<total>` («Строк:
+ * 12 000 из 300 000»). `done()` tells how many rows were reported.
  */
-function progressOf(ctx: JobContext, title: string, total: number) {
+const rowsProgress = (done: number, total: number) => `rows:${done}:${total}`;
+
+function progressOf(ctx: JobContext, total: number) {
   let done = 0;
   let last = 0;
   const report = async (rows: number) => {
@@ -191,10 +195,7 @@ function progressOf(ctx: JobContext, title: string, total: number) {
     if (now - last < 1000 && done < total) return;
     last = now;
     const percent = total > 0 ? Math.min(99, (done / total) * 100) : 99;
-    await ctx.progress(
-      percent,
-      `${title}: ${done.toLocaleString('ru-RU')} из ${total.toLocaleString('ru-RU')}`,
-    );
+    await ctx.progress(percent, rowsProgress(done, total));
   };
   return Object.assign(report, { done: () => done });
 }
@@ -216,11 +217,10 @@ async function viaTempFile(
 
 async function build(ctx: JobContext, payload: ReportJobPayload, caller: ReportCaller, actor: ExportActor) {
   const { report, query } = payload;
-  const title = TITLES[report];
   // Counted when it was asked for: the job does not scan the region once more to say how far it got.
   const total = payload.rows ?? (await rowsToRead(caller, report, query));
-  await ctx.progress(0, `${title}: 0 из ${total.toLocaleString('ru-RU')}`);
-  const onRows = progressOf(ctx, title, total);
+  await ctx.progress(0, rowsProgress(0, total));
+  const onRows = progressOf(ctx, total);
   const paced: ReportCaller = { ...caller, onPage: onRows };
   const id = ctx.item.id;
   if (report === 'detailed') {
@@ -249,7 +249,7 @@ async function build(ctx: JobContext, payload: ReportJobPayload, caller: ReportC
 /** The job of `report` and `export` queue items. */
 export async function runReportJob(ctx: JobContext): Promise<JobOutcome> {
   const payload = ctx.item.payload as unknown as ReportJobPayload;
-  if (!payload?.report || !(payload.report in TITLES) || !payload.requester)
+  if (!payload?.report || !(payload.report in QUEUED) || !payload.requester)
     throw new PermanentJobError('Not a report job');
   try {
     const auth = await requesterAuth(ctx.db, payload.requester, ctx.item.id);

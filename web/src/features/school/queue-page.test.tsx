@@ -78,8 +78,9 @@ describe('coordinator queue page', () => {
               result: { works: 4, scored: 3, awaitingExperts: 1, failed: 0 },
             }),
             item(3, { type: 'import', status: 'running', progress: 40, progressText: 'checking' }),
+            item(4, { type: 'report', status: 'running', progress: 4, progressText: 'rows:12000:300000' }),
           ],
-          total: 3,
+          total: 4,
         }),
     });
     renderApp('/coordinator/queue');
@@ -91,6 +92,9 @@ describe('coordinator queue page', () => {
       'Работ: 4, проверено: 3, ждут экспертов: 1, с ошибкой: 0.',
     );
     expect(table).toHaveTextContent('40% · Проверка');
+    // A report's rows in words and the Russian number format (no-break spaces), never the code.
+    expect(table).toHaveTextContent(/4% · Строк: 12\s000 из 300\s000/);
+    expect(table).not.toHaveTextContent('rows:');
     expect(table).not.toHaveTextContent('created');
     expect(table).not.toHaveTextContent('awaitingExperts');
     expect(table).not.toHaveTextContent('checking');

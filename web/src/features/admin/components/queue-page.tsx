@@ -47,7 +47,7 @@ export function QueuePage() {
   const [params] = useSearchParams();
   const initialDiagnostic = Number(params.get('diagnosticId')) || undefined;
   const [filter, setFilter] = useFilter<QueueFilter>({ diagnosticId: initialDiagnostic });
-  const { t: st } = useBundleT(staffBundle);
+  const { t: st, i18n: sti } = useBundleT(staffBundle);
   const resultText = (i: QueueItem) => queueResultText(i.result, st);
   const typeLabel = (type: string) =>
     (QUEUE_ITEM_TYPES as readonly string[]).includes(type) ? t(`queue.types.${type}` as AdminKey) : type;
@@ -80,7 +80,7 @@ export function QueuePage() {
       render: (i) => (
         <Stack gap={2} miw={120}>
           <Progress value={i.progress} aria-label={`${i.progress}%`} animated={i.status === 'running'} />
-          <Text size="xs">{queueProgressText(i.progressText, st) ?? `${i.progress}%`}</Text>
+          <Text size="xs">{queueProgressText(i.progressText, st, sti.language) ?? `${i.progress}%`}</Text>
         </Stack>
       ),
       csv: (i) => i.progress,

@@ -19,7 +19,7 @@ export const QUEUE_REFRESH_MS = 3000;
 /** Queue items: status and progress, refreshed every few seconds while something runs. */
 export function QueuePage() {
   const { t } = useCoordinatorT();
-  const { t: st } = useBundleT(staffBundle);
+  const { t: st, i18n: sti } = useBundleT(staffBundle);
   const download = useDownload();
   const typeLabel = (type: string) => t(`coordinatorPages.queue.types.${type}`, { defaultValue: type });
   // Why an item failed, by its code in the user's language (never the server's English `error`).
@@ -56,7 +56,7 @@ export function QueuePage() {
         <Stack gap={2} miw={140}>
           <Progress value={q.progress} animated={q.status === 'running'} aria-label={`${q.progress}%`} />
           <Text size="xs" c="dimmed">
-            {q.progress}%{q.progressText ? ` · ${queueProgressText(q.progressText, st)}` : ''}
+            {q.progress}%{q.progressText ? ` · ${queueProgressText(q.progressText, st, sti.language)}` : ''}
           </Text>
         </Stack>
       ),
