@@ -33,6 +33,8 @@ interface RunnerTasksProps {
   disabled: boolean;
   saving: Pick<ReturnType<typeof useWorkSaving>, 'values' | 'change' | 'commit' | 'files'>;
   loadContainer: ContainerLoader;
+  /** Read-aloud buttons on task text (the participant's accommodations). */
+  readAloud?: boolean;
 }
 
 export function RunnerTasks({
@@ -50,6 +52,7 @@ export function RunnerTasks({
   disabled,
   saving: { values, change, commit, files },
   loadContainer,
+  readAloud = false,
 }: RunnerTasksProps) {
   const { t } = useTranslation();
   const toggleFlag = useCallback(() => onToggleFlag(task.variantTaskId), [onToggleFlag, task.variantTaskId]);
@@ -92,6 +95,7 @@ export function RunnerTasks({
           onNext={() => goTo(index + 1)}
           upload={files.uploaderFor(task.variantTaskId)}
           loadContainer={loadContainer}
+          readAloud={readAloud}
         />
       </main>
     </div>

@@ -23,13 +23,17 @@ import { useRunnerNotices, type OutboxFollowUps } from '../hooks/use-runner-noti
 import { useAnsweredTasks, useTaskModes } from '../hooks/use-task-modes';
 import { useTaskNavigation } from '../hooks/use-task-navigation';
 import { useWorkSaving } from '../hooks/use-work-saving';
+import { useReaderSettings } from '../hooks/use-reader-settings';
+import { readerClassNames } from '../lib/reader-settings';
 import type { FileOutboxStore } from '../lib/file-outbox';
 import type { OutboxStore } from '../lib/outbox-store';
 import { EndedScreen, TimeUpScreen } from './ended-screen';
 import { FinishDialog } from './finish-dialog';
 import { FinishedScreen } from './finished-screen';
 import { LeaveDialog, type LeaveKind } from './leave-dialog';
+import { LineReader } from './line-reader';
 import { PauseOverlay } from './pause-overlay';
+import { ReaderTools } from './reader-tools';
 import { RunnerBar } from './runner-bar';
 import { RunnerFrame } from './runner-frame';
 import { RunnerTasks } from './runner-tasks';
@@ -86,6 +90,9 @@ export function Runner({
   const tasks = useMemo(() => [...variant.tasks].sort((a, b) => a.position - b.position), [variant.tasks]);
   const taskById = useMemo(() => new Map(tasks.map((task) => [task.variantTaskId, task])), [tasks]);
   const online = useOnline();
+  // Reading aids: the participant's own accommodations set where they start (docs/accommodations.md).
+  const reader = useReaderSettings(test.participant.accommodations);
+  const readAloud = test.participant.accommodations?.textToSpeech ?? false;
   useIntegrityReporter(work.id);
   const { flags, toggle: toggleTaskFlag } = useFlags(work.id, work.flags, api, online);
   const { modes, setMode } = useTaskModes(api, work);
@@ -185,7 +192,12 @@ export function Runner({
   }
 
   return (
-    <div className="runner">
+    <div
+      className={['runner', readerClassNames(reader.settings)].filter(Boolean).join(' ')}
+      data-testid="runner"
+      data-text-size={reader.settings.textSize}
+    >
+      {reader.settings.lineReader && <LineReader />}
       <VisuallyHidden aria-live="polite" data-testid="timer-announcement">
         {announcement}
       </VisuallyHidden>
@@ -202,7 +214,12 @@ export function Runner({
         pauseBusy={pausing.busy}
         onPause={() => void pausing.pauseWork(true)}
         onFinish={dialog.open}
-        tools={tools}
+        tools={
+          <>
+            <ReaderTools settings={reader.settings} onChange={reader.change} />
+            {tools}
+          </>
+        }
         kiosk={kiosk}
         onLogout={kiosk ? undefined : () => setAsking('logout')}
       />
@@ -232,6 +249,7 @@ export function Runner({
           disabled={paused}
           saving={saving}
           loadContainer={api.htmlContainer}
+          readAloud={readAloud}
         />
       )}
 

@@ -18,6 +18,7 @@ import type { FileUploader, UploadedFile, WaitingFile } from '../../../component
 import { RichHtml } from '../../../components/answers/rich-html';
 import { callPath } from '../../../lib/call';
 import { ContainerAnswer, type ContainerLoader } from './container-answer';
+import { ReadAloudButton } from './read-aloud-button';
 
 interface TaskViewProps {
   task: ParticipantTask;
@@ -40,6 +41,8 @@ interface TaskViewProps {
   upload: FileUploader;
   /** Loads an interactive task's container (its signed entry URL). */
   loadContainer: ContainerLoader;
+  /** A read-aloud button for the task's text (the participant's accommodations). */
+  readAloud?: boolean;
 }
 
 /** One task: its text, pictures and files, the answer input, the flag, previous / next. */
@@ -79,6 +82,7 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
             {t('runner.taskOf', { n: task.position, total })}
           </Title>
           <Group gap="xs">
+            {props.readAloud && <ReadAloudButton html={task.html} />}
             <Badge variant="light" color="gray" size="lg" radius="sm">
               {t('runner.maxScore', { count: task.maxScore })}
             </Badge>

@@ -1,0 +1,71 @@
+/**
+ * The runner's reading aids (issue 14, item 2), for everyone: text size, colours and the reading
+ * ruler, in a popover of the runner's header. An accommodations profile only sets where they start.
+ */
+import { ACCOMMODATION_THEMES, type AccommodationTheme } from '@attesta/contract';
+import { Button, Popover, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TEXT_SIZES, type ReaderSettings, type TextSize } from '../lib/reader-settings';
+
+const SIZE_LABEL = {
+  normal: 'runner.reader.sizeNormal',
+  large: 'runner.reader.sizeLarge',
+  larger: 'runner.reader.sizeLarger',
+} as const satisfies Record<TextSize, string>;
+const THEME_LABEL = {
+  default: 'runner.reader.themeDefault',
+  high_contrast: 'runner.reader.themeHighContrast',
+  dark: 'runner.reader.themeDark',
+} as const satisfies Record<AccommodationTheme, string>;
+
+interface ReaderToolsProps {
+  settings: ReaderSettings;
+  onChange: (patch: Partial<ReaderSettings>) => void;
+}
+
+export function ReaderTools({ settings, onChange }: ReaderToolsProps) {
+  const { t } = useTranslation();
+  const sizeId = useId();
+  const themeId = useId();
+  return (
+    <Popover position="bottom-end" shadow="md" width={300} trapFocus withinPortal>
+      <Popover.Target>
+        <Button variant="default" data-testid="reader-tools">
+          Aa {t('runner.reader.tools')}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown data-testid="reader-tools-panel">
+        <Stack gap="sm">
+          <Text size="sm" fw={500} id={sizeId}>
+            {t('runner.reader.textSize')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby={sizeId}
+            value={settings.textSize}
+            onChange={(v) => onChange({ textSize: v as TextSize })}
+            data={TEXT_SIZES.map((s) => ({ value: s, label: t(SIZE_LABEL[s]) }))}
+            data-testid="reader-text-size"
+          />
+          <Text size="sm" fw={500} id={themeId}>
+            {t('runner.reader.contrast')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby={themeId}
+            orientation="vertical"
+            value={settings.theme}
+            onChange={(v) => onChange({ theme: v as AccommodationTheme })}
+            data={ACCOMMODATION_THEMES.map((s) => ({ value: s, label: t(THEME_LABEL[s]) }))}
+            data-testid="reader-theme"
+          />
+          <Switch
+            label={t('runner.reader.lineReader')}
+            checked={settings.lineReader}
+            onChange={(e) => onChange({ lineReader: e.currentTarget.checked })}
+            data-testid="reader-line"
+          />
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * How the runner shows the work to its reader (docs/accommodations.md): text size, colours and the
+ * reading ruler. A participant's accommodations profile sets where they start; the runner's reading
+ * aids menu lets anyone change them during the sitting. Read-aloud is the profile's alone.
+ */
+import type { Accommodations, AccommodationTheme } from '@attesta/contract';
+
+export const TEXT_SIZES = ['normal', 'large', 'larger'] as const;
+export type TextSize = (typeof TEXT_SIZES)[number];
+
+/** The root font size of each text size: every rem of the page grows with it. */
+export const ROOT_FONT_SIZE: Record<TextSize, string> = { normal: '', large: '125%', larger: '150%' };
+
+export interface ReaderSettings {
+  textSize: TextSize;
+  theme: AccommodationTheme;
+  lineReader: boolean;
+}
+
+export function initialReaderSettings(profile: Accommodations | null | undefined): ReaderSettings {
+  return {
+    textSize: profile?.largeText ? 'large' : 'normal',
+    theme: profile?.theme ?? 'default',
+    lineReader: profile?.lineReader ?? false,
+  };
+}
+
+/** The classes the runner's root takes for the settings (styled in app/global.css). */
+export function readerClassNames(s: ReaderSettings): string {
+  return [
+    s.textSize !== 'normal' && 'runner--large-text',
+    s.theme === 'high_contrast' && 'runner--high-contrast',
+    s.theme === 'dark' && 'runner--dark',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** The browser's speech synthesis, where it has one. */
+export function speechSynthesisOf(): SpeechSynthesis | null {
+  return typeof window !== 'undefined' &&
+    'speechSynthesis' in window &&
+    typeof SpeechSynthesisUtterance !== 'undefined'
+    ? window.speechSynthesis
+    : null;
+}
