@@ -64,7 +64,12 @@ import {
   timeLeftSchema,
 } from './exam.js';
 import { htmlContainerSchema, subjectTestHtmlSchema } from './kim.js';
-import { integrityEventSchema, roomQuerySchema, roomSnapshotSchema } from './monitoring.js';
+import {
+  integrityEventSchema,
+  roomQuerySchema,
+  roomSnapshotSchema,
+  sittingEventsSchema,
+} from './monitoring.js';
 import { queueItemSchema } from './queue.js';
 import {
   enableChangePublishSchema,
@@ -324,6 +329,10 @@ export const CALL_SCHEMAS = {
   // ------------------------------------------------------------ live rooms and room actions
   'GET /api/monitoring/room': { query: roomQuerySchema, response: roomSnapshotSchema },
   'GET /api/monitoring/room/stream': { query: roomQuerySchema },
+  'GET /api/monitoring/participantTest/{id}/events': {
+    params: idPathSchema,
+    response: sittingEventsSchema,
+  },
   'GET /api/ParticipantTest/clearSession/{id}': {
     params: idPathSchema,
     query: clearSessionQuerySchema,

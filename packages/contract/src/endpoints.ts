@@ -1065,6 +1065,13 @@ export const OUR_ENDPOINTS = [
   },
   {
     method: 'GET',
+    path: '/api/monitoring/participantTest/{id}/events',
+    roles: STAFF,
+    meaning: "a sitting's event log in the room view (start, pauses, time, finish, integrity…)",
+    ours: true,
+  },
+  {
+    method: 'GET',
     path: '/api/monitoring/participant/stream',
     roles: ['participant'],
     meaning: "what staff do to the participant's own work, live (SSE)",

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { finishReasonSchema } from './exam.js';
 
 /*
  * The live room view (/api/monitoring/*, beyond the specification): the room snapshot and its
@@ -120,3 +121,47 @@ export const integrityEventSchema = z.strictObject({
   at: z.string().max(40).optional().describe("the client's time of the event (kept as a detail)"),
 });
 export type IntegrityEvent = z.infer<typeof integrityEventSchema>;
+
+/** What the per-sitting event log of the room view tells, one word each (the web writes them out). */
+export const SITTING_EVENT_KINDS = [
+  'started',
+  'paused',
+  'resumed',
+  'time_changed',
+  'answers_keyed_in',
+  'finished',
+  'deleted',
+  'restored',
+  'session_cleared',
+  'logged_out',
+  'integrity',
+  'proctoring_verdict',
+] as const;
+export type SittingEventKind = (typeof SITTING_EVENT_KINDS)[number];
+export const SITTING_EVENT_ACTORS = ['participant', 'staff', 'system'] as const;
+
+export const sittingEventSchema = z
+  .object({
+    at: z.string().describe('ISO instant (server clock)'),
+    kind: z.enum(SITTING_EVENT_KINDS),
+    actor: z.enum(SITTING_EVENT_ACTORS).describe('who did it: the participant, a staff member, the server'),
+    examWorkId: z.number().int().nullable(),
+    reason: z.string().nullable().describe('the reason staff gave (pause, time change, deletion…)'),
+    deltaSeconds: z.number().int().nullable().describe('time_changed: seconds added (negative: removed)'),
+    integrityKind: integrityKindSchema.nullable().describe('integrity: which event'),
+    finishReason: finishReasonSchema.nullable().describe('finished: why the work ended'),
+    verdict: z.string().nullable().describe("proctoring_verdict: the proctoring service's verdict"),
+  })
+  .meta({ id: 'SittingEvent' });
+export type SittingEvent = z.infer<typeof sittingEventSchema>;
+
+export const SITTING_EVENTS_LIMIT = 500;
+/** `GET /api/monitoring/participantTest/{id}/events`: a sitting's events, oldest first. */
+export const sittingEventsSchema = z
+  .object({
+    participantTestId: z.number().int(),
+    events: z.array(sittingEventSchema),
+    truncated: z.boolean().describe(`true when only the newest ${SITTING_EVENTS_LIMIT} events are listed`),
+  })
+  .meta({ id: 'SittingEvents' });
+export type SittingEvents = z.infer<typeof sittingEventsSchema>;

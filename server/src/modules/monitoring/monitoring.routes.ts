@@ -13,12 +13,13 @@ import { badRequest } from '../../lib/errors.js';
 import { attachBus, detachBus, EventBus, participantKey, type WorkEventKind } from '../../events/work-bus.js';
 import { canWatchRoom, recordIntegrity, roomSnapshot, type RoomRef } from './monitoring.service.js';
 import { streamRoom } from './room-stream.js';
+import { canReadSitting, sittingEvents } from './sitting-events.js';
 import { startSse } from './sse.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 
 /*
  * Live monitoring of a room (calls of ours, in the contract's OUR_ENDPOINTS): GET /api/monitoring/room (snapshot), GET /api/monitoring/room/stream
- * (Server-Sent Events) and POST /api/monitoring/integrity (the participant's runner reports
+ * (Server-Sent Events), GET /api/monitoring/participantTest/{id}/events (a sitting's event log) and POST /api/monitoring/integrity (the participant's runner reports
  * focus, fullscreen, visibility and connection changes). The room
  * actions are the existing calls (pause, ChangeTimeTill, LogoutByActivationCode, clearSession,
  * RestoreExamWork, saveanswers?registrationCode); each publishes its event on the bus.
@@ -39,6 +40,9 @@ function refOf(q: RoomQuery): RoomRef {
 
 const roomInScope: ScopeRule = (req, auth) =>
   canWatchRoom(req.server.ctx.db, auth, refOf(req.query as RoomQuery));
+
+const sittingInScope: ScopeRule = (req, auth) =>
+  canReadSitting(req.server.ctx.db, auth, (req.params as { id: number }).id);
 
 const RUNNER_KINDS = new Set<WorkEventKind>(RUNNER_EVENT_KINDS);
 const isRunnerKind = (kind: WorkEventKind): kind is RunnerEventKind => RUNNER_KINDS.has(kind);
@@ -106,6 +110,25 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       const sse = startSse(req, reply, streams, PING_MS);
       await streamRoom({ ctx, bus, ref, snapshot, sse, log: req.log });
     },
+  });
+
+  app.route({
+    ...contractRoute(
+      'GET /api/monitoring/participantTest/{id}/events',
+      {
+        summary: "A sitting's event log: what happened to one participant test and its works, oldest first",
+        description:
+          'Work started, paused and resumed, time changed, answers keyed in from a paper form, finished (with ' +
+          'its reason), deleted and restored, session cleared, logged out by code, integrity events and the ' +
+          'proctoring verdict; each with who did it (participant, staff, the server) and the reason staff ' +
+          'gave. The newest 500 at most (`truncated`). Scope as the room: organizator assigned classes and ' +
+          'buildings, coordinator own school, admin any; 404 for no such participant test.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      sittingInScope,
+    ),
+    handler: (req) => sittingEvents(ctx.db, req.params.id),
   });
 
   app.route({

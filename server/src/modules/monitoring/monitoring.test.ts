@@ -316,6 +316,89 @@ describe('monitoring', () => {
     }
   });
 
+  it("event log: a sitting's start, staff pause with its reason, resume, time change and integrity, oldest first", async () => {
+    const url = `/api/monitoring/participantTest/${room.participantTestId}/events`;
+    const res = await asOrg(url);
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{
+      participantTestId: number;
+      events: Record<string, unknown>[];
+      truncated: boolean;
+    }>();
+    expect(body.participantTestId).toBe(room.participantTestId);
+    expect(body.truncated).toBe(false);
+    const staffOnes = body.events.filter((e) => e.kind !== 'integrity');
+    expect(staffOnes.map((e) => [e.kind, e.actor])).toEqual([
+      ['started', 'participant'],
+      ['paused', 'staff'],
+      ['resumed', 'staff'],
+      ['time_changed', 'staff'],
+    ]);
+    expect(staffOnes[1]).toMatchObject({ reason: 'Пожарная тревога', examWorkId: workId });
+    expect(staffOnes[3]).toMatchObject({ deltaSeconds: 600, reason: 'Справка' });
+    const integrity = body.events.filter((e) => e.kind === 'integrity');
+    expect(integrity[0]).toMatchObject({ integrityKind: 'blur', actor: 'participant' });
+    expect(integrity.length).toBeGreaterThan(100);
+    const times = body.events.map((e) => Date.parse(e.at as string));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    // The other sitting of the class went through staff's room actions (the stream test above).
+    const sittings = await app.ctx.db
+      .select({ id: participantTests.id })
+      .from(participantTests)
+      .where(eq(participantTests.studentId, school.studentIds[1]!));
+    const otherLog = (await asOrg(`/api/monitoring/participantTest/${sittings[0]!.id}/events`)).json<{
+      events: { kind: string; actor: string; reason: string | null }[];
+    }>();
+    expect(otherLog.events.map((e) => e.kind)).toEqual([
+      'started',
+      'session_cleared',
+      'logged_out',
+      'answers_keyed_in',
+      'deleted',
+      'restored',
+    ]);
+    expect(otherLog.events.at(-1)).toMatchObject({ actor: 'staff', reason: 'ошибочно удалена' });
+    // Only the allowlisted fields leave the server.
+    expect(Object.keys(body.events[0]!).sort()).toEqual(
+      [
+        'actor',
+        'at',
+        'deltaSeconds',
+        'examWorkId',
+        'finishReason',
+        'integrityKind',
+        'kind',
+        'reason',
+        'verdict',
+      ].sort(),
+    );
+  });
+
+  it('event log is scoped like the room: 401, 403 by role and by school, 404 unknown, 400 bad id', async () => {
+    const url = `/api/monitoring/participantTest/${room.participantTestId}/events`;
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    const coordinator = await app.inject({ method: 'GET', url, headers: school.coordinator.session.headers });
+    expect(coordinator.statusCode).toBe(200);
+    const other = await createSchoolWithStaff(app);
+    const expert = await signedIn(app, ['expert']);
+    for (const session of [
+      other.coordinator.session,
+      other.organizator.session,
+      room.session,
+      expert.session,
+    ]) {
+      const res = await app.inject({ method: 'GET', url, headers: session.headers });
+      expect(res.statusCode).toBe(403);
+    }
+    // An organizator not assigned to the sitting's class.
+    const unassigned = await app.inject({ method: 'GET', url, headers: other.organizator.session.headers });
+    expect(unassigned.json()).toMatchObject({ status: 403 });
+    expect((await asOrg('/api/monitoring/participantTest/999999/events')).statusCode).toBe(404);
+    const bad = await asOrg('/api/monitoring/participantTest/abc/events');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'validation_failed' });
+  });
+
   it('a stream still open when the server closes ends cleanly', async () => {
     const local = await createTestApp();
     const s = await createSchoolWithStaff(local.app);

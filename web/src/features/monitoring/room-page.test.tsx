@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, json, renderApp } from '../../test/test-app';
+import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 
 const organizator = { id: 4, login: 'organizator', displayName: 'Орлова Ольга', roles: ['organizator'] };
 
@@ -29,6 +30,37 @@ const row = (over: object) => ({
   registrationCode: 'R-1',
   ...over,
 });
+
+const event = (over: object) => ({
+  at: '2026-04-10T07:00:00.000Z',
+  kind: 'started',
+  actor: 'participant',
+  examWorkId: 70,
+  reason: null,
+  deltaSeconds: null,
+  integrityKind: null,
+  finishReason: null,
+  verdict: null,
+  ...over,
+});
+
+function roomServer(extra: Record<string, Handler> = {}) {
+  return fakeServer({
+    'GET /api/user': () => json(200, organizator),
+    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+    'POST /api/organizator/diagnostic/list': () => json(200, { items: [], total: 0 }),
+    'POST /api/organizator/class/list': () => json(200, { items: [], total: 0 }),
+    'GET /api/monitoring/room': () =>
+      json(200, {
+        diagnosticId: 5,
+        classId: 9,
+        buildingId: null,
+        serverTime: new Date().toISOString(),
+        participants: [row({})],
+      }),
+    ...extra,
+  });
+}
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -68,5 +100,64 @@ describe('room view', { timeout: 20_000 }, () => {
     expect(await within(table).findByTestId('room-subject-7')).toHaveTextContent('Математика, 7 класс');
     expect(within(table).getByTestId('room-subject-8')).toHaveTextContent('Геометрия, 7 класс');
     expect(within(table).getAllByText('Иванов Иван')).toHaveLength(2);
+  });
+
+  it("opens a sitting's event log in a drawer, written out in words", async () => {
+    const api = roomServer({
+      'GET /api/monitoring/participantTest/7/events': () =>
+        json(200, {
+          participantTestId: 7,
+          truncated: false,
+          events: [
+            event({}),
+            event({
+              at: '2026-04-10T07:10:00.000Z',
+              kind: 'paused',
+              actor: 'staff',
+              reason: 'Пожарная тревога',
+            }),
+            event({
+              at: '2026-04-10T07:20:00.000Z',
+              kind: 'time_changed',
+              actor: 'staff',
+              deltaSeconds: 600,
+            }),
+            event({ at: '2026-04-10T07:25:00.000Z', kind: 'integrity', integrityKind: 'blur' }),
+            event({
+              at: '2026-04-10T07:45:00.000Z',
+              kind: 'finished',
+              finishReason: 'timeout',
+              actor: 'system',
+            }),
+          ],
+        }),
+    });
+    renderApp('/organizator/room?diagnosticId=5&classId=9');
+    await userEvent.click(await screen.findByRole('button', { name: 'Журнал событий: Иванов Иван' }));
+    const log = await screen.findByTestId('sitting-log-table');
+    expect(screen.getByRole('dialog', { name: 'Журнал событий: Иванов Иван' })).toBeInTheDocument();
+    expect(screen.getByText('Тест по предмету: Математика, 7 класс')).toBeInTheDocument();
+    const rows = within(log).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual([
+      'Работа начата',
+      'Пауза',
+      'Изменено время',
+      'Нарушение',
+      'Работа завершена',
+    ]);
+    expect(within(rows[1]!).getByText('причина: Пожарная тревога')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('Сотрудник')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('+10 мин')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('уход из окна')).toBeInTheDocument();
+    expect(within(rows[4]!).getByText('истекло время')).toBeInTheDocument();
+    expect(api.callsTo('GET /api/monitoring/participantTest/7/events')).toHaveLength(1);
+  });
+
+  it('says in words why the log could not be read, and stays on the room', async () => {
+    roomServer({ 'GET /api/monitoring/participantTest/7/events': () => apiError(403, 'forbidden') });
+    const { router } = renderApp('/organizator/room?diagnosticId=5&classId=9');
+    await userEvent.click(await screen.findByRole('button', { name: 'Журнал событий: Иванов Иван' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Не удалось загрузить журнал:/);
+    expect(router.state.location.pathname).toBe('/organizator/room');
   });
 });

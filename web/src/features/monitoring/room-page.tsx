@@ -18,6 +18,7 @@ import {
   Table,
   Text,
   TextInput,
+  VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -27,6 +28,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { useMonitoringT } from './i18n';
 import { monitoringApi, type RoomRef, type RoomRole } from './api/monitoring-api';
 import { useRoomStream } from './hooks/use-room-stream';
+import { SittingLog, type SittingRef } from './sitting-log';
 import { describeApiError } from '../../lib/form-errors';
 
 type Action = 'pause' | 'resume' | 'extend' | 'logout' | 'clearSession' | 'restore';
@@ -168,6 +170,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
   const now = useNow();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [action, setAction] = useState<Action | null>(null);
+  const [logOf, setLogOf] = useState<SittingRef | null>(null);
   const chosen = rows.filter((r) => selected.has(r.participantTestId));
   const allChosen = rows.length > 0 && chosen.length === rows.length;
   const canPause = role === 'organizator';
@@ -243,6 +246,9 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
                 <Table.Th>{mt('connection')}</Table.Th>
                 <Table.Th>{mt('integrity')}</Table.Th>
                 <Table.Th>{mt('code')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{mt('log.event')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -253,6 +259,13 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
                   checked={selected.has(row.participantTestId)}
                   onToggle={() => toggle(row.participantTestId)}
                   secondsLeft={secondsLeftOf(row, now, offsetMs)}
+                  onOpenLog={() =>
+                    setLogOf({
+                      participantTestId: row.participantTestId,
+                      name: row.name ?? mt('participantNo', { id: row.participantTestId }),
+                      subjectTestName: row.subjectTestName,
+                    })
+                  }
                 />
               ))}
             </Table.Tbody>
@@ -260,6 +273,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
         </Table.ScrollContainer>
       )}
       {action && <ActionDialog action={action} rows={chosen} onClose={() => setAction(null)} />}
+      <SittingLog sitting={logOf} onClose={() => setLogOf(null)} />
     </Stack>
   );
 }
@@ -269,11 +283,13 @@ function RoomTableRow({
   checked,
   onToggle,
   secondsLeft,
+  onOpenLog,
 }: {
   row: RoomRow;
   checked: boolean;
   onToggle: () => void;
   secondsLeft: number | null;
+  onOpenLog: () => void;
 }) {
   const mt = useMonitoringT();
   const id = row.participantTestId;
@@ -363,6 +379,17 @@ function RoomTableRow({
         <Text size="sm" ff="monospace">
           {row.activationCode}
         </Text>
+      </Table.Td>
+      <Table.Td>
+        <Button
+          size="xs"
+          variant="subtle"
+          onClick={onOpenLog}
+          aria-label={mt('log.openOf', { name })}
+          data-testid={`room-log-${id}`}
+        >
+          {mt('log.open')}
+        </Button>
       </Table.Td>
     </Table.Tr>
   );

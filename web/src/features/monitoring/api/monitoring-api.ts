@@ -1,5 +1,5 @@
 /** Calls of the live room view: the snapshot, the lists to choose a room, and the room actions. */
-import type { RoomSnapshot, StaffClass, StaffDiagnostic } from '@attesta/contract';
+import type { RoomSnapshot, SittingEvents, StaffClass, StaffDiagnostic } from '@attesta/contract';
 import { call, callPath } from '../../../lib/call';
 
 export type RoomRole = 'organizator' | 'coordinator';
@@ -24,6 +24,13 @@ export const monitoringApi = {
       (d) => d.items,
     ),
   room: (ref: RoomRef): Promise<RoomSnapshot> => call('GET /api/monitoring/room', { query: ref }),
+  /** A sitting's event log; its failure is shown in the drawer. */
+  events: (participantTestId: number, signal?: AbortSignal): Promise<SittingEvents> =>
+    call(
+      'GET /api/monitoring/participantTest/{id}/events',
+      { params: { id: participantTestId } },
+      { ...quiet, signal },
+    ),
   streamUrl: (ref: RoomRef) => `${callPath('GET /api/monitoring/room/stream')}?${roomQueryString(ref)}`,
 
   pause: (examWorkIds: number[], pause: boolean, reason: string) =>
