@@ -1,5 +1,5 @@
 import type { StaffStudent, StaffStudentSortField } from '@attesta/contract';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,6 +17,12 @@ import { schoolKeys, type StaffRole } from '../api/shared';
 import { deleteStudent, listStudents } from '../api/students';
 import { StudentForm } from './student-form';
 import { ChoiceFilter, GradeFilter, SearchFilter } from './list-filters';
+import { useCoordinatorT } from '../locales';
+import {
+  AccommodationsMark,
+  BulkAccommodationsModal,
+  StudentAccommodationsModal,
+} from './student-accommodations';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
 export function StudentsPage({ role }: { role: StaffRole }) {
@@ -29,7 +35,20 @@ export function StudentsPage({ role }: { role: StaffRole }) {
   const [parallel, setParallel] = useState('');
   const [editing, setEditing] = useState<StaffStudent | 'new' | null>(null);
   const [deleting, setDeleting] = useState<StaffStudent | null>(null);
+  // Accommodations (docs/accommodations.md) are the coordinator's: one student, or the selected.
+  const { t: tc } = useCoordinatorT();
+  const accommodating = role === 'coordinator';
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [accommodationsOf, setAccommodationsOf] = useState<StaffStudent | null>(null);
+  const [bulkIds, setBulkIds] = useState<number[] | null>(null);
   const classList = classes.data?.items ?? [];
+  const toggleSelected = (id: number, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.all(role) });
 
@@ -75,6 +94,26 @@ export function StudentsPage({ role }: { role: StaffRole }) {
       csv: (s) => s.buildingName,
     },
   ];
+  if (accommodating) {
+    columns.unshift({
+      key: 'select',
+      header: <span className="visually-hidden">{tc('coordinatorPages.accommodations.selectColumn')}</span>,
+      render: (s) => (
+        <Checkbox
+          aria-label={tc('coordinatorPages.accommodations.select', { name: fullName(s) })}
+          checked={selected.has(s.id)}
+          onChange={(e) => toggleSelected(s.id, e.currentTarget.checked)}
+          data-testid={`student-select-${s.id}`}
+        />
+      ),
+    });
+    columns.push({
+      key: 'accommodations',
+      header: tc('coordinatorPages.accommodations.column'),
+      render: (s) => <AccommodationsMark student={s} />,
+      csv: (s) => (s.hasAccommodations ? tc('coordinatorPages.accommodations.has') : ''),
+    });
+  }
   {
     columns.push({
       key: 'actions',
@@ -89,6 +128,16 @@ export function StudentsPage({ role }: { role: StaffRole }) {
           >
             {t('staff.common.edit')}
           </Button>
+          {accommodating && (
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => setAccommodationsOf(s)}
+              data-testid={`student-accommodations-${s.id}`}
+            >
+              {tc('coordinatorPages.accommodations.open')}
+            </Button>
+          )}
           {role === 'coordinator' && (
             <Button
               size="xs"
@@ -134,9 +183,21 @@ export function StudentsPage({ role }: { role: StaffRole }) {
           </>
         }
         actions={
-          <Button onClick={() => setEditing('new')} data-testid="student-add">
-            {t('staff.students.add')}
-          </Button>
+          <Group gap="xs">
+            {accommodating && (
+              <Button
+                variant="default"
+                disabled={selected.size === 0}
+                onClick={() => setBulkIds([...selected])}
+                data-testid="students-accommodations-bulk"
+              >
+                {tc('coordinatorPages.accommodations.bulkOpen', { count: selected.size })}
+              </Button>
+            )}
+            <Button onClick={() => setEditing('new')} data-testid="student-add">
+              {t('staff.students.add')}
+            </Button>
+          </Group>
         }
       />
       <Modal
@@ -158,6 +219,32 @@ export function StudentsPage({ role }: { role: StaffRole }) {
           />
         )}
       </Modal>
+      {accommodating && (
+        <>
+          <StudentAccommodationsModal
+            student={accommodationsOf}
+            onClose={() => setAccommodationsOf(null)}
+            onSaved={() => {
+              notifications.show({ color: 'green', message: tc('coordinatorPages.accommodations.saved') });
+              setAccommodationsOf(null);
+              void refresh();
+            }}
+          />
+          <BulkAccommodationsModal
+            studentIds={bulkIds}
+            onClose={() => setBulkIds(null)}
+            onSaved={(count) => {
+              notifications.show({
+                color: 'green',
+                message: tc('coordinatorPages.accommodations.bulkSaved', { count }),
+              });
+              setBulkIds(null);
+              setSelected(new Set());
+              void refresh();
+            }}
+          />
+        </>
+      )}
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('staff.common.delete')}>
         <Stack>
           <Text>{t('staff.students.deleteConfirm', { name: deleting ? fullName(deleting) : '' })}</Text>
