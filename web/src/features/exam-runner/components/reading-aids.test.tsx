@@ -125,5 +125,11 @@ describe('the reading aids for everyone', () => {
     await waitFor(() =>
       expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'dark'),
     );
+    // Back to the usual colours: the app's own (light) scheme again.
+    await userEvent.click(within(panel).getByText('Обычное'));
+    await waitFor(() =>
+      expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'light'),
+    );
+    expect(runner).not.toHaveClass('runner--dark');
   });
 });

@@ -10,7 +10,7 @@ import { initialReaderSettings, ROOT_FONT_SIZE, type ReaderSettings } from '../l
  */
 export function useReaderSettings(profile: Accommodations | null | undefined) {
   const [settings, setSettings] = useState<ReaderSettings>(() => initialReaderSettings(profile));
-  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const { setColorScheme, clearColorScheme } = useMantineColorScheme();
 
   useEffect(() => {
     const root = document.documentElement;
@@ -21,15 +21,17 @@ export function useReaderSettings(profile: Accommodations | null | undefined) {
     };
   }, [settings.textSize]);
 
+  // The portal has no colour choice of its own: leaving the dark runner (a reload too) goes back to
+  // the app's default scheme, never to a dark one a reload mid-sitting left stored.
   const dark = settings.theme === 'dark';
   useEffect(() => {
-    if (!dark) return;
-    const before = colorScheme;
+    if (!dark) {
+      clearColorScheme();
+      return;
+    }
     setColorScheme('dark');
-    return () => setColorScheme(before);
-    // Only the runner's own choice switches the scheme; `colorScheme` is read once, when it does.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [dark]);
+    return () => clearColorScheme();
+  }, [dark, setColorScheme, clearColorScheme]);
 
   const change = (patch: Partial<ReaderSettings>) => setSettings((s) => ({ ...s, ...patch }));
   return { settings, change };
