@@ -140,6 +140,21 @@ describe('one student', () => {
     const res = await send('PUT', `students/${id}`, admin, { accommodations: profile({ lineReader: true }) });
     expect(res.statusCode).toBe(200);
     expect(await stored(id)).toEqual(profile({ lineReader: true }));
+    // The admin's student list says who has a profile too.
+    const list = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/students/list',
+      headers: admin.headers,
+      payload: { page: 1, filter: { schoolId: otherSchool.schoolId } },
+    });
+    const flags = Object.fromEntries(
+      (list.json().items as { id: number; hasAccommodations: boolean }[]).map((s) => [
+        s.id,
+        s.hasAccommodations,
+      ]),
+    );
+    expect(flags[id]).toBe(true);
+    expect(flags[otherSchool.studentIds[0]!]).toBe(false);
   });
 });
 

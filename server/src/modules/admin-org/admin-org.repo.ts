@@ -345,6 +345,7 @@ const studentColumns = {
   buildingName: buildings.name,
   participantTestCount: participantTestsOfStudent,
   createdAt: students.createdAt,
+  hasAccommodations: sql<boolean>`${students.accommodations} is not null`,
 };
 
 type StudentRow = Omit<AdminStudent, 'gender' | 'createdAt'> & { gender: string | null; createdAt: Date };
