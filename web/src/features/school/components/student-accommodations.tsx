@@ -1,13 +1,13 @@
 /** The coordinator's accommodations dialogs: one student's profile, or the same for the selected. */
 import type { StaffStudent } from '@attesta/contract';
-import { Alert, Group, Loader, Modal, Text } from '@mantine/core';
+import { Alert, Group, Loader, Modal } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { fullName } from '../../../components/staff-format';
 import { describeApiError } from '../../../lib/form-errors';
 import { accommodationsQuery, setAccommodations, setManyAccommodations } from '../api/accommodations';
-import { useCoordinatorT } from '../locales';
-import { AccommodationsForm } from './accommodations-form';
+import { AccommodationsForm } from '../../../components/accommodations/accommodations-form';
+import { useAccommodationsT } from '../../../components/accommodations/locales';
 
 interface SingleProps {
   student: StaffStudent | null;
@@ -16,12 +16,12 @@ interface SingleProps {
 }
 
 export function StudentAccommodationsModal({ student, onClose, onSaved }: SingleProps) {
-  const { t } = useCoordinatorT();
+  const { t } = useAccommodationsT();
   return (
     <Modal
       opened={student !== null}
       onClose={onClose}
-      title={t('coordinatorPages.accommodations.title', { name: student ? fullName(student) : '' })}
+      title={t('accommodations.title', { name: student ? fullName(student) : '' })}
     >
       {student && <SingleBody studentId={student.id} onClose={onClose} onSaved={onSaved} />}
     </Modal>
@@ -71,18 +71,14 @@ interface BulkProps {
 }
 
 export function BulkAccommodationsModal({ studentIds, onClose, onSaved }: BulkProps) {
-  const { t } = useCoordinatorT();
+  const { t } = useAccommodationsT();
   const count = studentIds?.length ?? 0;
   return (
-    <Modal
-      opened={studentIds !== null}
-      onClose={onClose}
-      title={t('coordinatorPages.accommodations.bulkTitle', { count })}
-    >
+    <Modal opened={studentIds !== null} onClose={onClose} title={t('accommodations.bulkTitle', { count })}>
       {studentIds && (
         <AccommodationsForm
           initial={null}
-          hint={t('coordinatorPages.accommodations.bulkHint')}
+          hint={t('accommodations.bulkHint')}
           onCancel={onClose}
           onSubmit={async (accommodations) => {
             const { updated } = await setManyAccommodations(studentIds, accommodations);
@@ -91,17 +87,5 @@ export function BulkAccommodationsModal({ studentIds, onClose, onSaved }: BulkPr
         />
       )}
     </Modal>
-  );
-}
-
-/** The list's mark for a student with accommodations: a word, not only an icon. */
-export function AccommodationsMark({ student }: { student: StaffStudent }) {
-  const { t } = useCoordinatorT();
-  if (!student.hasAccommodations) return <Text c="dimmed">—</Text>;
-  return (
-    <Text size="sm" fw={500} data-testid={`student-accommodations-mark-${student.id}`}>
-      <span aria-hidden="true">♿ </span>
-      {t('coordinatorPages.accommodations.has')}
-    </Text>
   );
 }

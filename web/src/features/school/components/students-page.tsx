@@ -17,12 +17,9 @@ import { schoolKeys, type StaffRole } from '../api/shared';
 import { deleteStudent, listStudents } from '../api/students';
 import { StudentForm } from './student-form';
 import { ChoiceFilter, GradeFilter, SearchFilter } from './list-filters';
-import { useCoordinatorT } from '../locales';
-import {
-  AccommodationsMark,
-  BulkAccommodationsModal,
-  StudentAccommodationsModal,
-} from './student-accommodations';
+import { AccommodationsMark } from '../../../components/accommodations/accommodations-mark';
+import { useAccommodationsT } from '../../../components/accommodations/locales';
+import { BulkAccommodationsModal, StudentAccommodationsModal } from './student-accommodations';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
 export function StudentsPage({ role }: { role: StaffRole }) {
@@ -36,7 +33,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
   const [editing, setEditing] = useState<StaffStudent | 'new' | null>(null);
   const [deleting, setDeleting] = useState<StaffStudent | null>(null);
   // Accommodations (docs/accommodations.md) are the coordinator's: one student, or the selected.
-  const { t: tc } = useCoordinatorT();
+  const { t: tc } = useAccommodationsT();
   const accommodating = role === 'coordinator';
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [accommodationsOf, setAccommodationsOf] = useState<StaffStudent | null>(null);
@@ -97,10 +94,10 @@ export function StudentsPage({ role }: { role: StaffRole }) {
   if (accommodating) {
     columns.unshift({
       key: 'select',
-      header: <span className="visually-hidden">{tc('coordinatorPages.accommodations.selectColumn')}</span>,
+      header: <span className="visually-hidden">{tc('accommodations.selectColumn')}</span>,
       render: (s) => (
         <Checkbox
-          aria-label={tc('coordinatorPages.accommodations.select', { name: fullName(s) })}
+          aria-label={tc('accommodations.select', { name: fullName(s) })}
           checked={selected.has(s.id)}
           onChange={(e) => toggleSelected(s.id, e.currentTarget.checked)}
           data-testid={`student-select-${s.id}`}
@@ -109,9 +106,9 @@ export function StudentsPage({ role }: { role: StaffRole }) {
     });
     columns.push({
       key: 'accommodations',
-      header: tc('coordinatorPages.accommodations.column'),
+      header: tc('accommodations.column'),
       render: (s) => <AccommodationsMark student={s} />,
-      csv: (s) => (s.hasAccommodations ? tc('coordinatorPages.accommodations.has') : ''),
+      csv: (s) => (s.hasAccommodations ? tc('accommodations.has') : ''),
     });
   }
   {
@@ -135,7 +132,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
               onClick={() => setAccommodationsOf(s)}
               data-testid={`student-accommodations-${s.id}`}
             >
-              {tc('coordinatorPages.accommodations.open')}
+              {tc('accommodations.open')}
             </Button>
           )}
           {role === 'coordinator' && (
@@ -191,7 +188,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
                 onClick={() => setBulkIds([...selected])}
                 data-testid="students-accommodations-bulk"
               >
-                {tc('coordinatorPages.accommodations.bulkOpen', { count: selected.size })}
+                {tc('accommodations.bulkOpen', { count: selected.size })}
               </Button>
             )}
             <Button onClick={() => setEditing('new')} data-testid="student-add">
@@ -225,7 +222,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
             student={accommodationsOf}
             onClose={() => setAccommodationsOf(null)}
             onSaved={() => {
-              notifications.show({ color: 'green', message: tc('coordinatorPages.accommodations.saved') });
+              notifications.show({ color: 'green', message: tc('accommodations.saved') });
               setAccommodationsOf(null);
               void refresh();
             }}
@@ -236,7 +233,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
             onSaved={(count) => {
               notifications.show({
                 color: 'green',
-                message: tc('coordinatorPages.accommodations.bulkSaved', { count }),
+                message: tc('accommodations.bulkSaved', { count }),
               });
               setBulkIds(null);
               setSelected(new Set());

@@ -1,7 +1,8 @@
 /**
  * A student's accommodations profile (issue 14, item 2; docs/accommodations.md), for one student or
  * the same for many: extra time, larger text, colours, reading ruler, tasks read aloud, rest breaks.
- * Checked with the contract's schema first; refusals shown by their code.
+ * Checked with the contract's schema first; refusals shown by their code. Without calls: each work
+ * place (the coordinator's, the admin's) sends it through its own.
  */
 import {
   ACCOMMODATION_THEMES,
@@ -14,14 +15,16 @@ import {
 } from '@attesta/contract';
 import { Alert, Button, Group, NumberInput, Radio, Stack, Switch, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { LoadingButton } from '../../../components/ui/loading-button';
-import { useApiForm } from '../../../lib/use-api-form';
-import { useCoordinatorT } from '../locales';
+import { useApiForm } from '../../lib/use-api-form';
+import { useBundleT } from '../data-table/use-bundle-t';
+import { staffBundle } from '../staff-locales';
+import { LoadingButton } from '../ui/loading-button';
+import { accommodationsBundle } from './locales';
 
 const THEME_LABEL = {
-  default: 'coordinatorPages.accommodations.themeDefault',
-  high_contrast: 'coordinatorPages.accommodations.themeHighContrast',
-  dark: 'coordinatorPages.accommodations.themeDark',
+  default: 'accommodations.themeDefault',
+  high_contrast: 'accommodations.themeHighContrast',
+  dark: 'accommodations.themeDark',
 } as const satisfies Record<AccommodationTheme, string>;
 
 interface AccommodationsFormProps {
@@ -33,7 +36,8 @@ interface AccommodationsFormProps {
 }
 
 export function AccommodationsForm({ initial, hint, onSubmit, onCancel }: AccommodationsFormProps) {
-  const { t } = useCoordinatorT();
+  useBundleT(staffBundle);
+  const { t } = useBundleT(accommodationsBundle);
   const { attachForm, fieldErrors, formError, isLoading, submit } = useApiForm();
   const [values, setValues] = useState<Accommodations>(initial ?? NO_ACCOMMODATIONS);
   const set = <K extends keyof Accommodations>(key: K, value: Accommodations[K]) =>
@@ -55,8 +59,8 @@ export function AccommodationsForm({ initial, hint, onSubmit, onCancel }: Accomm
           </Alert>
         )}
         <NumberInput
-          label={t('coordinatorPages.accommodations.extraTime')}
-          description={t('coordinatorPages.accommodations.extraTimeHint')}
+          label={t('accommodations.extraTime')}
+          description={t('accommodations.extraTimeHint')}
           min={0}
           max={MAX_EXTRA_TIME_PERCENT}
           step={5}
@@ -67,12 +71,12 @@ export function AccommodationsForm({ initial, hint, onSubmit, onCancel }: Accomm
           data-testid="accommodations-extra-time"
         />
         <Switch
-          label={t('coordinatorPages.accommodations.largeText')}
+          label={t('accommodations.largeText')}
           checked={values.largeText}
           onChange={(e) => set('largeText', e.currentTarget.checked)}
         />
         <Radio.Group
-          label={t('coordinatorPages.accommodations.theme')}
+          label={t('accommodations.theme')}
           value={values.theme}
           onChange={(v) => set('theme', v as AccommodationTheme)}
         >
@@ -83,18 +87,18 @@ export function AccommodationsForm({ initial, hint, onSubmit, onCancel }: Accomm
           </Group>
         </Radio.Group>
         <Switch
-          label={t('coordinatorPages.accommodations.lineReader')}
+          label={t('accommodations.lineReader')}
           checked={values.lineReader}
           onChange={(e) => set('lineReader', e.currentTarget.checked)}
         />
         <Switch
-          label={t('coordinatorPages.accommodations.textToSpeech')}
+          label={t('accommodations.textToSpeech')}
           checked={values.textToSpeech}
           onChange={(e) => set('textToSpeech', e.currentTarget.checked)}
         />
         <NumberInput
-          label={t('coordinatorPages.accommodations.restBreaks')}
-          description={t('coordinatorPages.accommodations.restBreaksHint')}
+          label={t('accommodations.restBreaks')}
+          description={t('accommodations.restBreaksHint')}
           min={0}
           max={MAX_REST_BREAK_MINUTES}
           allowDecimal={false}
@@ -110,14 +114,14 @@ export function AccommodationsForm({ initial, hint, onSubmit, onCancel }: Accomm
             disabled={isLoading}
             data-testid="accommodations-clear"
           >
-            {t('coordinatorPages.accommodations.clear')}
+            {t('accommodations.clear')}
           </Button>
           <Group gap="xs">
             <Button variant="default" onClick={onCancel}>
               {t('staff.common.cancel')}
             </Button>
             <LoadingButton type="submit" loading={isLoading} data-testid="accommodations-save">
-              {t('coordinatorPages.accommodations.save')}
+              {t('accommodations.save')}
             </LoadingButton>
           </Group>
         </Group>

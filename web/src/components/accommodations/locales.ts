@@ -1,0 +1,63 @@
+/** The accommodations form's words (components/accommodations), Russian and English. */
+import { useBundleT, type Bundle } from '../data-table/use-bundle-t';
+
+export const accommodationsBundle: Bundle = {
+  ru: {
+    accommodations: {
+      column: 'Особые условия',
+      has: 'Есть',
+      open: 'Особые условия',
+      title: 'Особые условия: {{name}}',
+      bulkTitle: 'Особые условия для выбранных учеников ({{count}})',
+      bulkOpen: 'Особые условия для выбранных ({{count}})',
+      bulkHint: 'Условия заменят прежние у каждого выбранного ученика.',
+      select: 'Выбрать: {{name}}',
+      selectColumn: 'Выбор',
+      extraTime: 'Дополнительное время, %',
+      extraTimeHint: 'Добавляется к времени на выполнение: 50 % — в полтора раза больше. От 0 до 200.',
+      largeText: 'Крупный шрифт и увеличенные интервалы',
+      theme: 'Оформление',
+      themeDefault: 'Обычное',
+      themeHighContrast: 'Высокий контраст',
+      themeDark: 'Тёмное',
+      lineReader: 'Линейка для чтения',
+      textToSpeech: 'Чтение заданий вслух',
+      restBreaks: 'Перерывы на отдых, минут',
+      restBreaksHint: 'Пока только для сведения организатора: время работы они не останавливают.',
+      save: 'Сохранить',
+      clear: 'Снять все условия',
+      saved: 'Особые условия сохранены',
+      bulkSaved: 'Особые условия сохранены для учеников: {{count}}',
+    },
+  },
+  en: {
+    accommodations: {
+      column: 'Accommodations',
+      has: 'Yes',
+      open: 'Accommodations',
+      title: 'Accommodations: {{name}}',
+      bulkTitle: 'Accommodations for the selected students ({{count}})',
+      bulkOpen: 'Accommodations for the selected ({{count}})',
+      bulkHint: 'They replace each selected student’s current accommodations.',
+      select: 'Select {{name}}',
+      selectColumn: 'Selection',
+      extraTime: 'Extra time, %',
+      extraTimeHint: 'Added to the time limit: 50 % gives one and a half times as long. From 0 to 200.',
+      largeText: 'Larger text and spacing',
+      theme: 'Colours',
+      themeDefault: 'Usual',
+      themeHighContrast: 'High contrast',
+      themeDark: 'Dark',
+      lineReader: 'Reading ruler',
+      textToSpeech: 'Tasks read aloud',
+      restBreaks: 'Rest breaks, minutes',
+      restBreaksHint: 'For the room organizer’s information for now: they do not stop the clock yet.',
+      save: 'Save',
+      clear: 'Remove all accommodations',
+      saved: 'Accommodations saved',
+      bulkSaved: 'Accommodations saved for {{count}} students',
+    },
+  },
+};
+
+export const useAccommodationsT = () => useBundleT(accommodationsBundle);
