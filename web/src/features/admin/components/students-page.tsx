@@ -1,5 +1,9 @@
 import type { AdminStudent, AdminStudentSortField } from '@attesta/contract';
 import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { AccommodationsMark } from '../../../components/accommodations/accommodations-mark';
+import { useAccommodationsT } from '../../../components/accommodations/locales';
+import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -8,6 +12,7 @@ import { useFilter } from '../../../components/data-table/use-filter';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
+import { adminAccommodationsCalls } from '../api/accommodations-api';
 import { deleteStudent, listStudents, orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
 import { EditDeleteButtons } from './edit-delete-buttons';
@@ -22,7 +27,10 @@ interface StudentFilter {
 }
 
 type Editing =
-  { kind: 'form'; student: AdminStudent | null } | { kind: 'delete'; student: AdminStudent } | null;
+  | { kind: 'form'; student: AdminStudent | null }
+  | { kind: 'delete'; student: AdminStudent }
+  | { kind: 'accommodations'; student: AdminStudent }
+  | null;
 
 const idParam = (value: string | null) => (value && /^\d+$/.test(value) ? Number(value) : undefined);
 export const fullName = (s: { surname: string; name: string; patronymic: string | null }) =>
@@ -31,6 +39,7 @@ export const fullName = (s: { surname: string; name: string; patronymic: string 
 /** `/admin/students` (`?schoolId=&classId=`): students of every school; create, edit, move, delete. */
 export function StudentsPage() {
   const t = useAdminT();
+  const { t: ta } = useAccommodationsT();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const [filter, setFilter] = useFilter<StudentFilter>({
@@ -79,15 +88,31 @@ export function StudentsPage() {
       csv: (s) => s.participantTestCount,
     },
     {
+      key: 'accommodations',
+      header: ta('accommodations.column'),
+      render: (s) => <AccommodationsMark student={s} />,
+      csv: (s) => (s.hasAccommodations ? ta('accommodations.has') : ''),
+    },
+    {
       key: 'actions',
       header: t('common.actions'),
       render: (s) => (
-        <EditDeleteButtons
-          what="student"
-          id={s.id}
-          onEdit={() => setEditing({ kind: 'form', student: s })}
-          onDelete={() => setEditing({ kind: 'delete', student: s })}
-        />
+        <Group gap={4} wrap="nowrap">
+          <EditDeleteButtons
+            what="student"
+            id={s.id}
+            onEdit={() => setEditing({ kind: 'form', student: s })}
+            onDelete={() => setEditing({ kind: 'delete', student: s })}
+          />
+          <Button
+            size="compact-xs"
+            variant="light"
+            onClick={() => setEditing({ kind: 'accommodations', student: s })}
+            data-testid={`student-accommodations-${s.id}`}
+          >
+            {ta('accommodations.open')}
+          </Button>
+        </Group>
       ),
     },
   ];
@@ -154,6 +179,16 @@ export function StudentsPage() {
           onClose={() => setEditing(null)}
         />
       )}
+      <StudentAccommodationsModal
+        student={editing?.kind === 'accommodations' ? editing.student : null}
+        calls={adminAccommodationsCalls}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          notifications.show({ color: 'green', message: ta('accommodations.saved') });
+          setEditing(null);
+          void queryClient.invalidateQueries({ queryKey: orgKeys.students });
+        }}
+      />
       {editing?.kind === 'delete' && (
         <ConfirmDelete
           title={t('common.confirmTitle')}

@@ -3,11 +3,8 @@ import { call } from '../../../lib/call';
 import { quiet } from './shared';
 
 /** Students' accommodations profiles (docs/accommodations.md): the coordinator's own school. */
-export const accommodationsQuery = (studentId: number) => ({
-  queryKey: ['school', 'accommodations', studentId] as const,
-  queryFn: ({ signal }: { signal: AbortSignal }) =>
-    call('GET /api/accommodations/students/{studentId}', { params: { studentId } }, { ...quiet, signal }),
-});
+export const getAccommodations = (studentId: number, signal?: AbortSignal) =>
+  call('GET /api/accommodations/students/{studentId}', { params: { studentId } }, { ...quiet, signal });
 
 export const setAccommodations = (studentId: number, accommodations: Accommodations | null) =>
   call(

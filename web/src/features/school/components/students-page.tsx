@@ -19,7 +19,8 @@ import { StudentForm } from './student-form';
 import { ChoiceFilter, GradeFilter, SearchFilter } from './list-filters';
 import { AccommodationsMark } from '../../../components/accommodations/accommodations-mark';
 import { useAccommodationsT } from '../../../components/accommodations/locales';
-import { BulkAccommodationsModal, StudentAccommodationsModal } from './student-accommodations';
+import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
+import { BulkAccommodationsModal, coordinatorAccommodationsCalls } from './student-accommodations';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
 export function StudentsPage({ role }: { role: StaffRole }) {
@@ -220,6 +221,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
         <>
           <StudentAccommodationsModal
             student={accommodationsOf}
+            calls={coordinatorAccommodationsCalls}
             onClose={() => setAccommodationsOf(null)}
             onSaved={() => {
               notifications.show({ color: 'green', message: tc('accommodations.saved') });
