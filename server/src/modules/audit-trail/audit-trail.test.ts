@@ -249,7 +249,11 @@ describe('the actions the screen names', () => {
       ...text.matchAll(/action: *(?:[^'`\n]*\? *)?'([a-z_.]+)'(?: *: *'([a-z_.]+)')?/g),
       ...text.matchAll(/auditLogin\('([a-z_]+)'/g),
       ...text.matchAll(/record\((?:tx|db), *\w+, *'([a-z_.]+)'/g),
-      ...text.matchAll(/select [^,]+, '([a-z_]+(?:\.[a-z_]+)*)', '[a-z_]+'/g),
+      // A raw insert's action (the statement's `select <actor>, '<action>', '<entity>'`), only in a
+      // file that inserts audit events (a reader of the trail selects literals of its own).
+      ...(/insert into audit_events/.test(text)
+        ? text.matchAll(/select [^,]+, '([a-z_]+(?:\.[a-z_]+)*)', '[a-z_]+'/g)
+        : []),
     ];
     for (const m of found) for (const a of m.slice(1)) if (a) written.add(a);
   }
