@@ -1,4 +1,4 @@
-import { formatDisplayDate, formatDisplayDateTime, parsePlainDate } from '../lib/format';
+import { formatDisplayDate, formatDisplayDateTime, formatNumber, parsePlainDate } from '../lib/format';
 import type { LooseT } from './data-table/use-bundle-t';
 
 export function parallelLabel(n: number | null | undefined, t: LooseT): string {
@@ -80,10 +80,10 @@ export function queueProgressText(text: string | null, t: LooseT, lang = 'ru'): 
   // A report job's `rows:<done>:<total>`: numbers in the reader's format.
   const rows = /^rows:(\d+):(\d+)$/.exec(text);
   if (rows) {
-    const format = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'ru-RU');
+    const language = lang === 'en' ? 'en' : 'ru';
     return t('staff.queueResult.progress.rows', {
-      done: format.format(Number(rows[1])),
-      total: format.format(Number(rows[2])),
+      done: formatNumber(Number(rows[1]), language),
+      total: formatNumber(Number(rows[2]), language),
     });
   }
   return /^[a-z_]+$/.test(text) ? t(`staff.queueResult.progress.${text}`, { defaultValue: text }) : text;
