@@ -187,7 +187,7 @@ export const en: Messages = {
       warning_few: '{{count}} minutes left',
       warning_many: '{{count}} minutes left',
       warning_other: '{{count}} minutes left',
-      warningExact: '{{minutes}} min {{seconds}} s left',
+      warningExact: '{{time}} left',
     },
     pause: {
       button: 'Pause',

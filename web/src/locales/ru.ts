@@ -191,7 +191,7 @@ export const ru = {
       warning_few: 'До конца работы осталось {{count}} минуты',
       warning_many: 'До конца работы осталось {{count}} минут',
       warning_other: 'До конца работы осталось {{count}} минуты',
-      warningExact: 'До конца работы осталось {{minutes}} мин {{seconds}} с',
+      warningExact: 'До конца работы осталось {{time}}',
     },
     pause: {
       button: 'Пауза',

@@ -8,6 +8,7 @@ import type { RefObject } from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { formatDuration, type Language } from '../../../lib/format';
 import type { ExamApi, PauseState, TimeLeft } from '../api/exam-api';
 import { RESYNC_MS, useCountdown } from './use-countdown';
 import type { Ended } from './use-finish';
@@ -35,12 +36,12 @@ interface RunnerClockOptions {
  * What the live region says when a warning threshold is passed: whole minutes when the time left is
  * within two seconds of them («осталось 5 минут»), otherwise minutes and seconds («1 мин 44 с»).
  */
-export function timeLeftWords(t: TFunction, secondsLeft: number): string {
+export function timeLeftWords(t: TFunction, secondsLeft: number, lang: Language): string {
   const minutes = Math.floor(secondsLeft / 60);
   const seconds = secondsLeft % 60;
   if (seconds <= 2 && minutes > 0) return t('runner.timer.warning', { count: minutes });
   if (seconds >= 58) return t('runner.timer.warning', { count: minutes + 1 });
-  return t('runner.timer.warningExact', { minutes, seconds });
+  return t('runner.timer.warningExact', { time: formatDuration(secondsLeft, lang) });
 }
 
 export function useRunnerClock({
@@ -54,7 +55,7 @@ export function useRunnerClock({
   onEnded,
   countdownRef,
 }: RunnerClockOptions) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [announcement, setAnnouncement] = useState('');
   const paused = pause !== null;
 
@@ -82,7 +83,8 @@ export function useRunnerClock({
       // Staff pause or resume it from their room view: the 10 s sync notices either way.
       else if (left.paused !== paused) void refreshPause();
     },
-    onWarning: (secondsLeft) => setAnnouncement(timeLeftWords(t, secondsLeft)),
+    onWarning: (secondsLeft) =>
+      setAnnouncement(timeLeftWords(t, secondsLeft, i18n.language === 'en' ? 'en' : 'ru')),
     onExpire: () => {
       // The server's clock rules: ask it before finishing (staff may have added time).
       void api
