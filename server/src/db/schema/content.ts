@@ -89,6 +89,8 @@ export const subjectTests = pgTable(
      * result at once. Only a test whose every task is scored automatically may be open.
      */
     isOpen: boolean().notNull().default(false),
+    /** The runner offers a basic calculator (+ − × ÷) on this test's tasks (docs/accommodations.md). */
+    allowCalculator: boolean().notNull().default(false),
     /** Identifier in the source an imported test came from (QTI assessmentTest identifier). */
     sourceId: text(),
     createdAt: created(),

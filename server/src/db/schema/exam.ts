@@ -91,6 +91,11 @@ export const examWorkPauses = pgTable(
     pausedBy: integer().references(() => users.id),
     /** Paused by staff (an organizator): only staff may resume. */
     byStaff: boolean().notNull().default(false),
+    /**
+     * A rest break of the participant's accommodations profile (restBreakMinutes): it stops the
+     * clock like a pause but uses the profile's minutes, not the test's pause allowance.
+     */
+    restBreak: boolean().notNull().default(false),
     resumedBy: integer().references(() => users.id),
     reason: text(),
   },
