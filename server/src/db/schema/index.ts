@@ -9,3 +9,4 @@ export * from './workers.js';
 export * from './results.js';
 export * from './notifications.js';
 export * from './signed-integration.js';
+export * from './monitoring.js';
