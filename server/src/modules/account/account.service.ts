@@ -206,7 +206,13 @@ export class AccountService {
     const code = normalizeActivationCode(typed);
     const reservation = await reserveCodeAttempt(this.ctx, code, caller.ip, proof);
 
-    const target = await repo.findByActivationCode(this.db, code);
+    // Only a wrong code may cost the address its points: a lookup that fails for the server's
+    // sake (an overloaded database at 10:00) gives them back, or an overload would become a
+    // proof-of-work wall for every school behind one address.
+    const target = await repo.findByActivationCode(this.db, code).catch(async (err: unknown) => {
+      await reservation.release().catch(() => undefined);
+      throw err;
+    });
     if (!target) {
       // A prefix is enough to investigate; the whole code is a credential.
       await this.auditLogin('login_failed', null, caller, { method: 'code', codePrefix: code.slice(0, 3) });

@@ -126,6 +126,37 @@ describe.each(stores)('throttling on the $name store', ({ env, skip }) => {
     },
   );
 
+  it.skipIf(skip)(
+    'a lookup that fails for the server (an overloaded database) gives the address its points back',
+    async () => {
+      const ip = freshIp();
+      const pt = await createParticipantTest(t.app, org);
+      const db = t.app.ctx.db;
+      // Every query of the lookup fails, as a saturated pool would at 10:00.
+      t.app.ctx.db = new Proxy(db, {
+        get: (target, key, receiver) =>
+          key === 'select' || key === 'execute'
+            ? () => {
+                throw new Error('database unavailable');
+              }
+            : Reflect.get(target, key, receiver),
+      });
+      try {
+        // Twice the free budget of 5 per address, every one failing on the server's side.
+        const failed = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => codeLogin(wrongCode('OVL', i), ip)),
+        );
+        expect(failed.map((a) => a.statusCode)).toEqual(Array(10).fill(500));
+      } finally {
+        t.app.ctx.db = db;
+      }
+      // The address is not asked for a proof of work: nothing was guessed.
+      const signedIn = await codeLogin(pt.activationCode, ip);
+      expect(signedIn.statusCode).toBe(200);
+      expect(await failures(sql`${auditEvents.ip} = ${ip}::inet`)).toBe(0);
+    },
+  );
+
   it.skipIf(skip)('a valid code from an address under a guessing attack still signs in', async () => {
     const ip = freshIp();
     const pt = await createParticipantTest(t.app, org);
