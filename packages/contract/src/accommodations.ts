@@ -38,7 +38,9 @@ export const accommodationsSchema = z
       .int()
       .min(0)
       .max(MAX_REST_BREAK_MINUTES)
-      .describe('rest breaks that do not count against the time (recorded; not applied yet)'),
+      .describe(
+        'minutes of rest breaks per work that stop the clock (POST /api/exam/test/examwork/break/start)',
+      ),
   })
   .meta({ id: 'Accommodations' });
 export type Accommodations = z.infer<typeof accommodationsSchema>;

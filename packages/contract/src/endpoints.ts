@@ -1322,6 +1322,20 @@ export const OUR_ENDPOINTS = [
     meaning: 'set or clear the same accommodations profile for many students at once',
     ours: true,
   },
+  {
+    method: 'POST',
+    path: '/api/exam/test/examwork/break/start',
+    roles: ['participant'],
+    meaning: "start a rest break of the participant's accommodations profile: the clock stops",
+    ours: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/exam/test/examwork/break/end',
+    roles: ['participant'],
+    meaning: 'end the rest break in force: the deadline moves on by its length',
+    ours: true,
+  },
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

@@ -228,8 +228,20 @@ export const pauseStateSchema = z.object({
   allowance: pauseAllowanceSchema
     .nullable()
     .describe("the participant's own pauses left (null: not known here)"),
+  restBreak: z
+    .boolean()
+    .describe("the pause in force is a rest break of the participant's accommodations profile"),
+  restBreakSecondsLeft: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe('rest break time left, the break in force counted (null: no rest breaks, or not known here)'),
   serverTime: instant,
 });
+
+/** POST examwork/break/start and break/end: nothing to say (an unknown field is 400). */
+export const restBreakBodySchema = z.strictObject({}).meta({ id: 'RestBreakBody' });
 
 export const pauseBodySchema = z.strictObject({
   pause: z.boolean().describe('true pauses, false resumes'),

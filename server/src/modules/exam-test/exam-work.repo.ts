@@ -464,6 +464,7 @@ export async function openPauseOf(db: DbOrTx, workId: number) {
       reason: examWorkPauses.reason,
       // A pause made by staff (examWorkIds): only staff may lift it.
       byStaff: examWorkPauses.byStaff,
+      restBreak: examWorkPauses.restBreak,
     })
     .from(examWorkPauses)
     .where(and(eq(examWorkPauses.examWorkId, workId), isNull(examWorkPauses.endedAt)))
@@ -474,7 +475,14 @@ export async function openPauseOf(db: DbOrTx, workId: number) {
 
 export async function insertPause(
   db: DbOrTx,
-  values: { examWorkId: number; startedAt: Date; pausedBy: number; byStaff: boolean; reason: string | null },
+  values: {
+    examWorkId: number;
+    startedAt: Date;
+    pausedBy: number;
+    byStaff: boolean;
+    reason: string | null;
+    restBreak?: boolean;
+  },
 ): Promise<void> {
   await db.insert(examWorkPauses).values(values);
 }
@@ -486,16 +494,35 @@ export async function closePauses(db: DbOrTx, workId: number, endedAt: Date, res
     .where(and(eq(examWorkPauses.examWorkId, workId), isNull(examWorkPauses.endedAt)));
 }
 
-/** How much of the pause allowance a work's own pauses used: their number and seconds (an open one up to `now`). */
-export async function ownPauseUsage(db: DbOrTx, workId: number, now: Date) {
+/**
+ * How much of an allowance a work's own pauses used: their number and seconds (an open one up to
+ * `now`). Rest breaks and plain pauses are counted apart: each has an allowance of its own.
+ */
+export async function ownPauseUsage(db: DbOrTx, workId: number, now: Date, restBreak = false) {
   const [row] = await db
     .select({
       count: sql<number>`count(*)::int`,
       seconds: sql<number>`coalesce(sum(greatest(0, floor(extract(epoch from (coalesce(${examWorkPauses.endedAt}, ${now.toISOString()}::timestamptz) - ${examWorkPauses.startedAt}))))), 0)::int`,
     })
     .from(examWorkPauses)
-    .where(and(eq(examWorkPauses.examWorkId, workId), eq(examWorkPauses.byStaff, false)));
+    .where(
+      and(
+        eq(examWorkPauses.examWorkId, workId),
+        eq(examWorkPauses.byStaff, false),
+        eq(examWorkPauses.restBreak, restBreak),
+      ),
+    );
   return { count: Number(row?.count ?? 0), seconds: Number(row?.seconds ?? 0) };
+}
+
+/** Rest break minutes of the student sitting a participant test (docs/accommodations.md); 0: none. */
+export async function restBreakMinutesOf(db: DbOrTx, participantTestId: number): Promise<number> {
+  const [row] = await db
+    .select({ minutes: sql<number | null>`(${students.accommodations} ->> 'restBreakMinutes')::int` })
+    .from(participantTests)
+    .innerJoin(students, eq(students.id, participantTests.studentId))
+    .where(eq(participantTests.id, participantTestId));
+  return Number(row?.minutes ?? 0);
 }
 
 /** The participant pause policy of the subject test of a participant test (read fresh: admins edit it). */

@@ -87,8 +87,9 @@ export function toTimeLeft(w: WorkRow, now: Date) {
 export function toPauseState(
   w: WorkRow,
   now: Date,
-  pause: { reason: string | null; byStaff: boolean } | null,
+  pause: { reason: string | null; byStaff: boolean; restBreak?: boolean } | null,
   allowance: PauseAllowance | null = null,
+  restBreakSecondsLeft: number | null = null,
 ) {
   const paused = isPaused(w, now);
   return {
@@ -100,6 +101,8 @@ export function toPauseState(
     byStaff: paused ? (pause?.byStaff ?? false) : false,
     secondsLeft: w.finishedAt ? 0 : secondsLeft(w, now),
     allowance,
+    restBreak: paused ? (pause?.restBreak ?? false) : false,
+    restBreakSecondsLeft,
     serverTime: iso(now),
   };
 }

@@ -39,13 +39,25 @@ async function allowanceOf(db: Db | Tx, w: WorkRow, now: Date): Promise<PauseAll
   };
 }
 
+/**
+ * Rest break time left of the participant's accommodations profile (`restBreakMinutes`, the break
+ * in force counted); null when the profile gives none (docs/accommodations.md).
+ */
+async function restBreakLeftOf(db: Db | Tx, w: WorkRow, now: Date): Promise<number | null> {
+  const minutes = await repo.restBreakMinutesOf(db, w.participantTestId);
+  if (minutes <= 0) return null;
+  const used = await repo.ownPauseUsage(db, w.id, now, true);
+  return Math.max(0, minutes * 60 - used.seconds);
+}
+
 async function pauseStateOf(db: Db | Tx, w: WorkRow, now: Date) {
   const open = isPaused(w, now) ? await repo.openPauseOf(db, w.id) : null;
   return toPauseState(
     w,
     now,
-    open && { reason: open.reason, byStaff: open.byStaff },
+    open && { reason: open.reason, byStaff: open.byStaff, restBreak: open.restBreak },
     await allowanceOf(db, w, now),
+    await restBreakLeftOf(db, w, now),
   );
 }
 
@@ -72,6 +84,7 @@ export async function pauseOwn(ctx: AppContext, actor: Actor, pause: boolean, re
     const open = w.pausedAt ? await repo.openPauseOf(tx, w.id) : null;
     if (!pause && open && open.byStaff)
       throw forbidden('The organizer paused this work; only the organizer can resume it', 'paused_by_staff');
+    if (!pause && open?.restBreak) throw onBreak();
     let until: Date | null = null;
     if (pause && !w.pausedAt) {
       const allowance = await allowanceOf(tx, w, now);
@@ -85,6 +98,46 @@ export async function pauseOwn(ctx: AppContext, actor: Actor, pause: boolean, re
   });
   for (const w of result.works) publishWorkEvent(ctx, ptId, w.examWorkId, w.paused ? 'paused' : 'resumed');
   return result;
+}
+
+const onBreak = () =>
+  conflict('work_paused', 'A rest break is in force: it ends with POST /api/exam/test/examwork/break/end');
+
+/**
+ * Starts (`start`) or ends a rest break of the session's own work (docs/accommodations.md): a pause
+ * of the participant's own that takes its time from the accommodations profile's `restBreakMinutes`
+ * instead of the test's pause allowance. The clock stands still while it lasts; it ends by itself
+ * when the minutes run out (`pausedUntil`, settled like an own pause, and by the sweeper). 409
+ * `pause_limit` without rest break minutes or with none left; 409 `work_paused` to start one while
+ * another pause is in force or to end a pause that is not a rest break. Ending one that already
+ * ended answers the state as it is.
+ */
+export async function restBreak(ctx: AppContext, actor: Actor, start: boolean) {
+  const ptId = boundTestId(actor.auth);
+  const { state, changed } = await ctx.db.transaction(async (tx) => {
+    const live = await repo.findLiveWork(tx, ptId);
+    if (!live) throw noExamWork();
+    const now = new Date();
+    const w = await settleOverduePause(tx, (await repo.lockWorkForUpdate(tx, live.id))!, now);
+    if (w.finishedAt) throw workFinished();
+    assertSameDevice(w, actor.deviceId);
+    const open = w.pausedAt ? await repo.openPauseOf(tx, w.id) : null;
+    let after = w;
+    if (start && !open?.restBreak) {
+      if (open) throw conflict('work_paused', 'The work is paused already');
+      const left = await restBreakLeftOf(tx, w, now);
+      if (left === null) throw pauseLimit('The accommodations profile gives no rest breaks');
+      if (left <= 0) throw pauseLimit('All the rest break time has been used');
+      const until = new Date(now.getTime() + left * 1000);
+      after = await applyPause(tx, actor, w, true, null, false, until, now, true);
+    } else if (!start && open) {
+      if (!open.restBreak) throw conflict('work_paused', 'The pause in force is not a rest break');
+      after = await applyPause(tx, actor, w, false, null, false, null, now, true);
+    }
+    return { state: await pauseStateOf(tx, after, new Date()), changed: after !== w };
+  });
+  if (changed) publishWorkEvent(ctx, ptId, state.examWorkId, start ? 'paused' : 'resumed');
+  return state;
 }
 
 /** An organizer pauses or resumes works of their rooms; one out of scope and nothing changes. */
@@ -116,6 +169,17 @@ export async function pauseByStaff(
   return result;
 }
 
+/** What the audit keeps of a pause or resume; a rest break is a pause in the work's log, marked as one. */
+function pauseDetails(pause: boolean, until: Date | null, after: WorkRow, restBreak: boolean) {
+  const details: Record<string, unknown> = pause
+    ? until
+      ? { until: until.toISOString() }
+      : {}
+    : { pausedSeconds: after.pausedSeconds, deadlineAt: after.deadlineAt.toISOString() };
+  if (restBreak) details.restBreak = true;
+  return Object.keys(details).length ? details : undefined;
+}
+
 /**
  * One pause or resume of a locked, unfinished work (an overdue own pause already settled);
  * already in the asked state → unchanged, except that staff freezing a work in the participant's
@@ -130,6 +194,7 @@ async function applyPause(
   byStaff: boolean,
   until: Date | null,
   now: Date,
+  restBreak = false,
 ): Promise<WorkRow> {
   const paused = w.pausedAt !== null;
   if (pause && paused && byStaff && w.pausedUntil) {
@@ -170,6 +235,7 @@ async function applyPause(
       pausedBy: actor.auth.userId,
       byStaff,
       reason,
+      restBreak,
     });
   else await repo.closePauses(tx, w.id, now, actor.auth.userId);
   await audit(tx, {
@@ -178,11 +244,7 @@ async function applyPause(
     entity: 'exam_work',
     entityId: w.id,
     reason,
-    details: pause
-      ? until
-        ? { until: until.toISOString() }
-        : undefined
-      : { pausedSeconds: after.pausedSeconds, deadlineAt: after.deadlineAt.toISOString() },
+    details: pauseDetails(pause, until, after, restBreak),
     ip: actor.ip,
   });
   return after;

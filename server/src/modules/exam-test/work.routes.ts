@@ -287,6 +287,31 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
     },
   });
 
+  // ---------------------------------------------------------------- rest breaks
+
+  for (const [key, start] of [
+    ['POST /api/exam/test/examwork/break/start', true],
+    ['POST /api/exam/test/examwork/break/end', false],
+  ] as const)
+    app.route({
+      ...contractRoute(
+        key,
+        {
+          summary: start ? 'Start a rest break of the accommodations profile' : 'End the rest break in force',
+          description:
+            "A rest break (the participant's accommodations profile, `restBreakMinutes` per work) stops " +
+            'the clock like a pause without using the test’s pause allowance; answers are refused while ' +
+            'it lasts (409 `work_paused`) and it ends by itself when the minutes run out. On its end the ' +
+            'deadline moves on by its length, still capped by the diagnostic window. 409 `pause_limit` ' +
+            'without rest break minutes or with none left; 409 `work_paused` while another pause is in force.',
+          tags,
+          errors: [400, 401, 403, 404, 409],
+        },
+        boundSession,
+      ),
+      handler: (req) => service.restBreak(ctx, actorOf(req), start),
+    });
+
   // ---------------------------------------------------------------- variants
 
   app.route({
