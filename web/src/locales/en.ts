@@ -189,6 +189,14 @@ export const en: Messages = {
       warning_other: '{{count}} minutes left',
       warningExact: '{{time}} left',
     },
+    restBreak: {
+      button: 'Break',
+      title: 'Rest break',
+      text: 'The tasks are hidden and the time does not run. Rest and come back when you are ready.',
+      endsAt: 'The break ends at {{time}}, and the time runs again.',
+      left: 'Break: up to {{minutes}} min left; the time does not run during a break',
+      usedUp: 'The break time has been used',
+    },
     pause: {
       button: 'Pause',
       title: 'The work is paused',

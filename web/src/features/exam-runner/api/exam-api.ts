@@ -75,6 +75,11 @@ export function createExamApi(client: ApiClient = apiClient) {
         throw new ApiError({ status: 200, code: 'invalid_response', message: 'No work in the answer' });
       return works[0];
     },
+    /** A rest break of the accommodations profile: start (`true`) or end it (docs/accommodations.md). */
+    restBreak: (start: boolean) =>
+      run(start ? 'POST /api/exam/test/examwork/break/start' : 'POST /api/exam/test/examwork/break/end', {
+        body: {},
+      }),
     /** Resolves only with the server's finished state: the runner says «finished» only then. */
     finish: (examWorkId: number, reason: 'manual' | 'timeout') =>
       run('PUT /api/exam/test/examwork/finish/{examWorkId}/{reason}', { params: { examWorkId, reason } }),

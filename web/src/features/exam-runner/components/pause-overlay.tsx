@@ -31,12 +31,24 @@ export function PauseOverlay({
       >
         <Stack gap="md" align="center" ta="center">
           <Title id="pause-title" order={2} ref={headingRef} tabIndex={-1}>
-            {pause.byStaff ? t('runner.pause.byStaff') : t('runner.pause.title')}
+            {pause.byStaff
+              ? t('runner.pause.byStaff')
+              : pause.restBreak
+                ? t('runner.restBreak.title')
+                : t('runner.pause.title')}
           </Title>
-          <Text>{pause.byStaff ? t('runner.pause.byStaffText') : t('runner.pause.text')}</Text>
+          <Text>
+            {pause.byStaff
+              ? t('runner.pause.byStaffText')
+              : pause.restBreak
+                ? t('runner.restBreak.text')
+                : t('runner.pause.text')}
+          </Text>
           {!pause.byStaff && pause.pausedUntil && (
             <Text fw={500} data-testid="pause-ends">
-              {t('runner.pause.endsAt', { time: formatTime(new Date(pause.pausedUntil)) })}
+              {t(pause.restBreak ? 'runner.restBreak.endsAt' : 'runner.pause.endsAt', {
+                time: formatTime(new Date(pause.pausedUntil)),
+              })}
             </Text>
           )}
           {pause.reason && <Text c="dimmed">{pause.reason}</Text>}

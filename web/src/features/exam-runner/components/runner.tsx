@@ -33,6 +33,7 @@ import { FinishedScreen } from './finished-screen';
 import { LeaveDialog, type LeaveKind } from './leave-dialog';
 import { LineReader } from './line-reader';
 import { PauseOverlay } from './pause-overlay';
+import { RestBreakButton } from './rest-break-button';
 import { ReaderTools } from './reader-tools';
 import { RunnerBar } from './runner-bar';
 import { RunnerFrame } from './runner-frame';
@@ -217,6 +218,11 @@ export function Runner({
         tools={
           <>
             <ReaderTools settings={reader.settings} onChange={reader.change} />
+            <RestBreakButton
+              secondsLeft={pausing.restBreakLeft}
+              busy={pausing.busy && !paused}
+              onStart={() => void pausing.pauseWork(true, true)}
+            />
             {tools}
           </>
         }
@@ -254,7 +260,11 @@ export function Runner({
       )}
 
       {pause && (
-        <PauseOverlay pause={pause} busy={pausing.busy} onResume={() => void pausing.pauseWork(false)} />
+        <PauseOverlay
+          pause={pause}
+          busy={pausing.busy}
+          onResume={() => void pausing.pauseWork(false, pause.restBreak)}
+        />
       )}
 
       <FinishDialog

@@ -34,18 +34,24 @@ export function usePause({ api, outbox, held, commit, countdown }: PauseOptions)
   const { t } = useTranslation();
   const [pause, setPause] = useState<PauseState | null>(null);
   const [allowance, setAllowance] = useState<PauseState['allowance']>(null);
+  // Rest break time of the accommodations profile left (null: the profile gives none).
+  const [restBreakLeft, setRestBreakLeft] = useState<number | null>(null);
+  const take = useCallback((state: PauseState) => {
+    setPause(state.paused ? state : null);
+    setAllowance(state.allowance);
+    setRestBreakLeft(state.restBreakSecondsLeft ?? null);
+  }, []);
   const [busy, setBusy] = useState(false);
 
   const refreshPause = useCallback(async () => {
     try {
       const state = await api.pauseState();
-      setPause(state.paused ? state : null);
-      setAllowance(state.allowance);
+      take(state);
       return state;
     } catch {
       return null;
     }
-  }, [api]);
+  }, [api, take]);
 
   // While paused nothing is sent (the server would refuse it), and the tasks are hidden.
   const paused = pause !== null;
@@ -60,24 +66,24 @@ export function usePause({ api, outbox, held, commit, countdown }: PauseOptions)
     api
       .pauseState()
       .then((state) => {
-        if (!alive) return;
-        setPause(state.paused ? state : null);
-        setAllowance(state.allowance);
+        if (alive) take(state);
       })
       .catch(() => {});
     return () => {
       alive = false;
     };
-  }, [api]);
+  }, [api, take]);
 
-  /** The participant's own pause (`true`) or resume (`false`); what is typed is saved first. */
-  const pauseWork = async (next: boolean) => {
+  /**
+   * The participant's own pause (`true`) or resume (`false`); what is typed is saved first. With
+   * `restBreak` it is a rest break of the accommodations profile instead of a pause of the test's.
+   */
+  const pauseWork = async (next: boolean, restBreak = false) => {
     setBusy(true);
     try {
       if (next) await commit();
-      const state = await api.setPause(next);
-      setPause(state.paused ? state : null);
-      setAllowance(state.allowance);
+      const state = restBreak ? await api.restBreak(next) : await api.setPause(next);
+      take(state);
       if (!state.paused) void countdown.current?.resync();
     } catch (error) {
       notifications.show({ color: 'red', message: describeApiError(error, t) });
@@ -87,7 +93,7 @@ export function usePause({ api, outbox, held, commit, countdown }: PauseOptions)
     }
   };
 
-  return { pause, paused, allowance, busy, refreshPause, pauseWork };
+  return { pause, paused, allowance, restBreakLeft, busy, refreshPause, pauseWork };
 }
 
 interface PauseTimerOptions {
