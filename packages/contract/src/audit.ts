@@ -77,6 +77,7 @@ export const AUDIT_ACTIONS = [
   'exam_work.restore',
   'exam_work.delete',
   'exam_work.answers_keyed_in',
+  'participant_test.message',
   'subject_test.pause_policy',
   // grading and results
   'expert.marks.save',

@@ -70,6 +70,9 @@ import {
   roomQuerySchema,
   roomSnapshotSchema,
   sittingEventsSchema,
+  staffMessageBodySchema,
+  staffMessageSchema,
+  staffMessagesSchema,
 } from './monitoring.js';
 import { queueItemSchema } from './queue.js';
 import {
@@ -336,6 +339,13 @@ export const CALL_SCHEMAS = {
     params: idPathSchema,
     response: sittingEventsSchema,
   },
+  'POST /api/monitoring/participantTest/{id}/message': {
+    params: idPathSchema,
+    body: staffMessageBodySchema,
+    response: staffMessageSchema,
+  },
+  'GET /api/monitoring/messages': { response: staffMessagesSchema },
+  'POST /api/monitoring/messages/{id}/read': { params: idPathSchema, response: staffMessageSchema },
   'GET /api/ParticipantTest/clearSession/{id}': {
     params: idPathSchema,
     query: clearSessionQuerySchema,

@@ -1071,6 +1071,27 @@ export const OUR_ENDPOINTS = [
     ours: true,
   },
   {
+    method: 'POST',
+    path: '/api/monitoring/participantTest/{id}/message',
+    roles: STAFF,
+    meaning: "a short message from the room view to one participant's sitting (shown in the runner)",
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/monitoring/messages',
+    roles: ['participant'],
+    meaning: "the participant's own unread staff messages",
+    ours: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/monitoring/messages/{id}/read',
+    roles: ['participant'],
+    meaning: 'the participant dismissed a staff message',
+    ours: true,
+  },
+  {
     method: 'GET',
     path: '/api/monitoring/participant/stream',
     roles: ['participant'],

@@ -136,6 +136,7 @@ export const SITTING_EVENT_KINDS = [
   'logged_out',
   'integrity',
   'proctoring_verdict',
+  'message',
 ] as const;
 export type SittingEventKind = (typeof SITTING_EVENT_KINDS)[number];
 export const SITTING_EVENT_ACTORS = ['participant', 'staff', 'system'] as const;
@@ -151,6 +152,7 @@ export const sittingEventSchema = z
     integrityKind: integrityKindSchema.nullable().describe('integrity: which event'),
     finishReason: finishReasonSchema.nullable().describe('finished: why the work ended'),
     verdict: z.string().nullable().describe("proctoring_verdict: the proctoring service's verdict"),
+    message: z.string().nullable().optional().describe('message: the text staff sent to the participant'),
   })
   .meta({ id: 'SittingEvent' });
 export type SittingEvent = z.infer<typeof sittingEventSchema>;
@@ -165,3 +167,28 @@ export const sittingEventsSchema = z
   })
   .meta({ id: 'SittingEvents' });
 export type SittingEvents = z.infer<typeof sittingEventsSchema>;
+
+/** Longest text staff may send to a participant from the room view. */
+export const STAFF_MESSAGE_MAX = 500;
+
+/** `POST /api/monitoring/participantTest/{id}/message`: a short text to one sitting. */
+export const staffMessageBodySchema = z.strictObject({
+  text: z.string().trim().min(1).max(STAFF_MESSAGE_MAX).describe('the message, 1–500 characters'),
+});
+export type StaffMessageBody = z.infer<typeof staffMessageBodySchema>;
+
+/** A message staff sent to a participant's sitting (also the data of the runner stream's `message` event). */
+export const staffMessageSchema = z
+  .object({
+    id: z.number().int(),
+    participantTestId: z.number().int(),
+    text: z.string(),
+    at: z.string().describe('ISO instant it was sent (server clock)'),
+    readAt: z.string().nullable().describe('when the participant dismissed it; null while unread'),
+  })
+  .meta({ id: 'StaffMessage' });
+export type StaffMessage = z.infer<typeof staffMessageSchema>;
+
+/** `GET /api/monitoring/messages`: the participant's own unread messages, oldest first. */
+export const staffMessagesSchema = z.object({ messages: z.array(staffMessageSchema) });
+export type StaffMessages = z.infer<typeof staffMessagesSchema>;

@@ -23,7 +23,9 @@ export type WorkEventKind =
   | 'session_cleared'
   | 'logged_out'
   | 'integrity'
-  | 'heartbeat';
+  | 'heartbeat'
+  /** Staff sent the participant a message (data.message: the StaffMessage). */
+  | 'message';
 
 export interface WorkEvent {
   kind: WorkEventKind;

@@ -15,11 +15,14 @@ import { canWatchRoom, recordIntegrity, roomSnapshot, type RoomRef } from './mon
 import { streamRoom } from './room-stream.js';
 import { canReadSitting, sittingEvents } from './sitting-events.js';
 import { startSse } from './sse.js';
+import { markMessageRead, sendStaffMessage, unreadMessages } from './staff-messages.js';
 import { errorResponses as errors } from '../../lib/route-docs.js';
 
 /*
  * Live monitoring of a room (calls of ours, in the contract's OUR_ENDPOINTS): GET /api/monitoring/room (snapshot), GET /api/monitoring/room/stream
- * (Server-Sent Events), GET /api/monitoring/participantTest/{id}/events (a sitting's event log) and POST /api/monitoring/integrity (the participant's runner reports
+ * (Server-Sent Events), GET /api/monitoring/participantTest/{id}/events (a sitting's event log), staff messages to a sitting
+ * (POST …/participantTest/{id}/message; the participant's GET /api/monitoring/messages and POST …/messages/{id}/read)
+ * and POST /api/monitoring/integrity (the participant's runner reports
  * focus, fullscreen, visibility and connection changes). The room
  * actions are the existing calls (pause, ChangeTimeTill, LogoutByActivationCode, clearSession,
  * RestoreExamWork, saveanswers?registrationCode); each publishes its event on the bus.
@@ -140,7 +143,8 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       description:
         '`hello` first, then `work` `{ kind, examWorkId, at }` when the work is paused, resumed, its ' +
         'time changed, finished, deleted, restored, or the session cleared (moved to another device) or ' +
-        'logged out — the last two end the stream. `ping` every 15 s. Events of every server instance ' +
+        'logged out — the last two end the stream; `message` (a StaffMessage) when staff send the ' +
+        'participant a message. `ping` every 15 s. Events of every server instance ' +
         'arrive. The runner re-reads the state it needs; without the stream it polls.',
       tags,
       response: errors(401, 403),
@@ -149,6 +153,11 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       const ptId = authOf(req).participantTestId!;
       const sse = startSse(req, reply, streams, PING_MS);
       const off = bus.subscribe(participantKey(ptId), (event) => {
+        // A staff message goes as an event of its own: runners that do not know it never see it.
+        if (event.kind === 'message') {
+          if (event.data?.message) sse.write('message', event.data.message);
+          return;
+        }
         if (!isRunnerKind(event.kind)) return;
         const data: RunnerWorkEvent = { kind: event.kind, examWorkId: event.examWorkId, at: event.at };
         sse.write('work', data);
@@ -158,6 +167,44 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       await bus.ready();
       sse.write('hello', { serverTime: new Date().toISOString() });
     },
+  });
+
+  app.route({
+    ...contractRoute(
+      'POST /api/monitoring/participantTest/{id}/message',
+      {
+        summary: "A short message to one participant's sitting, shown in their runner",
+        description:
+          "Stored, audited (participant_test.message), listed in the sitting's event log and pushed to the " +
+          "runner (the participant stream's `message` event); a runner that was offline reads it on reconnect. " +
+          'Text 1–500 characters. Scope as the room: organizator assigned classes and buildings, coordinator ' +
+          'own school, admin any; 404 for no such participant test.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      sittingInScope,
+    ),
+    handler: (req) => sendStaffMessage(ctx, authOf(req), req.params.id, req.body.text, req.ip ?? null),
+  });
+
+  app.route({
+    ...contractRoute('GET /api/monitoring/messages', {
+      summary: "The participant's own unread staff messages, oldest first",
+      description: 'What the runner shows again after a reload or a lost connection.',
+      tags,
+      errors: [401, 403],
+    }),
+    handler: (req) => unreadMessages(ctx, authOf(req)),
+  });
+
+  app.route({
+    ...contractRoute('POST /api/monitoring/messages/{id}/read', {
+      summary: 'The participant dismissed a staff message: it is not shown again',
+      description: '404 for a message of another sitting.',
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) => markMessageRead(ctx, authOf(req), req.params.id),
   });
 
   app.route({

@@ -18,7 +18,7 @@ import { canWatchRoom } from './monitoring.service.js';
  * (deleted ones too), oldest first. Read from what the server already records — the audit trail of
  * the work and the participant test (start, pauses, time changes, keyed-in forms, deletion,
  * restore, session cleared, logged out), the works' own finish (the sweeper's timeouts are audited
- * without a work id) and the work events (integrity, proctoring verdict). Actions are mapped to a
+ * without a work id), the work events (integrity, proctoring verdict) and staff messages. Actions are mapped to a
  * closed set of kinds and only allowlisted details leave the server.
  */
 
@@ -56,7 +56,7 @@ export async function canReadSitting(db: Db, auth: AuthContext, participantTestI
 
 interface RawEvent {
   at: string | Date;
-  source: 'audit' | 'finish' | 'work_event';
+  source: 'audit' | 'finish' | 'work_event' | 'message';
   action: string;
   examWorkId: number | string | null;
   reason: string | null;
@@ -87,6 +87,9 @@ export async function sittingEvents(db: Db, participantTestId: number): Promise<
         union all
         select e.at, 'work_event', e.kind, e.exam_work_id, null, e.details, null
         from exam_work_events e where e.exam_work_id in (select id from works)
+        union all
+        select m.created_at, 'message', 'message', null, m.text, null, m.author_id
+        from staff_messages m where m.participant_test_id = ${participantTestId}
       )
       select ev.at, ev.source, ev.action, ev."examWorkId", ev.reason, ev.details,
         exists (select 1 from user_roles r where r.user_id = ev.user_id and r.role = 'participant') as "isParticipant",
@@ -114,6 +117,7 @@ function toEvent(r: RawEvent): SittingEvent | null {
     integrityKind: null,
     finishReason: null,
     verdict: null,
+    message: null,
   };
   if (r.source === 'finish')
     return {
@@ -123,6 +127,7 @@ function toEvent(r: RawEvent): SittingEvent | null {
       finishReason:
         r.reason !== null && FINISHES.has(r.reason) ? (r.reason as (typeof FINISH_REASONS)[number]) : null,
     };
+  if (r.source === 'message') return { ...base, kind: 'message', actor: 'staff', message: r.reason };
   if (r.source === 'work_event') {
     if (r.action === 'proctoring_verdict')
       return {

@@ -160,4 +160,45 @@ describe('room view', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Не удалось загрузить журнал:/);
     expect(router.state.location.pathname).toBe('/organizator/room');
   });
+
+  it('sends a short message to one sitting; an empty text is refused before sending, a refusal is said in words', async () => {
+    let answer = () => json(200, { id: 1, participantTestId: 7, text: 'x', at: '', readAt: null });
+    const api = roomServer({ 'POST /api/monitoring/participantTest/7/message': () => answer() });
+    renderApp('/organizator/room?diagnosticId=5&classId=9');
+    await userEvent.click(await screen.findByRole('button', { name: 'Написать сообщение: Иванов Иван' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Сообщение участнику: Иванов Иван' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отправить' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Введите текст сообщения');
+    expect(api.callsTo('POST /api/monitoring/participantTest/7/message')).toHaveLength(0);
+
+    const input = within(dialog).getByLabelText(/Текст сообщения/);
+    expect(input).toHaveAttribute('maxLength', '500');
+    answer = () => apiError(403, 'forbidden');
+    await userEvent.type(input, 'Проверьте бланк');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отправить' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(/^Не удалось отправить:/);
+
+    answer = () => json(200, { id: 1, participantTestId: 7, text: 'x', at: '', readAt: null });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отправить' }));
+    await screen.findByText('Сообщение отправлено');
+    const calls = api.callsTo('POST /api/monitoring/participantTest/7/message');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.body).toEqual({ text: 'Проверьте бланк' });
+  });
+
+  it('writes a staff message out in the event log', async () => {
+    roomServer({
+      'GET /api/monitoring/participantTest/7/events': () =>
+        json(200, {
+          participantTestId: 7,
+          truncated: false,
+          events: [event({ kind: 'message', actor: 'staff', message: 'Осталось 10 минут' })],
+        }),
+    });
+    renderApp('/organizator/room?diagnosticId=5&classId=9');
+    await userEvent.click(await screen.findByRole('button', { name: 'Журнал событий: Иванов Иван' }));
+    const log = await screen.findByTestId('sitting-log-table');
+    expect(within(log).getByText('Сообщение участнику')).toBeInTheDocument();
+    expect(within(log).getByText('«Осталось 10 минут»')).toBeInTheDocument();
+  });
 });

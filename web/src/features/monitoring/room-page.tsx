@@ -29,6 +29,7 @@ import { useMonitoringT } from './i18n';
 import { monitoringApi, type RoomRef, type RoomRole } from './api/monitoring-api';
 import { useRoomStream } from './hooks/use-room-stream';
 import { SittingLog, type SittingRef } from './sitting-log';
+import { MessageDialog, type MessageTarget } from './message-dialog';
 import { describeApiError } from '../../lib/form-errors';
 
 type Action = 'pause' | 'resume' | 'extend' | 'logout' | 'clearSession' | 'restore';
@@ -171,6 +172,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [action, setAction] = useState<Action | null>(null);
   const [logOf, setLogOf] = useState<SittingRef | null>(null);
+  const [messageTo, setMessageTo] = useState<MessageTarget | null>(null);
   const chosen = rows.filter((r) => selected.has(r.participantTestId));
   const allChosen = rows.length > 0 && chosen.length === rows.length;
   const canPause = role === 'organizator';
@@ -266,6 +268,12 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
                       subjectTestName: row.subjectTestName,
                     })
                   }
+                  onMessage={() =>
+                    setMessageTo({
+                      participantTestId: row.participantTestId,
+                      name: row.name ?? mt('participantNo', { id: row.participantTestId }),
+                    })
+                  }
                 />
               ))}
             </Table.Tbody>
@@ -274,6 +282,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
       )}
       {action && <ActionDialog action={action} rows={chosen} onClose={() => setAction(null)} />}
       <SittingLog sitting={logOf} onClose={() => setLogOf(null)} />
+      {messageTo && <MessageDialog target={messageTo} onClose={() => setMessageTo(null)} />}
     </Stack>
   );
 }
@@ -284,12 +293,14 @@ function RoomTableRow({
   onToggle,
   secondsLeft,
   onOpenLog,
+  onMessage,
 }: {
   row: RoomRow;
   checked: boolean;
   onToggle: () => void;
   secondsLeft: number | null;
   onOpenLog: () => void;
+  onMessage: () => void;
 }) {
   const mt = useMonitoringT();
   const id = row.participantTestId;
@@ -389,6 +400,15 @@ function RoomTableRow({
           data-testid={`room-log-${id}`}
         >
           {mt('log.open')}
+        </Button>
+        <Button
+          size="xs"
+          variant="subtle"
+          onClick={onMessage}
+          aria-label={mt('message.openOf', { name })}
+          data-testid={`room-message-${id}`}
+        >
+          {mt('message.open')}
         </Button>
       </Table.Td>
     </Table.Tr>

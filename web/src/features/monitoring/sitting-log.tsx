@@ -15,6 +15,7 @@ const KIND_COLOR: Partial<Record<SittingEvent['kind'], string>> = {
   deleted: 'red',
   finished: 'green',
   started: 'blue',
+  message: 'cyan',
 };
 
 export interface SittingRef {
@@ -116,6 +117,7 @@ function detailsOf(e: SittingEvent, mt: ReturnType<typeof useMonitoringT>): stri
   if (e.finishReason) parts.push(mt(`log.finish.${e.finishReason}`));
   if (e.integrityKind) parts.push(mt(`log.integrityKind.${e.integrityKind}`));
   if (e.verdict) parts.push(e.verdict);
+  if (e.message) parts.push(`«${e.message}»`);
   if (e.reason) parts.push(mt('log.reason', { reason: e.reason }));
   return parts.join('; ') || '—';
 }

@@ -1,5 +1,11 @@
 /** Calls of the live room view: the snapshot, the lists to choose a room, and the room actions. */
-import type { RoomSnapshot, SittingEvents, StaffClass, StaffDiagnostic } from '@attesta/contract';
+import type {
+  RoomSnapshot,
+  SittingEvents,
+  StaffClass,
+  StaffDiagnostic,
+  StaffMessage,
+} from '@attesta/contract';
 import { call, callPath } from '../../../lib/call';
 
 export type RoomRole = 'organizator' | 'coordinator';
@@ -30,6 +36,13 @@ export const monitoringApi = {
       'GET /api/monitoring/participantTest/{id}/events',
       { params: { id: participantTestId } },
       { ...quiet, signal },
+    ),
+  /** A short message to one sitting, shown in the participant's runner. */
+  message: (participantTestId: number, text: string): Promise<StaffMessage> =>
+    call(
+      'POST /api/monitoring/participantTest/{id}/message',
+      { params: { id: participantTestId }, body: { text } },
+      quiet,
     ),
   streamUrl: (ref: RoomRef) => `${callPath('GET /api/monitoring/room/stream')}?${roomQueryString(ref)}`,
 
