@@ -5,9 +5,9 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { theme } from './theme';
+import { useMemo, type ReactNode } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { cssVariablesResolver, themeWithLabels } from './theme';
 
 interface ProvidersProps {
   queryClient: QueryClient;
@@ -19,11 +19,23 @@ export function AppProviders({ queryClient, i18n, children }: ProvidersProps) {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        <ThemeProvider>
           <Notifications position="top-right" />
           {children}
-        </MantineProvider>
+        </ThemeProvider>
       </QueryClientProvider>
     </I18nextProvider>
+  );
+}
+
+/** Mantine with the app's theme, whose icon buttons are named in the current language. */
+function ThemeProvider({ children }: { children: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new theme only when the language changes
+  const theme = useMemo(() => themeWithLabels(t), [i18n.language]);
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      {children}
+    </MantineProvider>
   );
 }

@@ -1,7 +1,7 @@
-import { Badge, MantineProvider } from '@mantine/core';
+import { Badge, DEFAULT_THEME, MantineProvider, mergeMantineTheme } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { theme } from './theme';
+import { contrastRatio, cssVariablesResolver, theme } from './theme';
 
 describe('theme', () => {
   it('lets a status badge show its whole label, wrapping instead of cutting it', () => {
@@ -19,4 +19,29 @@ describe('theme', () => {
     expect(getComputedStyle(root).height).toBe('auto');
     expect(getComputedStyle(root).overflow).toBe('visible');
   });
+});
+
+describe('theme contrast (WCAG 2.2 AA, 4.5:1 for text)', () => {
+  const merged = mergeMantineTheme(DEFAULT_THEME, theme);
+  const light = cssVariablesResolver(merged).light as Record<string, string>;
+  const { gray } = DEFAULT_THEME.colors;
+
+  it('dimmed text and placeholders read on white and on the light greys', () => {
+    for (const bg of ['#ffffff', gray[0], gray[1]]) {
+      expect(contrastRatio(light['--mantine-color-dimmed']!, bg)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(light['--mantine-color-placeholder']!, bg)).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it.each(Object.keys(merged.colors).filter((c) => c !== 'dark' && c !== 'gray'))(
+    '%s: light badges, filled buttons and coloured text reach 4.5:1',
+    (color) => {
+      const shades = merged.colors[color]!;
+      expect(contrastRatio(light[`--mantine-color-${color}-light-color`]!, shades[1])).toBeGreaterThanOrEqual(
+        4.5,
+      );
+      expect(contrastRatio('#ffffff', light[`--mantine-color-${color}-filled`]!)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(light[`--mantine-color-${color}-text`]!, gray[0])).toBeGreaterThanOrEqual(4.5);
+    },
+  );
 });

@@ -1,4 +1,18 @@
-import { Badge, createTheme, type MantineColorsTuple } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  createTheme,
+  darken,
+  DEFAULT_THEME,
+  Drawer,
+  luminance,
+  Modal,
+  Notification,
+  Pagination,
+  type CSSVariablesResolver,
+  type MantineColorsTuple,
+} from '@mantine/core';
+import type { TFunction } from 'i18next';
 
 /** A calm blue-teal; shade 7 on white has contrast above 4.5:1 for text and buttons (WCAG AA). */
 const attesta: MantineColorsTuple = [
@@ -14,9 +28,58 @@ const attesta: MantineColorsTuple = [
   '#005379',
 ];
 
-export const theme = createTheme({
+const PRIMARY_SHADE = 7;
+/** WCAG 2.2 AA, 1.4.3: normal-size text needs 4.5:1 against its background. */
+const AA_TEXT = 4.5;
+
+/** The WCAG contrast ratio of two colours (any format Mantine parses). */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** `color`, darkened in small steps until it reaches `ratio` against every one of `backgrounds`. */
+export function withContrast(color: string, backgrounds: string[], ratio = AA_TEXT): string {
+  let result = color;
+  for (let step = 0; step < 40 && backgrounds.some((bg) => contrastRatio(result, bg) < ratio); step++) {
+    result = darken(result, 0.04);
+  }
+  return result;
+}
+
+const WHITE = '#ffffff';
+const { gray } = DEFAULT_THEME.colors;
+/** Backgrounds text is put on: white, striped table rows, the public pages' grey. */
+const SURFACES = [WHITE, gray[0], gray[1]];
+
+/**
+ * Contrast fixed once, in the theme, not per screen. Mantine's defaults put dimmed text and
+ * placeholders in gray.6/gray.5 (3.3:1 and 2:1 on white), light badges' labels in shade 9 on
+ * shade 1 (green: 3.8:1), and filled buttons and badges in shade 7 under white text (green: 2.7:1).
+ * For every colour of the theme the resolver keeps Mantine's shade where it reaches 4.5:1 and
+ * darkens it just enough where it does not; dimmed text and placeholders get a darker grey.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': withContrast(gray[6], SURFACES),
+    '--mantine-color-placeholder': withContrast(gray[6], SURFACES),
+  };
+  for (const [name, shades] of Object.entries(theme.colors)) {
+    if (name === 'dark' || name === 'gray' || !shades) continue;
+    const filled = withContrast(shades[PRIMARY_SHADE]!, [WHITE]);
+    const text = withContrast(shades[PRIMARY_SHADE]!, SURFACES);
+    light[`--mantine-color-${name}-filled`] = filled;
+    light[`--mantine-color-${name}-filled-hover`] = darken(filled, 0.12);
+    light[`--mantine-color-${name}-text`] = text;
+    light[`--mantine-color-${name}-outline`] = text;
+    light[`--mantine-color-${name}-light-color`] = withContrast(shades[9]!, [shades[1]!, shades[2]!]);
+  }
+  return { variables: {}, light, dark: {} };
+};
+
+const baseTheme = createTheme({
   primaryColor: 'attesta',
-  primaryShade: 7,
+  primaryShade: PRIMARY_SHADE,
   colors: { attesta },
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
@@ -35,3 +98,42 @@ export const theme = createTheme({
     }),
   },
 });
+
+/** The theme without the translated names of icon buttons (tests that render a lone component). */
+export const theme = baseTheme;
+
+type A11yKey =
+  | 'app.a11y.close'
+  | 'app.a11y.pagination.first'
+  | 'app.a11y.pagination.previous'
+  | 'app.a11y.pagination.next'
+  | 'app.a11y.pagination.last';
+
+/**
+ * The theme of the app: every icon-only button Mantine draws by itself (a dialog's or a
+ * notification's close cross, the pagination arrows) gets a name in the user's language, so no
+ * screen has to remember it (axe: button-name).
+ */
+export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
+  const label = t as (key: A11yKey) => string;
+  const close = { 'aria-label': label('app.a11y.close') };
+  const control = {
+    first: { 'aria-label': label('app.a11y.pagination.first') },
+    previous: { 'aria-label': label('app.a11y.pagination.previous') },
+    next: { 'aria-label': label('app.a11y.pagination.next') },
+    last: { 'aria-label': label('app.a11y.pagination.last') },
+  };
+  return createTheme({
+    ...baseTheme,
+    components: {
+      ...baseTheme.components,
+      Modal: Modal.extend({ defaultProps: { closeButtonProps: close } }),
+      Drawer: Drawer.extend({ defaultProps: { closeButtonProps: close } }),
+      Notification: Notification.extend({ defaultProps: { closeButtonProps: close } }),
+      Alert: Alert.extend({ defaultProps: { closeButtonLabel: close['aria-label'] } }),
+      Pagination: Pagination.extend({
+        defaultProps: { getControlProps: (kind: keyof typeof control) => control[kind] },
+      }),
+    },
+  });
+}

@@ -10,6 +10,15 @@ export const en: Messages = {
     loading: 'Loading…',
     language: 'Interface language',
     menu: 'Menu',
+    a11y: {
+      close: 'Close',
+      pagination: {
+        first: 'First page',
+        previous: 'Previous page',
+        next: 'Next page',
+        last: 'Last page',
+      },
+    },
   },
   header: {
     role: 'Role',

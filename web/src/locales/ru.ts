@@ -14,6 +14,15 @@ export const ru = {
     loading: 'Загрузка…',
     language: 'Язык интерфейса',
     menu: 'Меню',
+    a11y: {
+      close: 'Закрыть',
+      pagination: {
+        first: 'Первая страница',
+        previous: 'Предыдущая страница',
+        next: 'Следующая страница',
+        last: 'Последняя страница',
+      },
+    },
   },
   header: {
     role: 'Роль',
