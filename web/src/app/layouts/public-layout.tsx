@@ -18,7 +18,7 @@ export function PublicLayout({ children }: { children?: ReactNode }) {
       <Box component="header" bg="white" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
         <Container size="md" py="sm">
           <Group justify="space-between" wrap="wrap" gap="sm">
-            <Anchor component={Link} to="/" underline="never" c="inherit" aria-label={t('app.name')}>
+            <Anchor component={Link} to="/" underline="never" c="inherit">
               <Group gap={8} wrap="nowrap">
                 <Text fw={700} fz="xl" c="attesta.8">
                   {t('app.name')}

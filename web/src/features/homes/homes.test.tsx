@@ -240,7 +240,7 @@ describe('role homes as dashboards', { timeout: 20_000 }, () => {
     await expectStat('stat-queued', '4');
     await expectStat('stat-running', '1');
     await expectStat('stat-failed', '2');
-    expect(screen.getByRole('link', { name: 'С ошибкой: 2' })).toHaveAttribute('href', '/admin/queue');
+    expect(screen.getByRole('link', { name: /^2\s*С ошибкой$/ })).toHaveAttribute('href', '/admin/queue');
     const imports = await screen.findByTestId('recent-imports');
     expect(within(imports).getByText('Ошибка')).toBeInTheDocument();
     expect(within(imports).getByText('Выполнено')).toBeInTheDocument();

@@ -71,7 +71,7 @@ export function Stat({
   return (
     <Paper withBorder radius="md" p="md">
       {to ? (
-        <Anchor component={Link} to={to} underline="never" c="inherit" aria-label={`${label}: ${number}`}>
+        <Anchor component={Link} to={to} underline="never" c="inherit">
           {body}
         </Anchor>
       ) : (

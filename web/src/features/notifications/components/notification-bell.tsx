@@ -57,7 +57,16 @@ export function NotificationBell() {
   const label = unread ? t('notifications.bellUnread', { count: unread }) : t('notifications.bell');
 
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md" withinPortal>
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      width={360}
+      shadow="md"
+      withinPortal
+      // The bell states its own expanded state; the target is its badge wrapper, a div (axe: aria-allowed-attr).
+      withRoles={false}
+    >
       <Popover.Target>
         <Indicator
           label={unread > 99 ? '99+' : unread}
