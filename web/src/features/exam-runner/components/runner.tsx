@@ -38,6 +38,7 @@ import { ReaderTools } from './reader-tools';
 import { RunnerBar } from './runner-bar';
 import { RunnerFrame } from './runner-frame';
 import { RunnerTasks } from './runner-tasks';
+import { StaffMessages } from './staff-message';
 
 export { TIMEOUT_FLUSH_MS } from '../hooks/use-finish';
 export { PAUSE_POLL_MS } from '../hooks/use-pause';
@@ -229,6 +230,7 @@ export function Runner({
         kiosk={kiosk}
         onLogout={kiosk ? undefined : () => setAsking('logout')}
       />
+      <StaffMessages />
 
       {saveBlocked && (
         <Alert color="red" variant="filled" role="alert" data-testid="save-blocked" mx="lg" mb="md">
