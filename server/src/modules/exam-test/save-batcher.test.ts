@@ -91,6 +91,50 @@ describe('SaveBatcher', () => {
     }
   });
 
+  it('gathers the saves that arrive while statements run into one next statement (group commit)', async () => {
+    const room = await createRoom(t.app);
+    const workId = await startWork(room);
+    const real = client.runPrepared;
+    const gates: (() => void)[] = [];
+    const sizes: number[] = [];
+    // Each statement waits until the test lets it go, so saves pile up behind it.
+    const spy = vi.spyOn(client, 'runPrepared').mockImplementation(async (db, name, query) => {
+      if (name === 'exam_save_answers_fast') {
+        sizes.push(-1);
+        const at = sizes.length - 1;
+        await new Promise<void>((go) => gates.push(go));
+        const rows = await real(db, name, query);
+        sizes[at] = rows.length;
+        return rows;
+      }
+      return real(db, name, query);
+    });
+    const turn = () => new Promise((r) => setImmediate(r));
+    try {
+      const batcher = new SaveBatcher(t.app.ctx.db, 1);
+      const tasks = [T.single, T.short, T.number, T.multiple];
+      const first = batcher.save(saveOf(room, workId, tasks[0]!, 1));
+      await turn();
+      expect(gates).toHaveLength(1); // the first statement runs
+      // Three saves over three turns while it runs: one statement each without group commit.
+      const rest = [] as Promise<unknown>[];
+      for (const [i, task] of tasks.slice(1).entries()) {
+        rest.push(batcher.save(saveOf(room, workId, task, i + 2)));
+        await turn();
+      }
+      expect(gates).toHaveLength(1);
+      gates[0]!();
+      await first;
+      while (gates.length < 2) await turn();
+      gates[1]!();
+      const results = await Promise.all(rest);
+      expect(results.map((r) => (r as { seq: number } | null)?.seq)).toEqual([2, 3, 4]);
+      expect(sizes).toEqual([1, 3]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('puts two saves of one task in separate statements; the newer one stays', async () => {
     const room = await createRoom(t.app);
     const workId = await startWork(room);
