@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accommodationsSchema } from './accommodations.js';
 import { finishReasonSchema } from './exam.js';
 
 /*
@@ -49,6 +50,10 @@ export const roomRowSchema = z
       .describe("the proctoring service's latest verdict on the work (endsessiondata), or null"),
     activationCode: z.string(),
     registrationCode: z.string(),
+    accommodations: accommodationsSchema
+      .nullable()
+      .optional()
+      .describe("the student's accommodations profile (docs/accommodations.md); null: none"),
   })
   .meta({ id: 'RoomRow' });
 export type RoomRow = z.infer<typeof roomRowSchema>;

@@ -1,5 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { IntegrityKind, RoomRow, RoomSnapshot, RoomStatus } from '@attesta/contract';
+import {
+  hasAccommodations,
+  type Accommodations,
+  type IntegrityKind,
+  type RoomRow,
+  type RoomSnapshot,
+  type RoomStatus,
+} from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
@@ -87,6 +94,7 @@ interface RawRow {
   pauseReason: string | null;
   integrity: Record<string, number | string> | string | null;
   proctoringVerdict: string | null;
+  accommodations: Accommodations | string | null;
 }
 
 const toDate = (v: string | Date | null): Date | null => (v === null ? null : new Date(v));
@@ -111,7 +119,7 @@ async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Pr
       pt.registration_code as "registrationCode",
       coalesce(nullif(concat_ws(' ', s.surname, s.name, s.patronymic), ''),
                nullif(concat_ws(' ', wk.surname, wk.name), '')) as "name",
-      c.name as "className", st.id as "subjectTestId", st.name as "subjectTestName",
+      c.name as "className", s.accommodations as "accommodations", st.id as "subjectTestId", st.name as "subjectTestName",
       w.id as "workId", w.status, w.started_at as "startedAt", w.time_limit_seconds as "timeLimitSeconds",
       w.extra_seconds as "extraSeconds", w.paused_seconds as "pausedSeconds", w.paused_at as "pausedAt",
       w.window_ends_at as "windowEndsAt", w.deadline_at as "deadlineAt", w.finished_at as "finishedAt",
@@ -207,7 +215,14 @@ function toRow(r: RawRow, now: Date, seenMs: number | undefined): RoomRow {
     proctoringVerdict: r.proctoringVerdict ?? null,
     activationCode: r.activationCode,
     registrationCode: r.registrationCode,
+    accommodations: accommodationsOf(r.accommodations),
   };
+}
+
+/** The student's accommodations profile (docs/accommodations.md), null when it gives nothing. */
+function accommodationsOf(raw: Accommodations | string | null): Accommodations | null {
+  const profile = typeof raw === 'string' ? (JSON.parse(raw) as Accommodations) : raw;
+  return hasAccommodations(profile) ? profile : null;
 }
 
 export async function roomRows(ctx: AppContext, ref: RoomRef, participantTestIds?: number[]) {

@@ -28,6 +28,15 @@ export const accommodationsBundle: Bundle = {
       clear: 'Снять все условия',
       saved: 'Особые условия сохранены',
       bulkSaved: 'Особые условия сохранены для учеников: {{count}}',
+      short: {
+        extraTime: '+{{percent}} % времени',
+        largeText: 'крупный шрифт',
+        highContrast: 'высокий контраст',
+        dark: 'тёмное оформление',
+        lineReader: 'линейка для чтения',
+        textToSpeech: 'чтение вслух',
+        restBreaks: 'перерывы {{minutes}} мин',
+      },
     },
   },
   en: {
@@ -56,6 +65,15 @@ export const accommodationsBundle: Bundle = {
       clear: 'Remove all accommodations',
       saved: 'Accommodations saved',
       bulkSaved: 'Accommodations saved for {{count}} students',
+      short: {
+        extraTime: '+{{percent}} % time',
+        largeText: 'large text',
+        highContrast: 'high contrast',
+        dark: 'dark colours',
+        lineReader: 'reading ruler',
+        textToSpeech: 'read aloud',
+        restBreaks: 'breaks {{minutes}} min',
+      },
     },
   },
 };

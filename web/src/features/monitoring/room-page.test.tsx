@@ -201,4 +201,41 @@ describe('room view', { timeout: 20_000 }, () => {
     expect(within(log).getByText('Сообщение участнику')).toBeInTheDocument();
     expect(within(log).getByText('«Осталось 10 минут»')).toBeInTheDocument();
   });
+
+  it("shows each sitting's accommodations in words, a dash for none", async () => {
+    fakeServer({
+      'GET /api/user': () => json(200, organizator),
+      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+      'POST /api/organizator/diagnostic/list': () => json(200, { items: [], total: 0 }),
+      'POST /api/organizator/class/list': () => json(200, { items: [], total: 0 }),
+      'GET /api/monitoring/room': () =>
+        json(200, {
+          diagnosticId: 5,
+          classId: 9,
+          buildingId: null,
+          serverTime: new Date().toISOString(),
+          participants: [
+            row({
+              accommodations: {
+                extraTimePercent: 50,
+                largeText: true,
+                theme: 'high_contrast',
+                lineReader: false,
+                textToSpeech: false,
+                restBreakMinutes: 0,
+              },
+            }),
+            row({ participantTestId: 8, name: 'Петров Пётр', accommodations: null }),
+          ],
+        }),
+    });
+    renderApp('/organizator/room?diagnosticId=5&classId=9');
+    const table = await screen.findByTestId('room-table');
+    expect(within(table).getByRole('columnheader', { name: 'Особые условия' })).toBeInTheDocument();
+    expect(await within(table).findByTestId('accommodations-words-7')).toHaveTextContent(
+      '+50 % времени, крупный шрифт, высокий контраст',
+    );
+    expect(within(table).queryByTestId('accommodations-words-8')).toBeNull();
+    expect(within(within(table).getByTestId('room-row-8')).getAllByText('—').length).toBeGreaterThan(0);
+  });
 });

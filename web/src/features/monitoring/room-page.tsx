@@ -30,6 +30,7 @@ import { monitoringApi, type RoomRef, type RoomRole } from './api/monitoring-api
 import { useRoomStream } from './hooks/use-room-stream';
 import { SittingLog, type SittingRef } from './sitting-log';
 import { MessageDialog, type MessageTarget } from './message-dialog';
+import { AccommodationsWords } from '../../components/accommodations/accommodations-mark';
 import { describeApiError } from '../../lib/form-errors';
 
 type Action = 'pause' | 'resume' | 'extend' | 'logout' | 'clearSession' | 'restore';
@@ -241,6 +242,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
                 </Table.Th>
                 <Table.Th>{mt('participant')}</Table.Th>
                 <Table.Th>{mt('subjectTest')}</Table.Th>
+                <Table.Th>{mt('accommodations')}</Table.Th>
                 <Table.Th>{mt('state')}</Table.Th>
                 <Table.Th>{mt('progress')}</Table.Th>
                 <Table.Th>{mt('timeLeft')}</Table.Th>
@@ -330,6 +332,9 @@ function RoomTableRow({
         <Text size="sm" data-testid={`room-subject-${id}`}>
           {row.subjectTestName}
         </Text>
+      </Table.Td>
+      <Table.Td>
+        <AccommodationsWords id={id} accommodations={row.accommodations} />
       </Table.Td>
       <Table.Td>
         <Badge color={STATUS_COLOR[row.status]} data-testid={`room-status-${id}`} data-status={row.status}>
