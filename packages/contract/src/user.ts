@@ -162,7 +162,11 @@ export const TECH_REQUIREMENTS = {
   ios: 14,
   /** The mobile app shell marks its user agent with this and is always supported. */
   appShellMarker: 'AttestaApp/',
-  screen: { minWidth: 1024, minHeight: 600, tabletMinWidth: 768 },
+  /**
+   * Desktop size; an upright tablet (≥ tabletMinWidth) passes with a warning, and so does a phone
+   * whose shorter side is at least phoneMinSide (the runner lays tasks out in one column).
+   */
+  screen: { minWidth: 1024, minHeight: 600, tabletMinWidth: 768, phoneMinSide: 320 },
   maxClockSkewMinutes: 5,
   minBandwidthMbit: 1,
   probe: { defaultBytes: 256 * 1024, maxBytes: 2 * 1024 * 1024 },
@@ -178,6 +182,7 @@ export const TECH_CHECK_OUTCOMES = [
   'unknown',
   'outdated',
   'narrow',
+  'phone',
   'small',
   'off',
   'skewed',
@@ -188,7 +193,7 @@ export type TechCheckOutcome = (typeof TECH_CHECK_OUTCOMES)[number];
 /** The outcomes each check can have (the server keeps to them; the web words each). */
 export const TECH_OUTCOMES_OF = {
   browser: ['ok', 'app', 'unknown', 'outdated'],
-  screen: ['ok', 'unknown', 'narrow', 'small'],
+  screen: ['ok', 'unknown', 'narrow', 'phone', 'small'],
   cookies: ['ok', 'off'],
   storage: ['ok', 'off'],
   clock: ['ok', 'unmeasured', 'skewed'],

@@ -55,10 +55,14 @@ describe('browser rule', () => {
 });
 
 describe('other rules', () => {
-  it('screen: desktop ok, upright tablet ok with a warning, phone not ok, unmeasured not ok', () => {
+  it('screen: desktop ok, upright tablet and phones from 320 px ok with a warning, smaller not ok, unmeasured not ok', () => {
     expect(screenCheck(1366, 768)).toMatchObject({ ok: true, warning: false });
-    expect(screenCheck(768, 1024)).toMatchObject({ ok: true, warning: true });
-    expect(screenCheck(390, 844)).toMatchObject({ ok: false });
+    expect(screenCheck(768, 1024)).toMatchObject({ ok: true, warning: true, outcome: 'narrow' });
+    expect(screenCheck(390, 844)).toMatchObject({ ok: true, warning: true, outcome: 'phone' });
+    expect(screenCheck(844, 390)).toMatchObject({ ok: true, warning: true, outcome: 'phone' });
+    expect(screenCheck(320, 568)).toMatchObject({ ok: true, outcome: 'phone' });
+    expect(screenCheck(319, 568)).toMatchObject({ ok: false, outcome: 'small' });
+    expect(screenCheck(640, 300)).toMatchObject({ ok: false, outcome: 'small' });
     expect(screenCheck(undefined, undefined)).toMatchObject({ ok: false, value: null });
   });
 
@@ -95,6 +99,7 @@ describe('outcome codes', () => {
       screenCheck(1366, 768),
       screenCheck(768, 1024),
       screenCheck(390, 844),
+      screenCheck(200, 300),
       screenCheck(undefined, undefined),
       cookiesCheck(true),
       cookiesCheck(false),

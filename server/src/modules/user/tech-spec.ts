@@ -89,8 +89,11 @@ export function browserCheck(ua: string): Check {
 }
 
 export function screenCheck(width?: number, height?: number): Check {
-  const { minWidth, minHeight, tabletMinWidth } = REQ.screen;
-  const base = { id: 'screen' as const, requirement: `не менее ${minWidth}×${minHeight}` };
+  const { minWidth, minHeight, tabletMinWidth, phoneMinSide } = REQ.screen;
+  const base = {
+    id: 'screen' as const,
+    requirement: `не менее ${minWidth}×${minHeight} (телефон — от ${phoneMinSide} px по меньшей стороне)`,
+  };
   if (width === undefined || height === undefined)
     return check({
       ...base,
@@ -111,6 +114,16 @@ export function screenCheck(width?: number, height?: number): Check {
       value,
       outcome: 'narrow',
       message: 'Экран узковат: поверните планшет горизонтально, так задания будут видны лучше',
+    });
+  // A phone (either way up) is usable too: the runner lays the tasks out in one column.
+  if (Math.min(width, height) >= phoneMinSide)
+    return check({
+      ...base,
+      ok: true,
+      warning: true,
+      value,
+      outcome: 'phone',
+      message: 'Экран небольшой: тест пройти можно, но удобнее на планшете или компьютере',
     });
   return check({
     ...base,
