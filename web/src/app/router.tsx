@@ -24,7 +24,6 @@ import { feedbackAdminRoutes, myFeedbackRoute } from '../features/feedback/route
 import { rosterRoutes } from '../features/roster/routes';
 import { RoleHome } from '../features/homes/components/role-home';
 import { OpenTestsHome } from '../features/open-tests/components/open-tests-home';
-import { RoomLink } from '../features/monitoring/room-link';
 import { roomRoutes } from './routes/room';
 import { setApiNavigator } from '../lib/api-client';
 import { basePath } from '../lib/location';
@@ -69,10 +68,7 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
           role === 'participant' ? (
             <StartPage />
           ) : (
-            <RoleHome role={role}>
-              <RoomLink role={role} />
-              {role === 'guest' && <OpenTestsHome />}
-            </RoleHome>
+            <RoleHome role={role}>{role === 'guest' && <OpenTestsHome />}</RoleHome>
           ),
       },
       ...(WORK_PLACES[role] ?? []),

@@ -165,6 +165,20 @@ describe('role homes as dashboards', { timeout: 20_000 }, () => {
     );
   });
 
+  it.each(['coordinator', 'organizator'] as const)(
+    '%s: the live room is linked once, from the shortcuts',
+    async (role) => {
+      server(role, {});
+      renderApp(`/${role}`);
+      const shortcuts = await screen.findByRole('navigation', { name: 'Быстрые переходы' });
+      expect(within(shortcuts).getByTestId('room-link')).toHaveAttribute('href', `/${role}/room`);
+      expect(
+        screen.getAllByRole('link').filter((a) => a.getAttribute('href') === `/${role}/room`),
+      ).toHaveLength(1);
+      expect(screen.getAllByTestId('room-link')).toHaveLength(1);
+    },
+  );
+
   it('expert: answers awaiting grading, by test, with the way to grading', async () => {
     server('expert', {
       'GET /api/expert/queue': () =>

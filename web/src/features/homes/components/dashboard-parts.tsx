@@ -85,8 +85,8 @@ export function Stats({ children }: { children: ReactNode }) {
   return <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>{children}</SimpleGrid>;
 }
 
-/** Links to the role's main screens. */
-export function Shortcuts({ links }: { links: { to: string; label: string }[] }) {
+/** Links to the role's main screens (`testId` marks one that tests and browser tests follow). */
+export function Shortcuts({ links }: { links: { to: string; label: string; testId?: string }[] }) {
   const t = useHomesT();
   return (
     <Paper withBorder radius="md" p="lg" component="nav" aria-label={t('homes.shortcuts')}>
@@ -96,7 +96,7 @@ export function Shortcuts({ links }: { links: { to: string; label: string }[] })
         </Text>
         <Group gap="lg" data-testid="home-shortcuts">
           {links.map((link) => (
-            <Anchor key={link.to} component={Link} to={link.to} fw={500}>
+            <Anchor key={link.to} component={Link} to={link.to} fw={500} data-testid={link.testId}>
               {link.label}
             </Anchor>
           ))}

@@ -148,7 +148,7 @@ export function SchoolDashboard({ role }: { role: School }) {
       ? [
           { to: '/coordinator/diagnostics', label: t('homes.links.diagnostics') },
           { to: '/coordinator/students', label: t('homes.links.students') },
-          { to: '/coordinator/room', label: t('homes.links.room') },
+          { to: '/coordinator/room', label: t('homes.links.room'), testId: 'room-link' },
           { to: '/coordinator/queue', label: t('homes.links.queue') },
           { to: '/coordinator/results', label: t('homes.links.results') },
           { to: '/coordinator/reports', label: t('homes.links.reports') },
@@ -157,7 +157,7 @@ export function SchoolDashboard({ role }: { role: School }) {
       : [
           { to: '/organizator/diagnostics', label: t('homes.links.diagnostics') },
           { to: '/organizator/students', label: t('homes.links.students') },
-          { to: '/organizator/room', label: t('homes.links.room') },
+          { to: '/organizator/room', label: t('homes.links.room'), testId: 'room-link' },
           { to: '/organizator/protocol', label: t('homes.links.protocol') },
         ];
   return (
