@@ -56,7 +56,9 @@ export function TaskViewModal({
             </Text>
           </Group>
           <SafeHtml html={data.html} className="task-html" />
-          <Title order={4}>{t('content.reference')}</Title>
+          <Title order={3} size="h4">
+            {t('content.reference')}
+          </Title>
           {hasReference ? (
             <Code block data-testid="task-reference">
               {pretty(data.reference)}
@@ -66,25 +68,33 @@ export function TaskViewModal({
           )}
           {Object.keys(data.scoring).length > 0 && (
             <>
-              <Title order={4}>{t('content.scoring')}</Title>
+              <Title order={3} size="h4">
+                {t('content.scoring')}
+              </Title>
               <Code block>{pretty(data.scoring)}</Code>
             </>
           )}
           {data.criteria && data.criteria.length > 0 && (
             <>
-              <Title order={4}>{t('content.criteria')}</Title>
+              <Title order={3} size="h4">
+                {t('content.criteria')}
+              </Title>
               <Code block>{pretty(data.criteria)}</Code>
             </>
           )}
           {data.solutionHtml && (
             <>
-              <Title order={4}>{t('content.solution')}</Title>
+              <Title order={3} size="h4">
+                {t('content.solution')}
+              </Title>
               <SafeHtml html={data.solutionHtml} />
             </>
           )}
           {data.classifiers && data.classifiers.length > 0 && (
             <>
-              <Title order={4}>{t('content.classifiers')}</Title>
+              <Title order={3} size="h4">
+                {t('content.classifiers')}
+              </Title>
               <List size="sm">
                 {data.classifiers.map((c) => (
                   <List.Item key={c.id}>
@@ -96,7 +106,9 @@ export function TaskViewModal({
           )}
           {data.files.length > 0 && (
             <>
-              <Title order={4}>{t('content.files')}</Title>
+              <Title order={3} size="h4">
+                {t('content.files')}
+              </Title>
               <List size="sm">
                 {data.files.map((f) => (
                   <List.Item key={f.id}>{f.name}</List.Item>

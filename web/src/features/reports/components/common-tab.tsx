@@ -5,7 +5,7 @@ import { Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { plainDate } from '../../../components/staff-format';
 import { commonReport, filterQuery, reportFile, reportKeys } from '../api/reports';
-import { markColor, num } from '../lib/format';
+import { markColor, markTextColor, num } from '../lib/format';
 import type { ReportFilterValues } from '../lib/filters';
 import { useReportsT } from '../locales';
 import { ChartFigure } from './chart-figure';
@@ -86,7 +86,7 @@ function SubjectTestCharts({ item }: { item: Item }) {
     rows.map((r) => `${r.label}: ${r.count}`).join('; ');
   return (
     <Paper component="section" p={0} data-testid={`common-charts-${item.subjectTestId}`}>
-      <Title order={3} size="h4" mb="sm">
+      <Title order={2} size="h4" mb="sm">
         {item.subjectTestName}
       </Title>
       {stats.scored === 0 ? (
@@ -160,7 +160,7 @@ function MarkLegend({ marks }: { marks: { mark: string; count: number }[] }) {
       {marks.map((m, i) => (
         <span key={m.mark}>
           {i > 0 && ', '}
-          <Text span fw={600} c={markColor(m.mark)}>
+          <Text span fw={600} c={markTextColor(m.mark)}>
             «{m.mark}»
           </Text>{' '}
           — {m.count}

@@ -130,7 +130,7 @@ function ConsItem({
 
   return (
     <Stack gap="md" component="section" data-testid={`cons-item-${item.subjectTestId}`}>
-      <Title order={3} size="h4">
+      <Title order={2} size="h4">
         {item.subjectTestName}
       </Title>
       <Table.ScrollContainer minWidth={960}>

@@ -91,7 +91,7 @@ function ControlView({ data }: { data: ReportControl }) {
   return (
     <Stack gap="xl">
       <Stack gap="sm" component="section">
-        <Title order={3} size="h4">
+        <Title order={2} size="h4">
           {t('reports.control.attendance')}
         </Title>
         <Table.ScrollContainer minWidth={900}>
@@ -129,7 +129,7 @@ function ControlView({ data }: { data: ReportControl }) {
       </Stack>
 
       <Stack gap="sm" component="section">
-        <Title order={3} size="h4">
+        <Title order={2} size="h4">
           {t('reports.control.unfinished')}
         </Title>
         {data.unfinished.length === 0 ? (
@@ -169,7 +169,7 @@ function ControlView({ data }: { data: ReportControl }) {
       </Stack>
 
       <Stack gap="sm" component="section" data-testid="control-anomalies">
-        <Title order={3} size="h4">
+        <Title order={2} size="h4">
           {t('reports.control.anomalies')}
         </Title>
         <Text size="sm" c="dimmed">

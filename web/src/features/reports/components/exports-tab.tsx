@@ -18,7 +18,7 @@ export function ExportsTab({ filters }: { filters: ReportFilterValues }) {
         {KINDS.map((kind) => (
           <Paper key={kind} withBorder p="md" data-testid={`export-${kind}`}>
             <Stack gap="sm">
-              <Title order={3} size="h4">
+              <Title order={2} size="h4">
                 {t(`reports.exports.${kind}.title`)}
               </Title>
               <Text size="sm">{t(`reports.exports.${kind}.text`)}</Text>

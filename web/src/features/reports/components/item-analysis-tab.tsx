@@ -166,7 +166,7 @@ function TasksTable({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: numbe
     task.rasch ? `${num(task.rasch.infit, lang, 2)} / ${num(task.rasch.outfit, lang, 2)}` : DASH;
   return (
     <Stack gap="sm" component="section">
-      <Title order={3} size="h4">
+      <Title order={2} size="h4">
         {t('reports.item.tasks')}
       </Title>
       <Table.ScrollContainer minWidth={1100} type="native">
@@ -394,7 +394,7 @@ function Variants({ data }: { data: ItemAnalysis }) {
 
   return (
     <Stack gap="md" component="section">
-      <Title order={3} size="h4">
+      <Title order={2} size="h4">
         {t('reports.item.variants')}
       </Title>
       <Table.ScrollContainer minWidth={640}>
@@ -495,7 +495,7 @@ function TaskDetail({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: numbe
   return (
     <Stack gap="sm" component="section" data-testid="items-detail">
       <Group align="flex-end" gap="md">
-        <Title order={3} size="h4">
+        <Title order={2} size="h4">
           {t('reports.item.detail')}
         </Title>
         <Select

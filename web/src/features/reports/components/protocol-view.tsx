@@ -73,7 +73,7 @@ function ProtocolPreview({ data }: { data: ReportProtocol }) {
             component="section"
             data-testid="protocol-sitting"
           >
-            <Title order={3} size="h4">
+            <Title order={2} size="h4">
               {t('reports.protocol.sitting', {
                 name: sitting.subjectTestName,
                 date: plainDate(sitting.testDate),
