@@ -34,3 +34,5 @@ export const MARK_COLORS: Record<string, string> = {
   '5': 'teal.7',
 };
 export const markColor = (mark: string) => MARK_COLORS[mark] ?? 'gray.5';
+/** The mark's colour for text: the theme's text shade of it, which reads at 4.5:1 (bars need only 3:1). */
+export const markTextColor = (mark: string) => `var(--mantine-color-${markColor(mark).split('.')[0]}-text)`;
