@@ -4,13 +4,16 @@ import {
   createTheme,
   darken,
   DEFAULT_THEME,
+  defaultVariantColorsResolver,
   Drawer,
   luminance,
   Modal,
   Notification,
   Pagination,
   type CSSVariablesResolver,
+  parseThemeColor,
   type MantineColorsTuple,
+  type VariantColorsResolver,
 } from '@mantine/core';
 import type { TFunction } from 'i18next';
 
@@ -65,7 +68,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
     '--mantine-color-placeholder': withContrast(gray[6], SURFACES),
   };
   for (const [name, shades] of Object.entries(theme.colors)) {
-    if (name === 'dark' || name === 'gray' || !shades) continue;
+    if (name === 'dark' || !shades) continue;
     const filled = withContrast(shades[PRIMARY_SHADE]!, [WHITE]);
     const text = withContrast(shades[PRIMARY_SHADE]!, SURFACES);
     light[`--mantine-color-${name}-filled`] = filled;
@@ -75,6 +78,28 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
     light[`--mantine-color-${name}-light-color`] = withContrast(shades[9]!, [shades[1]!, shades[2]!]);
   }
   return { variables: {}, light, dark: {} };
+};
+
+/**
+ * A subtle or outline button given an explicit shade (`color="gray.8"`) draws its text in that
+ * shade capped at 6 by Mantine — too light for most colours; it is darkened to 4.5:1 here.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+  if (
+    (input.variant === 'subtle' || input.variant === 'outline') &&
+    parsed.isThemeColor &&
+    parsed.shade !== undefined
+  ) {
+    const text = withContrast(input.theme.colors[parsed.color]![Math.min(parsed.shade, 6)]!, SURFACES);
+    return {
+      ...colors,
+      color: text,
+      border: input.variant === 'outline' ? `1px solid ${text}` : colors.border,
+    };
+  }
+  return colors;
 };
 
 const baseTheme = createTheme({
@@ -88,6 +113,7 @@ const baseTheme = createTheme({
   cursorType: 'pointer',
   focusRing: 'auto',
   respectReducedMotion: true,
+  variantColorResolver,
   components: {
     // A badge says a status: it shows its whole label, wrapping in a narrow column, never «Выполн…».
     Badge: Badge.extend({
@@ -129,6 +155,10 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       ...baseTheme.components,
       Modal: Modal.extend({ defaultProps: { closeButtonProps: close } }),
       Drawer: Drawer.extend({ defaultProps: { closeButtonProps: close } }),
+      // A dialog's title bar is a <header>, which axe takes for a second banner of the page
+      // (landmark-unique); the dialog names itself by its title already.
+      ModalHeader: { defaultProps: { component: 'div' } },
+      DrawerHeader: { defaultProps: { component: 'div' } },
       Notification: Notification.extend({ defaultProps: { closeButtonProps: close } }),
       Alert: Alert.extend({ defaultProps: { closeButtonLabel: close['aria-label'] } }),
       Pagination: Pagination.extend({
