@@ -79,6 +79,7 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   EXAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  JOBS_QUICK_LANES: z.coerce.number().int().min(0).max(32).default(3),
   PROCTORING_URL: optionalUrl(['http://', 'https://']),
   PROCTORING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PROCTORING_PROVIDER: z
@@ -153,6 +154,8 @@ export interface Config {
   sweepIntervalMs: number;
   /** How often this instance looks for queue items; 0 = never (tests drive the runner). */
   jobsPollIntervalMs: number;
+  /** Extra job lanes that run only quick jobs (one work's scoring) side by side. */
+  jobsQuickLanes: number;
   /** Online proctoring service (signed tokens, session URL); undefined when not configured. */
   proctoring: { url: string; secret: string; provider: string } | undefined;
   /** The upstream Attesta instance results are pushed to (importResultToAttesta); undefined: off. */
@@ -262,6 +265,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webDist: env.WEB_DIST,
     sweepIntervalMs: env.EXAM_SWEEP_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     jobsPollIntervalMs: env.JOBS_POLL_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000),
+    jobsQuickLanes: env.JOBS_QUICK_LANES,
     proctoring:
       env.PROCTORING_URL && env.PROCTORING_SECRET
         ? { url: env.PROCTORING_URL, secret: env.PROCTORING_SECRET, provider: env.PROCTORING_PROVIDER }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueItems } from '../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../test/helpers.js';
 import { enqueue } from './queue.js';
-import { registerJobHandler } from './runner.js';
+import { JobRunner, registerJobHandler } from './runner.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,5 +35,53 @@ describe('jobs plugin', () => {
     await new Promise((r) => setTimeout(r, 200));
     const [row] = await t.app.ctx.db.select().from(queueItems).where(eq(queueItems.id, item.id));
     expect(row!.status).toBe('queued');
+  });
+
+  it('runs quick jobs side by side in its quick lanes while a long job holds the main lane', async () => {
+    // The app's own runner was stopped by the test above: this one is alone on the queue.
+    let releaseSlow!: () => void;
+    const slowGate = new Promise<void>((r) => (releaseSlow = r));
+    let active = 0;
+    let most = 0;
+    registerJobHandler('test.slow', async () => {
+      await slowGate;
+      return { result: { slow: true } };
+    });
+    registerJobHandler(
+      'test.quick',
+      async () => {
+        most = Math.max(most, ++active);
+        await new Promise((r) => setTimeout(r, 60));
+        active--;
+        return { result: { quick: true } };
+      },
+      { quick: true },
+    );
+    const db = t.app.ctx.db;
+    const slow = (await enqueue(db, { type: 'test.slow', payload: {} })).item.id;
+    const quick: number[] = [];
+    for (let n = 0; n < 9; n++)
+      quick.push((await enqueue(db, { type: 'test.quick', payload: { n } })).item.id);
+
+    const runner = new JobRunner(db, t.app.log);
+    runner.start(10, 3);
+    try {
+      const statusOf = async (id: number) =>
+        (await db.select().from(queueItems).where(eq(queueItems.id, id)))[0]!.status;
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && (await Promise.all(quick.map(statusOf))).some((s) => s !== 'done'))
+        await new Promise((r) => setTimeout(r, 20));
+      // Every quick job ran while the long one still ran, three at a time.
+      expect(await Promise.all(quick.map(statusOf))).toEqual(Array(9).fill('done'));
+      expect(await statusOf(slow)).toBe('running');
+      expect(most).toBe(3);
+      releaseSlow();
+      while (Date.now() < deadline && (await statusOf(slow)) !== 'done')
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await statusOf(slow)).toBe('done');
+    } finally {
+      releaseSlow();
+      await runner.stop();
+    }
   });
 });

@@ -75,10 +75,23 @@ export class JobLockLost extends Error {
 }
 
 const registry = new Map<string, JobHandler>();
+/** Types whose jobs are short (one work's scoring): the runner's quick lanes run only these. */
+const quickTypes = new Set<string>();
 
-/** Adds (or replaces) the handler of a job type. Call at module load or plugin registration. */
-export function registerJobHandler(type: string, handler: JobHandler): void {
+/**
+ * Adds (or replaces) the handler of a job type. Call at module load or plugin registration.
+ * `quick`: each job is short and light (it scores one work), so besides the main lane the
+ * runner's quick lanes may run them side by side — 5,000 works finished at once are scored in
+ * seconds, while long jobs (reports, imports) still run one at a time per instance.
+ */
+export function registerJobHandler(
+  type: string,
+  handler: JobHandler,
+  options: { quick?: boolean } = {},
+): void {
   registry.set(type, handler);
+  if (options.quick) quickTypes.add(type);
+  else quickTypes.delete(type);
 }
 
 export interface JobRunnerOptions {
@@ -97,9 +110,9 @@ export class JobRunner {
   private readonly recoverEveryMs: number;
   private readonly staleLockMs: number;
   private lastRecovery = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = true;
-  private current: Promise<unknown> | null = null;
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
@@ -116,7 +129,7 @@ export class JobRunner {
    * Claims one due item and runs it to its end (done, retry scheduled, or failed). Returns the
    * item as it is afterwards, or null when nothing was due.
    */
-  async runOnce(): Promise<QueueItemRow | null> {
+  async runOnce(lane: 'main' | 'quick' = 'main'): Promise<QueueItemRow | null> {
     if (Date.now() - this.lastRecovery >= this.recoverEveryMs) {
       this.lastRecovery = Date.now();
       const recovered = await this.db.transaction(async (tx) => {
@@ -128,7 +141,8 @@ export class JobRunner {
       });
       if (recovered.length) this.log.warn({ ids: recovered }, 'released stale queue items');
     }
-    const item = await queue.claim(this.db, this.workerId, [...this.handlers.keys()]);
+    const types = [...this.handlers.keys()].filter((type) => lane === 'main' || quickTypes.has(type));
+    const item = await queue.claim(this.db, this.workerId, types);
     if (!item) return null;
     await this.execute(item);
     return queue.findQueueItem(this.db, item.id);
@@ -203,38 +217,50 @@ export class JobRunner {
     }
   }
 
-  /** Polls every `intervalMs` (at once again after a job ran, so a backlog drains quickly). */
-  start(intervalMs: number): void {
+  /**
+   * Polls every `intervalMs` (at once again after a job ran, so a backlog drains quickly): one main
+   * lane runs any job; `quickLanes` more run only quick jobs (registerJobHandler's `quick`), each
+   * claiming its own item, so a backlog of scoring drains several at a time and never waits
+   * behind a long report.
+   */
+  start(intervalMs: number, quickLanes = 0): void {
     if (!this.stopped) return;
     this.stopped = false;
-    const tick = async () => {
-      this.timer = null;
-      if (this.stopped) return;
-      let ran = false;
-      try {
-        const run = this.runOnce();
-        this.current = run;
-        ran = (await run) !== null;
-      } catch (err) {
-        this.log.warn({ err }, 'job poll failed');
-      } finally {
-        this.current = null;
-      }
-      if (!this.stopped) {
-        this.timer = setTimeout(() => void tick(), ran ? 0 : intervalMs);
-        this.timer.unref();
-      }
+    const lane = (kind: 'main' | 'quick') => {
+      const tick = async () => {
+        if (this.stopped) return;
+        let ran = false;
+        const run = this.runOnce(kind);
+        this.running.add(run);
+        try {
+          ran = (await run) !== null;
+        } catch (err) {
+          this.log.warn({ err }, 'job poll failed');
+        } finally {
+          this.running.delete(run);
+        }
+        if (!this.stopped) this.timers.add(later(ran ? 0 : intervalMs));
+      };
+      const later = (ms: number) => {
+        const timer: NodeJS.Timeout = setTimeout(() => {
+          this.timers.delete(timer);
+          void tick();
+        }, ms);
+        timer.unref();
+        return timer;
+      };
+      this.timers.add(later(intervalMs));
     };
-    this.timer = setTimeout(() => void tick(), intervalMs);
-    this.timer.unref();
+    lane('main');
+    for (let i = 0; i < quickLanes; i++) lane('quick');
   }
 
-  /** Stops polling and waits for the job in hand to end. */
+  /** Stops polling and waits for the jobs in hand to end. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.current?.catch(() => undefined);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.all([...this.running].map((run) => run.catch(() => undefined)));
   }
 }
 
@@ -247,7 +273,8 @@ declare module 'fastify' {
 
 /**
  * The job runner of this server instance, polling every config.jobsPollIntervalMs
- * (JOBS_POLL_INTERVAL_MS, default 1 s; 0 = off, the default in tests, which call app.jobs.runOnce()).
+ * (JOBS_POLL_INTERVAL_MS, default 1 s; 0 = off, the default in tests, which call app.jobs.runOnce()),
+ * with config.jobsQuickLanes (JOBS_QUICK_LANES, default 3) more lanes for quick jobs.
  */
 export const jobsPlugin = fp(
   async (app) => {
@@ -255,7 +282,8 @@ export const jobsPlugin = fp(
     app.decorate('jobs', runner);
     const intervalMs = app.ctx.config.jobsPollIntervalMs;
     app.addHook('onReady', async () => {
-      if (Number.isFinite(intervalMs) && intervalMs > 0) runner.start(intervalMs);
+      if (Number.isFinite(intervalMs) && intervalMs > 0)
+        runner.start(intervalMs, app.ctx.config.jobsQuickLanes);
     });
     app.addHook('onClose', async () => runner.stop());
   },

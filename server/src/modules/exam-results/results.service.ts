@@ -531,7 +531,7 @@ const onExpertFinal = (e: DomainEvents['expertFinal']) =>
  * (idempotent).
  */
 export function registerResultJobs(): void {
-  registerJobHandler(RESULT_JOB, runScoringJob);
+  registerJobHandler(RESULT_JOB, runScoringJob, { quick: true });
   registerJobHandler(REGRADE_JOB, runRegradeJob);
   subscribe('worksFinished', onWorksFinished);
   subscribe('expertFinal', onExpertFinal);
