@@ -73,6 +73,36 @@ describe('admin work place', { timeout: 20_000 }, () => {
     expect(within(nav).getByRole('link', { name: 'Очередь заданий' })).toBeInTheDocument();
   });
 
+  it('admin tables show names, not database ids', async () => {
+    server({
+      'POST /api/user/list': () =>
+        json(200, {
+          items: [
+            {
+              id: 987654,
+              login: 'ivanov',
+              surname: 'Иванов',
+              name: 'Иван',
+              patronymic: null,
+              displayName: 'Иванов Иван',
+              email: null,
+              roles: ['coordinator'],
+              schoolId: null,
+              schoolName: null,
+              isBlocked: false,
+              createdAt: '2026-01-01T00:00:00.000Z',
+            },
+          ],
+          total: 1,
+        }),
+    });
+    renderApp('/admin/users');
+    const table = await screen.findByTestId('users-table');
+    expect(await within(table).findByText('ivanov')).toBeInTheDocument();
+    expect(within(table).queryByRole('columnheader', { name: /^ID/ })).toBeNull();
+    expect(table).not.toHaveTextContent('987654');
+  });
+
   it('pages, filters and sorts the user list on the server', async () => {
     const api = server();
     renderApp('/admin/users');
@@ -248,9 +278,9 @@ describe('admin work place', { timeout: 20_000 }, () => {
           answerType: 'short_text',
           html: '<p>Сколько будет 2+2?</p><script>alert(1)</script>',
           content: {},
-          reference: { value: '4' },
-          scoring: {},
-          criteria: null,
+          reference: { accepted: ['4', 'четыре'] },
+          scoring: { method: 'all_or_nothing', caseSensitive: false },
+          criteria: [{ code: 'К1', text: 'Верный ответ', maxScore: 1 }],
           solutionHtml: null,
           maxScore: 1,
           files: [],
@@ -267,7 +297,13 @@ describe('admin work place', { timeout: 20_000 }, () => {
     expect(within(view).getByTestId('task-answer-type')).toHaveTextContent('Краткий ответ');
     expect(view).not.toHaveTextContent('short_text');
     expect(view.querySelector('script')).toBeNull();
-    expect(within(view).getByTestId('task-reference')).toHaveTextContent('"4"');
+    // The key, the rule and the rubric in words, not the stored JSON.
+    expect(within(view).getByTestId('task-reference')).toHaveTextContent('Принимаемые ответы: 4, четыре');
+    expect(within(view).getByTestId('task-scoring')).toHaveTextContent(
+      'Способ оценивания: всё или ничегоУчитывать регистр: нет',
+    );
+    expect(within(view).getByTestId('task-criteria')).toHaveTextContent('Код: К1');
+    expect(view).not.toHaveTextContent(/[{}"]|all_or_nothing|caseSensitive/);
     expect(within(view).getByText(/Сложение/)).toBeInTheDocument();
     expect(api.callsTo('GET /api/task/11/1')[0]!.url).toContain('withClassifiers=true');
   });

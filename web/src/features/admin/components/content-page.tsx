@@ -51,7 +51,6 @@ function SearchedList<T extends { id: number }, F extends string>(
 function SubjectsTab() {
   const t = useAdminT();
   const columns: Column<SubjectListItem, SubjectSortField>[] = [
-    { key: 'id', header: 'ID', render: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
     { key: 'name', header: t('content.name'), render: (r) => r.name, csv: (r) => r.name, sortField: 'name' },
     {
       key: 'code',
@@ -85,7 +84,6 @@ function SubjectTestsTab() {
   const [pauses, setPauses] = useState<SubjectTestListItem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const columns: Column<SubjectTestListItem, SubjectTestSortField>[] = [
-    { key: 'id', header: 'ID', render: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
     { key: 'name', header: t('content.name'), render: (r) => r.name, csv: (r) => r.name, sortField: 'name' },
     {
       key: 'subject',
@@ -171,7 +169,6 @@ function VariantsTab() {
   const [filter, setFilter] = useFilter<{ search?: string; incomplete?: boolean }>({});
   const [task, setTask] = useState<{ variant: VariantListItem; position: number } | null>(null);
   const columns: Column<VariantListItem, VariantSortField>[] = [
-    { key: 'id', header: 'ID', render: (r) => r.id, csv: (r) => r.id, sortField: 'id' },
     {
       key: 'test',
       header: t('content.subjectTest'),

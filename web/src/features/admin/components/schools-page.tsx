@@ -35,7 +35,6 @@ export function SchoolsPage() {
     >;
 
   const columns: Column<AdminSchool, AdminSchoolSortField>[] = [
-    { key: 'id', header: t('org.id'), render: (s) => s.id, csv: (s) => s.id, sortField: 'id' },
     {
       key: 'name',
       header: t('org.name'),

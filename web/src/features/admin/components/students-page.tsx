@@ -54,7 +54,6 @@ export function StudentsPage() {
   });
 
   const columns: Column<AdminStudent, AdminStudentSortField>[] = [
-    { key: 'id', header: t('org.id'), render: (s) => s.id, csv: (s) => s.id, sortField: 'id' },
     { key: 'name', header: t('students.fullName'), render: fullName, csv: fullName, sortField: 'surname' },
     {
       key: 'birthDate',

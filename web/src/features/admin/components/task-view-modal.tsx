@@ -1,12 +1,11 @@
-import { Alert, Badge, Code, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useAnswerTypeLabel } from '../../../components/answers/answer-type-labels';
 import { SafeHtml } from '../../../components/ui/safe-html';
 import { adminKeys, getStaffTask } from '../api/admin-api';
 import { useAdminT } from '../i18n';
+import { TaskKeyWords } from './task-key-words';
 import { describeApiError } from '../../../lib/form-errors';
-
-const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** A task of a variant as staff see it: text (sanitized), key, scoring, rubric, solution, classifiers. */
 export function TaskViewModal({
@@ -60,9 +59,7 @@ export function TaskViewModal({
             {t('content.reference')}
           </Title>
           {hasReference ? (
-            <Code block data-testid="task-reference">
-              {pretty(data.reference)}
-            </Code>
+            <TaskKeyWords value={data.reference} testId="task-reference" />
           ) : (
             <Alert color="orange">{t('content.noReference')}</Alert>
           )}
@@ -71,7 +68,7 @@ export function TaskViewModal({
               <Title order={3} size="h4">
                 {t('content.scoring')}
               </Title>
-              <Code block>{pretty(data.scoring)}</Code>
+              <TaskKeyWords value={data.scoring} testId="task-scoring" />
             </>
           )}
           {data.criteria && data.criteria.length > 0 && (
@@ -79,7 +76,7 @@ export function TaskViewModal({
               <Title order={3} size="h4">
                 {t('content.criteria')}
               </Title>
-              <Code block>{pretty(data.criteria)}</Code>
+              <TaskKeyWords value={data.criteria} testId="task-criteria" />
             </>
           )}
           {data.solutionHtml && (

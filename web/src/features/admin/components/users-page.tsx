@@ -47,7 +47,6 @@ export function UsersPage() {
   });
 
   const columns: Column<UserListItem, UserSortField>[] = [
-    { key: 'id', header: t('users.id'), render: (u) => u.id, csv: (u) => u.id, sortField: 'id' },
     {
       key: 'login',
       header: t('users.login'),
