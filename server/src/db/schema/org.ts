@@ -24,6 +24,20 @@ export const oo = pgTable('oo', {
   createdAt: created(),
 });
 
+/**
+ * An area (район, округ) of the region: the territory a supervision authority (ugnik) user
+ * watches; schools lie in one (docs/ugnik.md).
+ */
+export const areas = pgTable(
+  'areas',
+  {
+    id: serial().primaryKey(),
+    name: text().notNull(),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex().on(t.name)],
+);
+
 export const schools = pgTable(
   'schools',
   {
@@ -34,9 +48,11 @@ export const schools = pgTable(
     name: text().notNull(),
     shortName: text(),
     code: text(),
+    /** The area the school lies in; null: none set yet. */
+    areaId: integer().references(() => areas.id),
     createdAt: created(),
   },
-  (t) => [index().on(t.ooId), uniqueIndex().on(t.code)],
+  (t) => [index().on(t.ooId), uniqueIndex().on(t.code), index().on(t.areaId)],
 );
 
 export const buildings = pgTable(

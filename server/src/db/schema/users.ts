@@ -15,7 +15,7 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { buildings, classes, oo, schools, students, workers } from './org.js';
+import { areas, buildings, classes, oo, schools, students, workers } from './org.js';
 import { created } from './types.js';
 
 /** Role catalogue; the codes are those of the contract's ROLES. */
@@ -41,6 +41,8 @@ export const users = pgTable(
     /** Scope anchors: a coordinator/organizator belongs to a school, ugnik may be bound to an oo. */
     schoolId: integer().references(() => schools.id),
     ooId: integer().references(() => oo.id),
+    /** An ugnik user's area: it watches the school diagnostics of the schools there (docs/ugnik.md). */
+    areaId: integer().references(() => areas.id),
     studentId: integer().references(() => students.id),
     workerId: integer().references(() => workers.id),
     /** Free-form profile (guest parallel, expert subjects...). */
