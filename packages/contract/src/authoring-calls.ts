@@ -126,6 +126,10 @@ export const subjectTestBodySchema = z
         'open to guests at any time with the result at once (docs/open-tests.md); only a test whose every ' +
           'task is scored automatically (400 `open_test_needs_auto_scoring`); absent: unchanged',
       ),
+    allowCalculator: z
+      .boolean()
+      .optional()
+      .describe('the runner offers a basic calculator (+ − × ÷) on its tasks; absent: unchanged (new: off)'),
   })
   .meta({ id: 'SubjectTestBody' });
 export type SubjectTestBody = z.output<typeof subjectTestBodySchema>;
@@ -150,6 +154,7 @@ export const authoringSubjectTestSchema = z
     specificationId: z.number().int().nullable(),
     sourceId: z.string().nullable(),
     isOpen: z.boolean().describe('open to guests (docs/open-tests.md)'),
+    allowCalculator: z.boolean().describe('the runner offers a basic calculator'),
     variantCount: z.number().int().describe('current (not superseded) variants'),
     createdAt: instant,
     updatedAt: instant.nullable(),

@@ -31,6 +31,7 @@ export const subjectTestSummarySchema = z
     description: z.string().nullable(),
     taskCount: z.number().int().nullable(),
     allowBlank: z.boolean(),
+    allowCalculator: z.boolean().describe("the runner offers a basic calculator on this test's tasks"),
     testGroupId: z.number().int().nullable(),
     hasQuiz: z.boolean(),
   })

@@ -208,6 +208,7 @@ export function toSubjectTest(view: SubjectTestView): AuthoringSubjectTest {
     specificationId: t.specificationId,
     sourceId: t.sourceId,
     isOpen: t.isOpen,
+    allowCalculator: t.allowCalculator,
     variantCount: view.variantCount,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt?.toISOString() ?? null,
@@ -267,6 +268,7 @@ function testValues(body: SubjectTestBody) {
       : {}),
     ...(body.specificationId !== undefined ? { specificationId: body.specificationId } : {}),
     ...(body.isOpen !== undefined ? { isOpen: body.isOpen } : {}),
+    ...(body.allowCalculator !== undefined ? { allowCalculator: body.allowCalculator } : {}),
   };
 }
 

@@ -30,6 +30,7 @@ const summaryColumns = {
   description: subjectTests.description,
   taskCount,
   allowBlank: subjectTests.allowBlank,
+  allowCalculator: subjectTests.allowCalculator,
   testGroupId: subjectTests.testGroupId,
   hasQuiz: sql<boolean>`${subjectTests.quizId} is not null`,
 };

@@ -79,6 +79,7 @@ describe('subject test summary and texts', () => {
       description: '<p>Описание<img src="x" /></p>',
       taskCount: 10,
       allowBlank: true,
+      allowCalculator: false,
       testGroupId: groupId,
       hasQuiz: false,
     });

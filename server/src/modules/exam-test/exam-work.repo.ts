@@ -145,6 +145,7 @@ export async function findSubjectTest(db: DbOrTx, id: number) {
       durationMinutes: subjectTests.durationMinutes,
       description: subjectTests.description,
       allowBlank: subjectTests.allowBlank,
+      allowCalculator: subjectTests.allowCalculator,
       testGroupId: subjectTests.testGroupId,
       quizId: subjectTests.quizId,
       instructionHtml: subjectTests.instructionHtml,

@@ -127,6 +127,7 @@ export async function subjectTestSummary(db: Db, subjectTestId: number): Promise
     description: st.description,
     taskCount: await cachedTaskCount(db, st.id),
     allowBlank: st.allowBlank,
+    allowCalculator: st.allowCalculator,
     testGroupId: st.testGroupId,
     hasQuiz: st.quizId !== null,
   };

@@ -117,6 +117,7 @@ describe('subject tests', { timeout: 30_000 }, () => {
       testGroupId: 5,
       specificationId: null,
       isOpen: false,
+      allowCalculator: false,
       description: null,
       procedureHtml: null,
       // As written in the html view: the server sanitises what it stores, the preview what it shows.

@@ -54,6 +54,7 @@ export function currentTest(
       description: null,
       taskCount: 3,
       allowBlank: false,
+      allowCalculator: false,
       testGroupId: null,
       hasQuiz: false,
     },

@@ -167,6 +167,7 @@ describe('the runner of a guest', () => {
             description: null,
             taskCount: 2,
             allowBlank: false,
+            allowCalculator: false,
             testGroupId: null,
             hasQuiz: false,
           },

@@ -26,6 +26,7 @@ function currentTest(published: boolean) {
       description: null,
       taskCount: 2,
       allowBlank: false,
+      allowCalculator: false,
       testGroupId: null,
       hasQuiz: false,
     },

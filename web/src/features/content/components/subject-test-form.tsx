@@ -59,6 +59,7 @@ function initialValues(test: AuthoringSubjectTest | null, subjectId: number | nu
     testGroupId: test?.testGroupId ?? (null as number | null),
     specificationId: test?.specificationId ?? (null as number | null),
     isOpen: test?.isOpen ?? false,
+    allowCalculator: test?.allowCalculator ?? false,
     description: test?.description ?? '',
     procedureHtml: test?.procedureHtml ?? '',
     instructionHtml: test?.instructionHtml ?? '',
@@ -112,6 +113,7 @@ export function SubjectTestForm({
         testGroupId: values.testGroupId,
         specificationId: values.specificationId,
         isOpen: values.isOpen,
+        allowCalculator: values.allowCalculator,
         description: orNull(values.description),
         procedureHtml: orNull(values.procedureHtml),
         instructionHtml: orNull(values.instructionHtml),
@@ -213,6 +215,13 @@ export function SubjectTestForm({
           onChange={(event) => set('isOpen', event.currentTarget.checked)}
           error={form.fieldErrors.isOpen}
           data-testid="test-is-open"
+        />
+        <Switch
+          label={t('form.allowCalculator')}
+          description={t('form.allowCalculatorHint')}
+          checked={values.allowCalculator}
+          onChange={(event) => set('allowCalculator', event.currentTarget.checked)}
+          data-testid="test-allow-calculator"
         />
         <Textarea label={t('form.description')} rows={3} resize="vertical" {...form.text('description')} />
         <HtmlField

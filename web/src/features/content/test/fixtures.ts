@@ -58,6 +58,7 @@ export const subjectTest = (id: number, extra = {}) => ({
   specificationId: null as number | null,
   sourceId: null,
   isOpen: false,
+  allowCalculator: false,
   variantCount: 1,
   createdAt: at,
   updatedAt: null as string | null,
