@@ -133,6 +133,7 @@ export const en: Messages = {
       lineReader: 'Reading ruler',
       readAloud: 'Read the task aloud',
       stopReading: 'Stop reading',
+      zoom: 'Task zoom (magnifier)',
     },
     loading: 'Opening the work…',
     loadFailed: 'The work could not be opened',
@@ -197,6 +198,25 @@ export const en: Messages = {
       warning_many: '{{count}} minutes left',
       warning_other: '{{count}} minutes left',
       warningExact: '{{time}} left',
+    },
+    highlighter: {
+      mark: 'Highlight',
+      clear: 'Remove highlights',
+      selectFirst:
+        'Select text of the task first, then press «Highlight». A click on a highlight removes it.',
+    },
+    calculator: {
+      button: 'Calculator',
+      display: 'Result',
+      plus: 'plus',
+      minus: 'minus',
+      multiply: 'times',
+      divide: 'divided by',
+      point: 'decimal point',
+      equals: 'equals',
+      back: 'Delete',
+      clear: 'Clear',
+      error: 'Error',
     },
     restBreak: {
       button: 'Break',

@@ -137,6 +137,7 @@ export const ru = {
       lineReader: 'Линейка для чтения',
       readAloud: 'Прочитать задание вслух',
       stopReading: 'Остановить чтение',
+      zoom: 'Масштаб заданий (лупа)',
     },
     loading: 'Открываем работу…',
     loadFailed: 'Не удалось открыть работу',
@@ -201,6 +202,25 @@ export const ru = {
       warning_many: 'До конца работы осталось {{count}} минут',
       warning_other: 'До конца работы осталось {{count}} минуты',
       warningExact: 'До конца работы осталось {{time}}',
+    },
+    highlighter: {
+      mark: 'Выделить',
+      clear: 'Снять выделения',
+      selectFirst:
+        'Сначала выделите мышью текст задания, затем нажмите «Выделить». Щелчок по выделению снимает его.',
+    },
+    calculator: {
+      button: 'Калькулятор',
+      display: 'Результат',
+      plus: 'плюс',
+      minus: 'минус',
+      multiply: 'умножить',
+      divide: 'разделить',
+      point: 'запятая',
+      equals: 'равно',
+      back: 'Стереть',
+      clear: 'Сброс',
+      error: 'Ошибка',
     },
     restBreak: {
       button: 'Перерыв',

@@ -6,7 +6,13 @@ import { ACCOMMODATION_THEMES, type AccommodationTheme } from '@attesta/contract
 import { Button, Popover, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TEXT_SIZES, type ReaderSettings, type TextSize } from '../lib/reader-settings';
+import {
+  TEXT_SIZES,
+  ZOOM_LEVELS,
+  type ReaderSettings,
+  type TextSize,
+  type ZoomLevel,
+} from '../lib/reader-settings';
 
 const SIZE_LABEL = {
   normal: 'runner.reader.sizeNormal',
@@ -28,6 +34,7 @@ export function ReaderTools({ settings, onChange }: ReaderToolsProps) {
   const { t } = useTranslation();
   const sizeId = useId();
   const themeId = useId();
+  const zoomId = useId();
   return (
     <Popover position="bottom-end" shadow="md" width={300} trapFocus withinPortal>
       <Popover.Target>
@@ -46,6 +53,17 @@ export function ReaderTools({ settings, onChange }: ReaderToolsProps) {
             onChange={(v) => onChange({ textSize: v as TextSize })}
             data={TEXT_SIZES.map((s) => ({ value: s, label: t(SIZE_LABEL[s]) }))}
             data-testid="reader-text-size"
+          />
+          <Text size="sm" fw={500} id={zoomId}>
+            {t('runner.reader.zoom')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby={zoomId}
+            size="xs"
+            value={String(settings.zoom)}
+            onChange={(v) => onChange({ zoom: Number(v) as ZoomLevel })}
+            data={ZOOM_LEVELS.map((z) => ({ value: String(z), label: `${z} %` }))}
+            data-testid="reader-zoom"
           />
           <Text size="sm" fw={500} id={themeId}>
             {t('runner.reader.contrast')}

@@ -55,6 +55,8 @@ const pauseState = (id: number, over: Record<string, unknown> = {}) => ({
   byStaff: false,
   secondsLeft: 1500,
   allowance: { allowed: true, pausesLeft: 2, secondsLeft: 600 },
+  restBreak: false,
+  restBreakSecondsLeft: null,
   serverTime: new Date().toISOString(),
   ...over,
 });

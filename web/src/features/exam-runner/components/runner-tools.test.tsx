@@ -108,3 +108,74 @@ describe('rest breaks', () => {
     expect(screen.queryByTestId('rest-break')).toBeNull();
   });
 });
+
+describe('the calculator', () => {
+  it('is offered only where the test allows it, and works by buttons and keyboard', async () => {
+    const id = nextWorkId + 1;
+    const work = workState(id);
+    runningWork({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(200, {
+          ...currentTest(work),
+          subjectTest: { ...currentTest(work).subjectTest, allowCalculator: true },
+        }),
+    });
+    renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('calculator-open', {}, { timeout: 5000 }));
+    const calc = await screen.findByTestId('calculator');
+    await userEvent.click(within(calc).getByTestId('calc-7'));
+    // (jsdom has no layout: Mantine hides a popover whose target has no box, so no role queries.)
+    expect(within(calc).getByTestId('calc-*')).toHaveAttribute('aria-label', 'умножить');
+    await userEvent.click(within(calc).getByTestId('calc-*'));
+    await userEvent.click(within(calc).getByTestId('calc-6'));
+    await userEvent.click(within(calc).getByTestId('calc-='));
+    expect(within(calc).getByTestId('calculator-display')).toHaveTextContent('42');
+    // The keyboard: 1,5 + 2 =.
+    await userEvent.click(within(calc).getByTestId('calc-clear'));
+    await userEvent.keyboard('1,5+2=');
+    expect(within(calc).getByTestId('calculator-display')).toHaveTextContent('3,5');
+  });
+
+  it('is not offered where the test does not allow it', async () => {
+    runningWork();
+    renderApp('/participant/work');
+    expect(await screen.findByTestId('task-1', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByTestId('calculator-open')).toBeNull();
+  });
+});
+
+describe('the magnifier and the highlighter', () => {
+  it('the reading aids enlarge the task area up to 200 %', async () => {
+    runningWork();
+    renderApp('/participant/work');
+    await screen.findByTestId('task-1', {}, { timeout: 5000 });
+    expect(screen.getByTestId('runner')).toHaveAttribute('data-zoom', '100');
+    await userEvent.click(screen.getByTestId('reader-tools'));
+    await userEvent.click(await screen.findByRole('radio', { name: '150 %' }));
+    expect(screen.getByTestId('runner')).toHaveAttribute('data-zoom', '150');
+    expect(screen.getByTestId('runner').style.getPropertyValue('--runner-zoom')).toBe('1.5');
+  });
+
+  it('marks selected task text, keeps it for the task in this session, and removes it on a click', async () => {
+    const { id } = runningWork();
+    renderApp('/participant/work');
+    const task = await screen.findByTestId('task-1', {}, { timeout: 5000 });
+    const stem = task.querySelector('.task-html')!;
+    const text = stem.textContent!;
+    const range = document.createRange();
+    range.selectNodeContents(stem);
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+    await userEvent.click(screen.getByTestId('highlight-mark'));
+    const marks = () => stem.querySelectorAll('mark[data-highlight]');
+    expect(marks().length).toBeGreaterThan(0);
+    expect([...marks()].map((m) => m.textContent).join('')).toBe(text);
+    const key = `attesta.highlights.${id}:${variant.tasks[0]!.variantTaskId}`;
+    expect(JSON.parse(sessionStorage.getItem(key)!)).toEqual([{ start: 0, end: text.length }]);
+
+    await userEvent.click(marks()[0]!);
+    expect(marks()).toHaveLength(0);
+    expect(sessionStorage.getItem(key)).toBeNull();
+    expect(stem.textContent).toBe(text);
+  });
+});

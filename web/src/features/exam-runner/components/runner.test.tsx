@@ -226,6 +226,8 @@ describe('the runner', () => {
       byStaff: true,
       secondsLeft: 1200,
       allowance: { allowed: true, pausesLeft: 3, secondsLeft: 900 },
+      restBreak: false,
+      restBreakSecondsLeft: null,
       serverTime: new Date().toISOString(),
     };
     const { server } = runningWork(

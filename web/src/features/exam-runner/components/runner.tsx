@@ -6,7 +6,7 @@
 import type { CurrentParticipantTest, ExamWorkState, ParticipantVariant } from '@attesta/contract';
 import { Alert, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAppShell } from '../../../lib/device';
 import { logOff } from '../../../lib/logoff';
@@ -34,6 +34,8 @@ import { LeaveDialog, type LeaveKind } from './leave-dialog';
 import { LineReader } from './line-reader';
 import { PauseOverlay } from './pause-overlay';
 import { RestBreakButton } from './rest-break-button';
+import { HighlighterTool } from './highlighter-tool';
+import { CalculatorTool } from './calculator-tool';
 import { ReaderTools } from './reader-tools';
 import { RunnerBar } from './runner-bar';
 import { RunnerFrame } from './runner-frame';
@@ -198,6 +200,8 @@ export function Runner({
       className={['runner', readerClassNames(reader.settings)].filter(Boolean).join(' ')}
       data-testid="runner"
       data-text-size={reader.settings.textSize}
+      data-zoom={reader.settings.zoom}
+      style={{ '--runner-zoom': reader.settings.zoom / 100 } as CSSProperties}
     >
       {reader.settings.lineReader && <LineReader />}
       <VisuallyHidden aria-live="polite" data-testid="timer-announcement">
@@ -224,6 +228,8 @@ export function Runner({
               busy={pausing.busy && !paused}
               onStart={() => void pausing.pauseWork(true, true)}
             />
+            <HighlighterTool taskKey={nav.task ? `${work.id}:${nav.task.variantTaskId}` : null} />
+            {test.subjectTest.allowCalculator && <CalculatorTool />}
             {tools}
           </>
         }

@@ -11,10 +11,15 @@ export type TextSize = (typeof TEXT_SIZES)[number];
 /** The root font size of each text size: every rem of the page grows with it. */
 export const ROOT_FONT_SIZE: Record<TextSize, string> = { normal: '', large: '125%', larger: '150%' };
 
+/** The magnifier: how much the task area is enlarged, in per cent (docs/accommodations.md). */
+export const ZOOM_LEVELS = [100, 125, 150, 175, 200] as const;
+export type ZoomLevel = (typeof ZOOM_LEVELS)[number];
+
 export interface ReaderSettings {
   textSize: TextSize;
   theme: AccommodationTheme;
   lineReader: boolean;
+  zoom: ZoomLevel;
 }
 
 export function initialReaderSettings(profile: Accommodations | null | undefined): ReaderSettings {
@@ -22,6 +27,7 @@ export function initialReaderSettings(profile: Accommodations | null | undefined
     textSize: profile?.largeText ? 'large' : 'normal',
     theme: profile?.theme ?? 'default',
     lineReader: profile?.lineReader ?? false,
+    zoom: 100,
   };
 }
 
