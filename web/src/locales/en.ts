@@ -12,6 +12,7 @@ export const en: Messages = {
     menu: 'Menu',
     a11y: {
       close: 'Close',
+      actions: 'Actions',
       pagination: {
         first: 'First page',
         previous: 'Previous page',

@@ -16,6 +16,7 @@ export const ru = {
     menu: 'Меню',
     a11y: {
       close: 'Закрыть',
+      actions: 'Действия',
       pagination: {
         first: 'Первая страница',
         previous: 'Предыдущая страница',

@@ -13,6 +13,7 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import { apiClient, ApiError } from '../../lib/api-client';
+import { ActionsLabel } from '../ui/actions-header';
 import { LoadingButton } from '../ui/loading-button';
 import { toCsv, type CsvValue } from './csv';
 import { saveBlob } from './download';
@@ -205,6 +206,8 @@ function TableView<T, F extends string>({
                             {column.header}
                             {active ? (active.dir === 'asc' ? ' ▲' : ' ▼') : ''}
                           </UnstyledButton>
+                        ) : column.header === '' ? (
+                          <ActionsLabel />
                         ) : (
                           column.header
                         )}

@@ -30,6 +30,7 @@ import { FormModal } from '../../../components/ui/form-modal';
 import { apiKeyKeys, createApiKey, listApiKeys, revokeApiKey } from '../api/api-keys-api';
 import { useAdminT } from '../i18n';
 import { RemoteSelect } from './org-selects';
+import { ActionsTh } from '../../../components/ui/actions-header';
 
 /** «Ключи API»: the integration keys — list, create (the secret shown once), revoke. docs/integrations.md. */
 export function ApiKeysPage() {
@@ -66,7 +67,7 @@ export function ApiKeysPage() {
               <Table.Th>{t('apiKeys.createdAt')}</Table.Th>
               <Table.Th>{t('apiKeys.lastUsedAt')}</Table.Th>
               <Table.Th>{t('apiKeys.state')}</Table.Th>
-              <Table.Th />
+              <ActionsTh />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

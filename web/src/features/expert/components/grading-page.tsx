@@ -30,6 +30,7 @@ import { ANSWERS_ZIP_PATH, expertKeys, getAnswerDates, getNext, getQueue } from 
 import { expertBundle } from '../locales';
 import { describeApiError } from '../../../lib/form-errors';
 import { displayDate, GradingWorkspace } from './grading-workspace';
+import { ActionsTh } from '../../../components/ui/actions-header';
 
 function failureMessage(error: unknown, t: LooseT): string {
   if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
@@ -120,7 +121,7 @@ export function GradingPage() {
                   <Table.Th>{t('expert.grading.open')}</Table.Th>
                   <Table.Th>{t('expert.grading.graded')}</Table.Th>
                   <Table.Th>{t('expert.grading.thirdChecks')}</Table.Th>
-                  <Table.Th />
+                  <ActionsTh />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

@@ -33,6 +33,7 @@ import {
 } from '../api/feedback';
 import { useFeedbackT } from '../locales';
 import { FeedbackStatusBadge } from './status-badge';
+import { ActionsTh } from '../../../components/ui/actions-header';
 
 const PAGE_SIZE = 25;
 
@@ -234,7 +235,7 @@ export function FeedbackInboxPage() {
                 <Table.Th>{t('colSender')}</Table.Th>
                 <Table.Th>{t('colText')}</Table.Th>
                 <Table.Th>{t('colStatus')}</Table.Th>
-                <Table.Th />
+                <ActionsTh />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
