@@ -27,9 +27,21 @@ import type { BlankForm, BlankTask } from './blanks.service.js';
 
 const QR_SIZE = 24 * MM;
 const MARGINS = { top: 38 * MM, bottom: 16 * MM, left: 18 * MM, right: 15 * MM };
-const LABEL_WIDTH = 27 * MM;
-const CELL = 7 * MM;
-const LINE_STEP = 8 * MM;
+
+/**
+ * Sizes of the form. The large-print form (a participant whose accommodations profile has large
+ * text, docs/accommodations.md) has bigger type, cells and line spacing, so it takes more pages.
+ */
+interface Print {
+  /** The column of the task's number, left of its answer area. */
+  labelWidth: number;
+  cell: number;
+  lineStep: number;
+  /** Font sizes are multiplied by it. */
+  scale: number;
+}
+const REGULAR_PRINT: Print = { labelWidth: 27 * MM, cell: 7 * MM, lineStep: 8 * MM, scale: 1 };
+const LARGE_PRINT: Print = { labelWidth: 38 * MM, cell: 10 * MM, lineStep: 12 * MM, scale: 1.4 };
 /** Letters for options and matching rows; look-alikes of digits and each other (З, Й, Ъ, Ы, Ь, Ё) left out. */
 const LETTERS = 'АБВГДЕЖИКЛМНОПРСТУФХЦЧШЩЭЮ';
 
@@ -61,16 +73,30 @@ function plain(html: string, max = 160): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function small(doc: PdfDoc, text: string, x: number, y: number, width: number, draw: boolean): number {
-  doc.font('regular').fontSize(9);
+function small(
+  doc: PdfDoc,
+  p: Print,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  draw: boolean,
+): number {
+  doc.font('regular').fontSize(9 * p.scale);
   if (draw) doc.fillColor('#111111').text(text, x, y, { width, lineGap: 1 });
   return doc.heightOfString(text, { width, lineGap: 1 });
 }
 
 /** A row (or rows) of handwriting cells, `count` of them, wrapped to the width. */
-function cells(count: number, suffix?: string): Area {
+function cells(p: Print, count: number, suffix?: string): Area {
+  const CELL = p.cell;
   return (doc, box, draw) => {
-    const suffixWidth = suffix ? doc.font('regular').fontSize(10).widthOfString(suffix) + 6 : 0;
+    const suffixWidth = suffix
+      ? doc
+          .font('regular')
+          .fontSize(10 * p.scale)
+          .widthOfString(suffix) + 6
+      : 0;
     const perRow = Math.max(1, Math.floor((box.width - suffixWidth) / CELL));
     const rows = Math.ceil(count / perRow);
     if (draw) {
@@ -83,11 +109,16 @@ function cells(count: number, suffix?: string): Area {
         const lastRowCells = count - (rows - 1) * perRow;
         doc
           .font('regular')
-          .fontSize(10)
+          .fontSize(10 * p.scale)
           .fillColor('#111111')
-          .text(suffix, box.x + lastRowCells * CELL + 6, box.y + (rows - 1) * (CELL + 2) + CELL / 2 - 5, {
-            lineBreak: false,
-          });
+          .text(
+            suffix,
+            box.x + lastRowCells * CELL + 6,
+            box.y + (rows - 1) * (CELL + 2) + CELL / 2 - 5 * p.scale,
+            {
+              lineBreak: false,
+            },
+          );
       }
     }
     return rows * (CELL + 2) - 2;
@@ -95,21 +126,26 @@ function cells(count: number, suffix?: string): Area {
 }
 
 /** Labelled choices to circle: «А  option text». */
-function choices(labels: string[], texts: string[]): Area {
+function choices(p: Print, labels: string[], texts: string[]): Area {
+  const labelWidth = 20 * p.scale;
   return (doc, box, draw) => {
     let y = box.y;
     labels.forEach((label, i) => {
-      doc.font('bold').fontSize(11);
-      if (draw) doc.fillColor('#111111').text(label, box.x + 2, y, { width: 14, lineBreak: false });
-      const height = texts[i] ? small(doc, texts[i], box.x + 20, y + 1, box.width - 20, draw) : 0;
-      y += Math.max(14, height) + 3;
+      doc.font('bold').fontSize(11 * p.scale);
+      if (draw)
+        doc.fillColor('#111111').text(label, box.x + 2, y, { width: labelWidth - 6, lineBreak: false });
+      const height = texts[i]
+        ? small(doc, p, texts[i], box.x + labelWidth, y + 1, box.width - labelWidth, draw)
+        : 0;
+      y += Math.max(14 * p.scale, height) + 3;
     });
     return y - box.y - 3;
   };
 }
 
 /** Ruled lines for a written answer. */
-function ruled(count: number): Area {
+function ruled(p: Print, count: number): Area {
+  const LINE_STEP = p.lineStep;
   return (doc, box, draw) => {
     if (draw) {
       doc.lineWidth(0.5).strokeColor('#888888');
@@ -134,12 +170,13 @@ function stack(...areas: Area[]): Area {
   };
 }
 
-function note(text: string): Area {
-  return (doc, box, draw) => small(doc, text, box.x, box.y, box.width, draw);
+function note(p: Print, text: string): Area {
+  return (doc, box, draw) => small(doc, p, text, box.x, box.y, box.width, draw);
 }
 
 /** A table of letter headers with one empty cell under each (matching answers). */
-function letterGrid(letters: string[]): Area {
+function letterGrid(p: Print, letters: string[]): Area {
+  const CELL = p.cell;
   return (doc, box, draw) => {
     const perRow = Math.max(1, Math.floor(box.width / CELL));
     const rows = Math.ceil(letters.length / perRow);
@@ -156,9 +193,9 @@ function letterGrid(letters: string[]): Area {
           .stroke();
         doc
           .font('bold')
-          .fontSize(10)
+          .fontSize(10 * p.scale)
           .fillColor('#111111')
-          .text(letter, x, y + CELL / 2 - 5, { width: CELL, align: 'center', lineBreak: false });
+          .text(letter, x, y + CELL / 2 - 5 * p.scale, { width: CELL, align: 'center', lineBreak: false });
       });
     }
     return rows * (2 * CELL + 4) - 4;
@@ -173,7 +210,7 @@ function parse<T extends AnswerType>(type: T, content: Record<string, unknown>):
 }
 
 /** The hint and the answer area of a task, by its answer type. */
-function areaOf(task: BlankTask, registrationCode: string): AreaSpec {
+function areaOf(task: BlankTask, registrationCode: string, p: Print): AreaSpec {
   const { answerType: type, content } = task;
   switch (type) {
     case 'single_choice':
@@ -185,6 +222,7 @@ function areaOf(task: BlankTask, registrationCode: string): AreaSpec {
             ? 'Обведите букву одного верного ответа.'
             : 'Обведите буквы всех верных ответов.',
         area: choices(
+          p,
           options.map((_, i) => LETTERS[i] ?? String(i + 1)),
           options.map((o) => plain(o.html)),
         ),
@@ -194,21 +232,21 @@ function areaOf(task: BlankTask, registrationCode: string): AreaSpec {
       const length = parse(type, content)?.length;
       return {
         hint: 'Запишите цифры ответа в клеточки, по одной в каждой, без пробелов и запятых.',
-        area: cells(length ?? 12),
+        area: cells(p, length ?? 12),
       };
     }
     case 'short_text': {
       const maxLength = parse(type, content)?.maxLength ?? 20;
       return {
         hint: 'Запишите ответ в клеточки, по одному символу в каждой.',
-        area: cells(Math.min(maxLength, 24)),
+        area: cells(p, Math.min(maxLength, 24)),
       };
     }
     case 'number': {
       const unit = parse(type, content)?.unit;
       return {
         hint: 'Запишите число; знак «минус» и запятую — в отдельных клеточках.',
-        area: cells(12, unit),
+        area: cells(p, 12, unit),
       };
     }
     case 'ordering': {
@@ -217,10 +255,11 @@ function areaOf(task: BlankTask, registrationCode: string): AreaSpec {
         hint: 'Запишите номера элементов в нужном порядке, по одному в клеточке.',
         area: stack(
           choices(
+            p,
             numbersOf(items.length),
             items.map((i) => plain(i.html)),
           ),
-          cells(Math.max(items.length, 2)),
+          cells(p, Math.max(items.length, 2)),
         ),
       };
     }
@@ -233,14 +272,16 @@ function areaOf(task: BlankTask, registrationCode: string): AreaSpec {
         hint: 'Под каждой буквой запишите номер соответствующего ответа.',
         area: stack(
           choices(
+            p,
             letters,
             left.map((l) => plain(l.html)),
           ),
           choices(
+            p,
             numbersOf(right.length),
             right.map((r) => plain(r.html)),
           ),
-          letterGrid(letters),
+          letterGrid(p, letters),
         ),
       };
     }
@@ -250,13 +291,14 @@ function areaOf(task: BlankTask, registrationCode: string): AreaSpec {
         hint: 'Заполните пропуски: впишите ответ в клеточки или обведите букву выбранного варианта.',
         area: stack(
           ...blanks.flatMap((blank, i) => [
-            note(`Пропуск ${i + 1}`),
+            note(p, `Пропуск ${i + 1}`),
             blank.kind === 'choice'
               ? choices(
+                  p,
                   blank.options.map((_, j) => LETTERS[j] ?? String(j + 1)),
                   blank.options.map((o) => plain(o.text, 80)),
                 )
-              : cells(Math.min(blank.width ?? 16, 24)),
+              : cells(p, Math.min(blank.width ?? 16, 24)),
           ]),
         ),
       };
@@ -264,26 +306,27 @@ function areaOf(task: BlankTask, registrationCode: string): AreaSpec {
     case 'extended_text':
       return {
         hint: 'Запишите развёрнутый ответ разборчиво. Если места не хватит, продолжите на дополнительном листе.',
-        area: ruled(14),
+        area: ruled(p, 14),
       };
     case 'file':
       return {
         hint: 'Ответ выполняется на отдельном листе.',
         area: note(
+          p,
           `Прикрепите лист с ответом к бланку. На листе укажите регистрационный код ${registrationCode} ` +
             `и номер задания ${task.number}.`,
         ),
       };
     default:
-      return { hint: 'Запишите ответ в клеточки.', area: cells(16) };
+      return { hint: 'Запишите ответ в клеточки.', area: cells(p, 16) };
   }
 }
 
-function drawTask(doc: PdfDoc, task: BlankTask, registrationCode: string): void {
-  const { hint, area } = areaOf(task, registrationCode);
+function drawTask(doc: PdfDoc, task: BlankTask, registrationCode: string, p: Print): void {
+  const { hint, area } = areaOf(task, registrationCode, p);
   const left = doc.page.margins.left;
-  const box = { x: left + LABEL_WIDTH, width: contentWidth(doc) - LABEL_WIDTH };
-  doc.font('italic').fontSize(8.5);
+  const box = { x: left + p.labelWidth, width: contentWidth(doc) - p.labelWidth };
+  doc.font('italic').fontSize(8.5 * p.scale);
   const hintHeight = doc.heightOfString(hint, { width: box.width }) + 4;
   const height = hintHeight + area(doc, { ...box, y: 0 }, false) + 6 * MM;
   ensureSpace(doc, height);
@@ -297,12 +340,12 @@ function drawTask(doc: PdfDoc, task: BlankTask, registrationCode: string): void 
     .stroke();
   doc
     .font('bold')
-    .fontSize(10)
+    .fontSize(10 * p.scale)
     .fillColor('#111111')
-    .text(`Задание ${task.number}`, left, top + 3 * MM, { width: LABEL_WIDTH - 4, lineBreak: false });
+    .text(`Задание ${task.number}`, left, top + 3 * MM, { width: p.labelWidth - 4, lineBreak: false });
   doc
     .font('italic')
-    .fontSize(8.5)
+    .fontSize(8.5 * p.scale)
     .fillColor(MUTED)
     .text(hint, box.x, top + 3 * MM, { width: box.width });
   const used = area(doc, { ...box, y: top + 3 * MM + hintHeight }, true);
@@ -310,8 +353,9 @@ function drawTask(doc: PdfDoc, task: BlankTask, registrationCode: string): void 
   doc.y = top + 3 * MM + hintHeight + used + 3 * MM;
 }
 
-function drawTitle(doc: PdfDoc, form: BlankForm): void {
-  heading(doc, 'БЛАНК ОТВЕТОВ', { size: 15, align: 'center', keepWith: 0 });
+function drawTitle(doc: PdfDoc, form: BlankForm, p: Print): void {
+  heading(doc, 'БЛАНК ОТВЕТОВ', { size: 15 * p.scale, align: 'center', keepWith: 0 });
+  if (form.largePrint) paragraph(doc, 'Крупный шрифт', { font: 'bold', size: 12, gap: 2 * MM });
   keyValues(doc, [
     ['Диагностика', form.diagnosticName],
     ['Работа', form.subjectTestName],
@@ -322,8 +366,8 @@ function drawTitle(doc: PdfDoc, form: BlankForm): void {
     ['Регистрационный код', form.registrationCode],
     ['Вариант', String(form.variantNumber)],
   ]);
-  paragraph(doc, 'Инструкция', { font: 'bold', size: 10, gap: 2 });
-  paragraph(doc, INSTRUCTIONS.map((line) => `•  ${line}`).join('\n'), { size: 9, gap: 4 * MM });
+  paragraph(doc, 'Инструкция', { font: 'bold', size: 10 * p.scale, gap: 2 });
+  paragraph(doc, INSTRUCTIONS.map((line) => `•  ${line}`).join('\n'), { size: 9 * p.scale, gap: 4 * MM });
 }
 
 function drawPageHeader(doc: PdfDoc, form: BlankForm, page: { pageNumber: number; pageCount: number }): void {
@@ -375,8 +419,9 @@ export async function renderBlankForm(form: BlankForm): Promise<Buffer> {
     subject: `${form.diagnosticName} — ${form.subjectTestName}`,
     margins: MARGINS,
   });
-  drawTitle(doc, form);
-  for (const task of form.tasks) drawTask(doc, task, form.registrationCode);
+  const print = form.largePrint ? LARGE_PRINT : REGULAR_PRINT;
+  drawTitle(doc, form, print);
+  for (const task of form.tasks) drawTask(doc, task, form.registrationCode, print);
   decoratePages(doc, (d, page) => {
     drawPageHeader(d, form, page);
     pageNumberFooter(d, page);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   answers,
@@ -58,6 +58,8 @@ export async function findWorkHeader(db: Db, id: number) {
       className: classes.name,
       student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
       worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
+      // A student's accommodations profile with large text gets the large-print form.
+      largeText: sql<boolean>`coalesce((${students.accommodations} ->> 'largeText')::boolean, false)`,
     })
     .from(examWorks)
     .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))

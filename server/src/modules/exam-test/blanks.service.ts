@@ -27,6 +27,8 @@ export interface BlankForm {
   className: string | null;
   participantName: string;
   variantNumber: number;
+  /** The large-print form: an accommodations profile with large text (docs/accommodations.md). */
+  largePrint: boolean;
   tasks: BlankTask[];
 }
 
@@ -88,6 +90,7 @@ export async function loadBlankForm(ctx: AppContext, examWorkId: number): Promis
     className: header.className,
     participantName: participantName ?? 'Участник',
     variantNumber: header.variantNumber,
+    largePrint: header.largeText,
     tasks: tasksForBlank(numbered, header.answerMode, blankIds).map((t) => ({
       number: t.number,
       answerType: t.answerType as AnswerType,

@@ -1,5 +1,7 @@
+import { NO_ACCOMMODATIONS } from '@attesta/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answers, organizatorAssignments } from '../../db/schema/index.js';
+import { answers, organizatorAssignments, students } from '../../db/schema/index.js';
 import {
   createExamWork,
   createOrg,
@@ -131,6 +133,50 @@ describe('GET /api/exam/test/examwork/{id}/blanks', () => {
       expect(text).toContain(formatBlankCode({ registrationCode, examWorkId: workId, page: i + 1 }));
       expect(text).toContain(`стр. ${i + 1} из ${pageCount}`);
     });
+    expect(all).not.toContain(SECRET);
+  });
+
+  it('prints the large-print form for a student whose accommodations profile has large text', async () => {
+    // Two students of the class sitting the same variant: one with large text in the profile.
+    const studentId = org.studentIds[1]!;
+    await t.app.ctx.db
+      .update(students)
+      .set({ accommodations: { ...NO_ACCOMMODATIONS, largeText: true } })
+      .where(eq(students.id, studentId));
+    const large = await createParticipantTest(t.app, org, { studentId });
+    const variant = await createVariantWithTasks(t.app, large.subjectTestId, tasksOfEveryType(SECRET));
+    const largeWork = await createExamWork(t.app, large.participantTestId, variant.variantId);
+    const regular = await createParticipantTest(t.app, org, { studentId: org.studentIds[0]! });
+    const regularVariant = await createVariantWithTasks(
+      t.app,
+      regular.subjectTestId,
+      tasksOfEveryType(SECRET),
+    );
+    const regularWork = await createExamWork(t.app, regular.participantTestId, regularVariant.variantId);
+
+    const pdfOf = async (fixture: ParticipantTestFixture, id: number) => {
+      const { session } = await signedInParticipant(t.app, fixture);
+      const res = await get(id, { cookie: session.cookie });
+      expect(res.statusCode).toBe(200);
+      return readPdf(res.rawPayload);
+    };
+    const big = await pdfOf(large, largeWork);
+    const usual = await pdfOf(regular, regularWork);
+    expect(big.pages[0]).toContain('Крупный шрифт');
+    expect(usual.pages.join('\n')).not.toContain('Крупный шрифт');
+    // Bigger type and cells for the same tasks: more pages, every task and page code still there.
+    expect(big.pageCount).toBeGreaterThan(usual.pageCount);
+    const all = big.pages.join('\n');
+    for (let n = 1; n <= variant.variantTaskIds.length; n++) expect(all).toContain(`Задание ${n}`);
+    big.pages.forEach((text, i) =>
+      expect(text).toContain(
+        formatBlankCode({
+          registrationCode: text.match(/Рег\. код (\S+)/)![1]!,
+          examWorkId: largeWork,
+          page: i + 1,
+        }),
+      ),
+    );
     expect(all).not.toContain(SECRET);
   });
 
