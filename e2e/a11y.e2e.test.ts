@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkA11y } from './axe.js';
 import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
 
@@ -41,12 +41,13 @@ async function visit(page: Page, path: string): Promise<void> {
   await settled(page);
 }
 
+/** Signs a demo staff user in; `expert2` lands on the expert's home. */
 async function signIn(page: Page, login: string): Promise<void> {
   await page.goto('/login?tab=password');
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill(process.env.DEMO_PASSWORD ?? 'demo');
   await page.getByTestId('login-submit').click();
-  await page.getByTestId(`role-home-${login}`).waitFor();
+  await page.getByTestId(`role-home-${login.replace(/\d+$/, '')}`).waitFor();
   await settled(page);
 }
 
@@ -141,6 +142,9 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     try {
       await signIn(page, 'organizator');
       await checkA11y(page, 'organizator-home');
+      await visit(page, '/organizator/protocol');
+      await checkA11y(page, 'organizator-protocol');
+      await visit(page, '/organizator');
       await page.getByTestId('room-link').click();
       await page.getByTestId('room-table').waitFor();
       await page.locator('[data-testid^="room-row-"]').first().waitFor();
@@ -164,6 +168,60 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     }
   });
 
+  it('an expert: the grading workspace with an answer', async () => {
+    // School 2, 9th grade, the last code: the grading test takes the first one.
+    const code = demoCodes()
+      .filter((c) => /9 класс/.test(c.subjectTest))
+      .at(-1)!.code;
+    const pupil = await newPage(browser);
+    const experts: BrowserContext[] = [];
+    try {
+      const { page } = pupil;
+      await signInWithCode(page, code);
+      await page.getByTestId('start-work').click();
+      await page.waitForURL(/\/participant\/work/);
+      const variant = await (await page.request.get('/api/exam/test/variant/current')).json();
+      const essay = (variant.tasks as { position: number; answerType: string }[]).find(
+        (t) => t.answerType === 'extended_text',
+      )!;
+      await page.getByTestId(`task-nav-${essay.position}`).click();
+      await page
+        .getByTestId(`task-${essay.position}`)
+        .getByTestId('extended-text')
+        .fill('Ответ для проверки.');
+      await page.keyboard.press('Tab');
+      await expect
+        .poll(async () => (await page.getByTestId('save-status').textContent()) ?? '', { timeout: 20_000 })
+        .toMatch(/Сохранено/);
+      await page.getByTestId('finish-work').click();
+      await page.getByTestId('finish-confirm').click();
+      await page.getByTestId('work-finished').waitFor();
+
+      // Scoring is a queued job; then the essay goes to two of the three demo experts.
+      for (const login of ['expert', 'expert2', 'expert3']) {
+        const { context, page: ui } = await newPage(browser);
+        experts.push(context);
+        await signIn(ui, login);
+      }
+      let assigned: BrowserContext | undefined;
+      for (let i = 0; i < 40 && !assigned; i++) {
+        for (const e of experts) {
+          const next = await (await e.request.get('/api/expert/next')).json();
+          if (next.assignment) assigned = e;
+        }
+        if (!assigned) await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(assigned, 'an expert has the answer').toBeDefined();
+      const ui = assigned!.pages()[0]!;
+      await visit(ui, '/expert/grading');
+      await ui.getByTestId('grading-answer').waitFor();
+      await checkA11y(ui, 'expert-grading-answer');
+    } finally {
+      for (const e of experts) await e.close();
+      await pupil.context.close();
+    }
+  });
+
   it('an admin: the task preview dialog', async () => {
     const { context, page } = await newPage(browser);
     try {
@@ -172,6 +230,43 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
       await page.getByRole('button', { name: 'Задание 1', exact: true }).first().click();
       await page.getByTestId('task-view').waitFor();
       await checkA11y(page, 'admin-task-preview');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keyboard only: a coordinator signs in and the skip link leads into the page', async () => {
+    const { context, page } = await newPage(browser);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return `${el?.tagName.toLowerCase()}|${el?.getAttribute('name') ?? ''}|${el?.className ?? ''}`;
+      });
+    try {
+      await page.goto('/login?tab=password');
+      await page.locator('input[name="password"]').waitFor();
+      for (let i = 0; i < 20 && !(await focused()).startsWith('input|login'); i++)
+        await page.keyboard.press('Tab');
+      expect(await focused()).toMatch(/^input\|login/);
+      await page.keyboard.type('coordinator');
+      await page.keyboard.press('Tab');
+      expect(await focused()).toMatch(/^input\|password/);
+      await page.keyboard.type(process.env.DEMO_PASSWORD ?? 'demo');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('role-home-coordinator').waitFor();
+
+      // From the top of the page, the first Tab reaches the skip link, and it leads to <main>.
+      // (The page's title has taken focus; focusing the body moves the Tab starting point to the top.)
+      await page.evaluate(() => {
+        document.body.tabIndex = -1;
+        document.body.focus();
+        document.body.removeAttribute('tabindex');
+      });
+      await page.keyboard.press('Tab');
+      expect(await focused()).toMatch(/skip-link/);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => new URL(page.url()).hash).toBe('#main');
+      expect(await page.locator('main').count()).toBe(1);
     } finally {
       await context.close();
     }
