@@ -73,6 +73,8 @@ export const adminSchoolSchema = z
     name: z.string(),
     shortName: z.string().nullable(),
     code: z.string().nullable(),
+    areaId: z.number().int().positive().nullable().optional().describe('the area the school lies in'),
+    areaName: z.string().nullable().optional(),
     buildingCount: count,
     classCount: count,
     studentCount: count.describe('live (not deleted) students'),
@@ -117,6 +119,7 @@ export const adminSchoolSaveBodySchema = z
     name: requiredText(300),
     shortName: optionalText(150).optional(),
     code: schoolCodeSchema.nullable().optional().describe('unique across schools'),
+    areaId: idSchema.nullable().optional().describe('the area the school lies in (docs/ugnik.md)'),
   })
   .meta({ id: 'AdminSchoolSaveBody' });
 export type AdminSchoolSaveBody = z.infer<typeof adminSchoolSaveBodySchema>;

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'oo.update',
   'school.create',
   'school.update',
+  'area.create',
   'building.create',
   'building.update',
   'class.create',

@@ -74,6 +74,14 @@ import {
   staffMessageSchema,
   staffMessagesSchema,
 } from './monitoring.js';
+import {
+  areaCreateBodySchema,
+  areaListSchema,
+  areaSchema,
+  ugnikAreaDiagnosticDetailSchema,
+  ugnikAreaDiagnosticsQuerySchema,
+  ugnikAreaDiagnosticsSchema,
+} from './areas.js';
 import { queueItemSchema } from './queue.js';
 import {
   enableChangePublishSchema,
@@ -333,6 +341,14 @@ export const CALL_SCHEMAS = {
     response: expertDatesResponseSchema,
   },
   // ------------------------------------------------------------ live rooms and room actions
+  // ------------------------------------------------------------ areas (docs/ugnik.md)
+  'GET /api/admin/areas': { response: areaListSchema },
+  'POST /api/admin/areas': { body: areaCreateBodySchema, response: areaSchema },
+  'GET /api/ugnik/area/diagnostics': {
+    query: ugnikAreaDiagnosticsQuerySchema,
+    response: ugnikAreaDiagnosticsSchema,
+  },
+  'GET /api/ugnik/area/diagnostic/{id}': { params: idPathSchema, response: ugnikAreaDiagnosticDetailSchema },
   'GET /api/monitoring/room': { query: roomQuerySchema, response: roomSnapshotSchema },
   'GET /api/monitoring/room/stream': { query: roomQuerySchema },
   'GET /api/monitoring/participantTest/{id}/events': {

@@ -98,6 +98,8 @@ export const ERROR_CODES = [
   'required',
   'results_not_published',
   'school_code_taken',
+  'area_name_taken',
+  'out_of_area',
   'school_out_of_scope',
   'self_lockout',
   'stale_request',

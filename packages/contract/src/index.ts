@@ -35,3 +35,4 @@ export * from './calls.js';
 export * from './signed-integration.js';
 export * from './open-tests.js';
 export * from './accommodations.js';
+export * from './areas.js';

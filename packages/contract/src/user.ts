@@ -49,6 +49,7 @@ export type UserListItem = z.infer<typeof userListItemSchema>;
 export const userDetailsSchema = userListItemSchema
   .extend({
     ooId: z.number().int().nullable(),
+    areaId: z.number().int().nullable().optional().describe("an ugnik user's area (docs/ugnik.md)"),
     emailConfirmed: z.boolean(),
     emailConfirmedAt: z.string().nullable().describe('ISO instant'),
     hasPassword: z.boolean().describe('whether the account can log in with a password'),
@@ -97,6 +98,13 @@ export const userSaveBodySchema = z
     roles: z.array(roleSchema).max(20).optional(),
     schoolId: z.number().int().positive().nullable().optional(),
     ooId: z.number().int().positive().nullable().optional(),
+    areaId: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .optional()
+      .describe("an ugnik user's area: it sees the school diagnostics there (docs/ugnik.md)"),
     isBlocked: z.boolean().optional(),
   })
   .meta({ id: 'UserSaveBody' });

@@ -269,6 +269,12 @@ describe('demo seed', () => {
     expect(byRole.get('guest')!.emailConfirmedAt).not.toBeNull();
     expect(byRole.get('coordinator')!.schoolId).not.toBeNull();
     expect(byRole.get('ugnik')!.ooId).not.toBeNull();
+    // The demo ugnik watches the demo area, where every demo school lies (docs/ugnik.md).
+    const ugnikArea = byRole.get('ugnik')!.areaId;
+    expect(ugnikArea).not.toBeNull();
+    const demoSchools = await db.select().from(schema.schools);
+    expect(demoSchools.length).toBeGreaterThan(0);
+    expect(demoSchools.every((s) => s.areaId === ugnikArea)).toBe(true);
     const organizator = byRole.get('organizator')!;
     expect(organizator.workerId).not.toBeNull();
     const assignments = await db

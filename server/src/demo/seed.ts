@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, like, ne, sql } from 'drizzle-orm';
 import { taskDefinitionSchema } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../db/client.js';
 import {
+  areas,
   buildings,
   classes,
   diagnosticSchools,
@@ -31,6 +32,7 @@ import { activationCode, registrationCode } from '../lib/tokens.js';
 import { procedureHtml, type DemoSubjectTest } from './data/catalog.js';
 import type { DemoContainer } from './data/containers.js';
 import {
+  DEMO_AREA,
   DEMO_OO,
   DEMO_POSITIONS,
   DEMO_REGISTRATIONS,
@@ -128,6 +130,7 @@ export async function ensureDemoToday(db: DbOrTx, today: string): Promise<boolea
 
 interface OrgIds {
   ooId: number;
+  areaId: number;
   schools: Map<string, { id: number; buildingIds: number[] }>;
   /** `${schoolKey}/${className}` → class. */
   classes: Map<string, { id: number; buildingId: number; studentIds: number[] }>;
@@ -136,14 +139,32 @@ interface OrgIds {
 
 async function insertOrganisation(tx: Tx, today: string): Promise<OrgIds> {
   const [ooRow] = await tx.insert(oo).values(DEMO_OO).returning({ id: oo.id });
-  const ids: OrgIds = { ooId: ooRow!.id, schools: new Map(), classes: new Map(), workers: new Map() };
+  // The area outlives a reset (nothing of the demo's own refers to it then): found again by name.
+  const [area] = await tx
+    .insert(areas)
+    .values({ name: DEMO_AREA })
+    .onConflictDoUpdate({ target: areas.name, set: { name: DEMO_AREA } })
+    .returning({ id: areas.id });
+  const ids: OrgIds = {
+    ooId: ooRow!.id,
+    areaId: area!.id,
+    schools: new Map(),
+    classes: new Map(),
+    workers: new Map(),
+  };
   const nextNames = nameGenerator(NAMES_SEED);
   const random = seededRandom(NAMES_SEED);
 
   for (const school of DEMO_SCHOOLS) {
     const [schoolRow] = await tx
       .insert(schools)
-      .values({ ooId: ids.ooId, name: school.name, shortName: school.shortName, code: school.code })
+      .values({
+        ooId: ids.ooId,
+        name: school.name,
+        shortName: school.shortName,
+        code: school.code,
+        areaId: ids.areaId,
+      })
       .returning({ id: schools.id });
     const schoolId = schoolRow!.id;
     const buildingRows = await tx
@@ -217,6 +238,7 @@ async function insertUsers(tx: Tx, org: OrgIds, hashes: string[]): Promise<Map<s
         emailConfirmedAt: now,
         schoolId: user.school ? org.schools.get(user.school)!.id : null,
         ooId: user.bindToOo ? org.ooId : null,
+        areaId: user.bindToArea ? org.areaId : null,
         workerId: user.worker ? org.workers.get(user.worker)! : null,
         profile: user.profile ?? {},
       })

@@ -42,6 +42,7 @@ import { integrationRoutes } from './integration/integration.routes.js';
 import { signedIntegrationRoutes } from './signed-integration/signed-integration.routes.js';
 import { openTestRoutes } from './open-tests/open-tests.routes.js';
 import { accommodationRoutes } from './accommodations/accommodations.routes.js';
+import { areaRoutes } from './areas/areas.routes.js';
 
 /** Every API area, each a Fastify plugin in its own folder. Calls not built yet answer 501. */
 export const modules: FastifyPluginAsync[] = [
@@ -78,6 +79,7 @@ export const modules: FastifyPluginAsync[] = [
   expertRoutes,
   monitoringRoutes,
   adminOrgRoutes,
+  areaRoutes,
   auditTrailRoutes,
   authoringRoutes,
   contentImportRoutes,

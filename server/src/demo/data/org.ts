@@ -155,6 +155,8 @@ export interface DemoUser {
   /** Scope anchors (users.schoolId / ooId / workerId). */
   school?: DemoSchool['key'];
   bindToOo?: boolean;
+  /** Bound to the demo area (an ugnik: it sees the area's school diagnostics, docs/ugnik.md). */
+  bindToArea?: boolean;
   worker?: string;
   /** The organizator's rooms: classes as `7 «А»` of their school. */
   assignedClasses?: string[];
@@ -225,6 +227,7 @@ export const DEMO_USERS: DemoUser[] = [
     patronymic: 'Андреевич',
     email: 'ugnik@demo.attesta.local',
     bindToOo: true,
+    bindToArea: true,
   },
   {
     login: 'guest',
@@ -259,3 +262,6 @@ export const DEMO_REGISTRATIONS: { school: DemoSchool['key']; className: string;
     tests: ['Диагностическая работа по физике, 9 класс', 'Диагностическая работа по информатике, 9 класс'],
   },
 ];
+
+/** The demo area: every demo school lies in it and the demo ugnik watches it (docs/ugnik.md). */
+export const DEMO_AREA = 'Центральный район (демо)';

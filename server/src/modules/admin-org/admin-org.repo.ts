@@ -93,6 +93,8 @@ const schoolColumns = {
   name: schools.name,
   shortName: schools.shortName,
   code: schools.code,
+  areaId: schools.areaId,
+  areaName: sql<string | null>`(select a.name from areas a where a.id = ${outer('schools', 'area_id')})`,
   buildingCount: schoolBuildingCount,
   classCount: schoolClassCount,
   studentCount: schoolStudentCount,
@@ -161,7 +163,10 @@ export async function schoolWithCode(db: DbOrTx, code: string, exceptId?: number
   return row?.id ?? null;
 }
 
-export type SchoolWrite = Pick<typeof schools.$inferInsert, 'ooId' | 'name' | 'shortName' | 'code'>;
+export type SchoolWrite = Pick<
+  typeof schools.$inferInsert,
+  'ooId' | 'name' | 'shortName' | 'code' | 'areaId'
+>;
 
 export async function insertSchool(db: DbOrTx, values: SchoolWrite): Promise<number> {
   const [row] = await db.insert(schools).values(values).returning({ id: schools.id });

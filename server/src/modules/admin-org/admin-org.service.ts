@@ -17,6 +17,7 @@ import { audit } from '../../lib/audit.js';
 import { schoolDay } from '../../lib/calendar.js';
 import { badRequest, conflict, notFound, type AppError } from '../../lib/errors.js';
 import { studentStore as students } from '../school-data/index.js';
+import { areaExists } from '../areas/index.js';
 import { diagnosticDetail } from './admin-diagnostics.repo.js';
 import * as repo from './admin-org.repo.js';
 
@@ -137,7 +138,12 @@ export async function saveSchool(
           name: body.name,
           shortName: keep(body.shortName, current?.shortName),
           code: keep(body.code, current?.code),
+          areaId: body.areaId === undefined ? (current?.areaId ?? null) : body.areaId,
         };
+        if (values.areaId != null && !(await areaExists(tx, values.areaId)))
+          throw badRequest('validation_failed', 'body.areaId: no such area', [
+            { path: 'body.areaId', message: 'no such area' },
+          ]);
         if (values.code && (await repo.schoolWithCode(tx, values.code, current?.id))) throw codeTaken();
         return createOrUpdate(tx, actor, 'school', current, values, {
           insert: () => repo.insertSchool(tx, values),

@@ -45,6 +45,7 @@ const listColumns = {
 const detailColumns = {
   ...listColumns,
   ooId: users.ooId,
+  areaId: users.areaId,
   emailConfirmedAt: users.emailConfirmedAt,
   hasPassword: sql<boolean>`${users.passwordHash} is not null`,
   updatedAt: users.updatedAt,
@@ -86,6 +87,7 @@ export async function findUserDetails(db: DbOrTx, id: number): Promise<UserDetai
   return {
     ...toListItem(row),
     ooId: row.ooId,
+    areaId: row.areaId,
     emailConfirmed: row.emailConfirmedAt !== null,
     emailConfirmedAt: row.emailConfirmedAt?.toISOString() ?? null,
     hasPassword: Boolean(row.hasPassword),
@@ -227,6 +229,7 @@ export type UserWrite = Partial<
     | 'patronymic'
     | 'schoolId'
     | 'ooId'
+    | 'areaId'
     | 'isBlocked'
     | 'passwordHash'
     | 'emailConfirmedAt'

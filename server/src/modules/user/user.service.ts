@@ -17,6 +17,7 @@ import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password.js';
 import * as repo from './user.repo.js';
+import { areaExists } from '../areas/index.js';
 
 /** Who asks, for audit and for not cutting off the caller's own session. */
 export interface Actor {
@@ -88,6 +89,7 @@ const PROFILE_FIELDS = [
   'patronymic',
   'schoolId',
   'ooId',
+  'areaId',
   'isBlocked',
 ] as const;
 
@@ -95,6 +97,8 @@ async function assertReferencesExist(tx: Tx, body: UserSaveBody): Promise<void> 
   if (body.schoolId != null && !(await repo.schoolExists(tx, body.schoolId)))
     throw fieldError('body.schoolId', 'no such school');
   if (body.ooId != null && !(await repo.ooExists(tx, body.ooId))) throw fieldError('body.ooId', 'no such oo');
+  if (body.areaId != null && !(await areaExists(tx, body.areaId)))
+    throw fieldError('body.areaId', 'no such area');
 }
 
 /** 409 `login_taken` / `email_taken` when another account (not `exceptId`) has them, case-insensitively. */
@@ -126,6 +130,7 @@ async function createUser(
     patronymic: body.patronymic ?? null,
     schoolId: body.schoolId ?? null,
     ooId: body.ooId ?? null,
+    areaId: body.areaId ?? null,
     isBlocked: body.isBlocked ?? false,
     passwordHash: passwordHash ?? null,
     // An administrator entering the address vouches for it, as in Moodle's admin-created accounts.
@@ -144,6 +149,7 @@ async function createUser(
       email: row.email,
       schoolId: row.schoolId,
       ooId: row.ooId,
+      areaId: row.areaId,
       isBlocked: row.isBlocked,
       roles,
       passwordSet: !!passwordHash,
