@@ -3,7 +3,24 @@ import { useMemo } from 'react';
 import { useBundleT, type Bundle } from '../../components/data-table/use-bundle-t';
 
 const ru = {
-  nav: { diagnostics: 'Проверочные диагностики' },
+  nav: { diagnostics: 'Проверочные диагностики', area: 'Диагностики школ района' },
+  area: {
+    title: 'Диагностики школ района',
+    titleOf: 'Диагностики школ района: {{area}}',
+    caption: 'Диагностики, которые проводят школы вашего района (только просмотр)',
+    noArea: 'Вы не привязаны к району. Обратитесь к администратору, чтобы он указал ваш район.',
+    empty: 'Диагностик в школах района нет.',
+    nothingFound: 'Ничего не найдено.',
+    searchHint: 'Название, код диагностики или школа',
+    diagnostic: 'Диагностика',
+    school: 'Школа',
+    status: 'Состояние',
+    dates: 'Даты',
+    participants: 'Участников',
+    finished: 'Завершили',
+    failed: 'Не удалось загрузить: {{message}}',
+    statuses: { planned: 'Запланирована', active: 'Идёт', finished: 'Завершена' },
+  },
   common: {
     cancel: 'Отмена',
     create: 'Создать',
@@ -77,7 +94,24 @@ const ru = {
 };
 
 const en: typeof ru = {
-  nav: { diagnostics: 'Inspection diagnostics' },
+  nav: { diagnostics: 'Inspection diagnostics', area: 'School diagnostics of the area' },
+  area: {
+    title: 'School diagnostics of the area',
+    titleOf: 'School diagnostics of the area: {{area}}',
+    caption: 'Diagnostics the schools of your area hold (view only)',
+    noArea: 'You are bound to no area. Ask the administrator to set your area.',
+    empty: 'The schools of the area hold no diagnostics.',
+    nothingFound: 'Nothing found.',
+    searchHint: 'Diagnostic name or code, or school',
+    diagnostic: 'Diagnostic',
+    school: 'School',
+    status: 'State',
+    dates: 'Dates',
+    participants: 'Participants',
+    finished: 'Finished',
+    failed: 'Could not load: {{message}}',
+    statuses: { planned: 'Planned', active: 'In progress', finished: 'Finished' },
+  },
   common: {
     cancel: 'Cancel',
     create: 'Create',

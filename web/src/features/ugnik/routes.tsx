@@ -3,6 +3,7 @@ import type { RouteObject } from 'react-router';
 import { UgnikDiagnosticCreatePage } from './components/diagnostic-create-page';
 import { UgnikDiagnosticPage } from './components/diagnostic-page';
 import { UgnikDiagnosticsPage } from './components/diagnostics-page';
+import { UgnikAreaDiagnosticsPage } from './components/area-diagnostics-page';
 import { useUgnikT } from './i18n';
 
 /** Children of the `/ugnik` route (its guard applies to all of them). */
@@ -10,9 +11,13 @@ export const ugnikRoutes: RouteObject[] = [
   { path: 'diagnostics', element: <UgnikDiagnosticsPage /> },
   { path: 'diagnostics/new', element: <UgnikDiagnosticCreatePage /> },
   { path: 'diagnostics/:id', element: <UgnikDiagnosticPage /> },
+  { path: 'area', element: <UgnikAreaDiagnosticsPage /> },
 ];
 
 export function useUgnikNavItems(): { to: string; label: string }[] {
   const t = useUgnikT();
-  return [{ to: '/ugnik/diagnostics', label: t('nav.diagnostics') }];
+  return [
+    { to: '/ugnik/diagnostics', label: t('nav.diagnostics') },
+    { to: '/ugnik/area', label: t('nav.area') },
+  ];
 }

@@ -17,7 +17,12 @@ export const ugnikKeys = {
   participants: ['ugnik', 'participants'] as const,
   reference: ['ugnik', 'reference'] as const,
   surnames: (id: number) => ['ugnik', 'surnames', id] as const,
+  area: (search: string) => ['ugnik', 'area', search] as const,
 };
+
+/** The school diagnostics of the ugnik's area (docs/ugnik.md); its failure is shown in place. */
+export const listAreaDiagnostics = (search: string, signal?: AbortSignal) =>
+  call('GET /api/ugnik/area/diagnostics', { query: search ? { search } : {} }, { ...inline, signal });
 
 export const listDiagnostics = (body: UgnikDiagnosticListRequest) =>
   inlineCall(() => call('POST /api/ugnik/diagnostic/list', { body }, inline));
