@@ -4,7 +4,16 @@
 //   (a) raw ceiling — the single-row answer upsert the server issues, straight through `pg`;
 //   (b) end to end  — PUT /api/exam/test/saveanswer over HTTP with real participant sessions
 //                     (unthrottled, and at a fixed 1,000 saves/s);
-//   (c) start storm — N participants: login by code → examwork/new → variant/current.
+//   (c) start storm — N participants: login by code → examwork/new → variant/current, then the
+//                     knee: arrival rates stepped up until the flow's p99 passes 1 s;
+//   (d) realistic saves — every storm participant saves on change at most every 5 s;
+//   (e) finish storm — the storm's works finished within 10 s, half by the participants, half by
+//                     the sweeper at their deadline; time until every one is scored and its
+//                     expert-graded answers are assigned to experts;
+//   (f) two instances — two server processes on the same PostgreSQL and Redis, participants
+//                     spread round-robin: storm knee and unthrottled saves against one process.
+// Each phase also reports the CPU it cost per operation (server, PostgreSQL, Redis, the load
+// generator) and the WAL it wrote: the capacity model of docs/BENCHMARKS.md is built from them.
 // Then it reconciles: every acknowledged save must be in the database.
 //
 //   npm run bench                       # PostgreSQL at BENCH_DATABASE_URL or 127.0.0.1:5432
@@ -12,9 +21,11 @@
 // Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created), BENCH_SECONDS (10),
 //      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
 //      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does),
-//      BENCH_ONLY=storm (only the start storm, e.g. to profile it).
+//      BENCH_ONLY=storm|saves (only the start storm, or only (a) and (b), e.g. to profile them), BENCH_KNEE_RATES (100,200,…),
+//      BENCH_INSTANCES=1 (skip the two-instance phase).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,11 +38,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const STORM = Number(process.env.BENCH_STORM ?? 2000);
+const STORM = Number(process.env.BENCH_STORM ?? 5000);
 const STORM_SECONDS = Number(process.env.BENCH_STORM_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SAVERS = Math.max(CONNECTIONS, 200);
-const TASKS = 10;
+/** Tasks of a variant: auto-scored short answers and, last, expert-graded extended texts. */
+const TASKS = 20;
+const EXPERT_TASKS = 2;
+const EXPERTS = 20;
+const KNEE_RATES = (process.env.BENCH_KNEE_RATES ?? '100,200,300,400,500,600,800')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const KNEE_STEP_SECONDS = 4;
+const REALISTIC_SECONDS = 20;
+const REALISTIC_EVERY_SECONDS = 5;
+const TWO_INSTANCES = process.env.BENCH_INSTANCES !== '1';
 const writeDocs = process.argv.includes('--write-docs');
 
 const log = (...args) => console.error('[bench]', ...args);
@@ -101,8 +123,12 @@ export async function startServer(databaseUrl) {
   throw new Error('server did not start');
 }
 
-/** Organisation, one subject test (10 short-text tasks, 2 variants) and `count` participant tests with known codes. */
-export async function seed(pool, count) {
+/**
+ * Organisation, one subject test (2 variants of `tasks` tasks: short texts, the last `expertTasks`
+ * expert-graded extended texts), `experts` experts of its subject and `count` participant tests
+ * with known codes.
+ */
+export async function seed(pool, count, { tasks = 10, expertTasks = 0, experts = 0 } = {}) {
   const one = async (sql, params) => (await pool.query(sql, params)).rows[0];
   const oo = await one(`insert into oo (name) values ('Bench OO') returning id`);
   const school = await one(
@@ -127,10 +153,13 @@ export async function seed(pool, count) {
       test.id,
       v,
     ]);
-    for (let p = 1; p <= TASKS; p++) {
+    for (let p = 1; p <= tasks; p++) {
       const task = await one(
-        `insert into tasks (answer_type, html, content, reference, scoring, max_score)
-         values ('short_text', $1, '{"maxLength":100}', '{"accepted":["ответ"]}', '{"method":"all_or_nothing"}', 1) returning id`,
+        p > tasks - expertTasks
+          ? `insert into tasks (answer_type, html, content, reference, scoring, max_score)
+             values ('extended_text', $1, '{"maxLength":2000}', null, '{"method":"expert","thirdCheckThreshold":1}', 1) returning id`
+          : `insert into tasks (answer_type, html, content, reference, scoring, max_score)
+             values ('short_text', $1, '{"maxLength":100}', '{"accepted":["ответ"]}', '{"method":"all_or_nothing"}', 1) returning id`,
         [`<p>Задание ${p}</p>`],
       );
       await pool.query(
@@ -144,6 +173,17 @@ export async function seed(pool, count) {
   );
   await pool.query(`insert into diagnostic_subject_tests values ($1, $2)`, [diagnostic.id, test.id]);
   await pool.query(`insert into diagnostic_schools values ($1, $2)`, [diagnostic.id, school.id]);
+  for (let e = 1; e <= experts; e++) {
+    const expert = await one(
+      `insert into users (login, surname, name, profile) values ($1, 'Эксперт', $2, $3) returning id`,
+      [
+        `bench.expert.${e}`,
+        String(e),
+        JSON.stringify({ expert: { subjectIds: [subject.id], parallels: [7] } }),
+      ],
+    );
+    await pool.query(`insert into user_roles (user_id, role) values ($1, 'expert')`, [expert.id]);
+  }
   const codes = [];
   for (let start = 0; start < count; start += 500) {
     const values = [];
@@ -165,63 +205,112 @@ export async function seed(pool, count) {
   return codes;
 }
 
-async function json(res) {
-  const text = await res.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/**
+ * The load generator's HTTP client: node:http over keep-alive connections. On a 2-core machine
+ * shared with the server and PostgreSQL the generator's own CPU matters; node:http costs a
+ * fraction of what fetch costs per request, so more of the machine is left to what is measured.
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+export function call(base, method, path, headers, body, localAddress) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      {
+        method,
+        agent,
+        ...(localAddress ? { localAddress } : {}),
+        headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            text,
+            json() {
+              return JSON.parse(text);
+            },
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
+/**
+ * The address participant `i` comes from: a school's network, 100 participants each (Linux routes
+ * all of 127.0.0.0/8 to the loopback). A city's schools start together, each behind its own
+ * address; the per-address login budget is one school's (auth/throttle.ts).
+ */
+export const schoolAddress = (i) => {
+  const school = Math.floor(i / 100);
+  return `127.1.${Math.floor(school / 250)}.${(school % 250) + 1}`;
+};
+
 /** One participant's start: log in by code, start the work, load the variant. Returns timings. */
-export async function startParticipant(base, code, deviceId) {
+export async function startParticipant(base, code, deviceId, address) {
   const t0 = performance.now();
-  const login = await fetch(`${base}/api/Account/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-    body: JSON.stringify({ activationCode: code }),
-  });
+  const login = await call(
+    base,
+    'POST',
+    '/api/Account/login',
+    { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    JSON.stringify({ activationCode: code }),
+    address,
+  );
   const t1 = performance.now();
-  if (login.status !== 200) throw new Error(`login ${login.status} ${JSON.stringify(await json(login))}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('attesta_sid='))
-    ?.split(';')[0];
+  if (login.status !== 200) throw new Error(`login ${login.status} ${login.text}`);
+  const cookie = (login.headers['set-cookie'] ?? []).find((c) => c.startsWith('attesta_sid='))?.split(';')[0];
   const headers = {
     cookie,
     'x-requested-with': 'XMLHttpRequest',
     'content-type': 'application/json',
     'x-device-id': deviceId,
   };
-  const work = await fetch(`${base}/api/exam/test/examwork/new`, { method: 'POST', headers, body: '{}' });
+  const work = await call(base, 'POST', '/api/exam/test/examwork/new', headers, '{}', address);
   const t2 = performance.now();
-  if (work.status !== 200) throw new Error(`examwork/new ${work.status} ${JSON.stringify(await json(work))}`);
-  const workBody = await work.json();
-  const variant = await fetch(`${base}/api/exam/test/variant/current`, { headers });
+  if (work.status !== 200) throw new Error(`examwork/new ${work.status} ${work.text}`);
+  const workBody = work.json();
+  const variant = await call(base, 'GET', '/api/exam/test/variant/current', headers, undefined, address);
   const t3 = performance.now();
   if (variant.status !== 200) throw new Error(`variant/current ${variant.status}`);
-  const variantBody = await variant.json();
+  const variantBody = variant.json();
   return {
+    base,
+    address,
     headers,
     examWorkId: workBody.id,
     taskIds: variantBody.tasks.map((t) => t.variantTaskId),
+    expertTaskIds: variantBody.tasks
+      .filter((t) => t.answerType === 'extended_text')
+      .map((t) => t.variantTaskId),
     timings: { login: t1 - t0, examworkNew: t2 - t1, variant: t3 - t2, flow: t3 - t0 },
   };
 }
 
-/** (c) N participants arriving evenly over the storm window (an open model, like a school day at 10:00). */
-async function startStorm(base, codes) {
+/**
+ * (c) N participants arriving evenly over `seconds` (an open model, like a school day at 10:00);
+ * participant i goes to bases[i mod bases.length] (round-robin over server instances).
+ */
+async function startStorm(bases, codes, seconds = STORM_SECONDS) {
   const flows = [];
   const errors = [];
   const started = performance.now();
-  const interval = (STORM_SECONDS * 1000) / codes.length;
+  const interval = (seconds * 1000) / codes.length;
   const pending = codes.map(
     (code, i) =>
       new Promise((resolve) => {
         setTimeout(async () => {
           try {
-            flows.push(await startParticipant(base, code, `storm-${i}`));
+            flows.push(
+              await startParticipant(bases[i % bases.length], code, `storm-${code}`, schoolAddress(i)),
+            );
           } catch (err) {
             errors.push(String(err.message ?? err));
           }
@@ -247,6 +336,269 @@ async function startStorm(base, codes) {
     examworkNewMs: stat('examworkNew'),
     variantMs: stat('variant'),
     flows,
+  };
+}
+
+/**
+ * The knee of the start path: storms of KNEE_STEP_SECONDS at rising arrival rates, until one
+ * misses (p99 ≥ 1 s or an error). The knee is the highest rate that kept p99 < 1 s, 0 errors.
+ */
+async function stormKnee(bases, takeCodes, rates = KNEE_RATES) {
+  const steps = [];
+  let knee = 0;
+  for (const rate of rates) {
+    const r = await startStorm(bases, takeCodes(rate * KNEE_STEP_SECONDS), KNEE_STEP_SECONDS);
+    const ok = r.errors === 0 && r.flowMs.p99 < 1000;
+    steps.push({ rate, p50: r.flowMs.p50, p99: r.flowMs.p99, errors: r.errors });
+    log(`    ${rate}/s: flow p50 ${r.flowMs.p50} ms, p99 ${r.flowMs.p99} ms, errors ${r.errors}`);
+    if (!ok) break;
+    knee = rate;
+    // Let the last step's stragglers and their events settle before the next rate.
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+  return { knee, steps };
+}
+
+/**
+ * (d) The realistic model: every participant saves on change at most every few seconds — here
+ * exactly every REALISTIC_EVERY_SECONDS from a random offset, its expert-graded answers first
+ * (the finish storm needs them), then its other tasks in turn. Each participant's own requests, as browsers send them.
+ */
+async function realisticSaves(flows, acked, seconds = REALISTIC_SECONDS) {
+  const latencies = [];
+  let errors = 0;
+  const errorSamples = new Set();
+  const started = performance.now();
+  const every = REALISTIC_EVERY_SECONDS * 1000;
+  await Promise.all(
+    flows.map(async (f, i) => {
+      const order = [...f.expertTaskIds, ...f.taskIds.filter((id) => !f.expertTaskIds.includes(id))];
+      let k = 0;
+      let at = Math.random() * every;
+      while (at < seconds * 1000) {
+        const wait = started + at - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const taskId = order[k % order.length];
+        const seq = 4_000_000 + k;
+        k++;
+        const t0 = performance.now();
+        try {
+          const res = await call(
+            f.base,
+            'PUT',
+            '/api/exam/test/saveanswer',
+            f.headers,
+            JSON.stringify({
+              examWorkId: f.examWorkId,
+              variantTaskId: taskId,
+              value: `ответ участника ${i}, правка ${k}`,
+              seq,
+            }),
+            f.address,
+          );
+          if (res.status !== 200) throw new Error(`saveanswer ${res.status}`);
+          latencies.push(performance.now() - t0);
+          const key = `${f.examWorkId}:${taskId}`;
+          if ((acked.get(key) ?? 0) < seq) acked.set(key, seq);
+        } catch (err) {
+          errors++;
+          errorSamples.add(String(err.message ?? err));
+        }
+        at += every;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    participants: flows.length,
+    saves: latencies.length,
+    savesPerSecond: round(latencies.length / seconds),
+    p50: round(percentile(latencies, 50), 1),
+    p99: round(percentile(latencies, 99), 1),
+    errors,
+    errorSamples: [...errorSamples].slice(0, 3),
+  };
+}
+
+/**
+ * (e) The finish storm: the flows' works end within `seconds` — every other one finished by its
+ * participant (PUT examwork/finish …/manual) at an even pace, the rest given deadlines spread over
+ * the same seconds for the server's sweeper to finish. Then it waits until every work has its
+ * result row and every answered expert-graded task its two expert assignments.
+ */
+async function finishStorm(pool, flows, seconds = STORM_SECONDS) {
+  const manual = flows.filter((_, i) => i % 2 === 0);
+  const swept = flows.filter((_, i) => i % 2 === 1);
+  const ids = flows.map((f) => f.examWorkId);
+  const started = performance.now();
+  // The sweeper's half: deadlines spread evenly over the window from now.
+  await pool.query(
+    `update exam_works w set deadline_at = now() + (d.k * $2::float8 / $3::float8) * interval '1 second'
+       from unnest($1::int[]) with ordinality as d(id, k) where w.id = d.id`,
+    [swept.map((f) => f.examWorkId), seconds, swept.length],
+  );
+  const latencies = [];
+  let errors = 0;
+  const interval = (seconds * 1000) / manual.length;
+  await Promise.all(
+    manual.map(
+      (f, i) =>
+        new Promise((resolve) => {
+          setTimeout(async () => {
+            const t0 = performance.now();
+            try {
+              const res = await call(
+                f.base,
+                'PUT',
+                `/api/exam/test/examwork/finish/${f.examWorkId}/manual`,
+                f.headers,
+                '{}',
+                f.address,
+              );
+              if (res.status !== 200) throw new Error(`finish ${res.status}`);
+              latencies.push(performance.now() - t0);
+            } catch {
+              errors++;
+            }
+            resolve();
+          }, i * interval);
+        }),
+    ),
+  );
+  // Until the sweeper has finished its half too: the last finish is the latest finished_at.
+  const count = async (sql) => Number((await pool.query(sql, [ids])).rows[0].n);
+  const deadline = performance.now() + 120_000;
+  let finished = 0;
+  while (performance.now() < deadline) {
+    finished = await count(
+      `select count(*) as n from exam_works where id = any($1) and finished_at is not null`,
+    );
+    if (finished === ids.length) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const lastFinishMs =
+    Number(
+      (
+        await pool.query(
+          `select extract(epoch from max(finished_at)) * 1000 as t from exam_works where id = any($1)`,
+          [ids],
+        )
+      ).rows[0].t,
+    ) -
+    (Date.now() - performance.now());
+  // Scored: a result row per work; assigned: two rounds for each answered expert-graded task.
+  const expertAnswers = `select count(*) as n from task_scores s where s.exam_work_id = any($1) and s.status = 'awaiting_experts'`;
+  let scored = 0;
+  let awaiting = 0;
+  let assigned = 0;
+  let doneAt = null;
+  while (performance.now() < deadline) {
+    scored = await count(`select count(*) as n from results where exam_work_id = any($1)`);
+    awaiting = await count(expertAnswers);
+    assigned = await count(
+      `select count(*) as n from (select 1 from expert_assignments a where a.exam_work_id = any($1)
+         group by a.exam_work_id, a.variant_task_id having count(*) >= 2) x`,
+    );
+    if (scored === ids.length && assigned === awaiting) {
+      doneAt = performance.now();
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    works: ids.length,
+    manual: manual.length,
+    swept: swept.length,
+    finished,
+    finishErrors: errors,
+    finishP99: round(percentile(latencies, 99)),
+    lastFinishSeconds: round((lastFinishMs - started) / 1000, 2),
+    scored,
+    expertAnswers: awaiting,
+    expertAnswersAssigned: assigned,
+    // From the last finish until the last work was scored and its expert answers assigned.
+    scoredAfterLastFinishSeconds:
+      doneAt === null ? null : round(Math.max(0, doneAt - lastFinishMs) / 1000, 2),
+  };
+}
+
+/**
+ * CPU used by each party of a phase, from /proc (Linux; null elsewhere): the server processes,
+ * every PostgreSQL process (with backends that ended, counted on the postmaster), Redis, and this
+ * load generator; and the WAL PostgreSQL wrote.
+ */
+function procTicks(pid, withChildren = false) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime, stime (fields 14, 15), cutime, cstime (16, 17); here 0-based after the name.
+    const own = Number(fields[11]) + Number(fields[12]);
+    return withChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
+  } catch {
+    return 0;
+  }
+}
+function pidsNamed(name) {
+  if (!existsSync('/proc/self/stat')) return [];
+  const out = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) out.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+const TICK_MS = 10; // USER_HZ is 100 on Linux.
+async function cpuSnapshot(pool, serverPids) {
+  if (!existsSync('/proc/self/stat')) return null;
+  const pg = pidsNamed('postgres');
+  const postmaster = pg.find((pid) => {
+    try {
+      return !pg.includes(Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]));
+    } catch {
+      return false;
+    }
+  });
+  const client = process.cpuUsage();
+  return {
+    server: serverPids.reduce((sum, pid) => sum + procTicks(pid), 0) * TICK_MS,
+    postgres:
+      pg.filter((pid) => pid !== postmaster).reduce((sum, pid) => sum + procTicks(pid), 0) * TICK_MS +
+      (postmaster ? procTicks(postmaster, true) * TICK_MS : 0),
+    redis: pidsNamed('redis-server').reduce((sum, pid) => sum + procTicks(pid), 0) * TICK_MS,
+    client: (client.user + client.system) / 1000,
+    walBytes: Number(
+      (await pool.query(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') as b`)).rows[0].b,
+    ),
+    at: performance.now(),
+  };
+}
+/** CPU ms per operation of each party between two snapshots (`ops` operations happened). */
+function cpuCost(before, after, ops) {
+  if (!before || !after || !ops) return null;
+  // A backend that ended between the snapshots moved its ticks to the postmaster's children
+  // count, which the snapshot includes: the difference counts each tick once.
+  const postgres = after.postgres - before.postgres;
+  const per = (ms) => round(ms / ops, 3);
+  const seconds = (after.at - before.at) / 1000;
+  return {
+    ops,
+    seconds: round(seconds, 1),
+    serverMs: per(after.server - before.server),
+    postgresMs: per(postgres),
+    redisMs: per(after.redis - before.redis),
+    clientMs: per(after.client - before.client),
+    walBytes: Math.round((after.walBytes - before.walBytes) / ops),
+    // Cores busy on average over the phase, all parties together.
+    cores: round(
+      (after.server - before.server + postgres + after.redis - before.redis + after.client - before.client) /
+        1000 /
+        seconds,
+      2,
+    ),
   };
 }
 
@@ -283,6 +635,7 @@ async function rawCeiling(pool, works) {
   );
   latencies.sort((a, b) => a - b);
   return {
+    saves: latencies.length,
     savesPerSecond: round(latencies.length / SECONDS),
     p50: round(percentile(latencies, 50), 2),
     p99: round(percentile(latencies, 99), 2),
@@ -371,22 +724,73 @@ async function reconcile(pool, acked) {
 }
 
 function markdown(r) {
+  const cost = (name, c) =>
+    c
+      ? `| ${name} | ${c.ops} in ${c.seconds} s | ${c.serverMs} | ${c.postgresMs} | ${c.redisMs} | ${c.clientMs} | ${c.walBytes} | ${c.cores} |`
+      : `| ${name} | not measured (no /proc) | | | | | | |`;
+  const kneeSteps = (k) =>
+    k.steps.map((s) => `${s.rate}/s p99 ${s.p99} ms${s.errors ? ` (${s.errors} errors)` : ''}`).join(', ');
+  const f = r.finish;
   const lines = [
-    `Run ${r.at} on ${r.machine.cpus} CPU (${r.machine.model}), ${r.machine.memoryGb} GB, Node ${process.version}, PostgreSQL on the same machine; server: one process, pool ${r.poolSize}${process.env.BENCH_REDIS_URL ? ', sessions cached in Redis' : ', no Redis'}.`,
+    `Run ${r.at} on ${r.machine.cpus} CPU (${r.machine.model}), ${r.machine.memoryGb} GB, Node ${process.version}, PostgreSQL on the same machine; server: one process, pool ${r.poolSize}${process.env.BENCH_REDIS_URL ? ', sessions cached in Redis' : ', no Redis'}; the load generator on the same machine too.`,
     '',
     '| measurement | saves/s | p50 ms | p99 ms | errors |',
     '|---|---|---|---|---|',
     `| (a) raw upsert through \`pg\` (${CONNECTIONS} concurrent) | ${r.raw.savesPerSecond} | ${r.raw.p50} | ${r.raw.p99} | ${r.raw.errors} |`,
     `| (b) \`PUT saveanswer\` over HTTP, unthrottled (${CONNECTIONS} connections) | ${r.http.savesPerSecond} | ${r.http.p50} | ${r.http.p99} | ${r.http.errors + r.http.non2xx} |`,
     `| (b) \`PUT saveanswer\` at a fixed ${RATE}/s | ${r.httpRate.savesPerSecond} | ${r.httpRate.p50} | ${r.httpRate.p99} | ${r.httpRate.errors + r.httpRate.non2xx} |`,
+    `| (d) realistic: ${r.realistic.participants} participants, ${TASKS} tasks, a save every ${REALISTIC_EVERY_SECONDS} s | ${r.realistic.savesPerSecond} | ${r.realistic.p50} | ${r.realistic.p99} | ${r.realistic.errors} |`,
     '',
-    `**(b)/(a) = ${r.ratio}** (target ≥ 0.5). p99 at ${RATE} saves/s: ${r.httpRate.p99} ms (target < 200 ms).`,
+    `**(b)/(a) = ${r.ratio}** (target ≥ 1.0). p99 at ${RATE} saves/s: ${r.httpRate.p99} ms (target < 200 ms).`,
+    '',
+    `Realistic saves: ${r.realistic.participants} participants, ${TASKS} tasks, a save on change every ${REALISTIC_EVERY_SECONDS} s: ${r.realistic.savesPerSecond} saves/s, p50 ${r.realistic.p50} ms, p99 ${r.realistic.p99} ms, errors ${r.realistic.errors}.`,
     '',
     `Start storm: ${r.storm.participants} participants arriving over ${STORM_SECONDS} s (login by code → examwork/new → variant/current): completed ${r.storm.completed} in ${r.storm.elapsedSeconds} s, errors ${r.storm.errors}; whole flow p50 ${r.storm.flowMs.p50} ms, p99 ${r.storm.flowMs.p99} ms (login p99 ${r.storm.loginMs.p99}, examwork/new p99 ${r.storm.examworkNewMs.p99}, variant p99 ${r.storm.variantMs.p99}). Target: p99 < 1000 ms, zero errors.`,
     '',
+    `Start-storm knee: ${r.knee.knee} arrivals/s (the highest rate of ${KNEE_STEP_SECONDS}-s storms with p99 < 1 s and 0 errors); steps: ${kneeSteps(r.knee)}.`,
+    '',
+    f
+      ? `Finish storm: ${f.works} works finished in ${f.lastFinishSeconds} s (${f.manual} by their participants, ${f.swept} by the sweeper), ${f.finishErrors} errors, finish p99 ${f.finishP99} ms; ${f.scored} scored and ${f.expertAnswersAssigned} of ${f.expertAnswers} expert-graded answers assigned to two experts ${f.scoredAfterLastFinishSeconds ?? 'not'} s after the last finish (target ≤ 10 s).`
+      : 'Finish storm: not run.',
+    '',
+    r.two
+      ? `Two instances (round-robin by participant, same PostgreSQL and Redis): knee ${r.two.knee.knee} arrivals/s (one process: ${r.knee.knee}/s; steps: ${kneeSteps(r.two.knee)}); unthrottled saves ${r.two.http.savesPerSecond}/s, p99 ${r.two.http.p99} ms (one process: ${r.http.savesPerSecond}/s, p99 ${r.http.p99} ms).`
+      : 'Two instances: not run.',
+    '',
     `Reconciliation: ${r.reconcile.acknowledgedKeys} (work, task) pairs acknowledged, ${r.reconcile.missing} missing from the database (must be 0).`,
+    '',
+    'CPU per operation (ms of one core; WAL bytes per operation; cores: all parties busy on average):',
+    '',
+    '| phase | operations | server | PostgreSQL | Redis | load generator | WAL B | cores |',
+    '|---|---|---|---|---|---|---|---|',
+    cost('start storm, per flow (3 calls)', r.cpu.storm),
+    cost('(a) raw upsert, per save', r.cpu.raw),
+    cost('(b) HTTP saves unthrottled, per save', r.cpu.http),
+    cost('(d) realistic saves, per save', r.cpu.realistic),
+    cost('(e) finish storm, per work (finish + scoring + assignment)', r.cpu.finish),
   ];
   return lines.join('\n');
+}
+
+/** Saves against several instances at once: the participants split round-robin, summed. */
+async function httpSavesSpread(bases, works, acked) {
+  const parts = await Promise.all(
+    bases.map((b, n) =>
+      httpSaves(
+        b,
+        works.filter((_, i) => i % bases.length === n),
+        acked,
+        { seqBase: 5_000_000 + n * 100_000_000 },
+      ),
+    ),
+  );
+  const sums = parts.map(summarize);
+  return {
+    savesPerSecond: round(sums.reduce((a, x) => a + x.savesPerSecond, 0)),
+    p50: Math.max(...sums.map((x) => x.p50)),
+    p99: Math.max(...sums.map((x) => x.p99)),
+    errors: sums.reduce((a, x) => a + x.errors + x.non2xx, 0),
+  };
 }
 
 async function main() {
@@ -394,39 +798,140 @@ async function main() {
   const databaseUrl = await freshDatabase();
   const { child, base } = await startServer(databaseUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  let second = null;
   try {
-    const codes = await seed(pool, STORM + SAVERS);
-    log(`seeded ${codes.length} participant tests`);
+    const kneeCodes = KNEE_RATES.reduce((a, r) => a + r * KNEE_STEP_SECONDS, 0);
+    const total = STORM + SAVERS + kneeCodes * (TWO_INSTANCES ? 2 : 1);
+    const codes = await seed(pool, total, { tasks: TASKS, expertTasks: EXPERT_TASKS, experts: EXPERTS });
+    log(
+      `seeded ${codes.length} participant tests (${TASKS} tasks, ${EXPERT_TASKS} expert-graded; ${EXPERTS} experts)`,
+    );
+    let next = 0;
+    const take = (n) => {
+      const out = codes.slice(next, next + n);
+      next += n;
+      return out;
+    };
+    const cpu = {};
+    const measured = async (name, ops, run) => {
+      const before = await cpuSnapshot(pool, [child.pid, ...(second ? [second.child.pid] : [])]);
+      const out = await run();
+      const after = await cpuSnapshot(pool, [child.pid, ...(second ? [second.child.pid] : [])]);
+      cpu[name] = cpuCost(before, after, typeof ops === 'function' ? ops(out) : ops);
+      return out;
+    };
 
+    if (process.env.BENCH_ONLY === 'saves') {
+      // Only (a) and (b), e.g. to profile the save path.
+      const savers = await Promise.all(
+        take(SAVERS).map((c, j) => startParticipant(base, c, `saver-${j}`, schoolAddress(j))),
+      );
+      const raw = await measured(
+        'raw',
+        (o) => o.saves,
+        () => rawCeiling(pool, savers),
+      );
+      const http = await measured(
+        'http',
+        (o) => o.total,
+        async () => summarize(await httpSaves(base, savers, new Map())),
+      );
+      console.log(
+        JSON.stringify(
+          { raw, http, ratio: round(http.savesPerSecond / raw.savesPerSecond, 2), cpu },
+          null,
+          2,
+        ),
+      );
+      return;
+    }
     log(`(c) start storm: ${STORM} participants over ${STORM_SECONDS} s`);
-    const storm = await startStorm(base, codes.slice(0, STORM));
+    const storm = await measured(
+      'storm',
+      (o) => o.completed,
+      () => startStorm([base], take(STORM)),
+    );
     log(`    done: ${storm.completed} ok, ${storm.errors} errors, flow p99 ${storm.flowMs.p99} ms`);
 
     if (process.env.BENCH_ONLY === 'storm') {
-      console.log(JSON.stringify({ ...storm, flows: undefined }, null, 2));
+      console.log(JSON.stringify({ ...storm, flows: undefined, cpu: cpu.storm }, null, 2));
       return;
     }
+    log(`(c) knee: ${KNEE_STEP_SECONDS}-s storms at ${KNEE_RATES.join(', ')} arrivals/s`);
+    const knee = await stormKnee([base], take);
+    log(`    knee ${knee.knee}/s`);
+
+    const acked = new Map();
+    log(
+      `(d) realistic saves: ${storm.flows.length} participants, one save every ${REALISTIC_EVERY_SECONDS} s, ${REALISTIC_SECONDS} s`,
+    );
+    const realistic = await measured(
+      'realistic',
+      (o) => o.saves,
+      () => realisticSaves(storm.flows, acked),
+    );
+    log(
+      `    ${realistic.savesPerSecond} saves/s, p50 ${realistic.p50} ms, p99 ${realistic.p99} ms, errors ${realistic.errors}`,
+    );
+
     log(`preparing ${SAVERS} saving participants`);
     const savers = [];
+    const saverCodes = take(SAVERS);
     for (let i = 0; i < SAVERS; i += 50) {
-      const batch = codes.slice(STORM + i, STORM + Math.min(SAVERS, i + 50));
-      savers.push(...(await Promise.all(batch.map((c, j) => startParticipant(base, c, `saver-${i + j}`)))));
+      const batch = saverCodes.slice(i, i + 50);
+      savers.push(
+        ...(await Promise.all(
+          batch.map((c, j) => startParticipant(base, c, `saver-${i + j}`, schoolAddress(i + j))),
+        )),
+      );
     }
 
     log(`(a) raw upsert ceiling, ${SECONDS} s`);
-    const raw = await rawCeiling(pool, savers);
+    const raw = await measured(
+      'raw',
+      (o) => o.saves,
+      () => rawCeiling(pool, savers),
+    );
     log(`    ${raw.savesPerSecond} saves/s, p99 ${raw.p99} ms`);
 
-    const acked = new Map();
     log(`(b) saveanswer over HTTP, unthrottled, ${SECONDS} s`);
-    const http = summarize(await httpSaves(base, savers, acked));
+    const http = await measured(
+      'http',
+      (o) => o.total,
+      async () => summarize(await httpSaves(base, savers, acked)),
+    );
     log(`    ${http.savesPerSecond} saves/s, p99 ${http.p99} ms, non-2xx ${http.non2xx}`);
     log(`(b) saveanswer over HTTP at ${RATE}/s, ${SECONDS} s`);
     const httpRate = summarize(await httpSaves(base, savers, acked, { rate: RATE }));
     log(`    ${httpRate.savesPerSecond} saves/s, p99 ${httpRate.p99} ms, non-2xx ${httpRate.non2xx}`);
 
+    let two = null;
+    if (TWO_INSTANCES) {
+      log('(f) two instances on the same PostgreSQL and Redis');
+      second = await startServer(databaseUrl);
+      const bases = [base, second.base];
+      const twoKnee = await stormKnee(bases, take);
+      log(`    knee ${twoKnee.knee}/s`);
+      const spread = savers.map((w, i) => ({ ...w, base: bases[i % 2] }));
+      const twoHttp = await httpSavesSpread(bases, spread, acked);
+      log(`    saves ${twoHttp.savesPerSecond}/s, p99 ${twoHttp.p99} ms`);
+      two = { knee: twoKnee, http: twoHttp };
+      second.child.kill('SIGTERM');
+      second = null;
+    }
+
     const reconciled = await reconcile(pool, acked);
     log(`reconcile: ${reconciled.missing} of ${reconciled.acknowledgedKeys} acknowledged keys missing`);
+
+    log(`(e) finish storm: ${storm.flows.length} works over ${STORM_SECONDS} s`);
+    const finish = await measured(
+      'finish',
+      (o) => o.works,
+      () => finishStorm(pool, storm.flows),
+    );
+    log(
+      `    last finish at ${finish.lastFinishSeconds} s; all scored and assigned ${finish.scoredAfterLastFinishSeconds} s after it`,
+    );
 
     const { flows: _flows, ...stormSummary } = storm;
     const result = {
@@ -442,6 +947,11 @@ async function main() {
       httpRate,
       ratio: round(http.savesPerSecond / raw.savesPerSecond, 2),
       storm: stormSummary,
+      knee,
+      realistic,
+      finish,
+      two,
+      cpu,
       reconcile: reconciled,
     };
     mkdirSync(join(root, 'bench/results'), { recursive: true });
@@ -464,6 +974,7 @@ async function main() {
     process.exitCode = reconciled.missing === 0 ? 0 : 1;
   } finally {
     await pool.end();
+    second?.child.kill('SIGTERM');
     child.kill('SIGTERM');
   }
 }
