@@ -39,6 +39,7 @@ export const userListItemSchema = z
     roles: z.array(roleSchema),
     schoolId: z.number().int().nullable(),
     schoolName: z.string().nullable(),
+    areaId: z.number().int().nullable().optional().describe("an ugnik user's area (docs/ugnik.md)"),
     isBlocked: z.boolean(),
     createdAt: z.string().describe('ISO instant'),
   })
@@ -49,7 +50,6 @@ export type UserListItem = z.infer<typeof userListItemSchema>;
 export const userDetailsSchema = userListItemSchema
   .extend({
     ooId: z.number().int().nullable(),
-    areaId: z.number().int().nullable().optional().describe("an ugnik user's area (docs/ugnik.md)"),
     emailConfirmed: z.boolean(),
     emailConfirmedAt: z.string().nullable().describe('ISO instant'),
     hasPassword: z.boolean().describe('whether the account can log in with a password'),

@@ -38,6 +38,7 @@ const listColumns = {
   patronymic: users.patronymic,
   schoolId: users.schoolId,
   schoolName: schools.name,
+  areaId: users.areaId,
   isBlocked: users.isBlocked,
   createdAt: users.createdAt,
   roles: rolesOf,
@@ -45,7 +46,6 @@ const listColumns = {
 const detailColumns = {
   ...listColumns,
   ooId: users.ooId,
-  areaId: users.areaId,
   emailConfirmedAt: users.emailConfirmedAt,
   hasPassword: sql<boolean>`${users.passwordHash} is not null`,
   updatedAt: users.updatedAt,
@@ -53,7 +53,16 @@ const detailColumns = {
 
 interface ListRow extends Pick<
   UserRow,
-  'id' | 'login' | 'email' | 'surname' | 'name' | 'patronymic' | 'schoolId' | 'isBlocked' | 'createdAt'
+  | 'id'
+  | 'login'
+  | 'email'
+  | 'surname'
+  | 'name'
+  | 'patronymic'
+  | 'schoolId'
+  | 'areaId'
+  | 'isBlocked'
+  | 'createdAt'
 > {
   schoolName: string | null;
   roles: Role[];
@@ -71,6 +80,7 @@ function toListItem(row: ListRow): UserListItem {
     roles: [...row.roles].sort(),
     schoolId: row.schoolId,
     schoolName: row.schoolName,
+    areaId: row.areaId,
     isBlocked: row.isBlocked,
     createdAt: row.createdAt.toISOString(),
   };
@@ -87,7 +97,6 @@ export async function findUserDetails(db: DbOrTx, id: number): Promise<UserDetai
   return {
     ...toListItem(row),
     ooId: row.ooId,
-    areaId: row.areaId,
     emailConfirmed: row.emailConfirmedAt !== null,
     emailConfirmedAt: row.emailConfirmedAt?.toISOString() ?? null,
     hasPassword: Boolean(row.hasPassword),

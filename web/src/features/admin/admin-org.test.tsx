@@ -81,6 +81,13 @@ function server(extra: Record<string, Handler> = {}) {
         total: search ? 1 : 2,
       });
     },
+    'GET /api/admin/areas': () =>
+      json(200, {
+        items: [
+          { id: 1, name: 'Центральный район', schoolCount: 2 },
+          { id: 2, name: 'Северный район', schoolCount: 0 },
+        ],
+      }),
     'POST /api/admin/oo/list': () =>
       json(200, {
         items: [{ id: 3, name: 'ГБОУ Лицей', shortName: null, inn: null, schoolCount: 2 }],
@@ -154,10 +161,12 @@ describe('admin organisation pages', { timeout: 30_000 }, () => {
     await userEvent.type(within(form).getByLabelText(/^Название/), 'Школа № 7');
     await userEvent.clear(within(form).getByLabelText('Код'));
     await userEvent.type(within(form).getByLabelText('Код'), 'S-7');
+    // The area is picked by name from a searchable list, never typed as a number.
+    await pick(form, 'Район', 'Северный район');
     await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
     await waitFor(() => expect(api.callsTo('POST /api/admin/schools')).toHaveLength(1));
     const call = api.callsTo('POST /api/admin/schools')[0]!;
-    expect(call.body).toEqual({ ooId: 3, name: 'Школа № 7', shortName: null, code: 'S-7' });
+    expect(call.body).toEqual({ ooId: 3, name: 'Школа № 7', shortName: null, code: 'S-7', areaId: 2 });
     expect(call.headers['X-Requested-With']).toBe('XMLHttpRequest');
     await waitFor(() => expect(screen.queryByTestId('school-form')).not.toBeInTheDocument());
     await waitFor(() => expect(api.callsTo('POST /api/admin/schools/list').length).toBeGreaterThanOrEqual(2));

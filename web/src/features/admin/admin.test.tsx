@@ -35,6 +35,7 @@ const school = {
 const roles = [
   { code: 'admin', nameRu: 'Администратор', nameEn: 'Administrator' },
   { code: 'coordinator', nameRu: 'Школьный координатор', nameEn: 'School coordinator' },
+  { code: 'ugnik', nameRu: 'УГНиК', nameEn: 'Supervision authority' },
 ];
 
 function server(extra: Record<string, Handler> = {}) {
@@ -142,6 +143,26 @@ describe('admin work place', { timeout: 20_000 }, () => {
         sort: { field: 'login', dir: 'asc' },
       }),
     );
+  });
+
+  it("an ugnik's area is picked by name and sent; other roles are not asked for one", async () => {
+    const api = server({
+      'GET /api/admin/areas': () => json(200, { items: [{ id: 4, name: 'Южный округ', schoolCount: 3 }] }),
+      'POST /api/User': () => json(200, { id: 30, blocked: false, passwordSet: false, changed: true }),
+    });
+    renderApp('/admin/users');
+    await screen.findByText('anna');
+    await userEvent.click(screen.getByTestId('user-create'));
+    const form = await screen.findByTestId('user-form');
+    await userEvent.type(within(form).getByLabelText(/Логин/), 'inspector');
+    await userEvent.click(within(form).getByLabelText('Школьный координатор'));
+    expect(within(form).queryByRole('combobox', { name: 'Район' })).toBeNull();
+    await userEvent.click(within(form).getByLabelText('Школьный координатор'));
+    await userEvent.click(within(form).getByLabelText('УГНиК'));
+    await pick(form, 'Район', 'Южный округ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(api.callsTo('POST /api/User')).toHaveLength(1));
+    expect(api.callsTo('POST /api/User')[0]!.body).toMatchObject({ roles: ['ugnik'], areaId: 4 });
   });
 
   it('validates the user form before sending and sends the body with pwd in the query', async () => {

@@ -24,7 +24,11 @@ export const orgKeys = {
   students: ['admin', 'students'] as const,
   diagnostics: ['admin', 'diagnostics'] as const,
   diagnostic: (id: number) => ['admin', 'diagnostics', id] as const,
+  areas: ['admin', 'areas'] as const,
 };
+
+/** The areas of the region (docs/ugnik.md), for the school and ugnik user forms. */
+export const listAreas = () => inlineCall(() => call('GET /api/admin/areas', {}, inline));
 
 export const listOo = (body: AdminOoListRequest) =>
   inlineCall(() => call('POST /api/admin/oo/list', { body }, inline));

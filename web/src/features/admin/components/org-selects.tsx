@@ -10,6 +10,7 @@ import {
   getAdminDiagnostic,
   getSchool,
   listAdminDiagnostics,
+  listAreas,
   listClasses,
   listOo,
   listSchools,
@@ -214,4 +215,31 @@ export function useParallelOptions(): Option[] {
     value: String(n),
     label: n === 0 ? t('org.preschool') : String(n),
   }));
+}
+
+/** An area of the region (docs/ugnik.md), picked by name from the admin's list; clearable. */
+export function AreaSelect({
+  value,
+  onChange,
+  ...props
+}: Omit<SelectProps, 'value' | 'onChange' | 'data'> & {
+  value: number | null;
+  onChange: (id: number | null) => void;
+}) {
+  const t = useAdminT();
+  const areas = useQuery({ queryKey: orgKeys.areas, queryFn: listAreas, staleTime: 30_000 });
+  return (
+    <Select
+      label={t('org.area')}
+      placeholder={t('org.areaPick')}
+      searchable
+      clearable
+      nothingFoundMessage={t('org.nothingFound')}
+      data={(areas.data?.items ?? []).map((a) => ({ value: String(a.id), label: a.name }))}
+      value={value === null ? null : String(value)}
+      onChange={(v) => onChange(v ? Number(v) : null)}
+      data-testid="area-select"
+      {...props}
+    />
+  );
 }

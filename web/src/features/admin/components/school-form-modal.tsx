@@ -10,14 +10,21 @@ import { createOo, orgKeys, saveSchool } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
 import { orNull, useEditForm } from '../../../lib/use-edit-form';
 import { FormModal } from '../../../components/ui/form-modal';
-import { RemoteSelect } from './org-selects';
+import { AreaSelect, RemoteSelect } from './org-selects';
 
 /** The body of a school save: empty optional fields clear (null). */
-export const schoolBodyOf = (v: { ooId: number | null; name: string; shortName: string; code: string }) => ({
+export const schoolBodyOf = (v: {
+  ooId: number | null;
+  name: string;
+  shortName: string;
+  code: string;
+  areaId: number | null;
+}) => ({
   ooId: v.ooId ?? undefined,
   name: v.name,
   shortName: orNull(v.shortName),
   code: orNull(v.code),
+  areaId: v.areaId,
 });
 
 /** Create (no school) or edit a school; checked with the contract schema before sending. */
@@ -29,6 +36,7 @@ export function SchoolFormModal({ school, onClose }: { school: AdminSchool | nul
     name: school?.name ?? '',
     shortName: school?.shortName ?? '',
     code: school?.code ?? '',
+    areaId: school?.areaId ?? null,
   }));
   const onSubmit = () =>
     form.submit(
@@ -62,6 +70,11 @@ export function SchoolFormModal({ school, onClose }: { school: AdminSchool | nul
         <TextInput label={t('org.shortName')} {...form.text('shortName')} />
         <TextInput label={t('org.code')} {...form.text('code')} />
       </SimpleGrid>
+      <AreaSelect
+        value={form.values.areaId}
+        onChange={(id) => form.set('areaId', id)}
+        {...form.errorOf('areaId')}
+      />
     </FormModal>
   );
 }

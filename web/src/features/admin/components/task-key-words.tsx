@@ -6,7 +6,8 @@ import { List, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useAdminT } from '../i18n';
 
-type T = ReturnType<typeof useAdminT>;
+/** Keys built from the stored field names: looked up loosely, the name itself when there is no word. */
+type T = (key: string, options?: Record<string, unknown>) => string;
 
 /** Field values that are words themselves (the scoring method, the tolerance mode). */
 const WORDED_VALUES = new Set(['method', 'toleranceMode']);
@@ -58,7 +59,7 @@ function render(value: unknown, t: T, key?: string): ReactNode {
 }
 
 export function TaskKeyWords({ value, testId }: { value: unknown; testId?: string }) {
-  const t = useAdminT();
+  const t = useAdminT() as T;
   return (
     <div data-testid={testId} className="task-key-words">
       {isPrimitive(value) ? <Text size="sm">{primitive(value, t)}</Text> : render(value, t)}

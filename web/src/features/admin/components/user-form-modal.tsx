@@ -13,7 +13,7 @@ import { LoadingButton } from '../../../components/ui/loading-button';
 import { useApiForm } from '../../../lib/use-api-form';
 import { adminKeys, saveUser } from '../api/admin-api';
 import { useAdminT } from '../i18n';
-import { RemoteSelect } from './org-selects';
+import { AreaSelect, RemoteSelect } from './org-selects';
 
 interface FormValues {
   login: string;
@@ -23,6 +23,7 @@ interface FormValues {
   patronymic: string;
   roles: string[];
   schoolId: number | null;
+  areaId: number | null;
   isBlocked: boolean;
   password: string;
 }
@@ -36,6 +37,7 @@ function initialValues(user: UserListItem | null): FormValues {
     patronymic: user?.patronymic ?? '',
     roles: user ? [...user.roles] : [],
     schoolId: user?.schoolId ?? null,
+    areaId: user?.areaId ?? null,
     isBlocked: user?.isBlocked ?? false,
     password: '',
   };
@@ -52,6 +54,8 @@ export function userBodyOf(values: FormValues, id?: number): Record<string, unkn
     patronymic: values.patronymic,
     roles: values.roles,
     schoolId: values.schoolId,
+    // An area binds only an ugnik (docs/ugnik.md); other roles leave it as it is.
+    ...(values.roles.includes('ugnik') ? { areaId: values.areaId } : {}),
     isBlocked: values.isBlocked,
   };
 }
@@ -161,6 +165,14 @@ export function UserFormModal({ user, roles, onClose }: Props) {
               ))}
             </Group>
           </Checkbox.Group>
+          {values.roles.includes('ugnik') && (
+            <AreaSelect
+              description={t('users.areaHint')}
+              value={values.areaId}
+              onChange={(id) => set('areaId', id)}
+              error={fieldErrors.areaId}
+            />
+          )}
           <Checkbox
             label={t('users.blocked')}
             checked={values.isBlocked}
