@@ -68,12 +68,19 @@ export class RedisCache implements Cache {
   }
 }
 
-/** One Redis connection per process; keys are prefixed so several installations can share a server. */
+/**
+ * One Redis connection per process; keys are prefixed so several installations can share a server.
+ * Auto-pipelining: the commands issued in one turn of the event loop (a login's three throttle
+ * counters, the session cache, presence marks of other requests) leave in one write and come back
+ * in one read, instead of a system call pair each — at 10:00 those calls were a large share of
+ * the start path. Subscriptions are never pipelined (ioredis leaves them out).
+ */
 export function connectRedis(url: string, keyPrefix: string): Redis {
   return new Redis(url, {
     keyPrefix,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     lazyConnect: false,
+    enableAutoPipelining: true,
   });
 }
