@@ -1,5 +1,5 @@
 import { Anchor, AppShell, Burger, Group, NavLink, Stack, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -51,6 +51,10 @@ export function AppLayout() {
   const { t } = useTranslation();
   const { data: user } = useSuspenseQuery(currentUserQuery());
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Below the `sm` breakpoint (and at 200 % zoom) the header keeps the menu, the name and the bell;
+  // the role, help, feedback and log off move into the menu, so nothing is pushed off a 320 px
+  // screen (WCAG 1.4.10). Unknown (no matchMedia) counts as wide.
+  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
   const activeRole = useActiveRole(user);
   const roles = homeRolesOf(user.roles);
   const { pathname } = useLocation();
@@ -114,18 +118,20 @@ export function AppLayout() {
             >
               {t('app.name')}
             </Anchor>
-            <RoleSwitch roles={roles} active={activeRole} />
+            {!narrow && <RoleSwitch roles={roles} active={activeRole} />}
           </Group>
           <Group gap="md" wrap="nowrap">
             <Group visibleFrom="md">{userBlock}</Group>
             {/* The runner has its own shell (runner-layout): a participant taking a test is not interrupted. */}
             <NotificationBell />
-            <HelpButton />
-            <FeedbackButton userId={user.id} />
-            <Group visibleFrom="sm">
-              <LanguageSwitch />
-            </Group>
-            <LogoffButton />
+            {!narrow && (
+              <>
+                <HelpButton />
+                <FeedbackButton userId={user.id} />
+                <LanguageSwitch />
+                <LogoffButton />
+              </>
+            )}
           </Group>
         </Group>
       </AppShell.Header>
@@ -138,9 +144,19 @@ export function AppLayout() {
             </Text>
             <SessionTimer testId={null} />
           </Stack>
-          <Group hiddenFrom="sm">
-            <LanguageSwitch />
-          </Group>
+          {narrow && (
+            <>
+              <RoleSwitch roles={roles} active={activeRole} />
+              <Group gap="sm">
+                <HelpButton />
+                <FeedbackButton userId={user.id} />
+              </Group>
+              <Group justify="space-between">
+                <LanguageSwitch />
+                <LogoffButton />
+              </Group>
+            </>
+          )}
         </Stack>
         {[...navItemsFor(activeRole, t), ...((activeRole && workPlaceNav[activeRole]) || [])].map((item) => {
           const active = item.end ? pathname === item.to : pathname.startsWith(item.to);
