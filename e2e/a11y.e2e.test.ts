@@ -59,9 +59,29 @@ async function signInWithCode(page: Page, code: string): Promise<void> {
   await settled(page);
 }
 
+/** No horizontal scroll at `width`; a failure names the outermost elements that stick out. */
 async function fitsWidth(page: Page, width: number): Promise<void> {
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, 'no horizontal scroll').toBeLessThanOrEqual(width);
+  const { scrollWidth, wide } = await page.evaluate((w) => {
+    const out = [...document.querySelectorAll<HTMLElement>('body *')].filter(
+      (el) => el.getBoundingClientRect().right > w + 1 && !el.parentElement?.closest('[data-a11y-wide]'),
+    );
+    // The outermost ones: an element whose parent also sticks out is not the cause.
+    const roots = out.filter((el) => !out.includes(el.parentElement as HTMLElement)).slice(0, 5);
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      wide: roots.map(
+        (el) => `${el.tagName.toLowerCase()}.${el.className} ${el.getAttribute('data-testid') ?? ''}`,
+      ),
+    };
+  }, width);
+  if (scrollWidth <= width) return;
+  // A scroll area measures itself a frame after the page draws: give the layout a moment.
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), {
+      message: `no horizontal scroll; too wide: ${wide.join(', ')}`,
+      timeout: 3_000,
+    })
+    .toBeLessThanOrEqual(width);
 }
 
 /** Staff roles: their home, then each main screen by address. */
