@@ -77,7 +77,9 @@ function server(extra: Record<string, Handler> = {}) {
     'POST /api/admin/schools/list': ({ body }) => {
       const search = (body as { filter?: { search?: string } }).filter?.search;
       return json(200, {
-        items: search ? [school(5, 'Гимназия № 5')] : [school(5, 'Гимназия № 5'), school(6, 'Лицей № 6')],
+        items: search
+          ? [school(5, 'Гимназия № 5')]
+          : [school(5, 'Гимназия № 5'), school(6, 'Лицей № 6', { areaId: 1, areaName: 'Центральный район' })],
         total: search ? 1 : 2,
       });
     },
@@ -120,6 +122,10 @@ describe('admin organisation pages', { timeout: 30_000 }, () => {
       sort: { field: 'name', dir: 'asc' },
     });
     expect(within(table).getByText('Гимназия № 5').closest('a')).toHaveAttribute('href', '/admin/schools/5');
+    // The area by its name; no database ids in the table.
+    expect(within(table).getByRole('columnheader', { name: 'Район' })).toBeInTheDocument();
+    expect(within(table).getByText('Центральный район')).toBeInTheDocument();
+    expect(within(table).queryByRole('columnheader', { name: 'ID' })).toBeNull();
     expect(within(table).getAllByRole('link', { name: 'Учащиеся' })[0]).toHaveAttribute(
       'href',
       '/admin/students?schoolId=5',

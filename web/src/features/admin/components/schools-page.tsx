@@ -66,6 +66,12 @@ export function SchoolsPage() {
       csv: (s) => s.ooName,
       sortField: 'ooName',
     },
+    {
+      key: 'area',
+      header: t('org.area'),
+      render: (s) => s.areaName ?? '—',
+      csv: (s) => s.areaName ?? null,
+    },
     count('buildingCount', t('org.buildingCount')),
     count('classCount', t('org.classCount'), 'classCount'),
     count('studentCount', t('org.studentCount'), 'studentCount'),
