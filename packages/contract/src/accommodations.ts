@@ -41,6 +41,10 @@ export const accommodationsSchema = z
       .describe(
         'minutes of rest breaks per work that stop the clock (POST /api/exam/test/examwork/break/start)',
       ),
+    magnifier: z
+      .boolean()
+      .optional()
+      .describe('the runner starts with the task area enlarged to 150 % (the magnifier); absent: off'),
   })
   .meta({ id: 'Accommodations' });
 export type Accommodations = z.infer<typeof accommodationsSchema>;
@@ -58,7 +62,8 @@ export const NO_ACCOMMODATIONS: Accommodations = {
 /** Whether a profile gives anything beyond the common rules. */
 export const hasAccommodations = (a: Accommodations | null | undefined): a is Accommodations =>
   !!a &&
-  (Object.keys(NO_ACCOMMODATIONS) as (keyof Accommodations)[]).some((k) => a[k] !== NO_ACCOMMODATIONS[k]);
+  (!!a.magnifier ||
+    (Object.keys(NO_ACCOMMODATIONS) as (keyof Accommodations)[]).some((k) => a[k] !== NO_ACCOMMODATIONS[k]));
 
 export const studentAccommodationsSchema = z
   .object({

@@ -105,6 +105,23 @@ describe('one student', () => {
     expect(await audits(id)).toHaveLength(2);
   });
 
+  it('keeps the magnifier: a profile with only the magnifier is one; one without it stays without', async () => {
+    const id = school.studentIds[2]!;
+    const coord = school.coordinator.session;
+    const only = { ...NO_ACCOMMODATIONS, magnifier: true };
+    const res = await send('PUT', `students/${id}`, coord, { accommodations: only });
+    expect(res.json()).toEqual({ studentId: id, accommodations: only });
+    expect(await stored(id)).toEqual(only);
+    const off = await send('PUT', `students/${id}`, coord, {
+      accommodations: { ...NO_ACCOMMODATIONS, magnifier: false },
+    });
+    expect(off.json().accommodations).toBeNull();
+    expect(
+      (await send('PUT', `students/${id}`, coord, { accommodations: { ...only, magnifier: 'yes' } }))
+        .statusCode,
+    ).toBe(400);
+  });
+
   it('refuses a student of another school (403) and an unknown one (404), changing nothing', async () => {
     const foreign = otherSchool.studentIds[0]!;
     const coord = school.coordinator.session;

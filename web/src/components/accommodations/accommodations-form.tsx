@@ -92,6 +92,12 @@ export function AccommodationsForm({ initial, hint, onSubmit, onCancel }: Accomm
           onChange={(e) => set('lineReader', e.currentTarget.checked)}
         />
         <Switch
+          label={t('accommodations.magnifier')}
+          checked={values.magnifier ?? false}
+          onChange={(e) => set('magnifier', e.currentTarget.checked)}
+          data-testid="accommodations-magnifier"
+        />
+        <Switch
           label={t('accommodations.textToSpeech')}
           checked={values.textToSpeech}
           onChange={(e) => set('textToSpeech', e.currentTarget.checked)}

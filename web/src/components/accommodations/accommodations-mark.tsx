@@ -25,6 +25,7 @@ export function accommodationWords(a: Accommodations | null | undefined, t: Loos
   if (a.theme === 'high_contrast') words.push(t('accommodations.short.highContrast'));
   if (a.theme === 'dark') words.push(t('accommodations.short.dark'));
   if (a.lineReader) words.push(t('accommodations.short.lineReader'));
+  if (a.magnifier) words.push(t('accommodations.short.magnifier'));
   if (a.textToSpeech) words.push(t('accommodations.short.textToSpeech'));
   if (a.restBreakMinutes > 0)
     words.push(t('accommodations.short.restBreaks', { minutes: a.restBreakMinutes }));

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { NO_ACCOMMODATIONS } from '@attesta/contract';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -154,6 +155,22 @@ describe('the magnifier and the highlighter', () => {
     await userEvent.click(await screen.findByRole('radio', { name: '150 %' }));
     expect(screen.getByTestId('runner')).toHaveAttribute('data-zoom', '150');
     expect(screen.getByTestId('runner').style.getPropertyValue('--runner-zoom')).toBe('1.5');
+  });
+
+  it('starts at 150 % for a profile with the magnifier', async () => {
+    const id = nextWorkId + 1;
+    const work = workState(id);
+    const test = currentTest(work);
+    runningWork({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(200, {
+          ...test,
+          participant: { ...test.participant, accommodations: { ...NO_ACCOMMODATIONS, magnifier: true } },
+        }),
+    });
+    renderApp('/participant/work');
+    await screen.findByTestId('task-1', {}, { timeout: 5000 });
+    expect(screen.getByTestId('runner')).toHaveAttribute('data-zoom', '150');
   });
 
   it('marks selected task text, keeps it for the task in this session, and removes it on a click', async () => {

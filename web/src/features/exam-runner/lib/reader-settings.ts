@@ -27,7 +27,7 @@ export function initialReaderSettings(profile: Accommodations | null | undefined
     textSize: profile?.largeText ? 'large' : 'normal',
     theme: profile?.theme ?? 'default',
     lineReader: profile?.lineReader ?? false,
-    zoom: 100,
+    zoom: profile?.magnifier ? 150 : 100,
   };
 }
 
