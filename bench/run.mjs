@@ -32,6 +32,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import Redis from 'ioredis';
 import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -573,8 +574,18 @@ async function cpuSnapshot(pool, serverPids) {
     walBytes: Number(
       (await pool.query(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') as b`)).rows[0].b,
     ),
+    redisStats: await redisStats(),
     at: performance.now(),
   };
+}
+/** Redis's own counters (commands processed, bytes sent): what one operation costs it. */
+let statsClient = null;
+async function redisStats() {
+  if (!process.env.BENCH_REDIS_URL) return null;
+  statsClient ??= new Redis(process.env.BENCH_REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  const info = await statsClient.info('stats');
+  const field = (name) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return { commands: field('total_commands_processed'), outBytes: field('total_net_output_bytes') };
 }
 /** CPU ms per operation of each party between two snapshots (`ops` operations happened). */
 function cpuCost(before, after, ops) {
@@ -592,6 +603,14 @@ function cpuCost(before, after, ops) {
     redisMs: per(after.redis - before.redis),
     clientMs: per(after.client - before.client),
     walBytes: Math.round((after.walBytes - before.walBytes) / ops),
+    redisCommands:
+      before.redisStats && after.redisStats
+        ? round((after.redisStats.commands - before.redisStats.commands) / ops, 2)
+        : null,
+    redisOutBytes:
+      before.redisStats && after.redisStats
+        ? Math.round((after.redisStats.outBytes - before.redisStats.outBytes) / ops)
+        : null,
     // Cores busy on average over the phase, all parties together.
     cores: round(
       (after.server - before.server + postgres + after.redis - before.redis + after.client - before.client) /
@@ -723,11 +742,87 @@ async function reconcile(pool, acked) {
   return { acknowledgedKeys: acked.size, missing };
 }
 
+/**
+ * The capacity model: what a region needs for REGION participants starting within
+ * REGION_START_SECONDS and then saving every REGION_SAVE_EVERY seconds, from this run's measured
+ * cost of one start and one save for each party. Peak load: the last starts beside everyone's saves.
+ * Each server process is one core, planned at most 60 % busy (headroom for bursts and GC); so are
+ * the database's cores. Redis runs commands on one core.
+ */
+const REGION = 100_000;
+const REGION_START_SECONDS = 5 * 60;
+const REGION_SAVE_EVERY = 15;
+const PLAN_BUSY = 0.6;
+export function capacityModel(cpu, { maxConnections, poolSize, twoInstanceScaling }) {
+  const start = cpu.storm;
+  const save = cpu.realistic ?? cpu.http;
+  if (!start || !save) return null;
+  const starts = REGION / REGION_START_SECONDS;
+  const saves = REGION / REGION_SAVE_EVERY;
+  const load = (key) => (starts * start[key] + saves * save[key]) / 1000; // cores (ms per s / 1000)
+  const serverCores = load('serverMs');
+  const processes = Math.ceil(serverCores / PLAN_BUSY);
+  const postgresCores = load('postgresMs');
+  const redisCores = load('redisMs');
+  const walMBps = (starts * start.walBytes + saves * save.walBytes) / 1e6;
+  const redisCommands =
+    start.redisCommands === null ? null : starts * start.redisCommands + saves * save.redisCommands;
+  const connections = processes * poolSize;
+  // What breaks first: each need against what one ordinary machine of its kind gives.
+  const limits = [
+    { what: 'PostgreSQL connections', need: connections, have: maxConnections, unit: '' },
+    {
+      what: 'PostgreSQL CPU (cores of one 16-core server)',
+      need: postgresCores / PLAN_BUSY,
+      have: 16,
+      unit: ' cores',
+    },
+    { what: 'Redis (one core)', need: redisCores / PLAN_BUSY, have: 1, unit: ' cores' },
+    { what: 'WAL (MB/s of one SSD, ~200 MB/s sustained)', need: walMBps, have: 200, unit: ' MB/s' },
+  ].map((l) => ({ ...l, share: l.need / l.have }));
+  const first = [...limits].sort((a, b) => b.share - a.share)[0];
+  return {
+    starts: round(starts),
+    saves: round(saves),
+    serverCores: round(serverCores, 1),
+    processes,
+    postgresCores: round(postgresCores, 1),
+    redisCores: round(redisCores, 2),
+    walMBps: round(walMBps, 1),
+    redisCommands: redisCommands === null ? null : Math.round(redisCommands),
+    connections,
+    maxConnections,
+    twoInstanceScaling,
+    limits: limits.map((l) => ({
+      what: l.what,
+      need: round(l.need, 1),
+      have: l.have,
+      share: round(l.share, 2),
+      unit: l.unit,
+    })),
+    first: first.what,
+  };
+}
+
+function capacityLines(c) {
+  if (!c) return ['Capacity model: not computed (no CPU figures on this platform).'];
+  return [
+    `Capacity model (${REGION.toLocaleString('en')} participants starting within ${REGION_START_SECONDS / 60} min, then saving every ${REGION_SAVE_EVERY} s; from this run's costs per start and per realistic save; planned at ${PLAN_BUSY * 100} % busy):`,
+    '',
+    `- load at the peak: ${c.starts} starts/s beside ${c.saves} saves/s;`,
+    `- server: ${c.serverCores} cores of work → **${c.processes} server processes** (one core each)${c.twoInstanceScaling ? `; two processes on this machine gave ${c.twoInstanceScaling}× one` : ''};`,
+    `- PostgreSQL: ${c.postgresCores} cores busy → ${Math.ceil(c.postgresCores / PLAN_BUSY)} cores; WAL ${c.walMBps} MB/s;`,
+    `- Redis: ${c.redisCores} of its one core${c.redisCommands !== null ? `, ${c.redisCommands} commands/s` : ''};`,
+    `- database connections: ${c.processes} processes × pool ${c.connections / c.processes} = ${c.connections} against max_connections ${c.maxConnections};`,
+    `- first to break: **${c.first}** (${c.limits.map((l) => `${l.what}: ${l.need}${l.unit} of ${l.have}${l.unit}`).join('; ')}).`,
+  ];
+}
+
 function markdown(r) {
   const cost = (name, c) =>
     c
-      ? `| ${name} | ${c.ops} in ${c.seconds} s | ${c.serverMs} | ${c.postgresMs} | ${c.redisMs} | ${c.clientMs} | ${c.walBytes} | ${c.cores} |`
-      : `| ${name} | not measured (no /proc) | | | | | | |`;
+      ? `| ${name} | ${c.ops} in ${c.seconds} s | ${c.serverMs} | ${c.postgresMs} | ${c.redisMs} | ${c.clientMs} | ${c.walBytes} | ${c.redisCommands ?? '–'} | ${c.cores} |`
+      : `| ${name} | not measured (no /proc) | | | | | | | |`;
   const kneeSteps = (k) =>
     k.steps.map((s) => `${s.rate}/s p99 ${s.p99} ms${s.errors ? ` (${s.errors} errors)` : ''}`).join(', ');
   const f = r.finish;
@@ -759,15 +854,17 @@ function markdown(r) {
     '',
     `Reconciliation: ${r.reconcile.acknowledgedKeys} (work, task) pairs acknowledged, ${r.reconcile.missing} missing from the database (must be 0).`,
     '',
-    'CPU per operation (ms of one core; WAL bytes per operation; cores: all parties busy on average):',
+    'CPU per operation (ms of one core), WAL bytes and Redis commands per operation; cores: all parties busy on average:',
     '',
-    '| phase | operations | server | PostgreSQL | Redis | load generator | WAL B | cores |',
-    '|---|---|---|---|---|---|---|---|',
+    '| phase | operations | server | PostgreSQL | Redis | load generator | WAL B | Redis commands | cores |',
+    '|---|---|---|---|---|---|---|---|---|',
     cost('start storm, per flow (3 calls)', r.cpu.storm),
     cost('(a) raw upsert, per save', r.cpu.raw),
     cost('(b) HTTP saves unthrottled, per save', r.cpu.http),
     cost('(d) realistic saves, per save', r.cpu.realistic),
     cost('(e) finish storm, per work (finish + scoring + assignment)', r.cpu.finish),
+    '',
+    ...capacityLines(r.capacity),
   ];
   return lines.join('\n');
 }
@@ -954,6 +1051,12 @@ async function main() {
       cpu,
       reconcile: reconciled,
     };
+    const maxConnections = Number((await pool.query('show max_connections')).rows[0].max_connections);
+    result.capacity = capacityModel(cpu, {
+      maxConnections,
+      poolSize: 20,
+      twoInstanceScaling: two && knee.knee ? round(two.knee.knee / knee.knee, 2) : null,
+    });
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(
       join(root, `bench/results/${result.at.replace(/[:.]/g, '-')}.json`),
@@ -974,6 +1077,7 @@ async function main() {
     process.exitCode = reconciled.missing === 0 ? 0 : 1;
   } finally {
     await pool.end();
+    statsClient?.disconnect();
     second?.child.kill('SIGTERM');
     child.kill('SIGTERM');
   }
