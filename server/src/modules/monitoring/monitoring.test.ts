@@ -368,6 +368,7 @@ describe('monitoring', () => {
         'finishReason',
         'integrityKind',
         'kind',
+        'message',
         'reason',
         'verdict',
       ].sort(),
