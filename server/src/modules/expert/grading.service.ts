@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { ExpertMarksBody } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import {
@@ -190,22 +190,30 @@ export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<Ass
   // Answers given to each expert (by user id) in this call: they are told so once, with the count.
   const assigned = new Map<number, number>();
 
-  for (const item of awaiting) {
-    const existing = await tx
-      .select({
-        round: expertAssignments.round,
-        expertId: expertAssignments.expertId,
-        anonCode: expertAssignments.anonCode,
-        status: expertAssignments.status,
-        total: expertAssignments.total,
-      })
-      .from(expertAssignments)
-      .where(
-        and(
-          eq(expertAssignments.examWorkId, examWorkId),
-          eq(expertAssignments.variantTaskId, item.variantTaskId),
+  // The rounds that exist for every awaiting task, in one query; the new ones in one statement.
+  const existingRows = await tx
+    .select({
+      variantTaskId: expertAssignments.variantTaskId,
+      round: expertAssignments.round,
+      expertId: expertAssignments.expertId,
+      anonCode: expertAssignments.anonCode,
+      status: expertAssignments.status,
+      total: expertAssignments.total,
+    })
+    .from(expertAssignments)
+    .where(
+      and(
+        eq(expertAssignments.examWorkId, examWorkId),
+        inArray(
+          expertAssignments.variantTaskId,
+          awaiting.map((a) => a.variantTaskId),
         ),
-      );
+      ),
+    );
+  const inserts: (typeof expertAssignments.$inferInsert)[] = [];
+
+  for (const item of awaiting) {
+    const existing = existingRows.filter((a) => a.variantTaskId === item.variantTaskId);
     const byRound = new Map(existing.map((a) => [a.round, a]));
     const needed: number[] = [1, 2].filter((r) => !byRound.has(r));
     const [r1, r2] = [byRound.get(1), byRound.get(2)];
@@ -227,13 +235,7 @@ export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<Ass
         outcome.queued++;
         continue;
       }
-      await tx.insert(expertAssignments).values({
-        examWorkId,
-        variantTaskId: item.variantTaskId,
-        expertId: expert.id,
-        round,
-        anonCode,
-      });
+      inserts.push({ examWorkId, variantTaskId: item.variantTaskId, expertId: expert.id, round, anonCode });
       exclude.add(expert.id);
       expert.open++;
       expert.today++;
@@ -241,6 +243,7 @@ export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<Ass
       assigned.set(expert.id, (assigned.get(expert.id) ?? 0) + 1);
     }
   }
+  if (inserts.length) await tx.insert(expertAssignments).values(inserts);
   if (assigned.size) await publish('expertsAssigned', { db: tx, assigned });
   return outcome;
 }
