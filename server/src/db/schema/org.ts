@@ -158,6 +158,8 @@ export const workers = pgTable(
     isBlocked: boolean().notNull().default(false),
     /** The id an upstream system gave the worker (`POST /api/integration/attesta/CreateWorkers`). */
     externalId: text().unique(),
+    /** What the exam gives the worker beyond the common rules (docs/accommodations.md); null: none. */
+    accommodations: jsonb().$type<Accommodations>(),
     createdAt: created(),
   },
   (t) => [index().on(t.schoolId)],
