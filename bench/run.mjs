@@ -22,7 +22,8 @@
 //      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
 //      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does),
 //      BENCH_ONLY=storm|saves (only the start storm, or only (a) and (b), e.g. to profile them), BENCH_KNEE_RATES (100,200,…),
-//      BENCH_INSTANCES=1 (skip the two-instance phase).
+//      BENCH_INSTANCES=1 (skip the two-instance phase), BENCH_SERVER_ENTRY (another server build's
+//      dist/main.js, e.g. an earlier commit's, as a same-machine baseline).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -88,13 +89,14 @@ async function freshDatabase() {
 }
 
 export async function startServer(databaseUrl) {
-  if (!existsSync(join(root, 'server/dist/main.js')))
-    throw new Error('server not built: npm run build -w server');
+  // BENCH_SERVER_ENTRY: another build of the server (e.g. an earlier commit's) for a same-machine baseline.
+  const entry = process.env.BENCH_SERVER_ENTRY ?? join(root, 'server/dist/main.js');
+  if (!existsSync(entry)) throw new Error('server not built: npm run build -w server');
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'server/dist/main.js')], {
-    cwd: root,
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
+    cwd: process.env.BENCH_SERVER_ENTRY ? join(dirname(entry), '../..') : root,
     env: {
       ...process.env,
       NODE_ENV: 'development',
