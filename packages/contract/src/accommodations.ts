@@ -1,5 +1,5 @@
 /**
- * Accommodations (issue 14, item 2; docs/accommodations.md): a student's profile of what the exam
+ * Accommodations (issue 14, items 2 and 6; docs/accommodations.md): a student's (or worker's) profile of what the exam
  * gives them beyond the common rules — extra time (the server adds it to a work's deadline when the
  * work starts), larger text, a high-contrast or dark theme, a line reader, text-to-speech of task
  * text, rest breaks. Set by the student's school coordinator or an admin, one student or many at once;
@@ -93,8 +93,65 @@ export const bulkAccommodationsBodySchema = z.strictObject({
 export type BulkAccommodationsBody = z.infer<typeof bulkAccommodationsBodySchema>;
 
 export const bulkAccommodationsResultSchema = z.object({
-  updated: z.number().int().describe('students whose profile was set'),
+  updated: z.number().int().describe('students (or workers) whose profile was set'),
 });
+
+export const workerAccommodationsSchema = z
+  .object({
+    workerId: z.number().int(),
+    accommodations: accommodationsSchema.nullable().describe('null: none'),
+  })
+  .meta({ id: 'WorkerAccommodations' });
+export type WorkerAccommodations = z.infer<typeof workerAccommodationsSchema>;
+
+export const bulkWorkerAccommodationsBodySchema = z.strictObject({
+  workerIds: z
+    .array(z.number().int().positive())
+    .min(1)
+    .max(MAX_ACCOMMODATION_BULK)
+    .refine((ids) => new Set(ids).size === ids.length, 'each worker once')
+    .describe(`1–${MAX_ACCOMMODATION_BULK} workers, each once`),
+  accommodations: accommodationsSchema
+    .nullable()
+    .describe('null (or a profile that changes nothing) clears them'),
+});
+export type BulkWorkerAccommodationsBody = z.infer<typeof bulkWorkerAccommodationsBodySchema>;
+
+/** Workers (staff who take worker tests) with whether they have a profile: the admin's workers page. */
+export const accommodationWorkerSchema = z
+  .object({
+    id: z.number().int(),
+    surname: z.string(),
+    name: z.string(),
+    patronymic: z.string().nullable(),
+    email: z.string().nullable(),
+    schoolId: z.number().int().nullable(),
+    schoolName: z.string().nullable(),
+    positionName: z.string().nullable(),
+    isBlocked: z.boolean(),
+    hasAccommodations: z.boolean(),
+  })
+  .meta({ id: 'AccommodationWorker' });
+export type AccommodationWorker = z.infer<typeof accommodationWorkerSchema>;
+
+export const WORKER_LIST_PAGE_SIZE = 50;
+export const workerListQuerySchema = z.strictObject({
+  page: z
+    .string()
+    .regex(/^\d{1,6}$/, 'a positive integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1))
+    .optional()
+    .describe(`1-based; ${WORKER_LIST_PAGE_SIZE} a page`),
+  schoolId: idParamSchema.optional().describe("a coordinator's is always their own school"),
+  search: z.string().trim().min(1).max(100).optional().describe('part of the surname, name or e-mail'),
+});
+export type WorkerListQuery = z.input<typeof workerListQuerySchema>;
+export const workerListSchema = z.object({
+  items: z.array(accommodationWorkerSchema),
+  total: z.number().int(),
+});
+export type WorkerList = z.infer<typeof workerListSchema>;
 
 export const ACCOMMODATION_CALL_SCHEMAS = {
   'GET /api/accommodations/students/{studentId}': {
@@ -108,6 +165,23 @@ export const ACCOMMODATION_CALL_SCHEMAS = {
   },
   'PUT /api/accommodations/students': {
     body: bulkAccommodationsBodySchema,
+    response: bulkAccommodationsResultSchema,
+  },
+  'GET /api/accommodations/workers': {
+    query: workerListQuerySchema,
+    response: workerListSchema,
+  },
+  'GET /api/accommodations/workers/{workerId}': {
+    params: z.object({ workerId: idParamSchema }),
+    response: workerAccommodationsSchema,
+  },
+  'PUT /api/accommodations/workers/{workerId}': {
+    params: z.object({ workerId: idParamSchema }),
+    body: studentAccommodationsBodySchema,
+    response: workerAccommodationsSchema,
+  },
+  'PUT /api/accommodations/workers': {
+    body: bulkWorkerAccommodationsBodySchema,
     response: bulkAccommodationsResultSchema,
   },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

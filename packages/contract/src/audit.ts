@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'student.update',
   'student.delete',
   'student.accommodations',
+  'worker.accommodations',
   'roster.import',
   'roster.staff_import',
   'organizator.create',

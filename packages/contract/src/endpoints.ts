@@ -1359,6 +1359,35 @@ export const OUR_ENDPOINTS = [
     meaning: 'set or clear the same accommodations profile for many students at once',
     ours: true,
   },
+  // accommodations per worker: staff taking worker tests (issue 14, item 6; docs/accommodations.md)
+  {
+    method: 'GET',
+    path: '/api/accommodations/workers',
+    roles: ['coordinator', 'admin'],
+    meaning: 'a page of workers (own school for a coordinator) with whether each has a profile',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/accommodations/workers/{workerId}',
+    roles: ['coordinator', 'admin'],
+    meaning: "a worker's accommodations profile",
+    ours: true,
+  },
+  {
+    method: 'PUT',
+    path: '/api/accommodations/workers/{workerId}',
+    roles: ['coordinator', 'admin'],
+    meaning: "set or clear a worker's accommodations profile",
+    ours: true,
+  },
+  {
+    method: 'PUT',
+    path: '/api/accommodations/workers',
+    roles: ['coordinator', 'admin'],
+    meaning: 'set or clear the same accommodations profile for many workers at once',
+    ours: true,
+  },
   {
     method: 'POST',
     path: '/api/exam/test/examwork/break/start',

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { WORKER_LIST_PAGE_SIZE } from '@attesta/contract';
 import { authOf, contractRoute } from '../../auth/access.js';
 import * as service from './accommodations.service.js';
 
 /**
- * `/api/accommodations/*` (issue 14, item 2; docs/accommodations.md): students' accommodations
- * profiles, set by admins for any school and by coordinators for their own. HTTP only.
+ * `/api/accommodations/*` (issue 14, items 2 and 6; docs/accommodations.md): students' and workers'
+ * accommodations profiles, set by admins for any school and by coordinators for their own. HTTP only.
  */
 const tags = ['accommodations'];
 
@@ -61,5 +62,57 @@ export const accommodationRoutes: FastifyPluginAsync = async (plugin) => {
       errors: [400, 401, 403, 404],
     }),
     handler: (req) => service.setManyAccommodations(ctx, actor(req), req.body),
+  });
+
+  const WORKER_SCOPE =
+    '403 for a worker of another school or of none (a coordinator reaches their own school only); ';
+
+  app.route({
+    ...contractRoute('GET /api/accommodations/workers', {
+      summary: 'Workers with whether each has an accommodations profile',
+      description:
+        `A page of ${WORKER_LIST_PAGE_SIZE} workers by surname, of one school (\`schoolId\`) or all for an ` +
+        "admin; a coordinator's list is always their own school's (403 for another `schoolId`).",
+      tags,
+      errors: [400, 401, 403],
+    }),
+    handler: (req) => service.listWorkers(ctx, actor(req), req.query),
+  });
+
+  app.route({
+    ...contractRoute('GET /api/accommodations/workers/{workerId}', {
+      summary: 'A worker’s accommodations profile',
+      description: `\`accommodations\` null: none. ${WORKER_SCOPE}404 for an unknown worker.`,
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) => service.getWorkerAccommodations(ctx, actor(req), req.params.workerId),
+  });
+
+  app.route({
+    ...contractRoute('PUT /api/accommodations/workers/{workerId}', {
+      summary: 'Set or clear a worker’s accommodations profile',
+      description:
+        'As for a student: the whole profile, or null to clear it. Worker tests started afterwards get ' +
+        'the extra time, rest breaks and the large-print form. Audited (`worker.accommodations`). 400 ' +
+        `\`validation_failed\` for a field out of range; ${WORKER_SCOPE}404 for an unknown worker.`,
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) =>
+      service.setWorkerAccommodations(ctx, actor(req), req.params.workerId, req.body.accommodations),
+  });
+
+  app.route({
+    ...contractRoute('PUT /api/accommodations/workers', {
+      summary: 'Set or clear the same accommodations profile for many workers',
+      description:
+        'All or nothing: every worker must exist and be within reach, else nothing changes. Each ' +
+        "worker's change is audited (`worker.accommodations`). 400 `validation_failed` for a field out " +
+        `of range, no workers, too many or one twice; ${WORKER_SCOPE}404 when a worker is unknown.`,
+      tags,
+      errors: [400, 401, 403, 404],
+    }),
+    handler: (req) => service.setManyWorkerAccommodations(ctx, actor(req), req.body),
   });
 };

@@ -58,8 +58,8 @@ export async function findWorkHeader(db: Db, id: number) {
       className: classes.name,
       student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
       worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
-      // A student's accommodations profile with large text gets the large-print form.
-      largeText: sql<boolean>`coalesce((${students.accommodations} ->> 'largeText')::boolean, false)`,
+      // A student's or worker's accommodations profile with large text gets the large-print form.
+      largeText: sql<boolean>`coalesce((coalesce(${students.accommodations}, ${workers.accommodations}) ->> 'largeText')::boolean, false)`,
     })
     .from(examWorks)
     .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))

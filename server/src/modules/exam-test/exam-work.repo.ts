@@ -1,4 +1,3 @@
-import type { Accommodations } from '@attesta/contract';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { preparedOnce, rowsOf, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
 import { fromRow } from '../../db/raw.js';
@@ -103,8 +102,7 @@ export async function findParticipantPerson(
             surname: workers.surname,
             name: workers.name,
             patronymic: workers.patronymic,
-            // Accommodations are students' (docs/accommodations.md); a worker has none.
-            accommodations: sql<Accommodations | null>`null`,
+            accommodations: workers.accommodations,
           })
           .from(workers)
           .where(eq(workers.id, pt.workerId))
@@ -422,12 +420,16 @@ export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number
       .select({
         pt: ptColumns,
         work: examWorks,
-        // The student's accommodated extra time (docs/accommodations.md), added when a work starts.
-        extraTimePercent: sql<number | null>`(${students.accommodations} ->> 'extraTimePercent')::int`,
+        // The student's or worker's accommodated extra time (docs/accommodations.md), added when a
+        // work starts.
+        extraTimePercent: sql<
+          number | null
+        >`(coalesce(${students.accommodations}, ${workers.accommodations}) ->> 'extraTimePercent')::int`,
       })
       .from(participantTests)
       .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
       .leftJoin(students, eq(students.id, participantTests.studentId))
+      .leftJoin(workers, eq(workers.id, participantTests.workerId))
       .leftJoin(
         examWorks,
         and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
@@ -516,12 +518,20 @@ export async function ownPauseUsage(db: DbOrTx, workId: number, now: Date, restB
   return { count: Number(row?.count ?? 0), seconds: Number(row?.seconds ?? 0) };
 }
 
-/** Rest break minutes of the student sitting a participant test (docs/accommodations.md); 0: none. */
+/**
+ * Rest break minutes of the student or worker sitting a participant test (docs/accommodations.md);
+ * 0: none.
+ */
 export async function restBreakMinutesOf(db: DbOrTx, participantTestId: number): Promise<number> {
   const [row] = await db
-    .select({ minutes: sql<number | null>`(${students.accommodations} ->> 'restBreakMinutes')::int` })
+    .select({
+      minutes: sql<
+        number | null
+      >`(coalesce(${students.accommodations}, ${workers.accommodations}) ->> 'restBreakMinutes')::int`,
+    })
     .from(participantTests)
-    .innerJoin(students, eq(students.id, participantTests.studentId))
+    .leftJoin(students, eq(students.id, participantTests.studentId))
+    .leftJoin(workers, eq(workers.id, participantTests.workerId))
     .where(eq(participantTests.id, participantTestId));
   return Number(row?.minutes ?? 0);
 }
