@@ -986,6 +986,8 @@ export const ENDPOINTS = [
 
 const ADMIN = ['admin'] as const;
 const STAFF = ['organizator', 'coordinator', 'admin'] as const;
+/** The room's reads: staff, and the ugnik for the schools of its area (read-only; docs/ugnik.md). */
+const ROOM_WATCHERS = [...STAFF, 'ugnik'] as const;
 const adminCall = <M extends HttpMethod, P extends string>(method: M, path: P, meaning: string) =>
   ({ method, path, roles: ADMIN, meaning, ours: true }) as const;
 
@@ -1071,18 +1073,18 @@ export const OUR_ENDPOINTS = [
     meaning: "one school diagnostic of the ugnik's area, with its schools there",
     ours: true,
   },
-  { method: 'GET', path: '/api/monitoring/room', roles: STAFF, meaning: 'a room now', ours: true },
+  { method: 'GET', path: '/api/monitoring/room', roles: ROOM_WATCHERS, meaning: 'a room now', ours: true },
   {
     method: 'GET',
     path: '/api/monitoring/room/stream',
-    roles: STAFF,
+    roles: ROOM_WATCHERS,
     meaning: 'a room live (SSE)',
     ours: true,
   },
   {
     method: 'GET',
     path: '/api/monitoring/participantTest/{id}/events',
-    roles: STAFF,
+    roles: ROOM_WATCHERS,
     meaning: "a sitting's event log in the room view (start, pauses, time, finish, integrity…)",
     ours: true,
   },

@@ -83,7 +83,8 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
         summary: 'The room now: every participant, their state, progress, clock and integrity events',
         description:
           'A room is a class (`classId`) or a whole building (`buildingId`) of one diagnostic. Organizator: ' +
-          'assigned classes and buildings; coordinator: own school; admin: any.',
+          'assigned classes and buildings; coordinator: own school; ugnik: the schools of its area, ' +
+          'read-only (docs/ugnik.md); admin: any.',
         tags,
         errors: [400, 401, 403, 404],
       },
@@ -125,7 +126,8 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
           'its reason), deleted and restored, session cleared, logged out by code, integrity events and the ' +
           'proctoring verdict; each with who did it (participant, staff, the server) and the reason staff ' +
           'gave. The newest 500 at most (`truncated`). Scope as the room: organizator assigned classes and ' +
-          'buildings, coordinator own school, admin any; 404 for no such participant test.',
+          'buildings, coordinator own school, ugnik the schools of its area, admin any; 404 for no such ' +
+          'participant test.',
         tags,
         errors: [400, 401, 403, 404],
       },

@@ -53,6 +53,12 @@ export async function canWatchRoom(db: Db, auth: AuthContext, ref: RoomRef): Pro
   if (hasRole(auth, 'admin')) return true;
   if (hasRole(auth, 'coordinator') && auth.schoolId !== null && Number(room.schoolId) === auth.schoolId)
     return true;
+  // The ugnik watches, read-only, the rooms of the schools of its area (docs/ugnik.md).
+  if (hasRole(auth, 'ugnik')) {
+    const inArea = sql`select 1 as ok from schools s join users u on u.area_id = s.area_id
+      where s.id = ${Number(room.schoolId)} and u.id = ${auth.userId}`;
+    if (rowsOf(await db.execute(inArea)).length) return true;
+  }
   if (hasRole(auth, 'organizator')) {
     const check =
       ref.classId !== undefined
