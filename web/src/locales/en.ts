@@ -424,7 +424,8 @@ export const en: Messages = {
           unknown: 'The screen size could not be determined',
           narrow: 'The screen is narrow: turn the tablet sideways to see the tasks better',
           phone: 'The screen is small: the test can be taken, but a tablet or a computer is more comfortable',
-          small: 'The screen is too small for the test (at least {{minWidth}}×{{minHeight}} is needed)',
+          small:
+            'The screen is too small for the test: its shorter side must be at least {{phoneMinSide}} pixels ({{minWidth}}×{{minHeight}} or larger is best)',
         },
         cookies: { ok: 'Cookies are on', off: 'Turn cookies on in the browser settings' },
         storage: {

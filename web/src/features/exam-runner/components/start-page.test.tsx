@@ -34,7 +34,7 @@ const techSpec = (ok: boolean) => ({
       outcome: ok ? 'ok' : 'small',
       ok,
       warning: false,
-      value: '800×600',
+      value: '300×200',
       requirement: '1024×600',
       message: 'server wording, never shown',
     },
@@ -100,7 +100,7 @@ describe('the test start page', () => {
     expect(screen.getByTestId('tech-screen')).toHaveAttribute('data-state', 'fail');
     // Worded by the client from the outcome code, not the server's text.
     expect(screen.getByTestId('tech-screen')).toHaveTextContent(
-      'Экран слишком мал для прохождения теста (нужно не менее 1024×600)',
+      'Экран слишком мал для прохождения теста: его меньшая сторона должна быть не менее 320 пикселей (удобнее всего — от 1024×600)',
     );
     expect(screen.getByTestId('tech-browser')).toHaveTextContent('Браузер подходит');
     expect(screen.queryByText(/server wording/)).toBeNull();

@@ -153,6 +153,7 @@ const OUTCOME_PARAMS = {
   safari: TECH_REQUIREMENTS.browsers.safari,
   minWidth: TECH_REQUIREMENTS.screen.minWidth,
   minHeight: TECH_REQUIREMENTS.screen.minHeight,
+  phoneMinSide: TECH_REQUIREMENTS.screen.phoneMinSide,
   minutes: TECH_REQUIREMENTS.maxClockSkewMinutes,
   mbit: TECH_REQUIREMENTS.minBandwidthMbit,
 };
