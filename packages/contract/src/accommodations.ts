@@ -142,7 +142,14 @@ export const workerListQuerySchema = z.strictObject({
     .transform(Number)
     .pipe(z.number().int().min(1))
     .optional()
-    .describe(`1-based; ${WORKER_LIST_PAGE_SIZE} a page`),
+    .describe('1-based'),
+  pageSize: z
+    .string()
+    .regex(/^\d{1,3}$/, 'a positive integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(100))
+    .optional()
+    .describe(`rows a page, 1–100 (${WORKER_LIST_PAGE_SIZE} unless told)`),
   schoolId: idParamSchema.optional().describe("a coordinator's is always their own school"),
   search: z.string().trim().min(1).max(100).optional().describe('part of the surname, name or e-mail'),
 });

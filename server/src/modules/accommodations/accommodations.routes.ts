@@ -71,7 +71,7 @@ export const accommodationRoutes: FastifyPluginAsync = async (plugin) => {
     ...contractRoute('GET /api/accommodations/workers', {
       summary: 'Workers with whether each has an accommodations profile',
       description:
-        `A page of ${WORKER_LIST_PAGE_SIZE} workers by surname, of one school (\`schoolId\`) or all for an ` +
+        `A page of workers (${WORKER_LIST_PAGE_SIZE} unless \`pageSize\` says) by surname, of one school (\`schoolId\`) or all for an ` +
         "admin; a coordinator's list is always their own school's (403 for another `schoolId`).",
       tags,
       errors: [400, 401, 403],

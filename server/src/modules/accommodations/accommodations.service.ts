@@ -96,7 +96,7 @@ async function reachableWorkers(db: DbOrTx, actor: Actor, ids: number[]) {
 export async function listWorkers(
   ctx: AppContext,
   actor: Actor,
-  q: { page?: number; schoolId?: number; search?: string },
+  q: { page?: number; pageSize?: number; schoolId?: number; search?: string },
 ): Promise<WorkerList> {
   if (actor.ownSchoolId !== null && q.schoolId !== undefined && q.schoolId !== actor.ownSchoolId)
     throw forbidden('A coordinator lists the workers of their own school only');
@@ -104,7 +104,7 @@ export async function listWorkers(
     schoolId: actor.ownSchoolId ?? q.schoolId,
     search: q.search,
     page: q.page ?? 1,
-    pageSize: WORKER_LIST_PAGE_SIZE,
+    pageSize: q.pageSize ?? WORKER_LIST_PAGE_SIZE,
   });
 }
 

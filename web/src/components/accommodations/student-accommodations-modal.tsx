@@ -1,8 +1,8 @@
 /**
- * One student's accommodations in a dialog: the current profile read, the form, the change sent.
- * The calls come from the work place that opens it (features never import each other).
+ * One student's (or worker's) accommodations in a dialog: the current profile read, the form, the
+ * change sent. The calls come from the work place that opens it (features never import each other).
  */
-import type { Accommodations, StudentAccommodations } from '@attesta/contract';
+import type { Accommodations } from '@attesta/contract';
 import { Alert, Group, Loader, Modal } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,8 +12,10 @@ import { AccommodationsForm } from './accommodations-form';
 import { useAccommodationsT } from './locales';
 
 export interface AccommodationsCalls {
-  load: (studentId: number, signal: AbortSignal) => Promise<StudentAccommodations>;
-  save: (studentId: number, accommodations: Accommodations | null) => Promise<unknown>;
+  load: (id: number, signal: AbortSignal) => Promise<{ accommodations: Accommodations | null }>;
+  save: (id: number, accommodations: Accommodations | null) => Promise<unknown>;
+  /** Keeps a worker's cached profile apart from a student's of the same id. */
+  kind?: 'student' | 'worker';
 }
 
 type Person = { id: number; surname: string; name: string; patronymic: string | null };
@@ -41,7 +43,7 @@ export function StudentAccommodationsModal({ student, calls, onClose, onSaved }:
 function Body({ studentId, calls, onClose, onSaved }: Omit<Props, 'student'> & { studentId: number }) {
   const { t } = useTranslation();
   const current = useQuery({
-    queryKey: ['accommodations', studentId],
+    queryKey: ['accommodations', calls.kind ?? 'student', studentId],
     queryFn: ({ signal }) => calls.load(studentId, signal),
     gcTime: 0,
   });

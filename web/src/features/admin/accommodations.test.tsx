@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, renderApp } from '../../test/test-app';
 
-// Issue 14, item 2: the admin sets any student's accommodations from the students page.
+// Issue 14, items 2 and 6: the admin sets any student's or worker's accommodations, one or many.
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -75,4 +75,87 @@ describe('accommodations on the admin’s students page', () => {
     await waitFor(() => expect(server.callsTo('PUT /api/accommodations/students/31')).toHaveLength(1));
     expect(server.callsTo('PUT /api/accommodations/students/31')[0]!.body).toEqual({ accommodations: null });
   });
+
+  it('sets the same profile for the selected students at once', { timeout: 20_000 }, async () => {
+    const server = fakeServer({
+      'GET /api/user': () => json(200, admin),
+      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+      'POST /api/admin/students/list': () =>
+        json(200, { items: [student(31, 'Иванова', false), student(32, 'Петрова', false)], total: 2 }),
+      'PUT /api/accommodations/students': () => json(200, { updated: 2 }),
+    });
+    renderApp('/admin/students');
+    const bulk = await screen.findByTestId('students-accommodations-bulk');
+    expect(bulk).toBeDisabled();
+    await userEvent.click(await screen.findByTestId('student-select-31'));
+    await userEvent.click(screen.getByTestId('student-select-32'));
+    expect(bulk).toHaveTextContent('(2)');
+    await userEvent.click(bulk);
+    const form = await screen.findByTestId('accommodations-form');
+    fireEvent.click(within(form).getByLabelText('Линейка для чтения'));
+    await userEvent.click(within(form).getByTestId('accommodations-save'));
+    await waitFor(() => expect(server.callsTo('PUT /api/accommodations/students')).toHaveLength(1));
+    expect(server.callsTo('PUT /api/accommodations/students')[0]!.body).toEqual({
+      studentIds: [31, 32],
+      accommodations: { ...NO_ACCOMMODATIONS, lineReader: true },
+    });
+  });
+});
+
+describe('accommodations on the admin’s workers page', () => {
+  const worker = (id: number, surname: string, hasAccommodations: boolean) => ({
+    id,
+    surname,
+    name: 'Ольга',
+    patronymic: null,
+    email: null,
+    schoolId: 5,
+    schoolName: 'Гимназия № 5',
+    positionName: 'Организатор в аудитории',
+    isBlocked: false,
+    hasAccommodations,
+  });
+
+  it(
+    'marks who has them, sends one worker’s profile and the same for the selected',
+    { timeout: 20_000 },
+    async () => {
+      const profile = { ...NO_ACCOMMODATIONS, extraTimePercent: 25 };
+      const server = fakeServer({
+        'GET /api/user': () => json(200, admin),
+        'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+        'GET /api/accommodations/workers': () =>
+          json(200, { items: [worker(41, 'Смирнова', true), worker(42, 'Козлова', false)], total: 2 }),
+        'GET /api/accommodations/workers/41': () => json(200, { workerId: 41, accommodations: profile }),
+        'PUT /api/accommodations/workers/41': ({ body }) => json(200, { workerId: 41, ...(body as object) }),
+        'PUT /api/accommodations/workers': () => json(200, { updated: 2 }),
+      });
+      renderApp('/admin/workers');
+      expect(await screen.findByTestId('student-accommodations-mark-41')).toHaveTextContent('Есть');
+      expect(screen.queryByTestId('student-accommodations-mark-42')).toBeNull();
+
+      await userEvent.click(screen.getByTestId('worker-accommodations-41'));
+      let form = await screen.findByTestId('accommodations-form');
+      fireEvent.click(within(form).getByLabelText('Крупный шрифт и увеличенные интервалы'));
+      await userEvent.click(within(form).getByTestId('accommodations-save'));
+      await waitFor(() => expect(server.callsTo('PUT /api/accommodations/workers/41')).toHaveLength(1));
+      expect(server.callsTo('PUT /api/accommodations/workers/41')[0]!.body).toEqual({
+        accommodations: { ...profile, largeText: true },
+      });
+      await waitFor(() => expect(screen.queryByTestId('accommodations-form')).toBeNull());
+
+      await userEvent.click(screen.getByTestId('worker-select-41'));
+      await userEvent.click(screen.getByTestId('worker-select-42'));
+      await userEvent.click(screen.getByTestId('workers-accommodations-bulk'));
+      form = await screen.findByTestId('accommodations-form');
+      expect(screen.getByText('Особые условия для выбранных работников (2)')).toBeInTheDocument();
+      fireEvent.click(within(form).getByLabelText('Линейка для чтения'));
+      await userEvent.click(within(form).getByTestId('accommodations-save'));
+      await waitFor(() => expect(server.callsTo('PUT /api/accommodations/workers')).toHaveLength(1));
+      expect(server.callsTo('PUT /api/accommodations/workers')[0]!.body).toEqual({
+        workerIds: [41, 42],
+        accommodations: { ...NO_ACCOMMODATIONS, lineReader: true },
+      });
+    },
+  );
 });

@@ -12,6 +12,7 @@ import { SchoolPage } from './components/school-page';
 import { SchoolsPage } from './components/schools-page';
 import { StudentsPage } from './components/students-page';
 import { UsersPage } from './components/users-page';
+import { WorkersPage } from './components/workers-page';
 import { useAdminT } from './i18n';
 
 /** Children of the `/admin` route (its guard applies to all of them). */
@@ -20,6 +21,7 @@ export const adminRoutes: RouteObject[] = [
   { path: 'schools', element: <SchoolsPage /> },
   { path: 'schools/:id', element: <SchoolPage /> },
   { path: 'students', element: <StudentsPage /> },
+  { path: 'workers', element: <WorkersPage /> },
   { path: 'diagnostics', element: <AdminDiagnosticsPage /> },
   { path: 'diagnostics/new', element: <AdminDiagnosticCreatePage /> },
   { path: 'diagnostics/:id', element: <AdminDiagnosticPage /> },
@@ -41,6 +43,7 @@ export function useAdminNavItems(): { to: string; label: string }[] {
     { to: '/admin/users', label: t('nav.users') },
     { to: '/admin/schools', label: t('nav.schools') },
     { to: '/admin/students', label: t('nav.students') },
+    { to: '/admin/workers', label: t('nav.workers') },
     { to: '/admin/content', label: t('nav.content') },
     { to: '/admin/diagnostics', label: t('nav.diagnostics') },
     { to: '/admin/queue', label: t('nav.queue') },

@@ -1,6 +1,7 @@
 import type { AdminStudent, AdminStudentSortField } from '@attesta/contract';
-import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Select, Stack, TextInput } from '@mantine/core';
 import { AccommodationsMark } from '../../../components/accommodations/accommodations-mark';
+import { BulkAccommodationsModal } from '../../../components/accommodations/bulk-accommodations-modal';
 import { useAccommodationsT } from '../../../components/accommodations/locales';
 import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
 import { notifications } from '@mantine/notifications';
@@ -12,7 +13,7 @@ import { useFilter } from '../../../components/data-table/use-filter';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
-import { adminAccommodationsCalls } from '../api/accommodations-api';
+import { adminAccommodationsCalls, adminBulkStudentAccommodations } from '../api/accommodations-api';
 import { deleteStudent, listStudents, orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
 import { EditDeleteButtons } from './edit-delete-buttons';
@@ -48,12 +49,34 @@ export function StudentsPage() {
   });
   const parallels = useParallelOptions();
   const [editing, setEditing] = useState<Editing>(null);
+  // The same accommodations for the selected students, as on the coordinator's page.
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [bulkIds, setBulkIds] = useState<number[] | null>(null);
+  const toggleSelected = (id: number, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const remove = useMutation({
     mutationFn: deleteStudent,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: orgKeys.students }),
   });
 
   const columns: Column<AdminStudent, AdminStudentSortField>[] = [
+    {
+      key: 'select',
+      header: <span className="visually-hidden">{ta('accommodations.selectColumn')}</span>,
+      render: (s) => (
+        <Checkbox
+          aria-label={ta('accommodations.select', { name: fullName(s) })}
+          checked={selected.has(s.id)}
+          onChange={(e) => toggleSelected(s.id, e.currentTarget.checked)}
+          data-testid={`student-select-${s.id}`}
+        />
+      ),
+    },
     { key: 'name', header: t('students.fullName'), render: fullName, csv: fullName, sortField: 'surname' },
     {
       key: 'birthDate',
@@ -155,6 +178,14 @@ export function StudentsPage() {
           onChange={(v) => setFilter({ parallel: v === null ? undefined : Number(v) })}
           w={150}
         />
+        <Button
+          variant="default"
+          disabled={selected.size === 0}
+          onClick={() => setBulkIds([...selected])}
+          data-testid="students-accommodations-bulk"
+        >
+          {ta('accommodations.bulkOpen', { count: selected.size })}
+        </Button>
         <Button onClick={() => setEditing({ kind: 'form', student: null })} data-testid="student-create">
           {t('students.create')}
         </Button>
@@ -185,6 +216,17 @@ export function StudentsPage() {
         onSaved={() => {
           notifications.show({ color: 'green', message: ta('accommodations.saved') });
           setEditing(null);
+          void queryClient.invalidateQueries({ queryKey: orgKeys.students });
+        }}
+      />
+      <BulkAccommodationsModal
+        ids={bulkIds}
+        save={adminBulkStudentAccommodations}
+        onClose={() => setBulkIds(null)}
+        onSaved={(count) => {
+          notifications.show({ color: 'green', message: ta('accommodations.bulkSaved', { count }) });
+          setBulkIds(null);
+          setSelected(new Set());
           void queryClient.invalidateQueries({ queryKey: orgKeys.students });
         }}
       />

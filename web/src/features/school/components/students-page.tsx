@@ -20,7 +20,8 @@ import { ChoiceFilter, GradeFilter, SearchFilter } from './list-filters';
 import { AccommodationsMark } from '../../../components/accommodations/accommodations-mark';
 import { useAccommodationsT } from '../../../components/accommodations/locales';
 import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
-import { BulkAccommodationsModal, coordinatorAccommodationsCalls } from './student-accommodations';
+import { BulkAccommodationsModal } from '../../../components/accommodations/bulk-accommodations-modal';
+import { coordinatorAccommodationsCalls, coordinatorBulkAccommodations } from './student-accommodations';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
 export function StudentsPage({ role }: { role: StaffRole }) {
@@ -230,7 +231,8 @@ export function StudentsPage({ role }: { role: StaffRole }) {
             }}
           />
           <BulkAccommodationsModal
-            studentIds={bulkIds}
+            ids={bulkIds}
+            save={coordinatorBulkAccommodations}
             onClose={() => setBulkIds(null)}
             onSaved={(count) => {
               notifications.show({
