@@ -117,7 +117,9 @@ function detailsOf(e: SittingEvent, mt: ReturnType<typeof useMonitoringT>): stri
   if (e.finishReason) parts.push(mt(`log.finish.${e.finishReason}`));
   if (e.integrityKind) parts.push(mt(`log.integrityKind.${e.integrityKind}`));
   if (e.verdict) parts.push(e.verdict);
-  if (e.message) parts.push(`«${e.message}»`);
+  // The text staff sent to the participant (an event's content, not an error message).
+  const staffText = e['message'];
+  if (staffText) parts.push(`«${staffText}»`);
   if (e.reason) parts.push(mt('log.reason', { reason: e.reason }));
   return parts.join('; ') || '—';
 }
