@@ -227,7 +227,9 @@ function TaskEditor({ taskId, subjectId, onSaved }: TaskEditorPageProps) {
             <Stack gap="lg">
               <Paper withBorder p="md">
                 <Stack gap="sm">
-                  <Title order={3}>{t('taskEditor.sections.main')}</Title>
+                  <Title order={2} size="h3">
+                    {t('taskEditor.sections.main')}
+                  </Title>
                   <Group grow align="flex-start">
                     <TextInput
                       label={t('taskEditor.fields.title')}
@@ -306,7 +308,9 @@ function TaskEditor({ taskId, subjectId, onSaved }: TaskEditorPageProps) {
 
               <Paper withBorder p="md">
                 <Stack gap="sm">
-                  <Title order={3}>{t('taskEditor.sections.answer')}</Title>
+                  <Title order={2} size="h3">
+                    {t('taskEditor.sections.answer')}
+                  </Title>
                   <AnswerForm
                     draft={draft}
                     update={update}
@@ -332,7 +336,9 @@ function TaskEditor({ taskId, subjectId, onSaved }: TaskEditorPageProps) {
 
               <Paper withBorder p="md">
                 <Stack gap="sm">
-                  <Title order={3}>{t('taskEditor.sections.files')}</Title>
+                  <Title order={2} size="h3">
+                    {t('taskEditor.sections.files')}
+                  </Title>
                   <TaskFiles
                     files={editor.files}
                     onUpload={upload}
@@ -343,7 +349,9 @@ function TaskEditor({ taskId, subjectId, onSaved }: TaskEditorPageProps) {
 
               <Paper withBorder p="md">
                 <Stack gap="sm">
-                  <Title order={3}>{t('taskEditor.sections.classifiers')}</Title>
+                  <Title order={2} size="h3">
+                    {t('taskEditor.sections.classifiers')}
+                  </Title>
                   <ClassifierPicker
                     subjectId={task?.subjectId ?? subjectId ?? null}
                     value={draft.elementIds}
