@@ -40,8 +40,9 @@ export function AccountSummary({ user }: { user: CurrentUser }) {
           <Table.Tbody>
             {rows.map(([label, value]) => (
               <Table.Tr key={label}>
-                <Table.Th w={200}>{label}</Table.Th>
-                <Table.Td>{value}</Table.Td>
+                {/* On a phone the label takes 40 %: the table fits 320 px without sideways scroll. */}
+                <Table.Th w={{ base: '40%', sm: 200 }}>{label}</Table.Th>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,5 +1,5 @@
 /** The pieces every role's dashboard is made of: panels that load on their own, numbers, shortcuts. */
-import { Alert, Anchor, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Box, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +35,10 @@ export function Panel<T>({
             {t('homes.loadFailed', { message: describeApiError(query.error, anyT) })}
           </Alert>
         ) : (
-          children(query.data as T)
+          // A table wider than a phone scrolls inside its panel; the page itself never scrolls sideways.
+          <Box style={{ overflowX: 'auto' }} miw={0}>
+            {children(query.data as T)}
+          </Box>
         )}
       </Stack>
     </Paper>
