@@ -48,8 +48,11 @@ export const roomRowSchema = z
       .nullable()
       .optional()
       .describe("the proctoring service's latest verdict on the work (endsessiondata), or null"),
-    activationCode: z.string(),
-    registrationCode: z.string(),
+    activationCode: z
+      .string()
+      .nullable()
+      .describe('the sitting’s activation code (a credential); null for the ugnik, who supervises read-only'),
+    registrationCode: z.string().nullable().describe('null for the ugnik, as the activation code'),
     accommodations: accommodationsSchema
       .nullable()
       .optional()

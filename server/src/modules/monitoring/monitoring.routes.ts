@@ -11,7 +11,13 @@ import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { PgBroadcast, RedisBroadcast } from '../../lib/broadcast.js';
 import { badRequest } from '../../lib/errors.js';
 import { attachBus, detachBus, EventBus, participantKey, type WorkEventKind } from '../../events/work-bus.js';
-import { canWatchRoom, recordIntegrity, roomSnapshot, type RoomRef } from './monitoring.service.js';
+import {
+  canWatchRoom,
+  recordIntegrity,
+  roomSnapshot,
+  seesCodes,
+  type RoomRef,
+} from './monitoring.service.js';
 import { streamRoom } from './room-stream.js';
 import { canReadSitting, sittingEvents } from './sitting-events.js';
 import { startSse } from './sse.js';
@@ -90,7 +96,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       },
       roomInScope,
     ),
-    handler: (req) => roomSnapshot(ctx, refOf(req.query)),
+    handler: (req) => roomSnapshot(ctx, refOf(req.query), req.auth!),
   });
 
   app.route({
@@ -110,9 +116,9 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
     ),
     handler: async (req, reply) => {
       const ref = refOf(req.query);
-      const snapshot = await roomSnapshot(ctx, ref);
+      const snapshot = await roomSnapshot(ctx, ref, req.auth!);
       const sse = startSse(req, reply, streams, PING_MS);
-      await streamRoom({ ctx, bus, ref, snapshot, sse, log: req.log });
+      await streamRoom({ ctx, bus, ref, snapshot, sse, log: req.log, withCodes: seesCodes(req.auth!) });
     },
   });
 

@@ -232,21 +232,36 @@ function accommodationsOf(raw: Accommodations | string | null): Accommodations |
   return hasAccommodations(profile) ? profile : null;
 }
 
-export async function roomRows(ctx: AppContext, ref: RoomRef, participantTestIds?: number[]) {
+/**
+ * Whether the caller may see the sittings' activation and registration codes: staff who run the
+ * room do (they hand codes out, log a code out); the ugnik supervises read-only and never needs
+ * a credential of a participant.
+ */
+export const seesCodes = (auth: AuthContext) => hasRole(auth, 'organizator', 'coordinator', 'admin');
+
+export async function roomRows(
+  ctx: AppContext,
+  ref: RoomRef,
+  participantTestIds?: number[],
+  { withCodes }: { withCodes: boolean } = { withCodes: true },
+) {
   const raw = await readRows(ctx.db, ref, participantTestIds);
   const ids = raw.map((r) => Number(r.participantTestId));
   const seen = (await busOf(ctx)?.lastSeen(ids)) ?? new Map<number, number>();
   const now = new Date();
-  return raw.map((r) => toRow(r, now, seen.get(Number(r.participantTestId))));
+  return raw.map((r) => {
+    const row = toRow(r, now, seen.get(Number(r.participantTestId)));
+    return withCodes ? row : { ...row, activationCode: null, registrationCode: null };
+  });
 }
 
-export async function roomSnapshot(ctx: AppContext, ref: RoomRef): Promise<RoomSnapshot> {
+export async function roomSnapshot(ctx: AppContext, ref: RoomRef, auth: AuthContext): Promise<RoomSnapshot> {
   return {
     diagnosticId: ref.diagnosticId,
     classId: ref.classId ?? null,
     buildingId: ref.buildingId ?? null,
     serverTime: new Date().toISOString(),
-    participants: await roomRows(ctx, ref),
+    participants: await roomRows(ctx, ref, undefined, { withCodes: seesCodes(auth) }),
   };
 }
 

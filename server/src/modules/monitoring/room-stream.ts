@@ -20,9 +20,19 @@ interface RoomStream {
   snapshot: RoomSnapshot;
   sse: Sse;
   log: FastifyBaseLogger;
+  /** Rows carry the sittings' codes (not for the ugnik: monitoring.service seesCodes). */
+  withCodes: boolean;
 }
 
-export async function streamRoom({ ctx, bus, ref, snapshot, sse, log }: RoomStream): Promise<void> {
+export async function streamRoom({
+  ctx,
+  bus,
+  ref,
+  snapshot,
+  sse,
+  log,
+  withCodes,
+}: RoomStream): Promise<void> {
   const rows = new Map<number, RoomRow>(snapshot.participants.map((r) => [r.participantTestId, r]));
   const pending = new Map<number, string>();
   let timer: NodeJS.Timeout | null = null;
@@ -35,7 +45,7 @@ export async function streamRoom({ ctx, bus, ref, snapshot, sse, log }: RoomStre
     const batch = new Map(pending);
     pending.clear();
     try {
-      const fresh = await roomRows(ctx, ref, [...batch.keys()]);
+      const fresh = await roomRows(ctx, ref, [...batch.keys()], { withCodes });
       for (const row of fresh) {
         rows.set(row.participantTestId, row);
         const event: RoomWorkEvent = { kind: batch.get(row.participantTestId)!, row };

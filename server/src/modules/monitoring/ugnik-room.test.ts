@@ -58,6 +58,17 @@ describe("the ugnik in its area's rooms", () => {
     expect(events.statusCode, events.body).toBe(200);
   });
 
+  it('never receives the sittings’ activation or registration codes (credentials); room staff do', async () => {
+    type Row = { participantTestId: number; activationCode: string | null; registrationCode: string | null };
+    const own = (res: { json: () => { participants: Row[] } }) =>
+      res.json().participants.find((p) => p.participantTestId === room.participantTestId)!;
+    const seen = own(await get(roomUrl(room), ugnik));
+    expect(seen.activationCode).toBeNull();
+    expect(seen.registrationCode).toBeNull();
+    const { session: admin } = await signedInScoped(t.app, ['admin']);
+    expect(own(await get(roomUrl(room), admin)).activationCode).toBe(room.activationCode);
+  });
+
   it('is refused the rooms of another area’s school (403), and an ugnik of no area every room', async () => {
     expect((await get(roomUrl(otherRoom), ugnik)).statusCode).toBe(403);
     expect((await get(`${roomUrl(otherRoom).replace('room?', 'room/stream?')}`, ugnik)).statusCode).toBe(403);

@@ -443,7 +443,9 @@ function ActionDialog({ action, rows, onClose }: { action: Action; rows: RoomRow
         await monitoringApi.pause(works, action === 'pause', why);
       else if (action === 'extend') await monitoringApi.changeTime(works, delta, why);
       else if (action === 'logout')
-        await Promise.all(applicable.map((r) => monitoringApi.logout(r.activationCode, why)));
+        await Promise.all(
+          applicable.flatMap((r) => (r.activationCode ? [monitoringApi.logout(r.activationCode, why)] : [])),
+        );
       else if (action === 'clearSession')
         await Promise.all(applicable.map((r) => monitoringApi.clearSession(r.participantTestId, why)));
       else await Promise.all(applicable.map((r) => monitoringApi.restore(r.deletedExamWorkId!, why)));
