@@ -79,6 +79,7 @@ const ru = {
     failed: 'Не удалось: {{message}}',
     nothingApplicable: 'Действие не применимо к выбранным участникам',
     coordinatorNoPause: 'Паузу ставит организатор в аудитории',
+    readOnly: 'Только наблюдение: действия в аудитории выполняют её организатор и координатор школы',
     log: {
       open: 'Журнал',
       openOf: 'Журнал событий: {{name}}',
@@ -213,6 +214,7 @@ const en: typeof ru = {
     failed: 'Failed: {{message}}',
     nothingApplicable: 'The action does not apply to the selected participants',
     coordinatorNoPause: 'The room organizer pauses works',
+    readOnly: "Watching only: the room's organizer and the school coordinator act in the room",
     log: {
       open: 'Log',
       openOf: 'Event log: {{name}}',

@@ -2,7 +2,8 @@
  * The live room view of an organizator (assigned classes) or a coordinator (own school): choose a
  * diagnostic and a class, watch every sitting in real time — a row per participant and subject
  * test, so a participant sitting two tests has two rows, each with its subject — and act on the
- * selected ones.
+ * selected ones. `LiveRoom` with `readOnly` is the ugnik's supervision view of the same room
+ * (docs/ugnik.md): no selection, actions, messages or codes; the live rows and the event log stay.
  */
 import type { RoomRow, RoomStatus } from '@attesta/contract';
 import {
@@ -161,12 +162,26 @@ export function RoomPage({ role }: { role: RoomRole }) {
         />
       </Group>
       {diagnostics.data && diagnostics.data.length === 0 && <Text c="dimmed">{mt('noDiagnostics')}</Text>}
-      {ref && <LiveRoom key={`${ref.diagnosticId}:${ref.classId}`} room={ref} role={role} />}
+      {ref && (
+        <LiveRoom key={`${ref.diagnosticId}:${ref.classId}`} room={ref} canPause={role === 'organizator'} />
+      )}
     </Stack>
   );
 }
 
-function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
+/**
+ * One room, live. `readOnly` (the ugnik): the rows and the event log only — no selection, no action
+ * or message buttons, no codes column (the ugnik's rows carry no codes anyway).
+ */
+export function LiveRoom({
+  room,
+  canPause = false,
+  readOnly = false,
+}: {
+  room: RoomRef;
+  canPause?: boolean;
+  readOnly?: boolean;
+}) {
   const mt = useMonitoringT();
   const { rows, offsetMs, connected, loaded } = useRoomStream(room);
   const now = useNow();
@@ -176,7 +191,6 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
   const [messageTo, setMessageTo] = useState<MessageTarget | null>(null);
   const chosen = rows.filter((r) => selected.has(r.participantTestId));
   const allChosen = rows.length > 0 && chosen.length === rows.length;
-  const canPause = role === 'organizator';
 
   const toggle = (id: number) =>
     setSelected((prev) => {
@@ -204,23 +218,33 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
           <Badge color={connected ? 'green' : 'orange'} variant="dot" data-testid="room-connection">
             {connected ? mt('live') : mt('reconnecting')}
           </Badge>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {mt('selected', { count: chosen.length })}
-          </Text>
+          {!readOnly && (
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {mt('selected', { count: chosen.length })}
+            </Text>
+          )}
         </Group>
-        <Group gap="xs">
-          {canPause && button('pause', 'room-pause')}
-          {canPause && button('resume', 'room-resume')}
-          {button('extend', 'room-extend')}
-          {button('logout', 'room-logout')}
-          {button('clearSession', 'room-clear-session')}
-          {button('restore', 'room-restore')}
-        </Group>
+        {!readOnly && (
+          <Group gap="xs">
+            {canPause && button('pause', 'room-pause')}
+            {canPause && button('resume', 'room-resume')}
+            {button('extend', 'room-extend')}
+            {button('logout', 'room-logout')}
+            {button('clearSession', 'room-clear-session')}
+            {button('restore', 'room-restore')}
+          </Group>
+        )}
       </Group>
-      {!canPause && (
-        <Text size="xs" c="dimmed">
-          {mt('coordinatorNoPause')}
+      {readOnly ? (
+        <Text size="xs" c="dimmed" data-testid="room-read-only">
+          {mt('readOnly')}
         </Text>
+      ) : (
+        !canPause && (
+          <Text size="xs" c="dimmed">
+            {mt('coordinatorNoPause')}
+          </Text>
+        )
       )}
       {loaded && rows.length === 0 ? (
         <Text c="dimmed">{mt('empty')}</Text>
@@ -229,17 +253,19 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
           <Table striped highlightOnHover data-testid="room-table" aria-busy={!loaded}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>
-                  <Checkbox
-                    aria-label={mt('selectAll')}
-                    data-testid="room-select-all"
-                    checked={allChosen}
-                    indeterminate={chosen.length > 0 && !allChosen}
-                    onChange={() =>
-                      setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.participantTestId)))
-                    }
-                  />
-                </Table.Th>
+                {!readOnly && (
+                  <Table.Th>
+                    <Checkbox
+                      aria-label={mt('selectAll')}
+                      data-testid="room-select-all"
+                      checked={allChosen}
+                      indeterminate={chosen.length > 0 && !allChosen}
+                      onChange={() =>
+                        setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.participantTestId)))
+                      }
+                    />
+                  </Table.Th>
+                )}
                 <Table.Th>{mt('participant')}</Table.Th>
                 <Table.Th>{mt('subjectTest')}</Table.Th>
                 <Table.Th>{mt('accommodations')}</Table.Th>
@@ -249,7 +275,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
                 <Table.Th>{mt('lastSave')}</Table.Th>
                 <Table.Th>{mt('connection')}</Table.Th>
                 <Table.Th>{mt('integrity')}</Table.Th>
-                <Table.Th>{mt('code')}</Table.Th>
+                {!readOnly && <Table.Th>{mt('code')}</Table.Th>}
                 <Table.Th>
                   <VisuallyHidden>{mt('log.event')}</VisuallyHidden>
                 </Table.Th>
@@ -260,6 +286,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
                 <RoomTableRow
                   key={row.participantTestId}
                   row={row}
+                  readOnly={readOnly}
                   checked={selected.has(row.participantTestId)}
                   onToggle={() => toggle(row.participantTestId)}
                   secondsLeft={secondsLeftOf(row, now, offsetMs)}
@@ -291,6 +318,7 @@ function LiveRoom({ room, role }: { room: RoomRef; role: RoomRole }) {
 
 function RoomTableRow({
   row,
+  readOnly,
   checked,
   onToggle,
   secondsLeft,
@@ -298,6 +326,7 @@ function RoomTableRow({
   onMessage,
 }: {
   row: RoomRow;
+  readOnly: boolean;
   checked: boolean;
   onToggle: () => void;
   secondsLeft: number | null;
@@ -309,15 +338,17 @@ function RoomTableRow({
   const name = row.name ?? mt('participantNo', { id });
   const total = row.total ?? 0;
   return (
-    <Table.Tr data-testid={`room-row-${id}`} bg={checked ? 'var(--mantine-color-blue-light)' : undefined}>
-      <Table.Td>
-        <Checkbox
-          aria-label={mt('selectRow', { name })}
-          data-testid={`room-select-${id}`}
-          checked={checked}
-          onChange={onToggle}
-        />
-      </Table.Td>
+    <Table.Tr data-testid={`room-row-${id}`} bg={checked ? 'var(--mantine-color-blue-0)' : undefined}>
+      {!readOnly && (
+        <Table.Td>
+          <Checkbox
+            aria-label={mt('selectRow', { name })}
+            data-testid={`room-select-${id}`}
+            checked={checked}
+            onChange={onToggle}
+          />
+        </Table.Td>
+      )}
       <Table.Td>
         <Text size="sm" fw={500}>
           {name}
@@ -391,11 +422,13 @@ function RoomTableRow({
           ) : null}
         </Group>
       </Table.Td>
-      <Table.Td>
-        <Text size="sm" ff="monospace">
-          {row.activationCode}
-        </Text>
-      </Table.Td>
+      {!readOnly && (
+        <Table.Td>
+          <Text size="sm" ff="monospace">
+            {row.activationCode}
+          </Text>
+        </Table.Td>
+      )}
       <Table.Td>
         <Button
           size="xs"
@@ -406,15 +439,17 @@ function RoomTableRow({
         >
           {mt('log.open')}
         </Button>
-        <Button
-          size="xs"
-          variant="subtle"
-          onClick={onMessage}
-          aria-label={mt('message.openOf', { name })}
-          data-testid={`room-message-${id}`}
-        >
-          {mt('message.open')}
-        </Button>
+        {!readOnly && (
+          <Button
+            size="xs"
+            variant="subtle"
+            onClick={onMessage}
+            aria-label={mt('message.openOf', { name })}
+            data-testid={`room-message-${id}`}
+          >
+            {mt('message.open')}
+          </Button>
+        )}
       </Table.Td>
     </Table.Tr>
   );

@@ -3,7 +3,25 @@ import { useMemo } from 'react';
 import { useBundleT, type Bundle } from '../../components/data-table/use-bundle-t';
 
 const ru = {
-  nav: { diagnostics: 'Проверочные диагностики', area: 'Диагностики школ района' },
+  nav: {
+    diagnostics: 'Проверочные диагностики',
+    area: 'Диагностики школ района',
+    room: 'Наблюдение за аудиторией',
+  },
+  room: {
+    title: 'Наблюдение за аудиторией',
+    caption:
+      'Ход диагностики в классе школы вашего района в реальном времени, только просмотр: действия выполняют сотрудники школы',
+    diagnostic: 'Диагностика и школа',
+    chooseDiagnostic: 'Выберите диагностику школы района',
+    unknownDiagnostic: 'Диагностика не из списка района',
+    class: 'Класс',
+    chooseClass: 'Выберите класс',
+    pickDiagnostic: 'Выберите диагностику и школу, затем класс.',
+    pickClass: 'Выберите класс, чтобы наблюдать за ним.',
+    watch: 'Наблюдать',
+    watchOf: 'Наблюдать: {{name}}, {{school}}',
+  },
   area: {
     title: 'Диагностики школ района',
     titleOf: 'Диагностики школ района: {{area}}',
@@ -94,7 +112,25 @@ const ru = {
 };
 
 const en: typeof ru = {
-  nav: { diagnostics: 'Inspection diagnostics', area: 'School diagnostics of the area' },
+  nav: {
+    diagnostics: 'Inspection diagnostics',
+    area: 'School diagnostics of the area',
+    room: 'Watch a room',
+  },
+  room: {
+    title: 'Watch a room',
+    caption:
+      "A class of a school in your area sitting a diagnostic, live and read-only: the school's staff take the actions",
+    diagnostic: 'Diagnostic and school',
+    chooseDiagnostic: 'Choose a school diagnostic of the area',
+    unknownDiagnostic: 'A diagnostic not in the area list',
+    class: 'Class',
+    chooseClass: 'Choose a class',
+    pickDiagnostic: 'Choose the diagnostic and school, then the class.',
+    pickClass: 'Choose a class to watch it.',
+    watch: 'Watch',
+    watchOf: 'Watch: {{name}}, {{school}}',
+  },
   area: {
     title: 'School diagnostics of the area',
     titleOf: 'School diagnostics of the area: {{area}}',

@@ -6,7 +6,10 @@ import { UgnikDiagnosticsPage } from './components/diagnostics-page';
 import { UgnikAreaDiagnosticsPage } from './components/area-diagnostics-page';
 import { useUgnikT } from './i18n';
 
-/** Children of the `/ugnik` route (its guard applies to all of them). */
+/**
+ * Children of the `/ugnik` route (its guard applies to all of them). `/ugnik/room` is mounted by the
+ * app (app/routes/room.tsx): it composes this feature's page with the monitoring feature's room.
+ */
 export const ugnikRoutes: RouteObject[] = [
   { path: 'diagnostics', element: <UgnikDiagnosticsPage /> },
   { path: 'diagnostics/new', element: <UgnikDiagnosticCreatePage /> },
@@ -19,5 +22,6 @@ export function useUgnikNavItems(): { to: string; label: string }[] {
   return [
     { to: '/ugnik/diagnostics', label: t('nav.diagnostics') },
     { to: '/ugnik/area', label: t('nav.area') },
+    { to: '/ugnik/room', label: t('nav.room') },
   ];
 }

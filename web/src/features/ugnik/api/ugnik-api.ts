@@ -18,6 +18,7 @@ export const ugnikKeys = {
   reference: ['ugnik', 'reference'] as const,
   surnames: (id: number) => ['ugnik', 'surnames', id] as const,
   area: (search: string) => ['ugnik', 'area', search] as const,
+  classes: (schoolId: number) => ['ugnik', 'classes', schoolId] as const,
 };
 
 /** The school diagnostics of the ugnik's area (docs/ugnik.md); its failure is shown in place. */

@@ -1,13 +1,15 @@
 /**
  * `/ugnik/area`: the school diagnostics of the schools in the ugnik's area (docs/ugnik.md), a row
- * per diagnostic and school with its state, dates, participants and finished works; read-only.
+ * per diagnostic and school with its state, dates, participants and finished works; read-only. Each
+ * row links to the read-only room of that school (`/ugnik/room`).
  */
 import type { AreaDiagnosticStatus } from '@attesta/contract';
-import { Alert, Badge, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
 import { describeApiError } from '../../../lib/form-errors';
 import { formatDisplayDate, formatNumber } from '../../../lib/format';
@@ -69,6 +71,7 @@ export function UgnikAreaDiagnosticsPage() {
                     <Table.Th>{t('area.dates')}</Table.Th>
                     <Table.Th>{t('area.participants')}</Table.Th>
                     <Table.Th>{t('area.finished')}</Table.Th>
+                    <Table.Th>{t('common.actions')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -96,6 +99,17 @@ export function UgnikAreaDiagnosticsPage() {
                       </Table.Td>
                       <Table.Td>{formatNumber(d.participantCount)}</Table.Td>
                       <Table.Td>{formatNumber(d.finishedCount)}</Table.Td>
+                      <Table.Td>
+                        <Anchor
+                          component={Link}
+                          to={`/ugnik/room?${new URLSearchParams({ diagnosticId: String(d.diagnosticId), schoolId: String(d.schoolId) }).toString()}`}
+                          aria-label={t('room.watchOf', { name: d.name, school: d.schoolName })}
+                          data-testid={`area-watch-${d.diagnosticId}-${d.schoolId}`}
+                          size="sm"
+                        >
+                          {t('room.watch')}
+                        </Anchor>
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
