@@ -94,7 +94,13 @@ function ControlView({ data }: { data: ReportControl }) {
         <Title order={2} size="h4">
           {t('reports.control.attendance')}
         </Title>
-        <Table.ScrollContainer minWidth={900}>
+        {/* A table wider than the page scrolls: its viewport takes the focus so the keyboard can scroll it. */}
+        <Table.ScrollContainer
+          minWidth={900}
+          scrollAreaProps={{
+            viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('reports.control.attendance') },
+          }}
+        >
           <Table striped withTableBorder data-testid="control-attendance">
             <Table.Thead>
               <Table.Tr>
@@ -135,7 +141,12 @@ function ControlView({ data }: { data: ReportControl }) {
         {data.unfinished.length === 0 ? (
           <Text c="dimmed">{t('reports.control.unfinishedNone')}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={800}>
+          <Table.ScrollContainer
+            minWidth={800}
+            scrollAreaProps={{
+              viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('reports.control.unfinished') },
+            }}
+          >
             <Table striped withTableBorder data-testid="control-unfinished">
               <Table.Thead>
                 <Table.Tr>

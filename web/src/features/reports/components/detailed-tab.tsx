@@ -134,7 +134,14 @@ function DetailedTable({
           <Pagination size="sm" total={pages} value={page} onChange={onPage} data-testid="detailed-pages" />
         )}
       </Group>
-      <Table.ScrollContainer minWidth={700 + positions.length * 56} type="native">
+      {/* A table wider than the page scrolls: the keyboard reaches it to scroll it. */}
+      <Table.ScrollContainer
+        minWidth={700 + positions.length * 56}
+        type="native"
+        tabIndex={0}
+        role="region"
+        aria-label={t('reports.tabs.detailed')}
+      >
         <Table
           withTableBorder
           withColumnBorders

@@ -169,7 +169,13 @@ function TasksTable({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: numbe
       <Title order={2} size="h4">
         {t('reports.item.tasks')}
       </Title>
-      <Table.ScrollContainer minWidth={1100} type="native">
+      <Table.ScrollContainer
+        minWidth={1100}
+        type="native"
+        tabIndex={0}
+        role="region"
+        aria-label={t('reports.item.tasks')}
+      >
         <Table striped withTableBorder className="report-sticky-table" data-testid="items-table">
           <Table.Thead>
             <Table.Tr>

@@ -91,7 +91,13 @@ function HeatMap({ data, by }: { data: ReportSpecification; by: 'school' | 'clas
       <Text size="sm" c="dimmed">
         {t('reports.specification.legend')}
       </Text>
-      <Table.ScrollContainer minWidth={360 + columns.length * 96} type="native">
+      <Table.ScrollContainer
+        minWidth={360 + columns.length * 96}
+        type="native"
+        tabIndex={0}
+        role="region"
+        aria-label={t('reports.tabs.specification')}
+      >
         <Table
           withTableBorder
           withColumnBorders
