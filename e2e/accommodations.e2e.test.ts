@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { checkA11y } from './axe.js';
 import { demoCodes, launchBrowser, newPage } from './support.js';
 
 // Issue 14, item 2: the coordinator gives a student accommodations; the student's work then has
@@ -45,6 +46,7 @@ describe('accommodations', () => {
       await form.getByLabel(/Дополнительное время/).fill('50');
       await form.getByLabel('Крупный шрифт и увеличенные интервалы').check({ force: true });
       await form.getByLabel('Высокий контраст').check({ force: true });
+      await checkA11y(page, 'accommodations-dialog');
       await form.getByTestId('accommodations-save').click();
       await form.waitFor({ state: 'detached' });
       await row.getByText('Есть').waitFor();
@@ -66,6 +68,7 @@ describe('accommodations', () => {
       const runner = page.getByTestId('runner');
       expect(await runner.getAttribute('class')).toMatch(/runner--large-text.*runner--high-contrast/);
       expect(await page.evaluate(() => document.documentElement.style.fontSize)).toBe('125%');
+      await checkA11y(page, 'accommodations-runner-large-contrast');
 
       const current = await (await context.request.get('/api/exam/test/currentParticipantTest')).json();
       const work = current.examWork as { timeLimitSeconds: number; extraSeconds: number };

@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { checkA11y } from './axe.js';
 import { baseURL, launchBrowser, newPage } from './support.js';
 
 // Issue 11: the admin imports a small GIFT file into a subject's task pool and reads the report,
@@ -157,6 +158,7 @@ describe('content authoring', () => {
       expect(await report.getByText('Тестов в файле нет: задания добавлены в банк предмета.').count()).toBe(
         1,
       );
+      await checkA11y(page, 'content-import-report');
 
       // A subject test of the imported tasks.
       await page.getByTestId('content-nav-tests').click();
@@ -183,6 +185,7 @@ describe('content authoring', () => {
       await pick(page, builder, 'Задание из банка предмета', /e2e-sum/, 'e2e-sum');
       await pick(page, builder, 'Задание из банка предмета', /e2e-capital/, 'e2e-capital');
       expect(await builder.getByTestId('variant-task-row').count()).toBe(2);
+      await checkA11y(page, 'content-variant-builder');
       await builder.getByTestId('variant-builder-submit').click();
       await page.getByText('Вариант 1 создан').waitFor();
 
@@ -205,12 +208,14 @@ describe('content authoring', () => {
       expect(await page.getByTestId('preview-total').textContent()).toBe(
         'Проверено заданий: 2 из 2, баллов: 2',
       );
+      await checkA11y(page, 'content-variant-preview');
 
       // Back to the test: it passes the check and is published after confirmation.
       await page.getByRole('link', { name: 'К тесту' }).click();
       await page.getByTestId('tab-validation').click();
       await page.getByTestId('validation-ok').waitFor();
       await page.getByTestId('publish').click();
+      await checkA11y(page, 'content-publish-confirm');
       await page.getByTestId('publish-confirm').click();
       await page.getByText('Тест опубликован').waitFor();
       expect(await page.getByTestId('test-status').textContent()).toBe('Опубликован');
@@ -245,6 +250,7 @@ describe('content authoring', () => {
         await p.getByTestId('finish-confirm').click();
         await p.getByTestId('work-finished').waitFor();
         expect(await p.getByTestId('finished-answered').textContent()).toContain('2 из 2');
+        await checkA11y(p, 'content-participant-finished');
       } finally {
         await pupil.context.close();
       }

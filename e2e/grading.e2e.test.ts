@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import { checkA11y } from './axe.js';
 import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
 
 // Issue 4: a participant writes an essay, two experts grade it blind (one through the grading
@@ -132,6 +133,7 @@ describe('grading and publication', () => {
       await page.goto('/participant/result');
       await page.getByTestId('result-page').waitFor();
       await page.getByTestId('result-score').waitFor();
+      await checkA11y(page, 'grading-published-result');
       const result = await (await page.request.get(`/api/examresults/${current.id}`)).json();
       expect(result.status).toBe('scored');
       const essayScore = (result.tasks as { position: number; score: number; maxScore: number }[]).find(

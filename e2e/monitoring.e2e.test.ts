@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import { checkA11y } from './axe.js';
 import { demoCodes, launchBrowser, newPage } from './support.js';
 
 // Live monitoring: an organizator watches a participant answer live, pauses the room, resumes,
@@ -120,6 +121,7 @@ describe('live room monitoring', () => {
       await org.getByTestId('room-pause').click();
       await org.getByTestId('confirm-action').click();
       await org.getByRole('alert').waitFor(); // a reason is required
+      await checkA11y(org, 'monitoring-pause-dialog-reason-required');
       await org.getByTestId('reason-input').fill('Проверка связи');
       // The push brings the pause to the open runner within a second or two (polling took ~10 s).
       const pauseSent = Date.now();
@@ -130,6 +132,8 @@ describe('live room monitoring', () => {
         .poll(() => org.getByTestId(`room-status-${id}`).getAttribute('data-status'), { timeout: 10_000 })
         .toBe('paused');
       const pausedAt = await timerSeconds(p);
+      await checkA11y(p, 'monitoring-runner-paused');
+      await checkA11y(org, 'monitoring-room-paused');
 
       // Resume: the overlay goes, the paused time is given back.
       await org.getByTestId('room-resume').click();
@@ -150,6 +154,7 @@ describe('live room monitoring', () => {
       await org.getByTestId('room-extend').click();
       await org.getByTestId('minutes-input').fill('10');
       await org.getByTestId('reason-input').fill('Дополнительное время');
+      await checkA11y(org, 'monitoring-extend-dialog');
       await org.getByTestId('confirm-action').click();
       await expect
         .poll(async () => Number(await org.getByTestId(`room-time-${id}`).getAttribute('data-seconds')), {

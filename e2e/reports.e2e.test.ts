@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { checkA11y } from './axe.js';
 import { demoCodes, launchBrowser, newPage } from './support.js';
 
 // Issue 12: the report screens. A participant of demo school 1 finishes a Russian-language work, so
@@ -100,6 +101,7 @@ describe('report screens', () => {
       await expect
         .poll(() => xlsx.getAttribute('href'))
         .toBe(`/api/reports/common?diagnosticId=${diagnosticId}&format=xlsx`);
+      await checkA11y(page, 'reports-common');
       const [download] = await Promise.all([page.waitForEvent('download'), xlsx.click()]);
       expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
 
@@ -107,15 +109,18 @@ describe('report screens', () => {
       await page.getByTestId('report-tab-cons').click();
       await page.getByTestId('cons-total').first().waitFor();
       expect(await page.getByTestId('cons-class').filter({ hasText: '7 «А»' }).count()).toBeGreaterThan(0);
+      await checkA11y(page, 'reports-consolidated');
 
       // Контроль: attendance lines of the day.
       await page.getByTestId('report-tab-control').click();
       await page.getByTestId('control-attendance').waitFor();
       await page.getByTestId('control-anomalies').waitFor();
+      await checkA11y(page, 'reports-control');
 
       // Подробный: the participant who finished, by surname.
       await page.getByTestId('report-tab-detailed').click();
       await page.getByTestId('detailed-table').getByText(surname).first().waitFor();
+      await checkA11y(page, 'reports-detailed');
 
       // Спецификация: the demo tests have none, which the tab says in words (or its heat map).
       await page.getByTestId('report-tab-specification').click();
@@ -126,12 +131,14 @@ describe('report screens', () => {
       await page.getByTestId('items-choose').waitFor();
       await pick(page, 'Тест по предмету', RUSSIAN);
       await page.getByTestId('items-withheld').or(page.getByTestId('items-view')).waitFor();
+      await checkA11y(page, 'reports-items');
 
       // Протокол: the room 7 «А».
       await page.getByTestId('report-tab-protocol').click();
       await pick(page, 'Класс', '7 «А»');
       await page.getByTestId('protocol-preview').waitFor();
       expect(await page.getByTestId('protocol-participants').first().textContent()).toContain(surname);
+      await checkA11y(page, 'reports-protocol');
     } finally {
       await context.close();
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Dialog, Locator, Page } from 'playwright-core';
+import { checkA11y } from './axe.js';
 import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
 
 // Issue 3, item 6: a participant takes a demo test in the browser — every answer type, a file,
@@ -172,6 +173,7 @@ describe('the participant runner', () => {
       await expect
         .poll(async () => (await page.getByTestId('save-status').textContent()) ?? '', { timeout: 20_000 })
         .toMatch(/Нет связи/);
+      await checkA11y(page, 'runner-offline');
 
       // Back online: the queue drains by itself.
       await context.setOffline(false);
@@ -329,6 +331,7 @@ describe('the participant runner', () => {
       // The back button (to the start page) meets the runner's question; staying keeps the work.
       await page.evaluate(() => history.back());
       await page.getByTestId('leave-stay').waitFor();
+      await checkA11y(page, 'runner-leave-question');
       await page.getByTestId('leave-stay').click();
       await expect.poll(() => new URL(page.url()).pathname).toBe('/participant/work');
       await page.getByTestId('task-1').waitFor();
@@ -352,6 +355,7 @@ describe('the participant runner', () => {
       // The menu holds the rest: finish among it.
       await page.getByTestId('runner-menu').click();
       await page.getByTestId('finish-work').waitFor();
+      await checkA11y(page, 'runner-phone-menu');
       expect(await page.getByTestId('runner-logout').isVisible()).toBe(true);
 
       // Back to a wide screen: the full header again.
