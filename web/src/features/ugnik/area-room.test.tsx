@@ -71,6 +71,11 @@ function server(extra: Record<string, Handler> = {}) {
       json(200, { area: { id: 1, name: 'Центральный район' }, items: [areaRow] }),
     'POST /api/ugnik/class/list': () =>
       json(200, { items: [klass(9, '7 «А»'), klass(10, '7 «Б»')], total: 2 }),
+    'POST /api/ugnik/building/list': () =>
+      json(200, {
+        items: [{ id: 4, schoolId: 3, schoolName: 'Школа № 1', name: 'Корпус 2', address: null }],
+        total: 1,
+      }),
     'GET /api/monitoring/room': () =>
       json(200, {
         diagnosticId: 11,
@@ -89,7 +94,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('ugnik: watching a room of its area', { timeout: 20_000 }, () => {
-  it('goes from the area list to the room and picks the class by name from the school’s classes', async () => {
+  it('goes from the area list to the room and picks the class by name, or a whole building, of that school', async () => {
     const api = server();
     const { router } = renderApp('/ugnik/area');
     const watch = await screen.findByRole('link', { name: 'Наблюдать: Математика 7, Школа № 1' });
@@ -104,7 +109,7 @@ describe('ugnik: watching a room of its area', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(screen.getByTestId('watch-diagnostic')).toHaveValue('Математика 7 (D-11) — Школа № 1'),
     );
-    expect(screen.getByText('Выберите класс, чтобы наблюдать за ним.')).toBeInTheDocument();
+    expect(screen.getByText('Выберите класс или здание, чтобы наблюдать.')).toBeInTheDocument();
     await waitFor(() => expect(api.callsTo('POST /api/ugnik/class/list')).toHaveLength(1));
     expect(api.callsTo('POST /api/ugnik/class/list')[0]!.body).toMatchObject({ filter: { schoolId: 3 } });
 
@@ -119,6 +124,18 @@ describe('ugnik: watching a room of its area', { timeout: 20_000 }, () => {
     const room = api.callsTo('GET /api/monitoring/room')[0]!.url;
     expect(room).toContain('diagnosticId=11');
     expect(room).toContain('classId=10');
+
+    await userEvent.clear(picker);
+    await userEvent.type(picker, 'Корпус');
+    await userEvent.click(
+      await within(listbox).findByRole('option', { name: 'Корпус 2 (всё здание)', hidden: true }),
+    );
+    await waitFor(() => expect(router.state.location.search).toContain('buildingId=4'));
+    expect(router.state.location.search).not.toContain('classId');
+    await waitFor(() => expect(api.callsTo('GET /api/monitoring/room')).toHaveLength(2));
+    const building = api.callsTo('GET /api/monitoring/room')[1]!.url;
+    expect(building).toContain('buildingId=4');
+    expect(building).not.toContain('classId');
   });
 
   it('shows the rows read-only: subject, accommodations and the log, no selection, actions, messages or codes', async () => {
@@ -174,7 +191,9 @@ describe('ugnik: watching a room of its area', { timeout: 20_000 }, () => {
     expect(api.callsTo('GET /api/monitoring/participantTest/7/events')).toHaveLength(1);
     // Nothing but reads: no room action was sent.
     expect(
-      api.calls.map((c) => c.key).filter((k) => !k.startsWith('GET ') && k !== 'POST /api/ugnik/class/list'),
+      api.calls
+        .map((c) => c.key)
+        .filter((k) => !k.startsWith('GET ') && !/^POST \/api\/ugnik\/(class|building)\/list$/.test(k)),
     ).toEqual([]);
   });
 });

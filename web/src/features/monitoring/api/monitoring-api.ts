@@ -9,16 +9,25 @@ import type {
 import { call, callPath } from '../../../lib/call';
 
 export type RoomRole = 'organizator' | 'coordinator';
+/** A room: a class or (the ugnik's choice) a whole building of one diagnostic; one of the two. */
 export interface RoomRef {
   diagnosticId: number;
-  classId: number;
+  classId?: number;
+  buildingId?: number;
 }
 
 const LIST = { page: 1, pageSize: 500 };
 const quiet = { suppressRedirect: true } as const;
 
+const roomQuery = (ref: RoomRef) =>
+  ref.buildingId !== undefined
+    ? { diagnosticId: ref.diagnosticId, buildingId: ref.buildingId }
+    : { diagnosticId: ref.diagnosticId, classId: ref.classId };
+
 export const roomQueryString = (ref: RoomRef) =>
-  new URLSearchParams({ diagnosticId: String(ref.diagnosticId), classId: String(ref.classId) }).toString();
+  new URLSearchParams(
+    Object.entries(roomQuery(ref)).map(([k, v]) => [k, String(v)] as [string, string]),
+  ).toString();
 
 export const monitoringApi = {
   diagnostics: (role: RoomRole): Promise<StaffDiagnostic[]> =>
@@ -29,7 +38,7 @@ export const monitoringApi = {
     call(`POST /api/${role}/class/list`, { body: { ...LIST, sort: { field: 'name', dir: 'asc' } } }).then(
       (d) => d.items,
     ),
-  room: (ref: RoomRef): Promise<RoomSnapshot> => call('GET /api/monitoring/room', { query: ref }),
+  room: (ref: RoomRef): Promise<RoomSnapshot> => call('GET /api/monitoring/room', { query: roomQuery(ref) }),
   /** A sitting's event log; its failure is shown in the drawer. */
   events: (participantTestId: number, signal?: AbortSignal): Promise<SittingEvents> =>
     call(

@@ -64,9 +64,9 @@ export function useRoomStream(ref: RoomRef | null): RoomState {
       alive = false;
       close();
     };
-    // The room is named by its two ids; a new object for the same room must not reconnect.
+    // The room is named by its ids; a new object for the same room must not reconnect.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ref?.diagnosticId, ref?.classId]);
+  }, [ref?.diagnosticId, ref?.classId, ref?.buildingId]);
 
   return state;
 }

@@ -18,7 +18,7 @@ export const ugnikKeys = {
   reference: ['ugnik', 'reference'] as const,
   surnames: (id: number) => ['ugnik', 'surnames', id] as const,
   area: (search: string) => ['ugnik', 'area', search] as const,
-  classes: (schoolId: number) => ['ugnik', 'classes', schoolId] as const,
+  rooms: (schoolId: number) => ['ugnik', 'rooms', schoolId] as const,
 };
 
 /** The school diagnostics of the ugnik's area (docs/ugnik.md); its failure is shown in place. */
@@ -54,6 +54,11 @@ export const listSchools = (search: string) =>
 export const listClasses = (schoolId: number) =>
   inlineCall(() =>
     call('POST /api/ugnik/class/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline),
+  );
+
+export const listBuildings = (schoolId: number) =>
+  inlineCall(() =>
+    call('POST /api/ugnik/building/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline),
   );
 
 /** Students of the diagnostic's schools, by name (to register them). */

@@ -1,7 +1,8 @@
 /**
- * `/ugnik/room?diagnosticId=&schoolId=&classId=`: the ugnik watches a class of a school diagnostic in
- * its area, read-only (docs/ugnik.md). It picks the diagnostic and school from its area's list and
- * the class from that school's classes; the live room itself is the monitoring feature's, passed in
+ * `/ugnik/room?diagnosticId=&schoolId=&classId=` (or `&buildingId=`): the ugnik watches a class or a
+ * whole building of a school diagnostic in its area, read-only (docs/ugnik.md). It picks the
+ * diagnostic and school from its area's list and the class or building from that school's; the live
+ * room itself is the monitoring feature's, passed in
  * by the router (`renderRoom`), since features do not import each other.
  */
 import { Alert, Group, Select, Stack, Text } from '@mantine/core';
@@ -11,15 +12,17 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
 import { describeApiError } from '../../../lib/form-errors';
-import { listAreaDiagnostics, listClasses, ugnikKeys } from '../api/ugnik-api';
+import { listAreaDiagnostics, listBuildings, listClasses, ugnikKeys } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
 
+/** One of `classId` and `buildingId`. */
 export interface WatchedRoom {
   diagnosticId: number;
-  classId: number;
+  classId?: number;
+  buildingId?: number;
 }
 
-type Key = 'diagnosticId' | 'schoolId' | 'classId';
+type Key = 'diagnosticId' | 'schoolId' | 'classId' | 'buildingId';
 
 export function UgnikAreaRoomPage({ renderRoom }: { renderRoom: (room: WatchedRoom) => ReactNode }) {
   const t = useUgnikT();
@@ -28,6 +31,7 @@ export function UgnikAreaRoomPage({ renderRoom }: { renderRoom: (room: WatchedRo
   const diagnosticId = Number(params.get('diagnosticId')) || null;
   const schoolId = Number(params.get('schoolId')) || null;
   const classId = Number(params.get('classId')) || null;
+  const buildingId = classId ? null : Number(params.get('buildingId')) || null;
   // The room is in the address, so it can be bookmarked and reloaded; a new school drops the class.
   const choose = useCallback(
     (values: Partial<Record<Key, number | null>>) =>
@@ -49,11 +53,31 @@ export function UgnikAreaRoomPage({ renderRoom }: { renderRoom: (room: WatchedRo
     queryKey: ugnikKeys.area(''),
     queryFn: ({ signal }) => listAreaDiagnostics('', signal),
   });
-  const classes = useQuery({
-    queryKey: ugnikKeys.classes(schoolId ?? 0),
-    queryFn: () => listClasses(schoolId!),
+  const rooms = useQuery({
+    queryKey: ugnikKeys.rooms(schoolId ?? 0),
+    queryFn: async () => {
+      const [classes, buildings] = await Promise.all([listClasses(schoolId!), listBuildings(schoolId!)]);
+      return { classes: classes.items, buildings: buildings.items };
+    },
     enabled: schoolId !== null,
   });
+  const roomChoices = useMemo(
+    () =>
+      [
+        {
+          group: t('room.classes'),
+          items: (rooms.data?.classes ?? []).map((c) => ({ value: `class:${c.id}`, label: c.name })),
+        },
+        {
+          group: t('room.buildings'),
+          items: (rooms.data?.buildings ?? []).map((b) => ({
+            value: `building:${b.id}`,
+            label: t('room.wholeBuilding', { name: b.name }),
+          })),
+        },
+      ].filter((g) => g.items.length > 0),
+    [rooms.data, t],
+  );
 
   const sittings = useMemo(
     () =>
@@ -64,7 +88,8 @@ export function UgnikAreaRoomPage({ renderRoom }: { renderRoom: (room: WatchedRo
     [area.data],
   );
   const chosen = diagnosticId && schoolId ? `${diagnosticId}:${schoolId}` : null;
-  const error = area.error ?? classes.error;
+  const error = area.error ?? rooms.error;
+  const room = classId ? `class:${classId}` : buildingId ? `building:${buildingId}` : null;
 
   return (
     <Stack gap="md">
@@ -93,7 +118,7 @@ export function UgnikAreaRoomPage({ renderRoom }: { renderRoom: (room: WatchedRo
           value={chosen}
           onChange={(v) => {
             const [d, s] = (v ?? '').split(':').map(Number);
-            choose({ diagnosticId: d || null, schoolId: s || null, classId: null });
+            choose({ diagnosticId: d || null, schoolId: s || null, classId: null, buildingId: null });
           }}
           searchable
           w={480}
@@ -103,17 +128,25 @@ export function UgnikAreaRoomPage({ renderRoom }: { renderRoom: (room: WatchedRo
           label={t('room.class')}
           placeholder={t('room.chooseClass')}
           data-testid="watch-class"
-          data={(classes.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-          value={classId ? String(classId) : null}
-          onChange={(v) => choose({ classId: Number(v) || null })}
+          data={roomChoices}
+          value={room}
+          onChange={(v) => {
+            const [kind, id] = (v ?? '').split(':');
+            choose({
+              classId: kind === 'class' ? Number(id) : null,
+              buildingId: kind === 'building' ? Number(id) : null,
+            });
+          }}
           disabled={schoolId === null}
           searchable
-          w={220}
+          w={280}
           nothingFoundMessage={t('area.nothingFound')}
         />
       </Group>
-      {diagnosticId && classId ? (
-        <div key={`${diagnosticId}:${classId}`}>{renderRoom({ diagnosticId, classId })}</div>
+      {diagnosticId && (classId || buildingId) ? (
+        <div key={`${diagnosticId}:${room}`}>
+          {renderRoom(classId ? { diagnosticId, classId } : { diagnosticId, buildingId: buildingId! })}
+        </div>
       ) : (
         <Text c="dimmed">{schoolId ? t('room.pickClass') : t('room.pickDiagnostic')}</Text>
       )}
