@@ -32,7 +32,9 @@ import { baseURL, launchBrowser, newPage } from './support.js';
  *   expert       blind grading in the workspace (no name), a second expert disagrees, the third
  *                check in the workspace with the disagreement shown
  *   coordinator  publishes the results on «Публикация результатов»; the participant sees them
- *   ugnik        the area's diagnostics across schools (/ugnik/area), the search, a diagnostic's page
+ *   ugnik        the area's diagnostics across schools (/ugnik/area), the search, «Наблюдать»: the
+ *                school's room read-only (the student there, no actions), a diagnostic of their own
+ *                for two schools of the area (made through the API) on its page
  *   admin        a QTI item file imported, a task authored in the task editor
  * Not covered: paper form entry — the server takes answers keyed in from a paper form
  * (PUT /api/exam/test/saveanswers?registrationCode=…) but no screen offers it yet.
@@ -58,7 +60,7 @@ const chain: {
   diagnosticId?: number;
   code?: string;
   participantTestId?: number;
-  classId?: number;
+  mathTestId?: number;
 } = {};
 let pupil: { context: BrowserContext; page: Page } | undefined;
 
@@ -120,6 +122,7 @@ describe('coordinator', () => {
         subjectTestIds: [math!.id],
       });
       chain.diagnosticId = diagnostic.id;
+      chain.mathTestId = math!.id;
 
       // A new student of 7 «А».
       await page.goto('/coordinator/students');
@@ -444,7 +447,7 @@ describe('participant: the published result', () => {
 });
 
 describe('ugnik', () => {
-  it('reads the area diagnostics across schools, finds one, and opens a diagnostic of their own', async () => {
+  it('reads the area diagnostics across schools, watches a room read-only, opens a diagnostic of their own', async () => {
     const { context, page } = await newPage(browser);
     try {
       await signIn(page, 'ugnik');
@@ -465,14 +468,39 @@ describe('ugnik', () => {
       await expect.poll(() => table.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
       expect(await table.locator('tbody tr').first().textContent()).toContain(DIAGNOSTIC);
 
+      // Inspection: «Наблюдать» opens the school's sitting read-only; 7 «А» shows the student, no actions.
+      await table.locator('[data-testid^="area-watch-"]').first().click();
+      await page.waitForURL(/\/ugnik\/room\?/);
+      await page.getByRole('combobox', { name: 'Класс или здание' }).click();
+      await page.getByRole('option', { name: '7 «А»' }).first().click();
+      const room = page.getByTestId('room-table');
+      await room.getByRole('row').filter({ hasText: SURNAME }).waitFor();
+      await page.getByTestId('room-read-only').waitFor();
+      expect(await page.locator('[data-testid^="room-message-"]').count()).toBe(0);
+      expect(await page.getByTestId('room-pause').count()).toBe(0);
+      await checkA11y(page, 'ugnik-room');
+
+      // A diagnostic of the ugnik's own for two schools of the area (setup), read on its page.
+      const area = (await (await page.request.get('/api/ugnik/area/diagnostics')).json()) as {
+        items: { schoolId: number }[];
+      };
+      const now = Date.now();
+      await postJson(page.request, '/api/ugnik/diagnostic/create', {
+        name: 'E2E: районная диагностика',
+        startsAt: new Date(now - 3_600_000).toISOString(),
+        endsAt: new Date(now + 86_400_000).toISOString(),
+        parallels: [7],
+        subjectTestIds: [chain.mathTestId],
+        schoolIds: [...new Set(area.items.map((d) => d.schoolId))].slice(0, 2),
+      });
       await page.goto('/ugnik/diagnostics');
-      const own = page.getByTestId('ugnik-diagnostics-table').getByRole('link').first();
-      if ((await own.count()) > 0) {
-        await own.click();
-        await page.getByTestId('ugnik-diagnostic-title').waitFor();
-        await page.getByTestId('participants-table').waitFor();
-        await checkA11y(page, 'ugnik-diagnostic');
-      }
+      await page
+        .getByTestId('ugnik-diagnostics-table')
+        .getByRole('link', { name: 'E2E: районная диагностика' })
+        .click();
+      await page.getByTestId('ugnik-diagnostic-title').waitFor();
+      await page.getByTestId('participants-table').waitFor();
+      await checkA11y(page, 'ugnik-diagnostic');
     } finally {
       await context.close();
     }
