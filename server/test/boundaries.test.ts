@@ -17,7 +17,7 @@ describe('web layer boundaries', () => {
   it('a feature importing a sibling feature by a relative path is refused', async () => {
     const errors = await boundaryErrors(
       'web/src/features/homes/components/bad.tsx',
-      "import { RoomLink } from '../../monitoring/room-link';\nexport const x = RoomLink;\n",
+      "import { RoomPage } from '../../monitoring/room-page';\nexport const x = RoomPage;\n",
     );
     expect(errors).toHaveLength(1);
   });
