@@ -858,7 +858,7 @@ function markdown(r) {
     '',
     'CPU per operation (ms of one core), WAL bytes and Redis commands per operation; cores: all parties busy on average:',
     '',
-    '| phase | operations | server | PostgreSQL | Redis | load generator | WAL B | Redis commands | cores |',
+    '| phase | operations | server | PostgreSQL | Redis | load generator | WAL B | Redis commands (with those inside scripts) | cores |',
     '|---|---|---|---|---|---|---|---|---|',
     cost('start storm, per flow (3 calls)', r.cpu.storm),
     cost('(a) raw upsert, per save', r.cpu.raw),
