@@ -311,7 +311,7 @@ describe('grading workspace', () => {
     expect(transform()).toContain('translate(60px, 0px)');
     fireEvent.keyDown(stage, { key: 'a' });
     expect(transform()).toContain('scale(1)');
-    expect(screen.getByRole('button', { name: 'Исходный размер (100 %)' })).toHaveAttribute(
+    expect(screen.getByRole('button', { name: 'Исходный размер, 100 %' })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
