@@ -19,6 +19,7 @@ import { useAdminT } from '../i18n';
 import { EditDeleteButtons } from './edit-delete-buttons';
 import { ClassSelect, RemoteSelect, useParallelOptions } from './org-selects';
 import { StudentFormModal } from './student-form-modal';
+import { useRowSelection } from '../../../components/accommodations/use-row-selection';
 
 interface StudentFilter {
   search?: string;
@@ -50,15 +51,8 @@ export function StudentsPage() {
   const parallels = useParallelOptions();
   const [editing, setEditing] = useState<Editing>(null);
   // The same accommodations for the selected students, as on the coordinator's page.
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const { selected, toggleSelected, clearSelected } = useRowSelection();
   const [bulkIds, setBulkIds] = useState<number[] | null>(null);
-  const toggleSelected = (id: number, on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
   const remove = useMutation({
     mutationFn: deleteStudent,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: orgKeys.students }),
@@ -226,7 +220,7 @@ export function StudentsPage() {
         onSaved={(count) => {
           notifications.show({ color: 'green', message: ta('accommodations.bulkSaved', { count }) });
           setBulkIds(null);
-          setSelected(new Set());
+          clearSelected();
           void queryClient.invalidateQueries({ queryKey: orgKeys.students });
         }}
       />

@@ -21,6 +21,7 @@ import {
 import { useAdminT } from '../i18n';
 import { RemoteSelect } from './org-selects';
 import { fullName } from './students-page';
+import { useRowSelection } from '../../../components/accommodations/use-row-selection';
 
 interface WorkerFilter {
   search?: string;
@@ -50,16 +51,9 @@ export function WorkersPage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const [filter, setFilter] = useFilter<WorkerFilter>({ schoolId: idParam(params.get('schoolId')) });
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const { selected, toggleSelected, clearSelected } = useRowSelection();
   const [bulkIds, setBulkIds] = useState<number[] | null>(null);
   const [accommodationsOf, setAccommodationsOf] = useState<AccommodationWorker | null>(null);
-  const toggleSelected = (id: number, on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
   const refresh = () => queryClient.invalidateQueries({ queryKey: workerKeys.all });
 
   const columns: Column<AccommodationWorker, string>[] = [
@@ -185,7 +179,7 @@ export function WorkersPage() {
         onSaved={(count) => {
           notifications.show({ color: 'green', message: ta('accommodations.workers.bulkSaved', { count }) });
           setBulkIds(null);
-          setSelected(new Set());
+          clearSelected();
           void refresh();
         }}
       />

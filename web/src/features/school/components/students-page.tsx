@@ -22,6 +22,7 @@ import { useAccommodationsT } from '../../../components/accommodations/locales';
 import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
 import { BulkAccommodationsModal } from '../../../components/accommodations/bulk-accommodations-modal';
 import { coordinatorAccommodationsCalls, coordinatorBulkAccommodations } from './student-accommodations';
+import { useRowSelection } from '../../../components/accommodations/use-row-selection';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
 export function StudentsPage({ role }: { role: StaffRole }) {
@@ -37,17 +38,10 @@ export function StudentsPage({ role }: { role: StaffRole }) {
   // Accommodations (docs/accommodations.md) are the coordinator's: one student, or the selected.
   const { t: tc } = useAccommodationsT();
   const accommodating = role === 'coordinator';
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const { selected, toggleSelected, clearSelected } = useRowSelection();
   const [accommodationsOf, setAccommodationsOf] = useState<StaffStudent | null>(null);
   const [bulkIds, setBulkIds] = useState<number[] | null>(null);
   const classList = classes.data?.items ?? [];
-  const toggleSelected = (id: number, on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: schoolKeys.all(role) });
 
@@ -240,7 +234,7 @@ export function StudentsPage({ role }: { role: StaffRole }) {
                 message: tc('accommodations.bulkSaved', { count }),
               });
               setBulkIds(null);
-              setSelected(new Set());
+              clearSelected();
               void refresh();
             }}
           />
