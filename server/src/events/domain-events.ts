@@ -13,6 +13,11 @@ import type { DbOrTx, Tx } from '../db/client.js';
 export interface DomainEvents {
   /** Works finished (by the participant, staff or the deadline sweeper): their scoring is queued. */
   worksFinished: { db: DbOrTx; examWorkIds: readonly number[] };
+  /**
+   * Staff keyed answers from a paper form into works that had already finished: their results are
+   * computed again (a work still running is scored when it finishes).
+   */
+  answersKeyedIn: { db: DbOrTx; examWorkIds: readonly number[] };
   /** Expert marking settled a task's final score: the work's result is recomputed. */
   expertFinal: { tx: Tx; examWorkId: number; variantTaskId: number; finalScore: number };
   /**

@@ -526,6 +526,25 @@ async function runRegradeJob(ctx: JobContext) {
 }
 
 const onWorksFinished = ({ db, examWorkIds }: DomainEvents['worksFinished']) => queueScoring(db, examWorkIds);
+/**
+ * Answers keyed in from a paper form after the work finished: its result is computed again. A key
+ * of its own, so a scoring job already running (which may have read the answers before) does not
+ * swallow it.
+ */
+const onAnswersKeyedIn = async ({ db, examWorkIds }: DomainEvents['answersKeyedIn']) => {
+  const rows = await db
+    .select({ id: examWorks.id, diagnosticId: participantTests.diagnosticId })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .where(inArray(examWorks.id, [...examWorkIds]));
+  for (const r of rows)
+    await enqueue(db, {
+      type: RESULT_JOB,
+      diagnosticId: r.diagnosticId,
+      payload: { examWorkId: r.id },
+      dedupeKey: `result-keyed:${r.id}`,
+    });
+};
 const onExpertFinal = (e: DomainEvents['expertFinal']) =>
   applyExpertFinal(e.tx, e.examWorkId, e.variantTaskId, e.finalScore);
 
@@ -538,5 +557,6 @@ export function registerResultJobs(): void {
   registerJobHandler(RESULT_JOB, runScoringJob, { quick: true });
   registerJobHandler(REGRADE_JOB, runRegradeJob);
   subscribe('worksFinished', onWorksFinished);
+  subscribe('answersKeyedIn', onAnswersKeyedIn);
   subscribe('expertFinal', onExpertFinal);
 }

@@ -1,7 +1,7 @@
 import { and, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg, createTestApp, signedIn, type TestApp } from '../../../test/helpers.js';
-import { answers, auditEvents, examWorks } from '../../db/schema/index.js';
+import { answers, auditEvents, examWorks, queueItems, results } from '../../db/schema/index.js';
 import { caller, createRoom, shiftWork, startWork, T, type Room } from './test-support.js';
 
 let t: TestApp;
@@ -403,5 +403,41 @@ describe('PUT saveanswers', () => {
       (await caller(t.app, coordinator.session).put('saveanswers?registrationCode=000', body)).statusCode,
     ).toBe(404);
     expect(await stored(workId, vt)).toMatchObject({ value: '312', seq: 1 });
+  });
+
+  it('computes the result again when a paper form changes answers of a finished work', async () => {
+    const org = await createOrg(t.app);
+    const room = await createRoom(t.app, org);
+    const workId = await startWork(room);
+    await room.api.put(`examwork/finish/${workId}/manual`);
+    await t.app.jobs.drain();
+    const scoreOf = async () =>
+      (
+        await t.app.ctx.db
+          .select({ score: results.primaryScore })
+          .from(results)
+          .where(eq(results.examWorkId, workId))
+      )[0]?.score;
+    const before = Number(await scoreOf());
+    const vt = room.variantTaskIds[T.digits]!;
+    const coordinator = await signedIn(t.app, ['coordinator'], { schoolId: org.schoolId });
+    const keyIn = (value: string, seq: number) =>
+      caller(t.app, coordinator.session).put(`saveanswers?registrationCode=${room.registrationCode}`, {
+        examWorkId: workId,
+        answers: [{ variantTaskId: vt, value, seq }],
+      });
+    expect((await keyIn('312', 1)).statusCode).toBe(200);
+    const queued = () =>
+      t.app.ctx.db
+        .select({ id: queueItems.id })
+        .from(queueItems)
+        .where(eq(queueItems.dedupeKey, `result-keyed:${workId}`));
+    expect(await queued()).toHaveLength(1);
+    await t.app.jobs.drain();
+    expect(Number(await scoreOf())).toBeGreaterThan(before);
+
+    // The same form again changes nothing and queues nothing new.
+    expect((await keyIn('312', 1)).json().results[0].status).toBe('duplicate');
+    expect(await queued()).toHaveLength(1);
   });
 });

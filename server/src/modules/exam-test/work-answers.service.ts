@@ -4,6 +4,7 @@ import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
+import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { checkAnswerValue, sameJson, type AnswerTask } from './answer-value.js';
@@ -236,8 +237,14 @@ async function writeBatch(
   });
 }
 
-async function auditStaffBatch(tx: Tx, writer: Writer, w: WorkRow, results: BatchResult[], fileCount = 0) {
+/**
+ * What a paper form keyed in by staff leaves behind: the audit record and, when it changed answers
+ * of a finished work, the event that has its result computed again from them.
+ */
+async function afterStaffBatch(tx: Tx, writer: Writer, w: WorkRow, results: BatchResult[], fileCount = 0) {
   if (writer.kind !== 'staff') return;
+  if (w.finishedAt && results.some((r) => r.status === 'saved'))
+    await publish('answersKeyedIn', { db: tx, examWorkIds: [w.id] });
   await audit(tx, {
     userId: writer.actor.auth.userId,
     action: 'exam_work.answers_keyed_in',
@@ -264,7 +271,7 @@ export async function saveAnswers(ctx: AppContext, writer: Writer, body: SaveAns
     const fileAnswers = list.filter((a) => tasks.get(a.variantTaskId)!.answerType === 'file');
     if (fileAnswers.length) await assertAttached(tx, w.id, fileAnswers);
     const results = await writeBatch(tx, writer, w, list);
-    await auditStaffBatch(tx, writer, w, results);
+    await afterStaffBatch(tx, writer, w, results);
     return { results };
   });
   publishBatch(ctx, writer, body.examWorkId, done.results);
@@ -396,7 +403,7 @@ export async function saveAnswersWithFiles(
       (r) => r.status !== 'saved' && stored.some((f) => f.variantTaskId === r.variantTaskId),
     );
     if (lost) throw staleSequence(lost.seq);
-    await auditStaffBatch(tx, writer, w, results, stored.length);
+    await afterStaffBatch(tx, writer, w, results, stored.length);
     return { results, files: stored };
   });
   publishBatch(ctx, writer, body.examWorkId, done.results);
