@@ -1,20 +1,30 @@
 /**
- * Routes of the live room view: /organizator/room and /coordinator/room, and the ugnik's read-only
+ * Routes of the live room view: /organizator/room and /coordinator/room (with …/room/paper/:workId,
+ * keying in a paper answer form), and the ugnik's read-only
  * /ugnik/room (its area's school diagnostics; docs/ugnik.md), which puts the monitoring feature's
  * room into the ugnik's page.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
+import { PaperFormPage } from '../../features/monitoring/paper-form-page';
 import { LiveRoom, RoomPage } from '../../features/monitoring/room-page';
 import { UgnikAreaRoomPage } from '../../features/ugnik/components/area-room-page';
 import { requireRole } from './guards';
 
 export function roomRoutes(queryClient: QueryClient, basename = '/'): RouteObject[] {
-  const staff: RouteObject[] = (['organizator', 'coordinator'] as const).map((role) => ({
-    path: `${role}/room`,
-    loader: requireRole(queryClient, role, basename),
-    element: <RoomPage role={role} />,
-  }));
+  const staff: RouteObject[] = (['organizator', 'coordinator'] as const).flatMap((role) => [
+    {
+      path: `${role}/room`,
+      loader: requireRole(queryClient, role, basename),
+      element: <RoomPage role={role} />,
+    },
+    {
+      // A paper answer form keyed into a finished sitting of the room (?diagnosticId=&classId= lead back).
+      path: `${role}/room/paper/:workId`,
+      loader: requireRole(queryClient, role, basename),
+      element: <PaperFormPage role={role} />,
+    },
+  ]);
   return [
     ...staff,
     {

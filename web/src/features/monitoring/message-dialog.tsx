@@ -3,6 +3,7 @@ import { STAFF_MESSAGE_MAX } from '@attesta/contract';
 import { Alert, Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeApiError } from '../../lib/form-errors';
 import { monitoringApi } from './api/monitoring-api';
 import { useMonitoringT } from './i18n';
@@ -14,6 +15,7 @@ export interface MessageTarget {
 
 export function MessageDialog({ target, onClose }: { target: MessageTarget; onClose: () => void }) {
   const mt = useMonitoringT();
+  const { t } = useTranslation();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -28,7 +30,7 @@ export function MessageDialog({ target, onClose }: { target: MessageTarget; onCl
       notifications.show({ color: 'green', message: mt('message.sent') });
       onClose();
     } catch (err) {
-      setError(mt('message.failed', { message: describeApiError(err, mt) }));
+      setError(mt('message.failed', { message: describeApiError(err, t) }));
     } finally {
       setBusy(false);
     }

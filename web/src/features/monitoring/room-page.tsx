@@ -24,7 +24,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/ui/page-title';
 import { useMonitoringT } from './i18n';
 import { monitoringApi, type RoomRef, type RoomRole } from './api/monitoring-api';
@@ -32,6 +32,7 @@ import { useRoomStream } from './hooks/use-room-stream';
 import { SittingLog, type SittingRef } from './sitting-log';
 import { MessageDialog, type MessageTarget } from './message-dialog';
 import { AccommodationsWords } from '../../components/accommodations/accommodations-mark';
+import { useTranslation } from 'react-i18next';
 import { describeApiError } from '../../lib/form-errors';
 
 type Action = 'pause' | 'resume' | 'extend' | 'logout' | 'clearSession' | 'restore';
@@ -163,7 +164,14 @@ export function RoomPage({ role }: { role: RoomRole }) {
       </Group>
       {diagnostics.data && diagnostics.data.length === 0 && <Text c="dimmed">{mt('noDiagnostics')}</Text>}
       {ref && (
-        <LiveRoom key={`${ref.diagnosticId}:${ref.classId}`} room={ref} canPause={role === 'organizator'} />
+        <LiveRoom
+          key={`${ref.diagnosticId}:${ref.classId}`}
+          room={ref}
+          canPause={role === 'organizator'}
+          paperFormPath={(workId) =>
+            `/${role}/room/paper/${workId}?diagnosticId=${ref.diagnosticId}&classId=${ref.classId}`
+          }
+        />
       )}
     </Stack>
   );
@@ -177,10 +185,13 @@ export function LiveRoom({
   room,
   canPause = false,
   readOnly = false,
+  paperFormPath,
 }: {
   room: RoomRef;
   canPause?: boolean;
   readOnly?: boolean;
+  /** Where a finished sitting's paper answer form is keyed in (staff who may key forms in). */
+  paperFormPath?: (examWorkId: number) => string;
 }) {
   const mt = useMonitoringT();
   const { rows, offsetMs, connected, loaded } = useRoomStream(room);
@@ -246,6 +257,9 @@ export function LiveRoom({
           </Text>
         )
       )}
+      {!readOnly && paperFormPath && rows.length > 0 && (
+        <PaperFormByCode rows={rows} pathOf={paperFormPath} />
+      )}
       {loaded && rows.length === 0 ? (
         <Text c="dimmed">{mt('empty')}</Text>
       ) : (
@@ -290,6 +304,11 @@ export function LiveRoom({
                   checked={selected.has(row.participantTestId)}
                   onToggle={() => toggle(row.participantTestId)}
                   secondsLeft={secondsLeftOf(row, now, offsetMs)}
+                  paperFormPath={
+                    !readOnly && paperFormPath && row.examWorkId !== null && row.status === 'finished'
+                      ? paperFormPath(row.examWorkId)
+                      : null
+                  }
                   onOpenLog={() =>
                     setLogOf({
                       participantTestId: row.participantTestId,
@@ -324,6 +343,7 @@ function RoomTableRow({
   secondsLeft,
   onOpenLog,
   onMessage,
+  paperFormPath,
 }: {
   row: RoomRow;
   readOnly: boolean;
@@ -332,6 +352,7 @@ function RoomTableRow({
   secondsLeft: number | null;
   onOpenLog: () => void;
   onMessage: () => void;
+  paperFormPath: string | null;
 }) {
   const mt = useMonitoringT();
   const id = row.participantTestId;
@@ -450,13 +471,70 @@ function RoomTableRow({
             {mt('message.open')}
           </Button>
         )}
+        {paperFormPath && (
+          <Button
+            component={Link}
+            to={paperFormPath}
+            size="xs"
+            variant="subtle"
+            aria-label={mt('paper.openOf', { name })}
+            data-testid={`room-paper-${id}`}
+          >
+            {mt('paper.open')}
+          </Button>
+        )}
       </Table.Td>
     </Table.Tr>
   );
 }
 
+/**
+ * Finds the sitting of a paper form by the registration code printed on it and opens its form;
+ * says why not when the code is not of this room or its work has not started or not ended.
+ */
+function PaperFormByCode({ rows, pathOf }: { rows: RoomRow[]; pathOf: (examWorkId: number) => string }) {
+  const mt = useMonitoringT();
+  const navigate = useNavigate();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const wanted = code.trim().toUpperCase();
+    if (!wanted) return;
+    const row = rows.find((r) => r.registrationCode?.toUpperCase() === wanted);
+    if (!row) return setError(mt('paper.notFound'));
+    if (row.examWorkId === null) return setError(mt('paper.notStarted'));
+    if (row.status !== 'finished') return setError(mt('paper.notFinished'));
+    void navigate(pathOf(row.examWorkId));
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label={mt('paper.title')}>
+      <Group align="flex-end" gap="xs">
+        <TextInput
+          label={mt('paper.byCode')}
+          description={mt('paper.byCodeHint')}
+          value={code}
+          onChange={(e) => {
+            setCode(e.currentTarget.value);
+            setError(null);
+          }}
+          error={error}
+          autoComplete="off"
+          data-testid="paper-code-input"
+          w={300}
+          maw="100%"
+        />
+        <Button type="submit" variant="light" data-testid="paper-code-submit">
+          {mt('paper.find')}
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
 function ActionDialog({ action, rows, onClose }: { action: Action; rows: RoomRow[]; onClose: () => void }) {
   const mt = useMonitoringT();
+  const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [minutes, setMinutes] = useState('10');
   const [error, setError] = useState<string | null>(null);
@@ -487,7 +565,7 @@ function ActionDialog({ action, rows, onClose }: { action: Action; rows: RoomRow
       notifications.show({ color: 'green', message: mt('done', { count: applicable.length }) });
       onClose();
     } catch (err) {
-      const message = describeApiError(err, mt);
+      const message = describeApiError(err, t);
       notifications.show({ color: 'red', message: mt('failed', { message }) });
       setError(mt('failed', { message }));
     } finally {

@@ -1,12 +1,18 @@
 /** Calls of the live room view: the snapshot, the lists to choose a room, and the room actions. */
-import type {
-  RoomSnapshot,
-  SittingEvents,
-  StaffClass,
-  StaffDiagnostic,
-  StaffMessage,
+import {
+  saveAnswersWithFilesResponseSchema,
+  type SaveAnswersBody,
+  type RoomSnapshot,
+  type SittingEvents,
+  type StaffClass,
+  type StaffDiagnostic,
+  type StaffMessage,
 } from '@attesta/contract';
-import { call, callPath } from '../../../lib/call';
+import { apiClient } from '../../../lib/api-client';
+import { call, callPath, type CallResult } from '../../../lib/call';
+
+export type KeyInResult = CallResult<'PUT /api/exam/test/saveanswers'>;
+export type KeyInFilesResult = CallResult<'POST /api/exam/test/saveanswers_with_files'>;
 
 export type RoomRole = 'organizator' | 'coordinator';
 /** A room: a class or (the ugnik's choice) a whole building of one diagnostic; one of the two. */
@@ -73,6 +79,42 @@ export const monitoringApi = {
     ),
   restore: (examWorkId: number, reason: string) =>
     call('POST /api/ParticipantTest/RestoreExamWork', { body: { examWorkId, reason } }, quiet),
+
+  // A paper answer form keyed in by staff: the sitting (its registration code), the tasks as the
+  // participant saw them, the answers stored now (with their seq), and the saves by registration code.
+  sittingOfWork: (examWorkId: number) =>
+    call('GET /api/exam/test/getparticipanttestbyresultid/{id}', { params: { id: examWorkId } }, quiet),
+  variantOfWork: (examWorkId: number) =>
+    call('GET /api/examresults/variant/{id}', { params: { id: examWorkId } }, quiet),
+  workState: (examWorkId: number) =>
+    call('GET /api/exam/test/examwork/{id}', { params: { id: examWorkId } }, quiet),
+  keyIn: (registrationCode: string, body: SaveAnswersBody): Promise<KeyInResult> =>
+    call('PUT /api/exam/test/saveanswers', { query: { registrationCode }, body }, quiet),
+  /** A file task's scans: the answer (the files it keeps) first, then the new files, as one request. */
+  keyInFiles: (
+    registrationCode: string,
+    answer: { examWorkId: number; variantTaskId: number; fileIds: number[]; seq: number },
+    files: File[],
+  ): Promise<KeyInFilesResult> => {
+    const form = new FormData();
+    form.append(
+      'answers',
+      JSON.stringify({
+        examWorkId: answer.examWorkId,
+        answers: [
+          { variantTaskId: answer.variantTaskId, value: { fileIds: answer.fileIds }, seq: answer.seq },
+        ],
+      }),
+    );
+    for (const file of files) form.append(`file:${answer.variantTaskId}`, file, file.name);
+    return apiClient.request(callPath('POST /api/exam/test/saveanswers_with_files'), {
+      ...quiet,
+      method: 'POST',
+      query: { registrationCode },
+      body: form,
+      parse: (data) => saveAnswersWithFilesResponseSchema.parse(data),
+    });
+  },
 };
 
 /** Minutes as the .NET-style span ChangeTimeTill takes: 10 → `00:10:00`, -5 → `-00:05:00`. */

@@ -1,0 +1,369 @@
+/**
+ * Keying in a paper answer form (бланк ответов). An organizator or coordinator opens a finished
+ * sitting of their room — from its row, or by the registration code printed on the form — checks
+ * that code, sees every task as the participant saw it with the answer stored now and where it
+ * came from (online or a form), types what the form says and saves the changed tasks at once:
+ * PUT saveanswers?registrationCode=… (stored as answers from a paper form, audited, the result
+ * computed again). A file task takes a scan or photo of the form's page. Replacing answers given
+ * online asks first; leaving with unsaved changes asks too.
+ */
+import type { ResultVariant, SavedAnswer, TaskAnswerType } from '@attesta/contract';
+import { Alert, Anchor, Badge, Button, Card, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useBlocker, useParams, useSearchParams } from 'react-router';
+import { AnswerInput, showsOwnHtml } from '../../components/answers/answer-input';
+import { emptyValue, isAnswered } from '../../components/answers/answer-value';
+import type { UploadedFile } from '../../components/answers/file-input';
+import { RichHtml } from '../../components/answers/rich-html';
+import { LoadingButton } from '../../components/ui/loading-button';
+import { PageTitle } from '../../components/ui/page-title';
+import { ApiError } from '../../lib/api-client';
+import { useTranslation } from 'react-i18next';
+import { describeApiError } from '../../lib/form-errors';
+import { monitoringApi, type RoomRole } from './api/monitoring-api';
+import { useMonitoringT } from './i18n';
+
+type Task = ResultVariant['tasks'][number];
+type Source = 'online' | 'blank' | 'none';
+
+/** Values compare as the server stores them: key order does not matter, nothing equals empty. */
+function canonical(type: TaskAnswerType, value: unknown): string {
+  const v = value === null || value === undefined ? emptyValue(type) : value;
+  const sort = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(sort)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.entries(x as Record<string, unknown>)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, y]) => [k, sort(y)]),
+          )
+        : x;
+  return JSON.stringify(sort(v));
+}
+
+const sourceOf = (task: Task, saved: SavedAnswer | undefined): Source =>
+  !saved || !isAnswered(task.answerType, saved.value)
+    ? 'none'
+    : saved.answerMode === 'blank'
+      ? 'blank'
+      : 'online';
+
+const SOURCE_COLOR: Record<Source, string> = { online: 'blue', blank: 'grape', none: 'gray' };
+
+/** The room the page came from, kept in its address so «back» returns to it. */
+function useRoomBack(role: RoomRole): string {
+  const [params] = useSearchParams();
+  const room = new URLSearchParams();
+  for (const key of ['diagnosticId', 'classId'] as const) {
+    const value = params.get(key);
+    if (value) room.set(key, value);
+  }
+  const query = room.toString();
+  return `/${role}/room${query ? `?${query}` : ''}`;
+}
+
+export function PaperFormPage({ role }: { role: RoomRole }) {
+  const mt = useMonitoringT();
+  const { t } = useTranslation();
+  const workId = Number(useParams().workId);
+  const back = useRoomBack(role);
+  const valid = Number.isInteger(workId) && workId > 0;
+  const sitting = useQuery({
+    queryKey: ['paper', workId, 'sitting'],
+    queryFn: () => monitoringApi.sittingOfWork(workId),
+    enabled: valid,
+    retry: false,
+  });
+  const variant = useQuery({
+    queryKey: ['paper', workId, 'variant'],
+    queryFn: () => monitoringApi.variantOfWork(workId),
+    enabled: valid,
+    retry: false,
+  });
+  const work = useQuery({
+    queryKey: ['paper', workId, 'work'],
+    queryFn: () => monitoringApi.workState(workId),
+    enabled: valid,
+    retry: false,
+  });
+  const error = sitting.error ?? variant.error ?? work.error;
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={back} size="sm" data-testid="paper-back">
+        ← {mt('paper.back')}
+      </Anchor>
+      <PageTitle>{mt('paper.title')}</PageTitle>
+      {!valid ? (
+        <Alert color="red" role="alert">
+          {mt('paper.badAddress')}
+        </Alert>
+      ) : error ? (
+        <Alert color="red" role="alert" data-testid="paper-load-error">
+          {error instanceof ApiError && error.code === 'work_not_finished'
+            ? mt('paper.notFinished')
+            : mt('paper.loadFailed', { message: describeApiError(error, t) })}
+        </Alert>
+      ) : !sitting.data || !variant.data || !work.data ? (
+        <Loader aria-label={mt('paper.title')} />
+      ) : (
+        <PaperForm
+          workId={workId}
+          registrationCode={sitting.data.registrationCode}
+          variant={variant.data}
+          saved={work.data.answers ?? []}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function PaperForm({
+  workId,
+  registrationCode,
+  variant,
+  saved,
+}: {
+  workId: number;
+  registrationCode: string;
+  variant: ResultVariant;
+  saved: SavedAnswer[];
+}) {
+  const mt = useMonitoringT();
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const stored = useMemo(() => new Map(saved.map((a) => [a.variantTaskId, a])), [saved]);
+  const tasks = useMemo(() => [...variant.tasks].sort((a, b) => a.position - b.position), [variant.tasks]);
+  const [drafts, setDrafts] = useState<Record<number, unknown>>({});
+  const [knownFiles, setKnownFiles] = useState<Record<number, UploadedFile>>({});
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const changed = tasks.filter(
+    (task) =>
+      task.variantTaskId in drafts &&
+      task.answerType !== 'file' &&
+      canonical(task.answerType, drafts[task.variantTaskId]) !==
+        canonical(task.answerType, stored.get(task.variantTaskId)?.value),
+  );
+  const replacesOnline = changed.filter((t) => sourceOf(t, stored.get(t.variantTaskId)) === 'online');
+  const blocker = useBlocker(changed.length > 0 && !busy);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['paper', workId] });
+  const nextSeq = (variantTaskId: number) => (stored.get(variantTaskId)?.seq ?? 0) + 1;
+
+  const save = async () => {
+    setAsking(false);
+    setError(null);
+    setBusy(true);
+    try {
+      const { results } = await monitoringApi.keyIn(registrationCode, {
+        examWorkId: workId,
+        answers: changed.map((t) => ({
+          variantTaskId: t.variantTaskId,
+          value: drafts[t.variantTaskId] ?? emptyValue(t.answerType),
+          seq: nextSeq(t.variantTaskId),
+        })),
+      });
+      const stale = results.filter((r) => r.status === 'stale').map((r) => r.variantTaskId);
+      const count = results.length - stale.length;
+      setDrafts((prev) =>
+        Object.fromEntries(Object.entries(prev).filter(([id]) => stale.includes(Number(id)))),
+      );
+      if (count > 0) notifications.show({ color: 'green', message: mt('paper.saved', { count }) });
+      if (stale.length)
+        setError(
+          mt('paper.stale', {
+            tasks: tasks
+              .filter((t) => stale.includes(t.variantTaskId))
+              .map((t) => t.position)
+              .join(', '),
+          }),
+        );
+      await refresh();
+    } catch (err) {
+      setError(mt('paper.failed', { message: describeApiError(err, t) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** A file task's scans go at once, with the files its answer keeps. */
+  const uploaderOf = (task: Task) => async (files: File[], currentFileIds: number[]) => {
+    const response = await monitoringApi.keyInFiles(
+      registrationCode,
+      {
+        examWorkId: workId,
+        variantTaskId: task.variantTaskId,
+        fileIds: currentFileIds,
+        seq: nextSeq(task.variantTaskId),
+      },
+      files,
+    );
+    const uploaded = response.files
+      .filter((f) => f.variantTaskId === task.variantTaskId)
+      .map((f) => ({ id: f.id, name: f.name, size: f.size }));
+    setKnownFiles((prev) => ({ ...prev, ...Object.fromEntries(uploaded.map((f) => [f.id, f])) }));
+    await refresh();
+    return uploaded;
+  };
+
+  const valueOf = (task: Task) =>
+    task.variantTaskId in drafts
+      ? drafts[task.variantTaskId]
+      : (stored.get(task.variantTaskId)?.value ?? null);
+
+  return (
+    <Stack gap="md">
+      <Card withBorder data-testid="paper-sitting">
+        <Group gap="xl" wrap="wrap">
+          <Fact label={mt('paper.participant')} value={variant.participant?.name ?? '—'} />
+          <Fact label={mt('paper.subjectTest')} value={variant.subjectTestName} />
+          <Fact label={mt('paper.variant')} value={String(variant.number)} />
+          <Fact label={mt('paper.registrationCode')} value={registrationCode} mono testId="paper-code" />
+        </Group>
+      </Card>
+      <Text size="sm">{mt('paper.intro')}</Text>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!changed.length) return;
+          if (replacesOnline.length) setAsking(true);
+          else void save();
+        }}
+        noValidate
+      >
+        <Stack gap="md">
+          {tasks.map((task) => {
+            const source = sourceOf(task, stored.get(task.variantTaskId));
+            const isChanged = changed.includes(task);
+            const headingId = `paper-task-${task.variantTaskId}`;
+            return (
+              <Card
+                withBorder
+                key={task.variantTaskId}
+                data-testid={`paper-task-${task.position}`}
+                component="section"
+                aria-labelledby={headingId}
+              >
+                <Stack gap="xs">
+                  <Group justify="space-between" wrap="wrap">
+                    <Text fw={600} id={headingId} component="h2" size="md">
+                      {mt('paper.task', { n: task.position })}
+                    </Text>
+                    <Group gap="xs">
+                      <Text size="sm" c="dimmed">
+                        {mt('paper.points', { max: task.maxScore })}
+                      </Text>
+                      <Badge
+                        variant="light"
+                        color={SOURCE_COLOR[source]}
+                        data-testid={`paper-source-${task.position}`}
+                        data-source={source}
+                      >
+                        {mt(`paper.source.${source}`)}
+                      </Badge>
+                      {isChanged && (
+                        <Badge color="orange" data-testid={`paper-changed-${task.position}`}>
+                          {mt('paper.changed')}
+                        </Badge>
+                      )}
+                    </Group>
+                  </Group>
+                  {(!showsOwnHtml(task.answerType) || task.htmlContainerId !== null) && (
+                    <RichHtml html={task.html} className="task-html" />
+                  )}
+                  {task.htmlContainerId !== null ? (
+                    <Text size="sm" c="dimmed">
+                      {mt('paper.container')}
+                    </Text>
+                  ) : (
+                    <AnswerInput
+                      task={task}
+                      value={valueOf(task)}
+                      onChange={(value) => setDrafts((prev) => ({ ...prev, [task.variantTaskId]: value }))}
+                      labelledBy={headingId}
+                      disabled={busy}
+                      upload={uploaderOf(task)}
+                      knownFiles={knownFiles}
+                    />
+                  )}
+                </Stack>
+              </Card>
+            );
+          })}
+          {error && (
+            <Alert color="orange" role="alert" data-testid="paper-error">
+              {error}
+            </Alert>
+          )}
+          <Group justify="flex-end" className="paper-actions">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {changed.length ? null : mt('paper.nothingChanged')}
+            </Text>
+            <LoadingButton type="submit" disabled={!changed.length} loading={busy} data-testid="paper-save">
+              {changed.length ? mt('paper.saveCount', { count: changed.length }) : mt('paper.save')}
+            </LoadingButton>
+          </Group>
+        </Stack>
+      </form>
+      {asking && (
+        <Modal opened onClose={() => setAsking(false)} title={mt('paper.overwriteTitle')}>
+          <Stack>
+            <Text>{mt('paper.overwrite', { tasks: replacesOnline.map((t) => t.position).join(', ') })}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setAsking(false)}>
+                {mt('paper.cancel')}
+              </Button>
+              <Button onClick={() => void save()} data-testid="paper-overwrite-confirm">
+                {mt('paper.overwriteConfirm')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
+      {blocker.state === 'blocked' && (
+        <Modal opened onClose={() => blocker.reset()} title={mt('paper.leaveTitle')}>
+          <Stack>
+            <Text>{mt('paper.leave')}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => blocker.reset()} data-autofocus>
+                {mt('paper.stay')}
+              </Button>
+              <Button color="red" onClick={() => blocker.proceed()} data-testid="paper-leave-confirm">
+                {mt('paper.leaveConfirm')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
+    </Stack>
+  );
+}
+
+function Fact({
+  label,
+  value,
+  mono,
+  testId,
+}: {
+  label: string;
+  value: string;
+  mono?: boolean;
+  testId?: string;
+}) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={500} ff={mono ? 'monospace' : undefined} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}
