@@ -28,7 +28,9 @@ import { baseURL, launchBrowser, newPage } from './support.js';
  *   participant  the device check, the runner with the extra time in the timer and large text,
  *                an answer while offline saved when back online
  *   organizator  the room's «Сообщение» button: the message appears in the runner as an alert;
- *                the participant then finishes
+ *                the participant then finishes; the organizator then keys in the candidate's paper
+ *                form, found by its registration code: one choice task left empty online, saved as an
+ *                answer from the form
  *   expert       blind grading in the workspace (no name), a second expert disagrees, the third
  *                check in the workspace with the disagreement shown
  *   coordinator  publishes the results on «Публикация результатов»; the participant sees them
@@ -36,8 +38,6 @@ import { baseURL, launchBrowser, newPage } from './support.js';
  *                school's room read-only (the student there, no actions), a diagnostic of their own
  *                for two schools of the area (made through the API) on its page
  *   admin        a QTI item file imported, a task authored in the task editor
- * Not covered: paper form entry — the server takes answers keyed in from a paper form
- * (PUT /api/exam/test/saveanswers?registrationCode=…) but no screen offers it yet.
  */
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo';
@@ -292,6 +292,43 @@ describe('organizator', () => {
         .poll(() => page.getByTestId(`room-status-${id}`).getAttribute('data-status'), { timeout: 20_000 })
         .toMatch(/^(finished|scored)$/);
       await checkA11y(page, 'organizator-room-finished');
+
+      // The candidate's paper form: found by the registration code printed on it, one task keyed in.
+      await page.getByTestId(`room-paper-${id}`).waitFor();
+      const room = await (
+        await page.request.get(`/api/monitoring/room?diagnosticId=${chain.diagnosticId}&classId=${classId}`)
+      ).json();
+      const sitting = (
+        room.participants as { participantTestId: number; examWorkId: number; registrationCode: string }[]
+      ).find((r) => r.participantTestId === id)!;
+      await page.getByTestId('paper-code-input').fill(sitting.registrationCode.toLowerCase());
+      await page.getByTestId('paper-code-submit').click();
+      await page.waitForURL(new RegExp(`/organizator/room/paper/${sitting.examWorkId}`));
+      await expect.poll(() => page.getByTestId('paper-code').textContent()).toBe(sitting.registrationCode);
+      const variant = await (await page.request.get(`/api/examresults/variant/${sitting.examWorkId}`)).json();
+      const choice = (
+        variant.tasks as { variantTaskId: number; position: number; answerType: string; answer: unknown }[]
+      ).find((t) => t.answerType === 'single_choice' && t.answer === null)!;
+      expect(choice, 'a choice task the candidate left for the paper form').toBeTruthy();
+      const task = page.getByTestId(`paper-task-${choice.position}`);
+      await expect
+        .poll(() => page.getByTestId(`paper-source-${choice.position}`).getAttribute('data-source'))
+        .toBe('none');
+      await task.getByRole('radio').first().check();
+      await checkA11y(page, 'organizator-paper-form');
+      await page.getByTestId('paper-save').click();
+      await page.getByText(/Сохранено ответов: 1/).waitFor();
+      await expect
+        .poll(() => page.getByTestId(`paper-source-${choice.position}`).getAttribute('data-source'))
+        .toBe('blank');
+      const keyed = await (await page.request.get(`/api/exam/test/examwork/${sitting.examWorkId}`)).json();
+      expect(
+        (keyed.answers as { variantTaskId: number; answerMode: string }[]).find(
+          (a) => a.variantTaskId === choice.variantTaskId,
+        )?.answerMode,
+      ).toBe('blank');
+      await page.getByTestId('paper-back').click();
+      await page.getByTestId(`room-row-${id}`).waitFor();
     } finally {
       await context.close();
       await pupil?.context.close();
