@@ -130,8 +130,14 @@ describe('accommodations on the admin’s workers page', () => {
         'PUT /api/accommodations/workers/41': ({ body }) => json(200, { workerId: 41, ...(body as object) }),
         'PUT /api/accommodations/workers': () => json(200, { updated: 2 }),
       });
-      renderApp('/admin/workers');
+      renderApp('/admin/workers?schoolId=5');
       expect(await screen.findByTestId('student-accommodations-mark-41')).toHaveTextContent('Есть');
+      // The school of the address filters the list; the school column links to the school.
+      expect(server.callsTo('GET /api/accommodations/workers')[0]!.url).toContain('schoolId=5');
+      expect(screen.getAllByRole('link', { name: 'Гимназия № 5' })[0]).toHaveAttribute(
+        'href',
+        '/admin/schools/5',
+      );
       expect(screen.queryByTestId('student-accommodations-mark-42')).toBeNull();
 
       await userEvent.click(screen.getByTestId('worker-accommodations-41'));

@@ -121,13 +121,7 @@ const ru = {
   },
   workers: {
     title: 'Работники',
-    caption: 'Работники школ: кто проходит тестирование работников, и их особые условия',
-    fullName: 'ФИО',
-    email: 'Эл. почта',
-    position: 'Должность',
     school: 'Школа',
-    search: 'Поиск по ФИО или почте',
-    blocked: 'заблокирован',
   },
   students: {
     title: 'Учащиеся',
@@ -540,13 +534,7 @@ const en: typeof ru = {
   },
   workers: {
     title: 'Workers',
-    caption: 'School workers who take worker tests, with their accommodations',
-    fullName: 'Full name',
-    email: 'E-mail',
-    position: 'Position',
     school: 'School',
-    search: 'Search by name or e-mail',
-    blocked: 'blocked',
   },
   students: {
     title: 'Students',

@@ -11,7 +11,9 @@ const ru = {
       diagnostics: 'Диагностики',
       queue: 'Очередь задач',
       workerTests: 'Тестирование работников',
+      workers: 'Работники: особые условия',
     },
+    workers: { title: 'Работники школы: особые условия' },
     organizators: {
       title: 'Организаторы в аудитории',
       fullName: 'ФИО',
@@ -132,7 +134,9 @@ const en: typeof ru = {
       diagnostics: 'Diagnostics',
       queue: 'Job queue',
       workerTests: 'Staff tests',
+      workers: 'Staff accommodations',
     },
+    workers: { title: 'School staff: accommodations' },
     organizators: {
       title: 'Room organizers',
       fullName: 'Full name',

@@ -9,6 +9,7 @@ import { RegistrationTools } from './components/registration-tools';
 import { BuildingsPage, ClassesPage } from './components/school-lists';
 import { StudentsPage } from './components/students-page';
 import { WorkerTestsPage } from './components/worker-tests-page';
+import { WorkersPage } from './components/workers-page';
 import { coordinatorNavLabels, organizatorNavLabels } from './locales';
 
 /** Children of `/coordinator` (the role guard sits on the parent route). */
@@ -30,6 +31,7 @@ export const coordinatorRoutes: RouteObject[] = [
   },
   { path: 'queue', element: <QueuePage /> },
   { path: 'worker-tests', element: <WorkerTestsPage /> },
+  { path: 'workers', element: <WorkersPage /> },
 ];
 
 /** Children of `/organizator` (the role guard sits on the parent route). */
@@ -51,6 +53,7 @@ const COORDINATOR_NAV = [
   'diagnostics',
   'queue',
   'workerTests',
+  'workers',
 ] as const;
 const COORDINATOR_PATH: Record<(typeof COORDINATOR_NAV)[number], string> = {
   students: 'students',
@@ -60,6 +63,7 @@ const COORDINATOR_PATH: Record<(typeof COORDINATOR_NAV)[number], string> = {
   diagnostics: 'diagnostics',
   queue: 'queue',
   workerTests: 'worker-tests',
+  workers: 'workers',
 };
 
 /** Navigation entries of the coordinator's work place, in the interface language. */

@@ -1,6 +1,6 @@
 import type { AdminStudent, AdminStudentSortField } from '@attesta/contract';
-import { Anchor, Button, Checkbox, Group, Select, Stack, TextInput } from '@mantine/core';
-import { AccommodationsMark } from '../../../components/accommodations/accommodations-mark';
+import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { useAccommodationColumns } from '../../../components/accommodations/accommodation-columns';
 import { BulkAccommodationsModal } from '../../../components/accommodations/bulk-accommodations-modal';
 import { useAccommodationsT } from '../../../components/accommodations/locales';
 import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
@@ -19,7 +19,6 @@ import { useAdminT } from '../i18n';
 import { EditDeleteButtons } from './edit-delete-buttons';
 import { ClassSelect, RemoteSelect, useParallelOptions } from './org-selects';
 import { StudentFormModal } from './student-form-modal';
-import { useRowSelection } from '../../../components/accommodations/use-row-selection';
 
 interface StudentFilter {
   search?: string;
@@ -51,7 +50,10 @@ export function StudentsPage() {
   const parallels = useParallelOptions();
   const [editing, setEditing] = useState<Editing>(null);
   // The same accommodations for the selected students, as on the coordinator's page.
-  const { selected, toggleSelected, clearSelected } = useRowSelection();
+  const { selected, clearSelected, selectColumn, markColumn } = useAccommodationColumns<AdminStudent>(
+    fullName,
+    'student',
+  );
   const [bulkIds, setBulkIds] = useState<number[] | null>(null);
   const remove = useMutation({
     mutationFn: deleteStudent,
@@ -59,18 +61,7 @@ export function StudentsPage() {
   });
 
   const columns: Column<AdminStudent, AdminStudentSortField>[] = [
-    {
-      key: 'select',
-      header: <span className="visually-hidden">{ta('accommodations.selectColumn')}</span>,
-      render: (s) => (
-        <Checkbox
-          aria-label={ta('accommodations.select', { name: fullName(s) })}
-          checked={selected.has(s.id)}
-          onChange={(e) => toggleSelected(s.id, e.currentTarget.checked)}
-          data-testid={`student-select-${s.id}`}
-        />
-      ),
-    },
+    selectColumn,
     { key: 'name', header: t('students.fullName'), render: fullName, csv: fullName, sortField: 'surname' },
     {
       key: 'birthDate',
@@ -103,12 +94,7 @@ export function StudentsPage() {
       render: (s) => s.participantTestCount,
       csv: (s) => s.participantTestCount,
     },
-    {
-      key: 'accommodations',
-      header: ta('accommodations.column'),
-      render: (s) => <AccommodationsMark student={s} />,
-      csv: (s) => (s.hasAccommodations ? ta('accommodations.has') : ''),
-    },
+    markColumn,
     {
       key: 'actions',
       header: t('common.actions'),

@@ -1,5 +1,5 @@
 import type { StaffStudent, StaffStudentSortField } from '@attesta/contract';
-import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,12 +17,11 @@ import { schoolKeys, type StaffRole } from '../api/shared';
 import { deleteStudent, listStudents } from '../api/students';
 import { StudentForm } from './student-form';
 import { ChoiceFilter, GradeFilter, SearchFilter } from './list-filters';
-import { AccommodationsMark } from '../../../components/accommodations/accommodations-mark';
+import { useAccommodationColumns } from '../../../components/accommodations/accommodation-columns';
 import { useAccommodationsT } from '../../../components/accommodations/locales';
 import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
 import { BulkAccommodationsModal } from '../../../components/accommodations/bulk-accommodations-modal';
 import { coordinatorAccommodationsCalls, coordinatorBulkAccommodations } from './student-accommodations';
-import { useRowSelection } from '../../../components/accommodations/use-row-selection';
 
 /** Students of the school (coordinator: with create, edit, delete) or of the assigned rooms. */
 export function StudentsPage({ role }: { role: StaffRole }) {
@@ -38,7 +37,10 @@ export function StudentsPage({ role }: { role: StaffRole }) {
   // Accommodations (docs/accommodations.md) are the coordinator's: one student, or the selected.
   const { t: tc } = useAccommodationsT();
   const accommodating = role === 'coordinator';
-  const { selected, toggleSelected, clearSelected } = useRowSelection();
+  const { selected, clearSelected, selectColumn, markColumn } = useAccommodationColumns<StaffStudent>(
+    fullName,
+    'student',
+  );
   const [accommodationsOf, setAccommodationsOf] = useState<StaffStudent | null>(null);
   const [bulkIds, setBulkIds] = useState<number[] | null>(null);
   const classList = classes.data?.items ?? [];
@@ -88,24 +90,8 @@ export function StudentsPage({ role }: { role: StaffRole }) {
     },
   ];
   if (accommodating) {
-    columns.unshift({
-      key: 'select',
-      header: <span className="visually-hidden">{tc('accommodations.selectColumn')}</span>,
-      render: (s) => (
-        <Checkbox
-          aria-label={tc('accommodations.select', { name: fullName(s) })}
-          checked={selected.has(s.id)}
-          onChange={(e) => toggleSelected(s.id, e.currentTarget.checked)}
-          data-testid={`student-select-${s.id}`}
-        />
-      ),
-    });
-    columns.push({
-      key: 'accommodations',
-      header: tc('accommodations.column'),
-      render: (s) => <AccommodationsMark student={s} />,
-      csv: (s) => (s.hasAccommodations ? tc('accommodations.has') : ''),
-    });
+    columns.unshift(selectColumn);
+    columns.push(markColumn);
   }
   {
     columns.push({
