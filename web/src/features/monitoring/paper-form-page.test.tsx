@@ -2,34 +2,24 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
+import { roomRow } from '../../test/room-fixtures';
 
 const organizator = { id: 4, login: 'organizator', displayName: 'Орлова Ольга', roles: ['organizator'] };
 
-const row = (over: object) => ({
-  participantTestId: 7,
-  examWorkId: 70,
-  deletedExamWorkId: null,
-  name: 'Иванов Иван',
-  className: '7 «А»',
-  subjectTestId: 3,
-  subjectTestName: 'Математика, 7 класс',
-  status: 'finished',
-  answered: 2,
-  total: 3,
-  secondsLeft: 0,
-  deadlineAt: null,
-  lastSaveAt: null,
-  online: false,
-  offlineSince: null,
-  lastSeenAt: null,
-  pausedByStaff: false,
-  pauseReason: null,
-  finishReason: 'manual',
-  integrity: {},
-  activationCode: 'AB12CD',
-  registrationCode: 'R7Q2M9',
-  ...over,
-});
+const row = (over: object) =>
+  roomRow({
+    status: 'finished',
+    answered: 2,
+    total: 3,
+    secondsLeft: 0,
+    deadlineAt: null,
+    lastSaveAt: null,
+    online: false,
+    lastSeenAt: null,
+    finishReason: 'manual',
+    registrationCode: 'R7Q2M9',
+    ...over,
+  });
 
 const task = (variantTaskId: number, position: number, over: object) => ({
   variantTaskId,

@@ -2,34 +2,11 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
+import { roomRow } from '../../test/room-fixtures';
 
 const organizator = { id: 4, login: 'organizator', displayName: 'Орлова Ольга', roles: ['organizator'] };
 
-const row = (over: object) => ({
-  participantTestId: 7,
-  examWorkId: 70,
-  deletedExamWorkId: null,
-  name: 'Иванов Иван',
-  className: '7 «А»',
-  subjectTestId: 3,
-  subjectTestName: 'Математика, 7 класс',
-  status: 'in_progress',
-  answered: 3,
-  total: 10,
-  secondsLeft: 600,
-  deadlineAt: '2030-04-10T10:45:00.000Z',
-  lastSaveAt: '2026-04-10T10:05:00.000Z',
-  online: true,
-  offlineSince: null,
-  lastSeenAt: '2026-04-10T10:05:00.000Z',
-  pausedByStaff: false,
-  pauseReason: null,
-  finishReason: null,
-  integrity: {},
-  activationCode: 'AB12CD',
-  registrationCode: 'R-1',
-  ...over,
-});
+const row = (over: object) => roomRow(over);
 
 const event = (over: object) => ({
   at: '2026-04-10T07:00:00.000Z',

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, renderApp, type Handler } from '../../test/test-app';
+import { roomRow } from '../../test/room-fixtures';
 
 // The ugnik's read-only room (docs/ugnik.md): reached from its area's list, the class picked by name,
 // the live rows shown without selection, actions, messages or codes; the event log stays.
@@ -29,39 +30,20 @@ const klass = (id: number, name: string) => ({
   letter: name.slice(-2, -1),
   name,
 });
-const row = (over: object = {}) => ({
-  participantTestId: 7,
-  examWorkId: 70,
-  deletedExamWorkId: null,
-  name: 'Иванов Иван',
-  className: '7 «А»',
-  subjectTestId: 3,
-  subjectTestName: 'Математика, 7 класс',
-  status: 'in_progress',
-  answered: 3,
-  total: 10,
-  secondsLeft: 600,
-  deadlineAt: '2030-04-10T10:45:00.000Z',
-  lastSaveAt: '2026-04-10T10:05:00.000Z',
-  online: true,
-  offlineSince: null,
-  lastSeenAt: '2026-04-10T10:05:00.000Z',
-  pausedByStaff: false,
-  pauseReason: null,
-  finishReason: null,
-  integrity: {},
-  accommodations: {
-    extraTimePercent: 50,
-    largeText: true,
-    theme: 'default',
-    lineReader: false,
-    textToSpeech: false,
-    restBreakMinutes: 0,
-  },
-  activationCode: null,
-  registrationCode: null,
-  ...over,
-});
+const row = (over: object = {}) =>
+  roomRow({
+    accommodations: {
+      extraTimePercent: 50,
+      largeText: true,
+      theme: 'default',
+      lineReader: false,
+      textToSpeech: false,
+      restBreakMinutes: 0,
+    },
+    activationCode: null,
+    registrationCode: null,
+    ...over,
+  });
 
 function server(extra: Record<string, Handler> = {}) {
   return fakeServer({

@@ -1,33 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json } from '../../../test/test-app';
 import { monitoringApi, timeSpanOf } from './monitoring-api';
+import { roomRow } from '../../../test/room-fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const row = {
-  participantTestId: 7,
-  examWorkId: 70,
-  deletedExamWorkId: null,
-  name: 'Иванов Иван',
-  className: '7 «А»',
-  subjectTestId: 3,
-  subjectTestName: 'Математика, 7 класс',
-  status: 'in_progress',
-  answered: 3,
-  total: 10,
-  secondsLeft: 600,
-  deadlineAt: '2026-04-10T10:45:00.000Z',
-  lastSaveAt: '2026-04-10T10:05:00.000Z',
-  online: true,
-  offlineSince: null,
-  lastSeenAt: '2026-04-10T10:05:00.000Z',
-  pausedByStaff: false,
-  pauseReason: null,
-  finishReason: null,
-  integrity: { blur: 2 },
-  activationCode: 'AB12CD',
-  registrationCode: 'R-1',
-};
+const row = roomRow({ deadlineAt: '2026-04-10T10:45:00.000Z', integrity: { blur: 2 } });
 const snapshot = {
   diagnosticId: 5,
   classId: 9,
