@@ -7,6 +7,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { useMemo, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
+import { useDialogFocusReturn } from './dialog-focus-return';
 import { cssVariablesResolver, themeWithLabels } from './theme';
 
 interface ProvidersProps {
@@ -33,6 +34,7 @@ function ThemeProvider({ children }: { children: ReactNode }) {
   const { t, i18n } = useTranslation();
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new theme only when the language changes
   const theme = useMemo(() => themeWithLabels(t), [i18n.language]);
+  useDialogFocusReturn();
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       {children}
