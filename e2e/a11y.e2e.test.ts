@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkA11y } from './axe.js';
+import { dialogRoundTrip, tabTo, tabWalk } from './keyboard.js';
 import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
 
 // Issue 14, item 3 (WCAG 2.2 AA): axe-core finds no serious or critical violation on any main
-// screen of any role, and the login page and the runner fit a 320 px wide screen.
+// screen of any role; the main screens of every role work from the keyboard alone (e2e/keyboard.ts);
+// the login page, the runner, every role's home and the staff screens with data tables fit a
+// 320 px wide screen.
 // docs/accessibility.md says what is checked and how.
 
 let browser: Browser;
@@ -96,6 +99,109 @@ async function fitsWidth(page: Page, width: number): Promise<void> {
     .toBeLessThanOrEqual(width);
 }
 
+/**
+ * A staff screen at 320 × 640 (what 200 % zoom of 640 px gives), then back to the usual window:
+ * the page does not scroll sideways, a wide table scrolls in its own box that takes keyboard
+ * focus and is named, and every control outside such a box is on the screen.
+ */
+async function fitsNarrow(page: Page, screen: string): Promise<void> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 320, height: 640 });
+  try {
+    await fitsWidth(page, 320);
+    const { body, boxes, offscreen } = await page.evaluate(() => {
+      const root = document.scrollingElement!;
+      const scrollers = [...document.querySelectorAll<HTMLElement>('main *')].filter(
+        (el) => /auto|scroll/.test(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1,
+      );
+      const inScroller = (el: Element) => scrollers.some((s) => s.contains(el));
+      return {
+        body: root.scrollWidth - root.clientWidth,
+        // A table's box that scrolls sideways: focusable and named, so arrow keys can scroll it.
+        boxes: scrollers
+          .filter((el) => el.querySelector('table'))
+          .filter(
+            (el) =>
+              el.tabIndex !== 0 || !(el.getAttribute('aria-label') ?? el.getAttribute('aria-labelledby')),
+          )
+          .map((el) => el.className),
+        offscreen: [...document.querySelectorAll<HTMLElement>('main a[href], main button, main input')]
+          .filter((el) => !inScroller(el) && el.getClientRects().length > 0)
+          .filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.left < -1 || r.right > innerWidth + 1;
+          })
+          .map((el) => el.getAttribute('data-testid') ?? el.textContent),
+      };
+    });
+    expect(body, `${screen} at 320 px: the page does not scroll sideways`).toBeLessThanOrEqual(1);
+    expect(boxes, `${screen} at 320 px: a wide table's box takes focus and is named`).toEqual([]);
+    expect(offscreen, `${screen} at 320 px: the controls are on the screen`).toEqual([]);
+  } finally {
+    await page.setViewportSize(size ?? { width: 1280, height: 720 });
+  }
+}
+
+/** Staff screens with a data table, checked at 320 px in the same visit. */
+const NARROW = new Set([
+  '/coordinator/students',
+  '/coordinator/classes',
+  '/coordinator/diagnostics',
+  '/coordinator/reports',
+  '/expert/grading',
+  '/ugnik/diagnostics',
+  '/ugnik/reports',
+  '/admin/users',
+  '/admin/schools',
+  '/admin/content/tests',
+  '/admin/content/tasks',
+  '/admin/diagnostics',
+  '/admin/queue',
+  '/admin/audit',
+  '/admin/reports',
+]);
+
+/** Screens walked with the keyboard (every role's home is walked too). */
+const WALK = new Set([
+  '/coordinator/students',
+  '/coordinator/reports',
+  '/expert/grading',
+  '/expert/profile',
+  '/ugnik/diagnostics',
+  '/admin/users',
+  '/admin/audit',
+]);
+
+/** Keyboard steps of a screen beyond the walk: a primary button, a row action, a searchable picker. */
+const KEYS: Record<string, (page: Page) => Promise<void>> = {
+  '/admin/users': async (page) => {
+    // The primary button and a row's first action each open their dialog; focus comes back.
+    await tabTo(page, (s) => s.testId === 'user-create', 'the create button');
+    await dialogRoundTrip(page, 'admin-users-create', 'Space');
+    await tabTo(page, (s) => s.inRow, "a row's action");
+    await dialogRoundTrip(page, 'admin-users-row-action');
+  },
+  '/admin/audit': async (page) => {
+    // A searchable picker: type, arrow to the first match, Enter takes it; Escape closes the list.
+    const picker = page.getByTestId('audit-action');
+    await tabTo(page, (s) => s.testId === 'audit-action', 'the action picker');
+    await page.keyboard.press('ArrowDown');
+    const first = (await page.locator('[role="option"]').first().textContent()) ?? '';
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[role="listbox"]:visible').count()).toBe(0);
+    const typed = first.slice(0, 3);
+    await page.keyboard.type(typed);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await picker.inputValue()).toLowerCase()).toContain(typed.toLowerCase());
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[role="listbox"]:visible').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'audit-action',
+    );
+  },
+};
+
 /** Staff roles: their home, then each main screen by address. */
 const STAFF: { login: string; screens: string[] }[] = [
   { login: 'guest', screens: [] },
@@ -146,6 +252,29 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     }
   });
 
+  it('the keyboard walk itself fails on a button without a focus indicator and on a trap', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.setContent(
+        '<html lang="en"><body><main><a href="#a">A</a><button style="outline:none">B</button>' +
+          '<input id="t"><button>C</button></main></body></html>',
+      );
+      await expect(tabWalk(page, 'keyboard-self-check')).rejects.toThrow(/no visible focus indicator/);
+      // A field that sends Tab back to the link before it: focus never leaves the two.
+      await page.evaluate(() =>
+        document.getElementById('t')!.addEventListener('keydown', (e) => {
+          if (e.key !== 'Tab') return;
+          e.preventDefault();
+          document.querySelector('a')!.focus();
+        }),
+      );
+      await page.evaluate(() => document.querySelector('button')!.removeAttribute('style'));
+      await expect(tabWalk(page, 'keyboard-self-check')).rejects.toThrow(/keyboard trap/);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('the login page, both tabs', async () => {
     const { context, page } = await newPage(browser);
     try {
@@ -165,7 +294,10 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     try {
       await signInWithCode(page, russianCodes()[1]!);
       await checkA11y(page, 'participant-start');
-      await page.getByTestId('start-work').click();
+      // Keyboard: the start page's controls, then Tab to the start button and Enter.
+      await tabWalk(page, 'participant-start');
+      await tabTo(page, (s) => s.testId === 'start-work', 'the start button');
+      await page.keyboard.press('Enter');
       await page.waitForURL(/\/participant\/work/);
       await page.getByTestId('task-1').waitFor();
       await checkA11y(page, 'participant-runner');
@@ -189,13 +321,23 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     try {
       await signIn(page, 'organizator');
       await checkA11y(page, 'organizator-home');
+      await tabWalk(page, 'organizator-home');
       await visit(page, '/organizator/protocol');
       await checkA11y(page, 'organizator-protocol');
+      await fitsNarrow(page, 'organizator-protocol');
+      for (const list of ['students', 'classes', 'diagnostics']) {
+        await visit(page, `/organizator/${list}`);
+        await fitsNarrow(page, `organizator-${list}`);
+      }
       await visit(page, '/organizator');
-      await page.getByTestId('room-link').click();
+      // Into the room with the keyboard: Tab to its link, Enter.
+      await tabTo(page, (s) => s.testId === 'room-link', 'the room link');
+      await page.keyboard.press('Enter');
       await page.getByTestId('room-table').waitFor();
       await page.locator('[data-testid^="room-row-"]').first().waitFor();
       await checkA11y(page, 'organizator-room');
+      await tabWalk(page, 'organizator-room', 60);
+      await fitsNarrow(page, 'organizator-room');
     } finally {
       await context.close();
     }
@@ -206,9 +348,16 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     try {
       await signIn(page, login);
       await checkA11y(page, `${login}-home`);
+      // Keyboard: the home's links and buttons, and the header's feedback dialog there and back.
+      await tabWalk(page, `${login}-home`);
+      await tabTo(page, (s) => s.testId === 'feedback-open', 'the feedback button');
+      await dialogRoundTrip(page, `${login}-home`);
       for (const path of screens) {
         await visit(page, path);
         await checkA11y(page, screenName(path));
+        if (WALK.has(path)) await tabWalk(page, screenName(path), 60);
+        await KEYS[path]?.(page);
+        if (NARROW.has(path)) await fitsNarrow(page, screenName(path));
       }
     } finally {
       await context.close();
@@ -263,6 +412,7 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
       await visit(ui, '/expert/grading');
       await ui.getByTestId('grading-answer').waitFor();
       await checkA11y(ui, 'expert-grading-answer');
+      await tabWalk(ui, 'expert-grading-answer');
     } finally {
       for (const e of experts) await e.close();
       await pupil.context.close();
