@@ -145,6 +145,8 @@ async function fitsNarrow(page: Page, screen: string): Promise<void> {
 /** Staff screens with a data table, checked at 320 px in the same visit. */
 const NARROW = new Set([
   '/coordinator/students',
+  '/coordinator/workers',
+  '/admin/workers',
   '/coordinator/classes',
   '/coordinator/diagnostics',
   '/coordinator/reports',
@@ -214,6 +216,7 @@ const STAFF: { login: string; screens: string[] }[] = [
       '/coordinator/results',
       '/coordinator/reports',
       '/coordinator/roster',
+      '/coordinator/workers',
     ],
   },
   { login: 'expert', screens: ['/expert/grading', '/expert/profile'] },
@@ -233,6 +236,7 @@ const STAFF: { login: string; screens: string[] }[] = [
       '/admin/reports',
       '/admin/roster',
       '/admin/feedback',
+      '/admin/workers',
     ],
   },
 ];

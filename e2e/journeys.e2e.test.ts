@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { checkA11y } from './axe.js';
+import { tabWalk } from './keyboard.js';
 import { baseURL, launchBrowser, newPage } from './support.js';
 
 /*
@@ -316,6 +317,11 @@ describe('organizator', () => {
         .toBe('none');
       await task.getByRole('radio').first().check();
       await checkA11y(page, 'organizator-paper-form');
+      // The room's «Сообщение отправлено» toast closes by itself; the walk starts once it has.
+      await expect
+        .poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 15_000 })
+        .toBe(0);
+      await tabWalk(page, 'organizator-paper-form', 80);
       await page.getByTestId('paper-save').click();
       await page.getByText(/Сохранено ответов: 1/).waitFor();
       await expect
