@@ -2,9 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
-import { roomRow } from '../../test/room-fixtures';
-
-const organizator = { id: 4, login: 'organizator', displayName: 'Орлова Ольга', roles: ['organizator'] };
+import { organizatorRoomHandlers, roomRow } from '../../test/room-fixtures';
 
 const row = (over: object) =>
   roomRow({
@@ -102,18 +100,7 @@ const card = {
 
 function paperServer(extra: Record<string, Handler> = {}, rows = [row({})]) {
   return fakeServer({
-    'GET /api/user': () => json(200, organizator),
-    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
-    'POST /api/organizator/diagnostic/list': () => json(200, { items: [], total: 0 }),
-    'POST /api/organizator/class/list': () => json(200, { items: [], total: 0 }),
-    'GET /api/monitoring/room': () =>
-      json(200, {
-        diagnosticId: 5,
-        classId: 9,
-        buildingId: null,
-        serverTime: new Date().toISOString(),
-        participants: rows,
-      }),
+    ...organizatorRoomHandlers(rows),
     'GET /api/exam/test/getparticipanttestbyresultid/70': () => json(200, card),
     'GET /api/examresults/variant/70': () => json(200, variant),
     'GET /api/exam/test/examwork/70': () => json(200, workState),

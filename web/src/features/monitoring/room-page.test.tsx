@@ -2,9 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
-import { roomRow } from '../../test/room-fixtures';
-
-const organizator = { id: 4, login: 'organizator', displayName: 'Орлова Ольга', roles: ['organizator'] };
+import { organizatorRoomHandlers, roomRow } from '../../test/room-fixtures';
 
 const row = (over: object) => roomRow(over);
 
@@ -21,20 +19,9 @@ const event = (over: object) => ({
   ...over,
 });
 
-function roomServer(extra: Record<string, Handler> = {}) {
+function roomServer(extra: Record<string, Handler> = {}, rows: object[] = [row({})]) {
   return fakeServer({
-    'GET /api/user': () => json(200, organizator),
-    'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
-    'POST /api/organizator/diagnostic/list': () => json(200, { items: [], total: 0 }),
-    'POST /api/organizator/class/list': () => json(200, { items: [], total: 0 }),
-    'GET /api/monitoring/room': () =>
-      json(200, {
-        diagnosticId: 5,
-        classId: 9,
-        buildingId: null,
-        serverTime: new Date().toISOString(),
-        participants: [row({})],
-      }),
+    ...organizatorRoomHandlers(rows),
     ...extra,
   });
 }
@@ -46,31 +33,18 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('room view', { timeout: 20_000 }, () => {
   it('shows one row per sitting with its subject test: the same participant twice, told apart by subject', async () => {
-    fakeServer({
-      'GET /api/user': () => json(200, organizator),
-      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
-      'POST /api/organizator/diagnostic/list': () => json(200, { items: [], total: 0 }),
-      'POST /api/organizator/class/list': () => json(200, { items: [], total: 0 }),
-      'GET /api/monitoring/room': () =>
-        json(200, {
-          diagnosticId: 5,
-          classId: 9,
-          buildingId: null,
-          serverTime: new Date().toISOString(),
-          participants: [
-            row({}),
-            row({
-              participantTestId: 8,
-              examWorkId: null,
-              subjectTestId: 4,
-              subjectTestName: 'Геометрия, 7 класс',
-              status: 'not_started',
-              activationCode: 'EF34GH',
-              registrationCode: 'R-2',
-            }),
-          ],
-        }),
-    });
+    roomServer({}, [
+      row({}),
+      row({
+        participantTestId: 8,
+        examWorkId: null,
+        subjectTestId: 4,
+        subjectTestName: 'Геометрия, 7 класс',
+        status: 'not_started',
+        activationCode: 'EF34GH',
+        registrationCode: 'R-2',
+      }),
+    ]);
     renderApp('/organizator/room?diagnosticId=5&classId=9');
     const table = await screen.findByTestId('room-table');
     expect(within(table).getByRole('columnheader', { name: 'Тест по предмету' })).toBeInTheDocument();
@@ -182,32 +156,19 @@ describe('room view', { timeout: 20_000 }, () => {
   });
 
   it("shows each sitting's accommodations in words, a dash for none", async () => {
-    fakeServer({
-      'GET /api/user': () => json(200, organizator),
-      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
-      'POST /api/organizator/diagnostic/list': () => json(200, { items: [], total: 0 }),
-      'POST /api/organizator/class/list': () => json(200, { items: [], total: 0 }),
-      'GET /api/monitoring/room': () =>
-        json(200, {
-          diagnosticId: 5,
-          classId: 9,
-          buildingId: null,
-          serverTime: new Date().toISOString(),
-          participants: [
-            row({
-              accommodations: {
-                extraTimePercent: 50,
-                largeText: true,
-                theme: 'high_contrast',
-                lineReader: false,
-                textToSpeech: false,
-                restBreakMinutes: 0,
-              },
-            }),
-            row({ participantTestId: 8, name: 'Петров Пётр', accommodations: null }),
-          ],
-        }),
-    });
+    roomServer({}, [
+      row({
+        accommodations: {
+          extraTimePercent: 50,
+          largeText: true,
+          theme: 'high_contrast',
+          lineReader: false,
+          textToSpeech: false,
+          restBreakMinutes: 0,
+        },
+      }),
+      row({ participantTestId: 8, name: 'Петров Пётр', accommodations: null }),
+    ]);
     renderApp('/organizator/room?diagnosticId=5&classId=9');
     const table = await screen.findByTestId('room-table');
     expect(within(table).getByRole('columnheader', { name: 'Особые условия' })).toBeInTheDocument();
