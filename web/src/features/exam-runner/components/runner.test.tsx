@@ -89,6 +89,10 @@ describe('the runner', () => {
     screen.getByTestId('task-nav-3').focus();
     await userEvent.keyboard('{ArrowLeft}');
     expect(screen.getByTestId('task-nav-2')).toHaveFocus();
+    // Enter on the current task's number goes to the task (its heading), like any other number.
+    screen.getByTestId('task-nav-3').focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('heading', { name: 'Задание 3 из 3' })).toHaveFocus();
 
     // A change is unsaved until the server acknowledges it, then answered and "saved at".
     await userEvent.type(within(screen.getByTestId('task-3')).getByTestId('number-input'), '2,5');

@@ -28,13 +28,15 @@ export function useTaskNavigation<T extends { variantTaskId: number }>({
     return Number.isInteger(saved) && saved >= 0 && saved < tasks.length ? saved : 0;
   });
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const moved = useRef(false);
+  // Counts the moves, not the index: Enter on the current task's number in the list goes to its
+  // heading too (nothing would happen for a keyboard or screen reader user otherwise).
+  const [moves, setMoves] = useState(0);
 
   const goTo = useCallback(
     (next: number) => {
       if (next < 0 || next >= tasks.length) return;
       void beforeMove();
-      moved.current = true;
+      setMoves((n) => n + 1);
       setIndex(next);
       sessionStorage.setItem(positionKey, String(next));
     },
@@ -43,8 +45,8 @@ export function useTaskNavigation<T extends { variantTaskId: number }>({
 
   // Switching tasks puts the keyboard and screen reader on the new task's heading.
   useEffect(() => {
-    if (moved.current) headingRef.current?.focus();
-  }, [index]);
+    if (moves) headingRef.current?.focus();
+  }, [moves]);
 
   const task = tasks[index]!;
 
