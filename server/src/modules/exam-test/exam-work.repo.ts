@@ -572,6 +572,37 @@ export async function answersOf(db: DbOrTx, workId: number) {
   return { rows, attached };
 }
 
+/** answersOf for many works at once (batch scoring): two statements, whatever the number of works. */
+export async function answersOfWorks(db: DbOrTx, workIds: readonly number[]) {
+  const out = new Map<number, Awaited<ReturnType<typeof answersOf>>>();
+  for (const id of workIds) out.set(id, { rows: [], attached: [] });
+  if (!workIds.length) return out;
+  const rows = await db
+    .select({
+      examWorkId: answers.examWorkId,
+      variantTaskId: answers.variantTaskId,
+      value: answerValue,
+      seq: answers.seq,
+      savedAt: answers.savedAt,
+      answerMode: answers.answerMode,
+    })
+    .from(answers)
+    .where(inArray(answers.examWorkId, [...workIds]))
+    .orderBy(asc(answers.examWorkId), asc(answers.variantTaskId));
+  const attached = await db
+    .select({
+      examWorkId: answerFiles.examWorkId,
+      variantTaskId: answerFiles.variantTaskId,
+      fileId: answerFiles.fileId,
+    })
+    .from(answerFiles)
+    .where(inArray(answerFiles.examWorkId, [...workIds]))
+    .orderBy(asc(answerFiles.examWorkId), asc(answerFiles.fileId));
+  for (const { examWorkId, ...row } of rows) out.get(examWorkId)?.rows.push(row);
+  for (const { examWorkId, ...file } of attached) out.get(examWorkId)?.attached.push(file);
+  return out;
+}
+
 export interface AnswerWrite {
   variantTaskId: number;
   value: unknown;

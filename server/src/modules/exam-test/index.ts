@@ -5,10 +5,12 @@
  */
 export {
   answersOf,
+  answersOfWorks,
   findParticipantPerson,
   findVariant,
   findWork,
   lockWorkForUpdate,
+  lockWorksForUpdate,
   taskFilesOf,
   variantTasksOf,
 } from './exam-work.repo.js';
