@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@attesta/contract';
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.js';
+import { rowsOf, type DbOrTx } from '../db/client.js';
 import { queueItems } from '../db/schema/index.js';
 
 /*
@@ -78,6 +78,36 @@ export async function enqueue(
 }
 
 /**
+ * Adds many jobs in one statement per 1,000, with enqueue's dedupe: an input whose dedupeKey is
+ * held by a queued or running item adds nothing. Answers how many were added.
+ */
+export async function enqueueMany(db: DbOrTx, inputs: readonly EnqueueInput[]): Promise<number> {
+  let added = 0;
+  for (let i = 0; i < inputs.length; i += 1000) {
+    const rows = await db
+      .insert(queueItems)
+      .values(
+        inputs.slice(i, i + 1000).map((input) => ({
+          type: input.type,
+          diagnosticId: input.diagnosticId ?? null,
+          payload: input.payload ?? {},
+          dedupeKey: input.dedupeKey ?? null,
+          createdBy: input.createdBy ?? null,
+          maxAttempts: input.maxAttempts ?? 3,
+          ...(input.runAfter ? { runAfter: input.runAfter } : {}),
+        })),
+      )
+      .onConflictDoNothing({
+        target: queueItems.dedupeKey,
+        where: sql`status in ('queued', 'running')`,
+      })
+      .returning({ id: queueItems.id });
+    added += rows.length;
+  }
+  return added;
+}
+
+/**
  * Takes the next due queued item (of `types`, if given) for `workerId` and marks it running, or
  * returns null. Rows locked by another instance's claim are skipped, never waited for.
  */
@@ -118,6 +148,39 @@ export async function claim(
       .returning();
     return item ?? null;
   });
+}
+
+/**
+ * Takes up to `limit` more due queued items of one type for `workerId` at once (a batch handler
+ * runs them together), skipping rows other claims hold. Returns them marked running.
+ */
+export async function claimMany(
+  db: DbOrTx,
+  workerId: string,
+  type: string,
+  limit: number,
+): Promise<QueueItemRow[]> {
+  if (limit <= 0) return [];
+  const due = db
+    .select({ id: queueItems.id })
+    .from(queueItems)
+    .where(and(eq(queueItems.status, 'queued'), lte(queueItems.runAfter, sql`now()`), eq(queueItems.type, type)))
+    .orderBy(asc(queueItems.runAfter), asc(queueItems.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(queueItems)
+    .set({
+      status: 'running',
+      attempts: sql`${queueItems.attempts} + 1`,
+      lockedBy: workerId,
+      lockedAt: sql`now()`,
+      startedAt: sql`now()`,
+      error: null,
+      errorCode: null,
+    })
+    .where(and(inArray(queueItems.id, due), eq(queueItems.status, 'queued')))
+    .returning();
 }
 
 const heldBy = (id: number, workerId: string) =>
@@ -167,6 +230,25 @@ export async function complete(
     .where(heldBy(id, workerId))
     .returning({ id: queueItems.id });
   return rows.length > 0;
+}
+
+/**
+ * complete() for many running items of `workerId` in one statement, each with its own result.
+ * Returns the ids marked done (an item whose lock was lost is left alone).
+ */
+export async function completeMany(
+  db: DbOrTx,
+  workerId: string,
+  items: readonly { id: number; result: Record<string, unknown> | null }[],
+): Promise<number[]> {
+  if (!items.length) return [];
+  const done = await db.execute(sql`
+    update ${queueItems} q set status = 'done', result = v.result, result_file_id = null, progress = 100,
+      error = null, error_code = null, locked_by = null, locked_at = null, finished_at = now()
+    from jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as v(id int, result jsonb)
+    where q.id = v.id and q.status = 'running' and q.locked_by = ${workerId}
+    returning q.id`);
+  return rowsOf<{ id: number }>(done).map((r) => Number(r.id));
 }
 
 /**

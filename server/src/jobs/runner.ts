@@ -42,6 +42,25 @@ export interface JobOutcome {
 export type JobHandler = (ctx: JobContext) => Promise<JobOutcome | void>;
 
 /**
+ * Runs many claimed items of one type together (e.g. one transaction scoring many works).
+ * Answers each item it took: its outcome, or the error that failed it (retried or not as a
+ * handler's thrown error is). Items it leaves out of the map run one by one through the type's
+ * handler. If it throws, every item runs one by one through the handler instead, so one bad item
+ * never holds the others back.
+ */
+export type BatchJobHandler = (ctx: {
+  db: Db;
+  items: readonly QueueItemRow[];
+  log: FastifyBaseLogger;
+}) => Promise<Map<number, JobOutcome | Error>>;
+
+interface BatchOption {
+  /** Items claimed and handed over at once, at most. */
+  size: number;
+  run: BatchJobHandler;
+}
+
+/**
  * A failure retrying cannot fix (the record is gone, the input is wrong): no further attempts.
  * Its message is stored for developers (write it in English, without values users must not see);
  * users see the text of its `code`.
@@ -77,6 +96,8 @@ export class JobLockLost extends Error {
 const registry = new Map<string, JobHandler>();
 /** Types whose jobs are short (one work's scoring): the runner's quick lanes run only these. */
 const quickTypes = new Set<string>();
+/** Types whose due items are claimed many at a time and run together (batch scoring). */
+const batchTypes = new Map<string, BatchOption>();
 
 /**
  * Adds (or replaces) the handler of a job type. Call at module load or plugin registration.
@@ -87,11 +108,13 @@ const quickTypes = new Set<string>();
 export function registerJobHandler(
   type: string,
   handler: JobHandler,
-  options: { quick?: boolean } = {},
+  options: { quick?: boolean; batch?: BatchOption } = {},
 ): void {
   registry.set(type, handler);
   if (options.quick) quickTypes.add(type);
   else quickTypes.delete(type);
+  if (options.batch) batchTypes.set(type, options.batch);
+  else batchTypes.delete(type);
 }
 
 export interface JobRunnerOptions {
@@ -99,6 +122,8 @@ export interface JobRunnerOptions {
   workerId?: string;
   /** Handlers by type; default the global registry (read at each claim, so late registrations count). */
   handlers?: Map<string, JobHandler>;
+  /** Batch handlers by type; default the global registry's (registerJobHandler's `batch`). */
+  batches?: Map<string, BatchOption>;
   /** Check for orphaned running items at most this often (default 60 s). */
   recoverEveryMs?: number;
   staleLockMs?: number;
@@ -107,6 +132,7 @@ export interface JobRunnerOptions {
 export class JobRunner {
   readonly workerId: string;
   private readonly handlers: Map<string, JobHandler>;
+  private readonly batches: Map<string, BatchOption>;
   private readonly recoverEveryMs: number;
   private readonly staleLockMs: number;
   private lastRecovery = 0;
@@ -121,6 +147,7 @@ export class JobRunner {
   ) {
     this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     this.handlers = options.handlers ?? registry;
+    this.batches = options.batches ?? (options.handlers ? new Map() : batchTypes);
     this.recoverEveryMs = options.recoverEveryMs ?? 60_000;
     this.staleLockMs = options.staleLockMs ?? queue.STALE_LOCK_MS;
   }
@@ -144,8 +171,50 @@ export class JobRunner {
     const types = [...this.handlers.keys()].filter((type) => lane === 'main' || quickTypes.has(type));
     const item = await queue.claim(this.db, this.workerId, types);
     if (!item) return null;
-    await this.execute(item);
+    const batch = this.batches.get(item.type);
+    const more = batch ? await queue.claimMany(this.db, this.workerId, item.type, batch.size - 1) : [];
+    if (batch && more.length) await this.executeBatch(batch, [item, ...more]);
+    else await this.execute(item);
     return queue.findQueueItem(this.db, item.id);
+  }
+
+  /**
+   * Runs claimed items of one type through its batch handler; the items done are settled in one
+   * statement, the failed ones as execute() settles them, the ones it left (or all, if it threw)
+   * run one by one.
+   */
+  private async executeBatch(batch: BatchOption, items: QueueItemRow[]): Promise<void> {
+    const log = this.log.child({ jobType: items[0]!.type, batch: items.length });
+    let outcomes: Map<number, JobOutcome | Error>;
+    try {
+      outcomes = await batch.run({ db: this.db, items, log });
+    } catch (err) {
+      log.warn({ err }, 'batch failed; its items run one by one');
+      outcomes = new Map();
+    }
+    const done = items.filter((i) => {
+      const o = outcomes.get(i.id);
+      return o !== undefined && !(o instanceof Error) && !o.file;
+    });
+    if (done.length)
+      await this.db.transaction(async (tx) => {
+        const settled = new Set(
+          await queue.completeMany(
+            tx,
+            this.workerId,
+            done.map((i) => ({ id: i.id, result: (outcomes.get(i.id) as JobOutcome).result ?? null })),
+          ),
+        );
+        for (const item of done)
+          if (settled.has(item.id))
+            await publish('queueItemSettled', { db: tx, item: { ...item, errorCode: null }, status: 'done' });
+      });
+    for (const item of items) {
+      const o = outcomes.get(item.id);
+      if (o instanceof Error) await this.settleFailure(item, o, log);
+      else if (o === undefined || o.file) await this.execute(item);
+    }
+    log.info({ done: done.length }, 'batch done');
   }
 
   /** Runs due items until none is left (or `max` ran). Returns how many ran. */
@@ -199,22 +268,27 @@ export class JobRunner {
         log.warn('job lost its lock; another worker owns it now');
         return;
       }
-      const failure = jobFailureOf(err);
-      const status = await this.db.transaction(async (tx) => {
-        const after = await queue.fail(tx, item.id, this.workerId, failure, {
-          retry: !(err instanceof PermanentJobError),
-        });
-        // Told once, when no attempt is left (a retry scheduled is not an end).
-        if (after === 'failed')
-          await publish('queueItemSettled', {
-            db: tx,
-            item: { ...item, errorCode: failure.code },
-            status: 'failed',
-          });
-        return after;
-      });
-      log.warn({ err, status }, 'job failed');
+      await this.settleFailure(item, err, log);
     }
+  }
+
+  /** Records a failed attempt: retried with backoff, or failed for good and its creator told. */
+  private async settleFailure(item: QueueItemRow, err: unknown, log: FastifyBaseLogger): Promise<void> {
+    const failure = jobFailureOf(err);
+    const status = await this.db.transaction(async (tx) => {
+      const after = await queue.fail(tx, item.id, this.workerId, failure, {
+        retry: !(err instanceof PermanentJobError),
+      });
+      // Told once, when no attempt is left (a retry scheduled is not an end).
+      if (after === 'failed')
+        await publish('queueItemSettled', {
+          db: tx,
+          item: { ...item, errorCode: failure.code },
+          status: 'failed',
+        });
+      return after;
+    });
+    log.warn({ err, queueItemId: item.id, status }, 'job failed');
   }
 
   /**
