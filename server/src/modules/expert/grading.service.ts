@@ -59,22 +59,30 @@ function newAnonCode(): string {
   return `A-${pick(4)}-${pick(2)}`;
 }
 
-async function uniqueAnonCode(db: DbOrTx): Promise<string> {
-  for (;;) {
-    const code = newAnonCode();
-    const [hit] = await db
-      .select({ id: expertAssignments.id })
+/** `n` anonymous codes, unused and distinct from each other: one look-up for all of them (a clash is rare). */
+async function uniqueAnonCodes(db: DbOrTx, n: number): Promise<string[]> {
+  const codes = new Set<string>();
+  while (codes.size < n) {
+    const fresh = new Set<string>();
+    while (codes.size + fresh.size < n) {
+      const code = newAnonCode();
+      if (!codes.has(code)) fresh.add(code);
+    }
+    const taken = await db
+      .select({ anonCode: expertAssignments.anonCode })
       .from(expertAssignments)
-      .where(eq(expertAssignments.anonCode, code))
-      .limit(1);
-    if (!hit) return code;
+      .where(inArray(expertAssignments.anonCode, [...fresh]));
+    for (const t of taken) fresh.delete(t.anonCode);
+    for (const code of fresh) codes.add(code);
   }
+  return [...codes];
 }
 
-/** Who wrote the work and what it is about: what expert matching needs. */
-async function workFacts(db: DbOrTx, examWorkId: number) {
-  const [row] = await db
+/** Who wrote each work and what it is about: what expert matching needs. */
+async function worksFacts(db: DbOrTx, examWorkIds: number[]) {
+  return db
     .select({
+      examWorkId: examWorks.id,
       studentId: participantTests.studentId,
       workerId: participantTests.workerId,
       subjectId: subjectExams.subjectId,
@@ -86,57 +94,89 @@ async function workFacts(db: DbOrTx, examWorkId: number) {
     .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
     .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
     .leftJoin(classes, eq(classes.id, participantTests.classId))
-    .where(eq(examWorks.id, examWorkId))
-    .limit(1);
-  return row ?? null;
+    .where(inArray(examWorks.id, examWorkIds));
 }
 
-type WorkFacts = NonNullable<Awaited<ReturnType<typeof workFacts>>>;
+type WorkFacts = Awaited<ReturnType<typeof worksFacts>>[number];
 
+/** An expert who may grade, with their load as this transaction sees it (kept up to date in memory). */
 interface Candidate {
   id: number;
   open: number;
   today: number;
   maxPerDay: number | null;
+  subjectIds: number[];
+  parallels: number[];
+  studentId: number | null;
+  workerId: number | null;
 }
 
-/** Experts whose profile matches the work's subject and grade, with their load; never its author. */
-async function candidatesFor(db: DbOrTx, facts: WorkFacts): Promise<Candidate[]> {
-  const day = schoolDay();
-  const dayStart = schoolInstant(day).toISOString();
-  const dayEnd = new Date(schoolInstant(day).getTime() + 86_400_000).toISOString();
+/**
+ * The experts of the given subjects with their load — open assignments and today's — counted once
+ * for the whole call (under the assignment lock, so no one else changes them meanwhile): a batch
+ * of works costs one count, not one per work, and each pick updates the counts in memory.
+ */
+async function expertsWithLoad(db: DbOrTx, subjectIds: number[]): Promise<Map<number, Candidate>> {
+  const out = new Map<number, Candidate>();
+  if (!subjectIds.length) return out;
   const rows = await db
-    .select({
-      id: users.id,
-      profile: users.profile,
-      studentId: users.studentId,
-      workerId: users.workerId,
-      open: sql<number>`(select count(*)::int from ${expertAssignments} a where a.expert_id = ${users.id} and a.status = 'assigned')`,
-      today: sql<number>`(select count(*)::int from ${expertAssignments} a where a.expert_id = ${users.id} and a.assigned_at >= ${dayStart}::timestamptz and a.assigned_at < ${dayEnd}::timestamptz)`,
-    })
+    .select({ id: users.id, profile: users.profile, studentId: users.studentId, workerId: users.workerId })
     .from(users)
     .innerJoin(userRoles, and(eq(userRoles.userId, users.id), eq(userRoles.role, 'expert')))
     .where(
       and(
         eq(users.isBlocked, false),
-        sql`${users.profile} -> 'expert' -> 'subjectIds' @> ${JSON.stringify([facts.subjectId])}::jsonb`,
+        sql`(${sql.join(
+          subjectIds.map((id) => sql`${users.profile} -> 'expert' -> 'subjectIds' @> ${JSON.stringify([id])}::jsonb`),
+          sql` or `,
+        )})`,
       ),
     );
-  const grades = facts.classParallel !== null ? [facts.classParallel] : facts.testParallels;
-  return rows
-    .filter((r) => {
-      const p = expertProfileOf(r.profile);
-      if (!p.parallels.some((g) => grades.includes(g))) return false;
-      if (facts.studentId !== null && r.studentId === facts.studentId) return false;
-      if (facts.workerId !== null && r.workerId === facts.workerId) return false;
-      return true;
+  if (!rows.length) return out;
+  const day = schoolDay();
+  const dayStart = schoolInstant(day).toISOString();
+  const dayEnd = new Date(schoolInstant(day).getTime() + 86_400_000).toISOString();
+  const loads = await db
+    .select({
+      expertId: expertAssignments.expertId,
+      open: sql<number>`count(*) filter (where ${expertAssignments.status} = 'assigned')::int`,
+      today: sql<number>`count(*) filter (where ${expertAssignments.assignedAt} >= ${dayStart}::timestamptz and ${expertAssignments.assignedAt} < ${dayEnd}::timestamptz)::int`,
     })
-    .map((r) => ({
+    .from(expertAssignments)
+    .where(
+      inArray(
+        expertAssignments.expertId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .groupBy(expertAssignments.expertId);
+  const loadOf = new Map(loads.map((l) => [l.expertId, l]));
+  for (const r of rows) {
+    const p = expertProfileOf(r.profile);
+    out.set(r.id, {
       id: r.id,
-      open: Number(r.open),
-      today: Number(r.today),
-      maxPerDay: expertProfileOf(r.profile).maxPerDay,
-    }));
+      open: Number(loadOf.get(r.id)?.open ?? 0),
+      today: Number(loadOf.get(r.id)?.today ?? 0),
+      maxPerDay: p.maxPerDay,
+      subjectIds: p.subjectIds,
+      parallels: p.parallels,
+      studentId: r.studentId,
+      workerId: r.workerId,
+    });
+  }
+  return out;
+}
+
+/** Experts whose profile matches the work's subject and grade; never its author. */
+function candidatesFor(experts: Map<number, Candidate>, facts: WorkFacts): Candidate[] {
+  const grades = facts.classParallel !== null ? [facts.classParallel] : facts.testParallels;
+  return [...experts.values()].filter(
+    (c) =>
+      c.subjectIds.includes(facts.subjectId) &&
+      c.parallels.some((g) => grades.includes(g)) &&
+      !(facts.studentId !== null && c.studentId === facts.studentId) &&
+      !(facts.workerId !== null && c.workerId === facts.workerId),
+  );
 }
 
 /** The least loaded candidate not excluded and under their daily limit (ties: fewer today, lower id). */
@@ -160,6 +200,9 @@ export interface AssignOutcome {
   queued: number;
 }
 
+/** Rows inserted at once at most (a statement's parameters are limited). */
+const INSERT_CHUNK = 2000;
+
 /**
  * Assigns experts to every task of the work awaiting them (task_scores.status 'awaiting_experts'):
  * rounds 1 and 2 to two different matching experts under one anonymous code, and round 3 where
@@ -167,32 +210,38 @@ export interface AssignOutcome {
  * transaction that scored the work; rounds without a free expert stay queued for assignPending.
  */
 export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<AssignOutcome> {
+  return assignExpertsMany(tx, [examWorkId]);
+}
+
+/**
+ * assignExperts for many works in one transaction (batch scoring), with the same choices as
+ * assigning them one after another in id order: the experts' load is read once and kept in
+ * memory as answers are given out, and every read and insert covers all the works at once.
+ */
+export async function assignExpertsMany(tx: DbOrTx, examWorkIds: readonly number[]): Promise<AssignOutcome> {
+  const outcome: AssignOutcome = { created: 0, queued: 0 };
+  const ids = [...new Set(examWorkIds)].sort((a, b) => a - b);
+  if (!ids.length) return outcome;
   await tx.execute(sql`select pg_advisory_xact_lock(${ASSIGN_LOCK})`);
   const awaiting = await tx
-    .select({ variantTaskId: taskScores.variantTaskId, scoring: tasks.scoring })
+    .select({
+      examWorkId: taskScores.examWorkId,
+      variantTaskId: taskScores.variantTaskId,
+      scoring: tasks.scoring,
+    })
     .from(taskScores)
     .innerJoin(variantTasks, eq(variantTasks.id, taskScores.variantTaskId))
     .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
-    .where(and(eq(taskScores.examWorkId, examWorkId), eq(taskScores.status, 'awaiting_experts')))
-    .orderBy(asc(variantTasks.position));
-  const outcome: AssignOutcome = { created: 0, queued: 0 };
+    .where(and(inArray(taskScores.examWorkId, ids), eq(taskScores.status, 'awaiting_experts')))
+    .orderBy(asc(taskScores.examWorkId), asc(variantTasks.position));
   if (!awaiting.length) return outcome;
-  const facts = await workFacts(tx, examWorkId);
-  if (!facts) return outcome;
-  const candidates = await candidatesFor(tx, facts);
-  // One code per work (folders of the zip are `<anonCode>-<task position>`): reuse the work's code.
-  const [known] = await tx
-    .select({ anonCode: expertAssignments.anonCode })
-    .from(expertAssignments)
-    .where(eq(expertAssignments.examWorkId, examWorkId))
-    .limit(1);
-  let workCode = known?.anonCode ?? null;
-  // Answers given to each expert (by user id) in this call: they are told so once, with the count.
-  const assigned = new Map<number, number>();
-
-  // The rounds that exist for every awaiting task, in one query; the new ones in one statement.
+  const workIds = [...new Set(awaiting.map((a) => a.examWorkId))];
+  const factsOf = new Map((await worksFacts(tx, workIds)).map((f) => [f.examWorkId, f]));
+  const experts = await expertsWithLoad(tx, [...new Set([...factsOf.values()].map((f) => f.subjectId))]);
+  // Every round of these works, in one query (a work's code is reused: the zip's folders are `<anonCode>-<position>`).
   const existingRows = await tx
     .select({
+      examWorkId: expertAssignments.examWorkId,
       variantTaskId: expertAssignments.variantTaskId,
       round: expertAssignments.round,
       expertId: expertAssignments.expertId,
@@ -201,49 +250,61 @@ export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<Ass
       total: expertAssignments.total,
     })
     .from(expertAssignments)
-    .where(
-      and(
-        eq(expertAssignments.examWorkId, examWorkId),
-        inArray(
-          expertAssignments.variantTaskId,
-          awaiting.map((a) => a.variantTaskId),
-        ),
-      ),
-    );
+    .where(inArray(expertAssignments.examWorkId, workIds))
+    .orderBy(asc(expertAssignments.id));
+  // Answers given to each expert (by user id) in this call: they are told so once, with the count.
+  const assigned = new Map<number, number>();
   const inserts: (typeof expertAssignments.$inferInsert)[] = [];
+  const needCode: (typeof expertAssignments.$inferInsert)[][] = [];
 
-  for (const item of awaiting) {
-    const existing = existingRows.filter((a) => a.variantTaskId === item.variantTaskId);
-    const byRound = new Map(existing.map((a) => [a.round, a]));
-    const needed: number[] = [1, 2].filter((r) => !byRound.has(r));
-    const [r1, r2] = [byRound.get(1), byRound.get(2)];
-    if (
-      !byRound.has(3) &&
-      r1?.status === 'graded' &&
-      r2?.status === 'graded' &&
-      Math.abs((r1.total ?? 0) - (r2.total ?? 0)) > thresholdOf(item.scoring)
-    )
-      needed.push(3);
-    if (!needed.length) continue;
-
-    const exclude = new Set(existing.map((a) => a.expertId));
-    workCode ??= await uniqueAnonCode(tx);
-    const anonCode = workCode;
-    for (const round of needed) {
-      const expert = pickExpert(candidates, exclude);
-      if (!expert) {
-        outcome.queued++;
-        continue;
+  for (const examWorkId of workIds) {
+    const facts = factsOf.get(examWorkId);
+    if (!facts) continue;
+    const candidates = candidatesFor(experts, facts);
+    const ofWork = existingRows.filter((a) => a.examWorkId === examWorkId);
+    const workCode = ofWork[0]?.anonCode ?? null;
+    const workInserts: (typeof expertAssignments.$inferInsert)[] = [];
+    for (const item of awaiting.filter((a) => a.examWorkId === examWorkId)) {
+      const existing = ofWork.filter((a) => a.variantTaskId === item.variantTaskId);
+      const byRound = new Map(existing.map((a) => [a.round, a]));
+      const needed: number[] = [1, 2].filter((r) => !byRound.has(r));
+      const [r1, r2] = [byRound.get(1), byRound.get(2)];
+      if (
+        !byRound.has(3) &&
+        r1?.status === 'graded' &&
+        r2?.status === 'graded' &&
+        Math.abs((r1.total ?? 0) - (r2.total ?? 0)) > thresholdOf(item.scoring)
+      )
+        needed.push(3);
+      const exclude = new Set(existing.map((a) => a.expertId));
+      for (const round of needed) {
+        const expert = pickExpert(candidates, exclude);
+        if (!expert) {
+          outcome.queued++;
+          continue;
+        }
+        workInserts.push({
+          examWorkId,
+          variantTaskId: item.variantTaskId,
+          expertId: expert.id,
+          round,
+          anonCode: workCode ?? '',
+        });
+        exclude.add(expert.id);
+        expert.open++;
+        expert.today++;
+        outcome.created++;
+        assigned.set(expert.id, (assigned.get(expert.id) ?? 0) + 1);
       }
-      inserts.push({ examWorkId, variantTaskId: item.variantTaskId, expertId: expert.id, round, anonCode });
-      exclude.add(expert.id);
-      expert.open++;
-      expert.today++;
-      outcome.created++;
-      assigned.set(expert.id, (assigned.get(expert.id) ?? 0) + 1);
     }
+    if (workInserts.length && workCode === null) needCode.push(workInserts);
+    inserts.push(...workInserts);
   }
-  if (inserts.length) await tx.insert(expertAssignments).values(inserts);
+  // One new code per work that had none, looked up together.
+  const codes = await uniqueAnonCodes(tx, needCode.length);
+  needCode.forEach((rows, i) => rows.forEach((r) => (r.anonCode = codes[i]!)));
+  for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
+    await tx.insert(expertAssignments).values(inserts.slice(i, i + INSERT_CHUNK));
   if (assigned.size) await publish('expertsAssigned', { db: tx, assigned });
   return outcome;
 }

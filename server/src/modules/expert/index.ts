@@ -3,5 +3,5 @@
  * takes the answers waiting for it, and result pages show what a final mark is made of. Other
  * modules import this file only.
  */
-export { assignExperts, assignPending, expertProfileOf } from './grading.service.js';
+export { assignExperts, assignExpertsMany, assignPending, expertProfileOf } from './grading.service.js';
 export { finalGradingOf, type FinalGrading } from './final-grading.js';
