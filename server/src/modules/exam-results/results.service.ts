@@ -1,4 +1,4 @@
-import { assignExperts } from '../expert/index.js';
+import { assignExpertsMany } from '../expert/index.js';
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../auth/types.js';
@@ -16,12 +16,18 @@ import {
   tasks,
   variantTasks,
 } from '../../db/schema/index.js';
-import { enqueue } from '../../jobs/queue.js';
-import { PermanentJobError, registerJobHandler, type JobContext } from '../../jobs/runner.js';
+import { enqueue, enqueueMany } from '../../jobs/queue.js';
+import type { QueueItemRow } from '../../jobs/queue.js';
+import {
+  PermanentJobError,
+  registerJobHandler,
+  type JobContext,
+  type JobOutcome,
+} from '../../jobs/runner.js';
 import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { InvalidTaskError, markFor, percent, scoreAnswer, type ScoreResult } from '../scoring/index.js';
-import { answersOf, lockWorkForUpdate } from '../exam-test/index.js';
+import { answersOfWorks, lockWorksForUpdate } from '../exam-test/index.js';
 import { publish, subscribe, type DomainEvents } from '../../events/domain-events.js';
 
 /*
@@ -56,17 +62,23 @@ const codeGroup = () =>
   Array.from({ length: 4 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 export const newVerificationCode = () => `R-${codeGroup()}-${codeGroup()}`;
 
-async function freeVerificationCode(tx: Tx): Promise<string> {
-  // 31^8 ≈ 8.5e11 codes: a clash is practically impossible, but a check costs one index probe.
-  for (;;) {
-    const code = newVerificationCode();
-    const [taken] = await tx
-      .select({ id: results.id })
+/** `n` unused codes, distinct from each other: one look-up for all (31^8 ≈ 8.5e11 codes, a clash is practically impossible). */
+async function freeVerificationCodes(tx: Tx, n: number): Promise<string[]> {
+  const codes = new Set<string>();
+  while (codes.size < n) {
+    const fresh = new Set<string>();
+    while (codes.size + fresh.size < n) {
+      const code = newVerificationCode();
+      if (!codes.has(code)) fresh.add(code);
+    }
+    const taken = await tx
+      .select({ code: results.verificationCode })
       .from(results)
-      .where(eq(results.verificationCode, code))
-      .limit(1);
-    if (!taken) return code;
+      .where(inArray(results.verificationCode, [...fresh]));
+    for (const t of taken) fresh.delete(t.code);
+    for (const code of fresh) codes.add(code);
   }
+  return [...codes];
 }
 
 // ------------------------------------------------------------------ scoring one work
@@ -85,27 +97,66 @@ function answerValueOf(answerType: string, value: unknown, fileIds: number[]): u
  * work locked. Idempotent: experts' final marks are kept, the verification code never changes.
  */
 export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork> {
-  const work = await lockWorkForUpdate(tx, examWorkId);
-  if (!work) throw notFound('No such exam work');
-  if (work.deletedAt) throw conflict('work_deleted', 'A deleted work has no result');
-  if (!work.finishedAt) throw conflict('work_not_finished', 'Only a finished work can be scored');
+  const { scored, failed } = await scoreWorks(tx, [examWorkId]);
+  if (failed[0]) throw failed[0].error;
+  return scored[0]!;
+}
 
-  const [pt] = await tx
-    .select({
-      id: participantTests.id,
-      diagnosticId: participantTests.diagnosticId,
-      subjectTestId: participantTests.subjectTestId,
-      markScale: subjectTests.markScale,
-      published: diagnostics.resultsPublished,
-    })
-    .from(participantTests)
-    .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
-    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-    .where(eq(participantTests.id, work.participantTestId));
-  if (!pt) throw notFound('The participant test of this work no longer exists');
+/** Rows written at once at most (a statement's parameters are limited). */
+const WRITE_CHUNK = 2000;
 
-  const taskRows = await tx
+type ScoreRowInsert = typeof taskScores.$inferInsert;
+
+/**
+ * scoreWork for many works in one transaction, with a fixed number of statements whatever their
+ * number (a finish storm scores thousands of works a minute): each read covers every work, every
+ * write is one statement (in chunks), the experts' load is counted once. Gives each work exactly
+ * what scoreWork gives it alone. A work that cannot be scored (gone, deleted, not finished, a task
+ * the engine refuses) is answered in `failed` with the error scoreWork would throw, and nothing
+ * of it is written; the others are scored.
+ */
+export async function scoreWorks(
+  tx: Tx,
+  examWorkIds: readonly number[],
+): Promise<{ scored: ScoredWork[]; failed: { examWorkId: number; error: AppError }[] }> {
+  const ids = [...new Set(examWorkIds)].sort((a, b) => a - b);
+  const failed: { examWorkId: number; error: AppError }[] = [];
+  if (!ids.length) return { scored: [], failed };
+  const locked = new Map((await lockWorksForUpdate(tx, ids)).map(({ work }) => [work.id, work]));
+  const works = ids.flatMap((id) => {
+    const work = locked.get(id);
+    const error = !work
+      ? notFound('No such exam work')
+      : work.deletedAt
+        ? conflict('work_deleted', 'A deleted work has no result')
+        : !work.finishedAt
+          ? conflict('work_not_finished', 'Only a finished work can be scored')
+          : null;
+    if (error) failed.push({ examWorkId: id, error });
+    return error ? [] : [work!];
+  });
+  if (!works.length) return { scored: [], failed };
+  const workIds = works.map((w) => w.id);
+
+  const pts = new Map(
+    (
+      await tx
+        .select({
+          id: participantTests.id,
+          diagnosticId: participantTests.diagnosticId,
+          subjectTestId: participantTests.subjectTestId,
+          markScale: subjectTests.markScale,
+          published: diagnostics.resultsPublished,
+        })
+        .from(participantTests)
+        .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
+        .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+        .where(inArray(participantTests.id, [...new Set(works.map((w) => w.participantTestId))]))
+    ).map((pt) => [pt.id, pt]),
+  );
+  const allTasks = await tx
     .select({
+      variantId: variantTasks.variantId,
       variantTaskId: variantTasks.id,
       taskId: tasks.id,
       maxScore: variantTasks.maxScore,
@@ -116,20 +167,229 @@ export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork>
     })
     .from(variantTasks)
     .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
-    .where(eq(variantTasks.variantId, work.variantId))
-    .orderBy(asc(variantTasks.position));
-
-  const { rows: answerRows, attached } = await answersOf(tx, work.id);
-  const valueOf = new Map(answerRows.map((a) => [a.variantTaskId, a.value]));
-  const existing = new Map(
-    (await tx.select().from(taskScores).where(eq(taskScores.examWorkId, work.id))).map((s) => [
-      s.variantTaskId,
-      s,
-    ]),
+    .where(inArray(variantTasks.variantId, [...new Set(works.map((w) => w.variantId))]))
+    .orderBy(asc(variantTasks.variantId), asc(variantTasks.position));
+  const tasksOf = groupBy(allTasks, (t) => t.variantId);
+  const answersByWork = await answersOfWorks(tx, workIds);
+  const existingByWork = groupBy(
+    await tx.select().from(taskScores).where(inArray(taskScores.examWorkId, workIds)),
+    (s) => s.examWorkId,
   );
+  const links = allTasks.length
+    ? await tx
+        .select({
+          taskId: taskElements.taskId,
+          code: specificationElements.code,
+          name: specificationElements.name,
+        })
+        .from(taskElements)
+        .innerJoin(specificationElements, eq(specificationElements.id, taskElements.elementId))
+        .where(inArray(taskElements.taskId, [...new Set(allTasks.map((t) => t.taskId))]))
+        .orderBy(asc(specificationElements.code))
+    : [];
 
+  interface Planned {
+    work: (typeof works)[number];
+    pt: NonNullable<ReturnType<typeof pts.get>>;
+    rows: ScoreRowInsert[];
+    stale: number[];
+    awaiting: boolean;
+    primaryScore: number;
+    maxScore: number;
+    perElement: Record<string, { name: string; score: number; max: number }>;
+  }
+  const planned: Planned[] = [];
+  for (const work of works) {
+    const pt = pts.get(work.participantTestId);
+    if (!pt) {
+      failed.push({ examWorkId: work.id, error: notFound('The participant test of this work no longer exists') });
+      continue;
+    }
+    const taskRows = tasksOf.get(work.variantId) ?? [];
+    const { rows: answerRows, attached } = answersByWork.get(work.id) ?? { rows: [], attached: [] };
+    const existing = new Map((existingByWork.get(work.id) ?? []).map((s) => [s.variantTaskId, s]));
+    try {
+      const { rows, finals } = scoreTasks(work.id, taskRows, answerRows, attached, existing);
+      const awaiting = [...finals.values()].some((v) => v === null);
+      planned.push({
+        work,
+        pt,
+        rows,
+        // Tasks no longer in the variant (never expected) must not count.
+        stale: [...existing.keys()].filter((id) => !finals.has(id)),
+        awaiting,
+        primaryScore: round2([...finals.values()].reduce<number>((sum, v) => sum + (v ?? 0), 0)),
+        maxScore: round2(taskRows.reduce((sum, t) => sum + Number(t.maxScore), 0)),
+        perElement: perElementOf(taskRows, finals, links),
+      });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      failed.push({ examWorkId: work.id, error: err });
+    }
+  }
+  if (!planned.length) return { scored: [], failed };
+
+  // Every task's score in one statement (in chunks).
+  const scoreRows = planned.flatMap((p) => p.rows);
+  for (let i = 0; i < scoreRows.length; i += WRITE_CHUNK)
+    await tx
+      .insert(taskScores)
+      .values(scoreRows.slice(i, i + WRITE_CHUNK))
+      .onConflictDoUpdate({
+        target: [taskScores.examWorkId, taskScores.variantTaskId],
+        set: {
+          autoStatus: sql`excluded.auto_status`,
+          autoScore: sql`excluded.auto_score`,
+          finalScore: sql`excluded.final_score`,
+          maxScore: sql`excluded.max_score`,
+          status: sql`excluded.status`,
+          details: sql`excluded.details`,
+          updatedAt: sql`now()`,
+        },
+      });
+  for (const p of planned.filter((p) => p.stale.length))
+    await tx
+      .delete(taskScores)
+      .where(and(eq(taskScores.examWorkId, p.work.id), inArray(taskScores.variantTaskId, p.stale)));
+
+  // Answers for experts go to two matching experts at once (blind double marking); safe to repeat.
+  const awaitingIds = planned.filter((p) => p.awaiting).map((p) => p.work.id);
+  if (awaitingIds.length) await assignExpertsMany(tx, awaitingIds);
+
+  // The result rows in one statement: a new row gets a fresh code, an existing one keeps its own.
+  const codes = await freeVerificationCodes(tx, planned.length);
+  const computedAt = new Date();
+  const values = planned.map((p, i) => {
+    // A mark is given on the complete score only: a provisional mark would mislead.
+    const mark = p.awaiting ? null : markFor(p.primaryScore, p.pt.markScale);
+    return {
+      examWorkId: p.work.id,
+      verificationCode: codes[i]!,
+      participantTestId: p.pt.id,
+      diagnosticId: p.pt.diagnosticId,
+      subjectTestId: p.pt.subjectTestId,
+      status: p.awaiting ? ('awaiting_experts' as const) : ('scored' as const),
+      primaryScore: p.primaryScore,
+      maxScore: p.maxScore,
+      percent: percent(p.primaryScore, p.maxScore),
+      mark: mark?.mark ?? null,
+      level: mark?.level ?? null,
+      perElement: p.perElement,
+      computedAt,
+    };
+  });
+  const written = new Map<number, { id: number; verificationCode: string }>();
+  for (let i = 0; i < values.length; i += WRITE_CHUNK)
+    for (const r of await tx
+      .insert(results)
+      .values(values.slice(i, i + WRITE_CHUNK))
+      .onConflictDoUpdate({
+        target: results.examWorkId,
+        set: {
+          participantTestId: sql`excluded.participant_test_id`,
+          diagnosticId: sql`excluded.diagnostic_id`,
+          subjectTestId: sql`excluded.subject_test_id`,
+          status: sql`excluded.status`,
+          primaryScore: sql`excluded.primary_score`,
+          maxScore: sql`excluded.max_score`,
+          percent: sql`excluded.percent`,
+          mark: sql`excluded.mark`,
+          level: sql`excluded.level`,
+          perElement: sql`excluded.per_element`,
+          computedAt: sql`excluded.computed_at`,
+        },
+      })
+      .returning({ id: results.id, examWorkId: results.examWorkId, verificationCode: results.verificationCode }))
+      written.set(r.examWorkId, r);
+
+  const complete = planned.filter((p) => !p.awaiting);
+  if (complete.length) {
+    await tx
+      .update(examWorks)
+      .set({ status: 'scored', updatedAt: new Date() })
+      .where(
+        and(
+          inArray(
+            examWorks.id,
+            complete.map((p) => p.work.id),
+          ),
+          eq(examWorks.status, 'finished'),
+        ),
+      );
+    for (const published of [false, true]) {
+      const ptIds = [...new Set(complete.filter((p) => p.pt.published === published).map((p) => p.pt.id))];
+      if (!ptIds.length) continue;
+      const moved = await tx
+        .update(participantTests)
+        .set({ status: published ? 'published' : 'scored', updatedAt: new Date() })
+        .where(
+          and(
+            inArray(participantTests.id, ptIds),
+            inArray(participantTests.status, ['active', 'in_progress', 'finished', 'scored']),
+          ),
+        )
+        .returning({ id: participantTests.id, diagnosticId: participantTests.diagnosticId });
+      // Scored after its diagnostic's publication: these participants' results are published now.
+      if (published)
+        for (const [diagnosticId, rows] of groupBy(moved, (m) => m.diagnosticId))
+          await publish('resultsPublished', {
+            tx,
+            diagnosticId,
+            publishedBy: null,
+            participantTestIds: rows.map((m) => m.id),
+          });
+    }
+  }
+  const scored = planned.map((p, i) => {
+    const row = written.get(p.work.id)!;
+    const v = values[i]!;
+    return {
+      examWorkId: p.work.id,
+      resultId: row.id,
+      status: v.status,
+      primaryScore: v.primaryScore,
+      maxScore: v.maxScore,
+      percent: v.percent,
+      mark: v.mark,
+      level: v.level,
+      verificationCode: row.verificationCode,
+    };
+  });
+  return { scored, failed };
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+interface VariantTaskRow {
+  variantTaskId: number;
+  taskId: number;
+  maxScore: number;
+  answerType: string;
+  content: unknown;
+  reference: unknown;
+  scoring: unknown;
+}
+
+/** One work's task scores through the engine; the experts' final marks kept. Throws 422 on a task it refuses. */
+function scoreTasks(
+  examWorkId: number,
+  taskRows: readonly VariantTaskRow[],
+  answerRows: readonly { variantTaskId: number; value: unknown }[],
+  attached: readonly { variantTaskId: number; fileId: number }[],
+  existing: ReadonlyMap<number, typeof taskScores.$inferSelect>,
+) {
+  const valueOf = new Map(answerRows.map((a) => [a.variantTaskId, a.value]));
   const finals = new Map<number, number | null>();
-  const rows: (typeof taskScores.$inferInsert)[] = [];
+  const rows: ScoreRowInsert[] = [];
   for (const t of taskRows) {
     const maxScore = Number(t.maxScore);
     const fileIds = attached.filter((f) => f.variantTaskId === t.variantTaskId).map((f) => f.fileId);
@@ -142,7 +402,7 @@ export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork>
           reference: t.reference,
           scoring: t.scoring,
           maxScore,
-        },
+        } as Parameters<typeof scoreAnswer>[0],
         answerValueOf(t.answerType, valueOf.get(t.variantTaskId) ?? null, fileIds),
       );
     } catch (err) {
@@ -173,7 +433,7 @@ export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork>
           ? { reason: scored.reason }
           : null;
     rows.push({
-      examWorkId: work.id,
+      examWorkId,
       variantTaskId: t.variantTaskId,
       autoStatus: scored.status,
       autoScore,
@@ -183,129 +443,15 @@ export async function scoreWork(tx: Tx, examWorkId: number): Promise<ScoredWork>
       details: details as Record<string, unknown> | null,
     });
   }
-  // Every task's score in one statement (a finish storm scores thousands of works a minute).
-  if (rows.length)
-    await tx
-      .insert(taskScores)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [taskScores.examWorkId, taskScores.variantTaskId],
-        set: {
-          autoStatus: sql`excluded.auto_status`,
-          autoScore: sql`excluded.auto_score`,
-          finalScore: sql`excluded.final_score`,
-          maxScore: sql`excluded.max_score`,
-          status: sql`excluded.status`,
-          details: sql`excluded.details`,
-          updatedAt: sql`now()`,
-        },
-      });
-  // Tasks no longer in the variant (never expected) must not count.
-  const stale = [...existing.keys()].filter((id) => !finals.has(id));
-  if (stale.length)
-    await tx
-      .delete(taskScores)
-      .where(and(eq(taskScores.examWorkId, work.id), inArray(taskScores.variantTaskId, stale)));
-
-  const awaiting = [...finals.values()].some((v) => v === null);
-  const primaryScore = round2([...finals.values()].reduce<number>((sum, v) => sum + (v ?? 0), 0));
-  const maxScore = round2(taskRows.reduce((sum, t) => sum + Number(t.maxScore), 0));
-  const pct = percent(primaryScore, maxScore);
-  // A mark is given on the complete score only: a provisional mark would mislead.
-  const mark = awaiting ? null : markFor(primaryScore, pt.markScale);
-  const perElement = await perElementOf(tx, taskRows, finals);
-  const status = awaiting ? 'awaiting_experts' : 'scored';
-  // Answers for experts go to two matching experts at once (blind double marking); safe to repeat.
-  if (awaiting) await assignExperts(tx, work.id);
-
-  const [current] = await tx
-    .select({ id: results.id, verificationCode: results.verificationCode })
-    .from(results)
-    .where(eq(results.examWorkId, work.id));
-  const values = {
-    participantTestId: pt.id,
-    diagnosticId: pt.diagnosticId,
-    subjectTestId: pt.subjectTestId,
-    status,
-    primaryScore,
-    maxScore,
-    percent: pct,
-    mark: mark?.mark ?? null,
-    level: mark?.level ?? null,
-    perElement,
-    computedAt: new Date(),
-  };
-  let row: { id: number; verificationCode: string };
-  if (current) {
-    await tx.update(results).set(values).where(eq(results.id, current.id));
-    row = current;
-  } else {
-    const [inserted] = await tx
-      .insert(results)
-      .values({ examWorkId: work.id, verificationCode: await freeVerificationCode(tx), ...values })
-      .returning({ id: results.id, verificationCode: results.verificationCode });
-    row = inserted!;
-  }
-
-  if (!awaiting) {
-    await tx
-      .update(examWorks)
-      .set({ status: 'scored', updatedAt: new Date() })
-      .where(and(eq(examWorks.id, work.id), eq(examWorks.status, 'finished')));
-    const moved = await tx
-      .update(participantTests)
-      .set({ status: pt.published ? 'published' : 'scored', updatedAt: new Date() })
-      .where(
-        and(
-          eq(participantTests.id, pt.id),
-          inArray(participantTests.status, ['active', 'in_progress', 'finished', 'scored']),
-        ),
-      )
-      .returning({ id: participantTests.id });
-    // Scored after its diagnostic's publication: this participant's result is published now.
-    if (pt.published && moved.length)
-      await publish('resultsPublished', {
-        tx,
-        diagnosticId: pt.diagnosticId,
-        publishedBy: null,
-        participantTestIds: [pt.id],
-      });
-  }
-  return {
-    examWorkId: work.id,
-    resultId: row.id,
-    status,
-    primaryScore,
-    maxScore,
-    percent: pct,
-    mark: values.mark,
-    level: values.level,
-    verificationCode: row.verificationCode,
-  };
+  return { rows, finals };
 }
 
-async function perElementOf(
-  tx: Tx,
-  taskRows: { variantTaskId: number; taskId: number; maxScore: number }[],
+function perElementOf(
+  taskRows: readonly { variantTaskId: number; taskId: number; maxScore: number }[],
   finals: Map<number, number | null>,
+  links: readonly { taskId: number; code: string; name: string }[],
 ) {
   const out: Record<string, { name: string; score: number; max: number }> = {};
-  if (!taskRows.length) return out;
-  const links = await tx
-    .select({
-      taskId: taskElements.taskId,
-      code: specificationElements.code,
-      name: specificationElements.name,
-    })
-    .from(taskElements)
-    .innerJoin(specificationElements, eq(specificationElements.id, taskElements.elementId))
-    .where(
-      inArray(
-        taskElements.taskId,
-        taskRows.map((t) => t.taskId),
-      ),
-    )
-    .orderBy(asc(specificationElements.code));
   for (const link of links) {
     for (const t of taskRows.filter((r) => r.taskId === link.taskId)) {
       const entry = (out[link.code] ??= { name: link.name, score: 0, max: 0 });
@@ -351,7 +497,10 @@ export async function applyExpertFinal(
 
 // ------------------------------------------------------------------ queueing
 
-/** Queues scoring of finished works (one 'result' job per work, deduplicated by `result:<id>`). */
+/**
+ * Queues scoring of finished works (one 'result' job per work, deduplicated by `result:<id>`, as
+ * `enqueue` does); the runner claims many at once and scores them together (runScoringBatch).
+ */
 export async function queueScoring(db: DbOrTx, workIds: readonly number[]): Promise<void> {
   if (!workIds.length) return;
   const rows = await db
@@ -359,13 +508,15 @@ export async function queueScoring(db: DbOrTx, workIds: readonly number[]): Prom
     .from(examWorks)
     .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
     .where(inArray(examWorks.id, [...workIds]));
-  for (const r of rows)
-    await enqueue(db, {
+  await enqueueMany(
+    db,
+    rows.map((r) => ({
       type: RESULT_JOB,
       diagnosticId: r.diagnosticId,
       payload: { examWorkId: r.id },
       dedupeKey: `result:${r.id}`,
-    });
+    })),
+  );
 }
 
 /** Live finished works named by a 'result' job's payload. */
@@ -422,6 +573,62 @@ async function runScoringJob(ctx: JobContext) {
       await ctx.progress(((i + 1) * 100) / ids.length, `${i + 1} / ${ids.length}`);
   }
   return { result: { works: ids.length, scored, awaitingExperts, failed } };
+}
+
+/** Result jobs of single works claimed and scored together, at most (one transaction each batch). */
+export const SCORING_BATCH = 200;
+
+/**
+ * Scores the works of many 'result' jobs in one transaction (a finish storm queues one job per
+ * work): each job naming one work gets the answer runScoringJob would give it; jobs naming more
+ * (a participant test, a diagnostic) are left to runScoringJob.
+ */
+async function runScoringBatch({ db, items }: { db: Db; items: readonly QueueItemRow[] }) {
+  const out = new Map<number, JobOutcome | Error>();
+  const single = new Map<number, number>();
+  for (const item of items) {
+    const p = item.payload ?? {};
+    if (typeof p.examWorkId === 'number' && Object.keys(p).length === 1) single.set(item.id, p.examWorkId);
+  }
+  if (!single.size) return out;
+  const live = new Set(
+    (
+      await db
+        .select({ id: examWorks.id })
+        .from(examWorks)
+        .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+        .where(
+          and(
+            inArray(examWorks.id, [...new Set(single.values())]),
+            isNotNull(examWorks.finishedAt),
+            isNull(examWorks.deletedAt),
+            isNull(participantTests.deletedAt),
+          ),
+        )
+    ).map((r) => r.id),
+  );
+  for (const [itemId, workId] of single)
+    if (!live.has(workId))
+      out.set(itemId, new PermanentJobError(`Exam work ${workId} is not a live finished work`));
+  const { scored, failed } = await db.transaction((tx) => scoreWorks(tx, [...live]));
+  const scoredOf = new Map(scored.map((r) => [r.examWorkId, r]));
+  const failedOf = new Map(failed.map((f) => [f.examWorkId, f.error]));
+  for (const [itemId, workId] of single) {
+    if (!live.has(workId)) continue;
+    const error = failedOf.get(workId);
+    const r = scoredOf.get(workId);
+    if (error) out.set(itemId, new PermanentJobError(error.message, error.code));
+    else if (r)
+      out.set(itemId, {
+        result: {
+          works: 1,
+          scored: r.status === 'scored' ? 1 : 0,
+          awaitingExperts: r.status === 'scored' ? 0 : 1,
+          failed: [],
+        },
+      });
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ regrade
@@ -554,7 +761,10 @@ const onExpertFinal = (e: DomainEvents['expertFinal']) =>
  * (idempotent).
  */
 export function registerResultJobs(): void {
-  registerJobHandler(RESULT_JOB, runScoringJob, { quick: true });
+  registerJobHandler(RESULT_JOB, runScoringJob, {
+    quick: true,
+    batch: { size: SCORING_BATCH, run: runScoringBatch },
+  });
   registerJobHandler(REGRADE_JOB, runRegradeJob);
   subscribe('worksFinished', onWorksFinished);
   subscribe('answersKeyedIn', onAnswersKeyedIn);
