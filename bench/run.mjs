@@ -17,6 +17,8 @@
 // Then it reconciles: every acknowledged save must be in the database.
 //
 //   npm run bench                       # PostgreSQL at BENCH_DATABASE_URL or 127.0.0.1:5432
+//   BENCH_DATABASE_URL='postgres://postgres@localhost/test?host=/var/run/postgresql' npm run bench
+//                                       # the same PostgreSQL through its Unix socket
 //   npm run bench -- --write-docs       # also rewrites the results section of docs/BENCHMARKS.md
 // Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created), BENCH_SECONDS (10),
 //      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
@@ -38,6 +40,11 @@ import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** How the server reaches PostgreSQL: a `host=` of a directory is its Unix socket. */
+const pgTransport = (url) => {
+  const host = new URL(url).searchParams.get('host');
+  return host && host.startsWith('/') ? `over its Unix socket (${host})` : 'over TCP';
+};
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const STORM = Number(process.env.BENCH_STORM ?? 5000);
@@ -829,7 +836,7 @@ function markdown(r) {
     k.steps.map((s) => `${s.rate}/s p99 ${s.p99} ms${s.errors ? ` (${s.errors} errors)` : ''}`).join(', ');
   const f = r.finish;
   const lines = [
-    `Run ${r.at} on ${r.machine.cpus} CPU (${r.machine.model}), ${r.machine.memoryGb} GB, Node ${process.version}, PostgreSQL on the same machine; server: one process, pool ${r.poolSize}${process.env.BENCH_REDIS_URL ? ', sessions cached in Redis' : ', no Redis'}; the load generator on the same machine too.`,
+    `Run ${r.at} on ${r.machine.cpus} CPU (${r.machine.model}), ${r.machine.memoryGb} GB, Node ${process.version}, PostgreSQL on the same machine ${pgTransport(adminUrl)}; server: one process, pool ${r.poolSize}${process.env.BENCH_REDIS_URL ? ', sessions cached in Redis' : ', no Redis'}; the load generator on the same machine too.`,
     '',
     '| measurement | saves/s | p50 ms | p99 ms | errors |',
     '|---|---|---|---|---|',
