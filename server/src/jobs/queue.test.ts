@@ -3,10 +3,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.js';
 import { files, queueItems } from '../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../test/helpers.js';
-import { backoffMs, claim, complete, enqueue, fail, progress, recoverStale } from './queue.js';
+import { backoffMs, claim, complete, enqueue, enqueueMany, fail, progress, recoverStale } from './queue.js';
 import { AppError } from '../lib/errors.js';
 import { presentQueueItem } from '../modules/participant-test/index.js';
-import { GENERIC_JOB_FAILURE, JobRunner, PermanentJobError, type JobHandler } from './runner.js';
+import {
+  GENERIC_JOB_FAILURE,
+  JobRunner,
+  PermanentJobError,
+  type BatchJobHandler,
+  type JobHandler,
+} from './runner.js';
 
 let t: TestApp;
 const silent = { child: () => silent, info() {}, warn() {}, error() {}, debug() {} } as never;
@@ -316,5 +322,102 @@ describe('job runner', () => {
     const { item } = await enqueue(db(), { type: 'test.nobody-handles-this' });
     await new Promise((r) => setTimeout(r, 50));
     expect((await load(item.id)).status).toBe('queued');
+  });
+});
+
+describe('batches (issue 15: the finish storm)', () => {
+  it('enqueueMany adds many items in one go with enqueue’s dedupe', async () => {
+    const held = await enqueue(db(), { type: 'test.b', dedupeKey: 'b:1' });
+    const added = await enqueueMany(
+      db(),
+      [1, 2, 3].map((n) => ({ type: 'test.b', dedupeKey: `b:${n}`, payload: { n } })),
+    );
+    expect(added).toBe(2);
+    const rows = await db().select().from(queueItems);
+    expect(rows.map((r) => r.dedupeKey).sort()).toEqual(['b:1', 'b:2', 'b:3']);
+    expect(rows.find((r) => r.dedupeKey === 'b:1')!.id).toBe(held.item.id);
+  });
+
+  it('one run claims up to a batch of due items and settles them together; errors and left items as one by one', async () => {
+    const ids: number[] = [];
+    for (let n = 0; n < 7; n++)
+      ids.push((await enqueue(db(), { type: 'test.batch', payload: { n } })).item.id);
+    const batches: number[][] = [];
+    const singles: number[] = [];
+    const run: BatchJobHandler = async ({ items }) => {
+      batches.push(items.map((i) => i.id));
+      const out = new Map<number, { result: Record<string, unknown> } | Error>();
+      for (const item of items) {
+        const n = item.payload!.n as number;
+        if (n === 1) out.set(item.id, new PermanentJobError('refused'));
+        else if (n === 2) out.set(item.id, new Error('database hiccup'));
+        else if (n !== 3) out.set(item.id, { result: { n } }); // n = 3 is left to the handler
+      }
+      return out;
+    };
+    const handler: JobHandler = async ({ item }) => {
+      singles.push(item.id);
+      return { result: { single: item.payload!.n } };
+    };
+    const runner = new JobRunner(db(), silent, {
+      handlers: new Map([['test.batch', handler]]),
+      batches: new Map([['test.batch', { size: 5, run }]]),
+    });
+    expect(await runner.runOnce()).toMatchObject({ id: ids[0], status: 'done', result: { n: 0 } });
+    expect(batches).toEqual([ids.slice(0, 5)]);
+    expect(singles).toEqual([ids[3]]);
+    const byId = new Map((await db().select().from(queueItems)).map((r) => [r.id, r]));
+    expect(byId.get(ids[1]!)).toMatchObject({ status: 'failed', error: 'refused', attempts: 1 });
+    expect(byId.get(ids[2]!)).toMatchObject({ status: 'queued', errorCode: 'job_failed', attempts: 1 });
+    expect(byId.get(ids[3]!)).toMatchObject({ status: 'done', result: { single: 3 } });
+    expect(byId.get(ids[4]!)).toMatchObject({
+      status: 'done',
+      result: { n: 4 },
+      progress: 100,
+      lockedBy: null,
+    });
+    expect(byId.get(ids[5]!)!.status).toBe('queued');
+    // The next run takes the rest; a lone item runs through the handler.
+    await runner.runOnce();
+    expect(batches[1]).toEqual(ids.slice(5));
+  });
+
+  it('a batch that throws runs its items one by one, so one bad item holds none back', async () => {
+    const ids: number[] = [];
+    for (let n = 0; n < 3; n++)
+      ids.push((await enqueue(db(), { type: 'test.batch', payload: { n } })).item.id);
+    const singles: number[] = [];
+    const runner = new JobRunner(db(), silent, {
+      handlers: new Map<string, JobHandler>([
+        [
+          'test.batch',
+          async ({ item }) => {
+            singles.push(item.id);
+            if (item.payload!.n === 1) throw new PermanentJobError('bad item');
+          },
+        ],
+      ]),
+      batches: new Map([
+        [
+          'test.batch',
+          {
+            size: 10,
+            run: async () => {
+              throw new Error('the batch failed');
+            },
+          },
+        ],
+      ]),
+    });
+    await runner.runOnce();
+    expect(singles).toEqual(ids);
+    const status = (await db().select().from(queueItems)).map((r) => [r.id, r.status]);
+    expect(new Map(status as [number, string][])).toEqual(
+      new Map([
+        [ids[0]!, 'done'],
+        [ids[1]!, 'failed'],
+        [ids[2]!, 'done'],
+      ]),
+    );
   });
 });

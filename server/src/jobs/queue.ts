@@ -161,26 +161,38 @@ export async function claimMany(
   limit: number,
 ): Promise<QueueItemRow[]> {
   if (limit <= 0) return [];
-  const due = db
-    .select({ id: queueItems.id })
-    .from(queueItems)
-    .where(and(eq(queueItems.status, 'queued'), lte(queueItems.runAfter, sql`now()`), eq(queueItems.type, type)))
-    .orderBy(asc(queueItems.runAfter), asc(queueItems.id))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(queueItems)
-    .set({
-      status: 'running',
-      attempts: sql`${queueItems.attempts} + 1`,
-      lockedBy: workerId,
-      lockedAt: sql`now()`,
-      startedAt: sql`now()`,
-      error: null,
-      errorCode: null,
-    })
-    .where(and(inArray(queueItems.id, due), eq(queueItems.status, 'queued')))
-    .returning();
+  // Two statements, as claim(): an UPDATE … WHERE id IN (a LIMIT … SKIP LOCKED subquery) may run
+  // the subquery more than once and take more than `limit`.
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: queueItems.id })
+      .from(queueItems)
+      .where(
+        and(eq(queueItems.status, 'queued'), lte(queueItems.runAfter, sql`now()`), eq(queueItems.type, type)),
+      )
+      .orderBy(asc(queueItems.runAfter), asc(queueItems.id))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (!due.length) return [];
+    return tx
+      .update(queueItems)
+      .set({
+        status: 'running',
+        attempts: sql`${queueItems.attempts} + 1`,
+        lockedBy: workerId,
+        lockedAt: sql`now()`,
+        startedAt: sql`now()`,
+        error: null,
+        errorCode: null,
+      })
+      .where(
+        inArray(
+          queueItems.id,
+          due.map((d) => d.id),
+        ),
+      )
+      .returning();
+  });
 }
 
 const heldBy = (id: number, workerId: string) =>
