@@ -202,7 +202,10 @@ export async function scoreWorks(
   for (const work of works) {
     const pt = pts.get(work.participantTestId);
     if (!pt) {
-      failed.push({ examWorkId: work.id, error: notFound('The participant test of this work no longer exists') });
+      failed.push({
+        examWorkId: work.id,
+        error: notFound('The participant test of this work no longer exists'),
+      });
       continue;
     }
     const taskRows = tasksOf.get(work.variantId) ?? [];
@@ -299,7 +302,11 @@ export async function scoreWorks(
           computedAt: sql`excluded.computed_at`,
         },
       })
-      .returning({ id: results.id, examWorkId: results.examWorkId, verificationCode: results.verificationCode }))
+      .returning({
+        id: results.id,
+        examWorkId: results.examWorkId,
+        verificationCode: results.verificationCode,
+      }))
       written.set(r.examWorkId, r);
 
   const complete = planned.filter((p) => !p.awaiting);

@@ -127,7 +127,9 @@ async function expertsWithLoad(db: DbOrTx, subjectIds: number[]): Promise<Map<nu
       and(
         eq(users.isBlocked, false),
         sql`(${sql.join(
-          subjectIds.map((id) => sql`${users.profile} -> 'expert' -> 'subjectIds' @> ${JSON.stringify([id])}::jsonb`),
+          subjectIds.map(
+            (id) => sql`${users.profile} -> 'expert' -> 'subjectIds' @> ${JSON.stringify([id])}::jsonb`,
+          ),
           sql` or `,
         )})`,
       ),
