@@ -52,7 +52,10 @@ export type BatchJobHandler = (ctx: {
   db: Db;
   items: readonly QueueItemRow[];
   log: FastifyBaseLogger;
-}) => Promise<Map<number, JobOutcome | Error>>;
+}) => Promise<Map<number, BatchItemOutcome | Error>>;
+
+/** What a batch answers of one item: its result (an item with a result file runs alone). */
+export type BatchItemOutcome = Pick<JobOutcome, 'result'>;
 
 interface BatchOption {
   /** Items claimed and handed over at once, at most. */
@@ -185,7 +188,7 @@ export class JobRunner {
    */
   private async executeBatch(batch: BatchOption, items: QueueItemRow[]): Promise<void> {
     const log = this.log.child({ jobType: items[0]!.type, batch: items.length });
-    let outcomes: Map<number, JobOutcome | Error>;
+    let outcomes: Map<number, BatchItemOutcome | Error>;
     try {
       outcomes = await batch.run({ db: this.db, items, log });
     } catch (err) {
@@ -194,7 +197,7 @@ export class JobRunner {
     }
     const done = items.filter((i) => {
       const o = outcomes.get(i.id);
-      return o !== undefined && !(o instanceof Error) && !o.file;
+      return o !== undefined && !(o instanceof Error);
     });
     if (done.length)
       await this.db.transaction(async (tx) => {
@@ -202,7 +205,7 @@ export class JobRunner {
           await queue.completeMany(
             tx,
             this.workerId,
-            done.map((i) => ({ id: i.id, result: (outcomes.get(i.id) as JobOutcome).result ?? null })),
+            done.map((i) => ({ id: i.id, result: (outcomes.get(i.id) as BatchItemOutcome).result ?? null })),
           ),
         );
         for (const item of done)
@@ -212,7 +215,7 @@ export class JobRunner {
     for (const item of items) {
       const o = outcomes.get(item.id);
       if (o instanceof Error) await this.settleFailure(item, o, log);
-      else if (o === undefined || o.file) await this.execute(item);
+      else if (o === undefined) await this.execute(item);
     }
     log.info({ done: done.length }, 'batch done');
   }

@@ -22,7 +22,7 @@ import {
   PermanentJobError,
   registerJobHandler,
   type JobContext,
-  type JobOutcome,
+  type BatchItemOutcome,
 } from '../../jobs/runner.js';
 import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
@@ -591,7 +591,7 @@ export const SCORING_BATCH = 200;
  * (a participant test, a diagnostic) are left to runScoringJob.
  */
 async function runScoringBatch({ db, items }: { db: Db; items: readonly QueueItemRow[] }) {
-  const out = new Map<number, JobOutcome | Error>();
+  const out = new Map<number, BatchItemOutcome | Error>();
   const single = new Map<number, number>();
   for (const item of items) {
     const p = item.payload ?? {};
