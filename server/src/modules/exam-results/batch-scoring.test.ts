@@ -260,6 +260,7 @@ describe('batch scoring of a finish storm', () => {
     const five = await statements(5);
     const twenty = await statements(20);
     expect(twenty).toBe(five);
-    expect(twenty).toBeLessThanOrEqual(20);
+    // ~20 reads and writes (the transaction's own begin and commit count on node-postgres).
+    expect(twenty).toBeLessThanOrEqual(24);
   });
 });
