@@ -23,8 +23,11 @@
 // Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created), BENCH_SECONDS (10),
 //      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
 //      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does),
-//      BENCH_ONLY=storm|saves (only the start storm, or only (a) and (b), e.g. to profile them), BENCH_KNEE_RATES (100,200,…),
-//      BENCH_INSTANCES=1 (skip the two-instance phase), BENCH_SERVER_ENTRY (another server build's
+//      BENCH_ONLY=storm|saves|finish (only the start storm, or only (a) and (b), or the start storm,
+//      the realistic saves that answer the expert-graded tasks and the finish storm, e.g. to profile
+//      them), BENCH_KNEE_RATES (100,200,…),
+//      BENCH_INSTANCES=1 (skip the two-instance phase), BENCH_FINISH_WAIT_SECONDS (120: the finish
+//      storm's wait for every work scored), BENCH_SERVER_ENTRY (another server build's
 //      dist/main.js, e.g. an earlier commit's, as a same-machine baseline).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -63,6 +66,8 @@ const KNEE_STEP_SECONDS = 4;
 const REALISTIC_SECONDS = 20;
 const REALISTIC_EVERY_SECONDS = 5;
 const TWO_INSTANCES = process.env.BENCH_INSTANCES !== '1';
+/** How long the finish storm waits for every work to be finished, then scored and assigned. */
+const FINISH_WAIT_SECONDS = Number(process.env.BENCH_FINISH_WAIT_SECONDS ?? 120);
 const writeDocs = process.argv.includes('--write-docs');
 
 const log = (...args) => console.error('[bench]', ...args);
@@ -477,7 +482,7 @@ async function finishStorm(pool, flows, seconds = STORM_SECONDS) {
   );
   // Until the sweeper has finished its half too: the last finish is the latest finished_at.
   const count = async (sql) => Number((await pool.query(sql, [ids])).rows[0].n);
-  const deadline = performance.now() + 120_000;
+  const deadline = performance.now() + FINISH_WAIT_SECONDS * 1000;
   let finished = 0;
   while (performance.now() < deadline) {
     finished = await count(
@@ -827,6 +832,11 @@ function capacityLines(c) {
   ];
 }
 
+/** The finish storm's result line (docs/BENCHMARKS.md; BENCH_ONLY=finish prints it alone). */
+function finishLine(f) {
+  return `Finish storm: ${f.works} works finished in ${f.lastFinishSeconds} s (${f.manual} by their participants, ${f.swept} by the sweeper), ${f.finishErrors} errors, finish p99 ${f.finishP99} ms; ${f.scored} scored and ${f.expertAnswersAssigned} of ${f.expertAnswers} expert-graded answers assigned to two experts ${f.scoredAfterLastFinishSeconds ?? 'not'} s after the last finish (target ≤ 10 s).`;
+}
+
 function markdown(r) {
   const cost = (name, c) =>
     c
@@ -853,9 +863,7 @@ function markdown(r) {
     '',
     `Start-storm knee: ${r.knee.knee} arrivals/s (the highest rate of ${KNEE_STEP_SECONDS}-s storms with p99 < 1 s and 0 errors); steps: ${kneeSteps(r.knee)}.`,
     '',
-    f
-      ? `Finish storm: ${f.works} works finished in ${f.lastFinishSeconds} s (${f.manual} by their participants, ${f.swept} by the sweeper), ${f.finishErrors} errors, finish p99 ${f.finishP99} ms; ${f.scored} scored and ${f.expertAnswersAssigned} of ${f.expertAnswers} expert-graded answers assigned to two experts ${f.scoredAfterLastFinishSeconds ?? 'not'} s after the last finish (target ≤ 10 s).`
-      : 'Finish storm: not run.',
+    f ? finishLine(f) : 'Finish storm: not run.',
     '',
     r.two
       ? `Two instances (round-robin by participant, same PostgreSQL and Redis): knee ${r.two.knee.knee} arrivals/s (one process: ${r.knee.knee}/s; steps: ${kneeSteps(r.two.knee)}); unthrottled saves ${r.two.http.savesPerSecond}/s, p99 ${r.two.http.p99} ms (one process: ${r.http.savesPerSecond}/s, p99 ${r.http.p99} ms).`
@@ -961,6 +969,20 @@ async function main() {
 
     if (process.env.BENCH_ONLY === 'storm') {
       console.log(JSON.stringify({ ...storm, flows: undefined, cpu: cpu.storm }, null, 2));
+      return;
+    }
+    if (process.env.BENCH_ONLY === 'finish') {
+      // The finish storm as in a whole run: the storm's works, answered by (d), then finished.
+      log(`(d) realistic saves: ${storm.flows.length} participants, ${REALISTIC_SECONDS} s`);
+      await realisticSaves(storm.flows, new Map());
+      log(`(e) finish storm: ${storm.flows.length} works over ${STORM_SECONDS} s`);
+      const finish = await measured(
+        'finish',
+        (o) => o.works,
+        () => finishStorm(pool, storm.flows),
+      );
+      console.log(finishLine(finish));
+      console.log(JSON.stringify({ finish, cpu: cpu.finish }, null, 2));
       return;
     }
     log(`(c) knee: ${KNEE_STEP_SECONDS}-s storms at ${KNEE_RATES.join(', ')} arrivals/s`);
