@@ -5,6 +5,8 @@ describe('configuration from the environment', () => {
   it('has working defaults for a fresh clone', () => {
     const c = loadConfig({ NODE_ENV: 'test' });
     expect(c.port).toBe(3000);
+    // Node's own listen queue of 511 dropped connections in the 10:00 storm (issue 15).
+    expect(c.listenBacklog).toBe(4096);
     expect(c.dataDir).toMatch(/data$/);
     expect(c.databaseUrl).toBeUndefined();
     expect(c.demoData).toBe(true);
@@ -16,6 +18,7 @@ describe('configuration from the environment', () => {
     const c = loadConfig({
       NODE_ENV: 'test',
       PORT: '8080',
+      LISTEN_BACKLOG: '1024',
       DATABASE_URL: 'postgres://u@db/attesta',
       REDIS_URL: 'redis://cache:6379',
       SESSION_SECRET: 'x'.repeat(40),
@@ -27,6 +30,7 @@ describe('configuration from the environment', () => {
     });
     expect(c).toMatchObject({
       port: 8080,
+      listenBacklog: 1024,
       databaseUrl: 'postgres://u@db/attesta',
       redisUrl: 'redis://cache:6379',
       sessionSecret: 'x'.repeat(40),
@@ -40,6 +44,7 @@ describe('configuration from the environment', () => {
 
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
+    [{ LISTEN_BACKLOG: '0' }, /LISTEN_BACKLOG/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL: must start with postgres:\/\//],
     [{ SESSION_SECRET: 'short' }, /SESSION_SECRET: must be at least 32 characters/],
     [{ DEMO_DATA: 'maybe' }, /DEMO_DATA/],

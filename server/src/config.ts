@@ -34,6 +34,8 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Connections waiting to be accepted; the kernel caps it at net.core.somaxconn (4096 on Linux ≥ 5.4).
+  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
   PUBLIC_URL: optionalUrl(['http://', 'https://']),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
@@ -115,6 +117,11 @@ export interface Config {
   env: Env['NODE_ENV'];
   host: string;
   port: number;
+  /**
+   * The listen queue. Node's 511 overflows when thousands of browsers connect at 10:00: the kernel
+   * drops their SYNs and each retries after 1, 3, 7 s (docs/BENCHMARKS.md, issue 15).
+   */
+  listenBacklog: number;
   publicUrl: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -230,6 +237,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     env: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
+    listenBacklog: env.LISTEN_BACKLOG,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
     dataDir,
     databaseUrl: env.DATABASE_URL,

@@ -23,7 +23,7 @@ async function main() {
   const demoLines = await startDemo(app, config, localToken);
   const embedded = startup.database.kind === 'pglite';
   if (embedded) app.addHook('onClose', async () => removeServerFile(config.dataDir));
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: config.port, backlog: config.listenBacklog });
   if (embedded) {
     const { port } = app.server.address() as AddressInfo;
     writeServerFile(config.dataDir, { pid: process.pid, port, token: localToken });
