@@ -7,6 +7,8 @@ describe('configuration from the environment', () => {
     expect(c.port).toBe(3000);
     // Node's own listen queue of 511 dropped connections in the 10:00 storm (issue 15).
     expect(c.listenBacklog).toBe(4096);
+    // Scoring batches run in one quick lane: more lanes slowed the finish storm's finishes.
+    expect(c.jobsQuickLanes).toBe(1);
     expect(c.dataDir).toMatch(/data$/);
     expect(c.databaseUrl).toBeUndefined();
     expect(c.demoData).toBe(true);

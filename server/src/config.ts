@@ -81,7 +81,9 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   EXAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
-  JOBS_QUICK_LANES: z.coerce.number().int().min(0).max(32).default(3),
+  // One lane beside the main one: scoring goes in batches of 200, and more lanes running batches
+  // side by side slowed the finishes that feed them (docs/BENCHMARKS.md, issue 15).
+  JOBS_QUICK_LANES: z.coerce.number().int().min(0).max(32).default(1),
   PROCTORING_URL: optionalUrl(['http://', 'https://']),
   PROCTORING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PROCTORING_PROVIDER: z

@@ -351,7 +351,7 @@ declare module 'fastify' {
 /**
  * The job runner of this server instance, polling every config.jobsPollIntervalMs
  * (JOBS_POLL_INTERVAL_MS, default 1 s; 0 = off, the default in tests, which call app.jobs.runOnce()),
- * with config.jobsQuickLanes (JOBS_QUICK_LANES, default 3) more lanes for quick jobs.
+ * with config.jobsQuickLanes (JOBS_QUICK_LANES, default 1) more lanes for quick jobs.
  */
 export const jobsPlugin = fp(
   async (app) => {
