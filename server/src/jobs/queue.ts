@@ -40,6 +40,20 @@ export interface EnqueueInput {
   runAfter?: Date;
 }
 
+/** The row of a new item. */
+const rowOf = (input: EnqueueInput) => ({
+  type: input.type,
+  diagnosticId: input.diagnosticId ?? null,
+  payload: input.payload ?? {},
+  dedupeKey: input.dedupeKey ?? null,
+  createdBy: input.createdBy ?? null,
+  maxAttempts: input.maxAttempts ?? 3,
+  ...(input.runAfter ? { runAfter: input.runAfter } : {}),
+});
+
+/** A dedupe key is held while its item is queued or running (the partial unique index). */
+const DEDUPE = { target: queueItems.dedupeKey, where: sql`status in ('queued', 'running')` };
+
 /**
  * Adds a job, idempotently: with a dedupeKey already held by a queued or running item, that item
  * comes back (`created: false`) and nothing is added.
@@ -52,19 +66,8 @@ export async function enqueue(
   for (let round = 0; round < 5; round++) {
     const [inserted] = await db
       .insert(queueItems)
-      .values({
-        type: input.type,
-        diagnosticId: input.diagnosticId ?? null,
-        payload: input.payload ?? {},
-        dedupeKey: input.dedupeKey ?? null,
-        createdBy: input.createdBy ?? null,
-        maxAttempts: input.maxAttempts ?? 3,
-        ...(input.runAfter ? { runAfter: input.runAfter } : {}),
-      })
-      .onConflictDoNothing({
-        target: queueItems.dedupeKey,
-        where: sql`status in ('queued', 'running')`,
-      })
+      .values(rowOf(input))
+      .onConflictDoNothing(DEDUPE)
       .returning();
     if (inserted) return { item: inserted, created: true };
     const [existing] = await db
@@ -86,21 +89,8 @@ export async function enqueueMany(db: DbOrTx, inputs: readonly EnqueueInput[]): 
   for (let i = 0; i < inputs.length; i += 1000) {
     const rows = await db
       .insert(queueItems)
-      .values(
-        inputs.slice(i, i + 1000).map((input) => ({
-          type: input.type,
-          diagnosticId: input.diagnosticId ?? null,
-          payload: input.payload ?? {},
-          dedupeKey: input.dedupeKey ?? null,
-          createdBy: input.createdBy ?? null,
-          maxAttempts: input.maxAttempts ?? 3,
-          ...(input.runAfter ? { runAfter: input.runAfter } : {}),
-        })),
-      )
-      .onConflictDoNothing({
-        target: queueItems.dedupeKey,
-        where: sql`status in ('queued', 'running')`,
-      })
+      .values(inputs.slice(i, i + 1000).map(rowOf))
+      .onConflictDoNothing(DEDUPE)
       .returning({ id: queueItems.id });
     added += rows.length;
   }
