@@ -209,7 +209,7 @@ describe.skipIf(!PG || !REDIS)('two server processes on one PostgreSQL and Redis
     }
   });
 
-  it('each queue item runs once, whichever instance claims it, and both instances claim some', async () => {
+  it('each queue item runs once, whichever instance claims it', async () => {
     const rooms = await Promise.all(Array.from({ length: 12 }, () => createRoom(t.app, school)));
     const workIds: number[] = [];
     for (const [i, room] of rooms.entries()) workIds.push(await startOn(i % 2 ? a : b, room));
@@ -241,7 +241,9 @@ describe.skipIf(!PG || !REDIS)('two server processes on one PostgreSQL and Redis
     expect(items).toHaveLength(workIds.length);
     for (const item of items) expect(item.attempts, `queue item ${item.id}`).toBe(1);
 
-    // Who ran what, by each instance's own log: every item exactly once, and both did some.
+    // Who ran what, by each instance's own log ('job done' names one item, 'batch done' the items
+    // of a scoring batch): every item exactly once. Result jobs go in batches of up to 200, so one
+    // instance may well take all twelve in one claim; which one does is not the point.
     const ids = new Set(items.map((q) => q.id));
     const ranBy = (instance: Instance) =>
       instance.output
@@ -249,8 +251,14 @@ describe.skipIf(!PG || !REDIS)('two server processes on one PostgreSQL and Redis
         .split('\n')
         .flatMap((line) => {
           try {
-            const entry = JSON.parse(line) as { msg?: string; queueItemId?: number };
-            return entry.msg === 'job done' && ids.has(entry.queueItemId!) ? [entry.queueItemId!] : [];
+            const entry = JSON.parse(line) as { msg?: string; queueItemId?: number; queueItemIds?: number[] };
+            const ran =
+              entry.msg === 'job done'
+                ? [entry.queueItemId!]
+                : entry.msg === 'batch done'
+                  ? (entry.queueItemIds ?? [])
+                  : [];
+            return ran.filter((id) => ids.has(id));
           } catch {
             return [];
           }
@@ -258,7 +266,5 @@ describe.skipIf(!PG || !REDIS)('two server processes on one PostgreSQL and Redis
     const byA = ranBy(a);
     const byB = ranBy(b);
     expect([...byA, ...byB].sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
-    expect(byA.length, `instance A ran ${byA.length}, B ran ${byB.length}`).toBeGreaterThan(0);
-    expect(byB.length, `instance A ran ${byA.length}, B ran ${byB.length}`).toBeGreaterThan(0);
   });
 });

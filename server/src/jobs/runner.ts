@@ -199,9 +199,10 @@ export class JobRunner {
       const o = outcomes.get(i.id);
       return o !== undefined && !(o instanceof Error);
     });
+    let settled = new Set<number>();
     if (done.length)
       await this.db.transaction(async (tx) => {
-        const settled = new Set(
+        settled = new Set(
           await queue.completeMany(
             tx,
             this.workerId,
@@ -217,7 +218,8 @@ export class JobRunner {
       if (o instanceof Error) await this.settleFailure(item, o, log);
       else if (o === undefined) await this.execute(item);
     }
-    log.info({ done: done.length }, 'batch done');
+    // The ids settled here, as 'job done' names its one: a log says who ran which item.
+    log.info({ done: done.length, queueItemIds: [...settled] }, 'batch done');
   }
 
   /** Runs due items until none is left (or `max` ran). Returns how many ran. */
