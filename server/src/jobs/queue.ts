@@ -40,6 +40,17 @@ export interface EnqueueInput {
   runAfter?: Date;
 }
 
+/** What a claim writes on the items it takes: running, one more attempt, locked by the worker. */
+const runningFor = (workerId: string) => ({
+  status: 'running' as const,
+  attempts: sql`${queueItems.attempts} + 1`,
+  lockedBy: workerId,
+  lockedAt: sql`now()`,
+  startedAt: sql`now()`,
+  error: null,
+  errorCode: null,
+});
+
 /** The row of a new item. */
 const rowOf = (input: EnqueueInput) => ({
   type: input.type,
@@ -125,15 +136,7 @@ export async function claim(
     if (id === undefined) return null;
     const [item] = await tx
       .update(queueItems)
-      .set({
-        status: 'running',
-        attempts: sql`${queueItems.attempts} + 1`,
-        lockedBy: workerId,
-        lockedAt: sql`now()`,
-        startedAt: sql`now()`,
-        error: null,
-        errorCode: null,
-      })
+      .set(runningFor(workerId))
       .where(eq(queueItems.id, id))
       .returning();
     return item ?? null;
@@ -166,15 +169,7 @@ export async function claimMany(
     if (!due.length) return [];
     return tx
       .update(queueItems)
-      .set({
-        status: 'running',
-        attempts: sql`${queueItems.attempts} + 1`,
-        lockedBy: workerId,
-        lockedAt: sql`now()`,
-        startedAt: sql`now()`,
-        error: null,
-        errorCode: null,
-      })
+      .set(runningFor(workerId))
       .where(
         inArray(
           queueItems.id,

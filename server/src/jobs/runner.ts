@@ -199,20 +199,28 @@ export class JobRunner {
       const o = outcomes.get(i.id);
       return o !== undefined && !(o instanceof Error);
     });
-    let settled = new Set<number>();
-    if (done.length)
-      await this.db.transaction(async (tx) => {
-        settled = new Set(
-          await queue.completeMany(
-            tx,
-            this.workerId,
-            done.map((i) => ({ id: i.id, result: (outcomes.get(i.id) as BatchItemOutcome).result ?? null })),
-          ),
-        );
-        for (const item of done)
-          if (settled.has(item.id))
-            await publish('queueItemSettled', { db: tx, item: { ...item, errorCode: null }, status: 'done' });
-      });
+    const settled = done.length
+      ? await this.db.transaction(async (tx) => {
+          const ids = new Set(
+            await queue.completeMany(
+              tx,
+              this.workerId,
+              done.map((i) => ({
+                id: i.id,
+                result: (outcomes.get(i.id) as BatchItemOutcome).result ?? null,
+              })),
+            ),
+          );
+          for (const item of done)
+            if (ids.has(item.id))
+              await publish('queueItemSettled', {
+                db: tx,
+                item: { ...item, errorCode: null },
+                status: 'done',
+              });
+          return ids;
+        })
+      : new Set<number>();
     for (const item of items) {
       const o = outcomes.get(item.id);
       if (o instanceof Error) await this.settleFailure(item, o, log);

@@ -29,6 +29,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { InvalidTaskError, markFor, percent, scoreAnswer, type ScoreResult } from '../scoring/index.js';
 import { answersOfWorks, lockWorksForUpdate } from '../exam-test/index.js';
 import { publish, subscribe, type DomainEvents } from '../../events/domain-events.js';
+import { groupBy } from '../../lib/group-by.js';
 
 /*
  * Results of finished works (docs/design.md §2–§4). `scoreWork` is the one place that turns answers into
@@ -365,17 +366,6 @@ export async function scoreWorks(
   return { scored, failed };
 }
 
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
-
 interface VariantTaskRow {
   variantTaskId: number;
   taskId: number;
@@ -507,8 +497,14 @@ export async function applyExpertFinal(
 /**
  * Queues scoring of finished works (one 'result' job per work, deduplicated by `result:<id>`, as
  * `enqueue` does); the runner claims many at once and scores them together (runScoringBatch).
+ * Answers keyed in after the finish use `result-keyed:<id>`, so a scoring job already running
+ * (which may have read the answers before) does not swallow them.
  */
-export async function queueScoring(db: DbOrTx, workIds: readonly number[]): Promise<void> {
+export async function queueScoring(
+  db: DbOrTx,
+  workIds: readonly number[],
+  keyPrefix: 'result' | 'result-keyed' = 'result',
+): Promise<void> {
   if (!workIds.length) return;
   const rows = await db
     .select({ id: examWorks.id, diagnosticId: participantTests.diagnosticId })
@@ -521,7 +517,7 @@ export async function queueScoring(db: DbOrTx, workIds: readonly number[]): Prom
       type: RESULT_JOB,
       diagnosticId: r.diagnosticId,
       payload: { examWorkId: r.id },
-      dedupeKey: `result:${r.id}`,
+      dedupeKey: `${keyPrefix}:${r.id}`,
     })),
   );
 }
@@ -740,25 +736,9 @@ async function runRegradeJob(ctx: JobContext) {
 }
 
 const onWorksFinished = ({ db, examWorkIds }: DomainEvents['worksFinished']) => queueScoring(db, examWorkIds);
-/**
- * Answers keyed in from a paper form after the work finished: its result is computed again. A key
- * of its own, so a scoring job already running (which may have read the answers before) does not
- * swallow it.
- */
-const onAnswersKeyedIn = async ({ db, examWorkIds }: DomainEvents['answersKeyedIn']) => {
-  const rows = await db
-    .select({ id: examWorks.id, diagnosticId: participantTests.diagnosticId })
-    .from(examWorks)
-    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
-    .where(inArray(examWorks.id, [...examWorkIds]));
-  for (const r of rows)
-    await enqueue(db, {
-      type: RESULT_JOB,
-      diagnosticId: r.diagnosticId,
-      payload: { examWorkId: r.id },
-      dedupeKey: `result-keyed:${r.id}`,
-    });
-};
+/** Answers keyed in from a paper form after the work finished: its result is computed again. */
+const onAnswersKeyedIn = ({ db, examWorkIds }: DomainEvents['answersKeyedIn']) =>
+  queueScoring(db, examWorkIds, 'result-keyed');
 const onExpertFinal = (e: DomainEvents['expertFinal']) =>
   applyExpertFinal(e.tx, e.examWorkId, e.variantTaskId, e.finalScore);
 

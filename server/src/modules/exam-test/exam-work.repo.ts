@@ -552,52 +552,42 @@ export async function pausePolicyOf(db: DbOrTx, participantTestId: number) {
 
 // ------------------------------------------------------------------ answers
 
+/** A work's answers (by task) and their attached files (by file id). */
 export async function answersOf(db: DbOrTx, workId: number) {
-  const rows = await db
-    .select({
-      variantTaskId: answers.variantTaskId,
-      value: answerValue,
-      seq: answers.seq,
-      savedAt: answers.savedAt,
-      answerMode: answers.answerMode,
-    })
-    .from(answers)
-    .where(eq(answers.examWorkId, workId))
-    .orderBy(asc(answers.variantTaskId));
-  const attached = await db
-    .select({ variantTaskId: answerFiles.variantTaskId, fileId: answerFiles.fileId })
-    .from(answerFiles)
-    .where(eq(answerFiles.examWorkId, workId))
-    .orderBy(asc(answerFiles.fileId));
-  return { rows, attached };
+  return (await answersOfWorks(db, [workId])).get(workId)!;
 }
 
 /** answersOf for many works at once (batch scoring): two statements, whatever the number of works. */
 export async function answersOfWorks(db: DbOrTx, workIds: readonly number[]) {
-  const out = new Map<number, Awaited<ReturnType<typeof answersOf>>>();
-  for (const id of workIds) out.set(id, { rows: [], attached: [] });
-  if (!workIds.length) return out;
-  const rows = await db
-    .select({
-      examWorkId: answers.examWorkId,
-      variantTaskId: answers.variantTaskId,
-      value: answerValue,
-      seq: answers.seq,
-      savedAt: answers.savedAt,
-      answerMode: answers.answerMode,
-    })
-    .from(answers)
-    .where(inArray(answers.examWorkId, [...workIds]))
-    .orderBy(asc(answers.examWorkId), asc(answers.variantTaskId));
-  const attached = await db
-    .select({
-      examWorkId: answerFiles.examWorkId,
-      variantTaskId: answerFiles.variantTaskId,
-      fileId: answerFiles.fileId,
-    })
-    .from(answerFiles)
-    .where(inArray(answerFiles.examWorkId, [...workIds]))
-    .orderBy(asc(answerFiles.examWorkId), asc(answerFiles.fileId));
+  const ids = [...workIds];
+  const rows = ids.length
+    ? await db
+        .select({
+          examWorkId: answers.examWorkId,
+          variantTaskId: answers.variantTaskId,
+          value: answerValue,
+          seq: answers.seq,
+          savedAt: answers.savedAt,
+          answerMode: answers.answerMode,
+        })
+        .from(answers)
+        .where(inArray(answers.examWorkId, ids))
+        .orderBy(asc(answers.examWorkId), asc(answers.variantTaskId))
+    : [];
+  const attached = ids.length
+    ? await db
+        .select({
+          examWorkId: answerFiles.examWorkId,
+          variantTaskId: answerFiles.variantTaskId,
+          fileId: answerFiles.fileId,
+        })
+        .from(answerFiles)
+        .where(inArray(answerFiles.examWorkId, ids))
+        .orderBy(asc(answerFiles.examWorkId), asc(answerFiles.fileId))
+    : [];
+  type Row = Omit<(typeof rows)[number], 'examWorkId'>;
+  type File = Omit<(typeof attached)[number], 'examWorkId'>;
+  const out = new Map(ids.map((id) => [id, { rows: [] as Row[], attached: [] as File[] }]));
   for (const { examWorkId, ...row } of rows) out.get(examWorkId)?.rows.push(row);
   for (const { examWorkId, ...file } of attached) out.get(examWorkId)?.attached.push(file);
   return out;

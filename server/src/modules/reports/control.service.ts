@@ -38,6 +38,7 @@ import {
 } from './reports.repo.js';
 import { attendanceOf, participantNameOf } from './stats.js';
 import type { ReportCaller } from './summary.service.js';
+import { groupBy } from '../../lib/group-by.js';
 
 /*
  * `control`: attendance by subject test, school, class and day; the works not finished; and the
@@ -67,16 +68,6 @@ const refOf = (r: ReportRow): Ref => {
 /** A room: one subject test of a diagnostic on one day in one class (or, without a class, one building). */
 const roomOf = (r: ReportRow) =>
   `${r.diagnosticId}|${r.subjectTestId}|${r.testDate}|${r.classId !== null ? `c${r.classId}` : `b${r.buildingId ?? 0}`}`;
-
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const item of items) {
-    const list = out.get(key(item));
-    if (list) list.push(item);
-    else out.set(key(item), [item]);
-  }
-  return out;
-}
 
 const byName = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '', 'ru');
 const ANOMALY_ORDER: ReportAnomaly['kind'][] = [
