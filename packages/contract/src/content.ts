@@ -797,6 +797,25 @@ export const scoringSchemaFor = <T extends TaskAnswerType>(type: T): TaskSchemas
 export const answerValueSchemaFor = <T extends TaskAnswerType>(type: T): TaskSchemas[T]['value'] =>
   TASK_SCHEMAS[type].value;
 
+/**
+ * Answer values compare as the database's jsonb does: by canonical JSON (sorted keys, undefined
+ * left out), so equal values are equal whatever their key order — a retried save, a form unchanged.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
 /** A rubric criterion of a manually graded task: «К1 — тезис сформулирован», 1 балл. */
 export const criterionSchema = z
   .object({

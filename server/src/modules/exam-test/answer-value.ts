@@ -94,19 +94,3 @@ function clozeProblem(c: Record<string, unknown>, v: Record<string, string>): st
   }
   return null;
 }
-
-/** Canonical JSON (sorted keys): equal values compare equal whatever the key order. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v ?? null);
-}

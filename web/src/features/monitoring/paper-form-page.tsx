@@ -7,7 +7,7 @@
  * computed again). A file task takes a scan or photo of the form's page. Replacing answers given
  * online asks first; leaving with unsaved changes asks too.
  */
-import type { ResultVariant, SavedAnswer, TaskAnswerType } from '@attesta/contract';
+import { sameJson, type ResultVariant, type SavedAnswer, type TaskAnswerType } from '@attesta/contract';
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -28,21 +28,9 @@ import { useMonitoringT } from './i18n';
 type Task = ResultVariant['tasks'][number];
 type Source = 'online' | 'blank' | 'none';
 
-/** Values compare as the server stores them: key order does not matter, nothing equals empty. */
-function canonical(type: TaskAnswerType, value: unknown): string {
-  const v = value === null || value === undefined ? emptyValue(type) : value;
-  const sort = (x: unknown): unknown =>
-    Array.isArray(x)
-      ? x.map(sort)
-      : x && typeof x === 'object'
-        ? Object.fromEntries(
-            Object.entries(x as Record<string, unknown>)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([k, y]) => [k, sort(y)]),
-          )
-        : x;
-  return JSON.stringify(sort(v));
-}
+/** Unchanged as the server would see it: key order does not matter, nothing equals empty. */
+const sameAnswer = (type: TaskAnswerType, a: unknown, b: unknown) =>
+  sameJson(a ?? emptyValue(type), b ?? emptyValue(type));
 
 const sourceOf = (task: Task, saved: SavedAnswer | undefined): Source =>
   !saved || !isAnswered(task.answerType, saved.value)
@@ -147,8 +135,7 @@ function PaperForm({
     (task) =>
       task.variantTaskId in drafts &&
       task.answerType !== 'file' &&
-      canonical(task.answerType, drafts[task.variantTaskId]) !==
-        canonical(task.answerType, stored.get(task.variantTaskId)?.value),
+      !sameAnswer(task.answerType, drafts[task.variantTaskId], stored.get(task.variantTaskId)?.value),
   );
   const replacesOnline = changed.filter((t) => sourceOf(t, stored.get(t.variantTaskId)) === 'online');
   const blocker = useBlocker(changed.length > 0 && !busy);
