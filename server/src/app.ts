@@ -83,8 +83,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       url: config.databaseUrl,
       dataDir: config.databaseUrl ? undefined : config.dataDir + '/pglite',
       poolSize: config.databasePoolSize,
+      poolMin: config.databasePoolMin,
     }));
-  if (ownsDatabase) await database.migrate();
+  if (ownsDatabase) {
+    await database.migrate();
+    // At 10:00 the first sign-ins must not wait for the pool's connections to open.
+    await database.warm?.();
+  }
 
   let redis: Redis | null = null;
   let cache: Cache | null = null;

@@ -9,6 +9,12 @@ describe('configuration from the environment', () => {
     expect(c.listenBacklog).toBe(4096);
     // Scoring batches run in one quick lane: more lanes slowed the finish storm's finishes.
     expect(c.jobsQuickLanes).toBe(1);
+    // The pool is opened at start and kept: a storm must not open connections (issue 15).
+    expect([c.databasePoolSize, c.databasePoolMin]).toEqual([20, 20]);
+    expect(
+      loadConfig({ NODE_ENV: 'test', DATABASE_POOL_SIZE: '8', DATABASE_POOL_MIN: '30' }).databasePoolMin,
+    ).toBe(8);
+    expect(loadConfig({ NODE_ENV: 'test', DATABASE_POOL_MIN: '0' }).databasePoolMin).toBe(0);
     expect(c.dataDir).toMatch(/data$/);
     expect(c.databaseUrl).toBeUndefined();
     expect(c.demoData).toBe(true);

@@ -40,6 +40,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  // Connections opened at start and kept open (at most the pool's size; default: all of it).
+  DATABASE_POOL_MIN: z.coerce.number().int().min(0).max(200).optional(),
   REDIS_URL: optionalUrl(['redis://', 'rediss://']),
   REDIS_KEY_PREFIX: z.string().default('attesta:'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -128,6 +130,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Connections opened at start and kept open however idle (at most the pool size). */
+  databasePoolMin: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   sessionSecret: string;
@@ -244,6 +248,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databasePoolMin: Math.min(env.DATABASE_POOL_MIN ?? env.DATABASE_POOL_SIZE, env.DATABASE_POOL_SIZE),
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     sessionSecret: resolveSessionSecret(env, dataDir),

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import { preparedOnce, type Db } from '../db/client.js';
+import { coalesced, preparedOnce, runPrepared, type Db, type DbOrTx } from '../db/client.js';
 import { sessions, userRoles, users, apiKeys } from '../db/schema/index.js';
 import type { Broadcast } from '../lib/broadcast.js';
 import type { Cache } from '../lib/cache.js';
@@ -48,6 +48,39 @@ const ACK_WAIT_MS = 2000;
 /** Clocks of instances differ a little: a shared copy read this close to a change is not trusted. */
 const CLOCK_SKEW_MS = 1000;
 const cacheKey = (id: string) => `sess:${id}`;
+
+interface SessionRow {
+  id: string;
+  userId: number;
+  kind: NewSession['kind'];
+  participantTestId: number | null;
+  activationCode: string | null;
+  appShell: boolean;
+  userAgent: string | null;
+  ip: string | null;
+  at: Date;
+  expiresAt: Date;
+}
+
+/** New sessions in one statement, one row each (created and last seen at `at`). */
+async function insertSessions(db: DbOrTx, rows: SessionRow[]): Promise<void[]> {
+  const column = <T>(pick: (r: SessionRow) => T) => sql.param(rows.map(pick));
+  await runPrepared(
+    db,
+    'session_insert_many',
+    sql`
+    insert into sessions (id, user_id, kind, participant_test_id, activation_code, app_shell, user_agent, ip,
+                          created_at, last_seen_at, expires_at)
+    select id, user_id, kind, participant_test_id, activation_code, app_shell, user_agent, ip, at, at, expires_at
+    from unnest(${column((r) => r.id)}::text[], ${column((r) => r.userId)}::int[], ${column((r) => r.kind)}::text[],
+                ${column((r) => r.participantTestId)}::int[], ${column((r) => r.activationCode)}::text[],
+                ${column((r) => r.appShell)}::boolean[], ${column((r) => r.userAgent)}::text[],
+                ${column((r) => r.ip)}::inet[], ${column((r) => r.at.toISOString())}::timestamptz[],
+                ${column((r) => r.expiresAt.toISOString())}::timestamptz[])
+      as r(id, user_id, kind, participant_test_id, activation_code, app_shell, user_agent, ip, at, expires_at)`,
+  );
+  return rows.map(() => undefined);
+}
 
 export const displayNameOf = (u: {
   surname: string | null;
@@ -110,37 +143,24 @@ export class SessionStore {
     const sessionId = sha256(token);
     const now = Date.now();
     const expiresAt = new Date(now + this.options.absoluteMs);
-    const insert = preparedOnce(this.db, 'session_insert', (d) =>
-      d
-        .insert(sessions)
-        .values({
-          id: sql.placeholder('id'),
-          userId: sql.placeholder('userId'),
-          kind: sql.placeholder('kind'),
-          participantTestId: sql.placeholder('participantTestId'),
-          activationCode: sql.placeholder('activationCode'),
-          appShell: sql.placeholder('appShell'),
-          userAgent: sql.placeholder('userAgent'),
-          ip: sql.placeholder('ip'),
-          createdAt: sql.placeholder('createdAt'),
-          lastSeenAt: sql.placeholder('lastSeenAt'),
-          expiresAt: sql.placeholder('expiresAt'),
-        })
-        .prepare('session_insert'),
+    // The sign-ins of one moment (10:00) share one INSERT (db/client coalesced).
+    await coalesced(
+      this.db,
+      'session_insert_many',
+      {
+        id: sessionId,
+        userId: input.userId,
+        kind: input.kind,
+        participantTestId: input.participantTestId ?? null,
+        activationCode: input.activationCode ?? null,
+        appShell: input.appShell ?? false,
+        userAgent: input.userAgent?.slice(0, 500) ?? null,
+        ip: input.ip ?? null,
+        at: new Date(now),
+        expiresAt,
+      },
+      insertSessions,
     );
-    await insert.execute({
-      id: sessionId,
-      userId: input.userId,
-      kind: input.kind,
-      participantTestId: input.participantTestId ?? null,
-      activationCode: input.activationCode ?? null,
-      appShell: input.appShell ?? false,
-      userAgent: input.userAgent?.slice(0, 500) ?? null,
-      ip: input.ip ?? null,
-      createdAt: new Date(now),
-      lastSeenAt: new Date(now),
-      expiresAt,
-    });
     if (!known || known.user.id !== input.userId || known.user.isBlocked) {
       return { token, sessionId, expiresAt, auth: null };
     }

@@ -67,3 +67,30 @@ describe('database', () => {
     }
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a pool on a database server', () => {
+  it('opens its kept connections at warm() and keeps them however idle', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const tag = `attesta-warm-${process.pid}`;
+    const withTag = `${url}${url.includes('?') ? '&' : '?'}application_name=${tag}`;
+    const database = await openDatabase({ url: withTag, poolSize: 6, poolMin: 4 });
+    const open = async () =>
+      Number(
+        (
+          await database.query<{ n: string }>(
+            'select count(*) as n from pg_stat_activity where application_name = $1',
+            [tag],
+          )
+        )[0]!.n,
+      );
+    try {
+      await database.warm!();
+      expect(await open()).toBe(4);
+      // pg's pool closes idle connections after 10 s unless they are kept.
+      await new Promise((r) => setTimeout(r, 10_500));
+      expect(await open()).toBe(4);
+    } finally {
+      await database.close();
+    }
+  }, 20_000);
+});

@@ -2,13 +2,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { Coalescer } from '../lib/coalescer.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -66,6 +67,46 @@ export function preparedOnce<T>(db: DbOrTx, name: string, build: (db: DbOrTx) =>
   return query;
 }
 
+/** The coalescers of each root database, by name (lib/coalescer). */
+const coalescers = new WeakMap<object, Map<string, Coalescer<unknown, unknown>>>();
+
+/**
+ * One call of a hot read or write that may share its statement with the calls of the same `name`
+ * made at the same time (lib/coalescer: one statement for what arrives together, at most two in
+ * flight). `run` does a whole batch against a database and answers in the order of its inputs;
+ * calls with the same `conflictKey` never share a batch (a write may touch a row once per
+ * statement). Inside a transaction the call runs alone, in that transaction.
+ */
+export async function coalesced<I, O>(
+  db: DbOrTx,
+  name: string,
+  input: I,
+  run: (db: DbOrTx, inputs: I[]) => Promise<O[]>,
+  conflictKey?: (input: I) => string,
+): Promise<O> {
+  if (!roots.has(db)) return (await run(db, [input]))[0] as O;
+  let byName = coalescers.get(db);
+  if (!byName) coalescers.set(db, (byName = new Map()));
+  let coalescer = byName.get(name) as Coalescer<I, O> | undefined;
+  if (!coalescer) {
+    coalescer = new Coalescer<I, O>((inputs) => run(db, inputs), { conflictKey });
+    byName.set(name, coalescer as Coalescer<unknown, unknown>);
+  }
+  return coalescer.call(input);
+}
+
+/**
+ * The key test of a coalesced read (`coalesced`): `expr = $keys` for one key, `expr = any($keys)`
+ * for many. Prepare the two under two names: PostgreSQL plans the one-key statement once for all
+ * calls (a generic plan), while an array's statement is planned on every call (it never takes a
+ * generic plan for `= any`) — a cost only worth paying when many calls share it.
+ */
+export function matchKeys(expr: SQLWrapper, many: boolean, arrayType: 'int[]' | 'text[]'): SQL {
+  return many
+    ? sql`${expr} = any(${sql.placeholder('keys')}::${sql.raw(arrayType)})`
+    : sql`${expr} = ${sql.placeholder('keys')}`;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -76,6 +117,8 @@ export interface Database {
   close(): Promise<void>;
   /** The whole embedded cluster as a tarball, for `loadDataDir` (PGlite only; tests start from it). */
   dump?(): Promise<Blob>;
+  /** Opens the pool's kept connections (`poolMin`) now instead of at the first requests. */
+  warm?(): Promise<void>;
   /** Raw single-statement query, for health checks and benchmarks. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
@@ -102,12 +145,20 @@ export interface DatabaseOptions {
   /** An in-memory PGlite starts from this dump (`dumpDataDir`) instead of an empty cluster (tests). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /**
+   * Connections the pool keeps open however idle (default none): a pool that shrank during a
+   * quiet minute would open them again in the first second of a storm, when the database is
+   * busiest (a new backend costs milliseconds of its CPU and reads its catalogs afresh).
+   */
+  poolMin?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const casing = 'snake_case' as const;
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    const max = options.poolSize ?? 20;
+    const min = Math.min(options.poolMin ?? 0, max);
+    const pool = new pg.Pool({ connectionString: options.url, max, min });
     pool.on('error', () => undefined); // idle client errors surface on the next query instead
     const db = drizzlePg(pool, { schema, casing }) as unknown as Db;
     pools.set(db, pool);
@@ -128,6 +179,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       close: () => pool.end(),
+      async warm() {
+        const clients = await Promise.all(Array.from({ length: min }, () => pool.connect()));
+        for (const client of clients) client.release();
+      },
       async query<T>(text: string, params?: unknown[]) {
         const result = await pool.query(text, params);
         return result.rows as T[];

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import { preparedOnce, runPrepared, type Db, type DbOrTx } from '../../db/client.js';
+import { coalesced, matchKeys, preparedOnce, runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import {
   diagnostics,
   emailTokens,
@@ -53,46 +53,70 @@ export async function codeLogin(
   db: DbOrTx,
   i: CodeLoginInput,
 ): Promise<{ user: SessionUser; roles: Role[] } | null> {
-  const rows = await runPrepared<SessionUser & { roles: string[] | string }>(
+  // The sign-ins of one moment share the statement and its commit (db/client coalesced); two of
+  // one login never share one.
+  return coalesced(db, 'account_code_logins', i, codeLogins, (input) => input.login.toLowerCase());
+}
+
+async function codeLogins(
+  db: DbOrTx,
+  inputs: CodeLoginInput[],
+): Promise<({ user: SessionUser; roles: Role[] } | null)[]> {
+  const column = <T>(pick: (i: CodeLoginInput) => T) => sql.param(inputs.map(pick));
+  const rows = await runPrepared<SessionUser & { roles: string[] | string; ord: number | string }>(
     db,
-    'account_code_login',
+    'account_code_logins',
     sql`
-    with found as (
-      select id, login, email, surname, name, patronymic, is_blocked, school_id, oo_id, student_id, worker_id,
-             array(select r.role from user_roles r where r.user_id = users.id) as roles
-      from users where lower(login) = lower(${i.login}) limit 1
+    with i as (
+      select * from unnest(${column((i) => i.login)}::text[], ${column((i) => i.studentId)}::int[],
+                           ${column((i) => i.workerId)}::int[], ${column((i) => i.person?.surname ?? null)}::text[],
+                           ${column((i) => i.person?.name ?? null)}::text[],
+                           ${column((i) => i.person?.patronymic ?? null)}::text[],
+                           ${column((i) => i.schoolId)}::int[], ${column((i) => i.participantTestId)}::int[],
+                           ${column((i) => i.ip)}::inet[])
+        with ordinality as i(login, student_id, worker_id, surname, name, patronymic, school_id, pt_id, ip, ord)
+    ), found as (
+      select i.ord, f.*
+      from i cross join lateral (
+        select id, login, email, surname, name, patronymic, is_blocked, school_id, oo_id, student_id, worker_id,
+               array(select r.role from user_roles r where r.user_id = users.id) as roles
+        from users where lower(login) = lower(i.login) limit 1
+      ) f
     ), ins as (
       insert into users (login, student_id, worker_id, surname, name, patronymic, school_id, password_hash)
-      select ${i.login}, ${i.studentId}::int, ${i.workerId}::int, ${i.person?.surname ?? null}::text,
-             ${i.person?.name ?? null}::text, ${i.person?.patronymic ?? null}::text, ${i.schoolId}::int, null
-      where not exists (select 1 from found)
+      select login, student_id, worker_id, surname, name, patronymic, school_id, null
+      from i where not exists (select 1 from found where found.ord = i.ord)
+      order by login
       on conflict do nothing
       returning id, login, email, surname, name, patronymic, is_blocked, school_id, oo_id, student_id, worker_id,
                 array[]::text[] as roles
     ), u as (
-      select * from found union all select * from ins
+      select * from found
+      union all
+      select i.ord, ins.* from ins join i on i.login = ins.login
     ), role as (
       insert into user_roles (user_id, role)
       select id, 'participant' from u where not is_blocked and not ('participant' = any(roles))
       on conflict do nothing
     ), act as (
-      update participant_tests set status = 'active', updated_at = now()
-      where id = ${i.participantTestId} and status = 'planned' and exists (select 1 from u where not is_blocked)
+      update participant_tests p set status = 'active', updated_at = now()
+      from u join i on i.ord = u.ord
+      where p.id = i.pt_id and p.status = 'planned' and not u.is_blocked
     ), log as (
       insert into audit_events (user_id, action, entity, entity_id, details, ip)
-      select id, 'login', 'participant_test', ${String(i.participantTestId)}, '{"method":"code"}'::jsonb,
-             ${i.ip}::inet
-      from u where not is_blocked
+      select u.id, 'login', 'participant_test', i.pt_id::text, '{"method":"code"}'::jsonb, i.ip
+      from u join i on i.ord = u.ord where not u.is_blocked
     )
-    select id, login, email, surname, name, patronymic, is_blocked as "isBlocked", school_id as "schoolId",
+    select ord, id, login, email, surname, name, patronymic, is_blocked as "isBlocked", school_id as "schoolId",
            oo_id as "ooId", student_id as "studentId", worker_id as "workerId", roles
     from u`,
   );
-  const [row] = rows;
-  if (!row) return null;
-  const { roles, ...user } = row;
-  const granted = new Set([...parseRoles(roles), 'participant']) as Set<Role>;
-  return { user: { ...user, id: Number(user.id) }, roles: [...granted].sort() };
+  const known: ({ user: SessionUser; roles: Role[] } | null)[] = inputs.map(() => null);
+  for (const { ord, roles, ...user } of rows) {
+    const granted = new Set([...parseRoles(roles), 'participant']) as Set<Role>;
+    known[Number(ord) - 1] = { user: { ...user, id: Number(user.id) }, roles: [...granted].sort() };
+  }
+  return known;
 }
 
 /** A text[] column of a raw query: an array (node-postgres, PGlite) or its literal `{a,b}`. */
@@ -222,9 +246,17 @@ export interface CodeTarget {
 
 /** The live participant test of an activation code (already normalised), with its person's name; never a guest's attempt. */
 export async function findByActivationCode(db: DbOrTx, code: string): Promise<CodeTarget | null> {
-  const query = preparedOnce(db, 'account_find_by_activation_code', (d) =>
+  // The sign-ins of one moment (10:00) share one statement (db/client coalesced).
+  return coalesced(db, 'account_find_by_activation_codes', code, findByActivationCodes);
+}
+
+async function findByActivationCodes(db: DbOrTx, codes: string[]): Promise<(CodeTarget | null)[]> {
+  const many = codes.length > 1;
+  const name = many ? 'account_find_by_activation_codes' : 'account_find_by_activation_code';
+  const query = preparedOnce(db, name, (d) =>
     d
       .select({
+        code: sql<string>`upper(${participantTests.activationCode})`,
         id: participantTests.id,
         status: participantTests.status,
         testDate: participantTests.testDate,
@@ -241,18 +273,18 @@ export async function findByActivationCode(db: DbOrTx, code: string): Promise<Co
       .leftJoin(workers, eq(workers.id, participantTests.workerId))
       .where(
         and(
-          sql`upper(${participantTests.activationCode}) = ${sql.placeholder('code')}`,
+          matchKeys(sql`upper(${participantTests.activationCode})`, many, 'text[]'),
           isNull(participantTests.deletedAt),
           isNull(diagnostics.deletedAt),
           // A guest's attempt at an open test is sat by the guest's own session, never by its code.
           isNull(participantTests.guestUserId),
         ),
       )
-      .limit(1)
-      .prepare('account_find_by_activation_code'),
+      .prepare(name),
   );
-  const [row] = await query.execute({ code });
-  if (!row) return null;
-  const { student, worker, ...rest } = row;
-  return { ...rest, person: student ?? worker ?? null };
+  const byCode = new Map<string, CodeTarget>();
+  for (const { code, student, worker, ...rest } of await query.execute({ keys: many ? codes : codes[0] })) {
+    if (!byCode.has(code)) byCode.set(code, { ...rest, person: student ?? worker ?? null });
+  }
+  return codes.map((code) => byCode.get(code) ?? null);
 }

@@ -1,5 +1,14 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { preparedOnce, rowsOf, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
+import {
+  coalesced,
+  matchKeys,
+  preparedOnce,
+  rowsOf,
+  runPrepared,
+  type Db,
+  type DbOrTx,
+  type Tx,
+} from '../../db/client.js';
 import { fromRow } from '../../db/raw.js';
 import {
   answerFiles,
@@ -275,17 +284,27 @@ export async function variantUseInRoom(
 
 // ------------------------------------------------------------------ exam works
 
+/**
+ * The participant test's live work. Every participant call reads it: calls made at the same time
+ * share one statement (db/client coalesced), built and planned once (preparedOnce).
+ */
 export async function findLiveWork(db: DbOrTx, participantTestId: number): Promise<WorkRow | null> {
-  // Every participant call reads it: built and planned once (preparedOnce).
-  const query = preparedOnce(db, 'exam_find_live_work', (d) =>
+  return coalesced(db, 'exam_find_live_works', participantTestId, findLiveWorks);
+}
+
+async function findLiveWorks(db: DbOrTx, participantTestIds: number[]): Promise<(WorkRow | null)[]> {
+  const many = participantTestIds.length > 1;
+  const name = many ? 'exam_find_live_works' : 'exam_find_live_work';
+  const query = preparedOnce(db, name, (d) =>
     d
       .select()
       .from(examWorks)
-      .where(and(eq(examWorks.participantTestId, sql.placeholder('pt')), isNull(examWorks.deletedAt)))
-      .prepare('exam_find_live_work'),
+      .where(and(matchKeys(examWorks.participantTestId, many, 'int[]'), isNull(examWorks.deletedAt)))
+      .prepare(name),
   );
-  const [row] = await query.execute({ pt: participantTestId });
-  return row ?? null;
+  const rows = await query.execute({ keys: many ? participantTestIds : participantTestIds[0] });
+  const byTest = new Map(rows.map((r) => [r.participantTestId, r]));
+  return participantTestIds.map((id) => byTest.get(id) ?? null);
 }
 
 export async function findWork(db: DbOrTx, id: number): Promise<WorkRow | null> {
@@ -362,60 +381,92 @@ export async function workPlace(db: DbOrTx, workId: number) {
 
 export type NewWork = typeof examWorks.$inferInsert;
 
-/** Inserts the live work unless one exists already (the partial unique index decides). */
+export interface WorkStart {
+  participantTestId: number;
+  variantId: number;
+  answerMode: string;
+  startedAt: Date;
+  timeLimitSeconds: number;
+  extraSeconds: number;
+  windowEndsAt: Date;
+  deadlineAt: Date;
+  deviceId: string | null;
+}
+
 /**
  * Starts a work in one statement (the 10:00 storm runs it thousands of times a minute): the work
- * inserted unless a live one exists, the participant test marked in progress, the start audited.
- * Null when a live work already existed (a concurrent start won).
+ * inserted unless a live one exists (the partial unique index decides), the participant test
+ * marked in progress, the start audited. The starts of one moment share the statement and its
+ * commit (db/client coalesced; two starts of one participant test never share one). Null when a
+ * live work already existed (a concurrent start won).
  */
 export async function startWorkOnce(
   db: DbOrTx,
-  v: {
-    participantTestId: number;
-    variantId: number;
-    answerMode: string;
-    startedAt: Date;
-    timeLimitSeconds: number;
-    extraSeconds: number;
-    windowEndsAt: Date;
-    deadlineAt: Date;
-    deviceId: string | null;
-  },
+  start: WorkStart,
   by: { userId: number; ip: string | null },
 ): Promise<WorkRow | null> {
-  const rows = await runPrepared<Record<string, unknown>>(
+  return coalesced(db, 'exam_start_works_once', { ...start, ...by }, startWorksOnce, (s) =>
+    String(s.participantTestId),
+  );
+}
+
+async function startWorksOnce(
+  db: DbOrTx,
+  starts: (WorkStart & { userId: number; ip: string | null })[],
+): Promise<(WorkRow | null)[]> {
+  const column = <T>(pick: (s: (typeof starts)[number]) => T) => sql.param(starts.map(pick));
+  const rows = await runPrepared<Record<string, unknown> & { ord: number | string }>(
     db,
-    'exam_start_work_once',
+    'exam_start_works_once',
     sql`
-    with w as (
+    with i as (
+      select * from unnest(${column((s) => s.participantTestId)}::int[], ${column((s) => s.variantId)}::int[],
+                           ${column((s) => s.answerMode)}::text[], ${column((s) => s.startedAt.toISOString())}::timestamptz[],
+                           ${column((s) => s.timeLimitSeconds)}::int[], ${column((s) => s.extraSeconds)}::int[],
+                           ${column((s) => s.windowEndsAt.toISOString())}::timestamptz[],
+                           ${column((s) => s.deadlineAt.toISOString())}::timestamptz[],
+                           ${column((s) => s.deviceId)}::text[], ${column((s) => s.userId)}::int[],
+                           ${column((s) => s.ip)}::inet[])
+        with ordinality as i(pt_id, variant_id, answer_mode, started_at, time_limit_seconds, extra_seconds,
+                             window_ends_at, deadline_at, device_id, user_id, ip, ord)
+    ), w as (
       insert into exam_works (participant_test_id, variant_id, status, answer_mode, started_at, time_limit_seconds,
                               extra_seconds, paused_seconds, window_ends_at, deadline_at, device_id)
-      values (${v.participantTestId}, ${v.variantId}, 'in_progress', ${v.answerMode},
-              ${v.startedAt.toISOString()}::timestamptz, ${v.timeLimitSeconds}, ${v.extraSeconds}::int, 0,
-              ${v.windowEndsAt.toISOString()}::timestamptz, ${v.deadlineAt.toISOString()}::timestamptz,
-              ${v.deviceId}::text)
+      select pt_id, variant_id, 'in_progress', answer_mode, started_at, time_limit_seconds, extra_seconds, 0,
+             window_ends_at, deadline_at, device_id
+      from i order by pt_id
       on conflict (participant_test_id) where deleted_at is null do nothing
       returning *
     ), pt as (
-      update participant_tests set status = 'in_progress', updated_at = now()
-      where id = ${v.participantTestId} and status in ('planned', 'active') and exists (select 1 from w)
+      update participant_tests p set status = 'in_progress', updated_at = now()
+      from w where p.id = w.participant_test_id and p.status in ('planned', 'active')
     ), log as (
       insert into audit_events (user_id, action, entity, entity_id, details, ip)
-      select ${by.userId}, 'exam_work.start', 'exam_work', w.id::text,
+      select i.user_id, 'exam_work.start', 'exam_work', w.id::text,
              jsonb_build_object('participantTestId', w.participant_test_id, 'variantId', w.variant_id,
                                 'answerMode', w.answer_mode),
-             ${by.ip}::inet
-      from w
+             i.ip
+      from w join i on i.pt_id = w.participant_test_id
     )
-    select * from w`,
+    select i.ord, w.* from w join i on i.pt_id = w.participant_test_id`,
   );
-  const [row] = rows;
-  return row ? fromRow(examWorks, row) : null;
+  const started: (WorkRow | null)[] = starts.map(() => null);
+  for (const row of rows) started[Number(row.ord) - 1] = fromRow(examWorks, row);
+  return started;
 }
 
-/** The session's participant test (with its diagnostic window) and its live work, in one read. */
+/**
+ * The session's participant test (with its diagnostic window) and its live work, in one read;
+ * the starts of one moment share one statement (db/client coalesced).
+ */
 export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number) {
-  const query = preparedOnce(db, 'exam_find_test_with_live_work', (d) =>
+  return coalesced(db, 'exam_find_tests_with_live_work', participantTestId, findTestsWithLiveWork);
+}
+
+async function findTestsWithLiveWork(db: DbOrTx, participantTestIds: number[]) {
+  const many = participantTestIds.length > 1;
+  const name = many ? 'exam_find_tests_with_live_work' : 'exam_find_test_with_live_work';
+  const query = preparedOnce(db, name, (d) =>
     d
       .select({
         pt: ptColumns,
@@ -436,16 +487,16 @@ export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number
       )
       .where(
         and(
-          eq(participantTests.id, sql.placeholder('pt')),
+          matchKeys(participantTests.id, many, 'int[]'),
           isNull(participantTests.deletedAt),
           isNull(diagnostics.deletedAt),
         ),
       )
-      .limit(1)
-      .prepare('exam_find_test_with_live_work'),
+      .prepare(name),
   );
-  const [row] = await query.execute({ pt: participantTestId });
-  return row ?? null;
+  const rows = await query.execute({ keys: many ? participantTestIds : participantTestIds[0] });
+  const byTest = new Map(rows.map((r) => [r.pt.id, r]));
+  return participantTestIds.map((id) => byTest.get(id) ?? null);
 }
 
 export async function updateWork(db: DbOrTx, id: number, values: Partial<NewWork>): Promise<WorkRow> {
