@@ -103,6 +103,8 @@ export class SessionStore {
    * afterwards (it would be served from there again), and an ended one is never served again.
    */
   private readonly changes = new Map<string, { at: number; ended: boolean; until: number }>();
+  /** toAuth's views of each cached copy (gone with the copy). */
+  private readonly authViews = new WeakMap<Cached, Partial<Record<'cookie' | 'bearer', AuthContext>>>();
   constructor(
     private readonly db: Db,
     private readonly options: SessionStoreOptions,
@@ -215,9 +217,25 @@ export class SessionStore {
     return this.toAuth(entry, via);
   }
 
+  /**
+   * The request's view of a cached session, built once per cached copy and way of sending it
+   * (every request of a session reads the same copy until it is touched or read again): frozen,
+   * since requests share it.
+   */
   private toAuth(entry: Cached, via: 'cookie' | 'bearer'): AuthContext {
-    const { lastSeenAt, expiresAt, readAt: _readAt, ...rest } = entry;
-    return { ...rest, via, expiresAt: this.effectiveExpiry(new Date(lastSeenAt), new Date(expiresAt)) };
+    let views = this.authViews.get(entry);
+    if (!views) this.authViews.set(entry, (views = {}));
+    let auth = views[via];
+    if (!auth) {
+      const { lastSeenAt, expiresAt, readAt: _readAt, ...rest } = entry;
+      auth = Object.freeze({
+        ...rest,
+        via,
+        expiresAt: this.effectiveExpiry(new Date(lastSeenAt), new Date(expiresAt)),
+      });
+      views[via] = auth;
+    }
+    return auth;
   }
 
   private readLocal(id: string, now: number): Cached | null {

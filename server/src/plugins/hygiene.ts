@@ -16,6 +16,8 @@ import { assertCleanText, invalidText, isCleanText } from '../lib/text-hygiene.j
 
 /** Each percent-decoded piece of the raw URL (path segments, query names and values) must be text. */
 function checkRawUrl(url: string) {
+  // Without percent-encoding every piece is a substring split at ASCII: clean if the whole is.
+  if (!url.includes('%') && isCleanText(url)) return;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q + 1);
