@@ -460,7 +460,10 @@ function markdown(r) {
   const s = (x) => `${x.savesPerSecond} | ${x.p50} | ${x.p99} | ${x.errors + x.non2xx}`;
   const m = (x) =>
     `${x.seconds} s (job ${x.jobSeconds} s) | **${x.memory.peakMb} MB** (${x.memory.startMb} MB before)`;
+  const errors = r.during.errors + r.during.non2xx;
   return [
+    `Saves beside the ${r.rows.toLocaleString('en')} × 20 detailed export: p99 ${r.during.p99} ms at ${r.during.savesPerSecond} saves/s, errors ${errors} (target p99 < 200 ms, 0 errors: ${r.during.p99 < 200 && errors === 0 ? 'met' : 'NOT met'}; alone before it: p99 ${r.before.p99} ms); the export's server peak RSS ${r.withSaves.memory.peakMb} MB (target < 500 MB).`,
+    '',
     `Run ${r.at.slice(0, 16).replace('T', ' ')} UTC on ${r.machine}, PostgreSQL ${r.postgres} on the same machine, one server process${r.redis ? ' with Redis' : ''}; load average ${r.loadAverage.join(' → ')} over the run (other work on the box).`,
     '',
     `| saves at ${r.rate}/s (\`PUT saveanswer\`, autocannon) | saves/s | p50 ms | p99 ms | errors |`,

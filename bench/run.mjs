@@ -28,15 +28,18 @@
 //      them), BENCH_KNEE_RATES (100,200,…),
 //      BENCH_INSTANCES=1 (skip the two-instance phase), BENCH_FINISH_WAIT_SECONDS (120: the finish
 //      storm's wait for every work scored), BENCH_SERVER_ENTRY (another server build's
-//      dist/main.js, e.g. an earlier commit's, as a same-machine baseline).
+//      dist/main.js, e.g. an earlier commit's, as a same-machine baseline), BENCH_REPORTS=0 (skip (g)),
+//      BENCH_SERVER_LOG (a file for the server's log: its slow requests, LOG_SLOW_REQUEST_MS).
+// (g) last, the reports bench (bench/reports.mjs): the 300,000 × 20 detailed export while saves run
+//     at 1,000/s (issue 15, item 4), with its own server and database.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import pg from 'pg';
@@ -118,12 +121,19 @@ export async function startServer(databaseUrl) {
       DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'bench-'.padEnd(40, 'x'),
+      // Behind the balancer the client's address is the X-Forwarded-For the balancer sets.
+      ...(CLIENTS === 'balancer' ? { TRUST_PROXY: '127.0.0.1' } : {}),
       // As in production with several instances: sessions cached in Redis when it is given.
       ...(process.env.BENCH_REDIS_URL
         ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench${Date.now()}:` }
         : {}),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_LOG=<file>: the server's log (its slow requests, LOG_SLOW_REQUEST_MS) kept there.
+    stdio: [
+      'ignore',
+      process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore',
+      'inherit',
+    ],
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
@@ -226,14 +236,35 @@ export async function seed(pool, count, { tasks = 10, expertTasks = 0, experts =
  * fraction of what fetch costs per request, so more of the machine is left to what is measured.
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-export function call(base, method, path, headers, body, localAddress) {
+/**
+ * How participants reach the server. `balancer` (BENCH_CLIENTS, the default): as in production
+ * (README), through a load balancer that terminates TLS and keeps a bounded pool of keep-alive
+ * connections to the server (BALANCER_CONNECTIONS), naming the school's address in
+ * X-Forwarded-For (the server trusts the balancer's address, TRUST_PROXY). `direct`: every
+ * participant's browser connects to the server itself, from its school's address.
+ */
+const CLIENTS = process.env.BENCH_CLIENTS ?? 'balancer';
+const BALANCER_CONNECTIONS = Number(process.env.BENCH_BALANCER_CONNECTIONS ?? 256);
+const balancer = new Agent({ keepAlive: true, maxSockets: BALANCER_CONNECTIONS });
+/** A balancer in front of a running server holds its connections open already: opens them. */
+async function openBalancer(base) {
+  await Promise.all(
+    Array.from({ length: BALANCER_CONNECTIONS }, () =>
+      call(base, 'GET', '/health', {}, undefined, '127.1.0.1').catch(() => undefined),
+    ),
+  );
+}
+
+export function call(base, method, path, headers, body, localAddress, clients = CLIENTS) {
+  const viaBalancer = clients === 'balancer' && localAddress;
+  if (viaBalancer) headers = { ...headers, 'x-forwarded-for': localAddress };
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       `${base}${path}`,
       {
         method,
-        agent,
-        ...(localAddress ? { localAddress } : {}),
+        agent: viaBalancer ? balancer : agent,
+        ...(localAddress && !viaBalancer ? { localAddress } : {}),
         headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
@@ -269,7 +300,7 @@ export const schoolAddress = (i) => {
 };
 
 /** One participant's start: log in by code, start the work, load the variant. Returns timings. */
-export async function startParticipant(base, code, deviceId, address) {
+export async function startParticipant(base, code, deviceId, address, clients = CLIENTS) {
   const t0 = performance.now();
   const login = await call(
     base,
@@ -278,6 +309,7 @@ export async function startParticipant(base, code, deviceId, address) {
     { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
     JSON.stringify({ activationCode: code }),
     address,
+    clients,
   );
   const t1 = performance.now();
   if (login.status !== 200) throw new Error(`login ${login.status} ${login.text}`);
@@ -288,11 +320,19 @@ export async function startParticipant(base, code, deviceId, address) {
     'content-type': 'application/json',
     'x-device-id': deviceId,
   };
-  const work = await call(base, 'POST', '/api/exam/test/examwork/new', headers, '{}', address);
+  const work = await call(base, 'POST', '/api/exam/test/examwork/new', headers, '{}', address, clients);
   const t2 = performance.now();
   if (work.status !== 200) throw new Error(`examwork/new ${work.status} ${work.text}`);
   const workBody = work.json();
-  const variant = await call(base, 'GET', '/api/exam/test/variant/current', headers, undefined, address);
+  const variant = await call(
+    base,
+    'GET',
+    '/api/exam/test/variant/current',
+    headers,
+    undefined,
+    address,
+    clients,
+  );
   const t3 = performance.now();
   if (variant.status !== 200) throw new Error(`variant/current ${variant.status}`);
   const variantBody = variant.json();
@@ -309,11 +349,25 @@ export async function startParticipant(base, code, deviceId, address) {
   };
 }
 
+/** The flows' whole times by the second their participant arrived in. */
+function bySecond(flows) {
+  const seconds = new Map();
+  for (const f of flows) {
+    const second = Math.floor(f.arrivedMs / 1000);
+    if (!seconds.has(second)) seconds.set(second, []);
+    seconds.get(second).push(f.timings.flow);
+  }
+  return [...seconds].sort(([a], [b]) => a - b);
+}
+
 /**
  * (c) N participants arriving evenly over `seconds` (an open model, like a school day at 10:00);
  * participant i goes to bases[i mod bases.length] (round-robin over server instances).
  */
-async function startStorm(bases, codes, seconds = STORM_SECONDS) {
+async function startStorm(bases, codes, seconds = STORM_SECONDS, clients = CLIENTS) {
+  // The load generator's own event-loop delay: a late generator would show as a slow server.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const flows = [];
   const errors = [];
   const started = performance.now();
@@ -323,9 +377,15 @@ async function startStorm(bases, codes, seconds = STORM_SECONDS) {
       new Promise((resolve) => {
         setTimeout(async () => {
           try {
-            flows.push(
-              await startParticipant(bases[i % bases.length], code, `storm-${code}`, schoolAddress(i)),
+            const flow = await startParticipant(
+              bases[i % bases.length],
+              code,
+              `storm-${code}`,
+              schoolAddress(i),
+              clients,
             );
+            flow.arrivedMs = i * interval;
+            flows.push(flow);
           } catch (err) {
             errors.push(String(err.message ?? err));
           }
@@ -334,6 +394,7 @@ async function startStorm(bases, codes, seconds = STORM_SECONDS) {
       }),
   );
   await Promise.all(pending);
+  loopDelay.disable();
   const elapsed = (performance.now() - started) / 1000;
   const sorted = (key) => flows.map((f) => f.timings[key]).sort((a, b) => a - b);
   const stat = (key) => ({
@@ -350,6 +411,16 @@ async function startStorm(bases, codes, seconds = STORM_SECONDS) {
     loginMs: stat('login'),
     examworkNewMs: stat('examworkNew'),
     variantMs: stat('variant'),
+    generatorLoopDelayMs: {
+      p50: round(loopDelay.percentile(50) / 1e6),
+      p99: round(loopDelay.percentile(99) / 1e6),
+      max: round(loopDelay.max / 1e6),
+    },
+    // Where the slow flows fall: the flow's p99 by the second its participant arrived in.
+    bySecond: [...bySecond(flows)].map(([second, times]) => {
+      times.sort((a, b) => a - b);
+      return { second, p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) };
+    }),
     flows,
   };
 }
@@ -364,8 +435,16 @@ async function stormKnee(bases, takeCodes, rates = KNEE_RATES) {
   for (const rate of rates) {
     const r = await startStorm(bases, takeCodes(rate * KNEE_STEP_SECONDS), KNEE_STEP_SECONDS);
     const ok = r.errors === 0 && r.flowMs.p99 < 1000;
-    steps.push({ rate, p50: r.flowMs.p50, p99: r.flowMs.p99, errors: r.errors });
-    log(`    ${rate}/s: flow p50 ${r.flowMs.p50} ms, p99 ${r.flowMs.p99} ms, errors ${r.errors}`);
+    steps.push({
+      rate,
+      p50: r.flowMs.p50,
+      p99: r.flowMs.p99,
+      errors: r.errors,
+      errorSamples: r.errorSamples,
+    });
+    log(
+      `    ${rate}/s: flow p50 ${r.flowMs.p50} ms, p99 ${r.flowMs.p99} ms, errors ${r.errors}${r.errors ? ` (${r.errorSamples.join('; ').slice(0, 300)})` : ''}`,
+    );
     if (!ok) break;
     knee = rate;
     // Let the last step's stragglers and their events settle before the next rate.
@@ -860,6 +939,12 @@ function markdown(r) {
     `Realistic saves: ${r.realistic.participants} participants, ${TASKS} tasks, a save on change every ${REALISTIC_EVERY_SECONDS} s: ${r.realistic.savesPerSecond} saves/s, p50 ${r.realistic.p50} ms, p99 ${r.realistic.p99} ms, errors ${r.realistic.errors}.`,
     '',
     `Start storm: ${r.storm.participants} participants arriving over ${STORM_SECONDS} s (login by code → examwork/new → variant/current): completed ${r.storm.completed} in ${r.storm.elapsedSeconds} s, errors ${r.storm.errors}; whole flow p50 ${r.storm.flowMs.p50} ms, p99 ${r.storm.flowMs.p99} ms (login p99 ${r.storm.loginMs.p99}, examwork/new p99 ${r.storm.examworkNewMs.p99}, variant p99 ${r.storm.variantMs.p99}). Target: p99 < 1000 ms, zero errors.`,
+    ...(r.stormDirect
+      ? [
+          '',
+          `The participants came through a load balancer, as in production: ${r.balancerConnections} keep-alive connections to the server, the school's address in X-Forwarded-For. The same storm with every participant connecting straight to the server (${r.stormDirect.participants} more, right after): completed ${r.stormDirect.completed} in ${r.stormDirect.elapsedSeconds} s, errors ${r.stormDirect.errors}; whole flow p50 ${r.stormDirect.flowMs.p50} ms, p99 ${r.stormDirect.flowMs.p99} ms.`,
+        ]
+      : []),
     '',
     `Start-storm knee: ${r.knee.knee} arrivals/s (the highest rate of ${KNEE_STEP_SECONDS}-s storms with p99 < 1 s and 0 errors); steps: ${kneeSteps(r.knee)}.`,
     '',
@@ -876,6 +961,7 @@ function markdown(r) {
     '| phase | operations | server | PostgreSQL | Redis | load generator | WAL B | Redis commands (with those inside scripts) | cores |',
     '|---|---|---|---|---|---|---|---|---|',
     cost('start storm, per flow (3 calls)', r.cpu.storm),
+    ...(r.cpu.stormDirect ? [cost('start storm straight to the server, per flow', r.cpu.stormDirect)] : []),
     cost('(a) raw upsert, per save', r.cpu.raw),
     cost('(b) HTTP saves unthrottled, per save', r.cpu.http),
     cost('(d) realistic saves, per save', r.cpu.realistic),
@@ -915,7 +1001,7 @@ async function main() {
   let second = null;
   try {
     const kneeCodes = KNEE_RATES.reduce((a, r) => a + r * KNEE_STEP_SECONDS, 0);
-    const total = STORM + SAVERS + kneeCodes * (TWO_INSTANCES ? 2 : 1);
+    const total = STORM * (CLIENTS === 'balancer' ? 2 : 1) + SAVERS + kneeCodes * (TWO_INSTANCES ? 2 : 1);
     const codes = await seed(pool, total, { tasks: TASKS, expertTasks: EXPERT_TASKS, experts: EXPERTS });
     log(
       `seeded ${codes.length} participant tests (${TASKS} tasks, ${EXPERT_TASKS} expert-graded; ${EXPERTS} experts)`,
@@ -959,6 +1045,7 @@ async function main() {
       );
       return;
     }
+    if (CLIENTS === 'balancer') await openBalancer(base);
     log(`(c) start storm: ${STORM} participants over ${STORM_SECONDS} s`);
     const storm = await measured(
       'storm',
@@ -984,6 +1071,20 @@ async function main() {
       console.log(finishLine(finish));
       console.log(JSON.stringify({ finish, cpu: cpu.finish }, null, 2));
       return;
+    }
+    // The same storm with every participant's browser connecting to the server itself (no
+    // balancer in front): each participant opens connections of its own.
+    let direct = null;
+    if (CLIENTS === 'balancer') {
+      log(
+        `(c) start storm, each participant connecting straight to the server: ${STORM} over ${STORM_SECONDS} s`,
+      );
+      direct = await measured(
+        'stormDirect',
+        (o) => o.completed,
+        () => startStorm([base], take(STORM), STORM_SECONDS, 'direct'),
+      );
+      log(`    done: ${direct.completed} ok, ${direct.errors} errors, flow p99 ${direct.flowMs.p99} ms`);
     }
     log(`(c) knee: ${KNEE_STEP_SECONDS}-s storms at ${KNEE_RATES.join(', ')} arrivals/s`);
     const knee = await stormKnee([base], take);
@@ -1075,6 +1176,9 @@ async function main() {
       httpRate,
       ratio: round(http.savesPerSecond / raw.savesPerSecond, 2),
       storm: stormSummary,
+      clients: CLIENTS,
+      balancerConnections: CLIENTS === 'balancer' ? BALANCER_CONNECTIONS : null,
+      stormDirect: direct && { ...direct, flows: undefined },
       knee,
       realistic,
       finish,
@@ -1114,9 +1218,27 @@ async function main() {
   }
 }
 
+/**
+ * Issue 15, item 4, in the same command: the 300,000 × 20 detailed export beside 1,000 saves/s
+ * (bench/reports.mjs, its own server and database), after the phases above have ended. Skipped by
+ * BENCH_ONLY and by BENCH_REPORTS=0.
+ */
+async function reportsBeside() {
+  if (process.env.BENCH_ONLY || process.env.BENCH_REPORTS === '0') return;
+  log('(g) reports beside the exam: bench/reports.mjs');
+  const child = spawn(process.execPath, [join(root, 'bench/reports.mjs'), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: process.env,
+  });
+  const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exitCode = code;
+}
+
 // Run when started as a script; bench/reports.mjs imports the helpers above.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  main()
+    .then(reportsBeside)
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
