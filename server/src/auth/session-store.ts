@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import { coalesced, preparedOnce, runPrepared, type Db, type DbOrTx } from '../db/client.js';
+import { batchColumn, coalesced, preparedOnce, runPrepared, type Db, type DbOrTx } from '../db/client.js';
 import { sessions, userRoles, users, apiKeys } from '../db/schema/index.js';
 import type { Broadcast } from '../lib/broadcast.js';
 import type { Cache } from '../lib/cache.js';
@@ -64,7 +64,7 @@ interface SessionRow {
 
 /** New sessions in one statement, one row each (created and last seen at `at`). */
 async function insertSessions(db: DbOrTx, rows: SessionRow[]): Promise<void[]> {
-  const column = <T>(pick: (r: SessionRow) => T) => sql.param(rows.map(pick));
+  const column = <T>(pick: (r: SessionRow) => T, type: `${string}[]`) => batchColumn(rows.map(pick), type);
   await runPrepared(
     db,
     'session_insert_many',
@@ -72,11 +72,11 @@ async function insertSessions(db: DbOrTx, rows: SessionRow[]): Promise<void[]> {
     insert into sessions (id, user_id, kind, participant_test_id, activation_code, app_shell, user_agent, ip,
                           created_at, last_seen_at, expires_at)
     select id, user_id, kind, participant_test_id, activation_code, app_shell, user_agent, ip, at, at, expires_at
-    from unnest(${column((r) => r.id)}::text[], ${column((r) => r.userId)}::int[], ${column((r) => r.kind)}::text[],
-                ${column((r) => r.participantTestId)}::int[], ${column((r) => r.activationCode)}::text[],
-                ${column((r) => r.appShell)}::boolean[], ${column((r) => r.userAgent)}::text[],
-                ${column((r) => r.ip)}::inet[], ${column((r) => r.at.toISOString())}::timestamptz[],
-                ${column((r) => r.expiresAt.toISOString())}::timestamptz[])
+    from unnest(${column((r) => r.id, 'text[]')}, ${column((r) => r.userId, 'int[]')}, ${column((r) => r.kind, 'text[]')},
+                ${column((r) => r.participantTestId, 'int[]')}, ${column((r) => r.activationCode, 'text[]')},
+                ${column((r) => r.appShell, 'boolean[]')}, ${column((r) => r.userAgent, 'text[]')},
+                ${column((r) => r.ip, 'inet[]')}, ${column((r) => r.at.toISOString(), 'timestamptz[]')},
+                ${column((r) => r.expiresAt.toISOString(), 'timestamptz[]')})
       as r(id, user_id, kind, participant_test_id, activation_code, app_shell, user_agent, ip, at, expires_at)`,
   );
   return rows.map(() => undefined);

@@ -67,6 +67,16 @@ export function preparedOnce<T>(db: DbOrTx, name: string, build: (db: DbOrTx) =>
   return query;
 }
 
+/**
+ * A batch statement's column of values, for `unnest`: `(select $n::type)`. Behind the sub-select
+ * PostgreSQL cannot see how many values a call brings, so every call has the same estimates and
+ * the statement keeps one generic plan; with a bare array parameter it plans the statement again
+ * on every call (its custom plan always looks cheaper), which for a CTE costs more than running it.
+ */
+export function batchColumn(values: unknown[], type: `${string}[]`): SQL {
+  return sql`(select ${sql.param(values)}::${sql.raw(type)})`;
+}
+
 /** The coalescers of each root database, by name (lib/coalescer). */
 const coalescers = new WeakMap<object, Map<string, Coalescer<unknown, unknown>>>();
 

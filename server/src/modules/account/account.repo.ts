@@ -1,6 +1,14 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import { coalesced, matchKeys, preparedOnce, runPrepared, type Db, type DbOrTx } from '../../db/client.js';
+import {
+  batchColumn,
+  coalesced,
+  matchKeys,
+  preparedOnce,
+  runPrepared,
+  type Db,
+  type DbOrTx,
+} from '../../db/client.js';
 import {
   diagnostics,
   emailTokens,
@@ -62,18 +70,19 @@ async function codeLogins(
   db: DbOrTx,
   inputs: CodeLoginInput[],
 ): Promise<({ user: SessionUser; roles: Role[] } | null)[]> {
-  const column = <T>(pick: (i: CodeLoginInput) => T) => sql.param(inputs.map(pick));
+  const column = <T>(pick: (i: CodeLoginInput) => T, type: `${string}[]`) =>
+    batchColumn(inputs.map(pick), type);
   const rows = await runPrepared<SessionUser & { roles: string[] | string; ord: number | string }>(
     db,
     'account_code_logins',
     sql`
     with i as (
-      select * from unnest(${column((i) => i.login)}::text[], ${column((i) => i.studentId)}::int[],
-                           ${column((i) => i.workerId)}::int[], ${column((i) => i.person?.surname ?? null)}::text[],
-                           ${column((i) => i.person?.name ?? null)}::text[],
-                           ${column((i) => i.person?.patronymic ?? null)}::text[],
-                           ${column((i) => i.schoolId)}::int[], ${column((i) => i.participantTestId)}::int[],
-                           ${column((i) => i.ip)}::inet[])
+      select * from unnest(${column((i) => i.login, 'text[]')}, ${column((i) => i.studentId, 'int[]')},
+                           ${column((i) => i.workerId, 'int[]')}, ${column((i) => i.person?.surname ?? null, 'text[]')},
+                           ${column((i) => i.person?.name ?? null, 'text[]')},
+                           ${column((i) => i.person?.patronymic ?? null, 'text[]')},
+                           ${column((i) => i.schoolId, 'int[]')}, ${column((i) => i.participantTestId, 'int[]')},
+                           ${column((i) => i.ip, 'inet[]')})
         with ordinality as i(login, student_id, worker_id, surname, name, patronymic, school_id, pt_id, ip, ord)
     ), found as (
       select i.ord, f.*

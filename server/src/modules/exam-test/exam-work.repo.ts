@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
+  batchColumn,
   coalesced,
   matchKeys,
   preparedOnce,
@@ -414,19 +415,20 @@ async function startWorksOnce(
   db: DbOrTx,
   starts: (WorkStart & { userId: number; ip: string | null })[],
 ): Promise<(WorkRow | null)[]> {
-  const column = <T>(pick: (s: (typeof starts)[number]) => T) => sql.param(starts.map(pick));
+  const column = <T>(pick: (s: (typeof starts)[number]) => T, type: `${string}[]`) =>
+    batchColumn(starts.map(pick), type);
   const rows = await runPrepared<Record<string, unknown> & { ord: number | string }>(
     db,
     'exam_start_works_once',
     sql`
     with i as (
-      select * from unnest(${column((s) => s.participantTestId)}::int[], ${column((s) => s.variantId)}::int[],
-                           ${column((s) => s.answerMode)}::text[], ${column((s) => s.startedAt.toISOString())}::timestamptz[],
-                           ${column((s) => s.timeLimitSeconds)}::int[], ${column((s) => s.extraSeconds)}::int[],
-                           ${column((s) => s.windowEndsAt.toISOString())}::timestamptz[],
-                           ${column((s) => s.deadlineAt.toISOString())}::timestamptz[],
-                           ${column((s) => s.deviceId)}::text[], ${column((s) => s.userId)}::int[],
-                           ${column((s) => s.ip)}::inet[])
+      select * from unnest(${column((s) => s.participantTestId, 'int[]')}, ${column((s) => s.variantId, 'int[]')},
+                           ${column((s) => s.answerMode, 'text[]')}, ${column((s) => s.startedAt.toISOString(), 'timestamptz[]')},
+                           ${column((s) => s.timeLimitSeconds, 'int[]')}, ${column((s) => s.extraSeconds, 'int[]')},
+                           ${column((s) => s.windowEndsAt.toISOString(), 'timestamptz[]')},
+                           ${column((s) => s.deadlineAt.toISOString(), 'timestamptz[]')},
+                           ${column((s) => s.deviceId, 'text[]')}, ${column((s) => s.userId, 'int[]')},
+                           ${column((s) => s.ip, 'inet[]')})
         with ordinality as i(pt_id, variant_id, answer_mode, started_at, time_limit_seconds, extra_seconds,
                              window_ends_at, deadline_at, device_id, user_id, ip, ord)
     ), w as (
@@ -870,16 +872,16 @@ export interface FastSave {
  * No two saves of one batch may name the same (work, task).
  */
 export async function saveAnswersFast(db: Db, saves: FastSave[]) {
-  const column = <T>(pick: (s: FastSave) => T) => sql.param(saves.map(pick));
+  const column = <T>(pick: (s: FastSave) => T, type: `${string}[]`) => batchColumn(saves.map(pick), type);
   const rows = await runPrepared<{ ord: number | string; seq: number; saved_at: string | Date }>(
     db,
     'exam_save_answers_fast',
     sql`
     with i as (
-      select * from unnest(${column((s) => s.workId)}::int[], ${column((s) => s.participantTestId)}::int[],
-                           ${column((s) => s.variantTaskId)}::int[], ${column((s) => JSON.stringify(s.value))}::text[],
-                           ${column((s) => s.seq)}::int[], ${column((s) => s.userId)}::int[],
-                           ${column((s) => s.deviceId)}::text[], ${column((s) => s.now.toISOString())}::timestamptz[])
+      select * from unnest(${column((s) => s.workId, 'int[]')}, ${column((s) => s.participantTestId, 'int[]')},
+                           ${column((s) => s.variantTaskId, 'int[]')}, ${column((s) => JSON.stringify(s.value), 'text[]')},
+                           ${column((s) => s.seq, 'int[]')}, ${column((s) => s.userId, 'int[]')},
+                           ${column((s) => s.deviceId, 'text[]')}, ${column((s) => s.now.toISOString(), 'timestamptz[]')})
         with ordinality as i(work_id, pt_id, vt_id, value, seq, user_id, device_id, at, ord)
     ), w as (
       select id, participant_test_id, variant_id, status, answer_mode, paused_at, finished_at, deleted_at, device_id,
