@@ -103,6 +103,12 @@ export class SessionStore {
    * afterwards (it would be served from there again), and an ended one is never served again.
    */
   private readonly changes = new Map<string, { at: number; ended: boolean; until: number }>();
+  /**
+   * The ids (hashes) of tokens that resolved lately: every request of a session would hash its
+   * token again (a tenth of a save's server time). Only tokens of sessions that existed get in;
+   * an ended session's token still resolves to nothing, as its id does.
+   */
+  private readonly ids = new Map<string, string>();
   /** toAuth's views of each cached copy (gone with the copy). */
   private readonly authViews = new WeakMap<Cached, Partial<Record<'cookie' | 'bearer', AuthContext>>>();
   constructor(
@@ -189,7 +195,7 @@ export class SessionStore {
   /** Resolves a token to its live session, sliding the idle expiry. Null when unknown, revoked or expired. */
   async resolve(token: string, via: 'cookie' | 'bearer', touch = true): Promise<AuthContext | null> {
     if (!token || token.length > 200) return null;
-    const id = sha256(token);
+    const id = this.ids.get(token) ?? sha256(token);
     const now = Date.now();
     let entry = this.readLocal(id, now) ?? this.fresh(id, await this.readCache(id), CLOCK_SKEW_MS);
     if (!entry) {
@@ -200,6 +206,8 @@ export class SessionStore {
       if (!entry) return null;
       await this.remember(id, entry);
     } else if (this.options.local && !this.local.has(id)) this.keepLocal(id, entry, now);
+    if (this.ids.size >= LOCAL_MAX_ENTRIES) this.ids.clear();
+    this.ids.set(token, id);
     const lastSeen = new Date(entry.lastSeenAt);
     const absolute = new Date(entry.expiresAt);
     if (absolute.getTime() <= now || lastSeen.getTime() + this.options.idleMs <= now) {
