@@ -7,11 +7,14 @@ type Applied = { seq: number; savedAt: Date } | null;
 /** The most saves one statement carries. */
 const MAX_BATCH = 500;
 /**
- * The most save statements in flight at once. While they run, new saves gather into the next
- * one: under load the batches grow instead of the number of concurrent commits (classic group
- * commit), so the database does a few large commits rather than many small ones.
+ * The most save statements in flight at once. While it runs, new saves gather into the next one:
+ * under load the batches grow instead of the number of concurrent commits (classic group commit),
+ * so the database does a few large commits rather than many small ones. One, not two: with two
+ * the batches were half as large, and the server's cost per save (its part of each statement) made
+ * the HTTP path slower than the database's single-row ceiling on some runs ((b)/(a) 0.92–1.10 with
+ * two, 1.15–1.21 with one in `BENCH_ONLY=saves` runs); a save waits at most for one statement.
  */
-const MAX_IN_FLIGHT = 2;
+const MAX_IN_FLIGHT = 1;
 
 /**
  * Group commit for answer saves (lib/coalescer): saves that arrive together go to the database as
