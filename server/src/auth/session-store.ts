@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import { batchColumn, coalesced, preparedOnce, runPrepared, type Db, type DbOrTx } from '../db/client.js';
+import { batchColumns, coalesced, preparedOnce, runPrepared, type Db, type DbOrTx } from '../db/client.js';
 import { sessions, userRoles, users, apiKeys } from '../db/schema/index.js';
 import type { Broadcast } from '../lib/broadcast.js';
 import type { Cache } from '../lib/cache.js';
@@ -64,7 +64,7 @@ interface SessionRow {
 
 /** New sessions in one statement, one row each (created and last seen at `at`). */
 async function insertSessions(db: DbOrTx, rows: SessionRow[]): Promise<void[]> {
-  const column = <T>(pick: (r: SessionRow) => T, type: `${string}[]`) => batchColumn(rows.map(pick), type);
+  const column = batchColumns(rows);
   await runPrepared(
     db,
     'session_insert_many',

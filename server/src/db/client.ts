@@ -68,13 +68,15 @@ export function preparedOnce<T>(db: DbOrTx, name: string, build: (db: DbOrTx) =>
 }
 
 /**
- * A batch statement's column of values, for `unnest`: `(select $n::type)`. Behind the sub-select
- * PostgreSQL cannot see how many values a call brings, so every call has the same estimates and
- * the statement keeps one generic plan; with a bare array parameter it plans the statement again
- * on every call (its custom plan always looks cheaper), which for a CTE costs more than running it.
+ * The columns of a batch statement's rows, for `unnest`: `column((r) => r.x, 'int[]')` is
+ * `(select $n::int[])` of every row's `x`. Behind the sub-select PostgreSQL cannot see how many
+ * values a call brings, so every call has the same estimates and the statement keeps one generic
+ * plan; with a bare array parameter it plans the statement again on every call (its custom plan
+ * always looks cheaper), which for a CTE costs more than running it.
  */
-export function batchColumn(values: unknown[], type: `${string}[]`): SQL {
-  return sql`(select ${sql.param(values)}::${sql.raw(type)})`;
+export function batchColumns<R>(rows: readonly R[]) {
+  return (pick: (row: R) => unknown, type: `${string}[]`): SQL =>
+    sql`(select ${sql.param(rows.map(pick))}::${sql.raw(type)})`;
 }
 
 /** The coalescers of each root database, by name (lib/coalescer). */
@@ -106,15 +108,38 @@ export async function coalesced<I, O>(
 }
 
 /**
- * The key test of a coalesced read (`coalesced`): `expr = $keys` for one key, `expr = any($keys)`
- * for many. Prepare the two under two names: PostgreSQL plans the one-key statement once for all
- * calls (a generic plan), while an array's statement is planned on every call (it never takes a
- * generic plan for `= any`) — a cost only worth paying when many calls share it.
+ * A read by key for `coalesced`: the row of each key (or null), in the order of `keys`; the first
+ * row of a key if it has several. `build` makes the query with `match(expr)` as its key test and
+ * prepares it under the name it is given: `name` for one key (`expr = $keys`), `name_many` for
+ * several (`expr = any($keys)`). PostgreSQL plans the one-key statement once for all calls (a
+ * generic plan), while it plans `= any` of an array on every call — a cost only worth paying when
+ * many calls share it.
  */
-export function matchKeys(expr: SQLWrapper, many: boolean, arrayType: 'int[]' | 'text[]'): SQL {
-  return many
-    ? sql`${expr} = any(${sql.placeholder('keys')}::${sql.raw(arrayType)})`
-    : sql`${expr} = ${sql.placeholder('keys')}`;
+export async function readByKeys<K, R>(
+  db: DbOrTx,
+  name: string,
+  keys: readonly K[],
+  arrayType: 'int[]' | 'text[]',
+  build: (
+    db: DbOrTx,
+    match: (expr: SQLWrapper) => SQL,
+    name: string,
+  ) => { execute(values: { keys: unknown }): Promise<R[]> },
+  keyOf: (row: R) => K,
+): Promise<(R | null)[]> {
+  const many = keys.length > 1;
+  const statement = many ? `${name}_many` : name;
+  const match = (expr: SQLWrapper) =>
+    many
+      ? sql`${expr} = any(${sql.placeholder('keys')}::${sql.raw(arrayType)})`
+      : sql`${expr} = ${sql.placeholder('keys')}`;
+  const query = preparedOnce(db, statement, (d) => build(d, match, statement));
+  const byKey = new Map<K, R>();
+  for (const row of await query.execute({ keys: many ? keys : keys[0] })) {
+    const key = keyOf(row);
+    if (!byKey.has(key)) byKey.set(key, row);
+  }
+  return keys.map((key) => byKey.get(key) ?? null);
 }
 
 export interface Database {

@@ -1,14 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@attesta/contract';
-import {
-  batchColumn,
-  coalesced,
-  matchKeys,
-  preparedOnce,
-  runPrepared,
-  type Db,
-  type DbOrTx,
-} from '../../db/client.js';
+import { batchColumns, coalesced, readByKeys, runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import {
   diagnostics,
   emailTokens,
@@ -70,8 +62,7 @@ async function codeLogins(
   db: DbOrTx,
   inputs: CodeLoginInput[],
 ): Promise<({ user: SessionUser; roles: Role[] } | null)[]> {
-  const column = <T>(pick: (i: CodeLoginInput) => T, type: `${string}[]`) =>
-    batchColumn(inputs.map(pick), type);
+  const column = batchColumns(inputs);
   const rows = await runPrepared<SessionUser & { roles: string[] | string; ord: number | string }>(
     db,
     'account_code_logins',
@@ -260,40 +251,44 @@ export async function findByActivationCode(db: DbOrTx, code: string): Promise<Co
 }
 
 async function findByActivationCodes(db: DbOrTx, codes: string[]): Promise<(CodeTarget | null)[]> {
-  const many = codes.length > 1;
-  const name = many ? 'account_find_by_activation_codes' : 'account_find_by_activation_code';
-  const query = preparedOnce(db, name, (d) =>
-    d
-      .select({
-        code: sql<string>`upper(${participantTests.activationCode})`,
-        id: participantTests.id,
-        status: participantTests.status,
-        testDate: participantTests.testDate,
-        isImpersonal: participantTests.isImpersonal,
-        schoolId: participantTests.schoolId,
-        studentId: participantTests.studentId,
-        workerId: participantTests.workerId,
-        student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
-        worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
-      })
-      .from(participantTests)
-      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-      .leftJoin(students, eq(students.id, participantTests.studentId))
-      .leftJoin(workers, eq(workers.id, participantTests.workerId))
-      .where(
-        and(
-          matchKeys(sql`upper(${participantTests.activationCode})`, many, 'text[]'),
-          isNull(participantTests.deletedAt),
-          isNull(diagnostics.deletedAt),
-          // A guest's attempt at an open test is sat by the guest's own session, never by its code.
-          isNull(participantTests.guestUserId),
-        ),
-      )
-      .prepare(name),
+  const rows = await readByKeys(
+    db,
+    'account_find_by_activation_code',
+    codes,
+    'text[]',
+    (d, match, name) =>
+      d
+        .select({
+          code: sql<string>`upper(${participantTests.activationCode})`,
+          id: participantTests.id,
+          status: participantTests.status,
+          testDate: participantTests.testDate,
+          isImpersonal: participantTests.isImpersonal,
+          schoolId: participantTests.schoolId,
+          studentId: participantTests.studentId,
+          workerId: participantTests.workerId,
+          student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
+          worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
+        })
+        .from(participantTests)
+        .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+        .leftJoin(students, eq(students.id, participantTests.studentId))
+        .leftJoin(workers, eq(workers.id, participantTests.workerId))
+        .where(
+          and(
+            match(sql`upper(${participantTests.activationCode})`),
+            isNull(participantTests.deletedAt),
+            isNull(diagnostics.deletedAt),
+            // A guest's attempt at an open test is sat by the guest's own session, never by its code.
+            isNull(participantTests.guestUserId),
+          ),
+        )
+        .prepare(name),
+    (row) => row.code,
   );
-  const byCode = new Map<string, CodeTarget>();
-  for (const { code, student, worker, ...rest } of await query.execute({ keys: many ? codes : codes[0] })) {
-    if (!byCode.has(code)) byCode.set(code, { ...rest, person: student ?? worker ?? null });
-  }
-  return codes.map((code) => byCode.get(code) ?? null);
+  return rows.map((row) => {
+    if (!row) return null;
+    const { code: _code, student, worker, ...rest } = row;
+    return { ...rest, person: student ?? worker ?? null };
+  });
 }

@@ -1,9 +1,8 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
-  batchColumn,
+  batchColumns,
   coalesced,
-  matchKeys,
-  preparedOnce,
+  readByKeys,
   rowsOf,
   runPrepared,
   type Db,
@@ -293,19 +292,20 @@ export async function findLiveWork(db: DbOrTx, participantTestId: number): Promi
   return coalesced(db, 'exam_find_live_works', participantTestId, findLiveWorks);
 }
 
-async function findLiveWorks(db: DbOrTx, participantTestIds: number[]): Promise<(WorkRow | null)[]> {
-  const many = participantTestIds.length > 1;
-  const name = many ? 'exam_find_live_works' : 'exam_find_live_work';
-  const query = preparedOnce(db, name, (d) =>
-    d
-      .select()
-      .from(examWorks)
-      .where(and(matchKeys(examWorks.participantTestId, many, 'int[]'), isNull(examWorks.deletedAt)))
-      .prepare(name),
+function findLiveWorks(db: DbOrTx, participantTestIds: number[]): Promise<(WorkRow | null)[]> {
+  return readByKeys(
+    db,
+    'exam_find_live_work',
+    participantTestIds,
+    'int[]',
+    (d, match, name) =>
+      d
+        .select()
+        .from(examWorks)
+        .where(and(match(examWorks.participantTestId), isNull(examWorks.deletedAt)))
+        .prepare(name),
+    (row) => row.participantTestId,
   );
-  const rows = await query.execute({ keys: many ? participantTestIds : participantTestIds[0] });
-  const byTest = new Map(rows.map((r) => [r.participantTestId, r]));
-  return participantTestIds.map((id) => byTest.get(id) ?? null);
 }
 
 export async function findWork(db: DbOrTx, id: number): Promise<WorkRow | null> {
@@ -415,8 +415,7 @@ async function startWorksOnce(
   db: DbOrTx,
   starts: (WorkStart & { userId: number; ip: string | null })[],
 ): Promise<(WorkRow | null)[]> {
-  const column = <T>(pick: (s: (typeof starts)[number]) => T, type: `${string}[]`) =>
-    batchColumn(starts.map(pick), type);
+  const column = batchColumns(starts);
   const rows = await runPrepared<Record<string, unknown> & { ord: number | string }>(
     db,
     'exam_start_works_once',
@@ -465,40 +464,37 @@ export async function findTestWithLiveWork(db: DbOrTx, participantTestId: number
   return coalesced(db, 'exam_find_tests_with_live_work', participantTestId, findTestsWithLiveWork);
 }
 
-async function findTestsWithLiveWork(db: DbOrTx, participantTestIds: number[]) {
-  const many = participantTestIds.length > 1;
-  const name = many ? 'exam_find_tests_with_live_work' : 'exam_find_test_with_live_work';
-  const query = preparedOnce(db, name, (d) =>
-    d
-      .select({
-        pt: ptColumns,
-        work: examWorks,
-        // The student's or worker's accommodated extra time (docs/accommodations.md), added when a
-        // work starts.
-        extraTimePercent: sql<
-          number | null
-        >`(coalesce(${students.accommodations}, ${workers.accommodations}) ->> 'extraTimePercent')::int`,
-      })
-      .from(participantTests)
-      .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-      .leftJoin(students, eq(students.id, participantTests.studentId))
-      .leftJoin(workers, eq(workers.id, participantTests.workerId))
-      .leftJoin(
-        examWorks,
-        and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
-      )
-      .where(
-        and(
-          matchKeys(participantTests.id, many, 'int[]'),
-          isNull(participantTests.deletedAt),
-          isNull(diagnostics.deletedAt),
-        ),
-      )
-      .prepare(name),
+function findTestsWithLiveWork(db: DbOrTx, participantTestIds: number[]) {
+  return readByKeys(
+    db,
+    'exam_find_test_with_live_work',
+    participantTestIds,
+    'int[]',
+    (d, match, name) =>
+      d
+        .select({
+          pt: ptColumns,
+          work: examWorks,
+          // The student's or worker's accommodated extra time (docs/accommodations.md), added when a
+          // work starts.
+          extraTimePercent: sql<
+            number | null
+          >`(coalesce(${students.accommodations}, ${workers.accommodations}) ->> 'extraTimePercent')::int`,
+        })
+        .from(participantTests)
+        .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+        .leftJoin(students, eq(students.id, participantTests.studentId))
+        .leftJoin(workers, eq(workers.id, participantTests.workerId))
+        .leftJoin(
+          examWorks,
+          and(eq(examWorks.participantTestId, participantTests.id), isNull(examWorks.deletedAt)),
+        )
+        .where(
+          and(match(participantTests.id), isNull(participantTests.deletedAt), isNull(diagnostics.deletedAt)),
+        )
+        .prepare(name),
+    (row) => row.pt.id,
   );
-  const rows = await query.execute({ keys: many ? participantTestIds : participantTestIds[0] });
-  const byTest = new Map(rows.map((r) => [r.pt.id, r]));
-  return participantTestIds.map((id) => byTest.get(id) ?? null);
 }
 
 export async function updateWork(db: DbOrTx, id: number, values: Partial<NewWork>): Promise<WorkRow> {
@@ -872,7 +868,7 @@ export interface FastSave {
  * No two saves of one batch may name the same (work, task).
  */
 export async function saveAnswersFast(db: Db, saves: FastSave[]) {
-  const column = <T>(pick: (s: FastSave) => T, type: `${string}[]`) => batchColumn(saves.map(pick), type);
+  const column = batchColumns(saves);
   const rows = await runPrepared<{ ord: number | string; seq: number; saved_at: string | Date }>(
     db,
     'exam_save_answers_fast',
