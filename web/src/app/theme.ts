@@ -6,6 +6,8 @@ import {
   DEFAULT_THEME,
   defaultVariantColorsResolver,
   Drawer,
+  Loader,
+  type LoaderProps,
   luminance,
   Modal,
   Notification,
@@ -131,6 +133,7 @@ const baseTheme = createTheme({
 export const theme = baseTheme;
 
 type A11yKey =
+  | 'app.loading'
   | 'app.a11y.close'
   | 'app.a11y.scrollTable'
   | 'app.a11y.pagination.first'
@@ -166,6 +169,12 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       Alert: Alert.extend({ defaultProps: { closeButtonLabel: close['aria-label'] } }),
       Pagination: Pagination.extend({
         defaultProps: { getControlProps: (kind: keyof typeof control) => control[kind] },
+      }),
+      // A loader is a span: a name on it alone is an ARIA attribute its (no) role forbids (axe
+      // aria-prohibited-attr, on every panel still loading). It is an indeterminate progress bar,
+      // named «Загрузка…» unless a screen names it itself.
+      Loader: Loader.extend({
+        defaultProps: { role: 'progressbar', 'aria-label': label('app.loading') } as Partial<LoaderProps>,
       }),
       // A wide table scrolls sideways in its own box on a narrow screen or at 200 % zoom (WCAG
       // 1.4.10); the box is a native scroller that takes keyboard focus, so arrow keys scroll it
