@@ -378,6 +378,16 @@ export const en: Messages = {
     needQuiz: 'Answer the questionnaire.',
     notYet: 'The work can be started in {{time}}.',
     windowClosed: 'The time for this work is over.',
+    durationWithExtra: '{{total}} ({{base}} and {{extra}} of extra time)',
+    startHintExtra:
+      'The work takes {{total}} including your extra time. The clock starts when you press the button.',
+    finishedTitle: 'The work is finished',
+    finishedText:
+      'Your answers are accepted. Results appear under “My results” once they are published: sign in later with the same activation code. You can log out now.',
+    publishedTitle: 'Results are published',
+    publishedText:
+      'The work is finished and marked. Your score, mark and the review of the tasks are on the result page.',
+    openResult: 'See the result',
     card: {
       title: 'Participant card',
       intro: 'Check and fill in your details — results need them.',
