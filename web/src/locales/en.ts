@@ -159,6 +159,8 @@ export const en: Messages = {
       notAnswered: 'not answered',
       flagged: 'flagged',
       unsaved: 'not sent',
+      scrollBack: 'Show the previous tasks',
+      scrollOn: 'Show the next tasks',
     },
     container: {
       title: 'Interactive task {{n}}',

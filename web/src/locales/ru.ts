@@ -163,6 +163,8 @@ export const ru = {
       notAnswered: 'нет ответа',
       flagged: 'отмечено',
       unsaved: 'не отправлено',
+      scrollBack: 'Показать предыдущие задания',
+      scrollOn: 'Показать следующие задания',
     },
     container: {
       title: 'Интерактивное задание {{n}}',
