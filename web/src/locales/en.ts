@@ -94,7 +94,6 @@ export const en: Messages = {
     moveDown: 'Move down: {{item}}',
     notMatched: '— not chosen —',
     matchLeft: 'Item',
-    matchChoice: 'Match',
     matchFor: 'Match for {{n}}: {{item}}',
     matchRight: 'Options',
     blank: 'Gap {{n}}',

@@ -98,7 +98,6 @@ export const ru = {
     moveDown: 'Переместить ниже: {{item}}',
     notMatched: '— не выбрано —',
     matchLeft: 'Элемент',
-    matchChoice: 'Соответствие',
     matchFor: 'Соответствие для {{n}}: {{item}}',
     matchRight: 'Варианты',
     blank: 'Пропуск {{n}}',

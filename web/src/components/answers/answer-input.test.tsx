@@ -206,6 +206,49 @@ describe('answer inputs emit the value shape of TASK_SCHEMAS', () => {
     expectValid();
   });
 
+  // Issue 23, item 6: matching and cloze fields fit their answers instead of cutting them.
+  const chWidth = (el: HTMLElement) => Number(/calc\((\d+)ch/.exec(el.style.width)?.[1] ?? 0);
+
+  it('matching: each select is as wide as its longest choice, and the row lets it wrap under the item', () => {
+    setup(
+      task('matching', {
+        left: [{ id: 'l1', html: 'Автор' }],
+        right: [
+          { id: 'r1', html: 'Война и мир' },
+          { id: 'r2', html: 'Преступление и наказание' },
+        ],
+      }),
+    );
+    const select = screen.getByTestId('match-l1');
+    const root = select.closest<HTMLElement>('.mantine-NativeSelect-root')!;
+    expect(chWidth(root)).toBeGreaterThanOrEqual('Б) Преступление и наказание'.length);
+    expect(root.closest('.matching-row')).not.toBeNull();
+  });
+
+  it('cloze: a typed gap is as wide as its expected length and grows with what is typed', async () => {
+    setup(
+      task(
+        'cloze',
+        {
+          blanks: [
+            { id: 'g1', kind: 'text', width: 20 },
+            { id: 'g2', kind: 'text' },
+            { id: 'g3', kind: 'number' },
+          ],
+        },
+        '<p>{{g1}}, {{g2}} и {{g3}}</p>',
+      ),
+    );
+    expect(chWidth(screen.getByTestId('blank-g1'))).toBeGreaterThanOrEqual(20);
+    const g2 = screen.getByTestId('blank-g2');
+    const before = chWidth(g2);
+    expect(before).toBeGreaterThanOrEqual(10);
+    await userEvent.type(g2, 'электрификация всей страны');
+    expect(chWidth(g2)).toBeGreaterThan('электрификация всей страны'.length);
+    await userEvent.type(screen.getByTestId('blank-g3'), '12345678901,5');
+    expect(chWidth(screen.getByTestId('blank-g3'))).toBeGreaterThan('12345678901,5'.length);
+  });
+
   it('extended text: a textarea with a character counter and the maxLength', async () => {
     const { last, expectValid } = setup(task('extended_text', { maxLength: 20 }));
     const area = screen.getByTestId('extended-text');
