@@ -109,7 +109,7 @@ export const en: Messages = {
     wrongFileType: 'Files of the type of “{{name}}” cannot be attached.',
     fileTooBig: '“{{name}}” is larger than {{max}} MB.',
     attached: 'Attached files',
-    fileNumber: 'File #{{id}}',
+    fileNumber: 'File {{n}}',
     removeFile: 'Remove file {{name}}',
     uploading: 'Uploading: {{percent}} %',
     uploadFailed: 'The file was not accepted: {{message}}',

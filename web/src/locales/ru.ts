@@ -113,7 +113,7 @@ export const ru = {
     wrongFileType: 'Файл «{{name}}» этого типа прикрепить нельзя.',
     fileTooBig: 'Файл «{{name}}» больше {{max}} МБ.',
     attached: 'Прикреплённые файлы',
-    fileNumber: 'Файл № {{id}}',
+    fileNumber: 'Файл {{n}}',
     removeFile: 'Удалить файл {{name}}',
     uploading: 'Файл отправляется: {{percent}} %',
     uploadFailed: 'Файл не принят: {{message}}',
