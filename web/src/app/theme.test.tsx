@@ -19,6 +19,19 @@ describe('theme', () => {
     expect(getComputedStyle(root).height).toBe('auto');
     expect(getComputedStyle(root).overflow).toBe('visible');
   });
+
+  it('wraps a badge between words only, never inside a word (issue 23, item 6)', () => {
+    render(
+      <MantineProvider theme={theme}>
+        <Badge>Результаты опубликованы</Badge>
+      </MantineProvider>,
+    );
+    const style = getComputedStyle(screen.getByText('Результаты опубликованы'));
+    // `anywhere` (or break-all) lets a narrow column cut «ОПУБЛИКО|ВАНЫ»; `normal` keeps words whole.
+    expect(style.overflowWrap).toBe('normal');
+    expect(style.wordBreak).toBe('normal');
+    // The browser check (e2e/badges.e2e.test.ts) measures the line boxes at 390 and 1366 px.
+  });
 });
 
 describe("the app's theme (themeWithLabels)", () => {

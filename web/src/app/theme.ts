@@ -119,11 +119,20 @@ const baseTheme = createTheme({
   respectReducedMotion: true,
   variantColorResolver,
   components: {
-    // A badge says a status: it shows its whole label, wrapping in a narrow column, never «Выполн…».
+    // A badge says a status: it shows its whole label, never «Выполн…». In a narrow column it wraps
+    // between words, never inside one («ОПУБЛИКО-ВАНЫ»): its narrowest width is its longest word, so
+    // a table column or a flex row keeps at least that much room for it.
     Badge: Badge.extend({
       styles: {
         root: { height: 'auto', minHeight: 'var(--badge-height)', maxWidth: '100%', overflow: 'visible' },
-        label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', overflowWrap: 'anywhere' },
+        label: {
+          whiteSpace: 'normal',
+          overflow: 'visible',
+          textOverflow: 'clip',
+          overflowWrap: 'normal',
+          wordBreak: 'normal',
+          hyphens: 'manual',
+        },
       },
     }),
   },
