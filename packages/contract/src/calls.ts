@@ -46,6 +46,8 @@ import {
   flagBodySchema,
   flagResultSchema,
   participantTestCardSchema,
+  paperSittingQuerySchema,
+  paperSittingSchema,
   participantVariantSchema,
   pauseBodySchema,
   pauseResultSchema,
@@ -55,7 +57,7 @@ import {
   resolvedVariantSchema,
   saveAnswerBodySchema,
   saveAnswerResponseSchema,
-  saveAnswersBodySchema,
+  keyInAnswersBodySchema,
   saveAnswersResponseSchema,
   saveAnswersWithFilesResponseSchema,
   saveQuizBodySchema,
@@ -254,7 +256,7 @@ export const CALL_SCHEMAS = {
   'PUT /api/exam/test/saveanswer': { body: saveAnswerBodySchema, response: saveAnswerResponseSchema },
   'PUT /api/exam/test/saveanswers': {
     query: registrationQuerySchema,
-    body: saveAnswersBodySchema,
+    body: keyInAnswersBodySchema,
     response: saveAnswersResponseSchema,
   },
   'POST /api/exam/test/saveanswers_with_files': {
@@ -351,6 +353,11 @@ export const CALL_SCHEMAS = {
   'GET /api/ugnik/area/diagnostic/{id}': { params: idPathSchema, response: ugnikAreaDiagnosticDetailSchema },
   'GET /api/monitoring/room': { query: roomQuerySchema, response: roomSnapshotSchema },
   'GET /api/monitoring/room/stream': { query: roomQuerySchema },
+  'GET /api/exam/test/participantTest/{id}/paper': {
+    params: idPathSchema,
+    query: paperSittingQuerySchema,
+    response: paperSittingSchema,
+  },
   'GET /api/monitoring/participantTest/{id}/events': {
     params: idPathSchema,
     response: sittingEventsSchema,

@@ -1124,6 +1124,13 @@ export const OUR_ENDPOINTS = [
     ours: true,
   },
   {
+    method: 'GET',
+    path: '/api/exam/test/participantTest/{id}/paper',
+    roles: ['organizator', 'coordinator'],
+    meaning: "a sitting's paper form to key in: its work (if any), the variants and a variant's tasks",
+    ours: true,
+  },
+  {
     method: 'PUT',
     path: '/api/exam/test/examwork/{examWorkId}/{variantTaskId}/flag',
     roles: ['participant'],
