@@ -34,6 +34,11 @@ import {
   expertNextQuerySchema,
   expertNextResponseSchema,
   expertQueueResponseSchema,
+  adminExpertProfileBodySchema,
+  expertCoverageListSchema,
+  expertCoverageQuerySchema,
+  subjectTestExpertsAddBodySchema,
+  subjectTestExpertsSchema,
 } from './expert.js';
 import {
   activationCodeCheckSchema,
@@ -338,6 +343,23 @@ export const CALL_SCHEMAS = {
     response: expertAssignmentSchema,
   },
   'GET /api/expert/agreement': { query: expertAgreementQuerySchema, response: expertAgreementResponseSchema },
+  'GET /api/expert/coverage': { query: expertCoverageQuerySchema, response: expertCoverageListSchema },
+  'GET /api/admin/experts/{id}': { params: idPathSchema, response: expertProfileSchema },
+  'PUT /api/admin/experts/{id}': {
+    params: idPathSchema,
+    body: adminExpertProfileBodySchema,
+    response: expertProfileSchema,
+  },
+  'GET /api/admin/subjectTests/{id}/experts': { params: idPathSchema, response: subjectTestExpertsSchema },
+  'POST /api/admin/subjectTests/{id}/experts': {
+    params: idPathSchema,
+    body: subjectTestExpertsAddBodySchema,
+    response: subjectTestExpertsSchema,
+  },
+  'DELETE /api/admin/subjectTests/{id}/experts/{expertId}': {
+    params: z.strictObject({ id: idParamSchema, expertId: idParamSchema }),
+    response: subjectTestExpertsSchema,
+  },
   'GET /api/ParticipantTest/getExpertAnswersDates': {
     query: z.strictObject({}),
     response: expertDatesResponseSchema,

@@ -55,7 +55,9 @@ async function paperRoom() {
 
 const paperBody = (
   room: Room,
-  answersList = [{ variantTaskId: room.variantTaskIds[T.digits]!, value: '312', seq: 1 }],
+  answersList: { variantTaskId: number; value: unknown; seq: number }[] = [
+    { variantTaskId: room.variantTaskIds[T.digits]!, value: '312', seq: 1 },
+  ],
 ) => ({
   paper: { variantId: room.variantId },
   answers: answersList,
