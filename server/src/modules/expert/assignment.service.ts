@@ -31,7 +31,13 @@ import {
 } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { answerLacksExpert, assignPending, canGrade, expertProfileOf } from './grading.service.js';
+import {
+  answerLacksExpert,
+  assignPending,
+  canGrade,
+  expertProfileOf,
+  profileNames,
+} from './grading.service.js';
 
 interface Actor {
   userId: number;
@@ -72,13 +78,7 @@ async function testFacts(db: DbOrTx, ids: readonly number[]): Promise<TestFacts[
 async function expertsOf(db: DbOrTx, tests: readonly TestFacts[]) {
   const subjectIds = [...new Set(tests.map((t) => t.subjectId))];
   const testIds = tests.map((t) => t.id);
-  const has = (key: string, id: number) =>
-    sql`${users.profile} -> 'expert' -> ${key} @> ${JSON.stringify([id])}::jsonb`;
-  const names = [
-    ...subjectIds.map((id) => has('subjectIds', id)),
-    ...testIds.map((id) => has('subjectTestIds', id)),
-  ];
-  if (!names.length) return [];
+  if (!subjectIds.length && !testIds.length) return [];
   const rows = await db
     .select({
       id: users.id,
@@ -89,7 +89,7 @@ async function expertsOf(db: DbOrTx, tests: readonly TestFacts[]) {
     })
     .from(users)
     .innerJoin(userRoles, and(eq(userRoles.userId, users.id), eq(userRoles.role, 'expert')))
-    .where(and(eq(users.isBlocked, false), sql`(${sql.join(names, sql` or `)})`))
+    .where(and(eq(users.isBlocked, false), profileNames(subjectIds, testIds)))
     .orderBy(asc(users.surname), asc(users.name), asc(users.id));
   return rows.map((r) => ({ ...r, expert: expertProfileOf(r.profile) }));
 }

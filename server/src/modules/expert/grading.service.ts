@@ -132,7 +132,7 @@ interface Candidate {
 }
 
 /** SQL: the user's expert profile names one of these subjects or subject tests. */
-function profileNames(subjectIds: readonly number[], subjectTestIds: readonly number[]) {
+export function profileNames(subjectIds: readonly number[], subjectTestIds: readonly number[]) {
   const has = (key: string, id: number) =>
     sql`${users.profile} -> 'expert' -> ${key} @> ${JSON.stringify([id])}::jsonb`;
   const parts = [
