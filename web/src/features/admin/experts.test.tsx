@@ -1,7 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
+
+// A page's first render (its lazy route chunks) takes seconds on a busy machine: wait for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 /* The admin assigns experts from the users screen, and a diagnostic's page warns of too few experts. */
 

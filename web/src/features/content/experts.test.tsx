@@ -1,8 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, renderApp } from '../../test/test-app';
 import { contentServer, subjectTest, variant } from './test/fixtures';
+
+// A page's first render (its lazy route chunks) takes seconds on a busy machine: wait for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 /* A subject test's experts: who can grade it, assigning and taking off, and the check's warning. */
 

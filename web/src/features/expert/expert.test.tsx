@@ -1,8 +1,11 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, renderApp } from '../../test/test-app';
 import { marksOf, scoreError, totalOf } from './lib/marks';
+
+// A page's first render (its lazy route chunks) takes seconds on a busy machine: wait for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -79,7 +82,7 @@ describe('marks', () => {
   });
 });
 
-describe('expert grading workspace', () => {
+describe('expert grading workspace', { timeout: 90_000 }, () => {
   it('validates the rubric, posts the marks and moves to the next answer', { timeout: 20_000 }, async () => {
     let served = 0;
     const server = fakeServer({

@@ -1,8 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 import { organizatorRoomHandlers, roomRow } from '../../test/room-fixtures';
+
+// A page's first render (its lazy route chunks) takes seconds on a busy machine: wait for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 const row = (over: object) =>
   roomRow({
@@ -115,7 +118,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('keying in a paper answer form', { timeout: 20_000 }, () => {
+describe('keying in a paper answer form', { timeout: 90_000 }, () => {
   it('offers the form on finished sittings only, and finds a sitting by the code printed on the form', async () => {
     paperServer({}, [
       row({}),
@@ -325,7 +328,7 @@ function sittingServer(extra: Record<string, Handler> = {}) {
   );
 }
 
-describe('keying in the form of a participant who never opened the work online', { timeout: 20_000 }, () => {
+describe('keying in the form of a participant who never opened the work online', { timeout: 90_000 }, () => {
   it('finds the sitting by its code, keys the form into the chosen variant and creates the work', async () => {
     const api = sittingServer({
       'PUT /api/exam/test/saveanswers': () =>

@@ -1,6 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { configure, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, renderApp } from '../../test/test-app';
+
+// A page's first render (its lazy route chunks) takes seconds on a busy machine: wait for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 /* The coordinator's diagnostic page warns when its expert-graded tasks have too few experts. */
 
