@@ -4,7 +4,8 @@ import { checkA11y } from './axe.js';
 import { demoCodes, launchBrowser, newPage } from './support.js';
 
 // Live monitoring: an organizator watches a participant answer live, pauses the room, resumes,
-// extends time, and the participant's timer reflects both.
+// extends time, and the participant's timer reflects both; and keys in the paper form of a
+// participant who never opened the work online.
 
 let browser: Browser;
 beforeAll(async () => {
@@ -34,13 +35,14 @@ async function timerSeconds(page: Page): Promise<number> {
 
 /**
  * A room of the organizator (7 «А» or 7 «Б» of school 1) with a participant who has not started,
- * whose demo code is neither the first (the login test) nor among the last math codes (runner test).
+ * whose demo code is neither the first (the login test) nor among the last math codes (runner test)
+ * — or one of `only`.
  */
-async function pickRoom(request: APIRequestContext) {
+async function pickRoom(request: APIRequestContext, only?: Set<string>) {
   const all = demoCodes();
   const math = all.filter((c) => /математике/i.test(c.subjectTest)).map((c) => c.code);
   const avoid = new Set([all[0]?.code, ...math.slice(-8)]);
-  const usable = new Set(all.map((c) => c.code).filter((c) => !avoid.has(c)));
+  const usable = only ?? new Set(all.map((c) => c.code).filter((c) => !avoid.has(c)));
   const list = { page: 1, pageSize: 100 };
   const diagnostics = (await (
     await request.post('/api/organizator/diagnostic/list', { data: list, headers: XHR })
@@ -165,6 +167,47 @@ describe('live room monitoring', () => {
     } finally {
       await staff.context.close();
       await pupil.context.close();
+    }
+  });
+
+  it('an organizator keys the paper form of a participant who never opened the work online', async () => {
+    const staff = await newPage(browser);
+    try {
+      const org = staff.page;
+      await org.goto('/login?tab=password');
+      await org.locator('input[name="login"]').fill('organizator');
+      await org.locator('input[name="password"]').fill(process.env.DEMO_PASSWORD ?? 'demo');
+      await org.getByTestId('login-submit').click();
+      await org.getByTestId('role-home-organizator').waitFor();
+      // A Russian-language sitting of the room whose code no other browser test signs in with (they
+      // take the last ones): its paper form creates its work.
+      const russian = demoCodes()
+        .filter((c) => c.subjectTest === 'Диагностическая работа по русскому языку, 7 класс')
+        .map((c) => c.code);
+      const room = await pickRoom(org.request, new Set(russian.slice(0, -3)));
+      const id = room.row.participantTestId;
+      await org.goto(`/organizator/room?diagnosticId=${room.diagnosticId}&classId=${room.classId}`);
+      await org.getByTestId(`room-paper-${id}`).click();
+      await org.waitForURL(new RegExp(`/organizator/room/paper/sitting/${id}`));
+      await org.getByTestId('paper-only-intro').waitFor();
+      if (!(await org.getByTestId('paper-sitting').isVisible())) {
+        await org.getByTestId('paper-variant').click();
+        await org.getByRole('option').first().click();
+      }
+      await org.getByTestId('paper-sitting').waitFor();
+      await org.locator('[data-testid^="paper-task-"]').getByRole('radio').first().check();
+      await checkA11y(org, 'organizator-paper-only-form');
+      await org.getByTestId('paper-save').click();
+      await org.getByTestId('paper-create-confirm').click();
+      // The save created the work, finished from the form; its own form takes over.
+      await org.waitForURL(/\/organizator\/room\/paper\/\d+\?/);
+      await expect.poll(() => org.locator('[data-source="blank"]').count(), { timeout: 15_000 }).toBe(1);
+      await org.getByTestId('paper-back').click();
+      await expect
+        .poll(() => org.getByTestId(`room-status-${id}`).getAttribute('data-status'), { timeout: 15_000 })
+        .toBe('finished');
+    } finally {
+      await staff.context.close();
     }
   });
 });

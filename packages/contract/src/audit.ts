@@ -79,11 +79,13 @@ export const AUDIT_ACTIONS = [
   'exam_work.restore',
   'exam_work.delete',
   'exam_work.answers_keyed_in',
+  'exam_work.paper_created',
   'participant_test.message',
   'subject_test.pause_policy',
   // grading and results
   'expert.marks.save',
   'expert.marks.correct',
+  'expert.profile.assign',
   'results.queue',
   'results.regrade',
   'results.regrade_queued',

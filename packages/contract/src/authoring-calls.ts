@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { criterionSchema, SUBJECT_EXAM_KINDS, taskAnswerTypeSchema } from './content.js';
 import { listResponseSchema } from './paging.js';
 import { listRequestOf } from './staff.js';
+import { expertCoverageSchema } from './expert.js';
 
 /*
  * Content authoring (issue 11): the admin's calls under `/api/admin/content/*` that write the КИМ —
@@ -200,6 +201,13 @@ export const contentValidationSchema = z
     valid: z.boolean(),
     maxScore: z.number().nullable().describe('max score of the variants (when they agree)'),
     problems: z.array(contentProblemSchema),
+    expertCoverage: expertCoverageSchema
+      .nullable()
+      .optional()
+      .describe(
+        'Who can grade its expert-graded tasks (null: it has none). Fewer than 2 experts is a warning, ' +
+          'not a problem: publication goes on, but answers would wait for experts',
+      ),
   })
   .meta({ id: 'ContentValidation' });
 export type ContentValidation = z.infer<typeof contentValidationSchema>;

@@ -34,6 +34,11 @@ import {
   expertNextQuerySchema,
   expertNextResponseSchema,
   expertQueueResponseSchema,
+  adminExpertProfileBodySchema,
+  expertCoverageListSchema,
+  expertCoverageQuerySchema,
+  subjectTestExpertsAddBodySchema,
+  subjectTestExpertsSchema,
 } from './expert.js';
 import {
   activationCodeCheckSchema,
@@ -46,6 +51,8 @@ import {
   flagBodySchema,
   flagResultSchema,
   participantTestCardSchema,
+  paperSittingQuerySchema,
+  paperSittingSchema,
   participantVariantSchema,
   pauseBodySchema,
   pauseResultSchema,
@@ -55,7 +62,7 @@ import {
   resolvedVariantSchema,
   saveAnswerBodySchema,
   saveAnswerResponseSchema,
-  saveAnswersBodySchema,
+  keyInAnswersBodySchema,
   saveAnswersResponseSchema,
   saveAnswersWithFilesResponseSchema,
   saveQuizBodySchema,
@@ -254,7 +261,7 @@ export const CALL_SCHEMAS = {
   'PUT /api/exam/test/saveanswer': { body: saveAnswerBodySchema, response: saveAnswerResponseSchema },
   'PUT /api/exam/test/saveanswers': {
     query: registrationQuerySchema,
-    body: saveAnswersBodySchema,
+    body: keyInAnswersBodySchema,
     response: saveAnswersResponseSchema,
   },
   'POST /api/exam/test/saveanswers_with_files': {
@@ -336,6 +343,23 @@ export const CALL_SCHEMAS = {
     response: expertAssignmentSchema,
   },
   'GET /api/expert/agreement': { query: expertAgreementQuerySchema, response: expertAgreementResponseSchema },
+  'GET /api/expert/coverage': { query: expertCoverageQuerySchema, response: expertCoverageListSchema },
+  'GET /api/admin/experts/{id}': { params: idPathSchema, response: expertProfileSchema },
+  'PUT /api/admin/experts/{id}': {
+    params: idPathSchema,
+    body: adminExpertProfileBodySchema,
+    response: expertProfileSchema,
+  },
+  'GET /api/admin/subjectTests/{id}/experts': { params: idPathSchema, response: subjectTestExpertsSchema },
+  'POST /api/admin/subjectTests/{id}/experts': {
+    params: idPathSchema,
+    body: subjectTestExpertsAddBodySchema,
+    response: subjectTestExpertsSchema,
+  },
+  'DELETE /api/admin/subjectTests/{id}/experts/{expertId}': {
+    params: z.strictObject({ id: idParamSchema, expertId: idParamSchema }),
+    response: subjectTestExpertsSchema,
+  },
   'GET /api/ParticipantTest/getExpertAnswersDates': {
     query: z.strictObject({}),
     response: expertDatesResponseSchema,
@@ -351,6 +375,11 @@ export const CALL_SCHEMAS = {
   'GET /api/ugnik/area/diagnostic/{id}': { params: idPathSchema, response: ugnikAreaDiagnosticDetailSchema },
   'GET /api/monitoring/room': { query: roomQuerySchema, response: roomSnapshotSchema },
   'GET /api/monitoring/room/stream': { query: roomQuerySchema },
+  'GET /api/exam/test/participantTest/{id}/paper': {
+    params: idPathSchema,
+    query: paperSittingQuerySchema,
+    response: paperSittingSchema,
+  },
   'GET /api/monitoring/participantTest/{id}/events': {
     params: idPathSchema,
     response: sittingEventsSchema,

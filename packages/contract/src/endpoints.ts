@@ -1124,6 +1124,13 @@ export const OUR_ENDPOINTS = [
     ours: true,
   },
   {
+    method: 'GET',
+    path: '/api/exam/test/participantTest/{id}/paper',
+    roles: ['organizator', 'coordinator'],
+    meaning: "a sitting's paper form to key in: its work (if any), the variants and a variant's tasks",
+    ours: true,
+  },
+  {
     method: 'PUT',
     path: '/api/exam/test/examwork/{examWorkId}/{variantTaskId}/flag',
     roles: ['participant'],
@@ -1159,6 +1166,22 @@ export const OUR_ENDPOINTS = [
     meaning: 'inter-rater agreement',
     ours: true,
   },
+  {
+    method: 'GET',
+    path: '/api/expert/coverage',
+    roles: ['admin', 'coordinator', 'ugnik'],
+    meaning: "whether experts can grade the expert-graded tasks of a diagnostic's subject tests",
+    ours: true,
+  },
+  adminCall(
+    'GET',
+    '/api/admin/experts/{id}',
+    "an expert's profile: subjects, subject tests, grades, daily limit",
+  ),
+  adminCall('PUT', '/api/admin/experts/{id}', 'assign an expert to subjects and subject tests'),
+  adminCall('GET', '/api/admin/subjectTests/{id}/experts', 'the experts who can grade a subject test'),
+  adminCall('POST', '/api/admin/subjectTests/{id}/experts', 'assign experts to a subject test'),
+  adminCall('DELETE', '/api/admin/subjectTests/{id}/experts/{expertId}', 'take an expert off a subject test'),
   // content authoring (issue 11)
   adminCall('GET', '/api/admin/content/subjects', 'every subject with its exam and task counts'),
   adminCall('POST', '/api/admin/content/subjects', 'create a subject'),

@@ -15,7 +15,7 @@ export const EXAM_WORK_STATUSES = ['new', 'in_progress', 'paused', 'finished', '
 export const examWorkStatusSchema = z.enum(EXAM_WORK_STATUSES);
 export type ExamWorkStatus = z.infer<typeof examWorkStatusSchema>;
 
-export const FINISH_REASONS = ['manual', 'timeout', 'organizator'] as const;
+export const FINISH_REASONS = ['manual', 'timeout', 'organizator', 'paper'] as const;
 export const finishReasonSchema = z.enum(FINISH_REASONS);
 
 const instant = z.string().describe('ISO instant (UTC, Z)');
@@ -182,22 +182,78 @@ export const saveAnswerBodySchema = z.strictObject({
 export type SaveAnswerBody = z.infer<typeof saveAnswerBodySchema>;
 export const saveAnswerResponseSchema = z.object({ seq: z.number().int(), savedAt: instant });
 
+const batchAnswerSchema = z.strictObject({
+  variantTaskId: z.number().int().positive(),
+  value: z.unknown(),
+  seq: z.number().int().min(1).max(2_000_000_000),
+});
+
 export const saveAnswersBodySchema = z.strictObject({
   examWorkId: z.number().int().positive(),
-  answers: z
-    .array(
-      z.strictObject({
-        variantTaskId: z.number().int().positive(),
-        value: z.unknown(),
-        seq: z.number().int().min(1).max(2_000_000_000),
-      }),
-    )
-    .min(1)
-    .max(200),
+  answers: z.array(batchAnswerSchema).min(1).max(200),
 });
 export type SaveAnswersBody = z.infer<typeof saveAnswersBodySchema>;
+
+/**
+ * Staff keying the paper form of a participant who never opened the work online (docs/design.md
+ * §5): instead of `examWorkId` the variant printed on the participant's booklet. The save creates
+ * the work (answer mode blank, finished as `paper`) with these answers; an empty form is allowed.
+ */
+export const paperSaveAnswersBodySchema = z
+  .strictObject({
+    paper: z.strictObject({
+      variantId: z
+        .number()
+        .int()
+        .positive()
+        .describe('a current variant of the subject test (GET …/participantTest/{id}/paper lists them)'),
+    }),
+    answers: z.array(batchAnswerSchema).max(200),
+  })
+  .meta({ id: 'PaperSaveAnswersBody' });
+export type PaperSaveAnswersBody = z.infer<typeof paperSaveAnswersBodySchema>;
+
+/** GET /api/exam/test/participantTest/{id}/paper: `variantId` asks for that variant's tasks. */
+export const paperSittingQuerySchema = z.strictObject({
+  variantId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+});
+
+/** What staff need to key in the paper form of one sitting, with or without a work. */
+export const paperSittingSchema = z
+  .object({
+    participantTestId: z.number().int(),
+    registrationCode: z.string(),
+    participantName: z.string(),
+    className: z.string().nullable(),
+    subjectTestName: z.string(),
+    work: z
+      .object({ examWorkId: z.number().int(), finished: z.boolean() })
+      .nullable()
+      .describe(
+        'the live work: a finished one is keyed in on its own form, an unfinished one is still open ' +
+          'online (PUT saveanswers refuses it: 409 `work_not_finished`); null: never opened online',
+      ),
+    variants: z
+      .array(z.object({ id: z.number().int(), number: z.number().int() }))
+      .describe('the current variants of the subject test, by number'),
+    variant: participantVariantSchema
+      .nullable()
+      .describe('the tasks of `variantId` as the participant sees them (never a key); null without it'),
+  })
+  .meta({ id: 'PaperSitting' });
+export type PaperSitting = z.infer<typeof paperSittingSchema>;
+
+/** PUT saveanswers: a batch for an existing work, or (staff, by registration code) a paper-only one. */
+export const keyInAnswersBodySchema = z.union([saveAnswersBodySchema, paperSaveAnswersBodySchema]);
+export type KeyInAnswersBody = z.infer<typeof keyInAnswersBodySchema>;
+
 /** Each answer applies on its own: `stale` ones (an older seq than stored) change nothing. */
 export const saveAnswersResponseSchema = z.object({
+  examWorkId: z
+    .number()
+    .int()
+    .optional()
+    .describe('a paper-only form (body `paper`): the work the save created'),
   results: z.array(
     z.object({
       variantTaskId: z.number().int(),

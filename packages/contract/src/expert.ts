@@ -19,13 +19,18 @@ const idList = (max: number) =>
 
 export const expertProfileSchema = z
   .object({
-    subjectIds: z.array(z.number().int()).describe('Subjects the expert grades'),
+    subjectIds: z.array(z.number().int()).describe('Subjects the expert grades (in the grades below)'),
     subjects: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    subjectTestIds: z
+      .array(z.number().int())
+      .describe('Subject tests an admin assigned the expert to: graded whatever the grade'),
+    subjectTests: z.array(z.object({ id: z.number().int(), name: z.string(), subjectName: z.string() })),
     parallels: z.array(z.number().int()).describe('Grades (0 = preschool, 1–11) the expert grades'),
     maxPerDay: z.number().int().nullable().describe('Most answers assigned per school day; null = no limit'),
     openAssignments: z.number().int().describe('Answers assigned and not graded yet'),
   })
-  .describe('Own expert profile');
+  .describe('An expert profile: what the expert may grade')
+  .meta({ id: 'ExpertProfile' });
 export type ExpertProfile = z.infer<typeof expertProfileSchema>;
 
 export const expertProfileSaveBodySchema = z.strictObject({
@@ -37,6 +42,77 @@ export const expertProfileSaveBodySchema = z.strictObject({
   maxPerDay: z.number().int().min(1).max(1000).nullable().optional(),
 });
 export type ExpertProfileSaveBody = z.infer<typeof expertProfileSaveBodySchema>;
+
+/** PUT /api/admin/experts/{id}: an admin assigns an expert to subjects and subject tests (the whole profile). */
+export const adminExpertProfileBodySchema = z.strictObject({
+  ...expertProfileSaveBodySchema.shape,
+  subjectTestIds: idList(200).describe('Ids of subject tests (POST /api/admin/content/subjectTests/list)'),
+});
+export type AdminExpertProfileBody = z.infer<typeof adminExpertProfileBodySchema>;
+
+// ---------------------------------------------------------------- who can grade (coverage)
+
+/**
+ * Whether experts can grade a subject test's expert-graded tasks (extended text and file answers,
+ * graded by rubric). Blind double marking needs two different experts for every grade of the test;
+ * a third check a third one.
+ */
+export const expertCoverageSchema = z
+  .object({
+    subjectTestId: z.number().int(),
+    subjectTestName: z.string(),
+    subjectName: z.string(),
+    expertTaskPositions: z
+      .array(z.number().int())
+      .describe('Positions of the expert-graded tasks in the current variants'),
+    experts: z
+      .number()
+      .int()
+      .describe('Experts (unblocked) who can grade every grade of it; fewer than 2: no double marking'),
+    grades: z
+      .array(z.object({ grade: z.number().int(), experts: z.number().int() }))
+      .describe('Per grade of the test (within the diagnostic’s grades), the experts who can grade it'),
+    waitingAnswers: z
+      .number()
+      .int()
+      .describe('Answers of finished works that wait for an expert no one was assigned as'),
+  })
+  .meta({ id: 'ExpertCoverage' });
+export type ExpertCoverage = z.infer<typeof expertCoverageSchema>;
+
+export const expertCoverageQuerySchema = z.strictObject({
+  diagnosticId: z.coerce.number().int().positive().max(2_147_483_647),
+});
+export const expertCoverageListSchema = z.object({
+  items: z
+    .array(expertCoverageSchema)
+    .describe('The diagnostic’s subject tests that have expert-graded tasks, by name'),
+});
+export type ExpertCoverageList = z.infer<typeof expertCoverageListSchema>;
+
+/** GET /api/admin/subjectTests/{id}/experts: who can grade the test, and whether they suffice. */
+export const subjectTestExpertsSchema = z
+  .object({
+    coverage: expertCoverageSchema,
+    experts: z.array(
+      z.object({
+        id: z.number().int(),
+        displayName: z.string(),
+        login: z.string(),
+        via: z
+          .enum(['subject_test', 'subject'])
+          .describe('assigned to this subject test, or grading its subject in some of its grades'),
+        parallels: z.array(z.number().int()).describe('the expert’s grades (used with `subject`)'),
+      }),
+    ),
+  })
+  .meta({ id: 'SubjectTestExperts' });
+export type SubjectTestExperts = z.infer<typeof subjectTestExpertsSchema>;
+
+export const subjectTestExpertsAddBodySchema = z.strictObject({
+  expertIds: idList(50).min(1).describe('Users with the expert role (POST /api/user/list, role expert)'),
+});
+export type SubjectTestExpertsAddBody = z.infer<typeof subjectTestExpertsAddBodySchema>;
 
 // ---------------------------------------------------------------- grading workspace
 
@@ -133,9 +209,26 @@ export type ExpertAssignment = z.infer<typeof expertAssignmentSchema>;
 export const expertProgressSchema = z.object({ done: z.number().int(), total: z.number().int() });
 export type ExpertProgress = z.infer<typeof expertProgressSchema>;
 
+export const expertWaitingSchema = z
+  .object({
+    otherExpert: z
+      .number()
+      .int()
+      .describe(
+        'rounds the caller may not take: they grade another round of the same answer (blind marking)',
+      ),
+    dailyLimit: z.number().int().describe('rounds the caller could take once their daily limit allows'),
+  })
+  .describe(
+    'Answers of the caller’s subjects that wait for an expert and that no one was assigned yet (in the ' +
+      'same filter); all zero when nothing waits. Rounds the caller can take are given to them at once.',
+  );
+export type ExpertWaiting = z.infer<typeof expertWaitingSchema>;
+
 export const expertNextResponseSchema = z.object({
-  assignment: expertAssignmentSchema.nullable().describe('null: nothing left to grade'),
+  assignment: expertAssignmentSchema.nullable().describe('null: nothing left to grade now'),
   progress: expertProgressSchema,
+  waiting: expertWaitingSchema.optional(),
 });
 export type ExpertNextResponse = z.infer<typeof expertNextResponseSchema>;
 

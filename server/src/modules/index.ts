@@ -31,6 +31,7 @@ import { itemAnalysisRoutes } from './reports/item-analysis/item-analysis.routes
 import { reportRoutes } from './reports/reports.routes.js';
 import { examResultsRoutes } from './exam-results/exam-results.routes.js';
 import { expertRoutes } from './expert/expert.routes.js';
+import { expertAssignmentRoutes } from './expert/assignment.routes.js';
 import { monitoringRoutes } from './monitoring/monitoring.routes.js';
 import { adminOrgRoutes } from './admin-org/admin-org.routes.js';
 import { auditTrailRoutes } from './audit-trail/audit-trail.routes.js';
@@ -77,6 +78,7 @@ export const modules: FastifyPluginAsync[] = [
   reportRoutes,
   examResultsRoutes,
   expertRoutes,
+  expertAssignmentRoutes,
   monitoringRoutes,
   adminOrgRoutes,
   areaRoutes,

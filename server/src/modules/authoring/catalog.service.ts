@@ -13,6 +13,7 @@ import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize.js';
 import { forgetContent } from '../exam-test/index.js';
+import { subjectTestCoverage } from '../expert/index.js';
 import * as repo from './content.repo.js';
 import type { Actor } from './pause-policy.service.js';
 import { validateContent, type VariantUnderCheck } from './validation.js';
@@ -396,10 +397,14 @@ async function validationOf(
   return { valid: result.problems.length === 0, maxScore: result.maxScore, problems: result.problems };
 }
 
+/**
+ * The check before publication: what stops it, and — a warning that does not — whether experts can
+ * grade its expert-graded tasks (two for blind double marking in every grade).
+ */
 export async function validation(db: Db, id: number): Promise<ContentValidation> {
   const view = await repo.findSubjectTest(db, id);
   if (!view) throw notFound('No such subject test');
-  return validationOf(db, view.test);
+  return { ...(await validationOf(db, view.test)), expertCoverage: await subjectTestCoverage(db, id) };
 }
 
 export async function publish(db: Db, actor: Actor, id: number): Promise<AuthoringSubjectTest> {

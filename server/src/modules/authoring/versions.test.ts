@@ -173,6 +173,8 @@ describe('publication', () => {
       valid: true,
       maxScore: 3,
       problems: [],
+      // A warning, not a problem: no expert can grade the essays yet.
+      expertCoverage: expect.objectContaining({ experts: 0 }),
     });
     expect(ok(await a.post(`/api/admin/content/subjectTests/${testId}/publish`))).toMatchObject({
       status: 'published',

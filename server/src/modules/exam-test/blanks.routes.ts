@@ -1,14 +1,43 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contractRoute } from '../../auth/access.js';
+import { participantTestInScope } from '../../auth/shared.access.js';
 import { examWorkBlanks, examWorkBlanksScope } from './blanks.service.js';
+import { paperSitting } from './paper.service.js';
 
 const tags = ['exam-test'];
 
-/** GET examwork/{id}/blanks: the paper answer forms of an exam work, as a PDF download. */
+/**
+ * Paper answer forms: GET examwork/{id}/blanks (the forms of an exam work, as a PDF download) and
+ * GET participantTest/{id}/paper (what keying in a sitting's form needs).
+ */
 export const blanksRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
+
+  app.route({
+    ...contractRoute(
+      'GET /api/exam/test/participantTest/{id}/paper',
+      {
+        summary: "A sitting's paper form to key in: its work, the variants, a variant's tasks",
+        description:
+          'For organizators and coordinators whose scope reaches the participant test (403 otherwise, 404 ' +
+          'unknown). `work` is its live work: a finished one is keyed in on its own form (PUT saveanswers ' +
+          'with its examWorkId); an unfinished one is still open online. Without a work the participant ' +
+          'never opened it online: `variants` are the current variants of the subject test and ' +
+          '`variantId` asks for the tasks of the one printed on the booklet, as the participant sees them ' +
+          '(never a key; 400 for a variant of another test, 409 `window_not_open` before the diagnostic ' +
+          'starts). PUT saveanswers with `paper` then creates the work.',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      participantTestInScope((req) => (req.params as { id: number }).id),
+    ),
+    handler: (req) =>
+      paperSitting(ctx, req.params.id, req.query.variantId, (taskId) =>
+        req.log.warn({ taskId }, 'task content does not match its answer type schema; sent empty'),
+      ),
+  });
 
   app.route({
     ...contractRoute(

@@ -164,6 +164,15 @@ export async function findSubjectTest(db: DbOrTx, id: number) {
   return row ?? null;
 }
 
+/** The current (not superseded) variants of a subject test, by number. */
+export async function currentVariantsOf(db: DbOrTx, subjectTestId: number) {
+  return db
+    .select({ id: variants.id, number: variants.number })
+    .from(variants)
+    .where(and(eq(variants.subjectTestId, subjectTestId), isNull(variants.supersededAt)))
+    .orderBy(asc(variants.number));
+}
+
 /** Tasks in the lowest-numbered variant: what the start screen shows as "N tasks". */
 export async function taskCountOf(db: DbOrTx, subjectTestId: number): Promise<number | null> {
   const [first] = await db
@@ -495,6 +504,25 @@ function findTestsWithLiveWork(db: DbOrTx, participantTestIds: number[]) {
         .prepare(name),
     (row) => row.pt.id,
   );
+}
+
+/**
+ * A finished work created from a paper form (no online sitting); null when the participant test got
+ * a live work meanwhile (the partial unique index decides, as for a start).
+ */
+export async function insertPaperWork(tx: Tx, values: NewWork): Promise<WorkRow | null> {
+  const [row] = await tx.insert(examWorks).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/** Locks a live participant test row: one paper-only keying of it at a time. */
+export async function lockParticipantTest(tx: Tx, id: number): Promise<boolean> {
+  const rows = await tx
+    .select({ id: participantTests.id })
+    .from(participantTests)
+    .where(and(eq(participantTests.id, id), isNull(participantTests.deletedAt)))
+    .for('update');
+  return rows.length > 0;
 }
 
 export async function updateWork(db: DbOrTx, id: number, values: Partial<NewWork>): Promise<WorkRow> {

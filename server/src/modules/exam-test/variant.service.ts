@@ -78,6 +78,15 @@ export async function variantById(
   return toParticipantVariant(head, rows, taskFiles, w.id, log);
 }
 
+/**
+ * A variant as printed on a paper booklet, for staff keying in a paper-only form: the participant's
+ * view (never a key), in the variant's own order (no work, so no shuffle).
+ */
+export async function paperVariant(db: Db, variantId: number, log?: BadContentLog) {
+  const { head, rows, taskFiles } = await variantParts(db, variantId);
+  return toParticipantVariant(head, rows, taskFiles, null, log);
+}
+
 /** Keys and solutions: admins always; a participant only for their own variant after publication. */
 export async function resolvedVariant(ctx: AppContext, auth: AuthContext, id: number) {
   if (!hasRole(auth, 'admin')) {

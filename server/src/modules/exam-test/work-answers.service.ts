@@ -1,12 +1,12 @@
 /* Answers of a running work: saves (one, a batch, with files), answer modes and flags. */
-import type { AnswerMode, SaveAnswerBody, SaveAnswersBody } from '@attesta/contract';
+import type { AnswerMode, PaperSaveAnswersBody, SaveAnswerBody, SaveAnswersBody } from '@attesta/contract';
 import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { sameJson } from '@attesta/contract';
 import { checkAnswerValue, type AnswerTask } from './answer-value.js';
 import { cachedSubjectTest, cachedTaskDef } from './content-cache.js';
@@ -16,6 +16,7 @@ import { checkUpload, taskFileLimit, taskFileTooLarge } from './upload.js';
 import { quotaExceeded, uploadLimit, type ByteLimit, type IncomingFile } from '../../lib/multipart.js';
 import { lockedUploadAllowance, uploadAllowance } from '../files/index.js';
 import type { WorkRow } from './exam-work.repo.js';
+import { isPastDeadline } from './deadline.js';
 
 import {
   workDeleted,
@@ -29,6 +30,7 @@ import {
   settleOverduePause,
   staffCanReach,
   blankNotAllowed,
+  OPEN_TEST_STATUSES,
   type Actor,
 } from './work-guards.js';
 
@@ -155,12 +157,17 @@ async function lockForWriter(tx: Tx, writer: Writer, workId: number): Promise<Wo
     assertWritable(w, new Date(), writer.actor.deviceId);
     return w;
   }
-  // Paper forms arrive after the test: allowed after the deadline and after finish, never into a deleted work.
+  // Paper forms arrive after the test: allowed after the deadline and after finish, never into a
+  // deleted work, nor into a work still open online (its participant may still be writing).
   if (!found || found.participantTestId !== writer.participantTestId)
     throw notFound('This exam work does not belong to the participant test of the registration code');
   if (found.deletedAt) throw workDeleted();
+  if (!found.finishedAt && !isPastDeadline(found, new Date())) throw workStillOpen();
   return found;
 }
+
+const workStillOpen = () =>
+  conflict('work_not_finished', 'The work is still open online: key the paper form in after it ends');
 
 /** Answer types and content of the batch's tasks; every task must be in the work's variant. */
 async function tasksForBatch(tx: Tx, w: WorkRow, ids: number[]) {
@@ -278,6 +285,90 @@ export async function saveAnswers(ctx: AppContext, writer: Writer, body: SaveAns
   publishBatch(ctx, writer, body.examWorkId, done.results);
   return done;
 }
+
+/**
+ * A paper form of a participant who never opened the work online (docs/design.md §5): creates the
+ * work with the variant of the booklet — answer mode blank, finished at once as `paper` — writes the
+ * form's answers through the same batch as any keyed form (seq, staff source, audit) and queues its
+ * scoring (worksFinished). Refused while the participant test has a live work: one still open
+ * online is 409 `work_not_finished`, a finished one 409 `has_exam_work` (its own form takes the keying).
+ */
+export async function savePaperOnly(ctx: AppContext, writer: Writer, body: PaperSaveAnswersBody) {
+  if (writer.kind !== 'staff') throw forbidden('Only staff key in a paper form, by its registration code');
+  const st = await ctx.db.transaction(async (tx) => {
+    if (!(await repo.lockParticipantTest(tx, writer.participantTestId)))
+      throw notFound('No participant test has this registration code');
+    const pt = await repo.findParticipantTest(tx, { id: writer.participantTestId });
+    if (!pt) throw notFound('No participant test has this registration code');
+    const now = new Date();
+    if (pt.status === 'annulled')
+      throw conflict('participant_test_annulled', 'This participant test has been annulled');
+    if (now < pt.startsAt)
+      throw conflict('window_not_open', 'The test has not started yet: there is no paper form to key in');
+    const live = await repo.findLiveWork(tx, pt.id);
+    if (live) throw live.finishedAt ? hasWork() : workStillOpen();
+    const variant = await repo.findVariant(tx, body.paper.variantId);
+    const current = await repo.currentVariantsOf(tx, pt.subjectTestId);
+    if (!variant || !current.some((v) => v.id === variant.id))
+      throw badRequest('validation_failed', 'Not a current variant of the subject test', [
+        { path: 'body.paper.variantId', message: 'not a current variant of this test' },
+      ]);
+    const test = await repo.findSubjectTest(tx, pt.subjectTestId);
+    if (!test) throw notFound('No such subject test');
+    const w = await repo.insertPaperWork(tx, {
+      participantTestId: pt.id,
+      variantId: variant.id,
+      status: 'finished',
+      answerMode: 'blank',
+      startedAt: now,
+      timeLimitSeconds: test.durationMinutes * 60,
+      windowEndsAt: pt.endsAt,
+      deadlineAt: now,
+      finishedAt: now,
+      finishReason: 'paper',
+      deviceId: null,
+    });
+    // A start of the participant won the live-work index meanwhile: that work is open online.
+    if (!w) throw workStillOpen();
+    const tasks = await tasksForBatch(
+      tx,
+      w,
+      body.answers.map((a) => a.variantTaskId),
+    );
+    const list = validateBatch(body.answers, tasks);
+    const fileAnswers = list.filter((a) => tasks.get(a.variantTaskId)!.answerType === 'file');
+    if (fileAnswers.length) await assertAttached(tx, w.id, fileAnswers);
+    const results = list.length ? await writeBatch(tx, writer, w, list) : [];
+    await repo.setParticipantTestStatus(tx, pt.id, 'finished', [...OPEN_TEST_STATUSES, 'absent']);
+    await audit(tx, {
+      userId: writer.actor.auth.userId,
+      action: 'exam_work.paper_created',
+      entity: 'exam_work',
+      entityId: w.id,
+      details: { participantTestId: pt.id, variantId: variant.id },
+      ip: writer.actor.ip,
+    });
+    await audit(tx, {
+      userId: writer.actor.auth.userId,
+      action: 'exam_work.answers_keyed_in',
+      entity: 'exam_work',
+      entityId: w.id,
+      details: {
+        participantTestId: pt.id,
+        saved: results.filter((r) => r.status === 'saved').map((r) => r.variantTaskId),
+        files: 0,
+      },
+      ip: writer.actor.ip,
+    });
+    await publish('worksFinished', { db: tx, examWorkIds: [w.id] });
+    return { examWorkId: w.id, results };
+  });
+  publishWorkEvent(ctx, writer.participantTestId, st.examWorkId, 'finished', { reason: 'paper' });
+  return st;
+}
+
+const hasWork = () =>
+  conflict('has_exam_work', 'The participant already has a finished work: key the form into that work');
 
 /** One event for a batch (online or keyed in from a paper form), with what the batch knows. */
 function publishBatch(ctx: AppContext, writer: Writer, workId: number, results: BatchResult[]) {

@@ -238,13 +238,23 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
       summary: 'Save several answers; each applies on its own (saved, duplicate or stale)',
       description:
         `${VALUE_DOC} With \`registrationCode\` staff key in a paper form: allowed after the deadline ` +
-        'and after finish (not into a deleted work), stored as answer mode blank, audited.',
+        'and after finish, never into a deleted work (409 `work_deleted`) nor into a work still open ' +
+        'online (409 `work_not_finished`); stored as answer mode blank, audited, a finished work scored ' +
+        'again. A participant who never opened the work online: the body names `paper: { variantId }` ' +
+        '(the variant of the booklet) instead of `examWorkId`, and the save creates the work (answer ' +
+        'mode blank, finished as `paper`), writes the answers (an empty form too), audits ' +
+        '(`exam_work.paper_created`, `exam_work.answers_keyed_in`), queues its scoring and answers its ' +
+        '`examWorkId`; 409 `has_exam_work` when the participant test has a finished work already, ' +
+        '`work_not_finished` when it has one open online, `window_not_open` before the diagnostic starts.',
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
     handler: async (req) => {
       const writer = await service.writerFor(ctx, actorOf(req), req.query.registrationCode);
-      return service.saveAnswers(ctx, writer, req.body);
+      const body = req.body;
+      return 'paper' in body
+        ? service.savePaperOnly(ctx, writer, body)
+        : service.saveAnswers(ctx, writer, body);
     },
   });
 

@@ -1,12 +1,35 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
+import { hasRole } from '../../auth/types.js';
+import { ugnikOwnsDiagnostic } from '../../auth/ugnik.access.js';
+import { notFound } from '../../lib/errors.js';
+import { coordinatorReaches, liveDiagnostic } from '../create-diagnostic/index.js';
+import { diagnosticCoverage } from './assignment.service.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import { checkRange, expertAnswerDates, expertAnswersZip } from './answers-zip.service.js';
 import { saveMarks } from './grading.service.js';
 import * as workspace from './workspace.service.js';
 
 const tags = ['expert'];
+
+/**
+ * A diagnostic's coverage is read by whoever reaches the diagnostic: an admin any, a coordinator
+ * those of their school or their own, an ugnik its supervision body's. 404 unknown.
+ */
+const diagnosticInScope: ScopeRule = async (req, auth) => {
+  const { db } = req.server.ctx;
+  const id = (req.query as { diagnosticId: number }).diagnosticId;
+  const diagnostic = await liveDiagnostic(db, { id });
+  if (hasRole(auth, 'admin')) return true;
+  if (hasRole(auth, 'coordinator') && (await coordinatorReaches(db, auth, diagnostic))) return true;
+  if (hasRole(auth, 'ugnik')) {
+    const mine = await ugnikOwnsDiagnostic(db, auth, id);
+    if (mine === null) throw notFound('No such diagnostic');
+    return mine;
+  }
+  return false;
+};
 
 const RULES =
   'Final mark: when rounds 1 and 2 differ by no more than the task threshold (scoring.thirdCheckThreshold, ' +
@@ -43,7 +66,9 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
         "(download with GET /api/files/{id}), and progress. Never the participant's name, school, class or " +
         "codes, nor another expert's marks — except on a third check (round 3), whose `disagreement` gives the " +
         'marks of rounds 1 and 2 per criterion and their totals as expert 1 and expert 2 (no names, ids or ' +
-        'comments); null for rounds 1 and 2. `assignment` is null when nothing is left.',
+        'comments); null for rounds 1 and 2. `assignment` is null when nothing is left. With nothing ' +
+        'open the expert first takes up to 20 answers of their subjects that wait for an expert (by the ' +
+        'rules of automatic assignment); `waiting` counts what still waits and cannot be theirs.',
       tags,
       errors: [400, 401, 403],
     }),
@@ -91,6 +116,25 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
       errors: [400, 401, 403],
     }),
     handler: (req) => workspace.agreement(db, authOf(req), req.query),
+  });
+
+  app.route({
+    ...contractRoute(
+      'GET /api/expert/coverage',
+      {
+        summary: "Whether experts can grade the expert-graded tasks of a diagnostic's subject tests",
+        description:
+          'Each subject test of the diagnostic with expert-graded tasks (extended text, file answers): their ' +
+          'positions, the experts who can grade each of its grades (within the diagnostic’s grades) and the ' +
+          'least of them (`experts`: fewer than 2 is no blind double marking), and the answers of finished ' +
+          'works that wait for an expert no one was assigned as. Admin any diagnostic, coordinator those ' +
+          'they reach, ugnik its own; 404 unknown.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      diagnosticInScope,
+    ),
+    handler: (req) => diagnosticCoverage(db, req.query.diagnosticId),
   });
 
   app.route({

@@ -225,6 +225,7 @@ describe('blind double marking', () => {
     expect((await call(outsider.session, 'GET', '/api/expert/next')).json()).toEqual({
       assignment: null,
       progress: { done: 0, total: 0 },
+      waiting: { otherExpert: 0, dailyLimit: 0 },
     });
   });
 

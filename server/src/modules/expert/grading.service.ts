@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { ExpertMarksBody } from '@attesta/contract';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import {
@@ -36,6 +36,8 @@ const ANON_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
 export interface ExpertProfileData {
   subjectIds: number[];
+  /** Subject tests an admin assigned the expert to: graded whatever the grade. */
+  subjectTestIds: number[];
   parallels: number[];
   maxPerDay: number | null;
 }
@@ -46,9 +48,25 @@ export function expertProfileOf(profile: Record<string, unknown> | null | undefi
   const ints = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : []);
   return {
     subjectIds: ints(raw.subjectIds),
+    subjectTestIds: ints(raw.subjectTestIds),
     parallels: ints(raw.parallels),
     maxPerDay: typeof raw.maxPerDay === 'number' ? raw.maxPerDay : null,
   };
+}
+
+/**
+ * Whether an expert's profile lets them grade a work (docs/design.md §3): assigned to its subject
+ * test (any grade), or grading its subject in one of the work's grades (its class's grade, else the
+ * test's grades).
+ */
+export function canGrade(
+  expert: Pick<ExpertProfileData, 'subjectIds' | 'subjectTestIds' | 'parallels'>,
+  work: { subjectId: number; subjectTestId: number; grades: readonly number[] },
+): boolean {
+  return (
+    expert.subjectTestIds.includes(work.subjectTestId) ||
+    (expert.subjectIds.includes(work.subjectId) && expert.parallels.some((g) => work.grades.includes(g)))
+  );
 }
 
 export const roundHalf = (x: number) => Math.round(x * 2) / 2;
@@ -86,6 +104,7 @@ async function worksFacts(db: DbOrTx, examWorkIds: number[]) {
       studentId: participantTests.studentId,
       workerId: participantTests.workerId,
       subjectId: subjectExams.subjectId,
+      subjectTestId: subjectTests.id,
       testParallels: subjectTests.parallels,
       classParallel: classes.parallelId,
     })
@@ -106,19 +125,35 @@ interface Candidate {
   today: number;
   maxPerDay: number | null;
   subjectIds: number[];
+  subjectTestIds: number[];
   parallels: number[];
   studentId: number | null;
   workerId: number | null;
 }
 
+/** SQL: the user's expert profile names one of these subjects or subject tests. */
+export function profileNames(subjectIds: readonly number[], subjectTestIds: readonly number[]) {
+  const has = (key: string, id: number) =>
+    sql`${users.profile} -> 'expert' -> ${key} @> ${JSON.stringify([id])}::jsonb`;
+  const parts = [
+    ...subjectIds.map((id) => has('subjectIds', id)),
+    ...subjectTestIds.map((id) => has('subjectTestIds', id)),
+  ];
+  return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
+}
+
 /**
- * The experts of the given subjects with their load — open assignments and today's — counted once
- * for the whole call (under the assignment lock, so no one else changes them meanwhile): a batch
- * of works costs one count, not one per work, and each pick updates the counts in memory.
+ * The experts of the given subjects or subject tests (or the one expert `onlyId`) with their load —
+ * open assignments and today's — counted once for the whole call (under the assignment lock, so no
+ * one else changes them meanwhile): a batch of works costs one count, not one per work, and each
+ * pick updates the counts in memory.
  */
-async function expertsWithLoad(db: DbOrTx, subjectIds: number[]): Promise<Map<number, Candidate>> {
+async function expertsWithLoad(
+  db: DbOrTx,
+  of: { subjectIds: readonly number[]; subjectTestIds: readonly number[] } | { onlyId: number },
+): Promise<Map<number, Candidate>> {
   const out = new Map<number, Candidate>();
-  if (!subjectIds.length) return out;
+  if ('subjectIds' in of && !of.subjectIds.length && !of.subjectTestIds.length) return out;
   const rows = await db
     .select({ id: users.id, profile: users.profile, studentId: users.studentId, workerId: users.workerId })
     .from(users)
@@ -126,12 +161,7 @@ async function expertsWithLoad(db: DbOrTx, subjectIds: number[]): Promise<Map<nu
     .where(
       and(
         eq(users.isBlocked, false),
-        sql`(${sql.join(
-          subjectIds.map(
-            (id) => sql`${users.profile} -> 'expert' -> 'subjectIds' @> ${JSON.stringify([id])}::jsonb`,
-          ),
-          sql` or `,
-        )})`,
+        'onlyId' in of ? eq(users.id, of.onlyId) : profileNames(of.subjectIds, of.subjectTestIds),
       ),
     );
   if (!rows.length) return out;
@@ -161,6 +191,7 @@ async function expertsWithLoad(db: DbOrTx, subjectIds: number[]): Promise<Map<nu
       today: Number(loadOf.get(r.id)?.today ?? 0),
       maxPerDay: p.maxPerDay,
       subjectIds: p.subjectIds,
+      subjectTestIds: p.subjectTestIds,
       parallels: p.parallels,
       studentId: r.studentId,
       workerId: r.workerId,
@@ -169,23 +200,27 @@ async function expertsWithLoad(db: DbOrTx, subjectIds: number[]): Promise<Map<nu
   return out;
 }
 
-/** Experts whose profile matches the work's subject and grade; never its author. */
+/** Experts whose profile matches the work (canGrade); never its author. */
 function candidatesFor(experts: Map<number, Candidate>, facts: WorkFacts): Candidate[] {
-  const grades = facts.classParallel !== null ? [facts.classParallel] : facts.testParallels;
+  const work = {
+    subjectId: facts.subjectId,
+    subjectTestId: facts.subjectTestId,
+    grades: facts.classParallel !== null ? [facts.classParallel] : facts.testParallels,
+  };
   return [...experts.values()].filter(
     (c) =>
-      c.subjectIds.includes(facts.subjectId) &&
-      c.parallels.some((g) => grades.includes(g)) &&
+      canGrade(c, work) &&
       !(facts.studentId !== null && c.studentId === facts.studentId) &&
       !(facts.workerId !== null && c.workerId === facts.workerId),
   );
 }
 
+/** Whether an expert has reached their daily limit. */
+const atLimit = (c: Candidate) => c.maxPerDay !== null && c.today >= c.maxPerDay;
+
 /** The least loaded candidate not excluded and under their daily limit (ties: fewer today, lower id). */
 function pickExpert(candidates: Candidate[], exclude: Set<number>): Candidate | null {
-  const free = candidates.filter(
-    (c) => !exclude.has(c.id) && (c.maxPerDay === null || c.today < c.maxPerDay),
-  );
+  const free = candidates.filter((c) => !exclude.has(c.id) && !atLimit(c));
   free.sort((a, b) => a.open - b.open || a.today - b.today || a.id - b.id);
   return free[0] ?? null;
 }
@@ -202,6 +237,22 @@ export interface AssignOutcome {
   queued: number;
 }
 
+interface ManyOutcome extends AssignOutcome {
+  /** With `onlyId`: rounds the expert may not take, grading another round of the same answer. */
+  otherExpert: number;
+  /** With `onlyId`: rounds the expert could take once their daily limit allows. */
+  dailyLimit: number;
+}
+
+export interface AssignOptions {
+  /** Give rounds to this expert only (an expert taking answers that wait): no one else is told. */
+  onlyId?: number;
+  /** Stop after this many rounds. */
+  limit?: number;
+  /** Count what would be given, write nothing. */
+  dryRun?: boolean;
+}
+
 /** Rows inserted at once at most (a statement's parameters are limited). */
 const INSERT_CHUNK = 2000;
 
@@ -212,7 +263,8 @@ const INSERT_CHUNK = 2000;
  * transaction that scored the work; rounds without a free expert stay queued for assignPending.
  */
 export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<AssignOutcome> {
-  return assignExpertsMany(tx, [examWorkId]);
+  const { created, queued } = await assignExpertsMany(tx, [examWorkId]);
+  return { created, queued };
 }
 
 /**
@@ -220,11 +272,15 @@ export async function assignExperts(tx: DbOrTx, examWorkId: number): Promise<Ass
  * assigning them one after another in id order: the experts' load is read once and kept in
  * memory as answers are given out, and every read and insert covers all the works at once.
  */
-export async function assignExpertsMany(tx: DbOrTx, examWorkIds: readonly number[]): Promise<AssignOutcome> {
-  const outcome: AssignOutcome = { created: 0, queued: 0 };
+export async function assignExpertsMany(
+  tx: DbOrTx,
+  examWorkIds: readonly number[],
+  options: AssignOptions = {},
+): Promise<ManyOutcome> {
+  const outcome: ManyOutcome = { created: 0, queued: 0, otherExpert: 0, dailyLimit: 0 };
   const ids = [...new Set(examWorkIds)].sort((a, b) => a - b);
   if (!ids.length) return outcome;
-  await tx.execute(sql`select pg_advisory_xact_lock(${ASSIGN_LOCK})`);
+  if (!options.dryRun) await tx.execute(sql`select pg_advisory_xact_lock(${ASSIGN_LOCK})`);
   const awaiting = await tx
     .select({
       examWorkId: taskScores.examWorkId,
@@ -239,7 +295,16 @@ export async function assignExpertsMany(tx: DbOrTx, examWorkIds: readonly number
   if (!awaiting.length) return outcome;
   const workIds = [...new Set(awaiting.map((a) => a.examWorkId))];
   const factsOf = new Map((await worksFacts(tx, workIds)).map((f) => [f.examWorkId, f]));
-  const experts = await expertsWithLoad(tx, [...new Set([...factsOf.values()].map((f) => f.subjectId))]);
+  const experts = await expertsWithLoad(
+    tx,
+    options.onlyId !== undefined
+      ? { onlyId: options.onlyId }
+      : {
+          subjectIds: [...new Set([...factsOf.values()].map((f) => f.subjectId))],
+          subjectTestIds: [...new Set([...factsOf.values()].map((f) => f.subjectTestId))],
+        },
+  );
+  const limit = options.limit ?? Infinity;
   // Every round of these works, in one query (a work's code is reused: the zip's folders are `<anonCode>-<position>`).
   const existingRows = await tx
     .select({
@@ -280,9 +345,16 @@ export async function assignExpertsMany(tx: DbOrTx, examWorkIds: readonly number
         needed.push(3);
       const exclude = new Set(existing.map((a) => a.expertId));
       for (const round of needed) {
-        const expert = pickExpert(candidates, exclude);
+        const expert = outcome.created < limit ? pickExpert(candidates, exclude) : null;
         if (!expert) {
           outcome.queued++;
+          // The one expert asked about: why this round is not theirs.
+          const only = options.onlyId !== undefined ? candidates[0] : undefined;
+          if (only && exclude.has(only.id)) outcome.otherExpert++;
+          else if (only && atLimit(only)) {
+            outcome.dailyLimit++;
+            exclude.add(only.id); // one round of an answer at most: the next needs another expert
+          }
           continue;
         }
         workInserts.push({
@@ -302,13 +374,82 @@ export async function assignExpertsMany(tx: DbOrTx, examWorkIds: readonly number
     if (workInserts.length && workCode === null) needCode.push(workInserts);
     inserts.push(...workInserts);
   }
+  if (options.dryRun) return outcome;
   // One new code per work that had none, looked up together.
   const codes = await uniqueAnonCodes(tx, needCode.length);
   needCode.forEach((rows, i) => rows.forEach((r) => (r.anonCode = codes[i]!)));
   for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
     await tx.insert(expertAssignments).values(inserts.slice(i, i + INSERT_CHUNK));
-  if (assigned.size) await publish('expertsAssigned', { db: tx, assigned });
+  // An expert who took waiting answers themselves needs no notification of it.
+  if (assigned.size && options.onlyId === undefined) await publish('expertsAssigned', { db: tx, assigned });
   return outcome;
+}
+
+/** SQL on task_scores: an answer awaiting experts that lacks a round someone works on (assignPending's). */
+const lacksExpert = sql`${taskScores.status} = 'awaiting_experts' and (
+  (select count(*) from ${expertAssignments} a where a.exam_work_id = ${taskScores.examWorkId} and a.variant_task_id = ${taskScores.variantTaskId}) < 2
+  or not exists (select 1 from ${expertAssignments} a where a.exam_work_id = ${taskScores.examWorkId} and a.variant_task_id = ${taskScores.variantTaskId} and (a.round = 3 or a.status = 'assigned')))`;
+export { lacksExpert as answerLacksExpert };
+
+/** Works whose answers wait for an expert, of the expert's subjects and subject tests, oldest first. */
+async function waitingWorksFor(
+  db: DbOrTx,
+  expert: Pick<ExpertProfileData, 'subjectIds' | 'subjectTestIds'>,
+  filter: { subjectTestId?: number | undefined; date?: string | undefined },
+  workDay: SQL,
+): Promise<number[]> {
+  if (!expert.subjectIds.length && !expert.subjectTestIds.length) return [];
+  const rows = await db
+    .selectDistinct({ examWorkId: taskScores.examWorkId, finishedAt: examWorks.finishedAt })
+    .from(taskScores)
+    .innerJoin(examWorks, eq(examWorks.id, taskScores.examWorkId))
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .innerJoin(subjectTests, eq(subjectTests.id, participantTests.subjectTestId))
+    .innerJoin(subjectExams, eq(subjectExams.id, subjectTests.subjectExamId))
+    .where(
+      and(
+        lacksExpert,
+        or(
+          expert.subjectIds.length ? inArray(subjectExams.subjectId, expert.subjectIds) : undefined,
+          expert.subjectTestIds.length ? inArray(subjectTests.id, expert.subjectTestIds) : undefined,
+        ),
+        filter.subjectTestId ? eq(subjectTests.id, filter.subjectTestId) : undefined,
+        filter.date ? sql`${workDay} = ${filter.date}` : undefined,
+      ),
+    )
+    .orderBy(asc(examWorks.finishedAt), asc(taskScores.examWorkId))
+    .limit(WAITING_WORKS);
+  return rows.map((r) => r.examWorkId);
+}
+
+/** Works looked at when an expert takes waiting answers (the oldest first). */
+const WAITING_WORKS = 2000;
+/** Rounds an expert with an empty queue takes at once: a day's share, not the whole pile. */
+export const PULL_BATCH = 20;
+
+/**
+ * An expert with nothing open takes answers of their subjects that wait for an expert (no match at
+ * the time, other experts at their daily limits, a third check without a free expert): up to
+ * PULL_BATCH rounds, by the same rules as automatic assignment (never their own work, never two
+ * rounds of one answer, their daily limit). Then counts what still waits that they cannot take.
+ */
+export async function takeWaiting(
+  db: Db,
+  expertId: number,
+  filter: { subjectTestId?: number | undefined; date?: string | undefined },
+  workDay: SQL,
+): Promise<{ taken: number; otherExpert: number; dailyLimit: number }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ profile: users.profile }).from(users).where(eq(users.id, expertId));
+    const profile = expertProfileOf(row?.profile);
+    const works = await waitingWorksFor(tx, profile, filter, workDay);
+    if (!works.length) return { taken: 0, otherExpert: 0, dailyLimit: 0 };
+    const taken = await assignExpertsMany(tx, works, { onlyId: expertId, limit: PULL_BATCH });
+    const left = taken.created
+      ? await assignExpertsMany(tx, works, { onlyId: expertId, dryRun: true })
+      : taken;
+    return { taken: taken.created, otherExpert: left.otherExpert, dailyLimit: left.dailyLimit };
+  });
 }
 
 /**
@@ -319,13 +460,7 @@ export async function assignPending(db: Db): Promise<AssignOutcome> {
   const works = await db
     .selectDistinct({ examWorkId: taskScores.examWorkId })
     .from(taskScores)
-    .where(
-      and(
-        eq(taskScores.status, 'awaiting_experts'),
-        sql`(select count(*) from ${expertAssignments} a where a.exam_work_id = ${taskScores.examWorkId} and a.variant_task_id = ${taskScores.variantTaskId}) < 2
-          or not exists (select 1 from ${expertAssignments} a where a.exam_work_id = ${taskScores.examWorkId} and a.variant_task_id = ${taskScores.variantTaskId} and (a.round = 3 or a.status = 'assigned'))`,
-      ),
-    );
+    .where(lacksExpert);
   const total: AssignOutcome = { created: 0, queued: 0 };
   for (const { examWorkId } of works) {
     const r = await db.transaction((tx) => assignExperts(tx, examWorkId));

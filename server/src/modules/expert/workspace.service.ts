@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ExpertAssignment, ExpertDisagreement } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import {
   answerFiles,
   answers,
@@ -21,7 +21,7 @@ import {
 import { SCHOOL_UTC_OFFSET_MS } from '../../lib/calendar.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { htmlToText, sanitizeHtml } from '../../lib/sanitize.js';
-import { isEditable, rubricOf, thresholdOf, type Criterion } from './grading.service.js';
+import { isEditable, rubricOf, takeWaiting, thresholdOf, type Criterion } from './grading.service.js';
 import { neutralName } from '../../lib/file-sniff.js';
 
 /*
@@ -228,9 +228,14 @@ export async function getAssignment(db: DbOrTx, auth: AuthContext, id: number): 
   return toView(db, row);
 }
 
-/** The caller's next open assignment (third checks first, then oldest), with progress in the same filter. */
+/**
+ * The caller's next open assignment (third checks first, then oldest), with progress in the same
+ * filter. With nothing open the expert first takes answers of their subjects that wait for an
+ * expert (takeWaiting); what still waits and cannot be theirs is counted in `waiting`, so the
+ * workspace never says «all graded» while answers of their subjects wait unassigned.
+ */
 export async function nextAssignment(
-  db: DbOrTx,
+  db: Db,
   auth: AuthContext,
   filter: { subjectTestId?: number | undefined; date?: string | undefined },
 ) {
@@ -239,9 +244,17 @@ export async function nextAssignment(
     filter.subjectTestId ? eq(subjectTests.id, filter.subjectTestId) : undefined,
     filter.date ? sql`${workDay} = ${filter.date}` : undefined,
   );
-  const [row] = await assignmentsQuery(db, and(scope, eq(expertAssignments.status, 'assigned')))
-    .orderBy(desc(expertAssignments.round), asc(expertAssignments.assignedAt), asc(expertAssignments.id))
-    .limit(1);
+  const open = () =>
+    assignmentsQuery(db, and(scope, eq(expertAssignments.status, 'assigned')))
+      .orderBy(desc(expertAssignments.round), asc(expertAssignments.assignedAt), asc(expertAssignments.id))
+      .limit(1);
+  let [row] = await open();
+  let waiting = { otherExpert: 0, dailyLimit: 0 };
+  if (!row) {
+    const took = await takeWaiting(db, auth.userId, filter, workDay);
+    waiting = { otherExpert: took.otherExpert, dailyLimit: took.dailyLimit };
+    if (took.taken) [row] = await open();
+  }
   const [progress] = await db
     .select({
       done: sql<number>`count(*) filter (where ${expertAssignments.status} = 'graded')::int`,
@@ -255,6 +268,7 @@ export async function nextAssignment(
   return {
     assignment: row ? await toView(db, row) : null,
     progress: { done: Number(progress?.done ?? 0), total: Number(progress?.total ?? 0) },
+    waiting,
   };
 }
 

@@ -21,7 +21,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { openStream, type SseEvent } from '../../../test/sse.js';
-import { createRoom, startWork, T, type Room } from '../exam-test/test-support.js';
+import { createRoom, shiftWork, startWork, T, type Room } from '../exam-test/test-support.js';
 
 /* Live monitoring: the room snapshot, its scope, the SSE stream, integrity events, Redis fan-out. */
 
@@ -246,6 +246,8 @@ describe('monitoring', () => {
       expect(out.statusCode).toBe(200);
       await stream.next(workOf('logged_out', other.participantTestId));
 
+      // A paper form is keyed in once the sitting's time is up (a work still open online refuses it).
+      await shiftWork(app, otherWork, 3 * 3600);
       const keyed = await app.inject({
         method: 'PUT',
         url: `/api/exam/test/saveanswers?registrationCode=${other.registrationCode}`,

@@ -1,16 +1,18 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { ExpertProfile, ExpertProfileSaveBody } from '@attesta/contract';
 import type { AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { expertAssignments, subjects, users } from '../../db/schema/index.js';
+import { subjects, users } from '../../db/schema/index.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { assignPending, expertProfileOf } from '../expert/index.js';
+import { assignPending, expertProfileOf, expertProfileView } from '../expert/index.js';
 
 /*
- * An expert's own profile: users.profile.expert = { subjectIds, parallels, maxPerDay }; other keys
- * of profile are kept. Saving re-runs assignment of queued answers, which may now match.
+ * An expert's own profile: users.profile.expert = { subjectIds, subjectTestIds, parallels, maxPerDay };
+ * other keys of profile are kept. The expert changes subjects, grades and the daily limit; the
+ * subject tests are the admin's assignment (kept as they are). Saving re-runs assignment of queued
+ * answers, which may now match.
  */
 
 async function loadProfile(db: DbOrTx, userId: number, lock = false) {
@@ -20,29 +22,8 @@ async function loadProfile(db: DbOrTx, userId: number, lock = false) {
   return row.profile ?? {};
 }
 
-async function toView(db: DbOrTx, userId: number, profile: Record<string, unknown>): Promise<ExpertProfile> {
-  const p = expertProfileOf(profile);
-  const names = p.subjectIds.length
-    ? await db
-        .select({ id: subjects.id, name: subjects.name })
-        .from(subjects)
-        .where(inArray(subjects.id, p.subjectIds))
-    : [];
-  const [open] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(expertAssignments)
-    .where(and(eq(expertAssignments.expertId, userId), eq(expertAssignments.status, 'assigned')));
-  return {
-    subjectIds: p.subjectIds,
-    subjects: p.subjectIds.flatMap((id) => names.filter((s) => s.id === id)),
-    parallels: [...p.parallels].sort((a, b) => a - b),
-    maxPerDay: p.maxPerDay,
-    openAssignments: Number(open?.n ?? 0),
-  };
-}
-
 export async function getExpertProfile(ctx: AppContext, auth: AuthContext): Promise<ExpertProfile> {
-  return toView(ctx.db, auth.userId, await loadProfile(ctx.db, auth.userId));
+  return expertProfileView(ctx.db, auth.userId, await loadProfile(ctx.db, auth.userId));
 }
 
 /** Saves the whole expert profile (unknown subjects: 400), audited; then assigns queued answers. */
@@ -66,6 +47,8 @@ export async function saveExpertProfile(
     const before = await loadProfile(tx, actor.auth.userId, true);
     const expert = {
       subjectIds: body.subjectIds,
+      // The subject tests an admin assigned stay: an expert does not take themselves off a test.
+      subjectTestIds: expertProfileOf(before).subjectTestIds,
       parallels: [...body.parallels].sort((a, b) => a - b),
       maxPerDay: body.maxPerDay ?? null,
     };

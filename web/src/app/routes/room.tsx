@@ -1,12 +1,13 @@
 /**
  * Routes of the live room view: /organizator/room and /coordinator/room (with …/room/paper/:workId,
- * keying in a paper answer form), and the ugnik's read-only
+ * keying in a paper answer form, and …/room/paper/sitting/:participantTestId, the form of a
+ * participant who never opened the work online), and the ugnik's read-only
  * /ugnik/room (its area's school diagnostics; docs/ugnik.md), which puts the monitoring feature's
  * room into the ugnik's page.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { PaperFormPage } from '../../features/monitoring/paper-form-page';
+import { PaperFormPage, PaperSittingPage } from '../../features/monitoring/paper-form-page';
 import { LiveRoom, RoomPage } from '../../features/monitoring/room-page';
 import { UgnikAreaRoomPage } from '../../features/ugnik/components/area-room-page';
 import { requireRole } from './guards';
@@ -23,6 +24,12 @@ export function roomRoutes(queryClient: QueryClient, basename = '/'): RouteObjec
       path: `${role}/room/paper/:workId`,
       loader: requireRole(queryClient, role, basename),
       element: <PaperFormPage role={role} />,
+    },
+    {
+      // The paper form of a sitting by its participant test: a participant never online gets a work from it.
+      path: `${role}/room/paper/sitting/:participantTestId`,
+      loader: requireRole(queryClient, role, basename),
+      element: <PaperSittingPage role={role} />,
     },
   ]);
   return [

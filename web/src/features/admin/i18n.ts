@@ -75,6 +75,26 @@ const ru = {
     blockedBadge: 'заблокирован',
     activeBadge: 'активен',
   },
+  experts: {
+    open: 'Эксперт',
+    openOf: 'Что проверяет эксперт {{login}}',
+    title: 'Эксперт {{login}}: что он проверяет',
+    intro:
+      'Эксперт проверяет ответы тестов, на которые назначен (любых классов), и тестов своих предметов в своих классах. Ответы, которые ждут эксперта, назначаются сразу после сохранения.',
+    subjects: 'Предметы',
+    subjectsHint: 'Проверяет тесты этих предметов в выбранных ниже классах',
+    subjectTests: 'Тесты',
+    subjectTestsHint: 'Проверяет эти тесты в любых классах. Начните вводить название теста',
+    parallels: 'Классы (для предметов)',
+    preschool: 'Дошк.',
+    maxPerDay: 'Не больше ответов в день',
+    maxPerDayHint: 'Пусто — без ограничения',
+    open_assignments: 'Назначено и ещё не проверено: {{count}}',
+    saved: 'Назначение эксперта {{login}} сохранено.',
+    notFound: 'Ничего не найдено',
+    noGrades:
+      'Предметы выбраны, а классы нет: по предметам эксперт ничего не получит. Выберите классы или тесты.',
+  },
   org: {
     id: 'ID',
     name: 'Название',
@@ -241,6 +261,7 @@ const ru = {
     pausesLoadFailed: 'Не удалось загрузить правила пауз: {{message}}',
   },
   diagnostics: {
+    assignExperts: 'Назначить экспертов на тест «{{name}}»',
     title: 'Диагностики',
     caption: 'Все диагностики платформы',
     create: 'Создать диагностику',
@@ -488,6 +509,26 @@ const en: typeof ru = {
     blockedBadge: 'blocked',
     activeBadge: 'active',
   },
+  experts: {
+    open: 'Expert',
+    openOf: 'What the expert {{login}} grades',
+    title: 'Expert {{login}}: what they grade',
+    intro:
+      'An expert grades the answers of the tests they are assigned to (any grade) and of the tests of their subjects in their grades. Answers waiting for an expert are assigned as soon as this is saved.',
+    subjects: 'Subjects',
+    subjectsHint: 'Grades the tests of these subjects in the grades chosen below',
+    subjectTests: 'Tests',
+    subjectTestsHint: 'Grades these tests in any grade. Start typing a test name',
+    parallels: 'Grades (for the subjects)',
+    preschool: 'Presch.',
+    maxPerDay: 'At most answers a day',
+    maxPerDayHint: 'Empty: no limit',
+    open_assignments: 'Assigned and not graded yet: {{count}}',
+    saved: 'The assignment of the expert {{login}} is saved.',
+    notFound: 'Nothing found',
+    noGrades:
+      'Subjects are chosen but no grades: the expert gets nothing by subject. Choose grades or tests.',
+  },
   org: {
     id: 'ID',
     name: 'Name',
@@ -654,6 +695,7 @@ const en: typeof ru = {
     pausesLoadFailed: 'The pause rules could not be loaded: {{message}}',
   },
   diagnostics: {
+    assignExperts: 'Assign experts to the test «{{name}}»',
     title: 'Diagnostics',
     caption: 'Every diagnostic of the platform',
     create: 'Create a diagnostic',

@@ -1,8 +1,11 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, json, renderApp } from '../../test/test-app';
 import { marksOf, scoreError, totalOf } from './lib/marks';
+
+// A page's first render (its lazy route chunks) takes seconds on a busy machine: wait for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -79,7 +82,7 @@ describe('marks', () => {
   });
 });
 
-describe('expert grading workspace', () => {
+describe('expert grading workspace', { timeout: 90_000 }, () => {
   it('validates the rubric, posts the marks and moves to the next answer', { timeout: 20_000 }, async () => {
     let served = 0;
     const server = fakeServer({
@@ -188,6 +191,28 @@ describe('expert grading workspace', () => {
     expect(server.callsTo('GET /api/expert/next')).toHaveLength(1);
   });
 
+  it('never says «all graded» while answers of the expert’s subjects wait for an expert', async () => {
+    fakeServer({
+      'GET /api/user': () => json(200, expertUser),
+      'GET /api/expert/queue': () => json(200, { items: [] }),
+      'GET /api/ParticipantTest/getExpertAnswersDates': () => json(200, { dates: [] }),
+      'GET /api/expert/next': () =>
+        json(200, {
+          assignment: null,
+          progress: { done: 2, total: 2 },
+          waiting: { otherExpert: 3, dailyLimit: 1 },
+        }),
+    });
+    renderApp('/expert/grading');
+    const waiting = await screen.findByTestId('grading-waiting', {}, { timeout: 5000 });
+    expect(waiting).toHaveTextContent(
+      'Назначенных вам ответов сейчас нет, но ответы ваших предметов ещё ждут проверки',
+    );
+    expect(waiting).toHaveTextContent('Ждут другого эксперта: 3.');
+    expect(waiting).toHaveTextContent('Станут вашими, когда позволит дневной лимит: 1.');
+    expect(screen.queryByTestId('grading-done')).toBeNull();
+  });
+
   it('keyboard: a digit outside the fields sets the focused criterion, N loads the next', async () => {
     const server = fakeServer({
       'GET /api/user': () => json(200, expertUser),
@@ -212,6 +237,8 @@ describe('expert grading workspace', () => {
         json(200, {
           subjectIds: [1],
           subjects: [{ id: 1, name: 'Математика' }],
+          subjectTestIds: [31],
+          subjectTests: [{ id: 31, name: 'Русский язык, 9 класс', subjectName: 'Русский язык' }],
           parallels: [7],
           maxPerDay: null,
           openAssignments: 3,
@@ -225,10 +252,20 @@ describe('expert grading workspace', () => {
           total: 2,
         }),
       'PUT /api/Profile/expert/saveProfile': ({ body }) =>
-        json(200, { ...(body as object), subjects: [], openAssignments: 3 }),
+        json(200, {
+          ...(body as object),
+          subjects: [],
+          subjectTestIds: [31],
+          subjectTests: [{ id: 31, name: 'Русский язык, 9 класс', subjectName: 'Русский язык' }],
+          openAssignments: 3,
+        }),
     });
     renderApp('/expert/profile');
     await screen.findByTestId('expert-profile-form', {}, { timeout: 5000 });
+    // The tests an admin assigned are shown, not edited here.
+    expect(screen.getByTestId('expert-profile-tests')).toHaveTextContent(
+      'Тесты, на которые вас назначил администратор (в любых классах): «Русский язык, 9 класс» (Русский язык)',
+    );
     await userEvent.click(screen.getByRole('checkbox', { name: '8' }));
     await userEvent.type(screen.getByTestId('expert-profile-max'), '20');
     await userEvent.click(screen.getByTestId('expert-profile-save'));

@@ -18,6 +18,10 @@ const ru = {
       current: 'Сейчас: {{name}}',
       progress: 'Проверено {{done}} из {{total}}',
       done: 'Все назначенные ответы проверены. Спасибо!',
+      waitingTitle: 'Назначенных вам ответов сейчас нет, но ответы ваших предметов ещё ждут проверки',
+      waitingOther:
+        'Ждут другого эксперта: {{count}}. Эти ответы вы уже проверили в другом раунде, а каждый ответ проверяют два разных эксперта вслепую.',
+      waitingLimit: 'Станут вашими, когда позволит дневной лимит: {{count}}. Лимит задан в профиле эксперта.',
       work: 'Работа {{code}} · задание {{position}}',
       round: 'Проверка {{round}}',
       thirdCheck: 'Третья проверка',
@@ -116,6 +120,7 @@ const ru = {
       parallels: 'Параллели',
       preschool: 'Дошкольники',
       maxPerDay: 'Ответов в день (пусто — без ограничения)',
+      tests: 'Тесты, на которые вас назначил администратор (в любых классах): {{tests}}',
       open: 'Назначено и не проверено: {{count}}',
       save: 'Сохранить',
       saved: 'Профиль сохранён',
@@ -141,6 +146,11 @@ const en: typeof ru = {
       current: 'Now: {{name}}',
       progress: '{{done}} of {{total}} graded',
       done: 'All assigned answers are graded. Thank you!',
+      waitingTitle:
+        'No answers are assigned to you now, but answers of your subjects still wait to be graded',
+      waitingOther:
+        'Waiting for another expert: {{count}}. You graded these answers in another round, and two different experts grade each answer blind.',
+      waitingLimit: 'Yours once your daily limit allows: {{count}}. The limit is set in your expert profile.',
       work: 'Work {{code}} · task {{position}}',
       round: 'Round {{round}}',
       thirdCheck: 'Third check',
@@ -238,6 +248,7 @@ const en: typeof ru = {
       parallels: 'Grades',
       preschool: 'Preschool',
       maxPerDay: 'Answers per day (empty — no limit)',
+      tests: 'Tests an administrator assigned you to (any grade): {{tests}}',
       open: 'Assigned and not graded: {{count}}',
       save: 'Save',
       saved: 'Profile saved',

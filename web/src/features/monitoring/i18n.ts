@@ -112,6 +112,7 @@ const ru = {
         manual: 'сдана участником',
         timeout: 'истекло время',
         organizator: 'завершена организатором',
+        paper: 'создана по бланку',
       },
       integrityKind: {
         blur: 'уход из окна',
@@ -136,8 +137,24 @@ const ru = {
       byCodeHint: 'Найдёт участника этой аудитории по коду, напечатанному на бланке',
       find: 'Ввести бланк',
       notFound: 'В этой аудитории нет участника с таким регистрационным кодом',
-      notStarted: 'Участник не начинал работу: бланк вносится в начатую работу',
+      openPaperOnlyOf: 'Ввести бланк участника, не начинавшего работу онлайн: {{name}}',
       notFinished: 'Работа участника ещё идёт: бланк вносится после её завершения',
+      paperOnly:
+        'Участник {{name}} не открывал работу онлайн. Выберите вариант, напечатанный на его бланке, и перенесите ответы: при сохранении работа будет создана по бланку и завершена.',
+      noVariants: 'У теста нет вариантов: бланк внести нельзя. Обратитесь к администратору.',
+      variantPick: 'Вариант с бланка',
+      variantPickHint: 'Номер варианта напечатан на бланке и в тексте заданий',
+      variantPlaceholder: 'Выберите вариант',
+      variantN: 'Вариант {{n}}',
+      introPaperOnly:
+        'Сверьте регистрационный код и вариант на бланке, затем перенесите ответы. Пустые задания останутся без ответа.',
+      scanAfterCreate: 'Скан ответа прикрепляется после сохранения бланка, на странице созданной работы.',
+      create: 'Создать работу по бланку (ответов: {{count}})',
+      created: 'Работа создана по бланку и завершена. Ответов: {{count}}. Результат будет рассчитан.',
+      createTitle: 'Создать работу по бланку?',
+      createConfirmText:
+        'У участника {{name}} нет работы онлайн. Будет создана работа по бланку (вариант {{variant}}, ответов: {{count}}) и сразу завершена: онлайн её писать уже нельзя. Изменить ответы можно будет на странице бланка этой работы.',
+      createConfirm: 'Создать и завершить',
       intro:
         'Сверьте регистрационный код на бланке, затем перенесите ответы с бланка. Сохраняются только изменённые задания; результат будет пересчитан.',
       participant: 'Участник',
@@ -284,7 +301,12 @@ const en: typeof ru = {
         message: 'Message to the participant',
       },
       actor: { participant: 'Participant', staff: 'Staff', system: 'System' },
-      finish: { manual: 'handed in', timeout: 'time ran out', organizator: 'finished by the organizer' },
+      finish: {
+        manual: 'handed in',
+        timeout: 'time ran out',
+        organizator: 'finished by the organizer',
+        paper: 'created from the paper form',
+      },
       integrityKind: {
         blur: 'left the window',
         focus: 'back in the window',
@@ -308,8 +330,26 @@ const en: typeof ru = {
       byCodeHint: 'Finds the participant of this room by the code printed on the form',
       find: 'Key in the form',
       notFound: 'No participant of this room has this registration code',
-      notStarted: 'The participant has not started the work: a form is keyed into a started work',
+      openPaperOnlyOf: 'Key in the form of a participant who never opened the work online: {{name}}',
       notFinished: 'The participant’s work is still running: key the form in after it ends',
+      paperOnly:
+        '{{name}} never opened the work online. Choose the variant printed on their form and copy the answers: saving creates the work from the form and finishes it.',
+      noVariants: 'The test has no variants: the form cannot be keyed in. Ask an administrator.',
+      variantPick: 'Variant on the form',
+      variantPickHint: 'The variant number is printed on the form and on the task sheet',
+      variantPlaceholder: 'Choose the variant',
+      variantN: 'Variant {{n}}',
+      introPaperOnly:
+        'Check the registration code and the variant on the form, then copy its answers. Tasks left empty stay unanswered.',
+      scanAfterCreate:
+        'A scan of this answer is attached after the form is saved, on the created work’s page.',
+      create: 'Create the work from the form ({{count}} answers)',
+      created:
+        'The work was created from the form and finished. Answers: {{count}}. The result will be computed.',
+      createTitle: 'Create the work from the form?',
+      createConfirmText:
+        '{{name}} has no online work. A work will be created from the form (variant {{variant}}, {{count}} answers) and finished at once: it can no longer be written online. Its answers can still be changed on that work’s form page.',
+      createConfirm: 'Create and finish',
       intro:
         'Check the registration code on the form, then copy its answers. Only the tasks you change are saved; the result is computed again.',
       participant: 'Participant',

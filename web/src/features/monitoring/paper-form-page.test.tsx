@@ -1,8 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, type Handler } from '../../test/test-app';
 import { organizatorRoomHandlers, roomRow } from '../../test/room-fixtures';
+
+// A page's first render (its lazy route chunks) takes seconds on a busy machine: wait for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 const row = (over: object) =>
   roomRow({
@@ -115,7 +118,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('keying in a paper answer form', { timeout: 20_000 }, () => {
+describe('keying in a paper answer form', { timeout: 90_000 }, () => {
   it('offers the form on finished sittings only, and finds a sitting by the code printed on the form', async () => {
     paperServer({}, [
       row({}),
@@ -140,7 +143,12 @@ describe('keying in a paper answer form', { timeout: 20_000 }, () => {
       PAPER,
     );
     expect(screen.queryByTestId('room-paper-8')).toBeNull();
-    expect(screen.queryByTestId('room-paper-9')).toBeNull();
+    // A participant who never opened the work online is reached too, in words.
+    expect(
+      screen.getByRole('link', {
+        name: 'Ввести бланк участника, не начинавшего работу онлайн: Сидоров Сидор',
+      }),
+    ).toHaveAttribute('href', '/organizator/room/paper/sitting/9?diagnosticId=5&classId=9');
 
     const input = screen.getByLabelText('Регистрационный код с бланка');
     const find = screen.getByRole('button', { name: 'Ввести бланк' });
@@ -153,10 +161,6 @@ describe('keying in a paper answer form', { timeout: 20_000 }, () => {
     await userEvent.type(input, 'r8');
     await userEvent.click(find);
     expect(await screen.findByText(/Работа участника ещё идёт/)).toBeVisible();
-    await userEvent.clear(input);
-    await userEvent.type(input, 'R9');
-    await userEvent.click(find);
-    expect(await screen.findByText(/Участник не начинал работу/)).toBeVisible();
     expect(router.state.location.pathname).toBe('/organizator/room');
 
     await userEvent.clear(input);
@@ -295,5 +299,143 @@ describe('keying in a paper answer form', { timeout: 20_000 }, () => {
     await userEvent.click(await screen.findByTestId('paper-leave-confirm'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/organizator/room'));
     expect(router.state.location.search).toBe('?diagnosticId=5&classId=9');
+  });
+});
+
+/** The variant's tasks as the participant sees them (no answers, no scores). */
+const sittingTasks = variant.tasks.map(({ answer: _a, score: _s, scoreStatus: _st, ...task }) => task);
+
+const paperSitting = (over: object = {}) => ({
+  participantTestId: 9,
+  registrationCode: 'R9',
+  participantName: 'Сидоров Сидор',
+  className: '7 «А»',
+  subjectTestName: 'Математика, 7 класс',
+  work: null,
+  variants: [
+    { id: 3, number: 1 },
+    { id: 4, number: 2 },
+  ],
+  variant: null,
+  ...over,
+});
+
+const SITTING = '/organizator/room/paper/sitting/9?diagnosticId=5&classId=9';
+
+function sittingServer(extra: Record<string, Handler> = {}) {
+  return paperServer(
+    {
+      'GET /api/exam/test/participantTest/9/paper': ({ url }) => {
+        const variantId = new URL(url, 'http://x').searchParams.get('variantId');
+        return json(
+          200,
+          variantId
+            ? paperSitting({
+                variant: {
+                  id: Number(variantId),
+                  number: Number(variantId) === 4 ? 2 : 1,
+                  subjectTestId: 3,
+                  subjectTestName: 'Математика, 7 класс',
+                  instructionHtml: null,
+                  tasks: sittingTasks,
+                },
+              })
+            : paperSitting(),
+        );
+      },
+      ...extra,
+    },
+    [
+      row({
+        participantTestId: 9,
+        examWorkId: null,
+        name: 'Сидоров Сидор',
+        status: 'not_started',
+        registrationCode: 'R9',
+      }),
+    ],
+  );
+}
+
+describe('keying in the form of a participant who never opened the work online', { timeout: 90_000 }, () => {
+  it('finds the sitting by its code, keys the form into the chosen variant and creates the work', async () => {
+    const api = sittingServer({
+      'PUT /api/exam/test/saveanswers': () =>
+        json(200, {
+          examWorkId: 70,
+          results: [{ variantTaskId: 102, status: 'saved', seq: 1, savedAt: '2026-04-10T11:00:00.000Z' }],
+        }),
+    });
+    const { router } = renderApp('/organizator/room?diagnosticId=5&classId=9');
+    await userEvent.type(await screen.findByLabelText('Регистрационный код с бланка'), 'r9');
+    await userEvent.click(screen.getByRole('button', { name: 'Ввести бланк' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/organizator/room/paper/sitting/9'));
+
+    expect(await screen.findByTestId('paper-only-intro')).toHaveTextContent(
+      'Участник Сидоров Сидор не открывал работу онлайн',
+    );
+    expect(screen.queryByTestId('paper-task-1')).toBeNull();
+    await userEvent.click(screen.getByRole('combobox', { name: /Вариант с бланка/ }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Вариант 2', hidden: true }));
+    const sitting = await screen.findByTestId('paper-sitting');
+    expect(sitting).toHaveTextContent('Сидоров Сидор');
+    expect(sitting).toHaveTextContent('R9');
+    expect(screen.getByTestId('paper-source-1')).toHaveTextContent('Ответа нет');
+
+    await userEvent.type(within(screen.getByTestId('paper-task-2')).getByRole('textbox'), 'Москва');
+    const save = screen.getByTestId('paper-save');
+    expect(save).toHaveTextContent('Создать работу по бланку (ответов: 1)');
+    await userEvent.click(save);
+    const dialog = await screen.findByRole('dialog', { name: 'Создать работу по бланку?' });
+    expect(dialog).toHaveTextContent('вариант 2, ответов: 1');
+    expect(api.callsTo('PUT /api/exam/test/saveanswers')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Создать и завершить' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/organizator/room/paper/70'));
+    expect(router.state.location.search).toBe('?diagnosticId=5&classId=9');
+    const calls = api.callsTo('PUT /api/exam/test/saveanswers');
+    expect(calls).toHaveLength(1);
+    expect(new URL(calls[0]!.url, 'http://x').searchParams.get('registrationCode')).toBe('R9');
+    expect(calls[0]!.body).toEqual({
+      paper: { variantId: 4 },
+      answers: [{ variantTaskId: 102, value: 'Москва', seq: 1 }],
+    });
+  });
+
+  it('says in words when the work is still open online and offers no save', async () => {
+    sittingServer({
+      'GET /api/exam/test/participantTest/9/paper': () =>
+        json(200, paperSitting({ work: { examWorkId: 80, finished: false } })),
+    });
+    renderApp(SITTING);
+    expect(await screen.findByTestId('paper-load-error')).toHaveTextContent(
+      'Работа участника ещё идёт: бланк вносится после её завершения',
+    );
+    expect(screen.queryByTestId('paper-save')).toBeNull();
+  });
+
+  it('shows a refused creation by its code and keeps the typed answers', async () => {
+    sittingServer({ 'PUT /api/exam/test/saveanswers': () => apiError(409, 'work_not_finished') });
+    renderApp(SITTING);
+    await userEvent.click(await screen.findByRole('combobox', { name: /Вариант с бланка/ }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Вариант 1', hidden: true }));
+    const box = within(await screen.findByTestId('paper-task-2')).getByRole('textbox');
+    await userEvent.type(box, 'Москва');
+    await userEvent.click(screen.getByTestId('paper-save'));
+    await userEvent.click(await screen.findByTestId('paper-create-confirm'));
+    expect(await screen.findByTestId('paper-error')).toHaveTextContent(
+      'Не удалось сохранить: Работа ещё не завершена.',
+    );
+    expect(box).toHaveValue('Москва');
+  });
+
+  it('goes to the form of a work that is finished already', async () => {
+    sittingServer({
+      'GET /api/exam/test/participantTest/9/paper': () =>
+        json(200, paperSitting({ work: { examWorkId: 70, finished: true } })),
+    });
+    const { router } = renderApp(SITTING);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/organizator/room/paper/70'));
+    expect(await screen.findByTestId('paper-code')).toHaveTextContent('R7Q2M9');
   });
 });

@@ -1,18 +1,36 @@
 /**
- * Keying in a paper answer form (бланк ответов). An organizator or coordinator opens a finished
- * sitting of their room — from its row, or by the registration code printed on the form — checks
- * that code, sees every task as the participant saw it with the answer stored now and where it
- * came from (online or a form), types what the form says and saves the changed tasks at once:
+ * Keying in a paper answer form (бланк ответов). An organizator or coordinator opens a sitting of
+ * their room — from its row, or by the registration code printed on the form — checks that code,
+ * sees every task as the participant saw it with the answer stored now and where it came from
+ * (online or a form), types what the form says and saves the changed tasks at once:
  * PUT saveanswers?registrationCode=… (stored as answers from a paper form, audited, the result
  * computed again). A file task takes a scan or photo of the form's page. Replacing answers given
  * online asks first; leaving with unsaved changes asks too.
+ *
+ * A participant who never opened the work online (`…/room/paper/sitting/:participantTestId`): the
+ * organizer picks the variant printed on the booklet, keys the form and confirms; the save creates
+ * the work from the form and finishes it, and the page becomes that work's form (scans go there).
  */
-import { sameJson, type ResultVariant, type SavedAnswer, type TaskAnswerType } from '@attesta/contract';
-import { Alert, Anchor, Badge, Button, Card, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import {
+  sameJson,
+  type ParticipantTask,
+  type PaperSitting,
+  type SavedAnswer,
+  type TaskAnswerType,
+} from '@attesta/contract';
+import { Alert, Anchor, Badge, Button, Card, Group, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { Link, useBlocker, useParams, useSearchParams } from 'react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Link,
+  Navigate,
+  useBlocker,
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+} from 'react-router';
 import { AnswerInput, showsOwnHtml } from '../../components/answers/answer-input';
 import { emptyValue, isAnswered } from '../../components/answers/answer-value';
 import type { UploadedFile } from '../../components/answers/file-input';
@@ -25,7 +43,7 @@ import { describeApiError } from '../../lib/form-errors';
 import { monitoringApi, type RoomRole } from './api/monitoring-api';
 import { useMonitoringT } from './i18n';
 
-type Task = ResultVariant['tasks'][number];
+type Task = ParticipantTask;
 type Source = 'online' | 'blank' | 'none';
 
 /** Unchanged as the server would see it: key order does not matter, nothing equals empty. */
@@ -99,9 +117,14 @@ export function PaperFormPage({ role }: { role: RoomRole }) {
         <Loader aria-label={mt('paper.title')} />
       ) : (
         <PaperForm
-          workId={workId}
-          registrationCode={sitting.data.registrationCode}
-          variant={variant.data}
+          target={{ kind: 'work', workId }}
+          facts={{
+            participantName: variant.data.participant?.name ?? '—',
+            subjectTestName: variant.data.subjectTestName,
+            variantNumber: variant.data.number,
+            registrationCode: sitting.data.registrationCode,
+          }}
+          tasks={variant.data.tasks}
           saved={work.data.answers ?? []}
         />
       )}
@@ -109,27 +132,171 @@ export function PaperFormPage({ role }: { role: RoomRole }) {
   );
 }
 
-function PaperForm({
-  workId,
-  registrationCode,
+/**
+ * `…/room/paper/sitting/:participantTestId`: the paper form of a sitting by its participant test.
+ * A finished work goes to its own form; one still open online is named; without a work the form is
+ * keyed into the variant printed on the booklet and the save creates the work.
+ */
+export function PaperSittingPage({ role }: { role: RoomRole }) {
+  const mt = useMonitoringT();
+  const { t } = useTranslation();
+  const participantTestId = Number(useParams().participantTestId);
+  const back = useRoomBack(role);
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const valid = Number.isInteger(participantTestId) && participantTestId > 0;
+  const [picked, setPicked] = useState<number | null>(null);
+  const sitting = useQuery({
+    queryKey: ['paper-sitting', participantTestId],
+    queryFn: () => monitoringApi.paperSitting(participantTestId),
+    enabled: valid,
+    retry: false,
+  });
+  const data = sitting.data;
+  const only = data?.variants.length === 1 ? data.variants[0]!.id : null;
+  const variantId = picked ?? only;
+  const variant = useQuery({
+    queryKey: ['paper-sitting', participantTestId, 'variant', variantId],
+    queryFn: () => monitoringApi.paperSitting(participantTestId, variantId!),
+    enabled: variantId !== null && data?.work === null,
+    retry: false,
+  });
+  const workPath = (examWorkId: number) => `/${role}/room/paper/${examWorkId}${search}`;
+
+  if (data?.work?.finished) return <Navigate to={workPath(data.work.examWorkId)} replace />;
+  const error = sitting.error ?? variant.error;
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={back} size="sm" data-testid="paper-back">
+        ← {mt('paper.back')}
+      </Anchor>
+      <PageTitle>{mt('paper.title')}</PageTitle>
+      {!valid ? (
+        <Alert color="red" role="alert">
+          {mt('paper.badAddress')}
+        </Alert>
+      ) : error ? (
+        <Alert color="red" role="alert" data-testid="paper-load-error">
+          {mt('paper.loadFailed', { message: describeApiError(error, t) })}
+        </Alert>
+      ) : !data ? (
+        <Loader aria-label={mt('paper.title')} />
+      ) : data.work ? (
+        <Alert color="orange" role="alert" data-testid="paper-load-error">
+          {mt('paper.notFinished')}
+        </Alert>
+      ) : (
+        <PaperOnlyForm
+          sitting={data}
+          variantId={variantId}
+          onPick={setPicked}
+          variant={variant.data?.variant ?? null}
+          loading={variant.isFetching}
+          onCreated={(examWorkId) => void navigate(workPath(examWorkId), { replace: true })}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function PaperOnlyForm({
+  sitting,
+  variantId,
+  onPick,
   variant,
+  loading,
+  onCreated,
+}: {
+  sitting: PaperSitting;
+  variantId: number | null;
+  onPick: (id: number | null) => void;
+  variant: PaperSitting['variant'];
+  loading: boolean;
+  onCreated: (examWorkId: number) => void;
+}) {
+  const mt = useMonitoringT();
+  const number = sitting.variants.find((v) => v.id === variantId)?.number ?? null;
+  return (
+    <Stack gap="md">
+      <Alert color="blue" data-testid="paper-only-intro">
+        {mt('paper.paperOnly', { name: sitting.participantName })}
+      </Alert>
+      {sitting.variants.length === 0 ? (
+        <Alert color="orange" role="alert">
+          {mt('paper.noVariants')}
+        </Alert>
+      ) : (
+        <Select
+          label={mt('paper.variantPick')}
+          description={mt('paper.variantPickHint')}
+          placeholder={mt('paper.variantPlaceholder')}
+          data={sitting.variants.map((v) => ({
+            value: String(v.id),
+            label: mt('paper.variantN', { n: v.number }),
+          }))}
+          value={variantId === null ? null : String(variantId)}
+          onChange={(v) => onPick(v ? Number(v) : null)}
+          allowDeselect={false}
+          w={320}
+          maw="100%"
+          data-testid="paper-variant"
+        />
+      )}
+      {loading && !variant && <Loader size="sm" aria-label={mt('paper.title')} />}
+      {variant && variantId !== null && number !== null && (
+        <PaperForm
+          key={variantId}
+          target={{ kind: 'paper', variantId, onCreated }}
+          facts={{
+            participantName: sitting.participantName || '—',
+            subjectTestName: sitting.subjectTestName,
+            variantNumber: number,
+            registrationCode: sitting.registrationCode,
+          }}
+          tasks={variant.tasks}
+          saved={[]}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** Where a form goes: an existing work, or (a participant never online) a work the save creates. */
+type FormTarget =
+  | { kind: 'work'; workId: number }
+  | { kind: 'paper'; variantId: number; onCreated: (examWorkId: number) => void };
+
+interface FormFacts {
+  participantName: string;
+  subjectTestName: string;
+  variantNumber: number;
+  registrationCode: string;
+}
+
+function PaperForm({
+  target,
+  facts,
+  tasks: given,
   saved,
 }: {
-  workId: number;
-  registrationCode: string;
-  variant: ResultVariant;
+  target: FormTarget;
+  facts: FormFacts;
+  tasks: readonly Task[];
   saved: SavedAnswer[];
 }) {
   const mt = useMonitoringT();
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const { registrationCode } = facts;
+  const creates = target.kind === 'paper';
   const stored = useMemo(() => new Map(saved.map((a) => [a.variantTaskId, a])), [saved]);
-  const tasks = useMemo(() => [...variant.tasks].sort((a, b) => a.position - b.position), [variant.tasks]);
+  const tasks = useMemo(() => [...given].sort((a, b) => a.position - b.position), [given]);
   const [drafts, setDrafts] = useState<Record<number, unknown>>({});
   const [knownFiles, setKnownFiles] = useState<Record<number, UploadedFile>>({});
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<number | null>(null);
 
   const changed = tasks.filter(
     (task) =>
@@ -138,9 +305,17 @@ function PaperForm({
       !sameAnswer(task.answerType, drafts[task.variantTaskId], stored.get(task.variantTaskId)?.value),
   );
   const replacesOnline = changed.filter((t) => sourceOf(t, stored.get(t.variantTaskId)) === 'online');
-  const blocker = useBlocker(changed.length > 0 && !busy);
+  const blocker = useBlocker(changed.length > 0 && !busy && created === null);
+  // The created work's own form takes over once nothing holds the move any more (once).
+  const handedOver = useRef(false);
+  useEffect(() => {
+    if (created === null || target.kind !== 'paper' || handedOver.current) return;
+    handedOver.current = true;
+    target.onCreated(created);
+  }, [created, target]);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['paper', workId] });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: ['paper', target.kind === 'work' ? target.workId : null] });
   const nextSeq = (variantTaskId: number) => (stored.get(variantTaskId)?.seq ?? 0) + 1;
 
   const save = async () => {
@@ -148,13 +323,23 @@ function PaperForm({
     setError(null);
     setBusy(true);
     try {
+      const answers = changed.map((t) => ({
+        variantTaskId: t.variantTaskId,
+        value: drafts[t.variantTaskId] ?? emptyValue(t.answerType),
+        seq: nextSeq(t.variantTaskId),
+      }));
+      if (target.kind === 'paper') {
+        const done = await monitoringApi.keyIn(registrationCode, {
+          paper: { variantId: target.variantId },
+          answers,
+        });
+        notifications.show({ color: 'green', message: mt('paper.created', { count: done.results.length }) });
+        setCreated(done.examWorkId ?? null);
+        return;
+      }
       const { results } = await monitoringApi.keyIn(registrationCode, {
-        examWorkId: workId,
-        answers: changed.map((t) => ({
-          variantTaskId: t.variantTaskId,
-          value: drafts[t.variantTaskId] ?? emptyValue(t.answerType),
-          seq: nextSeq(t.variantTaskId),
-        })),
+        examWorkId: target.workId,
+        answers,
       });
       const stale = results.filter((r) => r.status === 'stale').map((r) => r.variantTaskId);
       const count = results.length - stale.length;
@@ -180,7 +365,7 @@ function PaperForm({
   };
 
   /** A file task's scans go at once, with the files its answer keeps. */
-  const uploaderOf = (task: Task) => async (files: File[], currentFileIds: number[]) => {
+  const uploaderOf = (workId: number, task: Task) => async (files: File[], currentFileIds: number[]) => {
     const response = await monitoringApi.keyInFiles(
       registrationCode,
       {
@@ -208,19 +393,19 @@ function PaperForm({
     <Stack gap="md">
       <Card withBorder data-testid="paper-sitting">
         <Group gap="xl" wrap="wrap">
-          <Fact label={mt('paper.participant')} value={variant.participant?.name ?? '—'} />
-          <Fact label={mt('paper.subjectTest')} value={variant.subjectTestName} />
-          <Fact label={mt('paper.variant')} value={String(variant.number)} />
+          <Fact label={mt('paper.participant')} value={facts.participantName} />
+          <Fact label={mt('paper.subjectTest')} value={facts.subjectTestName} />
+          <Fact label={mt('paper.variant')} value={String(facts.variantNumber)} />
           <Fact label={mt('paper.registrationCode')} value={registrationCode} mono testId="paper-code" />
         </Group>
       </Card>
-      <Text size="sm">{mt('paper.intro')}</Text>
+      <Text size="sm">{mt(creates ? 'paper.introPaperOnly' : 'paper.intro')}</Text>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (!changed.length) return;
-          if (replacesOnline.length) setAsking(true);
-          else void save();
+          // A form of a participant never online is saved even empty, after its confirmation.
+          if (creates || replacesOnline.length) setAsking(true);
+          else if (changed.length) void save();
         }}
         noValidate
       >
@@ -268,6 +453,10 @@ function PaperForm({
                     <Text size="sm" c="dimmed">
                       {mt('paper.container')}
                     </Text>
+                  ) : target.kind === 'paper' && task.answerType === 'file' ? (
+                    <Text size="sm" c="dimmed" data-testid={`paper-scan-later-${task.position}`}>
+                      {mt('paper.scanAfterCreate')}
+                    </Text>
                   ) : (
                     <AnswerInput
                       task={task}
@@ -275,7 +464,7 @@ function PaperForm({
                       onChange={(value) => setDrafts((prev) => ({ ...prev, [task.variantTaskId]: value }))}
                       labelledBy={headingId}
                       disabled={busy}
-                      upload={uploaderOf(task)}
+                      upload={target.kind === 'work' ? uploaderOf(target.workId, task) : undefined}
                       knownFiles={knownFiles}
                     />
                   )}
@@ -290,15 +479,45 @@ function PaperForm({
           )}
           <Group justify="flex-end" className="paper-actions">
             <Text size="sm" c="dimmed" aria-live="polite">
-              {changed.length ? null : mt('paper.nothingChanged')}
+              {changed.length || creates ? null : mt('paper.nothingChanged')}
             </Text>
-            <LoadingButton type="submit" disabled={!changed.length} loading={busy} data-testid="paper-save">
-              {changed.length ? mt('paper.saveCount', { count: changed.length }) : mt('paper.save')}
+            <LoadingButton
+              type="submit"
+              disabled={!creates && !changed.length}
+              loading={busy}
+              data-testid="paper-save"
+            >
+              {creates
+                ? mt('paper.create', { count: changed.length })
+                : changed.length
+                  ? mt('paper.saveCount', { count: changed.length })
+                  : mt('paper.save')}
             </LoadingButton>
           </Group>
         </Stack>
       </form>
-      {asking && (
+      {asking && creates && (
+        <Modal opened onClose={() => setAsking(false)} title={mt('paper.createTitle')}>
+          <Stack>
+            <Text>
+              {mt('paper.createConfirmText', {
+                name: facts.participantName,
+                variant: facts.variantNumber,
+                count: changed.length,
+              })}
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setAsking(false)}>
+                {mt('paper.cancel')}
+              </Button>
+              <Button onClick={() => void save()} data-testid="paper-create-confirm">
+                {mt('paper.createConfirm')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
+      {asking && !creates && (
         <Modal opened onClose={() => setAsking(false)} title={mt('paper.overwriteTitle')}>
           <Stack>
             <Text>{mt('paper.overwrite', { tasks: replacesOnline.map((t) => t.position).join(', ') })}</Text>

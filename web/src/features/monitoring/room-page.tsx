@@ -168,8 +168,8 @@ export function RoomPage({ role }: { role: RoomRole }) {
           key={`${ref.diagnosticId}:${ref.classId}`}
           room={ref}
           canPause={role === 'organizator'}
-          paperFormPath={(workId) =>
-            `/${role}/room/paper/${workId}?diagnosticId=${ref.diagnosticId}&classId=${ref.classId}`
+          paperFormPath={(target) =>
+            `/${role}/room/paper/${'examWorkId' in target ? target.examWorkId : `sitting/${target.participantTestId}`}?diagnosticId=${ref.diagnosticId}&classId=${ref.classId}`
           }
         />
       )}
@@ -190,8 +190,11 @@ export function LiveRoom({
   room: RoomRef;
   canPause?: boolean;
   readOnly?: boolean;
-  /** Where a finished sitting's paper answer form is keyed in (staff who may key forms in). */
-  paperFormPath?: (examWorkId: number) => string;
+  /**
+   * Where a sitting's paper answer form is keyed in (staff who may key forms in): a finished work's,
+   * or the form of a participant who never opened the work online.
+   */
+  paperFormPath?: (target: PaperTarget) => string;
 }) {
   const mt = useMonitoringT();
   const { rows, offsetMs, connected, loaded } = useRoomStream(room);
@@ -305,8 +308,8 @@ export function LiveRoom({
                   onToggle={() => toggle(row.participantTestId)}
                   secondsLeft={secondsLeftOf(row, now, offsetMs)}
                   paperFormPath={
-                    !readOnly && paperFormPath && row.examWorkId !== null && row.status === 'finished'
-                      ? paperFormPath(row.examWorkId)
+                    !readOnly && paperFormPath && paperTargetOf(row)
+                      ? paperFormPath(paperTargetOf(row)!)
                       : null
                   }
                   onOpenLog={() =>
@@ -477,7 +480,7 @@ function RoomTableRow({
             to={paperFormPath}
             size="xs"
             variant="subtle"
-            aria-label={mt('paper.openOf', { name })}
+            aria-label={mt(row.examWorkId === null ? 'paper.openPaperOnlyOf' : 'paper.openOf', { name })}
             data-testid={`room-paper-${id}`}
           >
             {mt('paper.open')}
@@ -488,11 +491,22 @@ function RoomTableRow({
   );
 }
 
+/** A paper form to key in for a row: a finished work's, or a sitting never opened online. */
+export type PaperTarget = { examWorkId: number } | { participantTestId: number };
+
+function paperTargetOf(row: RoomRow): PaperTarget | null {
+  if (row.examWorkId !== null) return row.status === 'finished' ? { examWorkId: row.examWorkId } : null;
+  return row.status === 'not_started' || row.status === 'absent'
+    ? { participantTestId: row.participantTestId }
+    : null;
+}
+
 /**
- * Finds the sitting of a paper form by the registration code printed on it and opens its form;
- * says why not when the code is not of this room or its work has not started or not ended.
+ * Finds the sitting of a paper form by the registration code printed on it and opens its form —
+ * a sitting never opened online too (its form creates the work); says why not when the code is
+ * not of this room or its work is still open online.
  */
-function PaperFormByCode({ rows, pathOf }: { rows: RoomRow[]; pathOf: (examWorkId: number) => string }) {
+function PaperFormByCode({ rows, pathOf }: { rows: RoomRow[]; pathOf: (target: PaperTarget) => string }) {
   const mt = useMonitoringT();
   const navigate = useNavigate();
   const [code, setCode] = useState('');
@@ -503,9 +517,9 @@ function PaperFormByCode({ rows, pathOf }: { rows: RoomRow[]; pathOf: (examWorkI
     if (!wanted) return;
     const row = rows.find((r) => r.registrationCode?.toUpperCase() === wanted);
     if (!row) return setError(mt('paper.notFound'));
-    if (row.examWorkId === null) return setError(mt('paper.notStarted'));
-    if (row.status !== 'finished') return setError(mt('paper.notFinished'));
-    void navigate(pathOf(row.examWorkId));
+    const target = paperTargetOf(row);
+    if (!target) return setError(mt('paper.notFinished'));
+    void navigate(pathOf(target));
   };
   return (
     <form onSubmit={submit} noValidate aria-label={mt('paper.title')}>

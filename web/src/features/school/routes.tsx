@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { RouteObject } from 'react-router';
 import { CoordinatorDiagnosticsPage } from './components/coordinator-diagnostics-page';
+import { ExpertCoverageNotice } from './components/expert-coverage-notice';
 import { OrganizatorDiagnosticsPage } from './components/organizator-diagnostics-page';
 import { OrganizatorsPage } from './components/organizators-page';
 import { ParticipantsPage } from './components/participants-page';
@@ -26,6 +27,7 @@ export const coordinatorRoutes: RouteObject[] = [
         role="coordinator"
         basePath="/coordinator/diagnostics"
         tools={(d) => <RegistrationTools diagnostic={d} />}
+        notice={(d) => <ExpertCoverageNotice diagnosticId={d.id} />}
       />
     ),
   },

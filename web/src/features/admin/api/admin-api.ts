@@ -1,5 +1,6 @@
 /** The admin work place's calls. Lists handle their failures inline (see inlineCall). */
 import {
+  type AdminExpertProfileBody,
   type PausePolicy,
   type CreateDiagnosticBody,
   type QueueListRequest,
@@ -22,6 +23,7 @@ export const adminKeys = {
   content: ['admin', 'content'] as const,
   queue: ['admin', 'queue'] as const,
   subjectTestOptions: ['admin', 'subject-test-options'] as const,
+  expert: (id: number) => ['admin', 'experts', id] as const,
 };
 
 export const listUsers = (body: UserListRequest) =>
@@ -46,6 +48,13 @@ export const savePausePolicy = (subjectTestId: number, policy: PausePolicy) =>
 
 export const setUserPassword = (id: number, password: string) =>
   call('POST /api/user/{id}/changepassword', { params: { id }, body: { password } }, inline);
+
+/** An expert's profile as the admin assigns it: subjects (in grades), subject tests, daily limit. */
+export const getExpertProfile = (id: number) =>
+  inlineCall(() => call('GET /api/admin/experts/{id}', { params: { id } }, inline));
+
+export const saveExpertProfile = (id: number, body: AdminExpertProfileBody) =>
+  call('PUT /api/admin/experts/{id}', { params: { id }, body }, inline);
 
 export const listSubjects = (body: SubjectListRequest) =>
   inlineCall(() => call('POST /api/kim/subject/list', { body }, inline));

@@ -24,6 +24,7 @@ export const orgKeys = {
   students: ['admin', 'students'] as const,
   diagnostics: ['admin', 'diagnostics'] as const,
   diagnostic: (id: number) => ['admin', 'diagnostics', id] as const,
+  expertCoverage: (id: number) => ['admin', 'diagnostics', id, 'expert-coverage'] as const,
   areas: ['admin', 'areas'] as const,
 };
 
@@ -73,5 +74,9 @@ export const deleteStudent = (id: number) =>
 
 export const listAdminDiagnostics = (body: AdminDiagnosticListRequest) =>
   inlineCall(() => call('POST /api/admin/diagnostics/list', { body }, inline));
+/** Whether experts can grade the expert-graded tasks of a diagnostic's subject tests. */
+export const getExpertCoverage = (diagnosticId: number) =>
+  inlineCall(() => call('GET /api/expert/coverage', { query: { diagnosticId } }, inline));
+
 export const getAdminDiagnostic = (id: number) =>
   inlineCall(() => call('GET /api/admin/diagnostics/{id}', { params: { id } }, inline));

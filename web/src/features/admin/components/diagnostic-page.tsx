@@ -10,13 +10,17 @@ import { PageTitle } from '../../../components/ui/page-title';
 import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { downloadParticipantsExcel } from '../api/admin-api';
-import { getAdminDiagnostic, orgKeys } from '../api/admin-org-api';
+import { getAdminDiagnostic, getExpertCoverage, orgKeys } from '../api/admin-org-api';
+import { ExpertCoverageAlert } from '../../../components/expert-coverage';
 import { useDiagnosticLabels } from '../hooks/use-diagnostic-labels';
 import { useAdminT } from '../i18n';
 import { DiagnosticParticipants } from './diagnostic-participants';
 import { DiagnosticLinks, PublicationBadge, windowText } from './diagnostics-page';
 
-/** `/admin/diagnostics/:id`: one diagnostic, its schools with their counts, its participants, links to its results and jobs. */
+/**
+ * `/admin/diagnostics/:id`: one diagnostic, its schools with their counts, its participants, links to
+ * its results and jobs, and a warning when its expert-graded tasks have too few experts.
+ */
 export function AdminDiagnosticPage() {
   const t = useAdminT();
   const { t: tr } = useTranslation();
@@ -25,6 +29,11 @@ export function AdminDiagnosticPage() {
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const diagnostic = useQuery({ queryKey: orgKeys.diagnostic(id), queryFn: () => getAdminDiagnostic(id) });
   const d = diagnostic.data;
+  const coverage = useQuery({
+    queryKey: orgKeys.expertCoverage(id),
+    queryFn: () => getExpertCoverage(id),
+    enabled: d !== undefined,
+  });
 
   const columns: Column<AdminDiagnosticSchool>[] = [
     {
@@ -118,6 +127,22 @@ export function AdminDiagnosticPage() {
             </Alert>
           )}
         </Paper>
+      )}
+      {coverage.data && (
+        <ExpertCoverageAlert
+          items={coverage.data.items}
+          hint="admin"
+          actionOf={(c) => (
+            <Anchor
+              component={Link}
+              to={`/admin/content/tests/${c.subjectTestId}?tab=experts`}
+              size="sm"
+              data-testid={`assign-experts-${c.subjectTestId}`}
+            >
+              {t('diagnostics.assignExperts', { name: c.subjectTestName })}
+            </Anchor>
+          )}
+        />
       )}
       <Title order={2} size="h4">
         {t('diagnostics.schools')}

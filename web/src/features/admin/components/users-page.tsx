@@ -12,13 +12,21 @@ import { DataTable, type Column } from '../../../components/data-table/data-tabl
 import { useFilter } from '../../../components/data-table/use-filter';
 import { ConfirmAction } from '../../../components/ui/confirm-action';
 import { UserFormModal } from './user-form-modal';
+import { ExpertProfileModal } from './expert-profile-modal';
 import { RemoteSelect } from './org-selects';
 
 type UserFilter = NonNullable<UserListRequest['filter']>;
 
-type Editing = { kind: 'form'; user: UserListItem | null } | { kind: 'password'; user: UserListItem } | null;
+type Editing =
+  | { kind: 'form'; user: UserListItem | null }
+  | { kind: 'password'; user: UserListItem }
+  | { kind: 'expert'; user: UserListItem }
+  | null;
 
-/** `/admin/users`: search, filter, sort and page through users; create, edit, block, set passwords. */
+/**
+ * `/admin/users`: search, filter, sort and page through users; create, edit, block, set passwords;
+ * assign an expert to subjects and subject tests.
+ */
 export function UsersPage() {
   const t = useAdminT();
   const { i18n } = useTranslation();
@@ -105,6 +113,18 @@ export function UsersPage() {
           <Button size="compact-xs" variant="light" onClick={() => setEditing({ kind: 'password', user: u })}>
             {t('users.setPassword')}
           </Button>
+          {u.roles.includes('expert') && (
+            <Button
+              size="compact-xs"
+              variant="light"
+              color="grape"
+              onClick={() => setEditing({ kind: 'expert', user: u })}
+              aria-label={t('experts.openOf', { login: u.login })}
+              data-testid={`user-expert-${u.id}`}
+            >
+              {t('experts.open')}
+            </Button>
+          )}
           <Button
             size="compact-xs"
             variant="light"
@@ -190,6 +210,15 @@ export function UsersPage() {
       />
       {editing?.kind === 'form' && (
         <UserFormModal user={editing.user} roles={roles.data ?? []} onClose={() => setEditing(null)} />
+      )}
+      {editing?.kind === 'expert' && (
+        <ExpertProfileModal
+          user={editing.user}
+          onDone={(message) => {
+            setEditing(null);
+            if (message) setNotice({ color: 'green', text: message });
+          }}
+        />
       )}
       {editing?.kind === 'password' && (
         <SetPasswordModal

@@ -1,6 +1,7 @@
 /**
- * `/admin/content/tests/:id`: one subject test — its variants, its settings and the check before
- * publication; Publish (with confirmation; a refusal lists the problems) and Export QTI 3.0.
+ * `/admin/content/tests/:id`: one subject test — its variants, its settings, the check before
+ * publication and its experts; Publish (with confirmation, which also warns when its expert-graded
+ * tasks have too few experts; a refusal lists the problems) and Export QTI 3.0.
  * `/admin/content/tests/new`: the form of a new draft.
  */
 import type { AuthoringSubjectTest } from '@attesta/contract';
@@ -15,7 +16,7 @@ import { PageTitle } from '../../../components/ui/page-title';
 import { apiClient, ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { contentKeys } from '../api/shared';
-import { publishSubjectTest, qti3Export, subjectTestQuery } from '../api/subject-tests';
+import { getValidation, publishSubjectTest, qti3Export, subjectTestQuery } from '../api/subject-tests';
 import { variantsQuery } from '../api/variants';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT } from '../locales';
@@ -23,7 +24,14 @@ import { CONTENT_BASE } from './content-layout';
 import { LoadError } from './load-error';
 import { StatusBadge } from './subject-tests-page';
 import { SubjectTestForm } from './subject-test-form';
-import { ProblemList, problemsOfError, ValidationPanel, type Problem } from './validation-panel';
+import {
+  ExpertsWarning,
+  ProblemList,
+  problemsOfError,
+  ValidationPanel,
+  type Problem,
+} from './validation-panel';
+import { ExpertsPanel } from './experts-panel';
 import { VariantsPanel } from './variants-panel';
 
 function PublishDialog({
@@ -37,6 +45,10 @@ function PublishDialog({
   const { t: appT } = useTranslation();
   const queryClient = useQueryClient();
   const variants = useQuery(variantsQuery(test.id));
+  const check = useQuery({
+    queryKey: contentKeys.validation(test.id),
+    queryFn: ({ signal }) => getValidation(test.id, signal),
+  });
   const [problems, setProblems] = useState<Problem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const publish = async () => {
@@ -61,6 +73,7 @@ function PublishDialog({
     <Modal opened onClose={() => onClose(false)} title={t('publish.title', { name: test.name })} size="lg">
       <Stack>
         <Text size="sm">{t('publish.text')}</Text>
+        <ExpertsWarning subjectTestId={test.id} coverage={check.data?.expertCoverage ?? null} />
         {problems && (
           <Alert color="red" role="alert" data-testid="publish-problems">
             <Stack gap="xs">
@@ -87,7 +100,7 @@ function PublishDialog({
   );
 }
 
-const TABS = ['variants', 'settings', 'validation'] as const;
+const TABS = ['variants', 'settings', 'validation', 'experts'] as const;
 type Tab = (typeof TABS)[number];
 
 export function SubjectTestPage() {
@@ -187,6 +200,9 @@ export function SubjectTestPage() {
           <Tabs.Tab value="validation" data-testid="tab-validation">
             {t('tests.tabValidation')}
           </Tabs.Tab>
+          <Tabs.Tab value="experts" data-testid="tab-experts">
+            {t('tests.tabExperts')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="variants" pt="md">
           <VariantsPanel subjectTest={data} />
@@ -200,6 +216,9 @@ export function SubjectTestPage() {
         </Tabs.Panel>
         <Tabs.Panel value="validation" pt="md">
           <ValidationPanel subjectTestId={data.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="experts" pt="md">
+          <ExpertsPanel subjectTestId={data.id} />
         </Tabs.Panel>
       </Tabs>
       {publishing && (

@@ -1,8 +1,9 @@
 /**
  * What stops a subject test from being published, in words: each problem by variant, position and
  * task, with a link to the task. The same list explains a refused publication (409 content_invalid).
+ * Beside it, a warning that does not stop it: too few experts for its expert-graded tasks.
  */
-import type { AuthoringVariant, ContentProblem, FieldError } from '@attesta/contract';
+import type { AuthoringVariant, ContentProblem, ExpertCoverage, FieldError } from '@attesta/contract';
 import { Alert, Anchor, Button, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -12,6 +13,7 @@ import { variantsQuery } from '../api/variants';
 import { useContentT, type ContentKey, type ContentT } from '../locales';
 import { CONTENT_BASE } from './content-layout';
 import { LoadError } from './load-error';
+import { ExpertCoverageAlert, lacksExperts } from '../../../components/expert-coverage';
 
 export type Problem = Pick<ContentProblem, 'code' | 'variantId' | 'taskId' | 'position'>;
 
@@ -89,6 +91,40 @@ export function ProblemList({
   );
 }
 
+/**
+ * Too few experts for the test's expert-graded tasks: a warning beside the check (it does not stop
+ * publication), naming the test, with the way to the «Эксперты» tab.
+ */
+export function ExpertsWarning({
+  subjectTestId,
+  coverage,
+}: {
+  subjectTestId: number;
+  coverage: ExpertCoverage | null;
+}) {
+  const t = useContentT();
+  if (!coverage || !lacksExperts(coverage)) return null;
+  return (
+    <ExpertCoverageAlert
+      items={[coverage]}
+      hint="admin"
+      actionOf={() => (
+        <Group gap="xs">
+          <Text size="sm">{t('validation.expertsWarning')}</Text>
+          <Anchor
+            component={Link}
+            to={`${CONTENT_BASE}/tests/${subjectTestId}?tab=experts`}
+            size="sm"
+            data-testid="validation-assign-experts"
+          >
+            {t('validation.assignExperts')}
+          </Anchor>
+        </Group>
+      )}
+    />
+  );
+}
+
 export function ValidationPanel({ subjectTestId }: { subjectTestId: number }) {
   const t = useContentT();
   const validation = useQuery({
@@ -112,6 +148,7 @@ export function ValidationPanel({ subjectTestId }: { subjectTestId: number }) {
         </Button>
       </Group>
       {validation.isPending && <Loader size="sm" />}
+      {data && <ExpertsWarning subjectTestId={subjectTestId} coverage={data.expertCoverage ?? null} />}
       {validation.error && <LoadError error={validation.error} onRetry={() => void validation.refetch()} />}
       {data &&
         (data.valid ? (

@@ -1,10 +1,11 @@
 /**
  * `/expert/grading`: one anonymised answer at a time in the grading workspace (task, answer and
  * rubric side by side, keyboard marking; grading-workspace.tsx), progress, the queue by subject test
- * and day, and a zip of a date range. Blind marking: nothing here names the participant, and
+ * and day, and a zip of a date range. With nothing open the server first gives the expert answers of
+ * their subjects that wait; «all graded» shows only when nothing of theirs waits. Blind marking: nothing here names the participant, and
  * another expert's marks appear only on a third check, as «Эксперт 1» / «Эксперт 2».
  */
-import type { ExpertNextQuery } from '@attesta/contract';
+import type { ExpertNextQuery, ExpertWaiting } from '@attesta/contract';
 import {
   Alert,
   Badge,
@@ -73,11 +74,7 @@ export function GradingPage() {
           {failureMessage(next.error, t)}
         </Alert>
       )}
-      {next.data && !assignment && (
-        <Alert color="green" variant="light" data-testid="grading-done">
-          {t('expert.grading.done')}
-        </Alert>
-      )}
+      {next.data && !assignment && <NothingOpen waiting={next.data.waiting} t={t} />}
       {assignment && (
         <GradingWorkspace
           key={assignment.id}
@@ -162,6 +159,36 @@ export function GradingPage() {
 
       <ZipDownload t={t} />
     </Stack>
+  );
+}
+
+/**
+ * Nothing open: «all graded» only when nothing of the expert's subjects waits; otherwise what waits
+ * and why it is not theirs now (answers they could take were given to them already).
+ */
+function NothingOpen({ waiting, t }: { waiting: ExpertWaiting | undefined; t: LooseT }) {
+  if (!waiting || waiting.otherExpert + waiting.dailyLimit === 0)
+    return (
+      <Alert color="green" variant="light" data-testid="grading-done">
+        {t('expert.grading.done')}
+      </Alert>
+    );
+  return (
+    <Alert
+      color="blue"
+      variant="light"
+      title={t('expert.grading.waitingTitle')}
+      data-testid="grading-waiting"
+    >
+      <Stack gap={4}>
+        {waiting.otherExpert > 0 && (
+          <Text size="sm">{t('expert.grading.waitingOther', { count: waiting.otherExpert })}</Text>
+        )}
+        {waiting.dailyLimit > 0 && (
+          <Text size="sm">{t('expert.grading.waitingLimit', { count: waiting.dailyLimit })}</Text>
+        )}
+      </Stack>
+    </Alert>
   );
 }
 

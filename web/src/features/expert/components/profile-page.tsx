@@ -74,6 +74,13 @@ function ProfileForm({ profile, t }: { profile: ExpertProfile; t: LooseT }) {
         <Text size="sm" c="dimmed">
           {t('expert.profile.open', { count: profile.openAssignments })}
         </Text>
+        {profile.subjectTests.length > 0 && (
+          <Text size="sm" data-testid="expert-profile-tests">
+            {t('expert.profile.tests', {
+              tests: profile.subjectTests.map((s) => `«${s.name}» (${s.subjectName})`).join(', '),
+            })}
+          </Text>
+        )}
         <MultiSelect
           label={t('expert.profile.subjects')}
           searchable

@@ -1,6 +1,8 @@
 /** Calls of the live room view: the snapshot, the lists to choose a room, and the room actions. */
 import {
   saveAnswersWithFilesResponseSchema,
+  type PaperSaveAnswersBody,
+  type PaperSitting,
   type SaveAnswersBody,
   type RoomSnapshot,
   type SittingEvents,
@@ -88,8 +90,15 @@ export const monitoringApi = {
     call('GET /api/examresults/variant/{id}', { params: { id: examWorkId } }, quiet),
   workState: (examWorkId: number) =>
     call('GET /api/exam/test/examwork/{id}', { params: { id: examWorkId } }, quiet),
-  keyIn: (registrationCode: string, body: SaveAnswersBody): Promise<KeyInResult> =>
+  keyIn: (registrationCode: string, body: SaveAnswersBody | PaperSaveAnswersBody): Promise<KeyInResult> =>
     call('PUT /api/exam/test/saveanswers', { query: { registrationCode }, body }, quiet),
+  /** A sitting's paper form: its live work, the variants and (with `variantId`) that variant's tasks. */
+  paperSitting: (participantTestId: number, variantId?: number): Promise<PaperSitting> =>
+    call(
+      'GET /api/exam/test/participantTest/{id}/paper',
+      { params: { id: participantTestId }, query: variantId === undefined ? {} : { variantId } },
+      quiet,
+    ),
   /** A file task's scans: the answer (the files it keeps) first, then the new files, as one request. */
   keyInFiles: (
     registrationCode: string,

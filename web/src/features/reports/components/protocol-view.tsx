@@ -15,7 +15,7 @@ const ATTENDANCE_COLOR: Record<string, string> = {
   pending: 'gray',
   annulled: 'red',
 };
-const FINISH_REASONS = new Set(['manual', 'timeout', 'organizator']);
+const FINISH_REASONS = new Set(['manual', 'timeout', 'organizator', 'paper']);
 
 export function ProtocolView({ room }: { room: ProtocolRoom | null }) {
   const { t } = useReportsT();

@@ -30,3 +30,7 @@ export const createDiagnostic = (body: CreateDiagnosticBody) =>
 
 /** The xlsx of a diagnostic's participants (query `diagnosticId`). */
 export const diagnosticExcelPath = () => callPath('GET /api/createDiagnostic/excel');
+
+/** Whether experts can grade the expert-graded tasks of the diagnostic's subject tests (read-only). */
+export const expertCoverage = (diagnosticId: number, signal?: AbortSignal) =>
+  call('GET /api/expert/coverage', { query: { diagnosticId } }, { ...quiet, signal });

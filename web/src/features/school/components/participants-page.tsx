@@ -48,10 +48,12 @@ interface ParticipantsPageProps {
   basePath: string;
   /** Extra tools of the role (coordinator: impersonal codes, XML import, planning). */
   tools?: (diagnostic: StaffDiagnostic) => ReactNode;
+  /** What the role is told about the diagnostic above its tools (coordinator: too few experts). */
+  notice?: (diagnostic: StaffDiagnostic) => ReactNode;
 }
 
 /** Participant tests of one diagnostic: live status and codes, registration, absence, code slips. */
-export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProps) {
+export function ParticipantsPage({ role, basePath, tools, notice }: ParticipantsPageProps) {
   const { t } = useBundleT(staffBundle);
   const { t: tApp } = useTranslation();
   const id = Number(useParams().diagnosticId);
@@ -198,6 +200,7 @@ export function ParticipantsPage({ role, basePath, tools }: ParticipantsPageProp
       <Text size="sm" c="dimmed">
         {d.code} · {instant(d.startsAt)} — {instant(d.endsAt)} · {t('staff.participants.liveHint')}
       </Text>
+      {notice?.(d)}
       <Group align="flex-end" wrap="wrap">
         <Button onClick={() => setRegistering(true)} data-testid="register-open">
           {t('staff.register.title')}

@@ -19,7 +19,12 @@ export const ugnikKeys = {
   surnames: (id: number) => ['ugnik', 'surnames', id] as const,
   area: (search: string) => ['ugnik', 'area', search] as const,
   rooms: (schoolId: number) => ['ugnik', 'rooms', schoolId] as const,
+  expertCoverage: (id: number) => ['ugnik', 'diagnostics', id, 'expert-coverage'] as const,
 };
+
+/** Whether experts can grade the expert-graded tasks of the diagnostic's subject tests (read-only). */
+export const getExpertCoverage = (diagnosticId: number) =>
+  inlineCall(() => call('GET /api/expert/coverage', { query: { diagnosticId } }, inline));
 
 /** The school diagnostics of the ugnik's area (docs/ugnik.md); its failure is shown in place. */
 export const listAreaDiagnostics = (search: string, signal?: AbortSignal) =>

@@ -44,7 +44,9 @@ import {
   saveParticipants,
   surnamesFile,
   ugnikKeys,
+  getExpertCoverage,
 } from '../api/ugnik-api';
+import { ExpertCoverageAlert } from '../../../components/expert-coverage';
 import { useUgnikT } from '../i18n';
 import { windowText } from './diagnostics-page';
 import { downloadFile } from '../../../components/data-table/download';
@@ -487,6 +489,11 @@ export function UgnikDiagnosticPage() {
     enabled: id > 0,
   });
   const d = query.data;
+  const coverage = useQuery({
+    queryKey: ugnikKeys.expertCoverage(id),
+    queryFn: () => getExpertCoverage(id),
+    enabled: d !== undefined,
+  });
   return (
     <Stack gap="md">
       <Anchor component={Link} to="/ugnik/diagnostics" size="sm">
@@ -518,6 +525,7 @@ export function UgnikDiagnosticPage() {
           <Text size="sm">
             {t('diagnostics.schools')}: {d.schools.map((s) => s.name).join(', ')}
           </Text>
+          {coverage.data && <ExpertCoverageAlert items={coverage.data.items} hint="askAdmin" />}
           <Tabs defaultValue="participants" keepMounted={false}>
             <Tabs.List>
               <Tabs.Tab value="participants">{t('detail.participantsTab')}</Tabs.Tab>
