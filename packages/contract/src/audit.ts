@@ -139,6 +139,10 @@ export const AUDIT_ACTIONS = [
   'api_key.revoke',
   'integration.export',
   'integration.workers',
+  'integration.push',
+  'integration.push.delivered',
+  'integration.push.failed',
+  'integration.push.received',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

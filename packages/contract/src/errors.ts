@@ -110,6 +110,8 @@ export const ERROR_CODES = [
   'too_many_files',
   'too_many_pages',
   'too_many_rows',
+  'too_many_streams',
+  'too_many_queued_reports',
   'unknown_provider',
   'unknown_subject',
   'unsupported_file_type',

@@ -26,7 +26,7 @@ const plainDate = z.string().max(40);
 // ------------------------------------------------------------------ keys
 
 /** The call groups a key may be allowed. */
-export const API_KEY_SCOPES = ['mrko', 'reports', 'specifications', 'workers'] as const;
+export const API_KEY_SCOPES = ['mrko', 'reports', 'specifications', 'workers', 'push'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 
@@ -36,6 +36,7 @@ export const API_KEY_SCOPE_CALLS: Record<ApiKeyScope, CallKey> = {
   reports: 'GET /api/integration/report/all',
   specifications: 'GET /api/integration/pak/specifications',
   workers: 'POST /api/integration/attesta/CreateWorkers',
+  push: 'GET /api/integration/importResultToAttesta/{id}',
 };
 
 export const apiKeySchema = z

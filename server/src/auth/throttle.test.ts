@@ -83,9 +83,14 @@ describe.each(stores)('Throttle on $name', ({ skip, redis }) => {
   it.skipIf(skip)(
     'a progressive delay lets the free attempts through, then one attempt per growing wait',
     async () => {
-      const throttle = new Throttle(await redis(), LIMITS, {
-        loginAccount: { free: 2, firstMs: 300, maxMs: 600, forgetSeconds: 60 },
-      });
+      // The test's clock: the waits end when the test moves it, never while the machine is busy.
+      let now = Date.now();
+      const throttle = new Throttle(
+        await redis(),
+        LIMITS,
+        { loginAccount: { free: 2, firstMs: 300, maxMs: 600, forgetSeconds: 60 } },
+        () => now,
+      );
       const key = `acct-${Date.now()}`;
       const step = async () => {
         const a = await throttle.tryReserve({ loginAccount: key });
@@ -95,10 +100,13 @@ describe.each(stores)('Throttle on $name', ({ skip, redis }) => {
       const at = await Promise.all(Array.from({ length: 200 }, step));
       expect(at.filter((ms) => ms === 0)).toHaveLength(3);
       expect(Math.max(...at)).toBeLessThanOrEqual(1000); // Retry-After is whole seconds, at least 1
-      await new Promise((r) => setTimeout(r, 320));
+      now += 299;
+      expect(await step()).toBeGreaterThan(0); // 1 ms of the first wait is left
+      now += 1;
       expect(await step()).toBe(0); // the 4th failure: next wait doubles (600 ms, the cap)
+      now += 599;
       expect(await step()).toBeGreaterThan(0);
-      await new Promise((r) => setTimeout(r, 620));
+      now += 1;
       const success = await throttle.tryReserve({ loginAccount: key });
       expect('reservation' in success).toBe(true);
       if ('reservation' in success) await success.reservation.clear();

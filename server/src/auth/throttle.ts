@@ -104,11 +104,17 @@ export type Attempt = { reservation: Reservation } | { refused: (LimitName | Del
 /**
  * One step of a delay, atomically: refuse while the wait of the last attempt runs; otherwise
  * count this attempt and start the wait the next one must sit out (the attempt is assumed to
- * fail; a success deletes the key). Answers [allowed, ms].
+ * fail; a success deletes the key). Answers [allowed, ms]. The time is Redis's own clock, or
+ * ARGV[5] when the throttle was given a clock (tests: a wait never ends by itself there).
  */
 const DELAY_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now
+if ARGV[5] then
+  now = tonumber(ARGV[5])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
 local at = tonumber(redis.call('HGET', KEYS[1], 'at') or '0')
 if now < at then return {0, at - now} end
@@ -125,7 +131,7 @@ return {1, wait}
 class MemoryDelays {
   private readonly state = new Map<string, { n: number; at: number; forgetAt: number }>();
 
-  step(key: string, d: Delay, now = Date.now()): [boolean, number] {
+  step(key: string, d: Delay, now: number): [boolean, number] {
     const s = this.state.get(key);
     const live = s && s.forgetAt > now ? s : { n: 0, at: 0, forgetAt: 0 };
     if (now < live.at) return [false, live.at - now];
@@ -148,7 +154,7 @@ class MemoryDelays {
 /** Single-use markers (proof-of-work challenges) in this process. */
 class MemoryOnce {
   private readonly used = new Map<string, number>();
-  take(id: string, ttlMs: number, now = Date.now()): boolean {
+  take(id: string, ttlMs: number, now: number): boolean {
     const until = this.used.get(id);
     if (until !== undefined && until > now) return false;
     if (this.used.size > 200_000) for (const [k, u] of this.used) if (u <= now) this.used.delete(k);
@@ -157,18 +163,29 @@ class MemoryOnce {
   }
 }
 
+/** Milliseconds since the epoch: the time delays and single-use marks are measured by. */
+export type Clock = () => number;
+
 export class Throttle {
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
   private readonly delays: Record<DelayName, Delay>;
   private readonly memoryDelays = new MemoryDelays();
   private readonly memoryOnce = new MemoryOnce();
+  private readonly now: Clock;
 
+  /**
+   * `clock` replaces the time of the delays (the growing waits) and of single-use marks in this
+   * process: a test moves it on instead of sleeping, so no wait ends while a slow machine runs
+   * the checks. Without it the waits run on the real time (Redis's clock with Redis).
+   */
   constructor(
     private readonly redis: Redis | null,
     limits: Record<LimitName, Limit> = LIMITS,
     delays: Record<DelayName, Delay> = DELAYS,
+    private readonly clock?: Clock,
   ) {
     this.delays = delays;
+    this.now = clock ?? Date.now;
     const make = (name: string, l: Limit): RateLimiterAbstract =>
       redis
         ? new RateLimiterRedis({
@@ -276,7 +293,7 @@ export class Throttle {
 
   private async step(name: DelayName, key: string): Promise<[boolean, number]> {
     const d = this.delays[name];
-    const memory = () => this.memoryDelays.step(`${name}:${key}`, d);
+    const memory = () => this.memoryDelays.step(`${name}:${key}`, d, this.now());
     if (!this.redis) return memory();
     try {
       const [allowed, ms] = (await this.redis.eval(
@@ -287,6 +304,7 @@ export class Throttle {
         d.firstMs,
         d.maxMs,
         d.forgetSeconds,
+        ...(this.clock ? [this.clock()] : []),
       )) as [number, number];
       return [allowed === 1, ms];
     } catch {
@@ -317,6 +335,6 @@ export class Throttle {
         /* fall back to this process */
       }
     }
-    return this.memoryOnce.take(id, ttlMs);
+    return this.memoryOnce.take(id, ttlMs, this.now());
   }
 }

@@ -91,6 +91,35 @@ export async function enqueue(
   throw new Error(`could not enqueue ${input.type} (${input.dedupeKey})`);
 }
 
+/** The queued or running item holding a dedupe key, if any. */
+export async function activeItemOf(db: DbOrTx, dedupeKey: string): Promise<QueueItemRow | null> {
+  const [item] = await db
+    .select()
+    .from(queueItems)
+    .where(and(eq(queueItems.dedupeKey, dedupeKey), inArray(queueItems.status, ACTIVE_STATUSES)))
+    .limit(1);
+  return item ?? null;
+}
+
+/** How many items of these types a user asked for are queued or running now. */
+export async function activeCountOf(
+  db: DbOrTx,
+  createdBy: number,
+  types: readonly string[],
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(queueItems)
+    .where(
+      and(
+        eq(queueItems.createdBy, createdBy),
+        inArray(queueItems.type, [...types]),
+        inArray(queueItems.status, ACTIVE_STATUSES),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
 /**
  * Adds many jobs in one statement per 1,000, with enqueue's dedupe: an input whose dedupeKey is
  * held by a queued or running item adds nothing. Answers how many were added.

@@ -5,9 +5,12 @@
  * error messages hold both, and PostgreSQL's `detail` quotes the values of a violated key).
  */
 
-/** Query parameters that carry secrets (passwords, tokens, signatures, codes). */
+/**
+ * Query parameters that carry secrets (passwords, tokens, signatures, codes, and the names API
+ * clients put a key under: access_token, api_key, apikey, key), whatever their case.
+ */
 const SECRET_QUERY =
-  /([?&](?:pwd|pass|password|token|externalAccessToken|providerKey|sig|signature|proof|code|activationCode|registrationCode)=)[^&#]*/gi;
+  /([?&](?:pwd|pass|password|token|access_token|api_key|apikey|key|externalAccessToken|providerKey|sig|signature|proof|code|activationCode|registrationCode)=)[^&#]*/gi;
 /** Path segments that are secrets themselves: activation and verification codes. */
 const SECRET_PATH = /(\/(?:checkActivationCode|verify)\/)[^/?#]+/gi;
 

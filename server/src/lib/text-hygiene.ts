@@ -17,7 +17,8 @@ export function isCleanText(s: string): boolean {
 /** The dotted path of the first string (or object key) in `value` that is not clean text, if any. */
 export function findInvalidText(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === 'string') return isCleanText(value) ? null : path;
-  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  // Bytes (a file's content) are not text.
+  if (value === null || typeof value !== 'object' || depth > 64 || ArrayBuffer.isView(value)) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findInvalidText(value[i], `${path}.${i}`, depth + 1);
@@ -49,4 +50,23 @@ export function invalidText(path: string) {
 export function assertCleanText(value: unknown, path: string): void {
   const found = findInvalidText(value, path);
   if (found) throw invalidText(found);
+}
+
+/**
+ * 400 `invalid_text` for the first cell of a file's table (rows numbered as the file shows them,
+ * columns from 1) that is not clean text: a NUL in a csv or a spreadsheet cell would otherwise
+ * reach a text column and fail there. `errors[0].params` names the row and column.
+ */
+export function assertCleanCells<T extends { row: number; cells: readonly string[] }>(
+  table: T[],
+  path = 'file',
+): T[] {
+  for (const { row, cells } of table)
+    for (let i = 0; i < cells.length; i++)
+      if (!isCleanText(cells[i]!)) {
+        const err = invalidText(`${path}.row${row}.col${i + 1}`);
+        err.errors![0]!.params = { row, column: i + 1 };
+        throw err;
+      }
+  return table;
 }

@@ -130,6 +130,21 @@ describe('logs', () => {
   });
 });
 
+describe('API keys in a query string', () => {
+  it('are redacted from the request log line, whatever the name’s case', async () => {
+    const names = ['access_token', 'api_key', 'apikey', 'key', 'ACCESS_TOKEN', 'Api_Key', 'APIKEY', 'Key'];
+    for (const [i, name] of names.entries()) {
+      const secret = `atk_0123456789ab_ZZKEYSECRET${i}ZZ`;
+      const res = await app.inject({ method: 'GET', url: `/api/user?x=1&${name}=${secret}&y=2` });
+      expect(res.statusCode).toBe(401);
+      const line = lines.find((l) => l.includes(`"msg":"request"`) && l.includes(`&${name}=`));
+      expect(line, name).toBeDefined();
+      expect(line).toContain(`?x=1&${name}=***&y=2`);
+      expect(logText()).not.toContain(secret);
+    }
+  });
+});
+
 describe('redactUrl', () => {
   it('masks codes in paths and secrets in query strings', () => {
     expect(redactUrl('/api/exam/test/checkActivationCode/AB2CD-EF3GH')).toBe(
@@ -144,6 +159,9 @@ describe('redactUrl', () => {
     );
     expect(redactUrl('/api/exam/test/saveanswers?registrationCode=123456')).toBe(
       '/api/exam/test/saveanswers?registrationCode=***',
+    );
+    expect(redactUrl('/api/integration/report/all?apikey=k1&API_KEY=k2&Access_Token=k3&key=k4&keys=1')).toBe(
+      '/api/integration/report/all?apikey=***&API_KEY=***&Access_Token=***&key=***&keys=1',
     );
     expect(redactUrl('/api/Account/ObtainLocalAccessToken?provider=oidc&externalAccessToken=t0k')).toBe(
       '/api/Account/ObtainLocalAccessToken?provider=oidc&externalAccessToken=***',

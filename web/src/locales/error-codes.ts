@@ -121,6 +121,10 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   too_many_files: 'Слишком много файлов.',
   too_many_pages: 'В PDF слишком много страниц.',
   too_many_rows: 'В файле слишком много строк.',
+  too_many_streams:
+    'Открыто слишком много окон наблюдения за аудиториями. Закройте лишние вкладки и обновите страницу.',
+  too_many_queued_reports:
+    'У вас уже готовится несколько больших отчётов. Дождитесь их в очереди заданий и запросите новый.',
   unknown_provider: 'Неизвестный способ входа.',
   unknown_subject: 'Неизвестный предмет.',
   unsupported_file_type: 'Файл такого типа здесь не принимается.',
@@ -256,6 +260,9 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   too_many_files: 'Too many files.',
   too_many_pages: 'The PDF has too many pages.',
   too_many_rows: 'The file has too many rows.',
+  too_many_streams: 'Too many room views are open. Close the extra tabs and reload the page.',
+  too_many_queued_reports:
+    'Several large reports of yours are being prepared already. Wait for them in the job queue, then ask again.',
   unknown_provider: 'Unknown login method.',
   unknown_subject: 'Unknown subject.',
   unsupported_file_type: 'Files of this type are not accepted here.',

@@ -134,7 +134,7 @@ export const apiKeys = pgTable('api_keys', {
   name: text().notNull(),
   prefix: text().notNull().unique(),
   keyHash: text().notNull(),
-  /** Call groups the key may use (`mrko`, `reports`, `workers`, `specifications`); empty: none. */
+  /** Call groups the key may use (`mrko`, `reports`, `workers`, `specifications`, `push`); empty: none. */
   scopes: text().array().notNull().default([]),
   /** Results of this ОО only (exports); null: every ОО. */
   ooId: integer().references(() => oo.id),

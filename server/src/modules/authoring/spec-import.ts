@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { parse as parseCsvText } from 'csv-parse/sync';
 import type { FieldError } from '@attesta/contract';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { assertCleanCells } from '../../lib/text-hygiene.js';
 import { isZip, unpackedSize } from '../../lib/zip-size.js';
 
 /*
@@ -120,14 +121,20 @@ function csvTable(data: Buffer): string[][] {
   }
 }
 
+/** A NUL in a cell is no text (it would fail in the database): 400 invalid_text naming the cell. */
+function clean(table: string[][]): string[][] {
+  assertCleanCells(table.map((cells, i) => ({ row: i + 1, cells })));
+  return table;
+}
+
 /** The cells of a file, by its kind (an xlsx is a zip; anything else must be a .csv / .txt file). */
 export async function tableOf(name: string, data: Buffer): Promise<string[][]> {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
   if (isZip(data)) {
     if (ext && ext !== 'xlsx') throw unsupported();
-    return xlsxTable(data);
+    return clean(await xlsxTable(data));
   }
-  if (ext === 'csv' || ext === 'txt' || ext === '') return csvTable(data);
+  if (ext === 'csv' || ext === 'txt' || ext === '') return clean(csvTable(data));
   throw unsupported();
 }
 

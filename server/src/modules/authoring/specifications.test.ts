@@ -179,6 +179,22 @@ describe('specification import', () => {
     ]);
   });
 
+  it('400 invalid_text for a NUL in a cell of a csv or an xlsx, naming the cell; nothing written', async () => {
+    const spec = await newSpec();
+    const csv = await upload(spec.id, 'k.csv', 'code,name\n1,Числа\n2,Дро\u0000би\n');
+    expect([csv.statusCode, csv.json().code], csv.body).toEqual([400, 'invalid_text']);
+    expect(csv.json().errors[0]).toMatchObject({ path: 'file.row3.col2', params: { row: 3, column: 2 } });
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Элементы');
+    ws.addRow(['code', 'name']);
+    // A spreadsheet's escape of a NUL (_x0000_) reads back as the character.
+    ws.addRow(['A', 'Гео_x0000_метрия']);
+    const xlsx = await upload(spec.id, 'k.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect([xlsx.statusCode, xlsx.json().code], xlsx.body).toEqual([400, 'invalid_text']);
+    expect(xlsx.json().errors[0]).toMatchObject({ path: 'file.row2.col2' });
+    expect(await countRows(t.database, 'specification_elements', `specification_id = ${spec.id}`)).toBe(0);
+  });
+
   it('refuses a file with errors, naming each row and column, and writes nothing', async () => {
     const spec = await newSpec();
     ok(await upload(spec.id, 'k.csv', 'code,name\nX,Икс\n'));

@@ -420,7 +420,7 @@ describe('content import: the job', () => {
     ]);
   });
 
-  it('refuses unsafe files whole, creating nothing: zip bomb, path traversal, DOCTYPE, billion laughs, depth', async () => {
+  it('refuses unsafe files whole, creating nothing: zip bomb, path traversal, DOCTYPE, billion laughs, depth, a NUL', async () => {
     const batch: ParsedBatch = { format: 'qti21', items: [item('x1')], tests: [] };
     const bomb = rawZip([
       { name: 'imsmanifest.xml', data: Buffer.from(MANIFEST) },
@@ -448,6 +448,23 @@ describe('content import: the job', () => {
       ['laughs.xml', Buffer.from(laughs), 'xml_malformed'],
       ['deep.xml', Buffer.from(deep), 'xml_malformed'],
       ['nothing.zip', rawZip([{ name: 'readme.txt', data: Buffer.from('hi') }]), 'unsupported_format'],
+      // A NUL in the text of an item, from a package or from Moodle XML: no text for the database.
+      [
+        'nul.zip',
+        qtiPackage({
+          format: 'qti21',
+          items: [item('n1', { task: { ...item('n1').task!, html: '<p>Н\u0000уль</p>' } })],
+          tests: [],
+        }),
+        'invalid_text',
+      ],
+      [
+        'nul.xml',
+        Buffer.from(
+          '<?xml version="1.0" encoding="UTF-8"?><quiz><question><name>Н\u0000уль</name></question></quiz>',
+        ),
+        'invalid_text',
+      ],
     ];
     for (const [name, data, code] of cases) {
       const before = await created();

@@ -1,5 +1,6 @@
 import { taskDefinitionSchema, type TaskDefinition } from '@attesta/contract';
 import { sanitizeHtml } from '../../lib/sanitize.js';
+import { findInvalidText } from '../../lib/text-hygiene.js';
 import {
   ImportRefusal,
   SOURCE_FORMATS,
@@ -155,6 +156,13 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
   if (!SOURCE_FORMATS.includes(batch.format))
     throw new ImportRefusal('import_invalid', 'The parser returned an unknown format');
   if (!batch.items.length) throw new ImportRefusal('import_invalid', 'The file has no items to import');
+  // A NUL in any text of the file (XML, GIFT, a package's json) would fail in the database.
+  const invalid = findInvalidText(batch.items, 'items') ?? findInvalidText(batch.tests, 'tests');
+  if (invalid)
+    throw new ImportRefusal(
+      'invalid_text',
+      `The file holds text that is not valid text (a NUL) at ${invalid}`,
+    );
   if (batch.items.length > MAX_ITEMS)
     throw new ImportRefusal('import_invalid', `A file may hold at most ${MAX_ITEMS} items`);
 

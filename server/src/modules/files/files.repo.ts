@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type DbOrTx } from '../../db/client.js';
 import {
   answerFiles,
   examWorks,
@@ -126,6 +126,57 @@ export async function htmlTextState(db: DbOrTx, id: number): Promise<{ isPublish
 export async function taskExists(db: DbOrTx, id: number): Promise<boolean> {
   const [row] = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, id)).limit(1);
   return !!row;
+}
+
+/** Whether an expert has an assignment on an answer to this task (any round, graded or not). */
+export async function isTaskOfExpertAssignment(
+  db: DbOrTx,
+  taskId: number,
+  expertId: number,
+): Promise<boolean> {
+  const rows = rowsOf(
+    await db.execute(sql`select 1 as ok from expert_assignments ea
+      join variant_tasks vt on vt.id = ea.variant_task_id
+      where ea.expert_id = ${expertId} and vt.task_id = ${taskId} limit 1`),
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Whether the task is in the variant of a finished, live exam work whose sitting matches `scope`
+ * (a condition on \`pt\`, the participant test, and \`diagnostics\`): the works whose variant staff
+ * open with the answers given (GET /api/examresults/variant/{id}, the paper form).
+ */
+export async function isTaskOfFinishedSitting(db: DbOrTx, taskId: number, scope: SQL): Promise<boolean> {
+  const rows = rowsOf(
+    await db.execute(sql`select 1 as ok from variant_tasks vt
+      join exam_works w on w.variant_id = vt.variant_id and w.deleted_at is null and w.finished_at is not null
+      join participant_tests pt on pt.id = w.participant_test_id and pt.deleted_at is null
+      join diagnostics on diagnostics.id = pt.diagnostic_id and diagnostics.deleted_at is null
+      where vt.task_id = ${taskId} and (${scope}) limit 1`),
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Whether the task is in a variant of a subject test the school sat in a diagnostic whose window
+ * has closed or whose results are published: the tasks whose reference a coordinator reads.
+ */
+export async function isTaskOfSchoolClosedTest(
+  db: DbOrTx,
+  taskId: number,
+  schoolId: number,
+): Promise<boolean> {
+  const rows = rowsOf(
+    await db.execute(sql`select 1 as ok from variant_tasks vt
+      join variants v on v.id = vt.variant_id
+      join participant_tests pt on pt.subject_test_id = v.subject_test_id and pt.school_id = ${schoolId}
+        and pt.deleted_at is null
+      join diagnostics d on d.id = pt.diagnostic_id and d.deleted_at is null
+        and (d.results_published or d.ends_at <= now())
+      where vt.task_id = ${taskId} limit 1`),
+  );
+  return rows.length > 0;
 }
 
 /** The participant test of an exam work and where it takes place (for the staff scope rule). */

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import type { AuthContext } from '../../auth/types.js';
@@ -17,6 +18,13 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers.js';
+import {
+  diagnostics,
+  examWorks,
+  expertAssignments,
+  organizatorAssignments,
+  tasks,
+} from '../../db/schema/index.js';
 import { bufferFile } from '../../lib/multipart.js';
 import { storageUsedBy } from './files.repo.js';
 import { download, DOWNLOAD_SLICE_BYTES, upload as uploadFiles, uploadFromUrl } from './files.service.js';
@@ -30,7 +38,6 @@ let coordinator: Session;
 let participant: { id: number; session: Session };
 let guest: { id: number; session: Session };
 let ownTaskId: number;
-let otherTaskId: number;
 let workId: number;
 
 const get = (url: string, session: Session | null) =>
@@ -64,9 +71,7 @@ beforeAll(async () => {
 
   const pt = await createParticipantTest(t.app, org);
   const own = await createVariantWithTasks(t.app, pt.subjectTestId, tasksOfEveryType());
-  const other = await createVariantWithTasks(t.app, pt.subjectTestId, tasksOfEveryType());
   ownTaskId = own.taskIds[0]!;
-  otherTaskId = other.taskIds[0]!;
   workId = await createExamWork(t.app, pt.participantTestId, own.variantId);
   const p = await signedInParticipant(t.app, pt);
   participant = { id: p.user.id, session: p.session };
@@ -308,14 +313,94 @@ describe('GET /api/files/{id} and friends', () => {
     expect(res.rawPayload.equals(data)).toBe(true);
   });
 
-  it('task files: staff any, a participant only those of their own variant', async () => {
-    const own = await createStoredFile(t.app, { ownerType: 'task', ownerId: ownTaskId });
-    const other = await createStoredFile(t.app, { ownerType: 'task', ownerId: otherTaskId });
-    expect((await get(`/api/files/${own}`, participant.session)).statusCode).toBe(200);
-    expect((await get(`/api/files/${other}`, participant.session)).statusCode).toBe(403);
-    expect((await get(`/api/files/${other}`, coordinator)).statusCode).toBe(200);
-    expect((await get(`/api/files/${other}`, guest.session)).statusCode).toBe(403);
-    expect((await get(`/api/files/${other}`, null)).statusCode).toBe(401);
+  it('task files: whoever may see the task — staff by their scope, a participant their own variant, drafts admins only', async () => {
+    const db = t.app.ctx.db;
+    // A sitting of its own (its own diagnostic and subject test), on variant 1 of two.
+    const sitting = await createParticipantTest(t.app, org, { studentId: org.studentIds[2] });
+    const [first, second] = [
+      await createVariantWithTasks(t.app, sitting.subjectTestId, tasksOfEveryType().slice(0, 2)),
+      await createVariantWithTasks(t.app, sitting.subjectTestId, tasksOfEveryType().slice(0, 2)),
+    ];
+    const sittingWork = await createExamWork(t.app, sitting.participantTestId, first.variantId);
+    const [draft] = await db
+      .insert(tasks)
+      .values({ answerType: 'short', html: '<p>Черновик</p>' })
+      .returning({ id: tasks.id });
+    const file = async (taskId: number) => createStoredFile(t.app, { ownerType: 'task', ownerId: taskId });
+    const [ownFile, otherVariantFile, draftFile] = [
+      await file(first.taskIds[0]!),
+      await file(second.taskIds[0]!),
+      await file(draft!.id),
+    ];
+    const all = { own: ownFile, otherVariant: otherVariantFile, draft: draftFile };
+    const statuses = async (session: Session | null) => ({
+      own: (await get(`/api/files/${all.own}`, session)).statusCode,
+      otherVariant: (await get(`/api/files/${all.otherVariant}`, session)).statusCode,
+      draft: (await get(`/api/files/${all.draft}`, session)).statusCode,
+    });
+    const each = (own: number, otherVariant: number, draft: number) => ({ own, otherVariant, draft });
+
+    const p = (await signedInParticipant(t.app, sitting)).session;
+    const elsewhere = await createOrg(t.app);
+    const foreignCoordinator = (await signedIn(t.app, ['coordinator'], { schoolId: elsewhere.schoolId }))
+      .session;
+    const organizator = await signedIn(t.app, ['organizator']);
+    await db.insert(organizatorAssignments).values({ userId: organizator.user.id, classId: org.classId });
+    const unassigned = (await signedIn(t.app, ['organizator'])).session;
+    const expert = await signedIn(t.app, ['expert']);
+    const ugnik = await signedIn(t.app, ['ugnik']);
+    const otherUgnik = (await signedIn(t.app, ['ugnik'])).session;
+    await db
+      .update(diagnostics)
+      .set({ createdBy: ugnik.user.id, createdByRole: 'ugnik' })
+      .where(eq(diagnostics.id, sitting.diagnosticId));
+
+    // While the work is being written: its participant, and admins; no other staff, not even the school's.
+    expect(await statuses(null)).toEqual(each(401, 401, 401));
+    expect(await statuses(admin.session)).toEqual(each(200, 200, 200));
+    expect(await statuses(p)).toEqual(each(200, 403, 403));
+    expect(await statuses(guest.session)).toEqual(each(403, 403, 403));
+    for (const session of [coordinator, organizator.session, expert.session, ugnik.session])
+      expect(await statuses(session)).toEqual(each(403, 403, 403));
+
+    // A paused work shows its participant nothing.
+    await db.update(examWorks).set({ pausedAt: new Date() }).where(eq(examWorks.id, sittingWork));
+    expect((await get(`/api/files/${all.own}`, p)).statusCode).toBe(409);
+    await db.update(examWorks).set({ pausedAt: null }).where(eq(examWorks.id, sittingWork));
+
+    // Finished: staff who open the work's variant see its tasks — its school's coordinator, the
+    // organizator of its class, the ugnik of its diagnostic — and no other variant or draft.
+    await db
+      .update(examWorks)
+      .set({ status: 'finished', finishedAt: new Date() })
+      .where(eq(examWorks.id, sittingWork));
+    for (const session of [coordinator, organizator.session, ugnik.session])
+      expect(await statuses(session)).toEqual(each(200, 403, 403));
+    for (const session of [foreignCoordinator, unassigned, otherUgnik, expert.session])
+      expect(await statuses(session)).toEqual(each(403, 403, 403));
+
+    // An expert: the tasks of the answers assigned to them.
+    await db.insert(expertAssignments).values({
+      examWorkId: sittingWork,
+      variantTaskId: first.variantTaskIds[0]!,
+      expertId: expert.user.id,
+      round: 1,
+      anonCode: 'A-TASKFILE',
+    });
+    expect(await statuses(expert.session)).toEqual(each(200, 403, 403));
+
+    // Once the diagnostic's window has closed, the school's coordinator reads every variant's
+    // reference of the subject test — and its pictures; drafts stay the admins'.
+    await db
+      .update(diagnostics)
+      .set({ endsAt: new Date(Date.now() - 1000) })
+      .where(eq(diagnostics.id, sitting.diagnosticId));
+    expect(await statuses(coordinator)).toEqual(each(200, 200, 403));
+    expect(await statuses(organizator.session)).toEqual(each(200, 403, 403));
+    expect(await statuses(foreignCoordinator)).toEqual(each(403, 403, 403));
+    // The same rule for the file's description and text.
+    expect((await get(`/api/files/${all.draft}/ext`, coordinator)).statusCode).toBe(403);
+    expect((await get(`/api/files/${all.own}/ext`, coordinator)).statusCode).toBe(200);
   });
 
   it('answer files: the participant who owns the work and staff in scope', async () => {

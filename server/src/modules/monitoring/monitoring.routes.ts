@@ -18,7 +18,7 @@ import {
   seesCodes,
   type RoomRef,
 } from './monitoring.service.js';
-import { streamRoom } from './room-stream.js';
+import { MAX_ROOM_STREAMS_PER_USER, RoomStreams } from './room-stream.js';
 import { canReadSitting, sittingEvents } from './sitting-events.js';
 import { startSse } from './sse.js';
 import { markMessageRead, sendStaffMessage, unreadMessages } from './staff-messages.js';
@@ -71,6 +71,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
       : null;
   const bus = new EventBus(fanout, ctx.redis, prefix, onError);
   attachBus(ctx, bus);
+  const rooms = new RoomStreams(ctx, bus, app.log);
 
   /** Open streams, ended when the server closes (they are never idle, so close would wait). */
   const streams = new Set<() => void>();
@@ -108,17 +109,29 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
         description:
           '`work` data: `{ kind, row }` where kind is the change (answer_saved, paused, resumed, time_changed, ' +
           'finished, deleted, restored, started, session_cleared, logged_out, integrity, heartbeat) and row the ' +
-          'participant row as in the snapshot. Events of every server instance arrive (Redis, or PostgreSQL, fan-out).',
+          'participant row as in the snapshot. Events of every server instance arrive (Redis, or PostgreSQL, fan-out). ' +
+          `A user holds at most ${MAX_ROOM_STREAMS_PER_USER} open room streams on a server instance: one more is ` +
+          '429 `too_many_streams`.',
         tags,
-        errors: [400, 401, 403, 404],
+        errors: [400, 401, 403, 404, 429],
       },
       roomInScope,
     ),
     handler: async (req, reply) => {
       const ref = refOf(req.query);
-      const snapshot = await roomSnapshot(ctx, ref, req.auth!);
+      const auth = authOf(req);
+      // Counted before the snapshot is read, so a refused stream costs no query.
+      const leave = rooms.admit(auth.userId);
+      let snapshot;
+      try {
+        snapshot = await roomSnapshot(ctx, ref, auth);
+      } catch (err) {
+        leave();
+        throw err;
+      }
       const sse = startSse(req, reply, streams, PING_MS);
-      await streamRoom({ ctx, bus, ref, snapshot, sse, log: req.log, withCodes: seesCodes(req.auth!) });
+      sse.onEnd(leave);
+      await rooms.join(ref, snapshot, sse, seesCodes(auth));
     },
   });
 

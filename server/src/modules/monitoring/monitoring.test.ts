@@ -1,14 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import {
+  areas,
   auditEvents,
   examWorkEvents,
   examWorkPauses,
   participantTests,
+  schools,
   subjectTests,
+  users,
 } from '../../db/schema/index.js';
 import {
   createSchoolWithStaff,
@@ -16,12 +19,15 @@ import {
   createTestDatabase,
   sessionFor,
   signedIn,
+  signedInScoped,
   testConfig,
+  unique,
   type SchoolWithStaff,
   type TestApp,
 } from '../../../test/helpers.js';
 import { openStream, type SseEvent } from '../../../test/sse.js';
 import { createRoom, shiftWork, startWork, T, type Room } from '../exam-test/test-support.js';
+import { MAX_ROOM_STREAMS_PER_USER } from './room-stream.js';
 
 /* Live monitoring: the room snapshot, its scope, the SSE stream, integrity events, Redis fan-out. */
 
@@ -400,6 +406,94 @@ describe('monitoring', () => {
     const bad = await asOrg('/api/monitoring/participantTest/abc/events');
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('many streams of one room share one read a batch: a change costs one room query, whoever watches', async () => {
+    const watched = await createRoom(app, school, 2);
+    const watchedWork = await startWork(watched);
+    const url = `/api/monitoring/room/stream?diagnosticId=${watched.diagnosticId}&classId=${school.classId}`;
+    // An ugnik of the school's area watches too, without the codes.
+    const [area] = await app.ctx.db
+      .insert(areas)
+      .values({ name: unique('Район ') })
+      .returning();
+    await app.ctx.db.update(schools).set({ areaId: area!.id }).where(eq(schools.id, school.schoolId));
+    const ugnik = await signedInScoped(app, ['ugnik']);
+    await app.ctx.db.update(users).set({ areaId: area!.id }).where(eq(users.id, ugnik.user.id));
+    const admins = [await signedIn(app, ['admin']), await signedIn(app, ['admin'])];
+    const sessions = [...Array.from({ length: 12 }, (_, i) => admins[i % 2]!.session), ugnik.session];
+    const streams = await Promise.all(sessions.map((session) => openStream(baseUrl, url, session)));
+    const db = app.ctx.db;
+    try {
+      await Promise.all(streams.map((s) => s.next((e) => e.event === 'snapshot')));
+      // Every statement of the room's rows counted from here on.
+      const dialect = (db as unknown as { dialect: { sqlToQuery(q: unknown): { sql: string } } }).dialect;
+      let roomReads = 0;
+      app.ctx.db = new Proxy(db, {
+        get: (target, key, receiver) =>
+          key === 'execute'
+            ? (query: Parameters<typeof db.execute>[0]) => {
+                if (
+                  dialect
+                    .sqlToQuery(query)
+                    .sql.includes('left join exam_works w on w.participant_test_id = pt.id')
+                )
+                  roomReads++;
+                return target.execute(query);
+              }
+            : Reflect.get(target, key, receiver),
+      });
+      const saved = await watched.api.put('saveanswer', {
+        examWorkId: watchedWork,
+        variantTaskId: watched.variantTaskIds[T.short]!,
+        value: 'ответ',
+        seq: 1,
+      });
+      expect(saved.statusCode).toBe(200);
+      const events = await Promise.all(
+        streams.map((s) => s.next(workOf('answer_saved', watched.participantTestId))),
+      );
+      expect(events.map((e) => rowOf(e).answered)).toEqual(Array(13).fill(1));
+      expect(roomReads).toBe(1);
+      // The one read carries the codes; the ugnik's copy of the update has none.
+      expect(rowOf(events[0]!).activationCode).toBe(watched.activationCode);
+      expect(rowOf(events[12]!)).toMatchObject({ activationCode: null, registrationCode: null });
+    } finally {
+      app.ctx.db = db;
+      await Promise.all(streams.map((s) => s.close()));
+    }
+  });
+
+  it(`a user holds at most ${MAX_ROOM_STREAMS_PER_USER} room streams: one more is 429 too_many_streams, another user is not refused`, async () => {
+    const admin = await signedIn(app, ['admin']);
+    const url = roomUrl(room, '/stream');
+    const streams = await Promise.all(
+      Array.from({ length: MAX_ROOM_STREAMS_PER_USER }, () => openStream(baseUrl, url, admin.session)),
+    );
+    try {
+      expect(streams.map((s) => s.res.status)).toEqual(Array(MAX_ROOM_STREAMS_PER_USER).fill(200));
+      const refused = await fetch(baseUrl + url, { headers: { cookie: admin.session.cookie } });
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ status: 429, code: 'too_many_streams' });
+      // Someone else still watches.
+      const other = await openStream(baseUrl, url, school.organizator.session);
+      expect(other.res.status).toBe(200);
+      await other.close();
+      // A closed stream gives its place back.
+      await streams.pop()!.close();
+      const again = await vi.waitFor(async () => {
+        const s = await openStream(baseUrl, url, admin.session);
+        if (s.res.status !== 200) {
+          await s.close();
+          throw new Error(`still ${s.res.status}`);
+        }
+        return s;
+      });
+      streams.push(again);
+      await again.next((e) => e.event === 'snapshot');
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
+    }
   });
 
   it('a stream still open when the server closes ends cleanly', async () => {

@@ -161,6 +161,8 @@ describe('POST /api/ParticipantTest/participantTestImportFromXml', () => {
         'import_invalid',
       ],
       ['<?xml version="1.0" encoding="windows-1251"?><participantTests/>', 'xml_encoding'],
+      // A NUL in the file is no text (the body check of plugins/hygiene.ts).
+      [file(row(`classId="${a.classId}"`, '<student surname="Ну\u0000ль" name="Б"/>')), 'invalid_text'],
       // Well-formed but 10,000 levels deep: refused by the parser's depth limit, not a 500.
       [
         `<participantTests diagnosticCode="${code}">${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}</participantTests>`,

@@ -6,7 +6,7 @@ import type { QueueItem, ReportDetailed, ReportQueued } from '@attesta/contract'
 import { auditEvents, diagnostics, queueItems, userRoles } from '../../db/schema/index.js';
 import { JobRunner, type JobHandler } from '../../jobs/runner.js';
 import { createTestApp, signedIn, type Session, type TestApp } from '../../../test/helpers.js';
-import { EXPORT_JOB, REPORT_JOB, runReportJob } from './report-queue.js';
+import { EXPORT_JOB, MAX_QUEUED_REPORTS_PER_USER, REPORT_JOB, runReportJob } from './report-queue.js';
 import { createReportWorld, FORMULA_SURNAME, type ReportWorld } from './test-support.js';
 
 /*
@@ -238,6 +238,42 @@ describe('big downloads are queued', () => {
         expect.objectContaining({ format, rows: 7, queueItemId: id }),
       );
     }
+  });
+
+  it(`a user has at most ${MAX_QUEUED_REPORTS_PER_USER} queued or running: one more is 429 too_many_queued_reports, the same one answers its item`, async () => {
+    const admin = (await signedIn(t.app, ['admin'])).session;
+    const other = (await signedIn(t.app, ['admin'])).session;
+    const q = `diagnosticId=${w.diagnosticId}&subjectTestId=${w.math}`;
+    const urls = [
+      `/api/reports/common?${q}&format=xlsx`,
+      `/api/reports/common?${q}&format=pdf`,
+      `/api/reports/cons?${q}&format=xlsx`,
+      `/api/reports/cons?${q}&format=pdf`,
+      `/api/reports/control?${q}&format=xlsx`,
+      `/api/reports/control?${q}&format=pdf`,
+      `/api/reports/detailed?${q}&format=xlsx`,
+    ];
+    expect(urls.length).toBeGreaterThan(MAX_QUEUED_REPORTS_PER_USER);
+    const ids = await Promise.all(
+      urls.slice(0, MAX_QUEUED_REPORTS_PER_USER).map((url) => queued(url, admin)),
+    );
+    expect(new Set(ids).size).toBe(MAX_QUEUED_REPORTS_PER_USER);
+    const before = await queueCount();
+    big();
+    // Many more at once: each is refused, none slips in beside another.
+    const refused = await Promise.all(urls.slice(MAX_QUEUED_REPORTS_PER_USER).map((url) => get(url, admin)));
+    for (const res of refused) {
+      expect(res.statusCode, res.body).toBe(429);
+      expect(res.json()).toMatchObject({ status: 429, code: 'too_many_queued_reports' });
+    }
+    expect(await queueCount()).toBe(before);
+    // Asking again for one already queued answers its item; another user is not held back.
+    expect(await queued(urls[0]!, admin)).toBe(ids[0]);
+    const theirs = await queued(urls.at(-1)!, other);
+    // Once built, the places are free again.
+    await runner.drain();
+    expect((await itemOf(ids[0]!, admin)).status).toBe('done');
+    expect(await queued(urls.at(-1)!, admin)).not.toBe(theirs);
   });
 
   it('a requester who lost the role gets no file: the item fails with forbidden, without retries', async () => {

@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type {
   ReportConsQuery,
   ReportDetailedQuery,
@@ -17,7 +17,7 @@ import type {
 import type { AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
 import { userRoles, users } from '../../db/schema/index.js';
-import { enqueue } from '../../jobs/queue.js';
+import { activeCountOf, activeItemOf, enqueue } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobOutcome } from '../../jobs/runner.js';
 import { AppError } from '../../lib/errors.js';
 import { XLSX_MIME } from '../../lib/xlsx.js';
@@ -51,6 +51,13 @@ import { commonFile, consFile, type ReportCaller } from './summary.service.js';
 export const REPORT_JOB = 'report';
 export const EXPORT_JOB = 'export';
 export const DEFAULT_QUEUE_THRESHOLD = 5000;
+/**
+ * Reports and exports one user may have queued or running at once: a sixth different request is
+ * 429 `too_many_queued_reports` (asking again for one already queued answers that item).
+ */
+export const MAX_QUEUED_REPORTS_PER_USER = 5;
+/** Key space of the per-user lock under which a report request counts and queues. */
+const REPORT_QUEUE_LOCK = 0x7e9047;
 
 export type QueuedReport = 'common' | 'cons' | 'control' | 'detailed' | 'specification' | 'attesta' | 'mrko';
 
@@ -106,7 +113,8 @@ function rowsToRead(caller: ReportCaller, report: QueuedReport, query: Record<st
 
 /**
  * Queues the download when it is big: answers `{ queueItemId }` (the same item while an identical
- * request of the caller is queued or running), or null when the file is to be built at once.
+ * request of the caller is queued or running), or null when the file is to be built at once. A
+ * user has at most MAX_QUEUED_REPORTS_PER_USER reports and exports queued or running (429).
  * Bad filters and (for specification) a missing specification are refused here, before queueing.
  */
 export async function queueIfLarge(
@@ -130,15 +138,29 @@ export async function queueIfLarge(
     .update(JSON.stringify([auth.userId, report, Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1))]))
     .digest('hex')
     .slice(0, 32);
-  const { item } = await enqueue(caller.db, {
-    type: isExport(report) ? EXPORT_JOB : REPORT_JOB,
-    // No diagnostic: the queue pages show an item of a diagnostic to its schools' coordinators,
-    // and a report belongs to whoever asked for it.
-    diagnosticId: null,
-    payload: payload as unknown as Record<string, unknown>,
-    dedupeKey: `report:${key}`,
-    createdBy: auth.userId,
-    maxAttempts: 2,
+  const dedupeKey = `report:${key}`;
+  const item = await caller.db.transaction(async (tx) => {
+    // One request of a user at a time counts and queues, so concurrent ones cannot all slip under the bound.
+    await tx.execute(sql`select pg_advisory_xact_lock(${REPORT_QUEUE_LOCK}::int, ${auth.userId}::int)`);
+    const same = await activeItemOf(tx, dedupeKey);
+    if (same) return same;
+    if ((await activeCountOf(tx, auth.userId, [REPORT_JOB, EXPORT_JOB])) >= MAX_QUEUED_REPORTS_PER_USER)
+      throw new AppError(
+        429,
+        'too_many_queued_reports',
+        `At most ${MAX_QUEUED_REPORTS_PER_USER} large reports of yours may wait or run at once; wait for one to finish`,
+      );
+    const queued = await enqueue(tx, {
+      type: isExport(report) ? EXPORT_JOB : REPORT_JOB,
+      // No diagnostic: the queue pages show an item of a diagnostic to its schools' coordinators,
+      // and a report belongs to whoever asked for it.
+      diagnosticId: null,
+      payload: payload as unknown as Record<string, unknown>,
+      dedupeKey,
+      createdBy: auth.userId,
+      maxAttempts: 2,
+    });
+    return queued.item;
   });
   return { queueItemId: item.id };
 }

@@ -13,7 +13,15 @@ import { detailedData, detailedFile } from './detailed.service.js';
 import { exportResults } from './exports.service.js';
 import { protocolData, protocolFile } from './protocol.service.js';
 import type { ReportFile } from './report-files.js';
-import { EXPORT_JOB, queueIfLarge, REPORT_JOB, runReportJob, type QueuedReport } from './report-queue.js';
+import { errorResponses } from '../../lib/route-docs.js';
+import {
+  EXPORT_JOB,
+  MAX_QUEUED_REPORTS_PER_USER,
+  queueIfLarge,
+  REPORT_JOB,
+  runReportJob,
+  type QueuedReport,
+} from './report-queue.js';
 import { PROTOCOL_ROLES, reportQueryInScope, STAFF_REPORT_ROLES } from './reports.access.js';
 import { specificationData, specificationFile } from './specification.service.js';
 import { commonData, commonFile, consData, consFile, type ReportCaller } from './summary.service.js';
@@ -40,13 +48,20 @@ const QUEUED =
   ' A download of more than 5,000 rows (REPORT_QUEUE_THRESHOLD) answers 202 `{queueItemId}` instead: ' +
   'the file is built by a queue item (follow it with GET /api/reports/queue/{queueItemId}; once done, ' +
   'its `resultFileId` downloads with GET /api/files/{id}). Scope and filters are checked before ' +
-  'anything is queued.';
+  `anything is queued. A user has at most ${MAX_QUEUED_REPORTS_PER_USER} reports and exports queued or ` +
+  'running: another one is 429 `too_many_queued_reports` (the same request again answers its item).';
 
-/** A download route's schema also declares the 202 of a queued download (rows hold 200 answers only). */
+/**
+ * A download route's schema also declares the 202 of a queued download (rows hold 200 answers
+ * only) and the 429 of one too many queued.
+ */
 function queueable<R extends { schema: { response: object } }>(route: R): R {
   return {
     ...route,
-    schema: { ...route.schema, response: { ...route.schema.response, 202: reportQueuedSchema } },
+    schema: {
+      ...route.schema,
+      response: { ...route.schema.response, 202: reportQueuedSchema, ...errorResponses(429) },
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { parse as parseCsvText } from 'csv-parse/sync';
 import type { FieldError, RosterColumn, RosterRowError, RosterRowErrorCode } from '@attesta/contract';
 import { badRequest } from '../../lib/errors.js';
+import { assertCleanCells } from '../../lib/text-hygiene.js';
 import { isZip, unpackedSize } from '../../lib/zip-size.js';
 
 /*
@@ -194,11 +195,12 @@ function csvTable(data: Buffer): TableRow[] {
 /** The cells of a file, by its kind: an xlsx is a zip; anything else must be a .csv (or .txt). */
 export async function tableOf(name: string, data: Buffer): Promise<TableRow[]> {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  // A NUL is no text (it would fail in the database): 400 invalid_text naming the cell.
   if (isZip(data)) {
     if (ext && ext !== 'xlsx') throw unsupported(`A .${ext} file is not a roster`);
-    return xlsxTable(data);
+    return assertCleanCells(await xlsxTable(data));
   }
-  if (ext === 'csv' || ext === 'txt' || ext === '') return csvTable(data);
+  if (ext === 'csv' || ext === 'txt' || ext === '') return assertCleanCells(csvTable(data));
   throw unsupported(`A .${ext} file is not a roster`);
 }
 

@@ -331,6 +331,31 @@ describe('row numbers', () => {
 });
 
 describe('file errors', () => {
+  it('400 invalid_text for a NUL in a cell (csv or xlsx), naming its row and column; nothing written', async () => {
+    const before = await countRows(t.database, 'students');
+    const school = unique('Школа ');
+    const csv = englishCsv(unique('ОО '), school).replace('Иванов,', 'Ива\u0000нов,');
+    for (const dryRun of [true, false]) {
+      const res = await upload('roster.csv', csv, { dryRun });
+      expect([res.statusCode, res.json().code], res.body).toEqual([400, 'invalid_text']);
+      expect(res.json().errors).toEqual([
+        expect.objectContaining({ path: 'file.row2.col6', params: { row: 2, column: 6 } }),
+      ]);
+    }
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Контингент');
+    ws.addRow(['oo', 'school', 'grade', 'class', 'surname', 'name']);
+    ws.addRow([unique('ОО '), school, 7, 'А', 'Петров', 'Пётр']);
+    // A spreadsheet writes a NUL as the escape _x0000_, which reads back as the character.
+    ws.addRow([unique('ОО '), school, 7, 'А', 'Сидоров', 'Сид_x0000_ор']);
+    const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+    const fromXlsx = await upload('roster.xlsx', xlsx);
+    expect([fromXlsx.statusCode, fromXlsx.json().code], fromXlsx.body).toEqual([400, 'invalid_text']);
+    expect(fromXlsx.json().errors).toEqual([expect.objectContaining({ path: 'file.row3.col6' })]);
+    expect(await countRows(t.database, 'students')).toBe(before);
+    expect(await countRows(t.database, 'schools', `name = '${school}'`)).toBe(0);
+  });
+
   it('400 unsupported_format, validation_failed naming the missing columns, too_many_rows; 413 over 5 MB', async () => {
     const pdf = await upload('roster.pdf', '%PDF-1.4 not a roster');
     expect([pdf.statusCode, pdf.json().code]).toEqual([400, 'unsupported_format']);

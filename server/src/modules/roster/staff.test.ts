@@ -104,6 +104,18 @@ describe('access', () => {
 });
 
 describe('admin import', () => {
+  it('400 invalid_text for a NUL in a cell, naming its row and column; nothing written', async () => {
+    const school = unique('Школа нуля ');
+    const csv = staffCsv(unique('ОО '), school, unique('z').toLowerCase()).replace(
+      'Смирнова',
+      'Смир\u0000нова',
+    );
+    const res = await upload('s.csv', csv);
+    expect([res.statusCode, res.json().code], res.body).toEqual([400, 'invalid_text']);
+    expect(res.json().errors[0]).toMatchObject({ path: 'file.row4.col4', params: { row: 4, column: 4 } });
+    expect(await countRows(t.database, 'schools', `name = '${school}'`)).toBe(0);
+  });
+
   it('dry run writes nothing; the import creates accounts without passwords, mails their links, and a re-import changes nothing', async () => {
     const oo = unique('ОО Кадры ');
     const school = unique('Школа кадров ');

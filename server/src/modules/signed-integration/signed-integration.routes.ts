@@ -3,10 +3,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IDEMPOTENCY_HEADER, upstreamPushQueuedSchema } from '@attesta/contract';
 import { authOf, contractRoute, type ScopeRule, type SignedAccess } from '../../auth/access.js';
 import { registerJobHandler } from '../../jobs/runner.js';
-import { unauthorized } from '../../lib/errors.js';
+import { notFound, unauthorized } from '../../lib/errors.js';
+import { keyScope, ooOf } from '../integration/index.js';
 import { endSession, proctoringConfigOf, startSession } from './proctoring-webhooks.service.js';
 import { presentsSignature, verifySignedRequest, type SignedScope } from './signature.js';
-import { queuePush, UPSTREAM_PUSH_JOB, upstreamPushJob } from './upstream-push.service.js';
+import {
+  diagnosticWithinOo,
+  queuePush,
+  UPSTREAM_PUSH_JOB,
+  upstreamPushJob,
+} from './upstream-push.service.js';
 import { receivePush, receiveSecretOf } from './upstream-receive.service.js';
 
 const tags = ['integration'];
@@ -31,6 +37,22 @@ function signedBy(scope: SignedScope, secretOf: () => string): SignedAccess {
 /** A session or API key of the role is no substitute for the signature. */
 const signatureRequired: ScopeRule = () => {
   throw unauthorized('This call must be signed (X-Signature, X-Timestamp, X-Nonce)', 'bad_signature');
+};
+
+const pushKey = keyScope('push');
+
+/**
+ * Who may push a diagnostic's results upstream: an admin, or an API key of the `push` scope; a key
+ * limited to an ОО only a diagnostic wholly of that ОО (every school and registration), since the
+ * push sends the whole diagnostic. 404 for an unknown diagnostic, whoever asks.
+ */
+const pushScope: ScopeRule = async (req, auth) => {
+  if (!(await pushKey(req, auth))) return false;
+  const ooId = ooOf(req);
+  if (ooId === null) return true;
+  const within = await diagnosticWithinOo(req.server.ctx.db, (req.params as { id: number }).id, ooId);
+  if (within === null) throw notFound('No such diagnostic');
+  return within;
 };
 
 /**
@@ -87,21 +109,32 @@ export const signedIntegrationRoutes: FastifyPluginAsync = async (plugin) => {
     handler: (req) => endSession(ctx, req.body),
   });
 
-  const push = contractRoute('GET /api/integration/importResultToAttesta/{id}', {
-    summary: "Push a diagnostic's published results to the upstream Attesta",
-    description:
-      'Answers 202 with the `upstream_push` queue item that POSTs the results (attesta export layout) to ' +
-      'UPSTREAM_ATTESTA_URL, signed with UPSTREAM_ATTESTA_SECRET and carrying an `Idempotency-Key` per ' +
-      'diagnostic and content; a failing upstream is retried with backoff (5 attempts). 409 `not_configured` ' +
-      'without an upstream, 409 `results_not_published` when the diagnostic has no published results, 404 ' +
-      'for an unknown diagnostic.',
-    tags,
-    errors: [400, 401, 403, 404, 409],
-  });
+  const push = contractRoute(
+    'GET /api/integration/importResultToAttesta/{id}',
+    {
+      summary: "Push a diagnostic's published results to the upstream Attesta",
+      description:
+        'An admin, or an API key of the `push` scope (403 otherwise); a key limited to an ОО only a ' +
+        'diagnostic whose every school and registration is of that ОО (403). Answers 202 with the ' +
+        '`upstream_push` queue item that POSTs the results (attesta export layout) to ' +
+        'UPSTREAM_ATTESTA_URL, signed with UPSTREAM_ATTESTA_SECRET and carrying an `Idempotency-Key` per ' +
+        'diagnostic and content; a failing upstream is retried with backoff (5 attempts). 409 ' +
+        '`not_configured` without an upstream, 409 `results_not_published` when the diagnostic has no ' +
+        'published results, 404 for an unknown diagnostic. The request and each attempt are audited.',
+      tags,
+      errors: [400, 401, 403, 404, 409],
+    },
+    pushScope,
+  );
   app.route({
     ...push,
     schema: { ...push.schema, response: { 202: upstreamPushQueuedSchema } },
-    handler: async (req, reply) => reply.code(202).send(await queuePush(ctx, authOf(req), req.params.id)),
+    handler: async (req, reply) =>
+      reply
+        .code(202)
+        .send(
+          await queuePush(ctx, { auth: authOf(req), ip: req.ip ?? null, ooId: ooOf(req) }, req.params.id),
+        ),
   });
 
   app.route({
@@ -121,7 +154,7 @@ export const signedIntegrationRoutes: FastifyPluginAsync = async (plugin) => {
     ),
     handler: (req) => {
       const key = req.headers[IDEMPOTENCY_HEADER];
-      return receivePush(ctx, typeof key === 'string' ? key : undefined, req.body);
+      return receivePush(ctx, typeof key === 'string' ? key : undefined, req.body, req.ip ?? null);
     },
   });
 };

@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportControl, UpstreamPushQueued } from '@attesta/contract';
+import type { ApiKeyCreated, ApiKeyScope, ReportControl, UpstreamPushQueued } from '@attesta/contract';
 import {
   countRows,
   createExamWork,
@@ -16,9 +16,10 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { loadConfig, type ConfigError } from '../../config.js';
-import { diagnostics, queueItems, receivedResults } from '../../db/schema/index.js';
+import { auditEvents, diagnostics, queueItems, receivedResults } from '../../db/schema/index.js';
 import { busOf, participantKey, type WorkEvent } from '../../events/work-bus.js';
-import { createReportWorld, type ReportWorld } from '../reports/test-support.js';
+import { createDiagnosticFixture } from '../../../test/diagnostic-fixtures.js';
+import { createReportWorld, register, sit, type ReportWorld } from '../reports/test-support.js';
 import { signedHeaders } from './signature.js';
 import { queuePush, RECEIVE_PATH } from './upstream-push.service.js';
 
@@ -303,7 +304,9 @@ describe('upstream push and its receiving side', () => {
       code: 'results_not_published',
     });
     const off = { ...t.app.ctx, config: { ...t.app.ctx.config, upstreamAttesta: undefined } };
-    await expect(queuePush(off, { userId: 0 } as never, w.diagnosticId)).rejects.toMatchObject({
+    await expect(
+      queuePush(off, { auth: {}, ip: null, ooId: null } as never, w.diagnosticId),
+    ).rejects.toMatchObject({
       status: 409,
       code: 'not_configured',
     });
@@ -353,6 +356,72 @@ describe('upstream push and its receiving side', () => {
     expect(await counts()).toMatchObject({ pushes: 1, results: first.results });
   });
 
+  it('leaves an audit row for each request, each attempt and each push received', async () => {
+    const rows = await t.app.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(like(auditEvents.action, 'integration.push%'))
+      .orderBy(asc(auditEvents.id));
+    const ofDiagnostic = rows.filter(
+      (r) => r.entity === 'diagnostic' && r.entityId === String(w.diagnosticId),
+    );
+    const adminId = (await t.app.inject({ method: 'GET', url: '/api/user', headers: w.admin.headers })).json<{
+      id: number;
+    }>().id;
+    expect(ofDiagnostic.map((r) => r.action)).toEqual([
+      'integration.push', // asked
+      'integration.push', // asked again while queued: the same item
+      'integration.push.failed', // the upstream answered 500
+      'integration.push.delivered', // the retry
+      'integration.push', // asked again after delivery
+      'integration.push.delivered',
+    ]);
+    const [asked, again] = ofDiagnostic;
+    expect(asked).toMatchObject({
+      userId: adminId,
+      details: {
+        queueItemId: first.queueItemId,
+        queued: true,
+        idempotencyKey: first.idempotencyKey,
+        results: first.results,
+        via: 'session',
+        ooId: null,
+      },
+    });
+    expect(again!.details).toMatchObject({ queueItemId: first.queueItemId, queued: false });
+    expect(ofDiagnostic[2]).toMatchObject({
+      userId: null,
+      details: {
+        queueItemId: first.queueItemId,
+        attempt: 1,
+        code: 'upstream_failed',
+        final: false,
+        requestedBy: adminId,
+      },
+    });
+    expect(ofDiagnostic[3]).toMatchObject({
+      userId: null,
+      details: { queueItemId: first.queueItemId, attempt: 2, upstreamStatus: 200, received: first.results },
+    });
+    // The receiving side (the same app here): the first push stored, the second one only answered.
+    const received = rows.filter((r) => r.action === 'integration.push.received');
+    expect(received.map((r) => [r.entity, r.entityId, r.userId, r.details])).toEqual([
+      [
+        'received_push',
+        first.idempotencyKey,
+        null,
+        { diagnosticExternalId: String(w.diagnosticId), results: first.results, repeated: false },
+      ],
+      [
+        'received_push',
+        first.idempotencyKey,
+        null,
+        { diagnosticExternalId: String(w.diagnosticId), results: first.results, repeated: true },
+      ],
+    ]);
+    expect(received[0]!.ip).toBe('127.0.0.1');
+  });
+
   it('the receiver answers a second identical push with the first answer and refuses bad ones', async () => {
     // The received rows are the sender's export items.
     const [row] = await t.app.ctx.db.select().from(receivedResults).limit(1);
@@ -395,6 +464,88 @@ describe('upstream push and its receiving side', () => {
     const repeat = await signedPost(RECEIVE_PATH, body, { secret: PUSH_SECRET, headers: fresh });
     expect(repeat.json()).toEqual(ok.json());
     expect(await counts()).toMatchObject({ pushes: before.pushes + 1, results: before.results });
+  });
+
+  it('an API key pushes only with the push scope, and a key of one ОО only a diagnostic wholly of it', async () => {
+    const makeKey = async (scopes: ApiKeyScope[], ooId?: number) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/apiKeys',
+        headers: w.admin.headers,
+        payload: { name: `push ${scopes.join('+')}`, scopes, ooId },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return { authorization: `Bearer ${(res.json() as ApiKeyCreated).secret}` };
+    };
+    // A diagnostic of school B only (B's ОО), with results published.
+    const ofB = await createDiagnosticFixture(t.app, {
+      parallels: [7],
+      subjectTestIds: [w.math],
+      schoolIds: [w.b.schoolId],
+    });
+    await t.app.ctx.db
+      .update(diagnostics)
+      .set({ resultsPublished: true, publishedAt: new Date() })
+      .where(eq(diagnostics.id, ofB.id));
+    const m = { diagnosticId: ofB.id, subjectTestId: w.math, testDate: w.yesterday, maxScores: [1, 1, 2, 2] };
+    const reg = await register(t.app, {
+      ...m,
+      org: w.b,
+      classId: w.b.classId,
+      studentId: w.b.studentIds[0]!,
+    });
+    await sit(t.app, reg, { ...m, variant: w.v1, scores: [1, 1, 2, 1] });
+
+    const pushed = () =>
+      countRows(
+        t.database,
+        'queue_items',
+        `type = 'upstream_push' and diagnostic_id in (${ofB.id}, ${w.diagnosticId})`,
+      );
+    const before = await pushed();
+    const audited = () => countRows(t.database, 'audit_events', `action = 'integration.push'`);
+    const auditedBefore = await audited();
+
+    // Keys of every other scope, and one of every other scope together, are refused.
+    for (const scopes of [
+      ['mrko'],
+      ['reports'],
+      ['specifications'],
+      ['workers'],
+      ['mrko', 'reports', 'specifications', 'workers'],
+    ] as ApiKeyScope[][]) {
+      const res = await importCall(ofB.id, await makeKey(scopes));
+      expect(res.statusCode, scopes.join()).toBe(403);
+    }
+    // A push key of A's ОО: not B's diagnostic, nor D (schools A and B); an unknown diagnostic is 404.
+    const ofA = await makeKey(['push'], w.a.ooId);
+    expect((await importCall(ofB.id, ofA)).statusCode).toBe(403);
+    expect((await importCall(w.diagnosticId, ofA)).statusCode).toBe(403);
+    expect((await importCall(999_999, ofA)).statusCode).toBe(404);
+    // No key at all, and a revoked-looking one: 401.
+    expect((await importCall(ofB.id, {})).statusCode).toBe(401);
+    expect(
+      (await importCall(ofB.id, { authorization: 'Bearer atk_000000000000_notarealsecretnotarealsecret' }))
+        .statusCode,
+    ).toBe(401);
+    expect(await pushed()).toBe(before);
+    expect(await audited()).toBe(auditedBefore);
+
+    // A push key of B's ОO: B's diagnostic, not D (school A is of another ОО).
+    const ofBKey = await makeKey(['push'], w.b.ooId);
+    expect((await importCall(w.diagnosticId, ofBKey)).statusCode).toBe(403);
+    const ok = await importCall(ofB.id, ofBKey);
+    expect(ok.statusCode, ok.body).toBe(202);
+    // A push key of every ОО: any diagnostic.
+    const everyOo = await makeKey(['push', 'mrko']);
+    expect((await importCall(w.diagnosticId, everyOo)).statusCode).toBe(202);
+    expect(await pushed()).toBe(before + 2);
+
+    const [row] = await t.app.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'integration.push'), eq(auditEvents.entityId, String(ofB.id))));
+    expect(row?.details).toMatchObject({ via: 'api_key', ooId: w.b.ooId, queued: true });
   });
 });
 

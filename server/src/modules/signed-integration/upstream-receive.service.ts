@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { AttestaPushBody, AttestaPushResult } from '@attesta/contract';
 import type { AppContext } from '../../context.js';
 import { receivedPushes, receivedResults } from '../../db/schema/index.js';
+import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, conflict } from '../../lib/errors.js';
 import { contentHashOf } from './upstream-push.service.js';
 
@@ -10,6 +11,8 @@ import { contentHashOf } from './upstream-push.service.js';
  * signature check. Each push is applied once by its Idempotency-Key: the first stores its results
  * (received_results) and its answer (received_pushes) in one transaction; a push with the same
  * key answers that first answer and stores nothing; the same key with other results is 409.
+ * Every accepted push leaves an audit row (`integration.push.received`, `repeated` for a second one),
+ * in the transaction that stores it.
  */
 
 const KEY_PATTERN = /^[\w.:-]{8,200}$/;
@@ -28,6 +31,7 @@ export async function receivePush(
   ctx: AppContext,
   idempotencyKey: string | undefined,
   body: AttestaPushBody,
+  ip: string | null,
 ): Promise<AttestaPushResult> {
   if (!idempotencyKey || !KEY_PATTERN.test(idempotencyKey))
     throw badRequest('bad_request', 'The Idempotency-Key header is missing or malformed', [
@@ -36,6 +40,19 @@ export async function receivePush(
   const contentHash = contentHashOf(body.report.items);
   return ctx.db.transaction(async (tx) => {
     const receivedAt = new Date();
+    const auditReceived = (repeated: boolean) =>
+      audit(tx, {
+        userId: null,
+        action: 'integration.push.received',
+        entity: 'received_push',
+        entityId: idempotencyKey,
+        details: {
+          diagnosticExternalId: body.diagnosticExternalId,
+          results: body.report.items.length,
+          repeated,
+        },
+        ip,
+      });
     const response: AttestaPushResult = {
       idempotencyKey,
       diagnosticExternalId: body.diagnosticExternalId,
@@ -65,6 +82,7 @@ export async function receivePush(
         earlier.diagnosticExternalId !== body.diagnosticExternalId
       )
         throw conflict('conflict', 'This Idempotency-Key was used for other results');
+      await auditReceived(true);
       return earlier.response as AttestaPushResult;
     }
     if (body.report.items.length)
@@ -77,6 +95,7 @@ export async function receivePush(
           receivedAt,
         })),
       );
+    await auditReceived(false);
     return response;
   });
 }

@@ -122,6 +122,10 @@ const actionsRu: Record<AuditAction, string> = {
   'api_key.revoke': 'Отзыв ключа API',
   'integration.export': 'Выгрузка результатов по ключу API',
   'integration.workers': 'Загрузка работников по ключу API',
+  'integration.push': 'Запрос отправки результатов в вышестоящую Аттесту',
+  'integration.push.delivered': 'Результаты доставлены в вышестоящую Аттесту',
+  'integration.push.failed': 'Отправка результатов в вышестоящую Аттесту не удалась',
+  'integration.push.received': 'Получены результаты от другой Аттесты',
   'html_text.create': 'Создание страницы',
   'html_text.update': 'Изменение страницы',
 };
@@ -241,6 +245,10 @@ const actionsEn: Record<AuditAction, string> = {
   'api_key.revoke': 'API key revoked',
   'integration.export': 'Results exported by API key',
   'integration.workers': 'Workers loaded by API key',
+  'integration.push': 'Results push to the upstream Attesta requested',
+  'integration.push.delivered': 'Results delivered to the upstream Attesta',
+  'integration.push.failed': 'Results push to the upstream Attesta failed',
+  'integration.push.received': 'Results received from another Attesta',
   'html_text.create': 'Page created',
   'html_text.update': 'Page changed',
 };
@@ -275,6 +283,7 @@ const entitiesRu = {
   html_container: 'интерактивный контейнер',
   help_section: 'раздел справки',
   html_text: 'страница',
+  received_push: 'полученные результаты',
 };
 const entitiesEn: typeof entitiesRu = {
   user: 'user',
@@ -305,6 +314,7 @@ const entitiesEn: typeof entitiesRu = {
   html_container: 'interactive container',
   help_section: 'help section',
   html_text: 'page',
+  received_push: 'received results',
 };
 
 /** The areas the filter offers: the part of an action before its first dot. */

@@ -428,6 +428,7 @@ const ru = {
       reports: 'Все результаты за период',
       specifications: 'Спецификации для ПАК',
       workers: 'Загрузка работников',
+      push: 'Отправка результатов в вышестоящую Аттесту',
     },
   },
   apiDocs: {
@@ -860,6 +861,7 @@ const en: typeof ru = {
       reports: 'All results of a period',
       specifications: 'Specifications for the complex',
       workers: 'Loading workers',
+      push: 'Pushing results to the upstream Attesta',
     },
   },
   apiDocs: {
