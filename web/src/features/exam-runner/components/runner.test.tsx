@@ -198,6 +198,26 @@ describe('the runner', () => {
     expect(screen.getByTestId('finished-answered')).toHaveTextContent('Ответы даны на 1 из 3 заданий.');
   });
 
+  it("a guest's finished attempt goes straight to its result page (the runner's leave guard does not hold it)", async () => {
+    const guest = { id: 12, login: 'guest', displayName: 'Никитина Анна', roles: ['guest', 'participant'] };
+    const { id, server, work } = runningWork({}, {
+      'GET /api/user': () => json(200, guest),
+      'GET /api/openTests/attempts/5': () => apiError(409, 'work_not_finished'),
+    });
+    const finished = { ...work, status: 'finished', finishedAt: new Date().toISOString(), finishReason: 'manual' };
+    const original = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init = {}) => {
+      if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/manual`)
+        return json(200, finished);
+      return original(input, init);
+    });
+    const { router } = renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('finish-work', {}, { timeout: 5000 }));
+    await userEvent.click(await screen.findByTestId('finish-confirm'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/guest/attempts/5'));
+    expect(await screen.findByTestId('open-attempt-page')).toBeInTheDocument();
+  });
+
   it('at zero the runner flushes, finishes by timeout and shows the finished screen', async () => {
     const deadlineAt = new Date(Date.now() + 1500).toISOString();
     const { id, server, work } = runningWork({ deadlineAt, secondsLeft: 2 }, {});
