@@ -91,8 +91,10 @@ export function watchConsole(target: Page | BrowserContext) {
   };
 }
 
-/** A journey's end: the address and the page's main heading the user expects there. */
-export async function expectEndPage(page: Page, path: RegExp, heading: RegExp | string): Promise<void> {
+/** A journey's end: the address (path and query) and the page's main heading the user expects there. */
+export async function expectEndPage(page: Page, path: RegExp, heading: RegExp): Promise<void> {
   await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toMatch(path);
-  await page.getByRole('heading', { level: 1, name: heading }).first().waitFor();
+  await expect
+    .poll(async () => (await page.locator('h1').allTextContents()).join(' | '), { timeout: 10_000 })
+    .toMatch(heading);
 }
