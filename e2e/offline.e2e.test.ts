@@ -182,7 +182,7 @@ describe('the offline reload in the usual path', () => {
       page.once('dialog', (dialog) => void dialog.accept());
       await page.goto('/login');
       await page.waitForURL(/\/participant\/work$/);
-      await page.getByTestId('task-1').waitFor();
+      await page.getByTestId('task-nav-1').waitFor();
       watcher.expectNone();
     } finally {
       await staff?.close();
