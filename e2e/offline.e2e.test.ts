@@ -149,23 +149,22 @@ describe('the offline reload in the usual path', () => {
       expect(await answerOnPage(page, essay)).toBe('без связи');
 
       // On a phone the offline status is one short line, not a sentence broken inside a word.
-      await page.setViewportSize({ width: 390, height: 800 });
-      const shortStatus = page.getByTestId('save-status-short');
-      await shortStatus.waitFor();
-      expect(((await shortStatus.textContent()) ?? '').trim()).toBe('Нет связи');
-      const line = await shortStatus.evaluate((el) => {
-        const lineHeight = parseFloat(getComputedStyle(el).lineHeight) || 20;
-        return {
+      for (const width of [320, 390]) {
+        await page.setViewportSize({ width, height: 800 });
+        const shortStatus = page.getByTestId('save-status-short');
+        await shortStatus.waitFor();
+        expect(((await shortStatus.textContent()) ?? '').trim()).toBe('Нет связи');
+        const line = await shortStatus.evaluate((el) => ({
           height: el.getBoundingClientRect().height,
-          lineHeight,
-          overflow: el.scrollWidth - el.clientWidth,
-        };
-      });
-      expect(line.height).toBeLessThanOrEqual(line.lineHeight * 1.5);
-      const bar = (await page.getByTestId('runner-bar').boundingBox())!;
-      expect(bar.height).toBeLessThanOrEqual(56);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+          lineHeight: parseFloat(getComputedStyle(el).lineHeight) || 20,
+        }));
+        expect(line.height, `one line at ${width} px`).toBeLessThanOrEqual(line.lineHeight * 1.5);
+        const bar = (await page.getByTestId('runner-bar').boundingBox())!;
+        expect(bar.height, `one bar at ${width} px`).toBeLessThanOrEqual(56);
+        expect(await page.getByTestId('timer').isVisible()).toBe(true);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `overflow at ${width} px`).toBeLessThanOrEqual(0);
+      }
       await page.setViewportSize({ width: 1280, height: 720 });
 
       // The network returns: the waiting answer reaches the server by itself.
