@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { checkA11y } from './axe.js';
 import { dialogRoundTrip, tabTo, tabWalk } from './keyboard.js';
 import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
@@ -144,6 +144,10 @@ async function fitsNarrow(page: Page, screen: string): Promise<void> {
 
 /** Staff screens with a data table, checked at 320 px in the same visit. */
 const NARROW = new Set([
+  '/organizator/protocol',
+  '/organizator/students',
+  '/organizator/classes',
+  '/organizator/diagnostics',
   '/coordinator/students',
   '/coordinator/workers',
   '/admin/workers',
@@ -204,44 +208,125 @@ const KEYS: Record<string, (page: Page) => Promise<void>> = {
   },
 };
 
-/** Staff roles: their home, then each main screen by address. */
-const STAFF: { login: string; screens: string[] }[] = [
-  { login: 'guest', screens: [] },
-  {
-    login: 'coordinator',
-    screens: [
-      '/coordinator/students',
-      '/coordinator/classes',
-      '/coordinator/diagnostics',
-      '/coordinator/results',
-      '/coordinator/reports',
-      '/coordinator/roster',
-      '/coordinator/workers',
-    ],
-  },
-  { login: 'expert', screens: ['/expert/grading', '/expert/profile'] },
-  { login: 'ugnik', screens: ['/ugnik/diagnostics', '/ugnik/diagnostics/new', '/ugnik/reports'] },
-  {
-    login: 'admin',
-    screens: [
-      '/admin/users',
-      '/admin/schools',
-      '/admin/content/tests',
-      '/admin/content/tasks',
-      '/admin/content/import',
-      '/admin/diagnostics',
-      '/admin/queue',
-      '/admin/audit',
-      '/admin/results',
-      '/admin/reports',
-      '/admin/roster',
-      '/admin/feedback',
-      '/admin/workers',
-    ],
-  },
-];
+/** Calls a page may make while its answers are held: the route guards' (who is signed in). */
+const GUARD_CALLS = new Set(['/api/user', '/api/user/sessionTime']);
 
-const screenName = (path: string) => path.slice(1).replace(/\//g, '-');
+/**
+ * Runs `navigate` with the API's answers held back, and checks the page as it is drawn while it
+ * waits for them (loaders, empty panels), then lets them through. The page is taken as drawn once
+ * it shows a title or a loader and has asked nothing new for a moment. Serious and critical
+ * violations only: a page that is loading has no title yet.
+ */
+async function whileLoading(page: Page, screen: string, navigate: () => Promise<unknown>): Promise<void> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  const hold = async (route: Route) => {
+    if (GUARD_CALLS.has(new URL(route.request().url()).pathname)) return route.continue();
+    held++;
+    await gate;
+    await route.continue().catch(() => undefined);
+  };
+  await page.route('**/api/**', hold);
+  try {
+    await navigate();
+    const drawn = page.locator('h1:not([data-seen]), .mantine-Loader-root:visible, [aria-busy="true"]');
+    await drawn.first().waitFor({ timeout: 15_000 });
+    for (let seen = -1; seen !== held;) {
+      seen = held;
+      await page.waitForTimeout(250);
+    }
+    if (held > 0) await checkA11y(page, `${screen}-loading`, { structure: false, screenshot: false });
+  } finally {
+    release();
+    await page.unroute('**/api/**', hold);
+  }
+}
+
+/**
+ * Every page a role's navigation reaches, from its home: the links of every `<nav>` on a page (the
+ * layout's side menu, a section's own menu such as the KIM section's, the home's shortcuts) are
+ * followed, breadth first, and the pages they open are searched for more. A link is clicked where
+ * the page shows it, as a user would; a link found on an earlier page only is opened by address.
+ * Each page is checked while it loads (`whileLoading`; the home by reloading it), then `onPage`
+ * runs once it has settled. The paths visited (after any redirect) come back in order. Nothing is
+ * listed by hand, so a new page in a menu is checked without editing this file.
+ */
+async function crawl(
+  page: Page,
+  onPage: (path: string) => Promise<void>,
+  { prefix = '', limit = 80 } = {},
+): Promise<string[]> {
+  const here = () => {
+    const url = new URL(page.url());
+    return `${url.pathname}${url.search}`;
+  };
+  const visited: string[] = [];
+  const seen = new Set<string>([here()]);
+  const queue: string[] = [here()];
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    // The page's title takes focus on every navigation; a title not marked here is the new page's.
+    await page.evaluate(() =>
+      document.querySelectorAll('h1').forEach((h) => h.setAttribute('data-seen', '')),
+    );
+    await whileLoading(page, `${prefix}${screenName(path)}`, async () => {
+      if (path === here()) return page.reload();
+      const link = page.locator(`nav a[href="${path}"]:visible`).first();
+      if ((await link.count()) > 0) await link.click();
+      else await page.goto(path);
+    });
+    await page
+      .locator('h1:not([data-seen])')
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .catch(() => {
+        throw new Error(`${path}: no page title (h1) appeared after the navigation`);
+      });
+    await settled(page);
+    const at = here();
+    seen.add(at);
+    if (visited.includes(at)) continue;
+    visited.push(at);
+    expect(visited.length, `the crawl stops at ${limit} pages`).toBeLessThanOrEqual(limit);
+    await onPage(at);
+    const links = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLAnchorElement>('nav a[href]')]
+        .filter((a) => !a.hasAttribute('download') && a.target !== '_blank')
+        .map((a) => new URL(a.href, location.href))
+        .filter((u) => u.origin === location.origin && !u.pathname.startsWith('/api/'))
+        .map((u) => `${u.pathname}${u.search}`),
+    );
+    for (const link of links) {
+      if (seen.has(link)) continue;
+      seen.add(link);
+      queue.push(link);
+    }
+  }
+  return visited;
+}
+
+/** Staff roles whose pages are all reached from their home's navigation. */
+const STAFF = ['guest', 'coordinator', 'expert', 'ugnik', 'admin'];
+
+const screenName = (path: string) => path.slice(1).replace(/[/?=&]/g, '-');
+
+/** The checks of one page the crawl reaches: axe, and the keyboard and 320 px where listed above. */
+async function checkScreen(page: Page, path: string): Promise<void> {
+  await checkA11y(page, screenName(path));
+  if (WALK.has(path)) await tabWalk(page, screenName(path), 60);
+  await KEYS[path]?.(page);
+  if (NARROW.has(path)) await fitsNarrow(page, screenName(path));
+}
+
+/**
+ * A role's crawl reached its home and every screen this file walks, narrows or drives by keyboard,
+ * so it cannot pass by visiting nothing.
+ */
+function expectReached(visited: string[], role: string): void {
+  const listed = [...WALK, ...NARROW, ...Object.keys(KEYS)].filter((p) => p.startsWith(`/${role}/`));
+  expect(visited).toEqual(expect.arrayContaining([`/${role}`, ...listed]));
+}
 
 describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
   it('the check itself fails on an unlabelled button', async () => {
@@ -293,11 +378,15 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     }
   });
 
-  it('a participant: start page, runner, finish dialog, result page', async () => {
+  it('a participant: every page the navigation reaches before and after the work, the runner and its finish dialog', async () => {
     const { context, page } = await newPage(browser);
     try {
       await signInWithCode(page, russianCodes()[1]!);
-      await checkA11y(page, 'participant-start');
+      const before = await crawl(page, (path) => checkA11y(page, `before-${screenName(path)}`), {
+        prefix: 'before-',
+      });
+      expect(before).toEqual(expect.arrayContaining(['/participant', '/participant/result']));
+      await visit(page, '/participant');
       // Keyboard: the start page's controls, then Tab to the start button and Enter.
       await tabWalk(page, 'participant-start');
       await tabTo(page, (s) => s.testId === 'start-work', 'the start button');
@@ -311,28 +400,24 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
       await page.getByTestId('finish-confirm').click();
       await page.getByTestId('work-finished').waitFor();
       await checkA11y(page, 'participant-finished');
-      await page.goto('/participant/result');
+      await visit(page, '/participant');
+      const after = await crawl(page, (path) => checkA11y(page, `after-${screenName(path)}`), {
+        prefix: 'after-',
+      });
+      expect(after).toEqual(expect.arrayContaining(['/participant', '/participant/result']));
       await page.getByTestId('result-page').waitFor();
-      await settled(page);
-      await checkA11y(page, 'participant-result');
     } finally {
       await context.close();
     }
   });
 
-  it('an organizator: home and the room', async () => {
+  it('an organizator: every page the navigation reaches, and the room', async () => {
     const { context, page } = await newPage(browser);
     try {
       await signIn(page, 'organizator');
-      await checkA11y(page, 'organizator-home');
       await tabWalk(page, 'organizator-home');
-      await visit(page, '/organizator/protocol');
-      await checkA11y(page, 'organizator-protocol');
-      await fitsNarrow(page, 'organizator-protocol');
-      for (const list of ['students', 'classes', 'diagnostics']) {
-        await visit(page, `/organizator/${list}`);
-        await fitsNarrow(page, `organizator-${list}`);
-      }
+      const visited = await crawl(page, (path) => checkScreen(page, path));
+      expectReached(visited, 'organizator');
       await visit(page, '/organizator');
       // Into the room with the keyboard: Tab to its link, Enter.
       await tabTo(page, (s) => s.testId === 'room-link', 'the room link');
@@ -347,22 +432,20 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
     }
   });
 
-  it.each(STAFF)('$login: home and main screens', async ({ login, screens }) => {
+  it.each(STAFF)("%s: every page the role's navigation reaches passes", async (login) => {
     const { context, page } = await newPage(browser);
     try {
+      const started = Date.now();
       await signIn(page, login);
-      await checkA11y(page, `${login}-home`);
       // Keyboard: the home's links and buttons, and the header's feedback dialog there and back.
       await tabWalk(page, `${login}-home`);
       await tabTo(page, (s) => s.testId === 'feedback-open', 'the feedback button');
       await dialogRoundTrip(page, `${login}-home`);
-      for (const path of screens) {
-        await visit(page, path);
-        await checkA11y(page, screenName(path));
-        if (WALK.has(path)) await tabWalk(page, screenName(path), 60);
-        await KEYS[path]?.(page);
-        if (NARROW.has(path)) await fitsNarrow(page, screenName(path));
-      }
+      const visited = await crawl(page, (path) => checkScreen(page, path));
+      console.log(
+        `${login}: ${visited.length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s: ${visited.join(' ')}`,
+      );
+      expectReached(visited, login);
     } finally {
       await context.close();
     }

@@ -27,7 +27,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000) {
+// Three minutes: on a busy two-core machine the first start (migrations, demo data) took over one.
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 180_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

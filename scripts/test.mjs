@@ -1,5 +1,6 @@
 // `npm test`: the whole suite — server (unit + API on a real database), web (unit + components)
-// and, when a Chromium is available, the browser tests. Ends with `N passed, N failed`.
+// and, when a Chromium is available, the browser tests (under CI=true a missing Chromium fails the
+// run). Ends with `N passed, N failed`.
 //   TEST_DATABASE_URL=postgres://...  runs the server suite against that PostgreSQL server
 //   TEST_SUITES=server,web,e2e        picks suites (default: all)
 import { spawnSync } from 'node:child_process';
@@ -51,6 +52,13 @@ if (wanted.includes('e2e')) {
       totals.failed += 1;
       failedRuns++;
     } else vitest('e2e (browser)', join(root, 'e2e'), [], { CHROMIUM_PATH: chromium });
+  } else if (process.env.CI === 'true') {
+    // CI must not pass by leaving the browser tests out.
+    console.log(
+      `\n=== e2e (browser) FAILED: no Chromium at ${chromium} under CI=true (apt-get install -y chromium, or set CHROMIUM_PATH) ===`,
+    );
+    totals.failed += 1;
+    failedRuns++;
   } else {
     console.log(
       `\n=== e2e (browser) skipped: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH) ===`,

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrationsFolder, openDatabase } from '../src/db/client.js';
@@ -81,7 +82,50 @@ async function databaseTemplate(serverUrl: string, key: string): Promise<string>
   return name;
 }
 
+/**
+ * The PostgreSQL server and Redis a run is given must answer: the tests that need them would
+ * otherwise fail one by one with connection errors, or (without their URL) skip.
+ */
+async function mustAnswer(): Promise<void> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5_000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+    } catch (err) {
+      throw new Error(
+        `TEST_DATABASE_URL does not answer (${(err as Error).message}): start PostgreSQL or unset it`,
+        { cause: err },
+      );
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (redisUrl) {
+    const redis = new Redis(redisUrl, {
+      lazyConnect: true,
+      connectTimeout: 5_000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => undefined);
+    try {
+      await redis.connect();
+      await redis.ping();
+    } catch (err) {
+      throw new Error(`TEST_REDIS_URL does not answer (${(err as Error).message}): start Redis or unset it`, {
+        cause: err,
+      });
+    } finally {
+      redis.disconnect();
+    }
+  }
+}
+
 export default async function setup(project: TestProject) {
+  await mustAnswer();
   const key = migrationsHash();
   const serverUrl = process.env.TEST_DATABASE_URL;
   project.provide('pgliteDump', serverUrl ? null : await pgliteDump(key));

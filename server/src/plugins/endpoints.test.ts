@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,13 +9,14 @@ import { CALL_SCHEMAS, currentParticipantTestSchema, ENDPOINTS, ROLES, type Role
 import { accessPlugin } from '../auth/access.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
+import { besideTheClone } from '../../test/beside-the-clone.js';
 
 // The contract table must be exactly ../shared/spec/endpoints.tsv, and every row must be served
 // with its roles: 401 without a session, 403 for a role it does not list. A user's clone has no
 // ../shared: the comparison with the TSV is then skipped (the contract table itself is the
 // project's copy of it), the 401/403 sweep over the table still runs.
 const tsvPath = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/spec/endpoints.tsv');
-const haveTsv = existsSync(tsvPath);
+const haveTsv = besideTheClone(tsvPath);
 if (!haveTsv) console.warn(`skipping the comparison with ${tsvPath}: ../shared is not beside this clone`);
 const tsvRows = () =>
   readFileSync(tsvPath, 'utf8')

@@ -1,7 +1,7 @@
-import { Badge, DEFAULT_THEME, MantineProvider, mergeMantineTheme } from '@mantine/core';
+import { Badge, DEFAULT_THEME, Loader, MantineProvider, mergeMantineTheme } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, cssVariablesResolver, theme } from './theme';
+import { contrastRatio, cssVariablesResolver, theme, themeWithLabels } from './theme';
 
 describe('theme', () => {
   it('lets a status badge show its whole label, wrapping instead of cutting it', () => {
@@ -18,6 +18,35 @@ describe('theme', () => {
     const root = label.closest('.mantine-Badge-root')!;
     expect(getComputedStyle(root).height).toBe('auto');
     expect(getComputedStyle(root).overflow).toBe('visible');
+  });
+
+  it('wraps a badge between words only, never inside a word (issue 23, item 6)', () => {
+    render(
+      <MantineProvider theme={theme}>
+        <Badge>Результаты опубликованы</Badge>
+      </MantineProvider>,
+    );
+    const style = getComputedStyle(screen.getByText('Результаты опубликованы'));
+    // `anywhere` (or break-all) lets a narrow column cut «ОПУБЛИКО|ВАНЫ»; `normal` keeps words whole.
+    expect(style.overflowWrap).toBe('normal');
+    expect(style.wordBreak).toBe('normal');
+    // The browser check (e2e/badges.e2e.test.ts) measures the line boxes at 390 and 1366 px.
+  });
+});
+
+describe("the app's theme (themeWithLabels)", () => {
+  const labels = themeWithLabels((key: string) => (key === 'app.loading' ? 'Загрузка…' : key));
+
+  it('makes every loader a progress bar with a name, so its name is allowed (axe aria-prohibited-attr)', () => {
+    render(
+      <MantineProvider theme={labels}>
+        <Loader size="sm" />
+        <Loader aria-label="Открытые тесты" />
+      </MantineProvider>,
+    );
+    const bars = screen.getAllByRole('progressbar');
+    expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual(['Загрузка…', 'Открытые тесты']);
+    expect(bars.every((b) => b.classList.contains('mantine-Loader-root'))).toBe(true);
   });
 });
 

@@ -6,6 +6,8 @@ import {
   DEFAULT_THEME,
   defaultVariantColorsResolver,
   Drawer,
+  Loader,
+  type LoaderProps,
   luminance,
   Modal,
   Notification,
@@ -117,11 +119,20 @@ const baseTheme = createTheme({
   respectReducedMotion: true,
   variantColorResolver,
   components: {
-    // A badge says a status: it shows its whole label, wrapping in a narrow column, never «Выполн…».
+    // A badge says a status: it shows its whole label, never «Выполн…». In a narrow column it wraps
+    // between words, never inside one («ОПУБЛИКО-ВАНЫ»): its narrowest width is its longest word, so
+    // a table column or a flex row keeps at least that much room for it.
     Badge: Badge.extend({
       styles: {
         root: { height: 'auto', minHeight: 'var(--badge-height)', maxWidth: '100%', overflow: 'visible' },
-        label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', overflowWrap: 'anywhere' },
+        label: {
+          whiteSpace: 'normal',
+          overflow: 'visible',
+          textOverflow: 'clip',
+          overflowWrap: 'normal',
+          wordBreak: 'normal',
+          hyphens: 'manual',
+        },
       },
     }),
   },
@@ -131,6 +142,7 @@ const baseTheme = createTheme({
 export const theme = baseTheme;
 
 type A11yKey =
+  | 'app.loading'
   | 'app.a11y.close'
   | 'app.a11y.scrollTable'
   | 'app.a11y.pagination.first'
@@ -166,6 +178,12 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       Alert: Alert.extend({ defaultProps: { closeButtonLabel: close['aria-label'] } }),
       Pagination: Pagination.extend({
         defaultProps: { getControlProps: (kind: keyof typeof control) => control[kind] },
+      }),
+      // A loader is a span: a name on it alone is an ARIA attribute its (no) role forbids (axe
+      // aria-prohibited-attr, on every panel still loading). It is an indeterminate progress bar,
+      // named «Загрузка…» unless a screen names it itself.
+      Loader: Loader.extend({
+        defaultProps: { role: 'progressbar', 'aria-label': label('app.loading') } as Partial<LoaderProps>,
       }),
       // A wide table scrolls sideways in its own box on a narrow screen or at 200 % zoom (WCAG
       // 1.4.10); the box is a native scroller that takes keyboard focus, so arrow keys scroll it

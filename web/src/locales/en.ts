@@ -94,7 +94,6 @@ export const en: Messages = {
     moveDown: 'Move down: {{item}}',
     notMatched: '— not chosen —',
     matchLeft: 'Item',
-    matchChoice: 'Match',
     matchFor: 'Match for {{n}}: {{item}}',
     matchRight: 'Options',
     blank: 'Gap {{n}}',
@@ -110,7 +109,7 @@ export const en: Messages = {
     wrongFileType: 'Files of the type of “{{name}}” cannot be attached.',
     fileTooBig: '“{{name}}” is larger than {{max}} MB.',
     attached: 'Attached files',
-    fileNumber: 'File #{{id}}',
+    fileNumber: 'File {{n}}',
     removeFile: 'Remove file {{name}}',
     uploading: 'Uploading: {{percent}} %',
     uploadFailed: 'The file was not accepted: {{message}}',
@@ -159,6 +158,8 @@ export const en: Messages = {
       notAnswered: 'not answered',
       flagged: 'flagged',
       unsaved: 'not sent',
+      scrollBack: 'Show the previous tasks',
+      scrollOn: 'Show the next tasks',
     },
     container: {
       title: 'Interactive task {{n}}',
@@ -380,6 +381,16 @@ export const en: Messages = {
     needQuiz: 'Answer the questionnaire.',
     notYet: 'The work can be started in {{time}}.',
     windowClosed: 'The time for this work is over.',
+    durationWithExtra: '{{total}} ({{base}} and {{extra}} of extra time)',
+    startHintExtra:
+      'The work takes {{total}} including your extra time. The clock starts when you press the button.',
+    finishedTitle: 'The work is finished',
+    finishedText:
+      'Your answers are accepted. Results appear under “My results” once they are published: sign in later with the same activation code. You can log out now.',
+    publishedTitle: 'Results are published',
+    publishedText:
+      'The work is finished and marked. Your score, mark and the review of the tasks are on the result page.',
+    openResult: 'See the result',
     card: {
       title: 'Participant card',
       intro: 'Check and fill in your details — results need them.',

@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy… and waitFor wait for what the screen should show up to 5 s, not Testing Library's 1 s: on
+// a busy two-core machine a page with its queries took longer than 1 s to draw, and passing tests
+// failed (role homes). A test that passes does not wait longer; only a failing one does.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks the layout APIs Mantine reads; these stand-ins answer "desktop, no motion".
 Object.defineProperty(window, 'matchMedia', {

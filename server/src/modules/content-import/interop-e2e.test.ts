@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { placeholderProblems, TASK_SCHEMAS, type TaskAnswerType } from '@attesta/contract';
@@ -16,6 +16,7 @@ import {
 } from './interop-e2e-support.js';
 import { readQtiResult } from './parsers/qti-result.js';
 import { MANIFEST, PNG, rawZip } from './test-support.js';
+import { besideTheClone } from '../../../test/beside-the-clone.js';
 
 /*
  * The content import end to end, through the HTTP calls (the database is only read to look; issue 11): a file is uploaded by the
@@ -444,7 +445,7 @@ const FIXTURES = join(
   'fixtures',
   'interop',
 );
-const present = existsSync(join(FIXTURES, 'MANIFEST.txt'));
+const present = besideTheClone(join(FIXTURES, 'MANIFEST.txt'));
 const SACHSEN = 'qti21/sachsen_test';
 
 /** One item of a fixture file: its answer type, max score, and per round an answer and its score. */

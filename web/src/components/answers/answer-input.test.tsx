@@ -9,7 +9,7 @@ import { createQueryClient } from '../../lib/query-client';
 import { AnswerInput, type AnswerInputTask } from './answer-input';
 import { isAnswered } from './answer-value';
 import type { FileUploader } from './file-input';
-import { renderRichHtml } from './rich-html';
+import { htmlLabel, htmlToText, renderRichHtml } from './rich-html';
 
 function setup(task: AnswerInputTask, initial?: unknown, upload?: FileUploader) {
   const emitted: unknown[] = [];
@@ -206,6 +206,49 @@ describe('answer inputs emit the value shape of TASK_SCHEMAS', () => {
     expectValid();
   });
 
+  // Issue 23, item 6: matching and cloze fields fit their answers instead of cutting them.
+  const chWidth = (el: HTMLElement) => Number(/calc\((\d+)ch/.exec(el.style.width)?.[1] ?? 0);
+
+  it('matching: each select is as wide as its longest choice, and the row lets it wrap under the item', () => {
+    setup(
+      task('matching', {
+        left: [{ id: 'l1', html: 'Автор' }],
+        right: [
+          { id: 'r1', html: 'Война и мир' },
+          { id: 'r2', html: 'Преступление и наказание' },
+        ],
+      }),
+    );
+    const select = screen.getByTestId('match-l1');
+    const root = select.closest<HTMLElement>('.mantine-NativeSelect-root')!;
+    expect(chWidth(root)).toBeGreaterThanOrEqual('Б) Преступление и наказание'.length);
+    expect(root.closest('.matching-row')).not.toBeNull();
+  });
+
+  it('cloze: a typed gap is as wide as its expected length and grows with what is typed', async () => {
+    setup(
+      task(
+        'cloze',
+        {
+          blanks: [
+            { id: 'g1', kind: 'text', width: 20 },
+            { id: 'g2', kind: 'text' },
+            { id: 'g3', kind: 'number' },
+          ],
+        },
+        '<p>{{g1}}, {{g2}} и {{g3}}</p>',
+      ),
+    );
+    expect(chWidth(screen.getByTestId('blank-g1'))).toBeGreaterThanOrEqual(20);
+    const g2 = screen.getByTestId('blank-g2');
+    const before = chWidth(g2);
+    expect(before).toBeGreaterThanOrEqual(10);
+    await userEvent.type(g2, 'электрификация всей страны');
+    expect(chWidth(g2)).toBeGreaterThan('электрификация всей страны'.length);
+    await userEvent.type(screen.getByTestId('blank-g3'), '12345678901,5');
+    expect(chWidth(screen.getByTestId('blank-g3'))).toBeGreaterThan('12345678901,5'.length);
+  });
+
   it('extended text: a textarea with a character counter and the maxLength', async () => {
     const { last, expectValid } = setup(task('extended_text', { maxLength: 20 }));
     const area = screen.getByTestId('extended-text');
@@ -275,5 +318,53 @@ describe('answered state and rich html', () => {
     expect(html).not.toContain('<script');
     expect(html).toContain('class="katex"');
     expect(html).toContain('<mi>y</mi>');
+  });
+});
+
+// Issue 23, item 6: names read from task html keep their exponents.
+describe('spoken names of task html', () => {
+  it('says an exponent as «в степени»: html, MathML and TeX (through KaTeX)', () => {
+    expect(htmlToText('2<sup>3</sup>', 'ru')).toBe('2 в степени 3');
+    expect(htmlToText('x<sup>2</sup> + 1', 'ru')).toBe('x в степени 2 + 1');
+    expect(htmlToText('<math><msup><mi>a</mi><mn>2</mn></msup></math>', 'ru')).toBe('a в степени 2');
+    expect(htmlToText('\\(10^{-1}\\)', 'ru')).toBe('10 в степени −1');
+    expect(htmlToText('\\(\\frac{1}{2}\\)', 'ru')).toBe('1 делённое на 2');
+    expect(htmlToText('2<sup>3</sup>', 'en')).toBe('2 to the power of 3');
+    // Marks that are no exponent stay as they are.
+    expect(htmlToText('1<sup>st</sup> place', 'en')).toBe('1st place');
+    expect(htmlToText('Закон<sup>*</sup>', 'ru')).toBe('Закон*');
+    // Paragraphs do not run into each other.
+    expect(htmlToText('<p>Один</p><p>два</p>', 'ru')).toBe('Один два');
+    expect(htmlLabel('<img src="a.png" alt="Схема">', 'Элемент 1', 'ru')).toBe('Схема');
+  });
+
+  it('names a matching select and its options with the exponent spoken', async () => {
+    setup(
+      task('matching', {
+        left: [{ id: 'l1', html: '2<sup>3</sup>' }],
+        right: [
+          { id: 'r1', html: '8' },
+          { id: 'r2', html: '3<sup>2</sup>' },
+        ],
+      }),
+    );
+    expect(screen.getByRole('combobox', { name: /2 в степени 3/ })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Б) 3 в степени 2' })).toBeInTheDocument();
+  });
+
+  it('names a choice whose text holds an exponent by the spoken text; the text reads it too', () => {
+    setup(
+      task('single_choice', {
+        options: [
+          { id: 'a', html: '2<sup>3</sup>' },
+          { id: 'b', html: '3<sup>2</sup>' },
+        ],
+      }),
+    );
+    expect(screen.getByRole('radio', { name: '2 в степени 3' })).toBeInTheDocument();
+    // Read as text, the rendered html says it as well; the eye still sees 2³.
+    expect(renderRichHtml('2<sup>3</sup>', false, 'ru')).toBe(
+      '2<span class="visually-hidden"> в степени </span><sup>3</sup>',
+    );
   });
 });

@@ -3,7 +3,7 @@ import { ActionIcon, Button, Text, VisuallyHidden } from '@mantine/core';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useBundleT } from '../data-table/use-bundle-t';
 import { answersBundle } from './locales';
-import { htmlLabel, RichHtml } from './rich-html';
+import { formulaName, htmlLabel, RichHtml } from './rich-html';
 import type { AnswerInputProps } from './types';
 import './answers.css';
 
@@ -96,6 +96,7 @@ export function AssociateInput({
       <div className="associate-items">
         {items.map((item) => {
           const off = unavailable(item);
+          const spoken = formulaName(item.html);
           return (
             <button
               key={item.id}
@@ -103,6 +104,7 @@ export function AssociateInput({
               className="answer-toggle associate-item"
               aria-pressed={picked === item.id}
               aria-disabled={off || undefined}
+              aria-label={spoken && (usedUp(item) ? `${spoken}, ${t('answers.itemUsedUp')}` : spoken)}
               disabled={disabled}
               onClick={() => press(item)}
               data-testid={`item-${item.id}`}

@@ -1,7 +1,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RichHtml } from './rich-html';
+import { formulaName, RichHtml } from './rich-html';
 import type { AnswerInputProps } from './types';
 
 /** One correct option: a native radio group (arrow keys move between options, as users expect). */
@@ -28,6 +28,7 @@ export function SingleChoiceInput({
               checked={value === option.id}
               onChange={() => onChange(option.id)}
               onBlur={onCommit}
+              aria-label={formulaName(option.html)}
               data-testid={`option-${option.id}`}
             />
             <RichHtml html={option.html} as="span" className="choice-label" />
@@ -87,6 +88,7 @@ export function MultipleChoiceInput({
                 disabled={!checked && full}
                 onChange={() => toggle(option.id)}
                 onBlur={onCommit}
+                aria-label={formulaName(option.html)}
                 data-testid={`option-${option.id}`}
               />
               <RichHtml html={option.html} as="span" className="choice-label" />

@@ -5,8 +5,24 @@ import { useBundleT } from '../data-table/use-bundle-t';
 import { useHtmlSlots } from './html-slots';
 import { answersBundle } from './locales';
 import { RichHtml } from './rich-html';
+import './answers.css';
 import { cleanNumberText } from './text-inputs';
 import type { AnswerInputProps } from './types';
+
+/** Characters a gap shows when its task gives no width (QTI expectedLength, the editor's width). */
+const DEFAULT_WIDTH = { text: 10, number: 8 } as const;
+const MIN_WIDTH = 4;
+const MAX_WIDTH = 60;
+
+/**
+ * The width of a typed gap: its expected length (the task's width hint), grown to what is typed so
+ * an answer is never cut, with room for letters wider than «0» and the field's padding and border.
+ * The line's width caps it (max-width: 100%).
+ */
+export function blankWidth(hint: number | undefined, kind: 'text' | 'number', typed: string): string {
+  const chars = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, hint ?? DEFAULT_WIDTH[kind], typed.length + 1));
+  return `calc(${Math.ceil(chars * 1.15)}ch + 16px)`;
+}
 
 interface ClozeInputProps extends AnswerInputProps<'cloze'> {
   /** The task html with `{{id}}` placeholders where the gaps go. */
@@ -56,7 +72,7 @@ export function ClozeInput({ content, value, onChange, onCommit, disabled, html 
           aria-describedby={numberHintId}
           value={value[blank.id] ?? ''}
           inputMode="decimal"
-          size={Math.max(4, Math.min(40, blank.width ?? 8))}
+          style={{ width: blankWidth(blank.width, 'number', value[blank.id] ?? '') }}
           onChange={(e) => set(blank.id, cleanNumberText(e.currentTarget.value))}
           onBlur={onCommit}
           disabled={disabled}
@@ -72,7 +88,7 @@ export function ClozeInput({ content, value, onChange, onCommit, disabled, html 
         aria-label={label}
         value={value[blank.id] ?? ''}
         maxLength={200}
-        size={Math.max(4, Math.min(40, blank.width ?? 10))}
+        style={{ width: blankWidth(blank.width, 'text', value[blank.id] ?? '') }}
         onChange={(e) => set(blank.id, e.currentTarget.value)}
         onBlur={onCommit}
         disabled={disabled}

@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callPath } from '../../lib/call';
 import { describeApiError } from '../../lib/form-errors';
+import { useFileInfos } from './file-infos';
 import type { AnswerInputProps } from './types';
 
 export interface UploadedFile {
@@ -26,7 +27,7 @@ export type FileUploader = (
 
 interface FileAnswerInputProps extends AnswerInputProps<'file'> {
   upload: FileUploader;
-  /** Names of files known to this browser (uploaded here); others show their number. */
+  /** Names of files known to this browser (uploaded here); others are looked up by id. */
   knownFiles: Record<number, UploadedFile>;
   /** Chosen while offline: shown as waiting, they take room like the attached ones. */
   waitingFiles: WaitingFile[];
@@ -64,6 +65,9 @@ export function FileAnswerInput({
   const [problem, setProblem] = useState<string | null>(null);
   const fileIds = value.fileIds;
   const room = content.maxFiles - fileIds.length - waitingFiles.length;
+  // Files attached elsewhere (another device, the participant online for a paper form's keyer)
+  // are named by the server; those uploaded here are known already.
+  const looked = useFileInfos(fileIds.filter((id) => !knownFiles[id]));
 
   const send = async (files: File[]) => {
     setProblem(null);
@@ -97,9 +101,9 @@ export function FileAnswerInput({
       </Text>
       {fileIds.length > 0 && (
         <ul className="file-list" aria-label={t('answers.attached')}>
-          {fileIds.map((id) => {
-            const known = knownFiles[id];
-            const name = known?.name ?? t('answers.fileNumber', { id });
+          {fileIds.map((id, index) => {
+            const known = knownFiles[id] ?? looked.get(id);
+            const name = known?.name ?? t('answers.fileNumber', { n: index + 1 });
             return (
               <li key={id} data-testid={`attached-${id}`}>
                 <a href={callPath('GET /api/files/{id}', { id })} target="_blank" rel="noopener noreferrer">

@@ -4,7 +4,7 @@ import { createPortal } from 'react-dom';
 import { useBundleT } from '../data-table/use-bundle-t';
 import { useHtmlSlots } from './html-slots';
 import { answersBundle } from './locales';
-import { htmlLabel, RichHtml } from './rich-html';
+import { formulaName, htmlLabel, RichHtml } from './rich-html';
 import type { AnswerInputProps } from './types';
 import './answers.css';
 
@@ -57,6 +57,7 @@ export function HottextInput({
         aria-pressed={pressed}
         aria-disabled={(!pressed && full && max !== 1) || undefined}
         aria-describedby={hintId}
+        aria-label={formulaName(choice.html)}
         disabled={disabled}
         onClick={() => toggle(choice.id)}
         onBlur={onCommit}

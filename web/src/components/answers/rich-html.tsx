@@ -7,6 +7,7 @@
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import { forwardRef, useMemo, type ElementType } from 'react';
+import type { Language } from '../../lib/format';
 import { sanitizeHtmlOrEmpty } from '../../lib/sanitize';
 
 const TEX = /\$\$([\s\S]+?)\$\$|\\\(([\s\S]+?)\\\)|\\\[([\s\S]+?)\\\]/g;
@@ -44,12 +45,51 @@ function replaceMatches(node: Text, pattern: RegExp, build: (match: RegExpExecAr
   node.replaceWith(...parts);
 }
 
-export function renderRichHtml(html: string | null | undefined, withSlots = false): string {
-  const clean = sanitizeHtmlOrEmpty(html);
+/** The interface language, as i18n sets it on <html> (lib/i18n.ts). */
+const pageLanguage = (): Language => (document.documentElement.lang === 'en' ? 'en' : 'ru');
+
+const SPOKEN = {
+  ru: { power: 'в степени', over: 'делённое на', sqrt: 'квадратный корень из', root: 'корень степени' },
+  en: { power: 'to the power of', over: 'over', sqrt: 'square root of', root: 'root of degree' },
+} as const;
+
+/**
+ * Whether a superscript is an exponent (2³, xⁿ, 10⁻¹), not a mark: a footnote sign (*, †) has no
+ * letter or digit, an ordinal or abbreviation ending (1st, 2nd, Mᵐᵉ) is two or more letters.
+ */
+export function isExponent(text: string): boolean {
+  const t = text.trim();
+  return /[\p{L}\p{N}]/u.test(t) && !/^\p{L}{2,}$/u.test(t);
+}
+
+/**
+ * A visually hidden «в степени» before each exponent of rendered html: a screen reader, and the
+ * name a label takes from it, say «2 в степени 3» where the eye sees 2³ (not «23»).
+ */
+function announceExponents(root: DocumentFragment, lang: Language) {
+  for (const sup of root.querySelectorAll('sup')) {
+    if (!isExponent(sup.textContent ?? '')) continue;
+    const words = document.createElement('span');
+    words.className = 'visually-hidden';
+    words.textContent = ` ${SPOKEN[lang].power} `;
+    sup.before(words);
+  }
+}
+
+/**
+ * Sanitized html with TeX drawn by KaTeX; with `slots`, `{{id}}` placeholders become empty slots;
+ * with `announce`, exponents get their spoken words (announceExponents). Null: nothing to change.
+ */
+function renderFragment(
+  clean: string,
+  options: { slots: boolean; announce: Language | null },
+): DocumentFragment | null {
   const hasTex = /\$\$|\\\(|\\\[/.test(clean);
-  if (!hasTex && !(withSlots && clean.includes('{{'))) return clean;
+  const hasSup = options.announce !== null && /<sup\b/i.test(clean);
+  if (!hasTex && !hasSup && !(options.slots && clean.includes('{{'))) return null;
   const template = document.createElement('template');
   template.innerHTML = clean;
+  if (hasSup) announceExponents(template.content, options.announce!);
   if (hasTex) {
     for (const node of textNodes(template.content)) {
       replaceMatches(node, TEX, (m) => {
@@ -66,7 +106,7 @@ export function renderRichHtml(html: string | null | undefined, withSlots = fals
       });
     }
   }
-  if (withSlots) {
+  if (options.slots) {
     for (const node of textNodes(template.content)) {
       replaceMatches(node, SLOT, (m) => {
         const slot = document.createElement('span');
@@ -76,22 +116,106 @@ export function renderRichHtml(html: string | null | undefined, withSlots = fals
       });
     }
   }
-  return template.innerHTML;
+  return template.content;
 }
 
-/** Plain text of an html fragment, for labels of controls (aria-label, <option>). */
-export function htmlToText(html: string | null | undefined): string {
-  const template = document.createElement('template');
-  template.innerHTML = sanitizeHtmlOrEmpty(html);
-  return (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
+function fragmentHtml(fragment: DocumentFragment): string {
+  const box = document.createElement('div');
+  box.append(fragment);
+  return box.innerHTML;
+}
+
+export function renderRichHtml(
+  html: string | null | undefined,
+  withSlots = false,
+  lang: Language = pageLanguage(),
+): string {
+  const clean = sanitizeHtmlOrEmpty(html);
+  const fragment = renderFragment(clean, { slots: withSlots, announce: lang });
+  return fragment ? fragmentHtml(fragment) : clean;
+}
+
+const BLOCKS = new Set(['p', 'div', 'br', 'li', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * What a screen reader should say for a piece of task html: its text, with formulas spoken —
+ * an exponent (`2<sup>3</sup>`, MathML `msup`, TeX `2^3` through KaTeX's MathML) as «2 в степени
+ * 3», a fraction as «a делённое на b», roots by name. KaTeX's drawing (aria-hidden) and its TeX
+ * source (`annotation`) are not read.
+ */
+function spoken(node: Node, words: (typeof SPOKEN)[Language]): string {
+  if (node.nodeType === Node.TEXT_NODE) return (node as Text).data;
+  const isElement = node.nodeType === Node.ELEMENT_NODE;
+  if (!isElement && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return '';
+  const tag = isElement ? (node as Element).localName.toLowerCase() : '';
+  if (tag === 'annotation' || tag === 'annotation-xml') return '';
+  if (isElement && (node as Element).getAttribute('aria-hidden') === 'true') return '';
+  const elements = [...node.childNodes].filter((n) => n.nodeType === Node.ELEMENT_NODE);
+  const part = (i: number) => (elements[i] ? spoken(elements[i], words) : '');
+  const inner = () => [...node.childNodes].map((n) => spoken(n, words)).join('');
+  switch (tag) {
+    case 'sup': {
+      const text = inner();
+      return isExponent(text) ? ` ${words.power} ${text} ` : text;
+    }
+    case 'msup':
+      return `${part(0)} ${words.power} ${part(1)} `;
+    case 'msubsup':
+      return `${part(0)}${part(1)} ${words.power} ${part(2)} `;
+    case 'mfrac':
+      return ` ${part(0)} ${words.over} ${part(1)} `;
+    case 'msqrt':
+      return ` ${words.sqrt} ${inner()} `;
+    case 'mroot':
+      return ` ${words.root} ${part(1)} ${part(0)} `;
+    default:
+      return BLOCKS.has(tag) ? ` ${inner()} ` : inner();
+  }
+}
+
+/** The spoken text of task html (TeX drawn first, so that its MathML is what is read), one line. */
+function spokenText(html: string | null | undefined, lang: Language): string {
+  const clean = sanitizeHtmlOrEmpty(html);
+  let fragment = renderFragment(clean, { slots: false, announce: null });
+  if (!fragment) {
+    const template = document.createElement('template');
+    template.innerHTML = clean;
+    fragment = template.content;
+  }
+  return spoken(fragment, SPOKEN[lang]).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Plain text of an html fragment, for labels of controls (aria-label, <option>): formulas are
+ * spoken, so `2<sup>3</sup>` is «2 в степени 3», never «23».
+ */
+export function htmlToText(html: string | null | undefined, lang: Language = pageLanguage()): string {
+  return spokenText(html, lang);
+}
+
+/** Html that holds a formula: a superscript, MathML or TeX. */
+const FORMULA = /<sup\b|<math\b|\$\$|\\\(|\\\[/i;
+
+/**
+ * The name a control labelled by rendered html should carry (aria-label) when its html holds a
+ * formula: the browser would name it from the drawn text («23» for 2³, KaTeX's TeX source), so
+ * the spoken text is given instead. Undefined for ordinary html: the label names it as it is.
+ */
+export function formulaName(html: string | null | undefined, lang: Language = pageLanguage()) {
+  const clean = sanitizeHtmlOrEmpty(html);
+  return FORMULA.test(clean) ? spokenText(clean, lang) || undefined : undefined;
 }
 
 /** A label for a piece that may be only a picture: its text, else its pictures' alt, else `fallback`. */
-export function htmlLabel(html: string | null | undefined, fallback: string): string {
+export function htmlLabel(
+  html: string | null | undefined,
+  fallback: string,
+  lang: Language = pageLanguage(),
+): string {
+  const text = spokenText(html, lang);
+  if (text) return text;
   const template = document.createElement('template');
   template.innerHTML = sanitizeHtmlOrEmpty(html);
-  const text = (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
-  if (text) return text;
   const alts = [...template.content.querySelectorAll('img[alt]')]
     .map((img) => (img.getAttribute('alt') ?? '').trim())
     .filter(Boolean);
@@ -110,7 +234,8 @@ export const RichHtml = forwardRef<HTMLElement, RichHtmlProps>(function RichHtml
   { html, as: Tag = 'div', className, withSlots = false, id },
   ref,
 ) {
-  const rendered = useMemo(() => renderRichHtml(html, withSlots), [html, withSlots]);
+  const lang = pageLanguage();
+  const rendered = useMemo(() => renderRichHtml(html, withSlots, lang), [html, withSlots, lang]);
   return (
     <Tag
       ref={ref}

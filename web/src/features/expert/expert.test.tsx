@@ -139,6 +139,43 @@ describe('expert grading workspace', () => {
     expect(screen.getByTestId('grading-progress')).toHaveTextContent('Проверено 1 из 2');
   });
 
+  // Issue 23, item 6: an out-of-range mark is refused as it is typed, by the server's rule.
+  it('refuses an out-of-range or off-step mark as it is typed, before any save', async () => {
+    const server = fakeServer({
+      'GET /api/user': () => json(200, expertUser),
+      'GET /api/expert/queue': () => json(200, queue),
+      'GET /api/ParticipantTest/getExpertAnswersDates': () => json(200, { dates: [] }),
+      'GET /api/expert/next': () =>
+        json(200, { assignment: assignment(41), progress: { done: 0, total: 2 } }),
+    });
+    renderApp('/expert/grading');
+    const k1 = await screen.findByTestId('criterion-К1', {}, { timeout: 5000 });
+    const k2 = screen.getByTestId('criterion-К2');
+    // Untouched fields say nothing yet.
+    expect(k1).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Поставьте балл')).toBeNull();
+
+    await userEvent.type(k2, '5');
+    expect(screen.getByText('Балл от 0 до 3')).toBeInTheDocument();
+    expect(k2).toHaveAttribute('aria-invalid', 'true');
+    expect(k2).toHaveAccessibleDescription('Балл от 0 до 3');
+    await userEvent.clear(k2);
+    await userEvent.type(k2, '1,25');
+    expect(screen.getByText('Балл ставится с шагом 0,5')).toBeInTheDocument();
+    await userEvent.clear(k2);
+    await userEvent.type(k2, '2,5');
+    expect(k2).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText(/Балл от 0|с шагом/)).toBeNull();
+
+    // A digit key outside the fields is checked the same way (К1 takes at most 1).
+    fireEvent.focus(k1);
+    fireEvent.keyDown(document.body, { key: '7' });
+    expect(k1).toHaveValue('7');
+    expect(screen.getByText('Балл от 0 до 1')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('grading-submit'));
+    expect(server.callsTo('POST /api/expert/assignment/41/marks')).toHaveLength(0);
+  });
+
   it('says when everything is graded', async () => {
     const server = fakeServer({
       'GET /api/user': () => json(200, expertUser),

@@ -53,7 +53,14 @@ const files = {
 
 function assignment(
   id: number,
-  options: { round?: number; files?: object[]; disagreement?: object | null } = {},
+  options: {
+    round?: number;
+    files?: object[];
+    disagreement?: object | null;
+    answerType?: string;
+    value?: unknown;
+    reference?: unknown;
+  } = {},
 ) {
   return {
     id,
@@ -67,14 +74,17 @@ function assignment(
     workDate: '2026-04-10',
     task: {
       position: 5,
-      answerType: 'extended_text',
+      answerType: options.answerType ?? 'extended_text',
       html: '<p>Напишите сочинение-рассуждение.</p>',
       criteria,
       maxScore: 5,
       solutionHtml: '<p>Указания к оцениванию</p>',
-      reference: 'Эталон: тезис и два аргумента',
+      reference: 'reference' in options ? options.reference : 'Эталон: тезис и два аргумента',
     },
-    answer: { value: 'Мой ответ на задание', files: options.files ?? [] },
+    answer: {
+      value: 'value' in options ? options.value : 'Мой ответ на задание',
+      files: options.files ?? [],
+    },
     marks: null,
     total: null,
     comment: null,
@@ -172,6 +182,45 @@ describe('grading workspace', () => {
       'aria-expanded',
       'false',
     );
+  });
+
+  // Issue 23, item 6: a file answer is shown as its attachments by name, never as `{"fileIds":[…]}`.
+  it('shows a file answer as its attachments by name, never its stored value', async () => {
+    const scan = { id: 9, name: 'file-1.docx', mime: 'application/msword', size: 12 };
+    serve(
+      once(
+        assignment(41, {
+          answerType: 'file',
+          value: { fileIds: [9] },
+          files: [scan],
+          reference: { some: 'object' },
+        }),
+      ),
+    );
+    renderApp('/expert/grading');
+    const pane = await screen.findByTestId('grading-answer-pane', {}, { timeout: 5000 });
+    expect(within(pane).getByTestId('attachment-download-9')).toHaveTextContent('Скачать file-1.docx');
+    expect(within(pane).queryByTestId('grading-answer-text')).toBeNull();
+    expect(within(pane).queryByText('Ответ не дан')).toBeNull();
+    const layout = screen.getByTestId('grading-answer');
+    expect(layout).not.toHaveTextContent('fileIds');
+    expect(layout).not.toHaveTextContent('{');
+  });
+
+  it('reads a composite answer as its written parts, without ids or JSON', async () => {
+    serve(
+      once(
+        assignment(41, {
+          answerType: 'composite',
+          value: { p1: 'Первая часть', p2: { fileIds: [3] }, p3: ['а', 'б'] },
+          reference: null,
+        }),
+      ),
+    );
+    renderApp('/expert/grading');
+    const text = await screen.findByTestId('grading-answer-text', {}, { timeout: 5000 });
+    expect(text.textContent).toBe('Первая часть\n\nа\n\nб');
+    expect(screen.queryByText('Эталонный ответ')).toBeNull();
   });
 
   it('stacks task and answer as tabs on a narrow screen, the rubric below', async () => {

@@ -235,6 +235,35 @@ describe('keying in a paper answer form', { timeout: 20_000 }, () => {
     });
   });
 
+  // Issue 23, item 6: a file the participant attached online shows under its own name, not an id.
+  it('shows the files a participant attached online under their names', async () => {
+    const withFile = {
+      ...variant,
+      tasks: [
+        task(104, 1, {
+          answerType: 'file',
+          html: '<p>Приложите фото решения</p>',
+          content: { accept: ['image/*'], maxFiles: 3, maxSizeMb: 5 },
+        }),
+      ],
+    };
+    const api = paperServer({
+      'GET /api/examresults/variant/70': () => json(200, withFile),
+      'GET /api/exam/test/examwork/70': () =>
+        json(200, { ...workState, answers: [saved(104, { fileIds: [31, 32] }, 2)] }),
+      'GET /api/files/31/ext': () =>
+        json(200, { extension: 'jpg', mime: 'image/jpeg', name: 'решение-стр1.jpg', size: 2048 }),
+      'GET /api/files/32/ext': () => apiError(404, 'not_found'),
+    });
+    renderApp(PAPER);
+    const box = await screen.findByTestId('paper-task-1', {}, { timeout: 5000 });
+    expect(await within(box).findByText('решение-стр1.jpg')).toBeInTheDocument();
+    // A file whose name cannot be looked up is named by its place, never by its id.
+    expect(within(box).getByTestId('attached-32')).toHaveTextContent('Файл 2');
+    expect(within(box).getByTestId('attached-32')).not.toHaveTextContent('32');
+    expect(api.callsTo('GET /api/files/31/ext')).toHaveLength(1);
+  });
+
   it('says in words when the work still runs or the save is refused', async () => {
     paperServer({ 'GET /api/examresults/variant/70': () => apiError(409, 'work_not_finished') });
     renderApp(PAPER);

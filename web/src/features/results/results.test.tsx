@@ -284,6 +284,43 @@ describe('participant result page', () => {
   );
 });
 
+// Issue 23, item 6: attached files are shown under their names, not as ids or «Файл 1».
+describe('files of a result', () => {
+  it('lists an answer’s attachments under the names they were attached with', async () => {
+    const withFile = {
+      ...variant,
+      tasks: [
+        {
+          ...variantTask,
+          variantTaskId: 1,
+          position: 1,
+          answerType: 'file',
+          html: '<p>Приложите решение</p>',
+          content: { accept: ['application/pdf'], maxFiles: 2, maxSizeMb: 5 },
+          answer: { value: { fileIds: [41, 42] }, fileIds: [41, 42] },
+          score: null,
+          scoreStatus: 'expert',
+          reference: null,
+        },
+      ],
+    };
+    fakeServer({
+      'GET /api/user': () => json(200, users.participant),
+      'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(true)),
+      'GET /api/examresults/77': () => json(200, { ...result, tasks: [result.tasks[0]] }),
+      'GET /api/examresults/variant/900': () => json(200, withFile),
+      'GET /api/files/41/ext': () =>
+        json(200, { extension: 'pdf', mime: 'application/pdf', name: 'Решение задачи.pdf', size: 900 }),
+      'GET /api/files/42/ext': () => apiError(404, 'not_found'),
+    });
+    renderApp('/participant/result');
+    const first = await screen.findByTestId('result-file-41', {}, { timeout: 5000 });
+    await waitFor(() => expect(first).toHaveTextContent('Решение задачи.pdf'));
+    expect(screen.getByTestId('result-file-42')).toHaveTextContent('Файл 2');
+    expect(screen.getByTestId('result-task-1')).not.toHaveTextContent('fileIds');
+  });
+});
+
 describe('tasks of a result in place', () => {
   const inPlace = {
     ...variant,

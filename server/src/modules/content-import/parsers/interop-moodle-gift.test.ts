@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { placeholderProblems, taskDefinitionSchema } from '@attesta/contract';
@@ -7,6 +7,7 @@ import { scoreAnswer } from '../../scoring/index.js';
 import { parseFile } from './index.js';
 import { oneLineText } from './moodle-common.js';
 import type { ParsedBatch, ParsedItem } from './types.js';
+import { besideTheClone } from '../../../../test/beside-the-clone.js';
 
 /*
  * Real Moodle XML and GIFT files (../shared/fixtures/interop: Moodle's own test fixtures and the
@@ -19,7 +20,7 @@ import type { ParsedBatch, ParsedItem } from './types.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 const FIXTURES = join(repoRoot, '..', 'shared', 'fixtures', 'interop');
-const present = existsSync(join(FIXTURES, 'MANIFEST.txt'));
+const present = besideTheClone(join(FIXTURES, 'MANIFEST.txt'));
 
 /** The manifest's entries: file → its text (the indented lines under it). */
 function readManifest(): Map<string, string> {

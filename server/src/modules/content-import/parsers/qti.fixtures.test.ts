@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { rulesOf } from './qti-rp.js';
 import { kids, readQtiXml } from './qti-xml.js';
 import { qtiParser } from './qti.js';
 import type { ImportNote, ParsedTask, SafePackage } from './types.js';
+import { besideTheClone } from '../../../../test/beside-the-clone.js';
 
 /*
  * The QTI parser against the curated interop fixtures (../shared/fixtures/interop, MANIFEST.txt
@@ -26,7 +27,7 @@ import type { ImportNote, ParsedTask, SafePackage } from './types.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../../../..');
 const interop = join(repoRoot, '..', 'shared', 'fixtures', 'interop');
-const present = existsSync(join(interop, 'MANIFEST.txt'));
+const present = besideTheClone(join(interop, 'MANIFEST.txt'));
 const fixtures = present ? describe : describe.skip;
 const title = present
   ? 'QTI interop fixtures'

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { openSafePackage } from '../safety/zip.js';
 import { rawZip } from '../test-support.js';
 import { parseQtiPackage } from './qti-package.js';
 import type { ParseInput, ParsedItem } from './types.js';
+import { besideTheClone } from '../../../../test/beside-the-clone.js';
 
 /*
  * QTI round trip: a task imported from QTI (or made natively), exported as a QTI 3.0 package and
@@ -20,7 +21,7 @@ import type { ParseInput, ParsedItem } from './types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const interop = join(resolve(here, '../../../../..'), '..', 'shared', 'fixtures', 'interop');
-const present = existsSync(join(interop, 'MANIFEST.txt'));
+const present = besideTheClone(join(interop, 'MANIFEST.txt'));
 const fixtures = present ? describe : describe.skip;
 
 type Task = TaskDefinitionInput & { html: string };

@@ -17,7 +17,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -27,6 +26,7 @@ import { LoadingButton } from '../../../components/ui/loading-button';
 import { describeApiError } from '../../../lib/form-errors';
 import { useEditForm } from '../../../lib/use-edit-form';
 import { FormModal } from '../../../components/ui/form-modal';
+import { PageTitle } from '../../../components/ui/page-title';
 import { apiKeyKeys, createApiKey, listApiKeys, revokeApiKey } from '../api/api-keys-api';
 import { useAdminT } from '../i18n';
 import { RemoteSelect } from './org-selects';
@@ -46,7 +46,7 @@ export function ApiKeysPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>{t('apiKeys.title')}</Title>
+        <PageTitle>{t('apiKeys.title')}</PageTitle>
         <Button onClick={() => setCreating(true)}>{t('apiKeys.create')}</Button>
       </Group>
       <Text c="dimmed">{t('apiKeys.intro')}</Text>

@@ -139,7 +139,9 @@ function UploadForm() {
   return (
     <Paper withBorder p="md" data-testid="container-upload">
       <Stack gap="sm">
-        <Title order={3}>{t('uploadTitle')}</Title>
+        <Title order={2} size="h3">
+          {t('uploadTitle')}
+        </Title>
         {form.fields('container-upload')}
         <Group>
           <LoadingButton onClick={send} data-testid="container-upload-submit">
@@ -245,7 +247,9 @@ export function ContainersPage() {
         {t('hint')}
       </Text>
       <UploadForm />
-      <Title order={3}>{t('list')}</Title>
+      <Title order={2} size="h3">
+        {t('list')}
+      </Title>
       {containers.data?.length === 0 ? (
         <Text c="dimmed" data-testid="containers-empty">
           {t('empty')}

@@ -234,6 +234,80 @@ describe('the test start page', () => {
     expect(screen.queryByTestId('start-work')).toBeNull();
   });
 
+  // Issue 23, item 6: the start page shows the candidate's own time and says what a state means.
+  it('shows the duration with the extra time of the accommodations before the start', async () => {
+    const accommodations = {
+      extraTimePercent: 50,
+      largeText: false,
+      theme: 'default' as const,
+      lineReader: false,
+      textToSpeech: false,
+      restBreakMinutes: 0,
+    };
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(
+          200,
+          currentTest(null, {
+            participant: { ...currentTest(null).participant, accommodations },
+          }),
+        ),
+    });
+    renderApp('/participant');
+    // 45 minutes and half of it again: 22 min 30 s.
+    expect(await screen.findByTestId('test-duration')).toHaveTextContent(
+      '1 ч 7 мин 30 с (45 мин и 22 мин 30 с дополнительного времени)',
+    );
+    expect(screen.getByTestId('start-hint')).toHaveTextContent(
+      'На работу отводится 1 ч 7 мин 30 с с учётом дополнительного времени.',
+    );
+  });
+
+  it('takes a started work’s own time (staff may have added some)', async () => {
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(200, currentTest(workState(903, { timeLimitSeconds: 2700, extraSeconds: 600 }))),
+    });
+    renderApp('/participant');
+    expect(await screen.findByTestId('test-duration')).toHaveTextContent(
+      '55 мин (45 мин и 10 мин дополнительного времени)',
+    );
+  });
+
+  it('without extra time keeps the plain minutes', async () => {
+    participant({ 'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(null)) });
+    renderApp('/participant');
+    expect(await screen.findByTestId('test-duration')).toHaveTextContent(/^45 минут$/);
+  });
+
+  it('says a finished work waits for publication, and what to do meanwhile', async () => {
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(200, currentTest(workState(904, { status: 'finished', finishReason: 'manual' }))),
+    });
+    renderApp('/participant');
+    const state = await screen.findByTestId('work-already-finished');
+    expect(state).toHaveAttribute('data-state', 'finished');
+    expect(state).toHaveTextContent('Работа завершена');
+    expect(state).toHaveTextContent('Результаты появятся в разделе «Мои результаты», когда их опубликуют');
+    expect(within(state).queryByTestId('open-result')).toBeNull();
+  });
+
+  it('says the results are published and leads to them', async () => {
+    const base = currentTest(workState(905, { status: 'finished', finishReason: 'manual' }));
+    participant({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(200, { ...base, diagnostic: { ...base.diagnostic, resultsPublished: true } }),
+      'GET /api/examresults/my': () => json(200, []),
+    });
+    const { router } = renderApp('/participant');
+    const state = await screen.findByTestId('work-already-finished');
+    expect(state).toHaveAttribute('data-state', 'published');
+    expect(state).toHaveTextContent('Результаты опубликованы');
+    await userEvent.click(within(state).getByTestId('open-result'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/participant/result'));
+  });
+
   it('keeps the «not yet» message while the server has no runner', async () => {
     participant({ 'GET /api/exam/test/currentParticipantTest': () => apiError(501, 'not_implemented') });
     renderApp('/participant');

@@ -9,13 +9,13 @@ import { Accordion, Alert, Button, Group, Loader, Paper, Stack, Table, Text, Tit
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { RichHtml } from '../../../components/answers/rich-html';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
-import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
+import { formatDisplayDate, formatDuration, parsePlainDate } from '../../../lib/format';
 import { currentUserQuery } from '../../../lib/session';
 import { createExamApi, type ExamApi } from '../api/exam-api';
 import { formatClock } from '../lib/countdown';
@@ -42,14 +42,40 @@ export async function participantLanding(api: ExamApi = createExamApi()): Promis
   }
 }
 
+/**
+ * The time the participant has: the test's limit and the extra time of their accommodations. A
+ * started work says it itself (staff may have changed it); before the start it is the server's
+ * rule, limit × percent / 100 rounded to the second (exam-test/deadline.ts).
+ */
+export function sittingTime(test: CurrentParticipantTest): { baseSeconds: number; extraSeconds: number } {
+  const work = test.examWork;
+  if (work) return { baseSeconds: work.timeLimitSeconds, extraSeconds: Math.max(0, work.extraSeconds) };
+  const baseSeconds = test.subjectTest.durationMinutes * 60;
+  const percent = test.participant.accommodations?.extraTimePercent ?? 0;
+  return { baseSeconds, extraSeconds: percent > 0 ? Math.round((baseSeconds * percent) / 100) : 0 };
+}
+
+function useDurationText(test: CurrentParticipantTest): string {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'ru';
+  const { baseSeconds, extraSeconds } = sittingTime(test);
+  if (extraSeconds <= 0) return t('start.minutes', { count: Math.round(baseSeconds / 60) });
+  return t('start.durationWithExtra', {
+    total: formatDuration(baseSeconds + extraSeconds, lang),
+    base: formatDuration(baseSeconds, lang),
+    extra: formatDuration(extraSeconds, lang),
+  });
+}
+
 function TestCard({ test }: { test: CurrentParticipantTest }) {
   const { t } = useTranslation();
   const date = parsePlainDate(test.testDate.slice(0, 10));
-  const rows: [string, string | null][] = [
+  const duration = useDurationText(test);
+  const rows: [string, string | null, string?][] = [
     [t('participant.subjectTest'), test.subjectTest.name],
     [t('participant.diagnostic'), test.diagnostic.name],
     [t('participant.date'), date ? formatDisplayDate(date) : test.testDate],
-    [t('start.duration'), t('start.minutes', { count: test.subjectTest.durationMinutes })],
+    [t('start.duration'), duration, 'test-duration'],
     [t('start.tasks'), test.subjectTest.taskCount !== null ? String(test.subjectTest.taskCount) : null],
     [t('start.participant'), test.participant.displayName],
     [t('start.class'), test.participant.className],
@@ -63,11 +89,11 @@ function TestCard({ test }: { test: CurrentParticipantTest }) {
       <Table variant="vertical" layout="fixed">
         <Table.Tbody>
           {rows
-            .filter((row): row is [string, string] => Boolean(row[1]))
-            .map(([label, value]) => (
+            .filter((row): row is [string, string, string?] => Boolean(row[1]))
+            .map(([label, value, testId]) => (
               <Table.Tr key={label}>
                 <Table.Th w={200}>{label}</Table.Th>
-                <Table.Td>{value}</Table.Td>
+                <Table.Td data-testid={testId}>{value}</Table.Td>
               </Table.Tr>
             ))}
         </Table.Tbody>
@@ -138,7 +164,9 @@ function StartBlock({
   test: CurrentParticipantTest;
   check: TechCheckQuery;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'ru';
+  const { baseSeconds, extraSeconds } = sittingTime(test);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const work = test.examWork;
@@ -151,14 +179,24 @@ function StartBlock({
   const refresh = () => void queryClient.invalidateQueries({ queryKey: currentTestKey });
 
   if (finished) {
+    // What the state means and what to do next: see the published result, or come back for it.
+    const published = test.diagnostic.resultsPublished;
     return (
       <Alert
         color="teal"
         variant="light"
-        title={t('runner.finished.title')}
+        title={t(published ? 'start.publishedTitle' : 'start.finishedTitle')}
         data-testid="work-already-finished"
+        data-state={published ? 'published' : 'finished'}
       >
-        {t('runner.finished.results')}
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{t(published ? 'start.publishedText' : 'start.finishedText')}</Text>
+          {published && (
+            <Button component={Link} to="/participant/result" data-testid="open-result">
+              {t('start.openResult')}
+            </Button>
+          )}
+        </Stack>
       </Alert>
     );
   }
@@ -228,8 +266,10 @@ function StartBlock({
               {t('start.tech.again')}
             </Button>
           )}
-          <Text size="sm" c="dimmed">
-            {t('start.startHint', { count: test.subjectTest.durationMinutes })}
+          <Text size="sm" c="dimmed" data-testid="start-hint">
+            {extraSeconds > 0
+              ? t('start.startHintExtra', { total: formatDuration(baseSeconds + extraSeconds, lang) })
+              : t('start.startHint', { count: test.subjectTest.durationMinutes })}
           </Text>
           <LoadingButton size="lg" onClick={begin} disabled={blockers.length > 0} data-testid="start-work">
             {t('start.start')}

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { RichHtml } from '../../../components/answers/rich-html';
 import type { LooseT } from '../../../components/data-table/use-bundle-t';
 import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
+import { answerText, referenceText } from '../lib/answer-text';
 import { AttachmentView } from './attachment-view';
 import { RubricForm } from './rubric-form';
 import './grading.css';
@@ -24,7 +25,8 @@ export const displayDate = (plain: string) => {
 };
 
 function TaskContent({ assignment, t }: { assignment: ExpertAssignment; t: LooseT }) {
-  const { reference, solutionHtml } = assignment.task;
+  const { solutionHtml } = assignment.task;
+  const reference = referenceText(assignment.task.reference);
   return (
     <Stack gap="md">
       <section>
@@ -33,14 +35,12 @@ function TaskContent({ assignment, t }: { assignment: ExpertAssignment; t: Loose
         </Title>
         <RichHtml html={assignment.task.html} />
       </section>
-      {reference != null && (
+      {reference.trim() && (
         <section>
           <Title order={3} fz="md" mb={4}>
             {t('expert.grading.reference')}
           </Title>
-          <Text style={{ whiteSpace: 'pre-wrap' }}>
-            {typeof reference === 'string' ? reference : JSON.stringify(reference, null, 2)}
-          </Text>
+          <Text style={{ whiteSpace: 'pre-wrap' }}>{reference}</Text>
         </section>
       )}
       {solutionHtml && (
@@ -56,8 +56,8 @@ function TaskContent({ assignment, t }: { assignment: ExpertAssignment; t: Loose
 }
 
 function AnswerContent({ assignment, t }: { assignment: ExpertAssignment; t: LooseT }) {
-  const value = assignment.answer.value;
-  const text = typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value, null, 2);
+  // A file answer is its attachments, listed below by name; its stored value (file ids) is not text.
+  const text = answerText(assignment.task.answerType, assignment.answer.value);
   const files = assignment.answer.files;
   return (
     <Stack gap="sm">

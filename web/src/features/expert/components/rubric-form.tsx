@@ -150,7 +150,10 @@ export function RubricForm({
         {summary && <DisagreementSummary summary={summary} criteria={criteria} t={t} />}
         {criteria.map((criterion) => {
           const raw = scores[criterion.code] ?? '';
-          const error = showErrors ? scoreError(raw, criterion.maxScore, criterion.step) : null;
+          // A typed score out of range or off its step is refused at once, as the server would
+          // refuse it; an empty field is only an error once the expert tries to save.
+          const found = scoreError(raw, criterion.maxScore, criterion.step);
+          const error = found === 'required' && !showErrors ? null : found;
           const options = scoreOptions(criterion.maxScore, criterion.step);
           const previous = summary?.criteria.find((c) => c.criterionCode === criterion.code);
           const setScore = (value: string) => setScores((s) => ({ ...s, [criterion.code]: value }));

@@ -14,6 +14,7 @@ import type { LooseT } from '../../../components/data-table/use-bundle-t';
 import type { useDownload } from '../../../components/data-table/use-download';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import type { Language } from '../../../lib/format';
+import { useFileInfos } from '../../../components/answers/file-infos';
 import { filePath } from '../api/files-api';
 import { answerFileIds, answerLines, blankLabel, numberText, referenceLines } from '../lib/answer-text';
 import './results.css';
@@ -423,6 +424,7 @@ export function TaskReview({
 }) {
   const ctx: Ctx = { t, lang, keys };
   const files = detail.answer ? answerFileIds(detail.answer.value, detail.answer.fileIds) : [];
+  const fileInfos = useFileInfos(files);
   const inText = IN_TEXT.includes(detail.answerType);
   const composite = detail.answerType === 'composite';
   const answered = detail.answer !== null && (detail.answer.value !== null || files.length > 0);
@@ -460,16 +462,21 @@ export function TaskReview({
           )}
           {files.length > 0 && (
             <Stack gap={4} mt={4} align="flex-start">
-              {files.map((id, i) => (
-                <LoadingButton
-                  key={id}
-                  size="xs"
-                  variant="default"
-                  onClick={() => download(filePath(id), undefined, `file-${i + 1}`)}
-                >
-                  {t('results.page.file', { n: i + 1 })}
-                </LoadingButton>
-              ))}
+              {files.map((id, i) => {
+                // Under the name it was attached with; by its place while that is not known.
+                const name = fileInfos.get(id)?.name;
+                return (
+                  <LoadingButton
+                    key={id}
+                    size="xs"
+                    variant="default"
+                    onClick={() => download(filePath(id), undefined, name ?? `file-${i + 1}`)}
+                    data-testid={`result-file-${id}`}
+                  >
+                    {name ?? t('results.page.file', { n: i + 1 })}
+                  </LoadingButton>
+                );
+              })}
             </Stack>
           )}
         </div>
