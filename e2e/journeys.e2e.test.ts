@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { checkA11y } from './axe.js';
 import { tabWalk } from './keyboard.js';
-import { baseURL, launchBrowser, newPage } from './support.js';
+import { baseURL, expectEndPage, launchBrowser, newPage, watchConsole } from './support.js';
 
 /*
  * Issue 14, item 7: a browser journey for every role, axe on the screens each passes
@@ -39,6 +39,12 @@ import { baseURL, launchBrowser, newPage } from './support.js';
  *                school's room read-only (the student there, no actions), a diagnostic of their own
  *                for two schools of the area (made through the API) on its page
  *   admin        a QTI item file imported, a task authored in the task editor
+ *   guest        (issue 23) an open practice test started from the guest home, finished, and its
+ *                result shown at once on /guest/attempts/:id
+ *
+ * Issue 23, item 3: every journey ends on the page its user expects (the address and its h1), and
+ * no page of it logs a console error or throws (a failed request logs one too); only while a
+ * participant is deliberately offline are the network's own errors tolerated.
  */
 
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo';
@@ -56,6 +62,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
+type Watcher = ReturnType<typeof watchConsole>;
+
 /** What the journeys hand on to each other. */
 const chain: {
   diagnosticId?: number;
@@ -63,7 +71,7 @@ const chain: {
   participantTestId?: number;
   mathTestId?: number;
 } = {};
-let pupil: { context: BrowserContext; page: Page } | undefined;
+let pupil: { context: BrowserContext; page: Page; watcher: Watcher } | undefined;
 
 async function signIn(page: Page, login: string): Promise<void> {
   await page.goto('/login?tab=password');
@@ -106,6 +114,7 @@ async function waitSaved(page: Page) {
 describe('coordinator', () => {
   it('adds a student with accommodations, registers them, prints the codes and opens the report', async () => {
     const { context, page } = await newPage(browser);
+    const watcher = watchConsole(context);
     try {
       await signIn(page, 'coordinator');
       // Setup: a diagnostic of the demo math test for the 7th grade (the diagnostics screen makes one too).
@@ -179,6 +188,12 @@ describe('coordinator', () => {
       await page.goto(`/coordinator/reports?diagnosticId=${diagnostic.id}`);
       await page.getByTestId('common-table').getByRole('rowheader', { name: math!.name }).waitFor();
       await checkA11y(page, 'coordinator-report');
+      await expectEndPage(
+        page,
+        new RegExp(`^/coordinator/reports\\?diagnosticId=${diagnostic.id}$`),
+        /Отчёт/,
+      );
+      watcher.expectNone();
     } finally {
       await context.close();
     }
@@ -188,8 +203,9 @@ describe('coordinator', () => {
 describe('participant: the sitting', () => {
   it('passes the device check, sits with the accommodations and keeps an answer given offline', async () => {
     expect(chain.code, 'the coordinator journey registered the student').toBeTruthy();
-    pupil = await newPage(browser);
-    const { context, page } = pupil;
+    const opened = await newPage(browser);
+    pupil = { ...opened, watcher: watchConsole(opened.context) };
+    const { context, page, watcher } = pupil;
     await page.goto('/login?tab=code');
     await page.locator('input[name="activationCode"]').fill(chain.code!);
     await page.getByTestId('login-code-submit').click();
@@ -224,7 +240,7 @@ describe('participant: the sitting', () => {
     const short = tasks.find((t) => t.answerType === 'short_text')!;
 
     // Offline: the answer waits on the device and the status says so.
-    await context.setOffline(true);
+    await watcher.goOffline(context);
     await page.getByTestId(`task-nav-${essay.position}`).click();
     await page.getByTestId(`task-${essay.position}`).getByTestId('extended-text').fill(ESSAY);
     await page.keyboard.press('Tab');
@@ -237,7 +253,7 @@ describe('participant: the sitting', () => {
     await checkA11y(page, 'participant-offline');
 
     // Back online: both answers reach the server by themselves.
-    await context.setOffline(false);
+    await watcher.goOnline(context);
     await waitSaved(page);
     const state = await (await page.request.get(`/api/exam/test/examwork/${current.examWork.id}`)).json();
     const value = (id: number) =>
@@ -245,6 +261,8 @@ describe('participant: the sitting', () => {
         ?.value;
     expect(value(essay.variantTaskId)).toBe(ESSAY);
     expect(value(short.variantTaskId)).toBe('без сети');
+    await expectEndPage(page, /^\/participant\/work$/, /математике/);
+    watcher.expectNone();
   });
 });
 
@@ -252,6 +270,7 @@ describe('organizator', () => {
   it('sends the candidate a message from the room; it appears in the runner, and the candidate finishes', async () => {
     expect(pupil, 'the participant is sitting').toBeTruthy();
     const { context, page } = await newPage(browser);
+    const watcher = watchConsole(context);
     try {
       await signIn(page, 'organizator');
       const classes = await postJson<{ items: { id: number; name: string }[] }>(
@@ -289,6 +308,9 @@ describe('organizator', () => {
       await runner.getByTestId('finish-work').click();
       await runner.getByTestId('finish-confirm').click();
       await runner.getByTestId('work-finished').waitFor();
+      // The participant's journey ends on the finished screen, without a console error.
+      await expectEndPage(runner, /^\/participant\/work$/, /Работа завершена/);
+      pupil!.watcher.expectNone('the participant');
       await expect
         .poll(() => page.getByTestId(`room-status-${id}`).getAttribute('data-status'), { timeout: 20_000 })
         .toMatch(/^(finished|scored)$/);
@@ -335,6 +357,8 @@ describe('organizator', () => {
       ).toBe('blank');
       await page.getByTestId('paper-back').click();
       await page.getByTestId(`room-row-${id}`).waitFor();
+      await expectEndPage(page, /^\/organizator\/room\?/, /Аудитория/);
+      watcher.expectNone();
     } finally {
       await context.close();
       await pupil?.context.close();
@@ -383,6 +407,7 @@ async function essayFor(
 describe('expert', () => {
   it('grades blind, a second expert disagrees, and a third expert checks with the disagreement shown', async () => {
     const experts = await Promise.all(['expert', 'expert2', 'expert3'].map(staff));
+    const watchers = experts.map((e) => watchConsole(e));
     try {
       // Scoring is a queued job; then the essay goes to two of the three experts.
       let first: { context: BrowserContext; a: Assignment } | undefined;
@@ -432,6 +457,8 @@ describe('expert', () => {
         await thirdUi.getByTestId(`criterion-${c.code}`).fill(String(c.maxScore));
       await thirdUi.getByTestId('grading-submit').click();
       await expect.poll(async () => (await nextOf(third.request))?.id ?? 0).not.toBe(round3!.id);
+      await expectEndPage(thirdUi, /^\/expert\/grading$/, /Проверка/);
+      for (const w of watchers) w.expectNone();
     } finally {
       for (const e of experts) await e.close();
     }
@@ -441,6 +468,7 @@ describe('expert', () => {
 describe('participant: the published result', () => {
   it('the coordinator publishes the results and the participant reads them', async () => {
     const { context, page } = await newPage(browser);
+    const coordinatorWatch = watchConsole(context);
     try {
       await signIn(page, 'coordinator');
       // Anything of the diagnostic's other tasks still waits for experts: cleared as above.
@@ -464,11 +492,14 @@ describe('participant: the published result', () => {
       await checkA11y(page, 'coordinator-publish-confirm');
       await page.getByTestId('publish-confirm').click();
       await page.getByTestId('unpublish-button').waitFor();
+      await expectEndPage(page, /^\/coordinator\/results$/, /Публикация результатов/);
+      coordinatorWatch.expectNone('the coordinator');
     } finally {
       await context.close();
     }
 
     const sitting = await newPage(browser);
+    const watcher = watchConsole(sitting.context);
     try {
       const p = sitting.page;
       await p.goto('/login?tab=code');
@@ -483,6 +514,8 @@ describe('participant: the published result', () => {
         String(result.primaryScore).replace('.', ','),
       );
       await checkA11y(p, 'participant-published-result');
+      await expectEndPage(p, /^\/participant\/result$/, /Результат/);
+      watcher.expectNone();
     } finally {
       await sitting.context.close();
     }
@@ -492,6 +525,7 @@ describe('participant: the published result', () => {
 describe('ugnik', () => {
   it('reads the area diagnostics across schools, watches a room read-only, opens a diagnostic of their own', async () => {
     const { context, page } = await newPage(browser);
+    const watcher = watchConsole(context);
     try {
       await signIn(page, 'ugnik');
       await page.goto('/ugnik/area');
@@ -544,6 +578,8 @@ describe('ugnik', () => {
       await page.getByTestId('ugnik-diagnostic-title').waitFor();
       await page.getByTestId('participants-table').waitFor();
       await checkA11y(page, 'ugnik-diagnostic');
+      await expectEndPage(page, /^\/ugnik\/diagnostics\/\d+$/, /E2E: районная диагностика/);
+      watcher.expectNone();
     } finally {
       await context.close();
     }
@@ -568,6 +604,7 @@ const QTI = `<?xml version="1.0" encoding="UTF-8"?>
 describe('admin', () => {
   it('imports a QTI item and authors a task in the editor', async () => {
     const { context, page } = await newPage(browser);
+    const watcher = watchConsole(context);
     try {
       await signIn(page, 'admin');
       await page.goto('/admin/content/import');
@@ -606,7 +643,55 @@ describe('admin', () => {
       await checkA11y(page, 'admin-task-editor');
       await page.getByTestId('save-task').click();
       await page.getByText('Задание создано.').waitFor();
-      await page.waitForURL(/\/admin\/content\/tasks\/\d+$/);
+      await expectEndPage(page, /^\/admin\/content\/tasks\/\d+$/, /Задание/);
+      watcher.expectNone();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('guest', () => {
+  it('starts an open practice test from the guest home, finishes it and reads its result at once', async () => {
+    const { context, page } = await newPage(browser);
+    const watcher = watchConsole(context);
+    try {
+      await signIn(page, 'guest');
+      await page.getByTestId('open-tests').waitFor();
+      // A new attempt, or the one another browser test left running.
+      const go = page
+        .locator('[data-testid^="open-test-start-"], [data-testid^="open-test-resume-"]')
+        .first();
+      await go.waitFor();
+      const resuming = ((await go.getAttribute('data-testid')) ?? '').startsWith('open-test-resume-');
+      await go.click();
+      if (!resuming) await page.getByTestId('open-test-confirm').click();
+      await page.waitForURL(/\/participant\/work$/);
+      await page.getByTestId('task-1').waitFor();
+
+      // One answer, given as a person would; then the finish.
+      const tasks = (
+        (await (await page.request.get('/api/exam/test/variant/current')).json()) as {
+          tasks: { position: number; answerType: string; content: { options?: { id: string }[] } }[];
+        }
+      ).tasks;
+      const choice = tasks.find((t) => t.answerType === 'single_choice' && t.content.options?.length);
+      if (choice) {
+        await page.getByTestId(`task-nav-${choice.position}`).click();
+        await page
+          .getByTestId(`task-${choice.position}`)
+          .getByTestId(`option-${choice.content.options![0]!.id}`)
+          .click();
+        await waitSaved(page);
+      }
+      await page.getByTestId('finish-work').click();
+      await page.getByTestId('finish-confirm').click();
+
+      // The result, at once: no blank page, no reload.
+      await expectEndPage(page, /^\/guest\/attempts\/\d+$/, /Результат попытки/);
+      await page.getByTestId('attempt-finished-at').waitFor();
+      await page.getByTestId('result-score').waitFor();
+      watcher.expectNone();
     } finally {
       await context.close();
     }

@@ -215,13 +215,9 @@ describe('the participant runner', () => {
       const file = tasks.find((t) => t.answerType === 'file')!;
       await answer(page, short, 'до обрыва');
       await waitSaved(page);
-      // The service worker (precached shell, network-first variant) is in charge of the page.
-      await expect
-        .poll(() => page.evaluate(() => !!navigator.serviceWorker?.controller), { timeout: 20_000 })
-        .toBe(true);
-      // Once more online, so the variant the worker keeps is the one this page uses.
-      await reloadAgreeing(page);
-      await page.getByTestId('task-nav-1').waitFor();
+      // The service worker has precached the shell; the runner keeps its own copy of the variant
+      // (no reload online is needed first).
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 
       await context.setOffline(true);
       await page.getByTestId(`task-nav-${file.position}`).click();

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -46,4 +46,55 @@ export function demoCodes(): { code: string; participant: string; subjectTest: s
       const [code = '', participant = '', subjectTest = ''] = line.split('\t');
       return { code, participant, subjectTest };
     });
+}
+
+/**
+ * The console errors and uncaught exceptions of a page (and of every page it opens later, when
+ * given its context), for a journey that must end without one. A browser logs a failed request as
+ * a console error too («Failed to load resource …»): a 404 for a missing icon counts like a thrown
+ * error. Only between `goOffline` and `goOnline` are the errors of the missing network tolerated.
+ */
+export function watchConsole(target: Page | BrowserContext) {
+  const errors: string[] = [];
+  let offline = false;
+  /** What the browser and the app say when there is no network at all, and nothing else. */
+  const NETWORK_DOWN = /ERR_INTERNET_DISCONNECTED|Failed to fetch|ERR_NETWORK_CHANGED/;
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      if (offline && NETWORK_DOWN.test(text)) return;
+      const where = message.location().url;
+      errors.push(`${page.url()}: ${text}${where ? ` (${where})` : ''}`);
+    });
+    page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
+  };
+  if ('goto' in target) watch(target);
+  else {
+    target.pages().forEach(watch);
+    target.on('page', watch);
+  }
+  return {
+    errors,
+    /** The context loses its network: the network's own errors are tolerated until it is back. */
+    async goOffline(context: BrowserContext) {
+      offline = true;
+      await context.setOffline(true);
+    },
+    async goOnline(context: BrowserContext) {
+      await context.setOffline(false);
+      offline = false;
+    },
+    expectNone(label = 'console errors') {
+      expect(errors, label).toEqual([]);
+    },
+  };
+}
+
+/** A journey's end: the address (path and query) and the page's main heading the user expects there. */
+export async function expectEndPage(page: Page, path: RegExp, heading: RegExp): Promise<void> {
+  await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toMatch(path);
+  await expect
+    .poll(async () => (await page.locator('h1').allTextContents()).join(' | '), { timeout: 10_000 })
+    .toMatch(heading);
 }

@@ -11,9 +11,9 @@ const contractEntry = fileURLToPath(new URL('../packages/contract/src/index.ts',
 export default defineConfig({
   plugins: [
     react(),
-    // Installable PWA (docs/design.md §5): the service worker precaches the app shell and keeps the
-    // current variant network-first, so a reload while offline still opens the runner with its
-    // local outbox. No other API call is ever cached.
+    // Installable PWA (docs/design.md §5): the service worker precaches the app shell, so a reload
+    // while offline still opens the runner; the runner keeps its own copy of the sitting and the
+    // variant (lib/runner-snapshot.ts) and its outbox in IndexedDB. No API call is ever cached here.
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: 'script-defer',
@@ -35,22 +35,8 @@ export default defineConfig({
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api\//i],
         cleanupOutdatedCaches: true,
-        // Take charge of the open page at once: a participant signs in and starts without a reload,
-        // and the variant fetched then must already go through the worker to be kept for offline.
+        // Take charge of the open page at once: a participant signs in and starts without a reload.
         clientsClaim: true,
-        runtimeCaching: [
-          {
-            urlPattern: ({ url, request }) =>
-              request.method === 'GET' && /\/api\/exam\/test\/variant\/current$/i.test(url.pathname),
-            handler: 'NetworkFirst',
-            options: {
-              cacheName: 'attesta-current-variant',
-              networkTimeoutSeconds: 10,
-              expiration: { maxEntries: 1 },
-              cacheableResponse: { statuses: [200] },
-            },
-          },
-        ],
       },
     }),
   ],

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../lib/api-client';
-import { currentTest } from '../features/exam-runner/test-fixtures';
+import { currentTest, workState } from '../features/exam-runner/test-fixtures';
 import { apiError, fakeServer, json, renderApp, users } from '../test/test-app';
 
 let consoleError: ReturnType<typeof vi.spyOn>;
@@ -108,6 +108,47 @@ describe('routing and guards', () => {
     fakeServer({});
     renderApp('/no/such/page');
     expect(await screen.findByTestId('not-found-title')).toHaveTextContent('Страница не найдена');
+  });
+});
+
+describe('the login page while the session is still valid', () => {
+  it('opens the role home of a signed-in staff member, or the page they were sent from', async () => {
+    signedIn(users.coordinator, { 'GET /api/user/hasSession': () => json(200, true) });
+    const first = renderApp('/login');
+    expect(await screen.findByTestId('role-home-coordinator')).toBeInTheDocument();
+    expect(first.router.state.location.pathname).toBe('/coordinator');
+    expect(screen.queryByTestId('login-title')).toBeNull();
+    first.unmount();
+
+    const second = renderApp('/login?returnUrl=%2Fcoordinator%2Fstudents');
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/coordinator/students'));
+  });
+
+  it("opens a participant's running work; a participant whose work is not running here lands on the start page", async () => {
+    let test = currentTest(workState(41));
+    const server = signedIn(users.participant, {
+      'GET /api/user/hasSession': () => json(200, true),
+      'GET /api/exam/test/currentParticipantTest': () => json(200, test),
+    });
+    const first = renderApp('/login?tab=code');
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/participant/work'));
+    expect(screen.queryByTestId('login-title')).toBeNull();
+    first.unmount();
+
+    // The work runs on another device: the start page says so (no runner opens here).
+    test = { ...test, openElsewhere: true };
+    const second = renderApp('/login');
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/participant'));
+    expect(server.callsTo('GET /api/exam/test/currentParticipantTest').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stays the login page without a session, and asks nothing that fails', async () => {
+    const server = fakeServer({ 'GET /api/user/hasSession': () => json(200, false) });
+    const { router } = renderApp('/login');
+    expect(await screen.findByTestId('login-title')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(server.callsTo('GET /api/user')).toHaveLength(0);
+    expect(consoleError).not.toHaveBeenCalled();
   });
 });
 

@@ -14,7 +14,7 @@ import { ErrorPage } from '../features/errors/components/error-page';
 import { NotFoundPage } from '../features/errors/components/not-found-page';
 import { RouteError } from '../features/errors/components/route-error';
 import { RunnerPage } from '../features/exam-runner/components/runner-page';
-import { StartPage } from '../features/exam-runner/components/start-page';
+import { participantLanding, StartPage } from '../features/exam-runner/components/start-page';
 import { UnauthorizedPage } from '../features/errors/components/unauthorized-page';
 import { ugnikRoutes } from '../features/ugnik/routes';
 import { expertRoutes } from '../features/expert/routes';
@@ -31,7 +31,7 @@ import { HOME_ROLES, type HomeRole } from '../lib/roles';
 import { AppLayout } from './layouts/app-layout';
 import { PublicLayout } from './layouts/public-layout';
 import { RunnerLayout, RunnerTools } from './layouts/runner-layout';
-import { requireRole, requireSitting, requireUser, rootRedirect } from './routes/guards';
+import { loginRedirect, requireRole, requireSitting, requireUser, rootRedirect } from './routes/guards';
 
 /** Work places of a role: pages under its home, guarded by the home's role loader. */
 const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
@@ -103,7 +103,13 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
           element: <PublicLayout />,
           errorElement: <RouteError />,
           children: [
-            { path: 'login', element: <LoginPage /> },
+            {
+              path: 'login',
+              loader: loginRedirect(queryClient, participantLanding),
+              // Asked on arrival only: switching the tab (`?tab=`) is no new visit.
+              shouldRevalidate: () => false,
+              element: <LoginPage />,
+            },
             { path: 'unauthorized', element: <UnauthorizedPage /> },
             { path: 'error', element: <ErrorPage /> },
             { path: 'account/register', element: <RegisterPage /> },

@@ -1,9 +1,25 @@
+import 'fake-indexeddb/auto';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client';
 import { clearAuthToken, getAuthToken, rememberTokenIfAppShell } from './auth-token';
 import { logOff, resolveRedirect } from './logoff';
-import { currentUserQueryKey } from './session';
+import {
+  loadRunnerSnapshot,
+  loadRunnerVariant,
+  saveRunnerSnapshot,
+  saveRunnerVariant,
+} from './runner-snapshot';
+import { currentUserQueryKey, lastKnownUser, rememberUser } from './session';
+import type { CurrentParticipantTest, ParticipantVariant } from '@attesta/contract';
+
+// Only what the copy's own logic reads; the rest of the shapes does not matter to a log off.
+const sitting = {
+  id: 77,
+  serverTime: '2030-01-01T10:00:00.000Z',
+  examWork: null,
+} as unknown as CurrentParticipantTest;
+const variant = { id: 3, tasks: [] } as unknown as ParticipantVariant;
 
 function setup(response: () => Response) {
   const fetch = vi.fn(async () => response());
@@ -42,12 +58,16 @@ describe('logOff', () => {
     expect(s.assign).toHaveBeenCalledWith('https://exam.example.org/');
   });
 
-  it('forgets the runner snapshot of the participant (a shared classroom PC), never the outbox', async () => {
-    localStorage.setItem('attesta.runner.snapshot', '{"id":77}');
+  it("forgets the runner's local copy and the tab's user (a shared classroom PC), never the outbox", async () => {
+    await saveRunnerSnapshot(sitting);
+    await saveRunnerVariant(variant);
+    rememberUser({ id: 9, login: 'p', displayName: 'P', roles: ['participant'] });
     localStorage.setItem('attesta.flags.pending.5', '{"101":true}');
     const s = setup(ok({ redirectTo: null }));
     await logOff({ client: s.client, queryClient: s.queryClient, assign: s.assign, rootUrl: '/' });
-    expect(localStorage.getItem('attesta.runner.snapshot')).toBeNull();
+    expect(await loadRunnerSnapshot()).toBeNull();
+    expect(await loadRunnerVariant(variant.id)).toBeNull();
+    expect(lastKnownUser()).toBeNull();
     expect(localStorage.getItem('attesta.flags.pending.5')).toBe('{"101":true}');
   });
 

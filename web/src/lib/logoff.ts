@@ -9,6 +9,7 @@ import { clearAuthToken } from './auth-token';
 import { call } from './call';
 import { getRootUrl, safeReturnUrl } from './location';
 import { clearRunnerSnapshot } from './runner-snapshot';
+import { forgetUser } from './session';
 
 export interface LogOffDeps {
   queryClient: QueryClient;
@@ -38,7 +39,8 @@ export async function logOff(deps: LogOffDeps, redirectTo?: string): Promise<voi
   }
   deps.queryClient.clear();
   clearAuthToken();
-  clearRunnerSnapshot();
+  forgetUser();
+  await clearRunnerSnapshot();
   const rootUrl = deps.rootUrl ?? getRootUrl();
   (deps.assign ?? ((url) => window.location.assign(url)))(
     resolveRedirect(redirectTo ?? serverTarget, rootUrl),

@@ -15,12 +15,29 @@ export async function fetchCurrentUser(
   signal?: AbortSignal,
 ): Promise<CurrentUser> {
   const user = await call('GET /api/user', {}, { signal }, client);
+  rememberUser(user);
+  return user;
+}
+
+/**
+ * Kept for the tab as soon as the user is known — at the login as on any later check — so that
+ * a reload while offline right after the login still opens the running test.
+ */
+export function rememberUser(user: CurrentUser) {
   try {
     sessionStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
   } catch {
     // Only the offline reload of the runner needs it.
   }
-  return user;
+}
+
+/** Log off: the tab stays, its user does not. */
+export function forgetUser() {
+  try {
+    sessionStorage.removeItem(LAST_USER_KEY);
+  } catch {
+    // nothing to do
+  }
 }
 
 /**

@@ -184,6 +184,8 @@ export const en: Messages = {
       offline_few: 'No connection — {{count}} changes wait to be sent',
       offline_many: 'No connection — {{count}} changes wait to be sent',
       offline_other: 'No connection — {{count}} changes wait to be sent',
+      offlineNothing: 'No connection — answers are kept on this device',
+      offlineShort: 'Offline',
       blocked_one: 'Saving stopped — {{count}} change not sent',
       blocked_few: 'Saving stopped — {{count}} changes not sent',
       blocked_many: 'Saving stopped — {{count}} changes not sent',

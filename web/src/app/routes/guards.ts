@@ -2,8 +2,10 @@
 import type { CurrentUser } from '@attesta/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { homePathFor, homeRolesOf, type HomeRole } from '../../lib/roles';
-import { ApiError } from '../../lib/api-client';
+import { homePathFor, homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
+import { ApiError, apiClient } from '../../lib/api-client';
+import { call } from '../../lib/call';
+import { safeReturnUrl } from '../../lib/location';
 import { currentUserQuery, lastKnownUser } from '../../lib/session';
 
 function appPathOf(request: Request, basename: string): string {
@@ -70,5 +72,27 @@ export function rootRedirect(queryClient: QueryClient) {
     } catch {
       return redirect('/login');
     }
+  };
+}
+
+/**
+ * `/login` while the session is still valid: straight to the work — the page the user was sent
+ * from (`returnUrl`), a participant's running work (`participantWork` says where it is), or the
+ * role home. `hasSession` asks first, so a visitor without a session makes no failing call.
+ */
+export function loginRedirect(queryClient: QueryClient, participantWork: () => Promise<string>) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    let user: CurrentUser;
+    try {
+      if (!(await call('GET /api/user/hasSession', {}, {}, apiClient))) return null;
+      user = await queryClient.ensureQueryData(currentUserQuery());
+    } catch {
+      // No answer, or the session ended meanwhile: the login page is the way in.
+      return null;
+    }
+    const back = safeReturnUrl(new URL(request.url).searchParams.get('returnUrl'));
+    if (back) return redirect(back);
+    const home = homePathFor(user.roles);
+    return redirect(home === ROLE_HOME_PATH.participant ? await participantWork() : home);
   };
 }

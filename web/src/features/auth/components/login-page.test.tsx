@@ -215,7 +215,7 @@ describe('login page', () => {
     await userEvent.type(input, 'код!');
     await userEvent.click(screen.getByTestId('login-code-submit'));
     expect(await screen.findByText('Код состоит из латинских букв, цифр и дефисов')).toBeInTheDocument();
-    expect(server.calls).toHaveLength(0);
+    expect(server.callsTo('POST /api/Account/login')).toHaveLength(0);
 
     await userEvent.clear(input);
     await userEvent.type(input, 'ZZZZ-0000');

@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { rememberTokenIfAppShell } from '../../../lib/auth-token';
 import { safeReturnUrl } from '../../../lib/location';
 import { homePathFor } from '../../../lib/roles';
-import { currentUserQueryKey, sessionTimeQueryKey } from '../../../lib/session';
+import { currentUserQueryKey, rememberUser, sessionTimeQueryKey } from '../../../lib/session';
 
 /**
  * After a successful login: the session cookie is already set by the server; the user goes into
@@ -20,6 +20,7 @@ export function useCompleteLogin() {
       // Whatever was cached belonged to the previous session.
       queryClient.clear();
       queryClient.setQueryData(currentUserQueryKey, answer.user);
+      rememberUser(answer.user);
       queryClient.setQueryData(sessionTimeQueryKey, new Date(answer.expiresAt));
       rememberTokenIfAppShell(answer.token);
       await navigate(safeReturnUrl(params.get('returnUrl')) ?? homePathFor(answer.user.roles), {

@@ -1,13 +1,20 @@
 /** /participant/work: loads the participant test, the variant and the work, then runs it. */
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { createExamApi, type ExamApi } from '../api/exam-api';
 import { defaultOutboxStore } from '../lib/default-store';
-import { loadRunnerSnapshot, saveRunnerSnapshot } from '../../../lib/runner-snapshot';
+import {
+  clearRunnerSnapshot,
+  loadRunnerSnapshot,
+  loadRunnerVariant,
+  saveRunnerSnapshot,
+  saveRunnerVariant,
+  saveRunnerWork,
+} from '../../../lib/runner-snapshot';
 import type { OutboxStore } from '../lib/outbox-store';
 import { FinishedScreen } from './finished-screen';
 import { OpenElsewhere } from './open-elsewhere';
@@ -38,11 +45,12 @@ export function RunnerPage({ api: injected, store, tools }: RunnerPageProps) {
     queryFn: async ({ signal }) => {
       try {
         const test = await api.currentParticipantTest(signal);
-        saveRunnerSnapshot(test);
+        await saveRunnerSnapshot(test);
         return test;
       } catch (error) {
-        // Offline reload: the last known state lets the runner open with its local outbox.
-        const snapshot = isOffline(error) ? loadRunnerSnapshot() : null;
+        // Offline reload: the local copy lets the runner open with its local outbox, its clock
+        // counting down to the stored deadline on this browser's clock.
+        const snapshot = isOffline(error) ? await loadRunnerSnapshot() : null;
         if (snapshot?.examWork) return snapshot;
         throw error;
       }
@@ -55,7 +63,18 @@ export function RunnerPage({ api: injected, store, tools }: RunnerPageProps) {
     (examWork.status === 'in_progress' || examWork.status === 'paused' || examWork.status === 'new');
   const variant = useQuery({
     queryKey: ['exam', 'variant', examWork?.variantId],
-    queryFn: ({ signal }) => api.variant(signal),
+    queryFn: async ({ signal }) => {
+      try {
+        const fetched = await api.variant(signal);
+        // Kept before anything else can happen: the connection may drop the next second.
+        await saveRunnerVariant(fetched);
+        return fetched;
+      } catch (error) {
+        const copy = isOffline(error) && examWork ? await loadRunnerVariant(examWork.variantId) : null;
+        if (copy) return copy;
+        throw error;
+      }
+    },
     enabled: running && !current.data?.openElsewhere,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -63,7 +82,9 @@ export function RunnerPage({ api: injected, store, tools }: RunnerPageProps) {
     queryKey: ['exam', 'work', examWork?.id],
     queryFn: async ({ signal }) => {
       try {
-        return await api.work(examWork!.id, signal);
+        const state = await api.work(examWork!.id, signal);
+        await saveRunnerWork(state);
+        return state;
       } catch (error) {
         if (isOffline(error) && examWork) return examWork;
         throw error;
@@ -73,6 +94,12 @@ export function RunnerPage({ api: injected, store, tools }: RunnerPageProps) {
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
   });
+
+  // A finished work needs no local copy: the next person at this computer must not find its tasks.
+  const over = examWork !== null && !running;
+  useEffect(() => {
+    if (over) void clearRunnerSnapshot();
+  }, [over]);
 
   // A reload during a pause: the tasks stay on the server until the work resumes.
   if (isPausedError(variant.error) && examWork) {

@@ -5,6 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../../test/test-app';
 import { openIdbOutboxStore } from '../lib/outbox-store';
+import { saveRunnerSnapshot, saveRunnerVariant } from '../../../lib/runner-snapshot';
+import { rememberUser } from '../../../lib/session';
 import { currentTest, saved, variant, workState } from '../test-fixtures';
 
 // The runner's first render loads KaTeX and Mantine: give slow CI machines time.
@@ -198,6 +200,34 @@ describe('the runner', () => {
     expect(screen.getByTestId('finished-answered')).toHaveTextContent('Ответы даны на 1 из 3 заданий.');
   });
 
+  it("a guest's finished attempt goes straight to its result page (the runner's leave guard does not hold it)", async () => {
+    const guest = { id: 12, login: 'guest', displayName: 'Никитина Анна', roles: ['guest', 'participant'] };
+    const { id, server, work } = runningWork(
+      {},
+      {
+        'GET /api/user': () => json(200, guest),
+        'GET /api/openTests/attempts/5': () => apiError(409, 'work_not_finished'),
+      },
+    );
+    const finished = {
+      ...work,
+      status: 'finished',
+      finishedAt: new Date().toISOString(),
+      finishReason: 'manual',
+    };
+    const original = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init = {}) => {
+      if (init.method === 'PUT' && String(input) === `/api/exam/test/examwork/finish/${id}/manual`)
+        return json(200, finished);
+      return original(input, init);
+    });
+    const { router } = renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('finish-work', {}, { timeout: 5000 }));
+    await userEvent.click(await screen.findByTestId('finish-confirm'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/guest/attempts/5'));
+    expect(await screen.findByTestId('open-attempt-page')).toBeInTheDocument();
+  });
+
   it('at zero the runner flushes, finishes by timeout and shows the finished screen', async () => {
     const deadlineAt = new Date(Date.now() + 1500).toISOString();
     const { id, server, work } = runningWork({ deadlineAt, secondsLeft: 2 }, {});
@@ -246,12 +276,22 @@ describe('the runner', () => {
     expect(server.callsTo('GET /api/exam/test/examwork/pause').length).toBeGreaterThan(0);
   });
 
-  it('a reload while offline opens the runner from the last state and shows what waits in the outbox', async () => {
+  it('a reload while offline opens the runner from the local copy: the waiting answers, and the time left counted to the stored deadline on the local clock', async () => {
     const id = ++nextWorkId;
-    const work = workState(id, { answers: [saved(102, 'Тверь', 2)] });
-    // What the tab had before the connection dropped: the user, the work, an unsent change.
-    sessionStorage.setItem('attesta.lastUser', JSON.stringify(users.participant));
-    localStorage.setItem('attesta.runner.snapshot', JSON.stringify(currentTest(work)));
+    // The copy was made ten minutes ago, when the server gave the work 45 minutes more; the server's
+    // clock runs a minute ahead of this browser's. Now 34 minutes are left, not the 45 of the copy.
+    const madeAt = Date.now() - 10 * 60_000;
+    const serverThen = madeAt + 60_000;
+    const work = workState(id, {
+      answers: [saved(102, 'Тверь', 2)],
+      serverTime: new Date(serverThen).toISOString(),
+      deadlineAt: new Date(serverThen + 45 * 60_000).toISOString(),
+      secondsLeft: 45 * 60,
+    });
+    // What the tab had before the connection dropped: the user, the copy, an unsent change.
+    rememberUser({ ...users.participant, roles: [...users.participant.roles] });
+    await saveRunnerSnapshot(currentTest(work), madeAt);
+    await saveRunnerVariant(variant);
     await openIdbOutboxStore().put({
       examWorkId: id,
       variantTaskId: 102,
@@ -261,10 +301,9 @@ describe('the runner', () => {
       queuedAt: 0,
     });
 
-    // Offline: only the service worker answers, with the cached variant.
-    const server = fakeServer({ 'GET /api/exam/test/variant/current': () => json(200, variant) });
-    server.fetch.mockImplementation(async (input) => {
-      if (String(input) === '/api/exam/test/variant/current') return json(200, variant);
+    // Offline: nothing answers, not even a service worker's cache.
+    const server = fakeServer({});
+    server.fetch.mockImplementation(async () => {
       throw new TypeError('Failed to fetch');
     });
     const { router } = renderApp('/participant/work');
@@ -274,6 +313,10 @@ describe('the runner', () => {
     await waitFor(() =>
       expect(screen.getByTestId('save-status')).toHaveTextContent('Нет связи — 1 изменение ждёт отправки'),
     );
+    const [minutes, seconds] = screen.getByTestId('timer').textContent!.split(':').map(Number);
+    const left = minutes! * 60 + seconds!;
+    expect(left).toBeLessThanOrEqual(35 * 60);
+    expect(left).toBeGreaterThan(34 * 60);
     expect(router.state.location.pathname).toBe('/participant/work');
   });
 

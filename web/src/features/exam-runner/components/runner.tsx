@@ -10,6 +10,7 @@ import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNod
 import { useTranslation } from 'react-i18next';
 import { isAppShell } from '../../../lib/device';
 import { logOff } from '../../../lib/logoff';
+import { clearRunnerSnapshot } from '../../../lib/runner-snapshot';
 import { blanksUrl, type ExamApi } from '../api/exam-api';
 import { uploadAnswerFiles } from '../api/upload-files';
 import { useFinish } from '../hooks/use-finish';
@@ -135,6 +136,10 @@ export function Runner({
     countdownRef,
   });
   usePauseTimers({ pause, live, refreshPause, countdown });
+  // Finished: the local copy of the sitting is no longer needed (a shared computer keeps nothing).
+  useEffect(() => {
+    if (finished) void clearRunnerSnapshot();
+  }, [finished]);
 
   const nav = useTaskNavigation({
     examWorkId: work.id,

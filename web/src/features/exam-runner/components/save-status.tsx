@@ -7,7 +7,8 @@ export type SaveState = 'saved' | 'saving' | 'offline' | 'blocked' | 'idle';
 export function saveStateOf(snapshot: OutboxSnapshot, debouncing: number, online: boolean): SaveState {
   if (snapshot.stopped === 'blocked') return 'blocked';
   const waiting = snapshot.pending + debouncing;
-  if (waiting > 0 && (snapshot.offline || !online)) return 'offline';
+  // The browser is offline: say so even when nothing waits (what is typed now stays on the device).
+  if (!online || (waiting > 0 && snapshot.offline)) return 'offline';
   if (waiting > 0 || snapshot.sending) return 'saving';
   return snapshot.lastSavedAt ? 'saved' : 'idle';
 }
@@ -18,7 +19,11 @@ const clockTime = (iso: string) => {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 };
 
-/** «Сохранено в чч:мм:сс» / «Сохранение…» / «Нет связи — N изменений ждут отправки». */
+/**
+ * «Сохранено в чч:мм:сс» / «Сохранение…» / «Нет связи — N изменений ждут отправки». On a phone the
+ * coloured dot stands for the words, except without a connection: then a short «Нет связи» shows
+ * too (one line), the full sentence stays for screen readers and on hover.
+ */
 export function SaveStatus({
   snapshot,
   unsavedCount,
@@ -37,7 +42,9 @@ export function SaveStatus({
   const state = saveStateOf(snapshot, Math.max(0, unsavedCount - snapshot.pending), online);
   const text =
     state === 'offline'
-      ? t('runner.save.offline', { count: unsavedCount })
+      ? unsavedCount > 0
+        ? t('runner.save.offline', { count: unsavedCount })
+        : t('runner.save.offlineNothing')
       : state === 'saving'
         ? t('runner.save.saving')
         : state === 'blocked'
@@ -58,8 +65,13 @@ export function SaveStatus({
       >
         <span className="save-status-dot" aria-hidden="true" />
         <span className={compact ? 'visually-hidden' : undefined}>{text}</span>
+        {compact && state === 'offline' && (
+          <span className="save-status-short" aria-hidden="true" data-testid="save-status-short">
+            {t('runner.save.offlineShort')}
+          </span>
+        )}
       </Text>
-      {state === 'offline' && (
+      {state === 'offline' && !compact && (
         <Button size="compact-xs" variant="default" onClick={onRetry} data-testid="save-retry">
           {t('runner.save.retry')}
         </Button>

@@ -28,6 +28,21 @@ import { OpenElsewhere } from './open-elsewhere';
 export const currentTestKey = ['exam', 'current-test'] as const;
 
 /**
+ * Where a signed-in participant's work is: the runner when a work runs on this device, otherwise
+ * the start page (which says what comes next: the start, another device, the finished work).
+ */
+export async function participantLanding(api: ExamApi = createExamApi()): Promise<string> {
+  try {
+    const test = await api.currentParticipantTest();
+    const status = test.examWork?.status;
+    const running = status === 'in_progress' || status === 'paused' || status === 'new';
+    return running && !test.openElsewhere ? '/participant/work' : '/participant';
+  } catch {
+    return '/participant';
+  }
+}
+
+/**
  * The time the participant has: the test's limit and the extra time of their accommodations. A
  * started work says it itself (staff may have changed it); before the start it is the server's
  * rule, limit × percent / 100 rounded to the second (exam-test/deadline.ts).
@@ -213,7 +228,7 @@ function StartBlock({
     setProblem(null);
     try {
       const created = await api.newWork();
-      saveRunnerSnapshot({ ...test, examWork: created });
+      void saveRunnerSnapshot({ ...test, examWork: created });
       queryClient.setQueryData(currentTestKey, { ...test, examWork: created });
       navigate('/participant/work');
     } catch (error) {

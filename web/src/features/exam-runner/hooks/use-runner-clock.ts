@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { formatDuration, type Language } from '../../../lib/format';
+import { noteRunnerDeadline } from '../../../lib/runner-snapshot';
 import type { ExamApi, PauseState, TimeLeft } from '../api/exam-api';
 import { RESYNC_MS, useCountdown } from './use-countdown';
 import type { Ended } from './use-finish';
@@ -79,6 +80,8 @@ export function useRunnerClock({
     resyncMs: live ? LIVE_RESYNC_MS : RESYNC_MS,
     fetchLeft: () => api.timeLeft(work.id),
     onSync: (left: TimeLeft) => {
+      // The local copy follows the server's deadline: an offline reload never shows more time.
+      void noteRunnerDeadline(left);
       if (left.status === 'finished' || left.status === 'scored') void goFinished(null);
       // Staff pause or resume it from their room view: the 10 s sync notices either way.
       else if (left.paused !== paused) void refreshPause();
@@ -90,9 +93,10 @@ export function useRunnerClock({
       void api
         .timeLeft(work.id)
         .then((left) => {
-          if (left.secondsLeft > 0 && left.status !== 'finished' && left.status !== 'scored')
+          if (left.secondsLeft > 0 && left.status !== 'finished' && left.status !== 'scored') {
+            void noteRunnerDeadline(left);
             countdown.rearm(left);
-          else void finishByTimeout();
+          } else void finishByTimeout();
         })
         .catch(() => void finishByTimeout());
     },

@@ -5,6 +5,7 @@
  */
 import type { ExamWorkState } from '@attesta/contract';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { noteRunnerAnswer } from '../../../lib/runner-snapshot';
 import type { ExamApi } from '../api/exam-api';
 import type { uploadAnswerFiles } from '../api/upload-files';
 import { fileOutboxStore, type FileOutboxStore } from '../lib/file-outbox';
@@ -45,6 +46,17 @@ export function useWorkSaving({
     },
     [api, work.id],
   );
+  // An acknowledged save leaves the outbox: the local copy of the sitting keeps it for an offline reload.
+  const onOutboxEvent = useCallback(
+    (event: OutboxEvent) => {
+      if (event.type === 'saved') {
+        const { variantTaskId, value, seq, savedAt } = event;
+        void noteRunnerAnswer(work.id, { variantTaskId, value, seq, savedAt });
+      }
+      onEvent(event);
+    },
+    [onEvent, work.id],
+  );
   const {
     outbox,
     values,
@@ -54,7 +66,7 @@ export function useWorkSaving({
     commit,
     flush: flushAnswers,
     setServerValue,
-  } = useAutosave({ work, store, transport, onEvent, refetchAnswer });
+  } = useAutosave({ work, store, transport, onEvent: onOutboxEvent, refetchAnswer });
   const files = useAttachments({
     examWorkId: work.id,
     store: fileStore,
