@@ -299,6 +299,9 @@ export const PUBLICATION_BLOCKS = [
 /** GET /api/examresults/enableChangePublish/{diagnosticId}. */
 export const enableChangePublishSchema = z
   .object({
+    diagnostic: z
+      .object({ id: z.number().int(), code: z.string(), name: z.string() })
+      .describe('which diagnostic: the confirmation names it'),
     enabled: z.boolean().describe('publishing is possible now without an override'),
     awaitingGrading: z.number().int().describe('results with answers still awaiting experts'),
     unscored: z.number().int().describe('finished works without a result yet'),

@@ -378,6 +378,8 @@ export const en: Messages = {
     needQuiz: 'Answer the questionnaire.',
     notYet: 'The work can be started in {{time}}.',
     windowClosed: 'The time for this work is over.',
+    closedByPublication:
+      'The results of this diagnostic have been published, so the work can no longer be started. If this is a mistake, ask the organizer.',
     card: {
       title: 'Participant card',
       intro: 'Check and fill in your details — results need them.',

@@ -150,10 +150,11 @@ const MESSAGES: Record<PublicationBlock, (s: PublicationState) => string> = {
 
 export function toEnableChangePublish(
   state: PublicationState,
-  d: Pick<DiagnosticRow, 'resultsPublished' | 'publishedAt'>,
+  d: Pick<DiagnosticRow, 'id' | 'code' | 'name' | 'resultsPublished' | 'publishedAt'>,
   who: { mayPublish: boolean; mayOverride: boolean; scope: 'diagnostic' | 'school' },
 ): EnableChangePublish {
   return {
+    diagnostic: { id: d.id, code: d.code, name: d.name },
     enabled: state.reason === null,
     awaitingGrading: state.grading.awaitingGrading,
     unscored: state.grading.unscored,

@@ -171,6 +171,7 @@ describe('enableChangePublish: the window and the counts before the button', () 
     const d = await diagnosticRow(w.diagnosticId);
     const admin = (await get(url, (await signedIn(app, ['admin'])).session)).json();
     expect(admin).toEqual({
+      diagnostic: { id: w.diagnosticId, code: d.code, name: d.name },
       enabled: false,
       awaitingGrading: 0,
       unscored: 0,
