@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import {
   closeWindow,
@@ -16,8 +16,10 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers.js';
+import { rowsOf } from '../../db/client.js';
 import { auditEvents, diagnostics, examWorks, participantTests } from '../../db/schema/index.js';
 import { activationCode, registrationCode } from '../../lib/tokens.js';
+import { startWorkOnce } from '../exam-test/exam-work.repo.js';
 
 /*
  * Publication ends the sitting (docs/design.md §3): keys never reach anyone who can still write.
@@ -375,6 +377,91 @@ describe('an admin’s override, and the late starter from both sides', () => {
       closedByPublication: true,
     });
   });
+
+  it('the start statement itself starts nothing once the results are published (what a start racing the publication meets)', async () => {
+    const w = await world();
+    const admin = await signedIn(app, ['admin']);
+    expect((await get(publishUrl(w.diagnosticId, true, '?override=true'), admin.session)).statusCode).toBe(
+      200,
+    );
+    // A start that read the participant test before the publication committed goes straight to
+    // its one statement: the statement reads the diagnostic under its key-share lock.
+    const now = new Date();
+    const started = await startWorkOnce(
+      app.ctx.db,
+      {
+        participantTestId: w.late.participantTestId,
+        variantId: w.variantId,
+        answerMode: 'online',
+        startedAt: now,
+        timeLimitSeconds: 2700,
+        extraSeconds: 0,
+        windowEndsAt: new Date(now.getTime() + 86_400_000),
+        deadlineAt: new Date(now.getTime() + 2_700_000),
+        deviceId: null,
+      },
+      { userId: admin.user.id, ip: null },
+    );
+    expect(started).toBeNull();
+    expect(
+      await app.ctx.db
+        .select()
+        .from(examWorks)
+        .where(eq(examWorks.participantTestId, w.late.participantTestId)),
+    ).toEqual([]);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'on PostgreSQL a start racing a publication waits for it and starts nothing',
+    async () => {
+      const w = await world();
+      let locked!: () => void;
+      let release!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      // The publication's transaction, held open after it marked the diagnostic published.
+      const publishing = app.ctx.db.transaction(async (tx) => {
+        await tx.select().from(diagnostics).where(eq(diagnostics.id, w.diagnosticId)).for('update');
+        await tx
+          .update(diagnostics)
+          .set({ resultsPublished: true, publishedAt: new Date(), firstPublishedAt: new Date() })
+          .where(eq(diagnostics.id, w.diagnosticId));
+        locked();
+        await gate;
+      });
+      await isLocked;
+      // The start reads the participant test before the publication commits.
+      let settled = false;
+      const start = app
+        .inject({
+          method: 'POST',
+          url: '/api/exam/test/examwork/new',
+          headers: w.late.session.headers,
+          payload: {},
+        })
+        .finally(() => (settled = true));
+      // Until the start waits for the diagnostic's row lock (or, without that lock, has answered).
+      for (;;) {
+        const [waiting] = rowsOf<{ n: number }>(
+          await app.ctx.db.execute(
+            sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          ),
+        );
+        if (settled || waiting!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      release();
+      await publishing;
+      const res = await start;
+      expect([res.statusCode, res.json().code]).toEqual([409, 'results_published']);
+      expect(
+        await app.ctx.db
+          .select()
+          .from(examWorks)
+          .where(eq(examWorks.participantTestId, w.late.participantTestId)),
+      ).toEqual([]);
+    },
+  );
 
   it('an unfinished work deleted before publication cannot be restored after it', async () => {
     const w = await world();
