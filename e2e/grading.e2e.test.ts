@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
 import { checkA11y } from './axe.js';
-import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
+import { baseURL, launchBrowser, newPage } from './support.js';
 
 // Issue 4: a participant writes an essay, two experts grade it blind (one through the grading
-// workspace in the browser), the results are published, and the participant sees them.
+// workspace in the browser), the results are published, and the participant sees them. The sitting
+// has a diagnostic of its own: publishing ends a diagnostic's sitting (docs/design.md §3), and the
+// demo diagnostic is still sat by the other browser files.
 
 interface Criterion {
   code: string;
@@ -56,10 +58,57 @@ async function gradeAllByApi(request: APIRequestContext): Promise<number> {
   return graded;
 }
 
+/** Today's school day (Moscow), as registrations take it. */
+const schoolDay = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(new Date());
+
+/**
+ * A diagnostic of the demo math test made by the coordinator of demo school 1, with one of its
+ * 7th-graders registered: the activation code of that registration.
+ */
+async function ownSitting(): Promise<{ diagnosticId: number; code: string }> {
+  const coordinator = await staff('coordinator');
+  try {
+    const post = async <T>(url: string, data: unknown): Promise<T> => {
+      const res = await coordinator.request.post(url, { headers: XRW, data });
+      expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
+      return (await res.json()) as T;
+    };
+    const list = await post<{ items: { subjectTests: { id: number; name: string }[] }[] }>(
+      '/api/coordinator/diagnostic/list',
+      { page: 1, pageSize: 100 },
+    );
+    const math = list.items.flatMap((d) => d.subjectTests).find((s) => /математике/i.test(s.name))!;
+    const now = Date.now();
+    const diagnostic = await post<{ id: number }>('/api/createDiagnostic/create', {
+      name: 'E2E: проверка и публикация',
+      startsAt: new Date(now - 3_600_000).toISOString(),
+      endsAt: new Date(now + 2 * 86_400_000).toISOString(),
+      parallels: [7],
+      subjectTestIds: [math.id],
+    });
+    const students = await post<{ items: { id: number }[] }>('/api/coordinator/student/list', {
+      page: 1,
+      pageSize: 1,
+      filter: { parallel: 7 },
+    });
+    const registered = await post<{ items: { activationCode: string }[] }>(
+      '/api/coordinator/participantTest/save',
+      {
+        diagnosticId: diagnostic.id,
+        subjectTestId: math.id,
+        testDate: schoolDay(),
+        studentIds: [students.items[0]!.id],
+      },
+    );
+    return { diagnosticId: diagnostic.id, code: registered.items[0]!.activationCode };
+  } finally {
+    await coordinator.close();
+  }
+}
+
 describe('grading and publication', () => {
   it('an expert grades an essay in the workspace and the participant sees the published result', async () => {
-    // School 2, 9 «А»: no other browser test uses these codes.
-    const code = demoCodes().find((c) => /9 класс/.test(c.subjectTest))!.code;
+    const { diagnosticId, code } = await ownSitting();
     const { context, page } = await newPage(browser);
     const experts: BrowserContext[] = [];
     try {
@@ -86,7 +135,7 @@ describe('grading and publication', () => {
       await page.getByTestId('finish-confirm').click();
       await page.getByTestId('work-finished').waitFor();
       const current = await (await page.request.get('/api/exam/test/currentParticipantTest')).json();
-      const diagnosticId = current.diagnostic.id as number;
+      expect(current.diagnostic.id).toBe(diagnosticId);
 
       // Scoring runs as a queued job; the essay then goes to two of the three demo experts.
       for (const login of ['expert', 'expert2', 'expert3']) experts.push(await staff(login));
@@ -121,12 +170,19 @@ describe('grading and publication', () => {
         const state = await (
           await admin.request.get(`/api/examresults/enableChangePublish/${diagnosticId}`)
         ).json();
-        if (state.enabled) break;
+        if (state.awaitingGrading === 0 && state.unscored === 0) break;
         if (graded === 0) await new Promise((r) => setTimeout(r, 1000));
       }
-      const publish = await admin.request.get(`/api/examresults/changePublish/${diagnosticId}/true`, {
+      // The window is still open: refused, with the counts; the admin publishes early (audited).
+      const early = await admin.request.get(`/api/examresults/changePublish/${diagnosticId}/true`, {
         headers: XRW,
       });
+      expect(early.status()).toBe(409);
+      expect((await early.json()).code).toBe('publication_window_open');
+      const publish = await admin.request.get(
+        `/api/examresults/changePublish/${diagnosticId}/true?override=true`,
+        { headers: XRW },
+      );
       expect(publish.status(), await publish.text()).toBe(200);
 
       // The participant sees the published result, with the essay's points.

@@ -34,7 +34,9 @@ import { baseURL, expectEndPage, launchBrowser, newPage, watchConsole } from './
  *                answer from the form
  *   expert       blind grading in the workspace (no name), a second expert disagrees, the third
  *                check in the workspace with the disagreement shown
- *   coordinator  publishes the results on «Публикация результатов»; the participant sees them
+ *   coordinator  sees on «Публикация результатов» that the open window holds publication back
+ *   admin        picks the diagnostic by name and publishes early after the confirmation naming
+ *                it; the participant sees the result
  *   ugnik        the area's diagnostics across schools (/ugnik/area), the search, «Наблюдать»: the
  *                school's room read-only (the student there, no actions), a diagnostic of their own
  *                for two schools of the area (made through the API) on its page
@@ -466,7 +468,7 @@ describe('expert', () => {
 });
 
 describe('participant: the published result', () => {
-  it('the coordinator publishes the results and the participant reads them', async () => {
+  it('the coordinator sees why it waits, the admin publishes early, and the participant reads the result', async () => {
     const { context, page } = await newPage(browser);
     const coordinatorWatch = watchConsole(context);
     try {
@@ -479,23 +481,51 @@ describe('participant: the published result', () => {
           const state = await (
             await page.request.get(`/api/examresults/enableChangePublish/${chain.diagnosticId}`)
           ).json();
-          if (state.enabled) break;
+          if (state.awaitingGrading === 0 && state.unscored === 0) break;
           await new Promise((r) => setTimeout(r, 1000));
         }
       } finally {
         for (const e of experts) await e.close();
       }
+      // The coordinator sees the window and the counts before the button: the window is still open,
+      // so the coordinator cannot publish (docs/design.md §3).
       await page.goto('/coordinator/results');
       await page.getByTestId('publish-diagnostic').click();
       await page.getByRole('option', { name: new RegExp(DIAGNOSTIC) }).click();
-      await page.getByTestId('publish-button').click();
-      await checkA11y(page, 'coordinator-publish-confirm');
-      await page.getByTestId('publish-confirm').click();
-      await page.getByTestId('unpublish-button').waitFor();
+      await expect
+        .poll(async () => (await page.getByTestId('publish-reason').textContent()) ?? '')
+        .toMatch(/окно диагностики открыто до/);
+      expect(await page.getByTestId('count-finished').textContent()).toMatch(/1$/);
+      expect(await page.getByTestId('publish-button').isDisabled()).toBe(true);
+      expect(await page.getByTestId('publish-early-button').count()).toBe(0);
+      await checkA11y(page, 'coordinator-publish-state');
       await expectEndPage(page, /^\/coordinator\/results$/, /Публикация результатов/);
       coordinatorWatch.expectNone('the coordinator');
     } finally {
       await context.close();
+    }
+
+    // The admin picks the diagnostic by its name and publishes early, after a confirmation naming it.
+    const admin = await newPage(browser);
+    try {
+      const page = admin.page;
+      await signIn(page, 'admin');
+      await page.goto('/admin/results');
+      await page.getByTestId('publish-diagnostic').fill('E2E: маршруты');
+      await page.getByRole('option', { name: new RegExp(DIAGNOSTIC) }).click();
+      await page.getByTestId('publish-early-button').click();
+      await expect
+        .poll(async () => (await page.getByTestId('publish-confirm-text').textContent()) ?? '')
+        .toContain(`«${DIAGNOSTIC}»`);
+      expect(await page.getByTestId('publish-confirm').isDisabled()).toBe(true);
+      await checkA11y(page, 'admin-publish-early-confirm');
+      await page.getByTestId('override-ack').check();
+      await page.getByTestId('publish-confirm').click();
+      await expect
+        .poll(async () => page.getByTestId('publish-state').getAttribute('data-published'))
+        .toBe('true');
+    } finally {
+      await admin.context.close();
     }
 
     const sitting = await newPage(browser);

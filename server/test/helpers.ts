@@ -343,6 +343,17 @@ export async function createParticipantTest(
   };
 }
 
+/**
+ * Ends a diagnostic's window a minute ago, as when its sitting is over: results are published only
+ * after the window (docs/design.md §3, "Publication ends the sitting").
+ */
+export async function closeWindow(app: FastifyInstance, diagnosticId: number): Promise<void> {
+  await app.ctx.db
+    .update(diagnostics)
+    .set({ endsAt: new Date(Date.now() - 60_000) })
+    .where(eq(diagnostics.id, diagnosticId));
+}
+
 /** A participant signed in with the fixture's activation code (session bound to its participant test). */
 export async function signedInParticipant(app: FastifyInstance, fixture: ParticipantTestFixture) {
   const user = await createUser(app, { roles: ['participant'] });

@@ -125,7 +125,8 @@ export const subjectTestBodySchema = z
       .optional()
       .describe(
         'open to guests at any time with the result at once (docs/open-tests.md); only a test whose every ' +
-          'task is scored automatically (400 `open_test_needs_auto_scoring`); absent: unchanged',
+          'task is scored automatically (400 `open_test_needs_auto_scoring`) and none of whose items a ' +
+          'secure subject test in a live diagnostic uses (409 `open_test_shares_tasks`); absent: unchanged',
       ),
     allowCalculator: z
       .boolean()
@@ -162,6 +163,36 @@ export const authoringSubjectTestSchema = z
   })
   .meta({ id: 'AuthoringSubjectTest' });
 export type AuthoringSubjectTest = z.infer<typeof authoringSubjectTestSchema>;
+
+/**
+ * A secure subject test sharing items with this one: an open test would show them to guests with
+ * their keys (docs/open-tests.md), so marking this test open answers 409 `open_test_shares_tasks`.
+ */
+export const openTestConflictSchema = z
+  .object({
+    subjectTestId: z.number().int(),
+    name: z.string(),
+    diagnostics: z
+      .array(z.string())
+      .describe('the diagnostics still using it: not both finished and published'),
+    sharedTasks: z.number().int().describe('how many of this test’s tasks (any version of them) it holds'),
+  })
+  .meta({ id: 'OpenTestConflict' });
+export type OpenTestConflict = z.infer<typeof openTestConflictSchema>;
+
+/** One subject test as its page reads it: the list's fields and what keeps it from being opened. */
+export const authoringSubjectTestDetailSchema = authoringSubjectTestSchema
+  .extend({
+    openConflicts: z
+      .array(openTestConflictSchema)
+      .default([])
+      .describe(
+        'secure subject tests sharing items with its current variants (itself included while a live ' +
+          'diagnostic uses it): while any is listed, marking it open is refused (409 `open_test_shares_tasks`)',
+      ),
+  })
+  .meta({ id: 'AuthoringSubjectTestDetail' });
+export type AuthoringSubjectTestDetail = z.infer<typeof authoringSubjectTestDetailSchema>;
 
 export const AUTHORING_SUBJECT_TEST_SORT_FIELDS = ['id', 'name', 'createdAt', 'updatedAt'] as const;
 export const authoringSubjectTestListRequestSchema = listRequestOf(

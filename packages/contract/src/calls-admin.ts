@@ -38,7 +38,7 @@ import {
   authoringSubjectSchema,
   authoringSubjectTestListRequestSchema,
   authoringSubjectTestListResponseSchema,
-  authoringSubjectTestSchema,
+  authoringSubjectTestDetailSchema,
   authoringTaskListRequestSchema,
   authoringTaskListResponseSchema,
   authoringTaskSchema,
@@ -195,15 +195,15 @@ export const ADMIN_CALL_SCHEMAS = {
     body: authoringSubjectTestListRequestSchema,
     response: authoringSubjectTestListResponseSchema,
   },
-  'GET /api/admin/content/subjectTests/{id}': { params: idPath, response: authoringSubjectTestSchema },
+  'GET /api/admin/content/subjectTests/{id}': { params: idPath, response: authoringSubjectTestDetailSchema },
   'POST /api/admin/content/subjectTests': {
     body: subjectTestBodySchema,
-    response: authoringSubjectTestSchema,
+    response: authoringSubjectTestDetailSchema,
   },
   'PUT /api/admin/content/subjectTests/{id}': {
     params: idPath,
     body: subjectTestBodySchema,
-    response: authoringSubjectTestSchema,
+    response: authoringSubjectTestDetailSchema,
   },
   'GET /api/admin/content/subjectTests/{id}/validation': {
     params: idPath,
@@ -211,7 +211,7 @@ export const ADMIN_CALL_SCHEMAS = {
   },
   'POST /api/admin/content/subjectTests/{id}/publish': {
     params: idPath,
-    response: authoringSubjectTestSchema,
+    response: authoringSubjectTestDetailSchema,
   },
   'GET /api/admin/content/subjectTests/{id}/variants': {
     params: idPath,

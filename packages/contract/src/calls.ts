@@ -91,6 +91,7 @@ import {
 } from './areas.js';
 import { queueItemSchema } from './queue.js';
 import {
+  changePublishQuerySchema,
   enableChangePublishSchema,
   examResultSchema,
   noResultSchema,
@@ -315,6 +316,7 @@ export const CALL_SCHEMAS = {
   'GET /api/examresults/preschool/{id}': { params: idPathSchema, response: preschoolResultSchema },
   'GET /api/examresults/changePublish/{diagnosticId}/{publish}': {
     params: z.strictObject({ diagnosticId: idParamSchema, publish: z.enum(['true', 'false']) }),
+    query: changePublishQuerySchema,
     response: publishStateSchema,
   },
   'GET /api/examresults/enableChangePublish/{diagnosticId}': {

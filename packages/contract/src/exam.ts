@@ -100,6 +100,13 @@ export const currentParticipantTestSchema = z
       startsAt: instant,
       endsAt: instant,
       resultsPublished: z.boolean(),
+      closedByPublication: z
+        .boolean()
+        .default(false)
+        .describe(
+          'the results have been published (also when unpublished since): no work of this diagnostic ' +
+            'starts any more (`examwork/new` answers 409 `results_published`, docs/design.md §3)',
+        ),
     }),
     subjectTest: subjectTestSummarySchema,
     participant: z.object({

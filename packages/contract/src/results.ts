@@ -258,16 +258,80 @@ export const publishStateSchema = z
   })
   .meta({ id: 'PublishState' });
 
+/** GET /api/examresults/changePublish/{diagnosticId}/{publish}: the admin's explicit override. */
+export const changePublishQuerySchema = z.strictObject({
+  override: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'admin only (a coordinator: 403): publish although the diagnostic window is still open; the ' +
+        'participants who have not started are marked absent and can no longer start. Audited. Never ' +
+        'lifts `publication_participants_unfinished` (works still open) or `grading_incomplete`',
+    ),
+});
+
+/** Registrations of a diagnostic by where they stand, as publication weighs them. */
+export const publicationParticipantsSchema = z
+  .object({
+    registered: z.number().int().describe('live registrations'),
+    finished: z.number().int().describe('with a finished work'),
+    inProgress: z
+      .number()
+      .int()
+      .describe('with a work not finished yet (still writing, or its time ran out and it is being closed)'),
+    notStarted: z
+      .number()
+      .int()
+      .describe('no work, not marked absent, and the window is still open: they could still start'),
+    absent: z.number().int().describe('no work and marked absent, or the window closed before they started'),
+    annulled: z.number().int(),
+  })
+  .meta({ id: 'PublicationParticipants' });
+
+/** Why results cannot be published now, most pressing first. */
+export const PUBLICATION_BLOCKS = [
+  'participants_unfinished',
+  'window_open',
+  'awaiting_grading',
+  'unscored',
+] as const;
+
 /** GET /api/examresults/enableChangePublish/{diagnosticId}. */
 export const enableChangePublishSchema = z
   .object({
-    enabled: z.boolean(),
+    diagnostic: z
+      .object({ id: z.number().int(), code: z.string(), name: z.string() })
+      .describe('which diagnostic: the confirmation names it'),
+    enabled: z.boolean().describe('publishing is possible now without an override'),
     awaitingGrading: z.number().int().describe('results with answers still awaiting experts'),
     unscored: z.number().int().describe('finished works without a result yet'),
-    reason: z.enum(['awaiting_grading', 'unscored']).nullable(),
+    reason: z
+      .enum(PUBLICATION_BLOCKS)
+      .nullable()
+      .describe(
+        '`participants_unfinished` (works not finished: 409 `publication_participants_unfinished`), ' +
+          '`window_open` (409 `publication_window_open`), `awaiting_grading` | `unscored` (409 `grading_incomplete`)',
+      ),
     message: z.string().nullable(),
+    window: z.object({ startsAt: instant, endsAt: instant, open: z.boolean() }),
+    participants: publicationParticipantsSchema,
+    participantsScope: z
+      .enum(['diagnostic', 'school'])
+      .describe('counted over the whole diagnostic, or only the coordinator’s school (read-only view)'),
+    overridable: z
+      .boolean()
+      .describe('an admin may publish now with `override=true`: only the open window holds it back'),
+    mayPublish: z
+      .boolean()
+      .describe(
+        'the caller may publish or unpublish it: an admin any diagnostic, a coordinator only one they created ' +
+          '(another coordinator of a school of the diagnostic reads this answer, the admin publishes)',
+      ),
+    resultsPublished: z.boolean(),
+    publishedAt: instant.nullable(),
   })
   .meta({ id: 'EnableChangePublish' });
+export type EnableChangePublish = z.infer<typeof enableChangePublishSchema>;
 
 export const resultQueueQuerySchema = z.strictObject({
   participantTestId: z

@@ -18,6 +18,7 @@ import * as schema from '../db/schema/index.js';
 import { verifyPassword } from '../lib/password.js';
 import { formatDemoCodes, listDemoCodes } from './codes.js';
 import { resetDemoData } from './reset.js';
+import { openTestConflicts } from '../modules/authoring/index.js';
 import { ensureDemoToday, loadDemoData } from './seed.js';
 
 const TODAY = '2026-03-16';
@@ -189,6 +190,22 @@ describe('demo seed', () => {
       .innerJoin(schema.subjectTests, eq(schema.subjectTests.id, schema.diagnosticSubjectTests.subjectTestId))
       .where(eq(schema.subjectTests.isOpen, true));
     expect(inDiagnostic).toEqual([]);
+  });
+
+  it('the open practice test has items of its own: no task, and no task text, of a secure test', async () => {
+    const rows = await demoTests();
+    const open = rows.filter((r) => r.isOpen);
+    const secure = rows.filter((r) => !r.isOpen);
+    expect(open.length).toBeGreaterThan(0);
+    const secureIds = new Set(secure.map((r) => r.task.id));
+    const secureTexts = new Set(secure.map((r) => r.task.html));
+    for (const { task } of open) {
+      expect(secureIds.has(task.id)).toBe(false);
+      expect(secureTexts.has(task.html), task.html).toBe(false);
+    }
+    // And by the rule the admin's «open» switch checks (docs/open-tests.md), on the demo's day.
+    for (const testId of new Set(open.map((r) => r.testId)))
+      expect(await openTestConflicts(db, testId, new Date(`${TODAY}T10:00:00+03:00`))).toEqual([]);
   });
 
   it('has an interactive task (html container speaking the runner protocol) in both informatics variants', async () => {

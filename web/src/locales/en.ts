@@ -391,6 +391,8 @@ export const en: Messages = {
     publishedText:
       'The work is finished and marked. Your score, mark and the review of the tasks are on the result page.',
     openResult: 'See the result',
+    closedByPublication:
+      'The results of this diagnostic have been published, so the work can no longer be started. If this is a mistake, ask the organizer.',
     card: {
       title: 'Participant card',
       intro: 'Check and fill in your details — results need them.',

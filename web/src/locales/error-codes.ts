@@ -92,6 +92,8 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   not_deleted: 'Работа не удалена — восстанавливать нечего.',
   open_test_needs_auto_scoring:
     'Открытым может быть только тест, все задания которого проверяются автоматически (без экспертов).',
+  open_test_shares_tasks:
+    'Тест нельзя открыть для гостей: его задания ещё используются в проводимых диагностиках.',
   participant_test_annulled: 'Результат работы аннулирован.',
   package_too_large:
     'Архив слишком велик в распакованном виде (или сжат подозрительно сильно) — ничего не загружено.',
@@ -103,11 +105,15 @@ export const ruErrorCodes: Record<ErrorCode, string> = {
   pause_limit: 'Пауза недоступна: в этой работе паузы не предусмотрены или уже использованы.',
   paused_by_staff: 'Работу приостановил организатор: продолжить может только он.',
   pool_too_small: 'В банке заданий не хватает заданий, чтобы составить варианты без повторов.',
+  publication_participants_unfinished:
+    'Опубликовать результаты нельзя: не все работы завершены — ответы не должны попасть к тем, кто ещё пишет.',
+  publication_window_open: 'Опубликовать результаты нельзя: окно диагностики ещё открыто.',
   proof_of_work_invalid: 'Проверка не пройдена. Повторите вход.',
   proof_of_work_required: 'Нужна дополнительная проверка. Подождите немного…',
   replayed_request: 'Этот подписанный запрос уже был принят: повтор отклонён.',
   required: 'Обязательное поле не заполнено.',
   results_not_published: 'Результаты ещё не опубликованы.',
+  results_published: 'Результаты этой диагностики уже опубликованы — начать работу больше нельзя.',
   school_code_taken: 'Школа с таким кодом уже есть.',
   area_name_taken: 'Район с таким названием уже есть.',
   out_of_area: 'Эта диагностика не относится к школам вашего района.',
@@ -231,6 +237,8 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   not_deleted: 'The work is not deleted — there is nothing to restore.',
   open_test_needs_auto_scoring:
     'Only a test whose every task is scored automatically (no experts) can be open.',
+  open_test_shares_tasks:
+    'The test cannot be opened to guests: its tasks are still used in diagnostics under way.',
   participant_test_annulled: 'The result of this work has been annulled.',
   package_too_large:
     'The package is too large once unpacked (or suspiciously compressed); nothing was imported.',
@@ -242,11 +250,16 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   pause_limit: 'No pause available: this work allows none, or they are used up.',
   paused_by_staff: 'The organizer paused the work: only the organizer can resume it.',
   pool_too_small: 'The task pool has too few tasks to make the variants without repeats.',
+  publication_participants_unfinished:
+    'The results cannot be published: some works are not finished — answers must not reach anyone still writing.',
+  publication_window_open: 'The results cannot be published: the diagnostic window is still open.',
   proof_of_work_invalid: 'The check failed. Log in again.',
   proof_of_work_required: 'An extra check is needed. Please wait a moment…',
   replayed_request: 'This signed request was accepted before: the replay is refused.',
   required: 'A required field is empty.',
   results_not_published: 'The results are not published yet.',
+  results_published:
+    'The results of this diagnostic have been published — the work can no longer be started.',
   school_code_taken: 'A school with this code already exists.',
   area_name_taken: 'An area with this name already exists.',
   out_of_area: 'This diagnostic is not one of the schools in your area.',

@@ -34,6 +34,11 @@ export const diagnostics = pgTable(
     createdByRole: text(),
     resultsPublished: boolean().notNull().default(false),
     publishedAt: timestamp({ withTimezone: true }),
+    /**
+     * When the results were first published; kept when they are unpublished. From then on no work of
+     * the diagnostic starts (docs/design.md §3, "Publication ends the sitting"): the keys have been seen.
+     */
+    firstPublishedAt: timestamp({ withTimezone: true }),
     isDemo: boolean().notNull().default(false),
     createdAt: created(),
     deletedAt: timestamp({ withTimezone: true }),

@@ -1,15 +1,105 @@
-import { isManualAnswerType } from '@attesta/contract';
 import { DEMO_SUBJECTS, DEMO_TEST_GROUPS, type DemoSubjectTest } from './catalog.js';
-import { math7 } from './math.js';
+import {
+  cloze,
+  digitSequence,
+  matching,
+  multipleChoice,
+  numberAnswer,
+  ordering,
+  shortText,
+  singleChoice,
+} from './task-builders.js';
 
 /*
  * The demo's open test (docs/open-tests.md): a practice test the demo guest can take at any time,
- * made of the automatically scored tasks of the mathematics test (an open test has no task for
- * experts), so its result shows the moment an attempt is finished.
+ * its result and keys shown the moment an attempt is finished. So it has items of its own — never a
+ * task of the secure mathematics test (an open test must not show what a diagnostic still uses) —
+ * and every one of them is scored automatically.
  */
-const autoOnly = math7.variants.map((variant) =>
-  variant.filter((task) => !isManualAnswerType(task.definition.answerType)),
-);
+
+const variant1 = [
+  singleChoice('<p>Какое из чисел является корнем уравнения 2<i>x</i> + 9 = 21?</p>', ['4', '6', '15', '−6'], 1),
+  numberAnswer(
+    '<p>Найдите площадь квадрата со стороной 2,5 см. Ответ дайте в квадратных сантиметрах.</p>',
+    { value: 6.25, tolerance: 0.001 },
+    'см²',
+  ),
+  shortText('<p>Как называется угол, градусная мера которого равна 90°? Запишите слово.</p>', [
+    'прямой',
+    'прямой угол',
+  ]),
+  digitSequence(
+    '<p>Выберите верные утверждения и запишите в ответ их номера без пробелов и запятых.</p>' +
+      '<ol><li>Любое натуральное число, оканчивающееся на 0, делится на 5.</li>' +
+      '<li>Произведение двух отрицательных чисел отрицательно.</li>' +
+      '<li>Число 1 не является ни простым, ни составным.</li>' +
+      '<li>Модуль числа может быть отрицательным.</li></ol>',
+    '13',
+    { anyOrder: true, method: 'one_mistake', maxScore: 2 },
+  ),
+  ordering('<p>Расположите дроби в порядке возрастания.</p>', ['1/8', '1/5', '2/5', '3/4'], 2),
+  matching(
+    '<p>Установите соответствие между величинами и их значениями.</p>',
+    [
+      ['1 м в сантиметрах', '100'],
+      ['1 км в метрах', '1000'],
+      ['1 ч в минутах', '60'],
+      ['1 сутки в часах', '24'],
+    ],
+    ['12'],
+  ),
+  multipleChoice(
+    '<p>Какие из чисел являются простыми? Выберите все верные ответы.</p>',
+    ['7', '9', '13', '21', '29'],
+    [0, 2, 4],
+  ),
+  cloze(
+    '<p>Треугольник имеет стороны 4 см, 5 см и 6 см. Его периметр равен {{b1}} {{b2}}.</p>',
+    [{ accept: ['15'] }, { choose: ['см', 'см²', 'см³'], correct: 0 }],
+  ),
+];
+
+const variant2 = [
+  singleChoice('<p>Какое из чисел является корнем уравнения 5<i>x</i> − 4 = 26?</p>', ['4,4', '6', '30', '−6'], 1),
+  numberAnswer(
+    '<p>Найдите площадь прямоугольника со сторонами 1,5 см и 4 см. Ответ дайте в квадратных сантиметрах.</p>',
+    { value: 6, tolerance: 0.001 },
+    'см²',
+  ),
+  shortText('<p>Как называется угол, градусная мера которого больше 90°, но меньше 180°? Запишите слово.</p>', [
+    'тупой',
+    'тупой угол',
+  ]),
+  digitSequence(
+    '<p>Выберите верные утверждения и запишите в ответ их номера без пробелов и запятых.</p>' +
+      '<ol><li>Сумма двух чётных чисел нечётна.</li>' +
+      '<li>Любое число, делящееся на 9, делится и на 3.</li>' +
+      '<li>Число 0 — натуральное.</li>' +
+      '<li>Противоположные числа имеют равные модули.</li></ol>',
+    '24',
+    { anyOrder: true, method: 'one_mistake', maxScore: 2 },
+  ),
+  ordering('<p>Расположите числа в порядке убывания.</p>', ['2,5', '1,05', '0,7', '−3'], 2),
+  matching(
+    '<p>Установите соответствие между величинами и их значениями.</p>',
+    [
+      ['1 дм в сантиметрах', '10'],
+      ['1 т в килограммах', '1000'],
+      ['1 мин в секундах', '60'],
+      ['1 год (не високосный) в сутках', '365'],
+    ],
+    ['100'],
+  ),
+  multipleChoice(
+    '<p>Какие из чисел являются составными? Выберите все верные ответы.</p>',
+    ['15', '17', '27', '31', '49'],
+    [0, 2, 4],
+  ),
+  cloze(
+    '<p>Квадрат имеет сторону 3 дм. Его периметр равен {{b1}} {{b2}}.</p>',
+    [{ accept: ['12'] }, { choose: ['дм', 'дм²', 'дм³'], correct: 0 }],
+  ),
+];
 
 export const openMathPractice: DemoSubjectTest = {
   subject: DEMO_SUBJECTS.math,
@@ -21,9 +111,9 @@ export const openMathPractice: DemoSubjectTest = {
     'Открытый пробный тест: пройдите его в любое время и сколько угодно раз — баллы и правильные ' +
     'ответы видны сразу после завершения.',
   instructionHtml:
-    `<h3>Инструкция</h3><p>На выполнение отводится 20 минут. Тест включает ${autoOnly[0]!.length} заданий ` +
+    `<h3>Инструкция</h3><p>На выполнение отводится 20 минут. Тест включает ${variant1.length} заданий ` +
     'с кратким ответом или выбором ответа. Дробную часть числа отделяйте запятой.</p>' +
     '<p>Результат с правильными ответами откроется сразу после завершения попытки.</p>',
-  variants: autoOnly,
+  variants: [variant1, variant2],
   isOpen: true,
 };

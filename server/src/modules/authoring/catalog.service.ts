@@ -4,6 +4,7 @@ import {
   type AuthoringSubject,
   type AuthoringSubjectExam,
   type AuthoringSubjectTest,
+  type AuthoringSubjectTestDetail,
   type ContentValidation,
   type SubjectTestBody,
 } from '@attesta/contract';
@@ -17,6 +18,7 @@ import { subjectTestCoverage } from '../expert/index.js';
 import * as repo from './content.repo.js';
 import type { Actor } from './pause-policy.service.js';
 import { validateContent, type VariantUnderCheck } from './validation.js';
+import { assertNoSecureItems, openTestConflicts } from './open-exposure.js';
 
 /*
  * Subjects, subject exams, test groups and subject tests as the admin authors them (issue 11).
@@ -224,10 +226,11 @@ export async function subjectTestList(
   return { items: items.map(toSubjectTest), total };
 }
 
-export async function subjectTest(db: DbOrTx, id: number): Promise<AuthoringSubjectTest> {
+/** One subject test as its page reads it, with the secure tests that keep it from being opened. */
+export async function subjectTest(db: DbOrTx, id: number): Promise<AuthoringSubjectTestDetail> {
   const view = await repo.findSubjectTest(db, id);
   if (!view) throw notFound('No such subject test');
-  return toSubjectTest(view);
+  return { ...toSubjectTest(view), openConflicts: await openTestConflicts(db, id, new Date()) };
 }
 
 const cleanHtml = (html: string | null | undefined) => {
@@ -337,6 +340,8 @@ export async function updateSubjectTest(
       throw fieldError('body.subjectExamId', 'a subject test stays with its subject', 'other_subject');
     const values = testValues(body);
     if (body.isOpen) await assertOpenable(tx, id);
+    // Being opened: none of its items may be one a secure test still uses (open-exposure.ts).
+    if (body.isOpen && !before.isOpen) await assertNoSecureItems(tx, id);
     await tx
       .update(subjectTests)
       .set({ ...values, updatedAt: new Date() })

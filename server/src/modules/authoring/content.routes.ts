@@ -118,7 +118,15 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
   app.route({
     ...contractRoute(
       'GET /api/admin/content/subjectTests/{id}',
-      { summary: 'A subject test as authored', tags, errors: [400, 401, 403, 404] },
+      {
+        summary: 'A subject test as authored',
+        description:
+          'With `openConflicts`: the secure subject tests (itself included while a live diagnostic uses ' +
+          'it) sharing an item with its current variants, so the form says why it cannot be opened ' +
+          'before anyone tries (docs/open-tests.md).',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
       scopeOf.subjectTest,
     ),
     handler: (req) => catalog.subjectTest(db, req.params.id),
@@ -147,9 +155,13 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
           'Name, parallels, duration, test group, description, procedure and instruction html ' +
           '(sanitised), mark scale, level bands, specification, and `isOpen`: open to guests at any time ' +
           '(docs/open-tests.md), only when every task of its current variants is scored automatically ' +
-          '(400 `open_test_needs_auto_scoring` otherwise). It stays with its subject. Audited.',
+          '(400 `open_test_needs_auto_scoring` otherwise) and none of its items (any version of a task) ' +
+          'is in a subject test used by a diagnostic that is not both finished and published (409 ' +
+          '`open_test_shares_tasks`, one `errors` entry per such subject test with its name, diagnostics ' +
+          'and number of shared tasks; checked when the test is being opened). It stays with its ' +
+          'subject. Audited.',
         tags,
-        errors: [400, 401, 403, 404],
+        errors: [400, 401, 403, 404, 409],
       },
       scopeOf.subjectTest,
     ),
@@ -203,7 +215,9 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
         summary: 'Create a variant from chosen tasks',
         description:
           'Tasks in order (positions 1, 2, …), current tasks of the test’s subject; each position’s max ' +
-          'score defaults to the task’s. A number a current variant has: 409 `conflict`. Audited.',
+          'score defaults to the task’s. A number a current variant has: 409 `conflict`. In a test open ' +
+          'to guests every task stays automatic (400 `open_test_needs_auto_scoring`) and none may be an ' +
+          'item a secure test of a live diagnostic uses (409 `open_test_shares_tasks`). Audited.',
         tags,
         errors: [400, 401, 403, 404, 409],
       },
@@ -234,7 +248,9 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       'PUT /api/admin/content/variants/{id}',
       {
         summary: "Change a variant's tasks",
-        description: `${VERSIONS} A superseded variant: 409 \`conflict\`. Audited.`,
+        description:
+          `${VERSIONS} A superseded variant: 409 \`conflict\`. In a test open to guests: as when ` +
+          'creating a variant (`open_test_needs_auto_scoring`, `open_test_shares_tasks`). Audited.',
         tags,
         errors: [400, 401, 403, 404, 409],
       },

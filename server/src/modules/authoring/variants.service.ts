@@ -5,6 +5,7 @@ import { forgetContent, forgetVariantUse } from '../exam-test/index.js';
 import { assertOpenable, fieldError, record } from './catalog.service.js';
 import * as repo from './content.repo.js';
 import { drawVariants } from './generate.js';
+import { assertNoSecureItems } from './open-exposure.js';
 import type { Actor } from './pause-policy.service.js';
 
 /*
@@ -95,7 +96,10 @@ async function lockedTest(tx: Tx, subjectTestId: number) {
   const view = (await repo.findSubjectTest(tx, subjectTestId))!;
   /** After the variants changed: a test open to guests keeps every task scored automatically. */
   const stillOpenable = async (path = 'body.tasks') => {
-    if (test.isOpen) await assertOpenable(tx, subjectTestId, path);
+    if (!test.isOpen) return;
+    await assertOpenable(tx, subjectTestId, path);
+    // Nor may it take an item a secure test still uses (open-exposure.ts).
+    await assertNoSecureItems(tx, subjectTestId, path);
   };
   return { test, subjectId: view.subjectId, stillOpenable };
 }

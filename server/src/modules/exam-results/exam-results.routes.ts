@@ -95,9 +95,10 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
         'Admin: any task. Expert: tasks they have an assignment on. Coordinator: tasks of a subject test ' +
         'their school sat in a diagnostic whose window has closed or whose results are published. ' +
         'Participant: a task of their own work’s variant, only after publication (403 ' +
-        '`results_not_published`). 404 unknown task, 403 otherwise.',
+        '`results_not_published`) and once the work is finished (409 `work_not_finished`). 404 unknown ' +
+        'task, 403 otherwise.',
       tags,
-      errors: [400, 401, 403, 404],
+      errors: [400, 401, 403, 404, 409],
     }),
     handler: (req) => referenceOf(db, authOf(req), req.params.id),
   });
@@ -162,10 +163,18 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
       summary: 'Publish or unpublish the results of a diagnostic',
       description:
         'State-changing GET (anti-CSRF header). Admin: any diagnostic; coordinator: only a diagnostic ' +
-        'they created (publishing opens every school’s results). `publish` = `true` | `false`. ' +
-        'Publishing needs enableChangePublish: 409 `grading_incomplete` while anything awaits experts ' +
-        'or is not scored. Sets resultsPublished/publishedAt and the participant tests to `published` ' +
-        '(back to `scored` on unpublish). Idempotent, audited. 404 unknown diagnostic.',
+        'they created (publishing opens every school’s results; another coordinator: 403). `publish` = ' +
+        '`true` | `false`. Keys never reach anyone who can still write (docs/design.md §3), so publishing ' +
+        'is refused with 409 and the window and counts in `errors[0].params` (startsAt, endsAt, ' +
+        'registered, finished, inProgress, notStarted, absent, annulled): ' +
+        '`publication_participants_unfinished` while any work is not finished (no override lifts it), ' +
+        '`publication_window_open` while the diagnostic window is open (an admin may insist with ' +
+        '`?override=true`, audited; a coordinator sending it: 403), `grading_incomplete` while anything ' +
+        'awaits experts or is not scored. Publishing sets resultsPublished/publishedAt (and ' +
+        'firstPublishedAt, kept on unpublish), the scored participant tests to `published` (back to ' +
+        '`scored` on unpublish) and those not started to `absent`: from then on no work of the ' +
+        'diagnostic starts (`examwork/new`: 409 `results_published`). Idempotent, audited (with the ' +
+        'counts and whether the window was overridden). 404 unknown diagnostic.',
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
@@ -175,6 +184,7 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
         { auth: authOf(req), ip: req.ip ?? null },
         req.params.diagnosticId,
         req.params.publish === 'true',
+        req.query.override === 'true',
       ),
   });
 
@@ -182,9 +192,14 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
     ...contractRoute('GET /api/examresults/enableChangePublish/{diagnosticId}', {
       summary: 'Whether the results of a diagnostic may be published now',
       description:
-        '`enabled` when no result awaits experts and every finished work has a result; `reason` ' +
-        '`awaiting_grading` | `unscored` otherwise, with counts and a Russian `message`. Same scope as ' +
-        'changePublish.',
+        '`enabled` when nothing holds publication back; otherwise `reason`, most pressing first: ' +
+        '`participants_unfinished` (works not finished), `window_open`, `awaiting_grading`, `unscored`, ' +
+        'with a Russian `message`. Always the window, the registrations by where they stand ' +
+        '(`participants`), `overridable` (an admin may publish with `override=true`: only the open ' +
+        'window holds it back), `mayPublish` and the current publication. Admin and the coordinator who ' +
+        'created the diagnostic: counted over the whole diagnostic. A coordinator of a school the ' +
+        'diagnostic includes reads it too (`mayPublish` false, `participantsScope` `school`: their school ' +
+        'only): the admin publishes it. Otherwise 403; 404 unknown diagnostic.',
       tags,
       errors: [400, 401, 403, 404],
     }),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
+  closeWindow,
   createExamWork,
   createParticipantTest,
   createSchoolWithStaff,
@@ -226,6 +227,7 @@ describe('publication', () => {
     const w = await world();
     const admin = await signedIn(app, ['admin']);
     await finishAndScore(w);
+    await closeWindow(app, w.diagnosticId);
 
     const enable = await get(`/api/examresults/enableChangePublish/${w.diagnosticId}`, admin.session);
     expect(enable.json()).toMatchObject({
@@ -522,6 +524,7 @@ describe('what the experts’ final mark is made of (issue 14, item 4)', () => {
       { score: 1, comment: '   ' },
     ]);
     await gradeExtended(w, 1);
+    await closeWindow(app, w.diagnosticId);
     const url = `/api/examresults/variant/${w.workId}`;
 
     const before = await get(url, w.participant);

@@ -336,6 +336,8 @@ async function mayReadReference(
     const work = pt ? await liveWorkOf(db, pt.id) : null;
     if (pt && work && work.variantId === r.variantId) {
       if (!pt.published) throw resultsNotPublished();
+      // Keys never reach anyone who can still write.
+      if (!work.finishedAt) throw new AppError(409, 'work_not_finished', 'The work is not finished yet');
       return true;
     }
   }

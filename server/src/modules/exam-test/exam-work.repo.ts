@@ -66,6 +66,7 @@ const ptColumns = {
   endsAt: diagnostics.endsAt,
   diagnosticName: diagnostics.name,
   resultsPublished: diagnostics.resultsPublished,
+  firstPublishedAt: diagnostics.firstPublishedAt,
 };
 
 export type ParticipantTestRow = Awaited<ReturnType<typeof findParticipantTest>> & {};
@@ -439,12 +440,20 @@ async function startWorksOnce(
                            ${column((s) => s.ip, 'inet[]')})
         with ordinality as i(pt_id, variant_id, answer_mode, started_at, time_limit_seconds, extra_seconds,
                              window_ends_at, deadline_at, device_id, user_id, ip, ord)
+    ), open_diagnostic as (
+      -- No work starts once the results have been published (docs/design.md §3). The key-share
+      -- lock makes a start and a publication (which locks the row for update) wait for each other:
+      -- a start that waited reads the published row and starts nothing; a publication that waited
+      -- counts the started work as unfinished.
+      select p.id as pt_id from participant_tests p join diagnostics d on d.id = p.diagnostic_id
+      where p.id in (select pt_id from i) and d.first_published_at is null
+      for key share of d
     ), w as (
       insert into exam_works (participant_test_id, variant_id, status, answer_mode, started_at, time_limit_seconds,
                               extra_seconds, paused_seconds, window_ends_at, deadline_at, device_id)
       select pt_id, variant_id, 'in_progress', answer_mode, started_at, time_limit_seconds, extra_seconds, 0,
              window_ends_at, deadline_at, device_id
-      from i order by pt_id
+      from i where pt_id in (select pt_id from open_diagnostic) order by pt_id
       on conflict (participant_test_id) where deleted_at is null do nothing
       returning *
     ), pt as (

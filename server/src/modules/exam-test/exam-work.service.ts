@@ -50,6 +50,7 @@ import {
   staffCanReach,
   blankNotAllowed,
   fullName,
+  resultsPublished,
   type Actor,
 } from './work-guards.js';
 
@@ -156,6 +157,7 @@ export async function currentParticipantTest(ctx: AppContext, actor: Actor): Pro
       startsAt: pt.startsAt.toISOString(),
       endsAt: pt.endsAt.toISOString(),
       resultsPublished: pt.resultsPublished,
+      closedByPublication: pt.firstPublishedAt !== null,
     },
     subjectTest,
     participant: {
@@ -206,6 +208,7 @@ export async function startWork(
   if (pt.status === 'annulled')
     throw conflict('participant_test_annulled', 'This participant test has been annulled');
   if (FINISHED_TEST_STATUSES.includes(pt.status)) throw workFinished();
+  if (pt.firstPublishedAt) throw resultsPublished();
   if (now < pt.startsAt)
     throw conflict('window_not_open', 'The test has not started yet; wait for the start time');
   if (now >= pt.endsAt) throw conflict('window_closed', 'The time window of this test is over');
@@ -244,9 +247,12 @@ export async function startWork(
     publishWorkEvent(ctx, pt.id, created.id, 'started');
     return toWorkState(created, now);
   }
-  // Another request created it between our read and our insert.
+  // Another request created it between our read and our insert, or the results were published.
   const winner = await repo.findLiveWork(ctx.db, ptId);
-  if (!winner) throw noExamWork();
+  if (!winner)
+    throw (await repo.findParticipantTest(ctx.db, { id: ptId }))?.firstPublishedAt
+      ? resultsPublished()
+      : noExamWork();
   return resumeExisting(ctx.db, winner, actor);
 }
 

@@ -201,12 +201,27 @@ describe('leak walker: no secret reaches a participant before publication', () =
     expect(v.tasks[T.single].files).toEqual([]);
   });
 
-  it('after publication the participant gets the key of their own variant', async () => {
-    const { room } = await busyRoom();
+  it('after publication the participant gets the key of their own variant, only once their work is finished', async () => {
+    const { room, workId } = await busyRoom();
     await t.app.ctx.db
       .update(diagnostics)
       .set({ resultsPublished: true })
       .where(eq(diagnostics.id, room.diagnosticId));
+    // Published while this work still runs (set straight in the table: publication itself refuses
+    // it): keys never reach anyone who can still write.
+    const running = [
+      await room.api.get(`variant/resolve/${room.variantId}`),
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/examresults/referenceByVariantTaskId/${room.variantTaskIds[T.single]}`,
+        headers: room.session.headers,
+      }),
+    ];
+    for (const r of running) {
+      expect([r.statusCode, r.json().code]).toEqual([409, 'work_not_finished']);
+      expect(r.body).not.toContain(SECRET);
+    }
+    expect((await room.api.put(`examwork/finish/${workId}/manual`)).statusCode).toBe(200);
     const res = await room.api.get(`variant/resolve/${room.variantId}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().tasks[T.single].reference).toMatchObject({ correct: 'o2' });

@@ -87,7 +87,10 @@ export async function paperVariant(db: Db, variantId: number, log?: BadContentLo
   return toParticipantVariant(head, rows, taskFiles, null, log);
 }
 
-/** Keys and solutions: admins always; a participant only for their own variant after publication. */
+/**
+ * Keys and solutions: admins always; a participant only for their own variant after publication,
+ * and only once their work is finished (keys never reach anyone who can still write).
+ */
 export async function resolvedVariant(ctx: AppContext, auth: AuthContext, id: number) {
   if (!hasRole(auth, 'admin')) {
     const w = await repo.findLiveWork(ctx.db, boundTestId(auth));
@@ -98,6 +101,7 @@ export async function resolvedVariant(ctx: AppContext, auth: AuthContext, id: nu
         'Answers and solutions are shown after the results are published',
         'results_not_published',
       );
+    if (!w.finishedAt) throw new AppError(409, 'work_not_finished', 'The work is not finished yet');
   }
   const { head, rows, taskFiles } = await variantParts(ctx.db, id);
   return toResolvedVariant(head, rows, taskFiles);

@@ -25,6 +25,12 @@ export const noSuchWork = () => notFound('No such exam work');
 export const notYourWork = () => forbidden('This exam work belongs to another participant');
 export const workFinished = () =>
   conflict('work_finished', 'This work is finished; answers can no longer be changed');
+/** From the first publication of a diagnostic's results no work of it starts (docs/design.md §3). */
+export const resultsPublished = () =>
+  conflict(
+    'results_published',
+    'The results of this diagnostic have been published; the work can no longer be started',
+  );
 export const workDeleted = () => conflict('work_deleted', 'This work has been deleted by the organizer');
 export const workPaused = () =>
   conflict('work_paused', 'The work is paused; answers are saved again after it resumes');

@@ -130,7 +130,8 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
           `The runner sends its device id in \`${DEVICE_HEADER}\`: the first start binds the work to it and ` +
           'other devices get 409 `device_mismatch` until the organizer resets the session. 409 ' +
           '`window_not_open`, `window_closed`, `participant_test_annulled`, `work_finished`, `no_variant`, ' +
-          '`blank_not_allowed`.',
+          '`blank_not_allowed`, `results_published` (the diagnostic’s results have been published, even ' +
+          'if unpublished since: no work of it starts any more, docs/design.md §3).',
         tags,
         errors: [400, 401, 403, 404, 409],
       },
@@ -349,8 +350,12 @@ export const examWorkRoutes: FastifyPluginAsync = async (plugin) => {
   app.route({
     ...contractRoute('GET /api/exam/test/variant/resolve/{id}', {
       summary: 'Variant with reference answers and solutions (participant: own, after results are published)',
+      description:
+        'Admin: any variant. Participant: the variant of their own live work, only after the results are ' +
+        'published (403 `results_not_published`) and only once the work is finished (409 ' +
+        '`work_not_finished`: keys never reach anyone who can still write); another variant 403.',
       tags,
-      errors: [400, 401, 403, 404],
+      errors: [400, 401, 403, 404, 409],
     }),
     handler: (req) => variants.resolvedVariant(ctx, authOf(req), req.params.id),
   });

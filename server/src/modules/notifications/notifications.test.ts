@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { NOTIFICATION_PAGE_SIZE, type NotificationKind } from '@attesta/contract';
 import {
   createExamWork,
+  closeWindow,
   createOrg,
   createParticipantTest,
   createSchoolWithStaff,
@@ -210,6 +211,7 @@ describe('producers', () => {
     const otherSchool = await createOrg(t.app);
     const otherCoordinator = await signedIn(t.app, ['coordinator'], { schoolId: otherSchool.schoolId });
 
+    await closeWindow(t.app, pt.diagnosticId);
     const res = await get(`/api/examresults/changePublish/${pt.diagnosticId}/true`, admin.session);
     expect(res.statusCode).toBe(200);
 

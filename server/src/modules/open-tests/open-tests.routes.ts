@@ -37,7 +37,9 @@ export const openTestRoutes: FastifyPluginAsync = async (plugin) => {
         'runner’s calls (`/api/exam/test/*`: variant/current, saveanswer, finish…) serve it as they ' +
         'serve a code login; the runner’s device header binds the work as `examwork/new` does. 400 ' +
         '`test_not_open` when the subject test is unknown, a draft or not open (a running attempt may ' +
-        'still be resumed after it was closed); 409 as `examwork/new` (`no_variant`, `device_mismatch`). ' +
+        'still be resumed after it was closed); 409 `open_test_shares_tasks` for a new attempt while a ' +
+        'secure subject test of a live diagnostic holds one of its items; 409 as `examwork/new` ' +
+        '(`no_variant`, `device_mismatch`). ' +
         'Audited (`open_test.attempt`).',
       tags,
       errors: [400, 401, 403, 409],

@@ -11,6 +11,7 @@ import {
   isUniqueViolation,
   randomDiagnosticCode,
 } from '../../lib/participant-tests.js';
+import { assertNoSecureItems } from '../authoring/index.js';
 import { getResult, resultVariant, scoreWork, toExamResult } from '../exam-results/index.js';
 import { startWork, subjectTestSummary } from '../exam-test/index.js';
 import * as repo from './open-tests.repo.js';
@@ -140,6 +141,8 @@ export async function startAttempt(
     if (live) return { attemptId: live.id, resumed: true };
     const test = await repo.findOpenTest(tx, subjectTestId);
     if (!test) throw testNotOpen();
+    // Opened before a secure test took its items (or before this rule): no new attempt shows them.
+    await assertNoSecureItems(tx, subjectTestId, 'subjectTestId');
     const diagnosticId = await openDiagnostic(tx, test);
     const [pt] = await insertParticipantTests(tx, [
       {

@@ -79,7 +79,12 @@ export function deletedWorks(db: DbOrTx, participantTestId: number) {
 /** A live participant test with its diagnostic window, locked for the rest of the transaction. */
 export async function lockParticipantTest(db: DbOrTx, id: number) {
   const [row] = await db
-    .select({ pt: participantTests, startsAt: diagnostics.startsAt, endsAt: diagnostics.endsAt })
+    .select({
+      pt: participantTests,
+      startsAt: diagnostics.startsAt,
+      endsAt: diagnostics.endsAt,
+      firstPublishedAt: diagnostics.firstPublishedAt,
+    })
     .from(participantTests)
     .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
     .where(

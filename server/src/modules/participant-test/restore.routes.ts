@@ -29,7 +29,9 @@ export const participantTestRestoreRoutes: FastifyPluginAsync = async (plugin) =
         summary: 'Restore a deleted exam work',
         description:
           'Organizator (assigned rooms), coordinator (own school), admin. 409 `not_deleted` when the work ' +
-          'is live, `live_work_exists` when the participant test has another live work. Audited ' +
+          'is live, `live_work_exists` when the participant test has another live work, ' +
+          '`results_published` for an unfinished work once the diagnostic’s results have been published ' +
+          '(it could be written again with the keys out). Audited ' +
           '(`exam_work.restore`, with the deletion it undoes).',
         tags: ['participant-test'],
         errors: [400, 401, 403, 404, 409],

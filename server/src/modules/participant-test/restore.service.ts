@@ -36,9 +36,15 @@ export async function restoreExamWork(
     const restored = await ctx.db.transaction(async (tx) => {
       const [work] = await tx.select().from(examWorks).where(eq(examWorks.id, body.examWorkId)).for('update');
       if (!work) throw notFound('No such exam work');
-      if (!(await lockParticipantTest(tx, work.participantTestId)))
-        throw notFound('No such participant test');
+      const pt = await lockParticipantTest(tx, work.participantTestId);
+      if (!pt) throw notFound('No such participant test');
       if (work.deletedAt === null) throw conflict('not_deleted', 'This exam work is not deleted');
+      // A work that could be written again must not come back once the keys are out (docs/design.md §3).
+      if (!work.finishedAt && pt.firstPublishedAt)
+        throw conflict(
+          'results_published',
+          'The results of this diagnostic have been published; an unfinished work cannot come back',
+        );
       if (await lockLiveWork(tx, work.participantTestId)) throw liveWorkExists();
       await tx
         .update(examWorks)

@@ -502,6 +502,9 @@ const ru = {
     isOpen: 'Открытый тест для гостей',
     isOpenHint:
       'Зарегистрированные гости смогут проходить опубликованный тест в любое время и сразу видеть результат с правильными ответами. Только для тестов, все задания которых проверяются автоматически, без экспертов.',
+    openBlocked:
+      'Открыть тест для гостей нельзя: его задания есть в тестах диагностик, которые ещё не завершены и не опубликованы. Гости увидели бы эти задания с правильными ответами.',
+    openBlockedItem: '«{{name}}» — диагностики: {{diagnostics}}; общих заданий: {{count}}',
     description: 'Описание',
     procedure: 'Порядок проведения',
     instruction: 'Инструкция для участника',
@@ -949,6 +952,9 @@ const en: typeof ru = {
     isOpen: 'Open test for guests',
     isOpenHint:
       'Registered guests can take the published test at any time and see the result with the correct answers at once. Only for tests whose every task is scored automatically, without experts.',
+    openBlocked:
+      'The test cannot be opened to guests: its tasks are in tests of diagnostics not yet finished and published. Guests would see those tasks with their correct answers.',
+    openBlockedItem: '“{{name}}” — diagnostics: {{diagnostics}}; shared tasks: {{count}}',
     description: 'Description',
     procedure: 'Procedure',
     instruction: 'Instructions for the participant',

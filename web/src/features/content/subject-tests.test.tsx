@@ -290,6 +290,62 @@ describe('subject tests', { timeout: 30_000 }, () => {
     expect(api.callsTo('PUT /api/admin/content/subjectTests/3')[0]!.body).toMatchObject({ isOpen: true });
   });
 
+  it('says before the click why a test sharing items with a secure test cannot be opened, and the 409 by its code', async () => {
+    const conflicts = [
+      {
+        subjectTestId: 8,
+        name: 'Контрольная по математике',
+        diagnostics: ['Весенняя диагностика'],
+        sharedTasks: 2,
+      },
+    ];
+    const api = contentServer({
+      'GET /api/admin/content/subjectTests/3': () =>
+        json(200, { ...subjectTest(3), openConflicts: conflicts }),
+      'GET /api/admin/content/subjectTests/3/variants': () => json(200, []),
+      'PUT /api/admin/content/subjectTests/3': () =>
+        json(409, {
+          status: 409,
+          code: 'open_test_shares_tasks',
+          message: 'raw server text',
+          errors: [
+            {
+              path: 'body.isOpen',
+              message: 'shares 2 task(s)',
+              code: 'open_test_shares_tasks',
+              params: { subjectTestId: 8, name: 'Контрольная по математике', sharedTasks: 2 },
+            },
+          ],
+        }),
+    });
+    renderApp('/admin/content/tests/3?tab=settings');
+    const form = await screen.findByTestId('test-form');
+    const blocked = within(form).getByTestId('open-blocked');
+    expect(blocked).toHaveTextContent('Открыть тест для гостей нельзя');
+    expect(blocked).toHaveTextContent(
+      '«Контрольная по математике» — диагностики: Весенняя диагностика; общих заданий: 2',
+    );
+    expect(within(form).getByRole('switch', { name: /^Открытый тест для гостей/ })).toBeDisabled();
+    // Saved anyway (the rule changed since the page was read): the 409 is said by its code.
+    await userEvent.click(within(form).getByTestId('test-save'));
+    expect(api.callsTo('PUT /api/admin/content/subjectTests/3')).toHaveLength(1);
+    expect(await within(form).findByTestId('test-form-error')).toHaveTextContent(
+      'Тест нельзя открыть для гостей: его задания ещё используются в проводимых диагностиках.',
+    );
+    expect(form).not.toHaveTextContent('raw server text');
+  });
+
+  it('offers the open switch when nothing is shared', async () => {
+    contentServer({
+      'GET /api/admin/content/subjectTests/3': () => json(200, { ...subjectTest(3), openConflicts: [] }),
+      'GET /api/admin/content/subjectTests/3/variants': () => json(200, []),
+    });
+    renderApp('/admin/content/tests/3?tab=settings');
+    const form = await screen.findByTestId('test-form');
+    expect(within(form).getByRole('switch', { name: /^Открытый тест для гостей/ })).toBeEnabled();
+    expect(within(form).queryByTestId('open-blocked')).toBeNull();
+  });
+
   it('speaks English when the interface does', async () => {
     contentServer({
       'GET /api/admin/content/subjectTests/3': () => json(200, subjectTest(3, { status: 'published' })),

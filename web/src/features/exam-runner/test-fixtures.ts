@@ -44,6 +44,7 @@ export function currentTest(
       startsAt: '2030-01-01T06:00:00.000Z',
       endsAt: '2030-01-01T15:00:00.000Z',
       resultsPublished: false,
+      closedByPublication: false,
     },
     subjectTest: {
       id: 11,

@@ -193,6 +193,27 @@ describe('participant result page', () => {
     expect(server.callsTo('GET /api/examresults/77')).toHaveLength(0);
   });
 
+  it('the late starter: not started before the publication, told so in words, and no result is asked for', async () => {
+    const late = {
+      ...currentTest(true),
+      status: 'absent',
+      examWork: null,
+      diagnostic: { ...currentTest(true).diagnostic, closedByPublication: true },
+    };
+    const server = fakeServer({
+      'GET /api/user': () => json(200, users.participant),
+      'GET /api/exam/test/currentParticipantTest': () => json(200, late),
+    });
+    renderApp('/participant/result');
+    const closed = await screen.findByTestId('result-closed', {}, { timeout: 5000 });
+    expect(closed).toHaveTextContent('Результата нет: работа не выполнялась');
+    expect(closed).toHaveTextContent('Работа не была начата до публикации результатов диагностики');
+    expect(server.callsTo('GET /api/examresults/77')).toHaveLength(0);
+    expect(server.calls.map((c) => c.key)).not.toContainEqual(
+      expect.stringMatching(/variant|referenceBy|doc/),
+    );
+  });
+
   it('shows the calm message when the server answers results_not_published', async () => {
     fakeServer({
       'GET /api/user': () => json(200, users.participant),
@@ -502,7 +523,8 @@ describe('answer text', () => {
   });
 });
 
-describe('publication controls', () => {
+describe('publication controls', { timeout: 30_000 }, () => {
+  const admin = { id: 1, login: 'admin', displayName: 'Администратор Платформы', roles: ['admin'] };
   const diagnostic = {
     id: 5,
     code: 'D-2026-0005',
@@ -515,6 +537,16 @@ describe('publication controls', () => {
     resultsPublished: false,
     subjectTests: [{ id: 31, name: 'Математика 7', parallels: [7] }],
     participantCount: 1,
+  };
+  const adminDiagnostic = {
+    ...diagnostic,
+    createdByRole: 'admin',
+    createdByLogin: 'admin',
+    publishedAt: null,
+    subjectTests: [{ id: 31, name: 'Математика 7' }],
+    schoolCount: 2,
+    participantTestCount: 40,
+    finishedWorkCount: 30,
   };
   const row = {
     participantTestId: 77,
@@ -539,36 +571,54 @@ describe('publication controls', () => {
     published: false,
     computedAt: NOW,
   };
+  /** enableChangePublish: a window from 6:00 to 12:00 on 10.04.2026 (the tests' clock is UTC), 40 registered. */
+  const state = (extra: object = {}) => ({
+    diagnostic: { id: 5, code: 'D-2026-0005', name: 'Математика 7' },
+    enabled: false,
+    awaitingGrading: 0,
+    unscored: 0,
+    reason: 'window_open',
+    message: 'server text',
+    window: { startsAt: '2026-04-10T06:00:00Z', endsAt: '2026-04-10T12:00:00Z', open: true },
+    participants: { registered: 40, finished: 30, inProgress: 0, notStarted: 7, absent: 2, annulled: 1 },
+    participantsScope: 'diagnostic',
+    overridable: false,
+    mayPublish: true,
+    resultsPublished: false,
+    publishedAt: null,
+    ...extra,
+  });
 
-  async function chooseDiagnostic() {
-    const input = await screen.findByTestId('publish-diagnostic');
-    await waitFor(() =>
-      expect(fetch).toHaveBeenCalledWith('/api/coordinator/diagnostic/list', expect.anything()),
-    );
+  async function chooseDiagnostic(option = 'Математика 7 (D-2026-0005)') {
+    const input = await screen.findByTestId('publish-diagnostic', {}, { timeout: 10_000 });
     await userEvent.click(input);
-    await userEvent.click(await screen.findByText('D-2026-0005 — Математика 7'));
+    await userEvent.click(await screen.findByText(option, {}, { timeout: 5000 }));
   }
 
-  it('disables publishing and says why while answers await experts', async () => {
+  it('shows the window and where the participants stand before the button, and why it waits', async () => {
     const server = fakeServer({
       'GET /api/user': () => json(200, users.coordinator),
       'POST /api/coordinator/diagnostic/list': () => json(200, { items: [diagnostic], total: 1 }),
-      'GET /api/examresults/enableChangePublish/5': () =>
-        json(200, {
-          enabled: false,
-          awaitingGrading: 3,
-          unscored: 1,
-          reason: 'awaiting_grading',
-          message: null,
-        }),
+      'GET /api/examresults/enableChangePublish/5': () => json(200, state()),
       'POST /api/examresults/participantTest/list': () => json(200, { items: [row], total: 1 }),
     });
     renderApp('/coordinator/results');
     await chooseDiagnostic();
-    expect(await screen.findByTestId('publish-reason')).toHaveTextContent(
-      'ожидают проверки экспертами — 3, не рассчитаны — 1',
+    expect(await screen.findByTestId('publish-window')).toHaveTextContent(
+      'Окно диагностики: с 10.04.2026 06:00 по 10.04.2026 12:00 — ещё открыто.',
     );
+    const counts = screen.getByTestId('publish-counts');
+    expect(within(counts).getByTestId('count-registered')).toHaveTextContent('Зарегистрировано40');
+    expect(within(counts).getByTestId('count-finished')).toHaveTextContent('Завершили работу30');
+    expect(within(counts).getByTestId('count-notStarted')).toHaveTextContent('Ещё не начинали7');
+    expect(within(counts).getByTestId('count-absent')).toHaveTextContent('Не явились2');
+    expect(screen.getByTestId('publish-reason')).toHaveTextContent(
+      'окно диагностики открыто до 10.04.2026 12:00, ещё не начинали работу — 7',
+    );
+    expect(screen.getByTestId('publish-reason')).not.toHaveTextContent('server text');
     expect(screen.getByTestId('publish-button')).toBeDisabled();
+    // The creator is no admin: no early publication.
+    expect(screen.queryByTestId('publish-early-button')).toBeNull();
     expect(screen.getByTestId('unpublish-button')).toBeDisabled();
     expect(screen.getByTestId('publish-state')).toHaveTextContent('Результаты не опубликованы');
     expect(await screen.findByText('Иванова Анна')).toBeInTheDocument();
@@ -577,30 +627,182 @@ describe('publication controls', () => {
     });
   });
 
-  it('publishes after confirmation with the state-changing GET', async () => {
+  it('says works still being written hold it back', async () => {
+    fakeServer({
+      'GET /api/user': () => json(200, users.coordinator),
+      'POST /api/coordinator/diagnostic/list': () => json(200, { items: [diagnostic], total: 1 }),
+      'GET /api/examresults/enableChangePublish/5': () =>
+        json(
+          200,
+          state({
+            reason: 'participants_unfinished',
+            participants: {
+              registered: 40,
+              finished: 30,
+              inProgress: 3,
+              notStarted: 4,
+              absent: 2,
+              annulled: 1,
+            },
+          }),
+        ),
+      'POST /api/examresults/participantTest/list': () => json(200, { items: [], total: 0 }),
+    });
+    renderApp('/coordinator/results');
+    await chooseDiagnostic();
+    expect(await screen.findByTestId('publish-reason')).toHaveTextContent(
+      'не завершены работы — 3. Ответы не должны попасть к тем, кто ещё пишет.',
+    );
+    expect(screen.getByTestId('count-inProgress')).toHaveTextContent('Работа не завершена3');
+  });
+
+  it('publishes after a confirmation naming the diagnostic, with the state-changing GET', async () => {
+    let published = false;
     const server = fakeServer({
       'GET /api/user': () => json(200, users.coordinator),
       'POST /api/coordinator/diagnostic/list': () => json(200, { items: [diagnostic], total: 1 }),
       'GET /api/examresults/enableChangePublish/5': () =>
-        json(200, { enabled: true, awaitingGrading: 0, unscored: 0, reason: null, message: null }),
+        json(
+          200,
+          state({
+            enabled: true,
+            reason: null,
+            window: { startsAt: '2026-04-10T06:00:00Z', endsAt: '2026-04-10T12:00:00Z', open: false },
+            participants: {
+              registered: 40,
+              finished: 37,
+              inProgress: 0,
+              notStarted: 0,
+              absent: 2,
+              annulled: 1,
+            },
+            resultsPublished: published,
+            publishedAt: published ? NOW : null,
+          }),
+        ),
+      'POST /api/examresults/participantTest/list': () => json(200, { items: [], total: 0 }),
+      'GET /api/examresults/changePublish/5/true': () => {
+        published = true;
+        return json(200, { diagnosticId: 5, resultsPublished: true, publishedAt: NOW });
+      },
+    });
+    renderApp('/coordinator/results');
+    await chooseDiagnostic();
+    expect(await screen.findByTestId('publish-reason')).toHaveTextContent(
+      'Все работы завершены и проверены: результаты можно опубликовать.',
+    );
+    const button = screen.getByTestId('publish-button');
+    expect(button).toBeEnabled();
+    await userEvent.click(button);
+    expect(await screen.findByTestId('publish-confirm-text')).toHaveTextContent(
+      'Опубликовать результаты диагностики «Математика 7» (D-2026-0005)?',
+    );
+    await userEvent.click(screen.getByTestId('publish-confirm'));
+    await waitFor(() => expect(server.callsTo('GET /api/examresults/changePublish/5/true')).toHaveLength(1));
+    const sent = server.callsTo('GET /api/examresults/changePublish/5/true')[0]!;
+    expect(sent.headers['X-Requested-With']).toBe('XMLHttpRequest');
+    expect(sent.url).not.toContain('override');
+    await waitFor(() =>
+      expect(screen.getByTestId('publish-state')).toHaveAttribute('data-published', 'true'),
+    );
+    expect(screen.getByTestId('publish-state')).toHaveTextContent('Результаты опубликованы 10.04.2026 10:00');
+    expect(screen.getByTestId('publish-button')).toBeDisabled();
+  });
+
+  it('the admin picks the diagnostic by name and publishes early only after an explicit confirmation naming it', async () => {
+    const server = fakeServer({
+      'GET /api/user': () => json(200, admin),
+      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+      'POST /api/admin/diagnostics/list': () => json(200, { items: [adminDiagnostic], total: 1 }),
+      'GET /api/examresults/enableChangePublish/5': () => json(200, state({ overridable: true })),
       'POST /api/examresults/participantTest/list': () => json(200, { items: [], total: 0 }),
       'GET /api/examresults/changePublish/5/true': () =>
         json(200, { diagnosticId: 5, resultsPublished: true, publishedAt: NOW }),
     });
+    renderApp('/admin/results');
+    // A picker of names, not an id box.
+    expect(screen.queryByRole('spinbutton')).toBeNull();
+    await chooseDiagnostic();
+    expect(server.callsTo('POST /api/admin/diagnostics/list').length).toBeGreaterThan(0);
+    expect(await screen.findByTestId('publish-button')).toBeDisabled();
+    await userEvent.click(screen.getByTestId('publish-early-button'));
+    expect(await screen.findByTestId('publish-confirm-text')).toHaveTextContent(
+      'Окно диагностики «Математика 7» (D-2026-0005) открыто до 10.04.2026 12:00. Ещё не начинали работу: 7 — после публикации они будут отмечены как не явившиеся',
+    );
+    const confirm = screen.getByTestId('publish-confirm');
+    expect(confirm).toBeDisabled();
+    await userEvent.click(
+      screen.getByRole('checkbox', {
+        name: 'Я публикую результаты диагностики «Математика 7» до окончания её окна',
+      }),
+    );
+    await userEvent.click(confirm);
+    await waitFor(() => expect(server.callsTo('GET /api/examresults/changePublish/5/true')).toHaveLength(1));
+    expect(server.callsTo('GET /api/examresults/changePublish/5/true')[0]!.url).toContain('override=true');
+  });
+
+  it('an admin’s link opens the named diagnostic; a refusal is said by its code, never the server’s text', async () => {
+    fakeServer({
+      'GET /api/user': () => json(200, admin),
+      'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+      'POST /api/admin/diagnostics/list': () => json(200, { items: [], total: 0 }),
+      'GET /api/admin/diagnostics/5': () => json(200, { ...adminDiagnostic, schools: [] }),
+      'GET /api/examresults/enableChangePublish/5': () => json(200, state({ overridable: true })),
+      'POST /api/examresults/participantTest/list': () => json(200, { items: [], total: 0 }),
+      'GET /api/examresults/changePublish/5/true': () =>
+        json(409, {
+          status: 409,
+          code: 'publication_participants_unfinished',
+          message: 'raw server text',
+          errors: [{ path: 'diagnostic', message: 'x', params: { inProgress: 1 } }],
+        }),
+    });
+    renderApp('/admin/results?diagnosticId=5');
+    await waitFor(() =>
+      expect(screen.getByTestId('publish-diagnostic')).toHaveValue('Математика 7 (D-2026-0005)'),
+    );
+    await userEvent.click(await screen.findByTestId('publish-early-button'));
+    await userEvent.click(await screen.findByTestId('override-ack'));
+    await userEvent.click(screen.getByTestId('publish-confirm'));
+    expect(await screen.findByTestId('publish-refused')).toHaveTextContent(
+      'не все работы завершены — ответы не должны попасть к тем, кто ещё пишет',
+    );
+    expect(screen.getByTestId('publish-refused')).not.toHaveTextContent('raw server text');
+  });
+
+  it('is read-only, with the reason, for a diagnostic the admin publishes', async () => {
+    fakeServer({
+      'GET /api/user': () => json(200, users.coordinator),
+      'POST /api/coordinator/diagnostic/list': () => json(200, { items: [diagnostic], total: 1 }),
+      'GET /api/examresults/enableChangePublish/5': () =>
+        json(
+          200,
+          state({
+            mayPublish: false,
+            participantsScope: 'school',
+            participants: {
+              registered: 12,
+              finished: 10,
+              inProgress: 0,
+              notStarted: 2,
+              absent: 0,
+              annulled: 0,
+            },
+          }),
+        ),
+      'POST /api/examresults/participantTest/list': () => json(200, { items: [row], total: 1 }),
+    });
     renderApp('/coordinator/results');
     await chooseDiagnostic();
-    const button = await screen.findByTestId('publish-button');
-    await waitFor(() => expect(button).toBeEnabled());
-    await userEvent.click(button);
-    await userEvent.click(await screen.findByTestId('publish-confirm'));
-    await waitFor(() => expect(server.callsTo('GET /api/examresults/changePublish/5/true')).toHaveLength(1));
-    expect(server.callsTo('GET /api/examresults/changePublish/5/true')[0]!.headers['X-Requested-With']).toBe(
-      'XMLHttpRequest',
+    expect(await screen.findByTestId('publish-read-only')).toHaveTextContent(
+      'Результаты этой диагностики публикует администратор',
     );
-    await waitFor(() =>
-      expect(screen.getByTestId('publish-state')).toHaveAttribute('data-published', 'true'),
-    );
-    expect(screen.getByTestId('publish-button')).toBeDisabled();
+    expect(screen.getByText('Участники вашей школы')).toBeInTheDocument();
+    expect(screen.getByTestId('count-registered')).toHaveTextContent('12');
+    expect(screen.queryByTestId('publish-button')).toBeNull();
+    expect(screen.queryByTestId('publish-early-button')).toBeNull();
+    expect(screen.queryByTestId('unpublish-button')).toBeNull();
+    expect(await screen.findByText('Иванова Анна')).toBeInTheDocument();
   });
 });
 

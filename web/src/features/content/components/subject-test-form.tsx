@@ -3,13 +3,14 @@
  * group, specification, open to guests, description, procedure and instruction html with a live preview, the mark
  * scale and level bands. Checked with the contract's schema before sending.
  */
-import { subjectTestBodySchema, type AuthoringSubjectTest } from '@attesta/contract';
+import { subjectTestBodySchema, type AuthoringSubjectTest, type OpenTestConflict } from '@attesta/contract';
 import {
   ActionIcon,
   Alert,
   Button,
   Fieldset,
   Group,
+  List,
   MultiSelect,
   NumberInput,
   SimpleGrid,
@@ -83,7 +84,8 @@ export function SubjectTestForm({
   onSaved,
   onCancel,
 }: {
-  test: AuthoringSubjectTest | null;
+  /** The page's read (with what keeps it from being opened), or null for a new draft. */
+  test: (AuthoringSubjectTest & { openConflicts?: OpenTestConflict[] }) | null;
   defaultSubjectId?: number | null;
   onSaved: (saved: AuthoringSubjectTest) => void;
   onCancel?: () => void;
@@ -100,6 +102,8 @@ export function SubjectTestForm({
   });
   const noExams = values.subjectId !== null && exams.data !== undefined && exams.data.length === 0;
 
+  // Said before anyone tries: an open test must not show items a secure test still uses.
+  const openConflicts = test && !test.isOpen ? (test.openConflicts ?? []) : [];
   const setScale = (rows: ScaleRow[]) => set('markScale', rows);
   const setBands = (rows: BandRow[]) => set('levelBands', rows);
 
@@ -214,8 +218,25 @@ export function SubjectTestForm({
           checked={values.isOpen}
           onChange={(event) => set('isOpen', event.currentTarget.checked)}
           error={form.fieldErrors.isOpen}
+          disabled={openConflicts.length > 0 && !values.isOpen}
           data-testid="test-is-open"
         />
+        {openConflicts.length > 0 && (
+          <Alert color="yellow" variant="light" id="open-blocked" data-testid="open-blocked">
+            <Text size="sm">{t('form.openBlocked')}</Text>
+            <List size="sm" mt={4}>
+              {openConflicts.map((c) => (
+                <List.Item key={c.subjectTestId}>
+                  {t('form.openBlockedItem', {
+                    name: c.name,
+                    diagnostics: c.diagnostics.join(', '),
+                    count: c.sharedTasks,
+                  })}
+                </List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
         <Switch
           label={t('form.allowCalculator')}
           description={t('form.allowCalculatorHint')}

@@ -225,6 +225,29 @@ describe('the test start page', () => {
     expect(screen.getByTestId('start-work')).toBeDisabled();
   });
 
+  it('the late starter: the results are published, so the start is closed and says why', async () => {
+    const server = participant({
+      'GET /api/exam/test/currentParticipantTest': () =>
+        json(
+          200,
+          currentTest(null, {
+            status: 'absent',
+            diagnostic: {
+              ...currentTest(null).diagnostic,
+              resultsPublished: true,
+              closedByPublication: true,
+            },
+          }),
+        ),
+    });
+    renderApp('/participant');
+    expect(await screen.findByTestId('start-blockers')).toHaveTextContent(
+      'Результаты этой диагностики уже опубликованы, поэтому начать работу нельзя.',
+    );
+    expect(screen.getByTestId('start-work')).toBeDisabled();
+    expect(server.callsTo('POST /api/exam/test/examwork/new')).toHaveLength(0);
+  });
+
   it('offers «Продолжить работу» when a work exists', async () => {
     participant({
       'GET /api/exam/test/currentParticipantTest': () => json(200, currentTest(workState(901))),

@@ -220,6 +220,8 @@ function StartBlock({
     needQuiz ? t('start.needQuiz') : null,
     start.seconds > 0 ? t('start.notYet', { time: formatClock(start.seconds) }) : null,
     start.windowClosed ? t('start.windowClosed') : null,
+    // From the first publication of the results no work of the diagnostic starts (docs/design.md §3).
+    test.diagnostic.closedByPublication ? t('start.closedByPublication') : null,
     techBlocker,
   ].filter((x): x is string => Boolean(x));
   const techFailed = !check.isPending && techBlocker !== null;

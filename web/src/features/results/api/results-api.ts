@@ -11,7 +11,6 @@ export const resultsKeys = {
   variant: (id: number) => ['results', 'variant', id] as const,
   attempt: (id: number) => ['results', 'open-attempt', id] as const,
   enable: (id: number) => ['results', 'enable', id] as const,
-  diagnostics: ['results', 'diagnostics'] as const,
   list: (id: number) => ['results', 'list', id] as const,
 };
 
@@ -38,16 +37,19 @@ export const enableChangePublish = (diagnosticId: number, signal?: AbortSignal) 
     { ...quiet, signal },
   );
 
-/** A state-changing GET: the client sends the anti-CSRF header on every call. */
-export const changePublish = (diagnosticId: number, publish: boolean) =>
+/**
+ * A state-changing GET: the client sends the anti-CSRF header on every call. `override`: an admin
+ * publishes before the window ends (audited on the server).
+ */
+export const changePublish = (diagnosticId: number, publish: boolean, override = false) =>
   call(
     'GET /api/examresults/changePublish/{diagnosticId}/{publish}',
-    { params: { diagnosticId, publish: publish ? 'true' : 'false' } },
+    {
+      params: { diagnosticId, publish: publish ? 'true' : 'false' },
+      ...(override ? { query: { override: 'true' as const } } : {}),
+    },
     quiet,
   );
-
-export const coordinatorDiagnostics = (signal?: AbortSignal) =>
-  call('POST /api/coordinator/diagnostic/list', { body: { page: 1, pageSize: 500 } }, { ...quiet, signal });
 
 export type ResultSortField = (typeof RESULT_SORT_FIELDS)[number];
 

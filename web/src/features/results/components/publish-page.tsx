@@ -1,16 +1,21 @@
 /**
- * `/coordinator/results` and `/admin/results`: pick a diagnostic, see whether its results may be
- * published (and why not), publish or unpublish with a confirmation, and browse the results.
+ * `/coordinator/results` and `/admin/results`: pick a diagnostic, see its window and where its
+ * participants stand before the button (docs/design.md §3: results are published only when nobody
+ * can still write), publish or unpublish with a confirmation naming the diagnostic — an admin may
+ * publish before the window ends after an explicit confirmation — and browse the results. A
+ * coordinator of someone else's diagnostic reads the state of their school: the admin publishes it.
  */
+import type { EnableChangePublish } from '@attesta/contract';
 import {
   Alert,
   Badge,
   Button,
+  Checkbox,
   Group,
+  Loader,
   Modal,
-  NumberInput,
   Paper,
-  Select,
+  SimpleGrid,
   Stack,
   Text,
   Title,
@@ -21,13 +26,13 @@ import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
+import { DiagnosticPicker } from '../../../components/diagnostic-picker/diagnostic-picker';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { apiClient, ApiError } from '../../../lib/api-client';
 import { formatDisplayDateTime, formatNumber } from '../../../lib/format';
 import {
   changePublish,
-  coordinatorDiagnostics,
   enableChangePublish,
   listResults,
   resultsKeys,
@@ -36,19 +41,10 @@ import {
 import { resultsBundle } from '../locales';
 import { describeApiError } from '../../../lib/form-errors';
 
-type PublishState = Awaited<ReturnType<typeof changePublish>>;
 type ResultRow = Awaited<ReturnType<typeof listResults>>['items'][number];
+type Action = 'publish' | 'override' | 'unpublish';
 
-function reportError(error: unknown, t: LooseT) {
-  if (error instanceof ApiError && error.status === 401) {
-    apiClient.redirectFor(error);
-    return;
-  }
-  notifications.show({
-    color: 'red',
-    message: t('results.publish.failed', { message: describeApiError(error, t) }),
-  });
-}
+const when = (iso: string) => formatDisplayDateTime(new Date(iso));
 
 export function PublishPage({ role }: { role: 'coordinator' | 'admin' }) {
   const { t } = useBundleT(resultsBundle);
@@ -58,62 +54,19 @@ export function PublishPage({ role }: { role: 'coordinator' | 'admin' }) {
     ? Number(params.get('diagnosticId'))
     : null;
   const [diagnosticId, setDiagnosticId] = useState<number | null>(linked);
-  const [idInput, setIdInput] = useState<string | number>(linked ?? '');
-  const diagnostics = useQuery({
-    queryKey: resultsKeys.diagnostics,
-    queryFn: ({ signal }) => coordinatorDiagnostics(signal),
-    enabled: role === 'coordinator',
-  });
-  const chosen = diagnostics.data?.items.find((d) => d.id === diagnosticId) ?? null;
 
   return (
     <Stack gap="lg">
       <PageTitle>{t('results.publish.title')}</PageTitle>
-      {role === 'coordinator' ? (
-        <Select
-          label={t('results.publish.diagnostic')}
-          placeholder={t('results.publish.diagnosticPlaceholder')}
-          searchable
-          maw={520}
-          data-testid="publish-diagnostic"
-          data={(diagnostics.data?.items ?? []).map((d) => ({
-            value: String(d.id),
-            label: `${d.code} — ${d.name}`,
-          }))}
-          value={diagnosticId ? String(diagnosticId) : null}
-          onChange={(value) => setDiagnosticId(value ? Number(value) : null)}
-        />
-      ) : (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            const id = Number(idInput);
-            setDiagnosticId(Number.isInteger(id) && id > 0 ? id : null);
-          }}
-        >
-          <Group align="flex-end">
-            <NumberInput
-              label={t('results.publish.diagnosticId')}
-              min={1}
-              allowDecimal={false}
-              value={idInput}
-              onChange={setIdInput}
-              data-testid="publish-diagnostic-id"
-            />
-            <Button type="submit" variant="light">
-              {t('results.publish.show')}
-            </Button>
-          </Group>
-        </form>
-      )}
+      <DiagnosticPicker
+        role={role}
+        value={diagnosticId}
+        onChange={setDiagnosticId}
+        maw={520}
+        data-testid="publish-diagnostic"
+      />
       {diagnosticId ? (
-        <PublishControls
-          key={diagnosticId}
-          diagnosticId={diagnosticId}
-          name={chosen?.name ?? `#${diagnosticId}`}
-          knownPublished={chosen ? chosen.resultsPublished : null}
-          t={t}
-        />
+        <PublishControls key={diagnosticId} diagnosticId={diagnosticId} t={t} />
       ) : (
         <Text c="dimmed">{t('results.publish.chooseFirst')}</Text>
       )}
@@ -121,57 +74,109 @@ export function PublishPage({ role }: { role: 'coordinator' | 'admin' }) {
   );
 }
 
-function PublishControls({
-  diagnosticId,
-  name,
-  knownPublished,
-  t,
-}: {
-  diagnosticId: number;
-  name: string;
-  knownPublished: boolean | null;
-  t: LooseT;
-}) {
+/** The reason publication waits, in words, from its code and the counts (never the server's text). */
+function reasonText(state: EnableChangePublish, t: LooseT): string {
+  switch (state.reason) {
+    case null:
+      return t('results.publish.ready');
+    case 'participants_unfinished':
+      return t('results.publish.reasons.participantsUnfinished', { count: state.participants.inProgress });
+    case 'window_open':
+      return t('results.publish.reasons.windowOpen', {
+        date: when(state.window.endsAt),
+        count: state.participants.notStarted,
+      });
+    case 'awaiting_grading':
+    case 'unscored':
+      return t('results.publish.notReady', { awaiting: state.awaitingGrading, unscored: state.unscored });
+  }
+}
+
+function Counts({ state, t }: { state: EnableChangePublish; t: LooseT }) {
+  const p = state.participants;
+  const cells: [string, number][] = [
+    ['registered', p.registered],
+    ['finished', p.finished],
+    ['inProgress', p.inProgress],
+    ['notStarted', p.notStarted],
+    ['absent', p.absent],
+    ['annulled', p.annulled],
+    ['awaitingGrading', state.awaitingGrading],
+    ['unscored', state.unscored],
+  ];
+  return (
+    <Stack gap={4}>
+      <Text fw={600}>
+        {t(
+          state.participantsScope === 'school'
+            ? 'results.publish.counts.titleSchool'
+            : 'results.publish.counts.title',
+        )}
+      </Text>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs" data-testid="publish-counts">
+        {cells.map(([key, value]) => (
+          <Stack key={key} gap={0} data-testid={`count-${key}`}>
+            <Text size="sm" c="dimmed">
+              {t(`results.publish.counts.${key}`)}
+            </Text>
+            <Text fw={700}>{formatNumber(value)}</Text>
+          </Stack>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function PublishControls({ diagnosticId, t }: { diagnosticId: number; t: LooseT }) {
   const queryClient = useQueryClient();
-  const [changed, setChanged] = useState<PublishState | null>(null);
-  const [confirm, setConfirm] = useState<boolean | null>(null);
+  const [confirm, setConfirm] = useState<Action | null>(null);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [refusal, setRefusal] = useState<unknown>(null);
   const enable = useQuery({
     queryKey: resultsKeys.enable(diagnosticId),
     queryFn: ({ signal }) => enableChangePublish(diagnosticId, signal),
     retry: false,
   });
-  const [listPublished, setListPublished] = useState<boolean | null>(null);
-  const published = changed?.resultsPublished ?? knownPublished ?? listPublished;
+  const state = enable.data;
 
-  const run = async (publish: boolean) => {
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: resultsKeys.enable(diagnosticId) }),
+      queryClient.invalidateQueries({ queryKey: resultsKeys.list(diagnosticId) }),
+    ]);
+
+  const run = async (action: Action) => {
+    setRefusal(null);
     try {
-      const state = await changePublish(diagnosticId, publish);
-      setChanged(state);
-      setConfirm(null);
+      await changePublish(diagnosticId, action !== 'unpublish', action === 'override');
       notifications.show({
         color: 'green',
-        message: t(publish ? 'results.publish.donePublish' : 'results.publish.doneUnpublish'),
+        message: t(action === 'unpublish' ? 'results.publish.doneUnpublish' : 'results.publish.donePublish'),
       });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: resultsKeys.enable(diagnosticId) }),
-        queryClient.invalidateQueries({ queryKey: resultsKeys.list(diagnosticId) }),
-        queryClient.invalidateQueries({ queryKey: resultsKeys.diagnostics }),
-      ]);
     } catch (error) {
-      reportError(error, t);
+      if (error instanceof ApiError && error.status === 401) {
+        apiClient.redirectFor(error);
+        return;
+      }
+      // Said by its code on the page, with the state read again (the counts may have moved).
+      setRefusal(error);
     }
+    setConfirm(null);
+    setAcknowledged(false);
+    await refresh();
   };
 
-  const enabled = enable.data?.enabled ?? false;
-  const reason = enable.data
-    ? enable.data.enabled
-      ? t('results.publish.ready')
-      : t('results.publish.notReady', {
-          awaiting: enable.data.awaitingGrading,
-          unscored: enable.data.unscored,
-        })
-    : null;
+  if (enable.isPending) return <Loader aria-label={t('results.publish.title')} />;
+  if (!state)
+    return (
+      <Alert color="red" variant="light" data-testid="publish-load-failed">
+        {t('results.publish.failed', { message: describeApiError(enable.error, t) })}
+      </Alert>
+    );
 
+  const published = state.resultsPublished;
+  const name = state.diagnostic.name;
+  const code = state.diagnostic.code;
   return (
     <Stack gap="lg">
       <Paper withBorder p="lg" radius="md">
@@ -179,65 +184,122 @@ function PublishControls({
           <Group>
             <Badge
               size="lg"
-              color={published ? 'green' : published === false ? 'gray' : 'yellow'}
+              color={published ? 'green' : 'gray'}
               data-testid="publish-state"
-              data-published={published === null ? 'unknown' : String(published)}
+              data-published={String(published)}
             >
-              {published === null
-                ? t('results.publish.unknown')
-                : published
-                  ? changed?.publishedAt
-                    ? t('results.publish.publishedAt', {
-                        date: formatDisplayDateTime(new Date(changed.publishedAt)),
-                      })
-                    : t('results.publish.published')
-                  : t('results.publish.notPublished')}
+              {published
+                ? state.publishedAt
+                  ? t('results.publish.publishedAt', { date: when(state.publishedAt) })
+                  : t('results.publish.published')
+                : t('results.publish.notPublished')}
             </Badge>
           </Group>
-          {enable.error && (
-            <Alert color="red" variant="light">
-              {t('results.publish.failed', { message: describeApiError(enable.error, t) })}
+          {!state.mayPublish && (
+            <Alert color="blue" variant="light" data-testid="publish-read-only">
+              {t('results.publish.readOnly')}
             </Alert>
           )}
-          {reason && (
-            <Alert color={enabled ? 'green' : 'yellow'} variant="light" data-testid="publish-reason">
-              {reason}
+          <Text data-testid="publish-window">
+            {t(state.window.open ? 'results.publish.windowOpen' : 'results.publish.windowClosed', {
+              from: when(state.window.startsAt),
+              to: when(state.window.endsAt),
+            })}
+          </Text>
+          <Counts state={state} t={t} />
+          {!published && (
+            <Alert color={state.enabled ? 'green' : 'yellow'} variant="light" data-testid="publish-reason">
+              {reasonText(state, t)}
             </Alert>
           )}
-          <Group>
-            <Button
-              data-testid="publish-button"
-              disabled={!enabled || published === true}
-              onClick={() => setConfirm(true)}
-            >
-              {t('results.publish.publishButton')}
-            </Button>
-            <Button
-              data-testid="unpublish-button"
-              variant="default"
-              disabled={published === false}
-              onClick={() => setConfirm(false)}
-            >
-              {t('results.publish.unpublishButton')}
-            </Button>
-          </Group>
+          {refusal !== null && (
+            <Alert color="red" variant="light" role="alert" data-testid="publish-refused">
+              {t('results.publish.failed', { message: describeApiError(refusal, t) })}
+            </Alert>
+          )}
+          {state.mayPublish && (
+            <Group>
+              <Button
+                data-testid="publish-button"
+                disabled={!state.enabled || published}
+                onClick={() => setConfirm('publish')}
+              >
+                {t('results.publish.publishButton')}
+              </Button>
+              {state.overridable && !published && (
+                <Button
+                  data-testid="publish-early-button"
+                  color="red"
+                  variant="light"
+                  onClick={() => setConfirm('override')}
+                >
+                  {t('results.publish.earlyButton')}
+                </Button>
+              )}
+              <Button
+                data-testid="unpublish-button"
+                variant="default"
+                disabled={!published}
+                onClick={() => setConfirm('unpublish')}
+              >
+                {t('results.publish.unpublishButton')}
+              </Button>
+            </Group>
+          )}
         </Stack>
       </Paper>
 
       <Modal
         opened={confirm !== null}
-        onClose={() => setConfirm(null)}
-        title={t('results.publish.confirmTitle')}
+        onClose={() => {
+          setConfirm(null);
+          setAcknowledged(false);
+        }}
+        title={t(confirm === 'override' ? 'results.publish.earlyTitle' : 'results.publish.confirmTitle')}
       >
         <Stack>
-          <Text>
-            {t(confirm ? 'results.publish.confirmPublish' : 'results.publish.confirmUnpublish', { name })}
+          <Text data-testid="publish-confirm-text">
+            {confirm === 'override'
+              ? t('results.publish.confirmEarly', {
+                  name,
+                  code,
+                  date: when(state.window.endsAt),
+                  count: state.participants.notStarted,
+                })
+              : t(
+                  confirm === 'publish'
+                    ? 'results.publish.confirmPublish'
+                    : 'results.publish.confirmUnpublish',
+                  {
+                    name,
+                    code,
+                  },
+                )}
           </Text>
+          {confirm === 'override' && (
+            <Checkbox
+              data-testid="override-ack"
+              checked={acknowledged}
+              onChange={(event) => setAcknowledged(event.currentTarget.checked)}
+              label={t('results.publish.earlyAck', { name })}
+            />
+          )}
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(null)}>
+            <Button
+              variant="default"
+              onClick={() => {
+                setConfirm(null);
+                setAcknowledged(false);
+              }}
+            >
               {t('results.publish.cancel')}
             </Button>
-            <LoadingButton data-testid="publish-confirm" onClick={() => run(confirm === true)}>
+            <LoadingButton
+              data-testid="publish-confirm"
+              color={confirm === 'override' ? 'red' : undefined}
+              disabled={confirm === 'override' && !acknowledged}
+              onClick={() => run(confirm!)}
+            >
               {t('results.publish.confirm')}
             </LoadingButton>
           </Group>
@@ -245,20 +307,12 @@ function PublishControls({
       </Modal>
 
       <Title order={2}>{t('results.publish.list')}</Title>
-      <ResultsTable diagnosticId={diagnosticId} t={t} onPublished={setListPublished} />
+      <ResultsTable diagnosticId={diagnosticId} t={t} />
     </Stack>
   );
 }
 
-function ResultsTable({
-  diagnosticId,
-  t,
-  onPublished,
-}: {
-  diagnosticId: number;
-  t: LooseT;
-  onPublished: (published: boolean | null) => void;
-}) {
+function ResultsTable({ diagnosticId, t }: { diagnosticId: number; t: LooseT }) {
   const columns = useMemo<Column<ResultRow, ResultSortField>[]>(
     () => [
       {
@@ -336,11 +390,7 @@ function ResultsTable({
     <DataTable<ResultRow, ResultSortField, { diagnosticId: number }>
       testId="results-list"
       queryKey={resultsKeys.list(diagnosticId)}
-      fetchPage={async (request, signal) => {
-        const page = await listResults(request, signal);
-        onPublished(page.items[0]?.published ?? null);
-        return page;
-      }}
+      fetchPage={listResults}
       filter={{ diagnosticId }}
       columns={columns}
       rowKey={(r) => r.participantTestId}

@@ -71,6 +71,13 @@ export function ResultPage() {
   const error = failureOf(current.error) ?? failureOf(result.error);
   if (current.isPending || result.isLoading) {
     body = <Loader aria-label={t('results.page.title')} />;
+  } else if (pt && !pt.examWork && pt.diagnostic.closedByPublication) {
+    // Not started before the results were published: it never can be (docs/design.md §3).
+    body = (
+      <Alert color="blue" variant="light" data-testid="result-closed" title={t('results.page.closedTitle')}>
+        {t('results.page.closed')}
+      </Alert>
+    );
   } else if (error?.code === NOT_PUBLISHED || (pt && !published)) {
     body = <NotPublished t={t} />;
   } else if (error) {

@@ -1,0 +1,6 @@
+/*
+ * The authoring module's public face: what other modules may use of content authoring. Guests' open
+ * tests (modules/open-tests) refuse a new attempt at a test whose items a secure test still uses.
+ * Other modules import this file only.
+ */
+export { assertNoSecureItems, openTestConflicts } from './open-exposure.js';
