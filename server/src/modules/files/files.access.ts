@@ -16,21 +16,32 @@ const PAGE_OWNERS = ['html_text', 'help'];
  * too; a participant the tasks of their current work's variant (409 `work_paused` while it is
  * paused); an expert the tasks of answers assigned to them; organizator, coordinator and ugnik the
  * tasks of the finished works whose variant they open (GET /api/examresults/variant/{id}: their
- * scope over the sitting) and a coordinator the tasks whose reference they read (a subject test
+ * scope over the sitting), organizator and coordinator the tasks of the current variants of a
+ * sitting in scope once its diagnostic has opened (a paper-only form's booklet), and a coordinator the tasks whose reference they read (a subject test
  * their school sat, once the diagnostic's window has closed or its results are published).
  */
 async function canSeeTaskFile(db: DbOrTx, auth: AuthContext, taskId: number): Promise<boolean> {
   if (hasRole(auth, 'admin')) return true;
   if (hasRole(auth, 'participant') && (await isTaskInCurrentVariant(db, auth, taskId))) return true;
   if (hasRole(auth, 'expert') && (await repo.isTaskOfExpertAssignment(db, taskId, auth.userId))) return true;
-  const sittings: SQL[] = [];
+  // The sittings each staff role reaches: school staff theirs, the ugnik its area's.
+  const schoolSittings: SQL[] = [];
   if (hasRole(auth, 'coordinator') && auth.schoolId !== null)
-    sittings.push(sql`pt.school_id = ${auth.schoolId}`);
+    schoolSittings.push(sql`pt.school_id = ${auth.schoolId}`);
   if (hasRole(auth, 'organizator'))
-    sittings.push(sql`exists (select 1 from organizator_assignments oa where oa.user_id = ${auth.userId}
+    schoolSittings.push(sql`exists (select 1 from organizator_assignments oa where oa.user_id = ${auth.userId}
       and (oa.class_id = pt.class_id or oa.building_id = pt.building_id))`);
-  if (hasRole(auth, 'ugnik')) sittings.push(ugnikDiagnosticCondition(auth));
+  const sittings = hasRole(auth, 'ugnik')
+    ? [...schoolSittings, ugnikDiagnosticCondition(auth)]
+    : schoolSittings;
   if (sittings.length && (await repo.isTaskOfFinishedSitting(db, taskId, sql.join(sittings, sql` or `))))
+    return true;
+  // The booklet of a paper-only form: school staff key it from the moment the diagnostic opens, as
+  // the paper call (GET /api/exam/test/participantTest/{id}/paper) shows its tasks then.
+  if (
+    schoolSittings.length &&
+    (await repo.isTaskOfOpenedSittingVariant(db, taskId, sql.join(schoolSittings, sql` or `)))
+  )
     return true;
   return (
     hasRole(auth, 'coordinator') &&

@@ -159,6 +159,23 @@ export async function isTaskOfFinishedSitting(db: DbOrTx, taskId: number, scope:
 }
 
 /**
+ * Whether the task is in a current variant of the subject test of a sitting in scope whose
+ * diagnostic has opened: the booklet staff key a paper-only form from
+ * (GET /api/exam/test/participantTest/{id}/paper, which shows those tasks from the same moment).
+ */
+export async function isTaskOfOpenedSittingVariant(db: DbOrTx, taskId: number, scope: SQL): Promise<boolean> {
+  const rows = rowsOf(
+    await db.execute(sql`select 1 as ok from variant_tasks vt
+      join variants v on v.id = vt.variant_id and v.superseded_at is null
+      join participant_tests pt on pt.subject_test_id = v.subject_test_id and pt.deleted_at is null
+      join diagnostics on diagnostics.id = pt.diagnostic_id and diagnostics.deleted_at is null
+        and diagnostics.starts_at <= now()
+      where vt.task_id = ${taskId} and (${scope}) limit 1`),
+  );
+  return rows.length > 0;
+}
+
+/**
  * Whether the task is in a variant of a subject test the school sat in a diagnostic whose window
  * has closed or whose results are published: the tasks whose reference a coordinator reads.
  */

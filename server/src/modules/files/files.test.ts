@@ -355,12 +355,27 @@ describe('GET /api/files/{id} and friends', () => {
       .set({ createdBy: ugnik.user.id, createdByRole: 'ugnik' })
       .where(eq(diagnostics.id, sitting.diagnosticId));
 
-    // While the work is being written: its participant, and admins; no other staff, not even the school's.
+    // Before the diagnostic opens: its participant (who could not start yet anyway) aside, admins only.
+    const opensAt = (await db.select().from(diagnostics).where(eq(diagnostics.id, sitting.diagnosticId)))[0]!
+      .startsAt;
+    await db
+      .update(diagnostics)
+      .set({ startsAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(diagnostics.id, sitting.diagnosticId));
+    for (const session of [coordinator, organizator.session, unassigned, expert.session, ugnik.session])
+      expect(await statuses(session)).toEqual(each(403, 403, 403));
+    await db.update(diagnostics).set({ startsAt: opensAt }).where(eq(diagnostics.id, sitting.diagnosticId));
+
+    // While the work is being written: its participant, and admins; the school staff in scope the
+    // current variants' tasks, the booklet they key a paper-only form from (the paper call shows the
+    // same tasks from the same moment); no ugnik, no expert, no other school's staff.
     expect(await statuses(null)).toEqual(each(401, 401, 401));
     expect(await statuses(admin.session)).toEqual(each(200, 200, 200));
     expect(await statuses(p)).toEqual(each(200, 403, 403));
     expect(await statuses(guest.session)).toEqual(each(403, 403, 403));
-    for (const session of [coordinator, organizator.session, expert.session, ugnik.session])
+    for (const session of [coordinator, organizator.session])
+      expect(await statuses(session)).toEqual(each(200, 200, 403));
+    for (const session of [foreignCoordinator, unassigned, expert.session, ugnik.session])
       expect(await statuses(session)).toEqual(each(403, 403, 403));
 
     // A paused work shows its participant nothing.
@@ -374,8 +389,7 @@ describe('GET /api/files/{id} and friends', () => {
       .update(examWorks)
       .set({ status: 'finished', finishedAt: new Date() })
       .where(eq(examWorks.id, sittingWork));
-    for (const session of [coordinator, organizator.session, ugnik.session])
-      expect(await statuses(session)).toEqual(each(200, 403, 403));
+    expect(await statuses(ugnik.session)).toEqual(each(200, 403, 403));
     for (const session of [foreignCoordinator, unassigned, otherUgnik, expert.session])
       expect(await statuses(session)).toEqual(each(403, 403, 403));
 
@@ -396,7 +410,6 @@ describe('GET /api/files/{id} and friends', () => {
       .set({ endsAt: new Date(Date.now() - 1000) })
       .where(eq(diagnostics.id, sitting.diagnosticId));
     expect(await statuses(coordinator)).toEqual(each(200, 200, 403));
-    expect(await statuses(organizator.session)).toEqual(each(200, 403, 403));
     expect(await statuses(foreignCoordinator)).toEqual(each(403, 403, 403));
     // The same rule for the file's description and text.
     expect((await get(`/api/files/${all.draft}/ext`, coordinator)).statusCode).toBe(403);
