@@ -14,6 +14,7 @@ import { connectRedis, MemoryCache, RedisCache, type Cache } from './lib/cache.j
 import { redactUrl, serializeError } from './lib/log-safety.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { modules } from './modules/index.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { healthRoutes } from './plugins/health.js';
 import { clientErrorHandler, frameworkErrors, hygienePlugin } from './plugins/hygiene.js';
@@ -152,6 +153,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(hygienePlugin);
   await app.register(requestLogPlugin, { mode: config.logRequests, slowMs: config.logSlowRequestMs });
   await app.register(securityPlugin);
+  // Before every route and the static files: its hook sees each answer (docs/ARCHITECTURE.md).
+  await app.register(compressionPlugin);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(openapiPlugin);
   await app.register(accessPlugin, { sessions });

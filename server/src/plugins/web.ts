@@ -29,6 +29,9 @@ export const webPlugin = fp<{ webDist?: string }>(
         root,
         wildcard: false,
         index: ['index.html'],
+        // web/scripts/compress.mjs wrote a .br and a .gz beside each text file at build time: the
+        // smallest one the browser accepts is sent as is (Content-Encoding, Vary: Accept-Encoding).
+        preCompressed: true,
         setHeaders(res, path) {
           // Hashed assets never change; the shell and service worker must be revalidated.
           if (path.includes(`${'/'}assets${'/'}`))
