@@ -57,16 +57,16 @@ export default defineConfig({
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {
-          // Only what the first page needs goes into these shared chunks ($initial): a library only
-          // lazy pages use (the content editor: tiptap, prosemirror) stays in their own chunks.
+          // React changes least and every page needs it: one chunk of its own stays cached across
+          // releases. Everything else is split by where it is used, so a library only staff pages
+          // use (Mantine's tables and menus, tiptap, recharts, pdf.js, KaTeX) never reaches the
+          // participant's path (docs/BENCHMARKS.md, «The participant's path»).
           groups: [
             {
               name: 'react',
               test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
               tags: ['$initial'],
             },
-            { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui)[\\/]/, tags: ['$initial'] },
-            { name: 'vendor', test: /node_modules/, tags: ['$initial'] },
           ],
         },
       },

@@ -4,11 +4,6 @@ import { FullPageLoader } from '../components/ui/full-page-loader';
 import { adminContentOverviewRoute, adminRoutes } from '../features/admin/routes';
 import { contentRoutes } from '../features/content/routes';
 import { coordinatorRoutes, organizatorRoutes } from '../features/school/routes';
-import { ChangePasswordPage } from '../features/account/components/change-password-page';
-import { ConfirmEmailPage } from '../features/account/components/confirm-email-page';
-import { ForgotPasswordPage } from '../features/account/components/forgot-password-page';
-import { RegisterPage } from '../features/account/components/register-page';
-import { ResetPasswordPage } from '../features/account/components/reset-password-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { ErrorPage } from '../features/errors/components/error-page';
 import { NotFoundPage } from '../features/errors/components/not-found-page';
@@ -22,8 +17,6 @@ import { resultsRoutes, verifyRoute } from '../features/results/routes';
 import { reportsRoutes } from '../features/reports/routes';
 import { feedbackAdminRoutes, myFeedbackRoute } from '../features/feedback/routes';
 import { rosterRoutes } from '../features/roster/routes';
-import { RoleHome } from '../features/homes/components/role-home';
-import { OpenTestsHome } from '../features/open-tests/components/open-tests-home';
 import { roomRoutes } from './routes/room';
 import { setApiNavigator } from '../lib/api-client';
 import { basePath } from '../lib/location';
@@ -32,6 +25,31 @@ import { AppLayout } from './layouts/app-layout';
 import { PublicLayout } from './layouts/public-layout';
 import { RunnerLayout, RunnerTools } from './layouts/runner-layout';
 import { loginRedirect, requireRole, requireSitting, requireUser, rootRedirect } from './routes/guards';
+import { lazyPage } from '../components/ui/lazy-page';
+
+// What a participant never opens loads when it is first shown (docs/ARCHITECTURE.md).
+const ResetPasswordPage = lazyPage(
+  () => import('../features/account/components/reset-password-page'),
+  'ResetPasswordPage',
+);
+const RegisterPage = lazyPage(() => import('../features/account/components/register-page'), 'RegisterPage');
+const ForgotPasswordPage = lazyPage(
+  () => import('../features/account/components/forgot-password-page'),
+  'ForgotPasswordPage',
+);
+const ConfirmEmailPage = lazyPage(
+  () => import('../features/account/components/confirm-email-page'),
+  'ConfirmEmailPage',
+);
+const ChangePasswordPage = lazyPage(
+  () => import('../features/account/components/change-password-page'),
+  'ChangePasswordPage',
+);
+const RoleHome = lazyPage(() => import('../features/homes/components/role-home'), 'RoleHome');
+const OpenTestsHome = lazyPage(
+  () => import('../features/open-tests/components/open-tests-home'),
+  'OpenTestsHome',
+);
 
 /** Work places of a role: pages under its home, guarded by the home's role loader. */
 const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { loadKatex } from '../components/answers/katex-loader';
 
 // findBy… and waitFor wait for what the screen should show up to 5 s, not Testing Library's 1 s: on
 // a busy two-core machine a page with its queries took longer than 1 s to draw, and passing tests
@@ -33,3 +34,6 @@ window.HTMLElement.prototype.scrollIntoView ??= () => {};
 afterEach(() => {
   cleanup();
 });
+
+// KaTeX loads on first need in the app (components/answers/katex-loader.ts); tests draw TeX at once.
+await loadKatex();

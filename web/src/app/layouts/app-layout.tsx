@@ -1,19 +1,13 @@
-import { Anchor, AppShell, Burger, Group, NavLink, Stack, Text } from '@mantine/core';
+import { Anchor, AppShell, Burger, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { FullPageLoader } from '../../components/ui/full-page-loader';
-import { useAdminNavItems } from '../../features/admin/routes';
-import { useCoordinatorNavItems, useOrganizatorNavItems } from '../../features/school/routes';
-import { useUgnikNavItems } from '../../features/ugnik/routes';
-import { useExpertNavItems } from '../../features/expert/routes';
 import { useResultsNavItems } from '../../features/results/routes';
-import { useReportsNavItems } from '../../features/reports/routes';
-import { useRosterNavItems } from '../../features/roster/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
-import { FeedbackButton, useFeedbackNavItems } from '../../features/feedback/routes';
+import { FeedbackButton } from '../../features/feedback/routes';
 import { HelpButton } from '../../features/help/components/help-button';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { homeRolesOf, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
@@ -24,12 +18,10 @@ import { RoleSwitch } from './role-switch';
 import { SessionTimer } from './session-timer';
 import { SkipLink } from './skip-link';
 import { useActiveRole } from './use-active-role';
+import { NavEntry, type NavItem } from './work-place-nav-entry';
 
-interface NavItem {
-  to: string;
-  label: string;
-  end?: boolean;
-}
+// A staff role's work places and their texts load with its first page, never for a participant.
+const WorkPlaceNav = lazy(() => import('./work-place-nav').then((m) => ({ default: m.WorkPlaceNav })));
 
 /**
  * Sections of the active role that exist today. Work places of later issues are added here when
@@ -58,30 +50,7 @@ export function AppLayout() {
   const activeRole = useActiveRole(user);
   const roles = homeRolesOf(user.roles);
   const { pathname } = useLocation();
-  const resultsNav = useResultsNavItems();
-  const reportsNav = useReportsNavItems();
-  const rosterNav = useRosterNavItems();
-  const feedbackNav = useFeedbackNavItems();
-  const workPlaceNav: Partial<Record<HomeRole, NavItem[]>> = {
-    admin: [
-      ...useAdminNavItems(),
-      ...rosterNav.admin,
-      ...resultsNav.admin,
-      ...reportsNav.admin,
-      ...feedbackNav.admin,
-    ],
-    ugnik: [...useUgnikNavItems(), ...reportsNav.ugnik],
-    coordinator: [
-      ...useCoordinatorNavItems(),
-      ...rosterNav.coordinator,
-      ...resultsNav.coordinator,
-      ...reportsNav.coordinator,
-    ],
-    organizator: [...useOrganizatorNavItems(), ...reportsNav.organizator],
-    expert: useExpertNavItems(),
-    participant: resultsNav.participant,
-  };
-
+  const participantNav = useResultsNavItems().participant;
   // On narrow screens the menu is an overlay; leaving it open over the next page would hide it.
   useEffect(() => {
     close();
@@ -158,20 +127,16 @@ export function AppLayout() {
             </>
           )}
         </Stack>
-        {[...navItemsFor(activeRole, t), ...((activeRole && workPlaceNav[activeRole]) || [])].map((item) => {
-          const active = item.end ? pathname === item.to : pathname.startsWith(item.to);
-          return (
-            <NavLink
-              key={item.to}
-              component={Link}
-              to={item.to}
-              label={item.label}
-              active={active}
-              aria-current={active ? 'page' : undefined}
-              data-testid={`nav-${item.to.slice(1).replace(/\//g, '-')}`}
-            />
-          );
-        })}
+        {[...navItemsFor(activeRole, t), ...(activeRole === 'participant' ? participantNav : [])].map(
+          (item) => (
+            <NavEntry key={item.to} item={item} />
+          ),
+        )}
+        {activeRole && activeRole !== 'participant' && (
+          <Suspense fallback={null}>
+            <WorkPlaceNav role={activeRole} />
+          </Suspense>
+        )}
       </AppShell.Navbar>
 
       <AppShell.Main id="main">

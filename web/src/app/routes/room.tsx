@@ -7,10 +7,20 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { PaperFormPage, PaperSittingPage } from '../../features/monitoring/paper-form-page';
-import { LiveRoom, RoomPage } from '../../features/monitoring/room-page';
-import { UgnikAreaRoomPage } from '../../features/ugnik/components/area-room-page';
 import { requireRole } from './guards';
+import { lazyPage } from '../../components/ui/lazy-page';
+
+const PaperFormPage = lazyPage(() => import('../../features/monitoring/paper-form-page'), 'PaperFormPage');
+const PaperSittingPage = lazyPage(
+  () => import('../../features/monitoring/paper-form-page'),
+  'PaperSittingPage',
+);
+const LiveRoom = lazyPage(() => import('../../features/monitoring/room-page'), 'LiveRoom');
+const RoomPage = lazyPage(() => import('../../features/monitoring/room-page'), 'RoomPage');
+const UgnikAreaRoomPage = lazyPage(
+  () => import('../../features/ugnik/components/area-room-page'),
+  'UgnikAreaRoomPage',
+);
 
 export function roomRoutes(queryClient: QueryClient, basename = '/'): RouteObject[] {
   const staff: RouteObject[] = (['organizator', 'coordinator'] as const).flatMap((role) => [

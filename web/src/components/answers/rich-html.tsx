@@ -4,11 +4,10 @@
  * by the author). MathML passes the sanitizer and renders natively. Optionally `{{id}}`
  * placeholders become empty slots where a cloze puts its inline fields.
  */
-import katex from 'katex';
-import 'katex/dist/katex.min.css';
 import { forwardRef, useMemo, type ElementType } from 'react';
 import type { Language } from '../../lib/format';
 import { sanitizeHtmlOrEmpty } from '../../lib/sanitize';
+import { hasTex as holdsTex, loadedKatex, loadKatex, useKatexLoaded } from './katex-loader';
 
 const TEX = /\$\$([\s\S]+?)\$\$|\\\(([\s\S]+?)\\\)|\\\[([\s\S]+?)\\\]/g;
 const SLOT = /\{\{([A-Za-z0-9_-]{1,32})\}\}/g;
@@ -84,7 +83,10 @@ function renderFragment(
   clean: string,
   options: { slots: boolean; announce: Language | null },
 ): DocumentFragment | null {
-  const hasTex = /\$\$|\\\(|\\\[/.test(clean);
+  // KaTeX comes on first need (katex-loader.ts): until then TeX stays as its source.
+  const katex = holdsTex(clean) ? loadedKatex() : null;
+  if (holdsTex(clean) && !katex) void loadKatex().catch(() => undefined);
+  const hasTex = katex !== null;
   const hasSup = options.announce !== null && /<sup\b/i.test(clean);
   if (!hasTex && !hasSup && !(options.slots && clean.includes('{{'))) return null;
   const template = document.createElement('template');
@@ -96,7 +98,7 @@ function renderFragment(
         const display = m[1] !== undefined || m[3] !== undefined;
         const span = document.createElement('span');
         span.className = display ? 'tex tex-display' : 'tex';
-        span.innerHTML = katex.renderToString((m[1] ?? m[2] ?? m[3] ?? '').trim(), {
+        span.innerHTML = katex!.renderToString((m[1] ?? m[2] ?? m[3] ?? '').trim(), {
           displayMode: display,
           throwOnError: false,
           trust: false,
@@ -235,7 +237,12 @@ export const RichHtml = forwardRef<HTMLElement, RichHtmlProps>(function RichHtml
   ref,
 ) {
   const lang = pageLanguage();
-  const rendered = useMemo(() => renderRichHtml(html, withSlots, lang), [html, withSlots, lang]);
+  const katexLoaded = useKatexLoaded();
+  const rendered = useMemo(
+    () => renderRichHtml(html, withSlots, lang),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- drawn again once KaTeX has come
+    [html, withSlots, lang, katexLoaded],
+  );
   return (
     <Tag
       ref={ref}

@@ -1,19 +1,23 @@
 /** The admin work place: routes under `/admin` and its navigation items. */
 import type { RouteObject } from 'react-router';
-import { ApiDocsPage } from './components/api-docs-page';
-import { ApiKeysPage } from './components/api-keys-page';
-import { AuditPage } from './components/audit-page';
-import { ContentPage } from './components/content-page';
-import { AdminDiagnosticCreatePage } from './components/diagnostic-create-page';
-import { AdminDiagnosticPage } from './components/diagnostic-page';
-import { AdminDiagnosticsPage } from './components/diagnostics-page';
-import { QueuePage } from './components/queue-page';
-import { SchoolPage } from './components/school-page';
-import { SchoolsPage } from './components/schools-page';
-import { StudentsPage } from './components/students-page';
-import { UsersPage } from './components/users-page';
-import { WorkersPage } from './components/workers-page';
-import { useAdminT } from './i18n';
+import { lazyPage } from '../../components/ui/lazy-page';
+
+const ApiDocsPage = lazyPage(() => import('./components/api-docs-page'), 'ApiDocsPage');
+const ApiKeysPage = lazyPage(() => import('./components/api-keys-page'), 'ApiKeysPage');
+const AuditPage = lazyPage(() => import('./components/audit-page'), 'AuditPage');
+const ContentPage = lazyPage(() => import('./components/content-page'), 'ContentPage');
+const AdminDiagnosticCreatePage = lazyPage(
+  () => import('./components/diagnostic-create-page'),
+  'AdminDiagnosticCreatePage',
+);
+const AdminDiagnosticPage = lazyPage(() => import('./components/diagnostic-page'), 'AdminDiagnosticPage');
+const AdminDiagnosticsPage = lazyPage(() => import('./components/diagnostics-page'), 'AdminDiagnosticsPage');
+const QueuePage = lazyPage(() => import('./components/queue-page'), 'QueuePage');
+const SchoolPage = lazyPage(() => import('./components/school-page'), 'SchoolPage');
+const SchoolsPage = lazyPage(() => import('./components/schools-page'), 'SchoolsPage');
+const StudentsPage = lazyPage(() => import('./components/students-page'), 'StudentsPage');
+const UsersPage = lazyPage(() => import('./components/users-page'), 'UsersPage');
+const WorkersPage = lazyPage(() => import('./components/workers-page'), 'WorkersPage');
 
 /** Children of the `/admin` route (its guard applies to all of them). */
 export const adminRoutes: RouteObject[] = [
@@ -36,19 +40,3 @@ export const adminRoutes: RouteObject[] = [
  * КИМ section (`/admin/content/overview`), which app/ mounts among the content feature's routes.
  */
 export const adminContentOverviewRoute: RouteObject = { path: 'overview', element: <ContentPage /> };
-
-export function useAdminNavItems(): { to: string; label: string }[] {
-  const t = useAdminT();
-  return [
-    { to: '/admin/users', label: t('nav.users') },
-    { to: '/admin/schools', label: t('nav.schools') },
-    { to: '/admin/students', label: t('nav.students') },
-    { to: '/admin/workers', label: t('nav.workers') },
-    { to: '/admin/content', label: t('nav.content') },
-    { to: '/admin/diagnostics', label: t('nav.diagnostics') },
-    { to: '/admin/queue', label: t('nav.queue') },
-    { to: '/admin/audit', label: t('nav.audit') },
-    { to: '/admin/api-docs', label: t('nav.apiDocs') },
-    { to: '/admin/api-keys', label: t('nav.apiKeys') },
-  ];
-}

@@ -5,18 +5,27 @@
  * (html) containers, and the platform's help sections and pages.
  */
 import { Navigate, type RouteObject } from 'react-router';
-import { CONTENT_BASE, ContentLayout } from './components/content-layout';
-import { ContainersPage } from './components/containers-page';
-import { HelpSectionsPage, HtmlTextsPage } from './components/help-pages';
-import { ImportPage, ImportStatusPage } from './components/import-page';
-import { SpecificationPage } from './components/specification-page';
-import { SpecificationsPage } from './components/specifications-page';
-import { SubjectTestCreatePage, SubjectTestPage } from './components/subject-test-page';
-import { SubjectTestsPage } from './components/subject-tests-page';
-import { SubjectsPage } from './components/subjects-page';
-import { TaskEditorRoute } from './components/task-editor-route';
-import { TaskPoolPage } from './components/task-pool-page';
-import { VariantPreviewPage } from './components/variant-preview-page';
+import { CONTENT_BASE } from './content-base';
+import { lazyPage } from '../../components/ui/lazy-page';
+
+const ContentLayout = lazyPage(() => import('./components/content-layout'), 'ContentLayout');
+const ContainersPage = lazyPage(() => import('./components/containers-page'), 'ContainersPage');
+const HelpSectionsPage = lazyPage(() => import('./components/help-pages'), 'HelpSectionsPage');
+const HtmlTextsPage = lazyPage(() => import('./components/help-pages'), 'HtmlTextsPage');
+const ImportPage = lazyPage(() => import('./components/import-page'), 'ImportPage');
+const ImportStatusPage = lazyPage(() => import('./components/import-page'), 'ImportStatusPage');
+const SpecificationPage = lazyPage(() => import('./components/specification-page'), 'SpecificationPage');
+const SpecificationsPage = lazyPage(() => import('./components/specifications-page'), 'SpecificationsPage');
+const SubjectTestCreatePage = lazyPage(
+  () => import('./components/subject-test-page'),
+  'SubjectTestCreatePage',
+);
+const SubjectTestPage = lazyPage(() => import('./components/subject-test-page'), 'SubjectTestPage');
+const SubjectTestsPage = lazyPage(() => import('./components/subject-tests-page'), 'SubjectTestsPage');
+const SubjectsPage = lazyPage(() => import('./components/subjects-page'), 'SubjectsPage');
+const TaskEditorRoute = lazyPage(() => import('./components/task-editor-route'), 'TaskEditorRoute');
+const TaskPoolPage = lazyPage(() => import('./components/task-pool-page'), 'TaskPoolPage');
+const VariantPreviewPage = lazyPage(() => import('./components/variant-preview-page'), 'VariantPreviewPage');
 
 /**
  * The `content` child of `/admin` (the admin guard sits on the parent). `extra` are further pages

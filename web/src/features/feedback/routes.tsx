@@ -3,9 +3,11 @@
  * (`/account/feedback`) and the admins' inbox (`/admin/feedback`, under the admin guard).
  */
 import type { RouteObject } from 'react-router';
-import { FeedbackInboxPage } from './components/feedback-inbox-page';
-import { MyFeedbackPage } from './components/my-feedback-page';
 import { useFeedbackT } from './locales';
+import { lazyPage } from '../../components/ui/lazy-page';
+
+const FeedbackInboxPage = lazyPage(() => import('./components/feedback-inbox-page'), 'FeedbackInboxPage');
+const MyFeedbackPage = lazyPage(() => import('./components/my-feedback-page'), 'MyFeedbackPage');
 
 export { FeedbackButton } from './components/feedback-button';
 

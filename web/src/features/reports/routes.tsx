@@ -4,7 +4,6 @@
  */
 import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
-import { useReportsT } from './locales';
 
 const ReportsPage = lazy(() => import('./components/reports-page').then((m) => ({ default: m.ReportsPage })));
 const OrganizatorProtocolPage = lazy(() =>
@@ -18,17 +17,3 @@ export const reportsRoutes = {
   admin: [{ path: 'reports', element: <ReportsPage role="admin" /> }],
   organizator: [{ path: 'protocol', element: <OrganizatorProtocolPage /> }],
 } satisfies Record<string, RouteObject[]>;
-
-export function useReportsNavItems(): Record<
-  'coordinator' | 'ugnik' | 'admin' | 'organizator',
-  { to: string; label: string }[]
-> {
-  const { t } = useReportsT();
-  const reports = t('reports.nav.reports');
-  return {
-    coordinator: [{ to: '/coordinator/reports', label: reports }],
-    ugnik: [{ to: '/ugnik/reports', label: reports }],
-    admin: [{ to: '/admin/reports', label: reports }],
-    organizator: [{ to: '/organizator/protocol', label: t('reports.nav.protocol') }],
-  };
-}

@@ -1,11 +1,13 @@
 /** Results work places: the participant's own result and the publication page of coordinators and admins. */
 import type { RouteObject } from 'react-router';
 import { useBundleT } from '../../components/data-table/use-bundle-t';
-import { OpenAttemptPage } from './components/open-attempt-page';
-import { PublishPage } from './components/publish-page';
-import { ResultPage } from './components/result-page';
-import { VerifyPage } from './components/verify-page';
 import { resultsBundle } from './locales';
+import { lazyPage } from '../../components/ui/lazy-page';
+
+const OpenAttemptPage = lazyPage(() => import('./components/open-attempt-page'), 'OpenAttemptPage');
+const PublishPage = lazyPage(() => import('./components/publish-page'), 'PublishPage');
+const ResultPage = lazyPage(() => import('./components/result-page'), 'ResultPage');
+const VerifyPage = lazyPage(() => import('./components/verify-page'), 'VerifyPage');
 
 /** Children of each role's home route (its role guard applies). */
 /** Public: the QR code of a result document leads here. */

@@ -1,17 +1,27 @@
-import { useTranslation } from 'react-i18next';
 import type { RouteObject } from 'react-router';
-import { CoordinatorDiagnosticsPage } from './components/coordinator-diagnostics-page';
-import { ExpertCoverageNotice } from './components/expert-coverage-notice';
-import { OrganizatorDiagnosticsPage } from './components/organizator-diagnostics-page';
-import { OrganizatorsPage } from './components/organizators-page';
-import { ParticipantsPage } from './components/participants-page';
-import { QueuePage } from './components/queue-page';
-import { RegistrationTools } from './components/registration-tools';
-import { BuildingsPage, ClassesPage } from './components/school-lists';
-import { StudentsPage } from './components/students-page';
-import { WorkerTestsPage } from './components/worker-tests-page';
-import { WorkersPage } from './components/workers-page';
-import { coordinatorNavLabels, organizatorNavLabels } from './locales';
+import { lazyPage } from '../../components/ui/lazy-page';
+
+const CoordinatorDiagnosticsPage = lazyPage(
+  () => import('./components/coordinator-diagnostics-page'),
+  'CoordinatorDiagnosticsPage',
+);
+const ExpertCoverageNotice = lazyPage(
+  () => import('./components/expert-coverage-notice'),
+  'ExpertCoverageNotice',
+);
+const OrganizatorDiagnosticsPage = lazyPage(
+  () => import('./components/organizator-diagnostics-page'),
+  'OrganizatorDiagnosticsPage',
+);
+const OrganizatorsPage = lazyPage(() => import('./components/organizators-page'), 'OrganizatorsPage');
+const ParticipantsPage = lazyPage(() => import('./components/participants-page'), 'ParticipantsPage');
+const QueuePage = lazyPage(() => import('./components/queue-page'), 'QueuePage');
+const RegistrationTools = lazyPage(() => import('./components/registration-tools'), 'RegistrationTools');
+const BuildingsPage = lazyPage(() => import('./components/school-lists'), 'BuildingsPage');
+const ClassesPage = lazyPage(() => import('./components/school-lists'), 'ClassesPage');
+const StudentsPage = lazyPage(() => import('./components/students-page'), 'StudentsPage');
+const WorkerTestsPage = lazyPage(() => import('./components/worker-tests-page'), 'WorkerTestsPage');
+const WorkersPage = lazyPage(() => import('./components/workers-page'), 'WorkersPage');
 
 /** Children of `/coordinator` (the role guard sits on the parent route). */
 export const coordinatorRoutes: RouteObject[] = [
@@ -46,41 +56,3 @@ export const organizatorRoutes: RouteObject[] = [
     element: <ParticipantsPage role="organizator" basePath="/organizator/diagnostics" />,
   },
 ];
-
-const COORDINATOR_NAV = [
-  'students',
-  'classes',
-  'buildings',
-  'organizators',
-  'diagnostics',
-  'queue',
-  'workerTests',
-  'workers',
-] as const;
-const COORDINATOR_PATH: Record<(typeof COORDINATOR_NAV)[number], string> = {
-  students: 'students',
-  classes: 'classes',
-  buildings: 'buildings',
-  organizators: 'organizators',
-  diagnostics: 'diagnostics',
-  queue: 'queue',
-  workerTests: 'worker-tests',
-  workers: 'workers',
-};
-
-/** Navigation entries of the coordinator's work place, in the interface language. */
-export function useCoordinatorNavItems(): { to: string; label: string }[] {
-  const { i18n } = useTranslation();
-  const labels = i18n.language === 'en' ? coordinatorNavLabels.en : coordinatorNavLabels.ru;
-  return COORDINATOR_NAV.map((key) => ({ to: `/coordinator/${COORDINATOR_PATH[key]}`, label: labels[key] }));
-}
-
-/** Navigation entries of the organizator's work place, in the interface language. */
-export function useOrganizatorNavItems(): { to: string; label: string }[] {
-  const { i18n } = useTranslation();
-  const labels = i18n.language === 'en' ? organizatorNavLabels.en : organizatorNavLabels.ru;
-  return (['classes', 'students', 'diagnostics'] as const).map((key) => ({
-    to: `/organizator/${key}`,
-    label: labels[key],
-  }));
-}

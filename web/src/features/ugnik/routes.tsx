@@ -1,10 +1,17 @@
 /** The supervision authority's (УГНиК) work place: routes under `/ugnik` and its navigation items. */
 import type { RouteObject } from 'react-router';
-import { UgnikDiagnosticCreatePage } from './components/diagnostic-create-page';
-import { UgnikDiagnosticPage } from './components/diagnostic-page';
-import { UgnikDiagnosticsPage } from './components/diagnostics-page';
-import { UgnikAreaDiagnosticsPage } from './components/area-diagnostics-page';
-import { useUgnikT } from './i18n';
+import { lazyPage } from '../../components/ui/lazy-page';
+
+const UgnikDiagnosticCreatePage = lazyPage(
+  () => import('./components/diagnostic-create-page'),
+  'UgnikDiagnosticCreatePage',
+);
+const UgnikDiagnosticPage = lazyPage(() => import('./components/diagnostic-page'), 'UgnikDiagnosticPage');
+const UgnikDiagnosticsPage = lazyPage(() => import('./components/diagnostics-page'), 'UgnikDiagnosticsPage');
+const UgnikAreaDiagnosticsPage = lazyPage(
+  () => import('./components/area-diagnostics-page'),
+  'UgnikAreaDiagnosticsPage',
+);
 
 /**
  * Children of the `/ugnik` route (its guard applies to all of them). `/ugnik/room` is mounted by the
@@ -16,12 +23,3 @@ export const ugnikRoutes: RouteObject[] = [
   { path: 'diagnostics/:id', element: <UgnikDiagnosticPage /> },
   { path: 'area', element: <UgnikAreaDiagnosticsPage /> },
 ];
-
-export function useUgnikNavItems(): { to: string; label: string }[] {
-  const t = useUgnikT();
-  return [
-    { to: '/ugnik/diagnostics', label: t('nav.diagnostics') },
-    { to: '/ugnik/area', label: t('nav.area') },
-    { to: '/ugnik/room', label: t('nav.room') },
-  ];
-}

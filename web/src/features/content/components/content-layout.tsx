@@ -1,9 +1,11 @@
 /** The КИМ section: its sub-navigation above the page of each part. */
 import { Button, Group, Stack } from '@mantine/core';
 import { Link, Outlet, useLocation } from 'react-router';
+import { CONTENT_BASE } from '../content-base';
 import { useContentT, type ContentKey } from '../locales';
 
-export const CONTENT_BASE = '/admin/content';
+export { CONTENT_BASE };
+
 
 const SECTIONS: { path: string; label: ContentKey }[] = [
   { path: 'tests', label: 'nav.tests' },

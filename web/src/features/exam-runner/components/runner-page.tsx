@@ -23,6 +23,7 @@ import { Runner } from './runner';
 import { describeApiError } from '../../../lib/form-errors';
 import { isAppShell } from '../../../lib/device';
 import { RunnerFrame } from './runner-frame';
+import { hasTex, loadKatex } from '../../../components/answers/katex-loader';
 
 const isOffline = (error: unknown) => error instanceof ApiError && error.isNetworkError;
 const isPausedError = (error: unknown) => error instanceof ApiError && error.code === 'work_paused';
@@ -68,10 +69,10 @@ export function RunnerPage({ api: injected, store, tools }: RunnerPageProps) {
         const fetched = await api.variant(signal);
         // Kept before anything else can happen: the connection may drop the next second.
         await saveRunnerVariant(fetched);
-        return fetched;
+        return await withFormulas(fetched);
       } catch (error) {
         const copy = isOffline(error) && examWork ? await loadRunnerVariant(examWork.variantId) : null;
-        if (copy) return copy;
+        if (copy) return await withFormulas(copy);
         throw error;
       }
     },
@@ -193,4 +194,13 @@ export function RunnerPage({ api: injected, store, tools }: RunnerPageProps) {
       tools={tools}
     />
   );
+}
+
+/**
+ * A variant with TeX waits for KaTeX (loaded on first need), so its tasks and their labels are drawn
+ * with formulas from the start; without it (offline, not cached) the TeX shows as its source.
+ */
+async function withFormulas<T>(variant: T): Promise<T> {
+  if (hasTex(JSON.stringify(variant))) await loadKatex().catch(() => undefined);
+  return variant;
 }

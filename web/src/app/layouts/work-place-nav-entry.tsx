@@ -1,0 +1,24 @@
+import { NavLink } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  end?: boolean;
+}
+
+/** One entry of the side navigation, marked when its page is open. */
+export function NavEntry({ item }: { item: NavItem }) {
+  const { pathname } = useLocation();
+  const active = item.end ? pathname === item.to : pathname.startsWith(item.to);
+  return (
+    <NavLink
+      component={Link}
+      to={item.to}
+      label={item.label}
+      active={active}
+      aria-current={active ? 'page' : undefined}
+      data-testid={`nav-${item.to.slice(1).replace(/\//g, '-')}`}
+    />
+  );
+}
