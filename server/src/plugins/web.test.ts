@@ -128,6 +128,11 @@ describe("the server's own answers", () => {
     }
   });
 
+  it('prefers gzip for an answer when the browser takes both (cheaper on small answers, bench/compression.mjs)', async () => {
+    const res = await get('/api/docs/json', 'gzip, deflate, br');
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
   it('sends a small answer as it is', async () => {
     const res = await get('/api/user/hasSession', 'br, gzip');
     expect(res.statusCode).toBe(200);
