@@ -78,7 +78,7 @@ describe('coordinator work place', () => {
     renderApp('/coordinator');
     expect(await screen.findByTestId('role-home-coordinator')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Разделы' });
-    expect(within(nav).getByRole('link', { name: 'Ученики' })).toHaveAttribute(
+    expect(await within(nav).findByRole('link', { name: 'Ученики' })).toHaveAttribute(
       'href',
       '/coordinator/students',
     );
