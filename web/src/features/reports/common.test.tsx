@@ -25,7 +25,7 @@ describe('reports: the common tab', { timeout: 20_000 }, () => {
     const api = reportsServer(people.coordinator);
     renderApp('/coordinator');
     const nav = await screen.findByRole('navigation', { name: 'Разделы' });
-    await userEvent.click(within(nav).getByRole('link', { name: 'Отчёты' }));
+    await userEvent.click(await within(nav).findByRole('link', { name: 'Отчёты' }));
 
     // The page and its chart library load on first use.
     const table = await screen.findByTestId('common-table', {}, { timeout: 10_000 });

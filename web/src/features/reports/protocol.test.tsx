@@ -30,7 +30,7 @@ describe('reports: the sitting protocol', { timeout: 20_000 }, () => {
     });
     renderApp('/organizator');
     const nav = await screen.findByRole('navigation', { name: 'Разделы' });
-    await userEvent.click(within(nav).getByRole('link', { name: 'Протокол' }));
+    await userEvent.click(await within(nav).findByRole('link', { name: 'Протокол' }));
     expect(await screen.findByTestId('protocol-choose', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(api.callsTo('GET /api/reports/diagnostic/protocol')).toHaveLength(0);
 

@@ -64,7 +64,7 @@ describe('roster import', { timeout: 20_000 }, () => {
     });
     renderApp('/admin/roster');
     const nav = await screen.findByRole('navigation', { name: 'Разделы' });
-    expect(within(nav).getByRole('link', { name: 'Импорт контингента' })).toHaveAttribute(
+    expect(await within(nav).findByRole('link', { name: 'Импорт контингента' })).toHaveAttribute(
       'href',
       '/admin/roster',
     );
@@ -285,7 +285,7 @@ describe('roster import', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Roster import' })).toBeInTheDocument();
     expect(screen.getByTestId('roster-scope')).toHaveTextContent('your own school only');
     const nav = screen.getByRole('navigation');
-    expect(within(nav).getByRole('link', { name: 'Roster import' })).toHaveAttribute(
+    expect(await within(nav).findByRole('link', { name: 'Roster import' })).toHaveAttribute(
       'href',
       '/coordinator/roster',
     );

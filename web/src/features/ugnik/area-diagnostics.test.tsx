@@ -55,7 +55,7 @@ describe('ugnik: school diagnostics of the area', { timeout: 20_000 }, () => {
     expect(first).toHaveTextContent('01.03.2026 — 05.03.2026');
     expect(first).toHaveTextContent('2512');
     expect(within(table).getByTestId('area-row-11-4')).toHaveTextContent('Запланирована');
-    expect(screen.getByRole('link', { name: 'Диагностики школ района' })).toHaveAttribute(
+    expect(await screen.findByRole('link', { name: 'Диагностики школ района' })).toHaveAttribute(
       'href',
       '/ugnik/area',
     );

@@ -72,16 +72,19 @@ describe('ugnik work place', { timeout: 20_000 }, () => {
     const api = server();
     renderApp('/ugnik');
     expect(await screen.findByTestId('role-home-ugnik')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('link', { name: 'Проверочные диагностики' }));
+    await userEvent.click(await screen.findByRole('link', { name: 'Проверочные диагностики' }));
+    // The list page's call is the last one (the home asked for its own short list first; the page
+    // loads as its own chunk, so its call may come a moment after the home's list is drawn).
+    await waitFor(() =>
+      expect(api.callsTo('POST /api/ugnik/diagnostic/list').at(-1)!.body).toEqual({
+        page: 1,
+        pageSize: 20,
+        sort: { field: 'startsAt', dir: 'desc' },
+      }),
+    );
     expect(await screen.findByText('Проверка математики')).toBeInTheDocument();
     // Diagnostics are known by name and code; the database id is not a column.
     expect(screen.queryByRole('columnheader', { name: /^ID/ })).toBeNull();
-    // The list page's call is the last one (the home asked for its own short list first).
-    expect(api.callsTo('POST /api/ugnik/diagnostic/list').at(-1)!.body).toEqual({
-      page: 1,
-      pageSize: 20,
-      sort: { field: 'startsAt', dir: 'desc' },
-    });
   });
 
   it('validates and sends the create body', async () => {
