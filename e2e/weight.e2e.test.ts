@@ -16,8 +16,13 @@ import { baseURL, demoCodes, launchBrowser } from './support.js';
  */
 export const PARTICIPANT_BUDGET = 430_000;
 
-/** Chunks of staff screens and heavy libraries: their file names start so (web/vite.config.ts). */
-const STAFF_ONLY = /\/assets\/(rich-text|task-editor|reports|charts|pdf|staff-|admin-|content-)/;
+/**
+ * Chunks a participant must never load: route pages (each lazily loaded page is a `<name>-page-`
+ * chunk; the participant's start page and runner are in the first chunks), the staff homes and
+ * navigation, the rich-text editor, reports and their charts, the PDF viewer.
+ */
+const STAFF_ONLY =
+  /\/assets\/[^/]*(-page-|role-home|work-place-nav|rich-text|task-editor|reports|protocol|charts|pdf)[^/]*$/;
 
 interface Task {
   position: number;
