@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /*
@@ -77,6 +78,8 @@ export function answerBeforeUnreadBodies(app: FastifyInstance, limit = DRAIN_LIM
   };
   app.addHook('onSend', async (req, reply) => {
     const raw = req.raw;
+    // Only a real connection has a body still arriving (app.inject's requests have none).
+    if (!(raw.socket instanceof Socket)) return;
     if (raw.complete || raw.readableEnded || raw.destroyed) return;
     if (clientCloses(raw)) {
       await drain(raw);
