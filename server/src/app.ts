@@ -9,6 +9,7 @@ import { Throttle } from './auth/throttle.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/client.js';
+import { answerBeforeUnreadBodies } from './lib/unread-body.js';
 import { PgBroadcast, RedisBroadcast, type Broadcast } from './lib/broadcast.js';
 import { connectRedis, MemoryCache, RedisCache, type Cache } from './lib/cache.js';
 import { redactUrl, serializeError } from './lib/log-safety.js';
@@ -148,6 +149,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ownsDatabase) await database.close();
   });
 
+  // A refusal sent while the request's body still arrives is answered, then the body drained.
+  answerBeforeUnreadBodies(app);
   await app.register(errorsPlugin);
   await app.register(hygienePlugin);
   await app.register(requestLogPlugin, { mode: config.logRequests, slowMs: config.logSlowRequestMs });

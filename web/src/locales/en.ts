@@ -278,6 +278,10 @@ export const en: Messages = {
       title: 'The answer to task {{n}} was not accepted',
       text: 'The server refused it: {{message}}',
     },
+    tooLarge: {
+      title: 'The answer to task {{n}} is too long',
+      text: 'This answer will not be saved: it is larger than {{max}} KB. Shorten it — the last version that fits is the one kept.',
+    },
     finish: {
       button: 'Finish the work',
       title: 'Finish the work?',
