@@ -176,7 +176,9 @@ export const sittingEventSchema = z
       .string()
       .nullable()
       .optional()
-      .describe('staff: who did it, as «Иванов И. И.» (their login when the account has no name); null otherwise'),
+      .describe(
+        'staff: who did it, as «Иванов И. И.» (their login when the account has no name); null otherwise',
+      ),
     offlineSeconds: z
       .number()
       .int()

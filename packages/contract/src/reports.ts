@@ -434,7 +434,9 @@ export const reportProtocolSchema = z
               .string()
               .nullable()
               .optional()
-              .describe('who resumed it, when staff did (their name); null for the participant or the server'),
+              .describe(
+                'who resumed it, when staff did (their name); null for the participant or the server',
+              ),
             reason: z.string().nullable(),
           }),
         ),

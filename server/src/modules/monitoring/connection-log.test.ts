@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
-import { createSchoolWithStaff, createTestApp, type SchoolWithStaff, type TestApp } from '../../../test/helpers.js';
+import {
+  createSchoolWithStaff,
+  createTestApp,
+  type SchoolWithStaff,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { openStream } from '../../../test/sse.js';
 import { caller, createRoom, type Room } from '../exam-test/test-support.js';
 
@@ -91,7 +96,8 @@ describe("the sitting's log and protocol", () => {
     // The room row does not take the server's notes for the runner being there.
     const row = (
       await asOrg(`/api/monitoring/room?diagnosticId=${room.diagnosticId}&classId=${school.classId}`)
-    ).json<{ participants: { participantTestId: number; integrity: Record<string, number> }[] }>()
+    )
+      .json<{ participants: { participantTestId: number; integrity: Record<string, number> }[] }>()
       .participants.find((p) => p.participantTestId === room.participantTestId)!;
     expect(Object.keys(row.integrity)).not.toContain('connection_lost');
     expect(Object.keys(row.integrity)).not.toContain('second_device');
@@ -144,7 +150,11 @@ describe("the sitting's log and protocol", () => {
     expect(kinds).toContain('second_device');
     expect(sitting.incidents.find((i) => i.kind === 'second_device')).toMatchObject({ count: 1 });
     expect(sitting.pauses).toEqual([
-      expect.objectContaining({ byStaff: true, by: 'Иванов Иван Иванович', resumedBy: 'Иванов Иван Иванович' }),
+      expect.objectContaining({
+        byStaff: true,
+        by: 'Иванов Иван Иванович',
+        resumedBy: 'Иванов Иван Иванович',
+      }),
     ]);
     const pdf = await asOrg(
       `/api/reports/diagnostic/protocol?diagnosticId=${room.diagnosticId}&classId=${school.classId}&format=pdf`,

@@ -188,8 +188,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
         const left = (runnerStreams.get(ptId) ?? 1) - 1;
         if (left > 0) runnerStreams.set(ptId, left);
         else runnerStreams.delete(ptId);
-        if (by === 'client' && left === 0 && !closing)
-          void noteConnectionLost(ctx, ptId).catch(onError);
+        if (by === 'client' && left === 0 && !closing) void noteConnectionLost(ctx, ptId).catch(onError);
       });
       if (open === 0) await noteConnectionRestored(ctx, ptId).catch(onError);
       const off = bus.subscribe(participantKey(ptId), (event) => {

@@ -94,7 +94,9 @@ function SittingLogBody({ sitting }: { sitting: SittingRef }) {
                       {mt(`log.kind.${e.kind}`)}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{e.actor === 'staff' && e.actorName ? e.actorName : mt(`log.actor.${e.actor}`)}</Table.Td>
+                  <Table.Td>
+                    {e.actor === 'staff' && e.actorName ? e.actorName : mt(`log.actor.${e.actor}`)}
+                  </Table.Td>
                   <Table.Td>
                     <Text size="sm">{detailsOf(e, mt)}</Text>
                   </Table.Td>
