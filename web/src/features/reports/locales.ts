@@ -219,6 +219,9 @@ const ru = {
           'Диагностика ещё идёт и результаты не опубликованы: показатели изменятся, пока участники пишут работы.',
       },
       participants: 'Проанализировано результатов: {{count}}',
+      fewTitle: 'Мало участников: показатели ненадёжны',
+      few: 'Проанализировано результатов: {{count}}, а для надёжных выводов нужно не меньше {{min}}. Показатели ниже могут сильно меняться от случайности — не делайте по ним выводов о заданиях.',
+      optionText: 'Вариант ответа {{n}}: «{{text}}»',
       alpha: 'Надёжность (α Кронбаха): {{value}}',
       alphaHint:
         'Согласованность заданий теста: от 0,7 — приемлемо, от 0,8 — хорошо. Меньше 0,6 — результаты теста мало надёжны.',
@@ -591,6 +594,9 @@ const en: Shape<typeof ru> = {
           'The diagnostic is still running and its results are not published: the figures change while participants sit.',
       },
       participants: 'Results analysed: {{count}}',
+      fewTitle: 'Few participants: the figures are unreliable',
+      few: 'Results analysed: {{count}}, while reliable conclusions need at least {{min}}. The figures below may change a lot by chance — draw no conclusions about the tasks from them.',
+      optionText: 'Option {{n}}: “{{text}}”',
       alpha: 'Reliability (Cronbach’s α): {{value}}',
       alphaHint:
         'How consistently the tasks measure: 0.7 and above is acceptable, 0.8 good. Below 0.6 the test’s results are not reliable.',
