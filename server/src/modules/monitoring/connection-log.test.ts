@@ -9,11 +9,13 @@ import {
 } from '../../../test/helpers.js';
 import { openStream } from '../../../test/sse.js';
 import { caller, createRoom, type Room } from '../exam-test/test-support.js';
+import { presenceOf, type RunnerPresence } from './runner-presence.js';
 
 /*
  * What the room's sitting log and the protocol tell about a sitting beyond staff actions: the
- * runner's connection lost and back (recorded by the server when the runner's stream closes from the
- * client's side while the work runs, and opens again), a second device refused the work; and staff
+ * runner's connection lost and back (recorded by the server when the runner's last stream closes
+ * from the client's side while the work runs and no runner is back within the grace period, and
+ * when one opens again), a second device refused the work; and staff
  * actions carry the staff member's name («Иванов И. И.»), never an id.
  */
 
@@ -51,6 +53,13 @@ const log = async () =>
     events: LogEvent[];
   }>().events;
 
+/** Waits until the server has seen the runner's stream close (it learns it from the socket). */
+async function awaitingGrace(presence: RunnerPresence) {
+  for (let i = 0; i < 100 && !presence.awaiting().includes(room.participantTestId); i++)
+    await new Promise((r) => setTimeout(r, 20));
+  expect(presence.awaiting()).toContain(room.participantTestId);
+}
+
 /** Reads the log until `kind` appears (the stream's end is noted after the client is gone). */
 async function logWith(kind: string): Promise<LogEvent[]> {
   for (let i = 0; i < 100; i++) {
@@ -78,12 +87,24 @@ describe("the sitting's log and protocol", () => {
     expect((await log()).filter((e) => e.kind === 'second_device')).toHaveLength(1);
   });
 
-  it('the runner stream closed by the client while the work runs is a lost connection; reopened, its return', async () => {
-    const first = await openStream(baseUrl, '/api/monitoring/participant/stream', room.session);
+  it('the runner away beyond the grace period while the work runs is a lost connection; back, its return', async () => {
+    const presence = presenceOf(t.app.ctx)!;
+    const stream = () => openStream(baseUrl, '/api/monitoring/participant/stream', room.session);
+    const first = await stream();
     await first.next((e) => e.event === 'hello');
     // The first connection is no return.
     expect((await log()).some((e) => e.kind === 'connection_restored')).toBe(false);
+    // A runner back within the grace period (a reload) lost nothing.
     await first.close();
+    await awaitingGrace(presence);
+    const reload = await stream();
+    await reload.next((e) => e.event === 'hello');
+    expect(presence.awaiting()).toEqual([]);
+    expect((await log()).some((e) => e.kind.startsWith('connection_'))).toBe(false);
+    // Away: the grace period ends (settled here instead of waited for) — a lost connection.
+    await reload.close();
+    await awaitingGrace(presence);
+    await presence.settle(room.participantTestId);
     const afterLoss = await logWith('connection_lost');
     expect(afterLoss.filter((e) => e.kind === 'connection_lost')).toEqual([
       expect.objectContaining({ actor: 'system', actorName: null }),
@@ -110,7 +131,7 @@ describe("the sitting's log and protocol", () => {
     expect(moved.statusCode).toBe(200);
     expect(await again.endedWithin(2000)).toBe(true);
     await again.close();
-    await new Promise((r) => setTimeout(r, 200));
+    expect(presence.awaiting()).toEqual([]);
     expect((await log()).filter((e) => e.kind === 'connection_lost')).toHaveLength(1);
   });
 

@@ -13,14 +13,13 @@ import { badRequest } from '../../lib/errors.js';
 import { attachBus, detachBus, EventBus, participantKey, type WorkEventKind } from '../../events/work-bus.js';
 import {
   canWatchRoom,
-  noteConnectionLost,
-  noteConnectionRestored,
   recordIntegrity,
   roomSnapshot,
   seesCodes,
   type RoomRef,
 } from './monitoring.service.js';
 import { MAX_ROOM_STREAMS_PER_USER, RoomStreams } from './room-stream.js';
+import { attachPresence, RunnerPresence } from './runner-presence.js';
 import { canReadSitting, sittingEvents } from './sitting-events.js';
 import { startSse } from './sse.js';
 import { markMessageRead, sendStaffMessage, unreadMessages } from './staff-messages.js';
@@ -77,11 +76,11 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
 
   /** Open streams, ended when the server closes (they are never idle, so close would wait). */
   const streams = new Set<() => void>();
-  /** Open runner streams per participant test on this instance. */
-  const runnerStreams = new Map<number, number>();
-  let closing = false;
+  /** The runners' connection log (runner-presence.ts). */
+  const presence = new RunnerPresence(ctx, onError);
+  attachPresence(ctx, presence);
   app.addHook('preClose', async () => {
-    closing = true;
+    presence.close();
     for (const end of [...streams]) end();
   });
   app.addHook('onClose', async () => {
@@ -179,18 +178,9 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
     handler: async (req, reply) => {
       const ptId = authOf(req).participantTestId!;
       const sse = startSse(req, reply, streams, PING_MS);
-      // The connection log of the work (the room's sitting log, the protocol): the last runner
-      // stream of the sitting on this instance closed by the client is a lost connection; a
-      // stream opened after a loss is its return.
-      const open = runnerStreams.get(ptId) ?? 0;
-      runnerStreams.set(ptId, open + 1);
-      sse.onEnd((by) => {
-        const left = (runnerStreams.get(ptId) ?? 1) - 1;
-        if (left > 0) runnerStreams.set(ptId, left);
-        else runnerStreams.delete(ptId);
-        if (by === 'client' && left === 0 && !closing) void noteConnectionLost(ctx, ptId).catch(onError);
-      });
-      if (open === 0) await noteConnectionRestored(ctx, ptId).catch(onError);
+      // The connection log of the work (the room's sitting log, the protocol).
+      sse.onEnd((by) => presence.closedStream(ptId, by === 'client'));
+      await presence.opened(ptId);
       const off = bus.subscribe(participantKey(ptId), (event) => {
         // A staff message goes as an event of its own: runners that do not know it never see it.
         if (event.kind === 'message') {
