@@ -507,7 +507,7 @@ export const en: Messages = {
     },
     codes: {
       not_in_diagnostic: 'this test is not in the diagnostic',
-      outside_window: 'the date must be from {{from}} to {{to}}',
+      outside_window: 'the date is outside the diagnostic window {{from}}–{{to}}',
       no_school: 'no school has this code',
       no_class: 'no such class',
       other_school: 'this class belongs to another school',

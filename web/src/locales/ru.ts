@@ -512,7 +512,7 @@ export const ru = {
     },
     codes: {
       not_in_diagnostic: 'этого теста нет в диагностике',
-      outside_window: 'дата должна быть с {{from}} по {{to}}',
+      outside_window: 'дата вне окна диагностики {{from}}–{{to}}',
       no_school: 'школы с таким кодом нет',
       no_class: 'такого класса нет',
       other_school: 'это класс другой школы',

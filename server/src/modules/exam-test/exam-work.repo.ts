@@ -955,3 +955,20 @@ export async function variantTaskDef(db: Db, variantTaskId: number) {
     .where(eq(variantTasks.id, variantTaskId));
   return row ?? null;
 }
+
+/** Attempts of a second device one work event stands for: one a minute at most (a start page rechecks). */
+export const SECOND_DEVICE_NOTE_GAP_SECONDS = 60;
+
+/**
+ * A second device was refused the work (its start page, or its start call): a `second_device`
+ * work event for the room's log and the protocol — unless one was noted in the last minute, so a
+ * page that rechecks does not flood the log. The device's id is not kept.
+ */
+export async function noteSecondDevice(db: DbOrTx, workId: number, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - SECOND_DEVICE_NOTE_GAP_SECONDS * 1000);
+  await db.execute(sql`insert into exam_work_events (exam_work_id, at, kind, details)
+    select ${workId}, ${now.toISOString()}::timestamptz, 'second_device', '{"source":"server"}'::jsonb
+    where not exists (select 1 from exam_work_events e
+      where e.exam_work_id = ${workId} and e.kind = 'second_device'
+        and e.at > ${since.toISOString()}::timestamptz)`);
+}

@@ -45,6 +45,9 @@ export const EVENT_WORDS: Record<string, string> = {
   online: 'связь восстановлена',
   proctoring_verdict: 'заключение прокторинга',
   work_deleted: 'работа удалена организатором',
+  connection_lost: 'потеря связи с сервером',
+  connection_restored: 'связь с сервером восстановлена',
+  second_device: 'попытка входа с другого устройства',
 };
 
 /** "dd.mm.yyyy HH:MM" of an instant on the school clock (Moscow). */
