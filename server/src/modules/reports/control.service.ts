@@ -1,6 +1,6 @@
 import { and } from 'drizzle-orm';
 import type { ReportAnomaly, ReportControl, ReportQuery } from '@attesta/contract';
-import { buildWorkbook, sheet, XLSX_MIME } from '../../lib/xlsx.js';
+import { buildWorkbook, dayColumn, schoolTimeColumn, sheet, XLSX_MIME } from '../../lib/xlsx.js';
 import {
   FAST_FINISH_SHARE,
   INTEGRITY_LEAVES,
@@ -355,7 +355,7 @@ export async function controlFile(caller: ReportCaller, query: ReportQuery): Pro
         { header: 'Тест', width: 30, value: (a) => a.subjectTestName },
         { header: 'Школа', width: 32, value: (a) => a.schoolName },
         { header: 'Класс', width: 9, value: (a) => a.className },
-        { header: 'Дата', width: 11, value: (a) => a.testDate },
+        dayColumn('Дата', (a) => a.testDate, 11),
         { header: 'Зарегистрировано', width: 16, value: (a) => a.registered },
         { header: 'Аннулировано', width: 13, value: (a) => a.annulled },
         { header: 'Участвовали', width: 12, value: (a) => a.tookPart },
@@ -374,8 +374,8 @@ export async function controlFile(caller: ReportCaller, query: ReportQuery): Pro
         { header: 'Школа, класс', width: 36, value: place },
         { header: 'Тест', width: 30, value: (u) => testName.get(u.subjectTestId) ?? null },
         { header: 'Статус', width: 12, value: (u) => u.status },
-        { header: 'Начало', width: 17, value: (u) => schoolTime(new Date(u.startedAt)) },
-        { header: 'Срок', width: 17, value: (u) => schoolTime(new Date(u.deadlineAt)) },
+        schoolTimeColumn('Начало', (u) => u.startedAt),
+        schoolTimeColumn('Срок', (u) => u.deadlineAt),
       ],
     }),
     sheet<ReportAnomaly>({

@@ -11,7 +11,7 @@ import {
   runningHeader,
   table,
 } from '../../lib/pdf/index.js';
-import { buildWorkbook, sheet, XLSX_MIME as XLSX } from '../../lib/xlsx.js';
+import { buildWorkbook, dayColumn, sheet, XLSX_MIME as XLSX } from '../../lib/xlsx.js';
 import * as repo from './ugnik.repo.js';
 
 /*
@@ -56,7 +56,7 @@ export async function participantCodes(
           { header: 'Класс', width: 10, value: (r) => r.className },
           { header: 'Участник', width: 36, value: fullName },
           { header: 'Тест', width: 30, value: (r) => r.subjectTestName },
-          { header: 'Дата', width: 12, value: (r) => dmy(r.testDate) },
+          dayColumn('Дата', (r: { testDate: string }) => r.testDate),
           { header: 'Код активации', width: 16, value: (r) => r.activationCode },
           { header: 'Регистрационный код', width: 18, value: (r) => r.registrationCode },
         ],
@@ -129,7 +129,7 @@ export async function surnamesXlsx(ctx: AppContext, diagnosticId: number): Promi
         { header: 'Школа', width: 36, value: (r) => r.schoolName },
         { header: 'Класс', width: 10, value: (r) => r.className },
         { header: 'Тест', width: 30, value: (r) => r.subjectTestName },
-        { header: 'Дата', width: 12, value: (r) => dmy(r.testDate) },
+        dayColumn('Дата', (r: { testDate: string }) => r.testDate),
         { header: 'Статус', width: 14, value: (r) => r.status },
         { header: 'Код активации', width: 16, value: (r) => r.activationCode },
         { header: 'Первичный балл', width: 14, value: (r) => r.score },
