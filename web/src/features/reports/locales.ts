@@ -1,4 +1,10 @@
 /** Strings of the report screens (issue 12), registered next to the shared locales. */
+import {
+  CONTROL_HEADERS_RU,
+  DETAILED_HEADERS_RU,
+  STATS_HEADERS_RU,
+  UNFINISHED_STATUS_RU,
+} from '@attesta/contract';
 import { useBundleT, type Bundle, type LooseT } from '../../components/data-table/use-bundle-t';
 
 const ru = {
@@ -62,18 +68,8 @@ const ru = {
       mb: '{{n}} МБ',
     },
     stats: {
-      registered: 'Зарегистрировано',
-      annulled: 'Аннулировано',
-      tookPart: 'Приступили',
-      absent: 'Отсутствовали',
-      pending: 'Ещё не писали',
-      finished: 'Завершили',
-      unfinished: 'Не завершили',
-      scored: 'С результатом',
-      notScored: 'Без результата',
-      meanScore: 'Средний балл',
-      meanPercent: 'Средний % выполнения',
-      maxScore: 'Макс. балл',
+      // Column headers shared with the report files (packages/contract report-words.ts).
+      ...STATS_HEADERS_RU,
       period: 'Даты',
       marks: 'Отметки',
       mark: 'Отметка «{{mark}}»',
@@ -114,18 +110,10 @@ const ru = {
     },
     control: {
       attendance: 'Явка',
-      testDate: 'День',
-      subjectTest: 'Тест',
-      school: 'Школа',
-      class: 'Класс',
+      ...CONTROL_HEADERS_RU,
       unfinished: 'Незавершённые работы',
       unfinishedNone: 'Незавершённых работ нет.',
-      participant: 'Участник',
-      code: 'Код регистрации',
-      status: 'Состояние',
-      startedAt: 'Начало',
-      deadlineAt: 'Срок окончания',
-      statuses: { in_progress: 'Выполняет', paused: 'Пауза' },
+      statuses: { ...UNFINISHED_STATUS_RU },
       anomalies: 'На что обратить внимание',
       anomaliesNone: 'Необычных работ не найдено.',
       anomaliesNote:
@@ -178,15 +166,7 @@ const ru = {
         'Выберите диагностику или тест по предмету: подробный отчёт перечисляет каждого участника.',
       mixedTests:
         'В отборе несколько тестов: задания с одним номером в разных тестах — разные задания. Выберите тест, чтобы сравнивать задания.',
-      code: 'Код',
-      surname: 'Фамилия',
-      school: 'Школа',
-      class: 'Класс',
-      variant: 'Вариант',
-      score: 'Балл',
-      percent: '%',
-      mark: 'Отметка',
-      level: 'Уровень',
+      ...DETAILED_HEADERS_RU,
       task: '№\u00a0{{position}}',
       taskTitle: 'Задание {{position}} (макс. {{max}})',
       awaiting: 'ожидает проверки',
