@@ -599,7 +599,7 @@ export async function createHtmlContainer(
   return container!.id;
 }
 
-/** A stored file (bytes in the database) of any owner. */
+/** A stored file of any owner (its bytes where the app's file storage puts them). */
 export async function createStoredFile(
   app: FastifyInstance,
   file: {
@@ -622,7 +622,7 @@ export async function createStoredFile(
       mime: file.mime ?? 'text/plain',
       size: data.length,
       sha256: 'test',
-      data,
+      ...(await app.ctx.files.put(data)),
       text: file.text ?? null,
       createdBy: file.createdBy ?? null,
     })

@@ -1,4 +1,5 @@
 import type { ContentImportItem } from '@attesta/contract';
+import { fileStorageOf } from '../../lib/file-storage/index.js';
 import type { Db } from '../../db/client.js';
 import { JobLockLost } from '../../jobs/runner.js';
 import type { QueueItemRow } from '../../jobs/queue.js';
@@ -103,7 +104,10 @@ export async function persistBatch(
 ): Promise<ImportReport> {
   const { item } = options;
   const createdBy = item.createdBy;
-  return db.transaction(async (tx) => {
+  const storage = fileStorageOf(db);
+  let dropped: (string | null)[] = [];
+  // The media's bytes go to the file storage (removed again if the transaction fails).
+  const result = await storage.staged((put) => db.transaction(async (tx) => {
     if (!(await repo.holdQueueItem(tx, item.id, item.lockedBy))) throw new JobLockLost(item.id);
 
     let subjectId = options.subjectId;
@@ -152,7 +156,7 @@ export async function persistBatch(
       if (prepared.media.length) {
         const fileIds = new Map<string, number>();
         for (const m of prepared.media)
-          fileIds.set(m.ref, await repo.insertTaskFile(tx, taskId, m.media, createdBy));
+          fileIds.set(m.ref, await repo.insertTaskFile(tx, taskId, m.media, await put(m.media.data), createdBy));
         const urls = urlsOf(fileIds);
         await repo.updateTaskHtml(tx, taskId, {
           html: rewriteRefs(task.html, urls),
@@ -185,7 +189,7 @@ export async function persistBatch(
       }
     }
 
-    await repo.dropUploads(tx, item.id);
+    dropped = await repo.dropUploads(tx, item.id);
     const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
     await audit(tx, {
       userId: createdBy,
@@ -204,5 +208,8 @@ export async function persistBatch(
       },
     });
     return { format: batch.format, subjectId, items: report, subjectTestIds };
-  });
+  }));
+  // The upload's bytes go once the rows that named them are gone for good.
+  await storage.release(db, dropped);
+  return result;
 }

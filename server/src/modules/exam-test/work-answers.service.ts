@@ -447,7 +447,8 @@ export async function saveAnswersWithFiles(
   body: SaveAnswersBody,
   uploads: UploadedFile[],
 ) {
-  const done = await ctx.db.transaction(async (tx) => {
+  // The files' bytes go to the file storage as they are stored, and are removed if this fails.
+  const done = await ctx.files.staged((put) => ctx.db.transaction(async (tx) => {
     const w = await lockForWriter(tx, writer, body.examWorkId);
     const tasks = await tasksForBatch(
       tx,
@@ -477,7 +478,7 @@ export async function saveAnswersWithFiles(
         mime: checked.mime,
         size: checked.data.length,
         sha256: f.file.sha256,
-        data: checked.data,
+        bytes: await put(checked.data),
         createdBy: writer.actor.auth.userId,
       });
       stored.push({
@@ -497,7 +498,7 @@ export async function saveAnswersWithFiles(
     if (lost) throw staleSequence(lost.seq);
     await afterStaffBatch(tx, writer, w, results, stored.length);
     return { results, files: stored };
-  });
+  }));
   publishBatch(ctx, writer, body.examWorkId, done.results);
   return done;
 }

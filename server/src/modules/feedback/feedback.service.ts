@@ -69,7 +69,8 @@ async function storeFeedback(
   if (input.files.length > 1) throw badRequest('too_many_files', 'Attach at most one file');
   const file = input.files[0] ? await checkFile(input.files[0]) : null;
 
-  return ctx.db.transaction(async (tx) => {
+  // Its bytes go to the file storage before the row commits, and are removed if it does not.
+  return ctx.files.staged((put) => ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(feedback)
       .values({ userId: actor.auth.userId, subjectId, text, page })
@@ -81,6 +82,7 @@ async function storeFeedback(
       if (room !== null && file.data.length > room) throw quotaExceeded();
       const [stored] = await storeFiles(
         tx,
+        put,
         { ownerType: 'feedback', ownerId: row!.id, createdBy: actor.auth.userId },
         [file],
       );
@@ -96,5 +98,5 @@ async function storeFeedback(
       ip: actor.ip,
     });
     return { id: row!.id, fileId, createdAt: row!.createdAt.toISOString() };
-  });
+  }));
 }
