@@ -116,6 +116,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'false',
     DATA_DIR: '/tmp/attesta-test',
+    // The file storage under test: FILES_STORAGE=database|disk runs a test file on either driver.
+    ...(process.env.FILES_STORAGE ? { FILES_STORAGE: process.env.FILES_STORAGE } : {}),
     ...env,
   });
 }

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, customType, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  customType,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { users } from './users.js';
 
 /** PostgreSQL bytea as a Node Buffer. */

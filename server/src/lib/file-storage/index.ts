@@ -70,10 +70,7 @@ export class FileStorage {
     if (!candidates.length) return;
     const kept = new Set(
       (
-        await db
-          .select({ key: files.storageKey })
-          .from(files)
-          .where(inArray(files.storageKey, candidates))
+        await db.select({ key: files.storageKey }).from(files).where(inArray(files.storageKey, candidates))
       ).map((r) => r.key),
     );
     await Promise.all(candidates.filter((k) => !kept.has(k)).map((k) => this.blobStore(k).delete(k)));
@@ -133,7 +130,9 @@ export class FileStorage {
 
 async function readRowSlice(db: DbOrTx, id: number, offset: number, length: number) {
   const [row] = await db
-    .select({ data: sql<Buffer | Uint8Array | null>`substring(${files.data} from ${offset + 1} for ${length})` })
+    .select({
+      data: sql<Buffer | Uint8Array | null>`substring(${files.data} from ${offset + 1} for ${length})`,
+    })
     .from(files)
     .where(and(eq(files.id, id), isNull(files.deletedAt)))
     .limit(1);

@@ -28,7 +28,14 @@ export async function subjectExists(db: DbOrTx, id: number): Promise<boolean> {
 export async function storeUpload(
   tx: Tx,
   queueItemId: number,
-  upload: { name: string; mime: string; size: number; sha256: string; bytes: StoredBytes; createdBy: number | null },
+  upload: {
+    name: string;
+    mime: string;
+    size: number;
+    sha256: string;
+    bytes: StoredBytes;
+    createdBy: number | null;
+  },
 ): Promise<number> {
   const [row] = await tx
     .insert(files)

@@ -111,31 +111,33 @@ export async function startImport(db: Db, actor: Actor, form: ImportForm): Promi
   const data = await form.file.read();
   if (ext === 'zip' && !looksLikeZip(data)) throw unsupported(name);
   // The bytes go to the file storage (never through the embedded database: lib/file-storage).
-  return fileStorageOf(db).staged((put) => db.transaction(async (tx) => {
-    const { item } = await enqueue(tx, {
-      type: IMPORT_JOB,
-      payload: { fileName: name, subjectId: form.subjectId },
-      createdBy: actor.userId,
-      maxAttempts: IMPORT_MAX_ATTEMPTS,
-    });
-    await repo.storeUpload(tx, item.id, {
-      name,
-      mime: MIME_BY_EXT[ext] ?? 'application/octet-stream',
-      size: data.length,
-      sha256: form.file.sha256,
-      bytes: await put(data),
-      createdBy: actor.userId,
-    });
-    await audit(tx, {
-      userId: actor.userId,
-      action: 'content.import.queued',
-      entity: 'queue_item',
-      entityId: item.id,
-      details: { file: name, size: data.length, subjectId: form.subjectId },
-      ip: actor.ip,
-    });
-    return { importId: item.id };
-  }));
+  return fileStorageOf(db).staged((put) =>
+    db.transaction(async (tx) => {
+      const { item } = await enqueue(tx, {
+        type: IMPORT_JOB,
+        payload: { fileName: name, subjectId: form.subjectId },
+        createdBy: actor.userId,
+        maxAttempts: IMPORT_MAX_ATTEMPTS,
+      });
+      await repo.storeUpload(tx, item.id, {
+        name,
+        mime: MIME_BY_EXT[ext] ?? 'application/octet-stream',
+        size: data.length,
+        sha256: form.file.sha256,
+        bytes: await put(data),
+        createdBy: actor.userId,
+      });
+      await audit(tx, {
+        userId: actor.userId,
+        action: 'content.import.queued',
+        entity: 'queue_item',
+        entityId: item.id,
+        details: { file: name, size: data.length, subjectId: form.subjectId },
+        ip: actor.ip,
+      });
+      return { importId: item.id };
+    }),
+  );
 }
 
 /**

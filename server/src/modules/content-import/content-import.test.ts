@@ -327,7 +327,13 @@ describe('content import: the job', () => {
       created_by: admin.id,
     });
     // Media stored as the task's files, references rewritten, html sanitised.
-    const media = await t.database.query<{ id: number; name: string; mime: string; size: number; storage_key: string | null }>(
+    const media = await t.database.query<{
+      id: number;
+      name: string;
+      mime: string;
+      size: number;
+      storage_key: string | null;
+    }>(
       `select id, name, mime, size::int as size, storage_key from files where owner_type = 'task' and owner_id = ${task.id} order by id`,
     );
     const bytesOf = async (m: (typeof media)[number]) =>

@@ -34,7 +34,8 @@ export async function runImportJob(ctx: JobContext): Promise<JobOutcome> {
   try {
     const upload = await repo.uploadOf(db, item.id);
     const data = upload && (await fileStorageOf(db).read(db, upload));
-    if (!upload || !data) throw new PermanentJobError('The uploaded file of this import is gone', 'not_found');
+    if (!upload || !data)
+      throw new PermanentJobError('The uploaded file of this import is gone', 'not_found');
     await ctx.progress(5, 'reading');
     const { key, input } = await detectFile(upload.name, data);
     let batch;

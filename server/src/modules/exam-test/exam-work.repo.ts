@@ -773,7 +773,10 @@ export async function insertAnswerFile(
   tx: Tx,
   workId: number,
   variantTaskId: number,
-  { bytes, ...file }: { name: string; mime: string; size: number; sha256: string; bytes: StoredBytes; createdBy: number },
+  {
+    bytes,
+    ...file
+  }: { name: string; mime: string; size: number; sha256: string; bytes: StoredBytes; createdBy: number },
 ): Promise<number> {
   const [row] = await tx
     .insert(files)

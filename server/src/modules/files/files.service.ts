@@ -62,7 +62,8 @@ export async function download(db: Db, auth: AuthContext, id: number) {
   const file = await visibleFile(db, auth, id);
   const shown = { ...file, name: shownName(auth, file) };
   const storage = fileStorageOf(db);
-  if (file.storageKey !== null || file.size > DOWNLOAD_SLICE_BYTES) return { file: shown, data: storage.open(db, file) };
+  if (file.storageKey !== null || file.size > DOWNLOAD_SLICE_BYTES)
+    return { file: shown, data: storage.open(db, file) };
   const data = await storage.read(db, file);
   if (!data) throw notFound('No such file');
   return { file: shown, data };
@@ -200,32 +201,34 @@ export async function upload(
   await checkUploadOwner(db, actor.auth, request.ownerType, request.ownerId);
   if (request.files.length === 0) throw badRequest('no_file', 'Attach at least one file');
   // One file in memory at a time; one bad file rolls the whole request back (its stored bytes too).
-  return fileStorageOf(db).staged((put) => db.transaction(async (tx) => {
-    // Checked and stored under the uploader's storage lock: concurrent uploads wait for this one.
-    const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, quotaBytes);
-    const total = request.files.reduce((sum, f) => sum + f.size, 0);
-    if (room !== null && total > room) throw quotaExceeded();
-    const stored: FileInfo[] = [];
-    const owner = { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId };
-    let storedBytes = 0;
-    for (const file of request.files) {
-      const checked = await checkFile(file);
-      const ready = request.splitPdf ? await splitPdfPages(checked) : [checked];
-      // The pages of a split PDF may weigh more than the PDF: what counts is what is stored.
-      storedBytes += ready.reduce((sum, f) => sum + f.data.length, 0);
-      if (room !== null && storedBytes > room) throw quotaExceeded();
-      stored.push(...(await storeFiles(tx, put, owner, ready)));
-    }
-    await audit(tx, {
-      userId: actor.auth.userId,
-      action: 'file.upload',
-      entity: request.ownerType,
-      entityId: request.ownerId,
-      details: { fileIds: stored.map((f) => f.id) },
-      ip: actor.ip,
-    });
-    return stored;
-  }));
+  return fileStorageOf(db).staged((put) =>
+    db.transaction(async (tx) => {
+      // Checked and stored under the uploader's storage lock: concurrent uploads wait for this one.
+      const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, quotaBytes);
+      const total = request.files.reduce((sum, f) => sum + f.size, 0);
+      if (room !== null && total > room) throw quotaExceeded();
+      const stored: FileInfo[] = [];
+      const owner = { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId };
+      let storedBytes = 0;
+      for (const file of request.files) {
+        const checked = await checkFile(file);
+        const ready = request.splitPdf ? await splitPdfPages(checked) : [checked];
+        // The pages of a split PDF may weigh more than the PDF: what counts is what is stored.
+        storedBytes += ready.reduce((sum, f) => sum + f.data.length, 0);
+        if (room !== null && storedBytes > room) throw quotaExceeded();
+        stored.push(...(await storeFiles(tx, put, owner, ready)));
+      }
+      await audit(tx, {
+        userId: actor.auth.userId,
+        action: 'file.upload',
+        entity: request.ownerType,
+        entityId: request.ownerId,
+        details: { fileIds: stored.map((f) => f.id) },
+        ip: actor.ip,
+      });
+      return stored;
+    }),
+  );
 }
 
 export async function uploadFromUrl(
