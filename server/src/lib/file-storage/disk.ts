@@ -19,6 +19,10 @@ export class DiskBlobStore implements BlobStore {
   readonly driver = 'disk' as const;
   constructor(readonly dir: string) {}
 
+  get location(): string {
+    return this.dir;
+  }
+
   private pathOf(key: string): string {
     if (!KEY.test(key)) throw new Error('not a key of this store');
     return join(this.dir, key.slice(0, 2), key);

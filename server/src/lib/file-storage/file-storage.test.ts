@@ -31,9 +31,9 @@ const patterned = (size: number) => {
 /** Blob files in a store's folder (its staging folder aside). */
 const blobsIn = (folder: string) =>
   existsSync(folder)
-    ? readdirSync(folder, { recursive: true, withFileTypes: true }).filter(
-        (e) => e.isFile() && !e.parentPath.includes('.incoming'),
-      ).length
+    ? readdirSync(folder)
+        .filter((name) => name !== '.incoming')
+        .reduce((n, sub) => n + readdirSync(join(folder, sub)).length, 0)
     : 0;
 
 const insertRow = async (bytes: StoredBytes, size: number) => {

@@ -16,6 +16,8 @@ export interface ByteRange {
  */
 export interface BlobStore {
   readonly driver: Exclude<FilesDriver, 'database'>;
+  /** Where the blobs are, for people (the start banner). */
+  readonly location: string;
   put(source: Buffer | Readable): Promise<string>;
   get(key: string, range?: ByteRange): Readable;
   delete(key: string): Promise<void>;
