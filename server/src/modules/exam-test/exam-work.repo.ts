@@ -10,6 +10,7 @@ import {
   type Tx,
 } from '../../db/client.js';
 import { fromRow } from '../../db/raw.js';
+import type { StoredBytes } from '../../lib/file-storage/index.js';
 import {
   answerFiles,
   answers,
@@ -772,11 +773,14 @@ export async function insertAnswerFile(
   tx: Tx,
   workId: number,
   variantTaskId: number,
-  file: { name: string; mime: string; size: number; sha256: string; data: Buffer; createdBy: number },
+  {
+    bytes,
+    ...file
+  }: { name: string; mime: string; size: number; sha256: string; bytes: StoredBytes; createdBy: number },
 ): Promise<number> {
   const [row] = await tx
     .insert(files)
-    .values({ ownerType: 'answer', ownerId: workId, ...file })
+    .values({ ownerType: 'answer', ownerId: workId, ...file, ...bytes })
     .returning({ id: files.id });
   await tx.insert(answerFiles).values({ examWorkId: workId, variantTaskId, fileId: row!.id });
   return row!.id;
