@@ -9,6 +9,8 @@ import { Throttle } from './auth/throttle.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/client.js';
+import { answerBeforeUnreadBodies } from './lib/unread-body.js';
+import { openFileStorage, useFileStorage } from './lib/file-storage/index.js';
 import { PgBroadcast, RedisBroadcast, type Broadcast } from './lib/broadcast.js';
 import { connectRedis, MemoryCache, RedisCache, type Cache } from './lib/cache.js';
 import { redactUrl, serializeError } from './lib/log-safety.js';
@@ -92,6 +94,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await database.warm?.();
   }
 
+  // Large bytes never go through the embedded database (it runs on this thread): lib/file-storage.
+  const files = await openFileStorage({
+    driver: config.filesStorage,
+    dir: config.filesDir,
+    dataDir: config.dataDir,
+    database,
+  });
+  useFileStorage(database.db, files);
+
   let redis: Redis | null = null;
   let cache: Cache | null = null;
   if (config.redisUrl) {
@@ -131,6 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config,
     database,
     db: database.db,
+    files,
     sessions,
     throttle: new Throttle(redis),
     pow: new ProofOfWork(config.sessionSecret, () => ctx.throttle),
@@ -147,8 +159,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await cache?.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
+    await files.close();
   });
 
+  // A refusal sent while the request's body still arrives is answered, then the body drained.
+  answerBeforeUnreadBodies(app);
   await app.register(errorsPlugin);
   await app.register(hygienePlugin);
   await app.register(requestLogPlugin, { mode: config.logRequests, slowMs: config.logSlowRequestMs });

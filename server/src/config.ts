@@ -65,6 +65,14 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  // Where uploaded files' bytes go: `disk` (a folder) or `database` (the files table). Default:
+  // `disk` on the embedded database (its bytes would block the server's thread), else `database`.
+  FILES_STORAGE: z.enum(['database', 'disk']).optional(),
+  FILES_DIR: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(100_000).default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Which requests get a log line: `slow` (the default: those over LOG_SLOW_REQUEST_MS), `all`, `none`. */
@@ -142,6 +150,16 @@ export interface Config {
   cookieSecure: boolean;
   trustProxy: boolean | string;
   bodyLimit: number;
+  /**
+   * Where new files' bytes go (lib/file-storage): undefined picks `disk` on the embedded database
+   * and `database` on a PostgreSQL server.
+   */
+  filesStorage: 'database' | 'disk' | undefined;
+  /**
+   * The folder of the `disk` file storage: by default `files` beside the embedded database
+   * (`<DATA_DIR>/files`; a temporary folder for a database in memory), or `<DATA_DIR>/files`.
+   */
+  filesDir: string | undefined;
   /** Bytes a participant or guest may keep in uploaded files (answer files, general uploads, feedback). */
   uploadQuotaBytes: number;
   logLevel: Env['LOG_LEVEL'];
@@ -258,6 +276,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: env.COOKIE_SECURE ?? env.PUBLIC_URL?.startsWith('https://') ?? false,
     trustProxy,
     bodyLimit: env.BODY_LIMIT_BYTES,
+    filesStorage: env.FILES_STORAGE,
+    filesDir: env.FILES_DIR === undefined ? undefined : resolve(env.FILES_DIR),
     uploadQuotaBytes: env.UPLOAD_QUOTA_MB * 1024 * 1024,
     logLevel: env.LOG_LEVEL,
     logRequests: env.LOG_REQUESTS,

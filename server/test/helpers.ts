@@ -116,6 +116,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'false',
     DATA_DIR: '/tmp/attesta-test',
+    // The file storage under test: FILES_STORAGE=database|disk runs a test file on either driver.
+    ...(process.env.FILES_STORAGE ? { FILES_STORAGE: process.env.FILES_STORAGE } : {}),
     ...env,
   });
 }
@@ -599,7 +601,7 @@ export async function createHtmlContainer(
   return container!.id;
 }
 
-/** A stored file (bytes in the database) of any owner. */
+/** A stored file of any owner (its bytes where the app's file storage puts them). */
 export async function createStoredFile(
   app: FastifyInstance,
   file: {
@@ -622,7 +624,7 @@ export async function createStoredFile(
       mime: file.mime ?? 'text/plain',
       size: data.length,
       sha256: 'test',
-      data,
+      ...(await app.ctx.files.put(data)),
       text: file.text ?? null,
       createdBy: file.createdBy ?? null,
     })

@@ -166,6 +166,13 @@ export const auditEventSchema = z
     reason: z.string().nullable().describe('the reason given by who acted (pauses, time changes, deletions)'),
     details: z.record(z.string(), z.unknown()).nullable(),
     ip: z.string().nullable(),
+    refs: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        'names of the records the row points at (its record and the ids in its details), by `kind:id` ' +
+          '(`diagnostic:12` → its name); a record deleted since has none',
+      ),
   })
   .meta({ id: 'AuditEvent' });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
@@ -209,3 +216,79 @@ export const auditActionsSchema = z
   })
   .meta({ id: 'AuditActions' });
 export type AuditActions = z.infer<typeof auditActionsSchema>;
+
+/**
+ * The kinds of record an audit row may point at by id, whose names the list returns in `refs`
+ * (issue 23, item 6): the screen shows the name (and a link), never the id.
+ */
+export const AUDIT_REF_KINDS = [
+  'diagnostic',
+  'subject_test',
+  'worker_test',
+  'participant_test',
+  'exam_work',
+  'school',
+  'class',
+  'building',
+  'student',
+  'worker',
+  'user',
+  'oo',
+  'area',
+  'subject',
+  'specification',
+  'position',
+  'file',
+  'variant',
+  'task',
+  'api_key',
+  'help_section',
+  'html_text',
+] as const;
+export type AuditRefKind = (typeof AUDIT_REF_KINDS)[number];
+
+/** A detail key's last word names the kind of record its ids are (`droppedParticipantTestIds` → participant test). */
+const KEY_KINDS: [suffix: string, kind: AuditRefKind | null][] = [
+  ['participanttest', 'participant_test'],
+  ['subjecttest', 'subject_test'],
+  ['workertest', 'worker_test'],
+  ['examwork', 'exam_work'],
+  // a task's place in a variant, not a record the screen can name
+  ['varianttask', null],
+  ['diagnostic', 'diagnostic'],
+  ['school', 'school'],
+  ['class', 'class'],
+  ['building', 'building'],
+  ['student', 'student'],
+  ['worker', 'worker'],
+  ['user', 'user'],
+  ['oo', 'oo'],
+  ['area', 'area'],
+  ['subject', 'subject'],
+  ['specification', 'specification'],
+  ['position', 'position'],
+  ['file', 'file'],
+  ['variant', 'variant'],
+  ['task', 'task'],
+];
+
+/**
+ * The kind of record whose ids a detail key holds (`diagnosticId`, `classIds`), or null for any
+ * other key (`minutes`, `messageId`). Shared by the server (which names the records) and the
+ * screen (which shows the names under the key's label).
+ */
+export function refKindOfKey(key: string): AuditRefKind | null {
+  const m = /^(.*?)Ids?$/.exec(key);
+  if (!m) return null;
+  const base = m[1]!.toLowerCase();
+  for (const [suffix, kind] of KEY_KINDS) if (base === suffix || base.endsWith(suffix)) return kind;
+  return null;
+}
+
+/** The kind of record an audit row's `entity` is, when it has a name; null otherwise. */
+export function refKindOfEntity(entity: string | null): AuditRefKind | null {
+  return (AUDIT_REF_KINDS as readonly string[]).includes(entity ?? '') ? (entity as AuditRefKind) : null;
+}
+
+/** The key of a record's name in `refs`: `diagnostic:12`. */
+export const auditRefKey = (kind: AuditRefKind, id: number | string) => `${kind}:${id}`;

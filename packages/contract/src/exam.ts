@@ -8,6 +8,22 @@ import { taskAnswerTypeSchema } from './content.js';
  */
 
 export const ANSWER_MODES = ['online', 'blank'] as const;
+
+/**
+ * The largest answer file the runner sends and the server stores: a file task's maxSizeMb is
+ * capped by it (server exam-test/upload.ts), and the runner refuses a larger file before sending.
+ */
+export const ANSWER_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The largest answer value (its JSON, in UTF-8 bytes) the runner queues and sends. Far below the
+ * server's body limit (BODY_LIMIT_BYTES, 1 MB by default), so no save is refused for its size: the
+ * runner tells the participant instead of queuing it, and sends batches of at most
+ * SAVE_BATCH_MAX_BYTES.
+ */
+export const ANSWER_VALUE_MAX_BYTES = 256 * 1024;
+export const SAVE_BATCH_MAX_BYTES = 512 * 1024;
+
 export const answerModeSchema = z.enum(ANSWER_MODES).describe('online, or blank: on the paper answer form');
 export type AnswerMode = z.infer<typeof answerModeSchema>;
 

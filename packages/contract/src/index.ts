@@ -25,6 +25,7 @@ export * from './content-import.js';
 export * from './item-analysis.js';
 export * from './html-containers.js';
 export * from './reports.js';
+export * from './report-words.js';
 export * from './roster.js';
 export * from './audit.js';
 export * from './help.js';

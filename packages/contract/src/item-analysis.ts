@@ -21,6 +21,11 @@ export const itemAnalysisQuerySchema = z.strictObject({
 export type ItemAnalysisQuery = z.infer<typeof itemAnalysisQuerySchema>;
 
 export const ITEM_ANALYSIS_WITHHELD_REASONS = ['awaiting_grading', 'diagnostic_running'] as const;
+/**
+ * Below this many participants the statistics are unreliable: the web warns (classical test theory's
+ * usual rule of thumb, docs/item-analysis.md).
+ */
+export const ITEM_ANALYSIS_MIN_PARTICIPANTS = 30;
 export const ITEM_FLAGS = ['none_solved', 'all_solved', 'negative_discrimination', 'misfit'] as const;
 
 const share = z.number().min(0).max(1);
@@ -34,6 +39,12 @@ export const scoreCountSchema = z.object({
 export const distractorSchema = z
   .object({
     option: z.string().describe('option id (`null` answers are counted in `noAnswer`)'),
+    text: z
+      .string()
+      .describe(
+        "the option's text: plain text of its html, powers and indices marked (x^2, a_1), at most 80 " +
+          'characters (a longer one is cut at a word with «…»); empty when the option has no text (a picture)',
+      ),
     key: z.boolean().describe('whether the option is (part of) the right answer'),
     share: share.describe('share of the participants who had the task that chose this option'),
     upper: share.describe('the same share in the upper 27 % group (by total score)'),

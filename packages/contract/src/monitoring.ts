@@ -130,6 +130,14 @@ export const integrityEventSchema = z.strictObject({
 });
 export type IntegrityEvent = z.infer<typeof integrityEventSchema>;
 
+/**
+ * Work events the server itself records (beside the runner's integrity events, in the same store):
+ * the runner's live connection went down while the work ran, came back, and a second device
+ * tried to open the work and was refused.
+ */
+export const SERVER_WORK_EVENT_KINDS = ['connection_lost', 'connection_restored', 'second_device'] as const;
+export type ServerWorkEventKind = (typeof SERVER_WORK_EVENT_KINDS)[number];
+
 /** What the per-sitting event log of the room view tells, one word each (the web writes them out). */
 export const SITTING_EVENT_KINDS = [
   'started',
@@ -145,6 +153,9 @@ export const SITTING_EVENT_KINDS = [
   'integrity',
   'proctoring_verdict',
   'message',
+  'connection_lost',
+  'connection_restored',
+  'second_device',
 ] as const;
 export type SittingEventKind = (typeof SITTING_EVENT_KINDS)[number];
 export const SITTING_EVENT_ACTORS = ['participant', 'staff', 'system'] as const;
@@ -161,6 +172,19 @@ export const sittingEventSchema = z
     finishReason: finishReasonSchema.nullable().describe('finished: why the work ended'),
     verdict: z.string().nullable().describe("proctoring_verdict: the proctoring service's verdict"),
     message: z.string().nullable().optional().describe('message: the text staff sent to the participant'),
+    actorName: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'staff: who did it, as «Иванов И. И.» (their login when the account has no name); null otherwise',
+      ),
+    offlineSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe("connection_restored: seconds the runner's connection was down"),
   })
   .meta({ id: 'SittingEvent' });
 export type SittingEvent = z.infer<typeof sittingEventSchema>;

@@ -429,7 +429,14 @@ export const reportProtocolSchema = z
             startedAt: instant,
             endedAt: instant.nullable(),
             byStaff: z.boolean(),
-            by: z.string().nullable(),
+            by: z.string().nullable().describe('who paused it (staff: their name)'),
+            resumedBy: z
+              .string()
+              .nullable()
+              .optional()
+              .describe(
+                'who resumed it, when staff did (their name); null for the participant or the server',
+              ),
             reason: z.string().nullable(),
           }),
         ),
@@ -447,11 +454,17 @@ export const reportProtocolSchema = z
           z.object({
             participantTestId: positiveId,
             participantName: z.string(),
-            kind: z.string().describe('an integrity event kind, or work_deleted'),
+            kind: z
+              .string()
+              .describe(
+                'an integrity event kind, connection_lost (the runner lost its connection while the work ran), ' +
+                  'second_device (another device was refused the work), or work_deleted',
+              ),
             count,
             firstAt: instant,
             lastAt: instant,
             reason: z.string().nullable(),
+            by: z.string().nullable().optional().describe('work_deleted: the staff member who deleted it'),
           }),
         ),
       }),

@@ -147,6 +147,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The server's connection string (PostgreSQL only). */
   url?: string;
+  /** The embedded database's folder (PGlite on disk only; undefined in memory). */
+  dataDir?: string;
   /** Runs the committed SQL migrations (idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -234,6 +236,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
+    dataDir: options.dataDir,
     migrate: () =>
       migratePglite(drizzlePglite(client, { schema, casing }), { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.js';
 import { publish } from '../events/domain-events.js';
 import { files } from '../db/schema/index.js';
 import { AppError } from '../lib/errors.js';
+import { fileStorageOf } from '../lib/file-storage/index.js';
 import * as queue from './queue.js';
 import type { JobFailure, QueueItemRow } from './queue.js';
 
@@ -252,29 +253,32 @@ export class JobRunner {
               throw new JobLockLost(item.id);
           },
         })) ?? {};
-      await this.db.transaction(async (tx) => {
-        let fileId: number | null = null;
-        if (outcome.file) {
-          const { name, mime, data } = outcome.file;
-          const [stored] = await tx
-            .insert(files)
-            .values({
-              ownerType: 'queue_item',
-              ownerId: item.id,
-              name,
-              mime,
-              size: data.length,
-              sha256: createHash('sha256').update(data).digest('hex'),
-              data,
-              createdBy: item.createdBy,
-            })
-            .returning({ id: files.id });
-          fileId = stored!.id;
-        }
-        if (!(await queue.complete(tx, item.id, this.workerId, outcome.result ?? null, fileId)))
-          throw new JobLockLost(item.id);
-        await publish('queueItemSettled', { db: tx, item: { ...item, errorCode: null }, status: 'done' });
-      });
+      // A report's bytes go to the file storage (never through the embedded database).
+      await fileStorageOf(this.db).staged((put) =>
+        this.db.transaction(async (tx) => {
+          let fileId: number | null = null;
+          if (outcome.file) {
+            const { name, mime, data } = outcome.file;
+            const [stored] = await tx
+              .insert(files)
+              .values({
+                ownerType: 'queue_item',
+                ownerId: item.id,
+                name,
+                mime,
+                size: data.length,
+                sha256: createHash('sha256').update(data).digest('hex'),
+                ...(await put(data)),
+                createdBy: item.createdBy,
+              })
+              .returning({ id: files.id });
+            fileId = stored!.id;
+          }
+          if (!(await queue.complete(tx, item.id, this.workerId, outcome.result ?? null, fileId)))
+            throw new JobLockLost(item.id);
+          await publish('queueItemSettled', { db: tx, item: { ...item, errorCode: null }, status: 'done' });
+        }),
+      );
       log.info('job done');
     } catch (err) {
       if (err instanceof JobLockLost) {

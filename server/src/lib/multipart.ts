@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { AppError, badRequest } from './errors.js';
 import { assertCleanText, invalidText, isCleanText } from './text-hygiene.js';
@@ -17,7 +17,9 @@ import { assertCleanText, invalidText, isCleanText } from './text-hygiene.js';
  *   file is read (the fields it needs must come first in the form);
  * - each file streams through a size cap, a hash and onto a temporary file on disk, so a request
  *   holds at most one file in memory, and only while that file is stored;
- * - a refused request is answered at once and its connection closed: the rest of its body is not read.
+ * - a refused request is answered at once, before the rest of its body is read; that rest is then
+ *   read and thrown away (up to a bound, lib/unread-body.ts), so the client receives the answer
+ *   instead of a reset.
  */
 
 /** A file of a request, spooled to disk: read it (once, while storing it) with `read()`. */
@@ -155,14 +157,4 @@ export function parseJsonField(name: string, text: string): unknown {
 export function partsOf(req: FastifyRequest): AsyncIterableIterator<Multipart> {
   if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Expected multipart/form-data');
   return req.parts();
-}
-
-/**
- * In a plugin accepting uploads: a refusal answered before the body was read closes the
- * connection, so the rest of a large (or hostile) body is never read.
- */
-export function closeRefusedUploads(app: FastifyInstance) {
-  app.addHook('onSend', async (req, reply) => {
-    if (reply.statusCode >= 400 && !req.raw.complete) reply.header('connection', 'close');
-  });
 }

@@ -86,15 +86,36 @@ export function assertDateInWindow(
   window: { startsAt: Date; endsAt: Date },
   path = 'body.testDate',
 ): void {
-  if (testDate < dayOf(window.startsAt) || testDate > dayOf(window.endsAt)) {
-    const message = `must be between ${dayOf(window.startsAt)} and ${dayOf(window.endsAt)} (the diagnostic window)`;
-    throw badRequest('validation_failed', `${path} ${message}`, [{ path, message }]);
-  }
+  const from = dayOf(window.startsAt);
+  const to = dayOf(window.endsAt);
+  if (testDate < from || testDate > to) throw outsideWindow(path, testDate, { from, to });
 }
 
-/** A 400 naming one field. */
-export const fieldError = (path: string, message: string) =>
-  badRequest('validation_failed', `${path} ${message}`, [{ path, message }]);
+/**
+ * 400 `validation_failed` for a test date outside the diagnostic window: the field error's code
+ * `outside_window` with the window's first and last day (and the date asked) as params, so the
+ * interface names them («вне окна диагностики 01.12.2026–05.12.2026»).
+ */
+export function outsideWindow(path: string, date: string, window: { from: string; to: string }) {
+  const message = `must be between ${window.from} and ${window.to} (the diagnostic window)`;
+  return badRequest('validation_failed', `${path} ${message}`, [
+    { path, message, code: 'outside_window', params: { from: window.from, to: window.to, date } },
+  ]);
+}
+
+/**
+ * A 400 naming one field; `code` (and its `params`) say what is wrong for the interface, which
+ * shows a text chosen by it (web/src/lib/form-errors.ts), never the English message.
+ */
+export const fieldError = (
+  path: string,
+  message: string,
+  code?: string,
+  params?: Record<string, string | number>,
+) =>
+  badRequest('validation_failed', `${path} ${message}`, [
+    { path, message, ...(code ? { code } : {}), ...(params ? { params } : {}) },
+  ]);
 
 /**
  * Serialises registrations into one diagnostic until the transaction ends, so two concurrent

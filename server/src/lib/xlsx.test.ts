@@ -1,6 +1,13 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { attachmentDisposition, buildWorkbook, safeText, sheet } from './xlsx.js';
+import {
+  attachmentDisposition,
+  buildWorkbook,
+  dayColumn,
+  safeText,
+  schoolTimeColumn,
+  sheet,
+} from './xlsx.js';
 
 describe('spreadsheets', () => {
   it.each([
@@ -38,6 +45,36 @@ describe('spreadsheets', () => {
     expect(ws.getCell('A3').formula).toBeUndefined();
     expect(ws.getCell('B3').value).toBe(-3);
     expect(ws.getCell('B4').value).toBe(12.5);
+  });
+
+  it('writes days and instants as real date cells shown dd.mm.yyyy (hh:mm in school time), not as text', async () => {
+    const buffer = await buildWorkbook([
+      sheet({
+        name: 'Даты',
+        columns: [
+          dayColumn('Дата', (r: { day: string | null; at: string }) => r.day),
+          schoolTimeColumn('Начало', (r: { day: string | null; at: string }) => r.at),
+        ],
+        rows: [
+          { day: '2026-03-02', at: '2026-03-02T06:30:00.000Z' },
+          { day: null, at: '2026-03-02T21:10:00.000Z' },
+        ],
+      }),
+    ]);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(buffer as unknown as ArrayBuffer);
+    const ws = wb.getWorksheet('Даты')!;
+    const day = ws.getCell('A2');
+    expect(day.type).toBe(ExcelJS.ValueType.Date);
+    expect(day.numFmt).toBe('dd.mm.yyyy');
+    expect((day.value as Date).toISOString()).toBe('2026-03-02T00:00:00.000Z');
+    const at = ws.getCell('B2');
+    expect(at.type).toBe(ExcelJS.ValueType.Date);
+    expect(at.numFmt).toBe('dd.mm.yyyy hh:mm');
+    // 06:30 UTC is 09:30 at school (Moscow); 21:10 UTC is already the next school day.
+    expect((at.value as Date).toISOString()).toBe('2026-03-02T09:30:00.000Z');
+    expect((ws.getCell('B3').value as Date).toISOString()).toBe('2026-03-03T00:10:00.000Z');
+    expect(ws.getCell('A3').value).toBeNull();
   });
 
   it('names downloads in Cyrillic safely', () => {

@@ -1,4 +1,10 @@
-import { formatDisplayDate, formatDisplayDateTime, formatNumber, parsePlainDate } from '../lib/format';
+import {
+  formatDisplayDate,
+  formatDisplayDateTime,
+  formatNumber,
+  parsePlainDate,
+  type Language,
+} from '../lib/format';
 import type { LooseT } from './data-table/use-bundle-t';
 
 export function parallelLabel(n: number | null | undefined, t: LooseT): string {
@@ -19,6 +25,22 @@ export function instant(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? value : formatDisplayDateTime(date);
 }
 
+/**
+ * A number of a staff table in the interface language, «—» where there is none: one source for the
+ * report screens and the ugnik's tables (issue 23, item 6: the same formats everywhere).
+ */
+export function num(value: number | null | undefined, lang: Language, digits?: number): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  return formatNumber(value, lang, digits);
+}
+
+/** A percent of 0–100: `72,5 %`. */
+export function percent(value: number | null | undefined, lang: Language): string {
+  if (value === null || value === undefined) return '—';
+  return `${formatNumber(value, lang)}\u00a0%`;
+}
+
+/** A person's name as every staff table and file writes it: surname, name, patronymic. */
 export function fullName(p: { surname: string | null; name: string | null; patronymic: string | null }) {
   return [p.surname, p.name, p.patronymic].filter(Boolean).join(' ');
 }
@@ -37,7 +59,7 @@ export const PARTICIPANT_STATUS_COLOR: Record<string, string> = {
   annulled: 'red',
 };
 
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const numberOf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /**
  * A finished queue item's result as a sentence in the reader's language, from the fields each job
@@ -48,20 +70,23 @@ export function queueResultText(result: Record<string, unknown> | null, t: Loose
   const has = (...keys: string[]) => keys.every((k) => k in result);
   if (has('created', 'existing'))
     return t('staff.queueResult.planning', {
-      created: num(result.created),
-      existing: num(result.existing),
-      schools: Array.isArray(result.schools) ? result.schools.length : num(result.schools),
+      created: numberOf(result.created),
+      existing: numberOf(result.existing),
+      schools: Array.isArray(result.schools) ? result.schools.length : numberOf(result.schools),
     });
   if (has('works', 'scored'))
     return t('staff.queueResult.scoring', {
-      works: num(result.works),
-      scored: num(result.scored),
-      awaitingExperts: num(result.awaitingExperts),
-      failed: num(result.failed),
+      works: numberOf(result.works),
+      scored: numberOf(result.scored),
+      awaitingExperts: numberOf(result.awaitingExperts),
+      failed: numberOf(result.failed),
     });
   if (has('works', 'changed'))
-    return t('staff.queueResult.regrade', { works: num(result.works), changed: num(result.changed) });
-  if (has('rows')) return t('staff.queueResult.report', { rows: num(result.rows) });
+    return t('staff.queueResult.regrade', {
+      works: numberOf(result.works),
+      changed: numberOf(result.changed),
+    });
+  if (has('rows')) return t('staff.queueResult.report', { rows: numberOf(result.rows) });
   if (Array.isArray(result.items)) {
     const items = result.items as { outcome?: unknown }[];
     const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;

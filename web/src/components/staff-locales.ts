@@ -1,3 +1,4 @@
+import { PARTICIPANT_STATUS_RU } from '@attesta/contract';
 import type { Bundle } from './data-table/use-bundle-t';
 
 const ru = {
@@ -114,16 +115,8 @@ const ru = {
       printClass: 'Класс для печати',
       allClasses: 'Все классы',
       liveHint: 'Статусы обновляются автоматически.',
-      status_: {
-        planned: 'Запланирован',
-        active: 'Код проверен',
-        in_progress: 'Выполняет работу',
-        finished: 'Работа завершена',
-        scored: 'Проверено',
-        published: 'Результаты опубликованы',
-        absent: 'Отсутствует',
-        annulled: 'Аннулирован',
-      },
+      // The files' words too (packages/contract report-words.ts).
+      status_: { ...PARTICIPANT_STATUS_RU },
     },
     register: {
       title: 'Регистрация участников',

@@ -68,7 +68,42 @@ describe('form errors', () => {
         },
         t,
       ),
-    ).toBe('Строка 3, дата: дата должна быть с 2026-11-01 по 2026-11-30');
+    ).toBe('Строка 3, дата: дата вне окна диагностики 01.11.2026–30.11.2026');
+    // The registration's refusal of a date names the window in dd.mm.yyyy.
+    expect(
+      describeFieldError(
+        {
+          path: 'body.testDate',
+          message: 'must be between',
+          code: 'outside_window',
+          params: { from: '2026-12-01', to: '2026-12-05', date: '2026-12-20' },
+        },
+        t,
+      ),
+    ).toBe('дата вне окна диагностики 01.12.2026–05.12.2026');
+    // A refusal about a student names them, also where the code's text has no place for the name.
+    expect(
+      describeFieldError(
+        {
+          path: 'body.studentIds',
+          message: 'their schools do not take part',
+          code: 'school_not_in_diagnostic',
+          params: { name: 'Иванов Иван, Петров Пётр' },
+        },
+        t,
+      ),
+    ).toBe('Иванов Иван, Петров Пётр: школа не участвует в диагностике');
+    expect(
+      describeFieldError(
+        {
+          path: 'students.5',
+          message: 'x',
+          code: 'grade_not_in_test',
+          params: { name: 'Иванов Иван', grade: 8, grades: '7' },
+        },
+        t,
+      ),
+    ).toBe('Иванов Иван: 8 класс, а тест для параллелей 7');
     expect(describeFieldError({ path: 'body.x', message: 'English text' }, t)).not.toContain('English');
   });
 });

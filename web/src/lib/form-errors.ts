@@ -103,7 +103,10 @@ const ISSUE_CODES = new Set([
  */
 export function describeFieldError(error: FieldError, anyT: AnyT): string {
   const t = anyT as unknown as TFunction;
-  const params = error.params ?? {};
+  // Calendar days the server names (yyyy-mm-dd: a window's first and last day) read as dd.mm.yyyy.
+  const params = Object.fromEntries(
+    Object.entries(error.params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? displayDay(v) : v]),
+  );
   const field = typeof params.field === 'string' ? params.field : (error.path.split('.').pop() ?? '');
   let text: string;
   if (error.code && ISSUE_CODES.has(error.code))
@@ -120,12 +123,20 @@ export function describeFieldError(error: FieldError, anyT: AnyT): string {
   else if (error.code && FIELD_CODES.has(error.code))
     text = t(`fieldErrors.codes.${error.code as FieldCode}`, params);
   else text = t('validation.invalid');
+  // A refusal about someone names them, whether or not the code's text does.
+  if (typeof params.name === 'string' && params.name && !text.includes(params.name))
+    text = `${params.name}: ${text}`;
   if (params.row === undefined) return text;
   const label = t(`fieldErrors.fields.${field}`, { defaultValue: field });
   return field
     ? t('fieldErrors.row', { row: params.row, field: label, text })
     : t('fieldErrors.rowOnly', { row: params.row, text });
 }
+
+const displayDay = (v: string) => {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  return day ? `${day[3]}.${day[2]}.${day[1]}` : v;
+};
 
 /** Field errors keyed by field name (the server writes paths like `body.email`), in the interface language. */
 export function fieldErrorMap(errors: readonly FieldError[], t: AnyT): FieldErrors {

@@ -278,6 +278,10 @@ export const en: Messages = {
       title: 'The answer to task {{n}} was not accepted',
       text: 'The server refused it: {{message}}',
     },
+    tooLarge: {
+      title: 'The answer to task {{n}} is too long',
+      text: 'This answer will not be saved: it is larger than {{max}} KB. Shorten it — the last version that fits is the one kept.',
+    },
     finish: {
       button: 'Finish the work',
       title: 'Finish the work?',
@@ -503,7 +507,7 @@ export const en: Messages = {
     },
     codes: {
       not_in_diagnostic: 'this test is not in the diagnostic',
-      outside_window: 'the date must be from {{from}} to {{to}}',
+      outside_window: 'the date is outside the diagnostic window {{from}}–{{to}}',
       no_school: 'no school has this code',
       no_class: 'no such class',
       other_school: 'this class belongs to another school',

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countRows,
   createOrg,
+  createParticipantTest,
   createTestApp,
   createUser,
   guardResults,
@@ -228,6 +229,51 @@ describe('the trail', () => {
       (res.json().actions as { action: string; count: number }[]).map((a) => [a.action, a.count]),
     );
     expect(counts).toMatchObject({ 'exam_work.pause': 1, login: 1, login_failed: 1, 'school.create': 1 });
+  });
+});
+
+describe('the names of the records a row points at', () => {
+  it('names the record acted on and every id of the details (nested, in lists, in changes), never only ids', async () => {
+    const pt = await createParticipantTest(t.app, org);
+    const other = await createOrg(t.app, 'Гимназия переименованная');
+    await t.database.query(
+      `insert into audit_events (user_id, action, entity, entity_id, details, at)
+       values ($1, 'results.publish', 'diagnostic', $2, $3, now())`,
+      [
+        admin.id,
+        String(pt.diagnosticId),
+        JSON.stringify({
+          diagnosticId: pt.diagnosticId,
+          status: 'published',
+          subjectTestIds: [pt.subjectTestId],
+          scope: { schoolId: org.schoolId },
+          changes: { classId: { from: org.classId, to: other.classId } },
+          participantTestId: pt.participantTestId,
+          variantTaskId: 5,
+          minutes: 10,
+          studentIds: [999_999],
+        }),
+      ],
+    );
+    const page = await items(admin.session, { page: 1, filter: { action: 'results.publish' } });
+    const refs = (page.items[0] as Row & { refs: Record<string, string> }).refs;
+    expect(refs).toEqual({
+      [`diagnostic:${pt.diagnosticId}`]: 'Независимая диагностика',
+      [`subject_test:${pt.subjectTestId}`]: 'Математика, 7 класс',
+      [`school:${org.schoolId}`]: 'Лицей аудита',
+      [`class:${org.classId}`]: '7 «А»',
+      [`class:${other.classId}`]: '7 «А»',
+      // A registration is named by who sits it and which test.
+      [`participant_test:${pt.participantTestId}`]: 'Иванов Иван — Математика, 7 класс',
+    });
+    // A record that no longer exists has no name; numbers that are not ids of ours are not looked up.
+    expect(Object.keys(refs).some((k) => k.startsWith('student:') || k.startsWith('variant'))).toBe(false);
+  });
+
+  it('names the school a real change (the admin creating it) acted on', async () => {
+    const page = await items(admin.session, { page: 1, filter: { action: 'school.create' } });
+    const row = page.items[0] as Row & { refs: Record<string, string> };
+    expect(row.refs[`school:${row.entityId}`]).toBe('Школа из аудита');
   });
 });
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CONTAINER_MAX_BYTES } from '@attesta/contract';
 import { authOf, contractRoute } from '../../auth/access.js';
-import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { Spool } from '../../lib/multipart.js';
 import { containerLinkSigner } from '../kim/index.js';
 import { anyContentScope } from './authoring.access.js';
 import { containerScope } from './containers.access.js';
@@ -28,7 +28,7 @@ const ZIP_RULES =
   'otf); anything else is 400 `container_file_refused` with the file in `errors[0].params.name`. ' +
   'The entry page: the field `entry` (an html file at the root), else index.html, else the only ' +
   'html file at the root; none is 400 `container_no_entry`. Not a zip: 400 `unsupported_format`; ' +
-  `no file: 400 \`no_file\`; more than ${MB} MB: 413 (the connection closed). Audited.`;
+  `no file: 400 \`no_file\`; more than ${MB} MB: 413 (answered at once). Audited.`;
 
 export const containerRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -72,7 +72,6 @@ export const containerRoutes: FastifyPluginAsync = async (plugin) => {
     await upload.register(multipart, {
       limits: { fileSize: CONTAINER_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
     });
-    closeRefusedUploads(upload);
 
     const create = contractRoute(
       'POST /api/admin/content/containers',

@@ -359,11 +359,14 @@ export const filesOfTask = (db: DbOrTx, taskId: number) =>
     .where(and(eq(files.ownerType, 'task'), eq(files.ownerId, taskId), isNull(files.deletedAt)))
     .orderBy(asc(files.id));
 
-/** A new version sees the files of the one it replaces: copies of their rows, owned by it. */
+/**
+ * A new version sees the files of the one it replaces: copies of their rows, owned by it. A file
+ * kept in a blob store is not copied: both rows name the same blob (lib/file-storage).
+ */
 export async function copyTaskFiles(tx: Tx, fromTaskId: number, toTaskId: number) {
   await tx.execute(sql`
-    insert into files (owner_type, owner_id, name, mime, size, sha256, data, text, created_by)
-    select owner_type, ${toTaskId}, name, mime, size, sha256, data, text, created_by
+    insert into files (owner_type, owner_id, name, mime, size, sha256, data, storage_key, text, created_by)
+    select owner_type, ${toTaskId}, name, mime, size, sha256, data, storage_key, text, created_by
     from files where owner_type = 'task' and owner_id = ${fromTaskId} and deleted_at is null
     order by id`);
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
 import { badRequest } from '../../lib/errors.js';
-import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { Spool } from '../../lib/multipart.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
 import { anyContentScope, scopeOf, scopeOfNew } from './authoring.access.js';
 import { containerRoutes } from './containers.routes.js';
@@ -474,7 +474,6 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
     await upload.register(multipart, {
       limits: { ...MULTIPART_LIMITS, fileSize: MAX_IMPORT_BYTES, files: 1 },
     });
-    closeRefusedUploads(upload);
     const route = contractRoute(
       'POST /api/admin/content/specifications/{id}/import',
       {

@@ -3,7 +3,7 @@ import { parse as parseCsvText } from 'csv-parse/sync';
 import type { FieldError } from '@attesta/contract';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { assertCleanCells } from '../../lib/text-hygiene.js';
-import { isZip, unpackedSize } from '../../lib/zip-size.js';
+import { assertSafeXlsx, isZip, XLSX_LIMITS, XlsxRefusal } from '../../lib/xlsx-guard.js';
 
 /*
  * The elements of a specification from a spreadsheet (issue 11): .xlsx (the first sheet) or .csv
@@ -15,8 +15,8 @@ import { isZip, unpackedSize } from '../../lib/zip-size.js';
 
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 const MAX_ROWS = 5000;
-/** An xlsx is a zip: refuse one whose parts would unpack to more than this (a zip bomb). */
-const MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
+/** An xlsx is a zip: refuse one whose parts inflate to more than this (a zip bomb). */
+const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
 export type ImportColumn = 'code' | 'name' | 'parent' | 'kind';
 
@@ -74,9 +74,16 @@ const unsupported = () =>
 // ---------------------------------------------------------------- reading the table
 
 async function xlsxTable(data: Buffer): Promise<string[][]> {
-  const size = unpackedSize(data);
-  if (size === null || size > MAX_UNPACKED_BYTES)
+  // Inflated first with running limits (a zip bomb, a sheet of too many rows) before exceljs.
+  try {
+    await assertSafeXlsx(data, { ...XLSX_LIMITS, maxInflatedBytes: MAX_INFLATED_BYTES });
+  } catch (error) {
+    if (!(error instanceof XlsxRefusal)) throw error;
+    if (error.reason === 'too_many_rows')
+      throw importFailed([importError(MAX_ROWS + 2, undefined, 'too_many_rows', `at most ${MAX_ROWS} rows`)]);
+    if (error.reason === 'too_large') throw badRequest('package_too_large', error.message);
     throw importFailed([importError(1, undefined, 'unreadable', 'the workbook cannot be read')]);
+  }
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(data as unknown as ArrayBuffer);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { countRows, createTestApp, signedIn, type Session, type TestApp } from '../../../test/helpers.js';
-import { unpackedSize } from '../../lib/zip-size.js';
+import { isZip } from '../../lib/xlsx-guard.js';
+import { craftXlsx, deflatedZeros, sheetXml } from '../../../test/xlsx-craft.js';
 import { api, ok, singleChoice } from './test-support.js';
 
 // Specifications (кодификатор): the element tree by hand and from a spreadsheet, all or nothing.
@@ -170,13 +171,29 @@ describe('specification import', () => {
     ws.addRow(['A', 'Геометрия', '', 'content']);
     ws.addRow(['A.1', 'Треугольники', 'A', 'skill']);
     const data = Buffer.from(await wb.xlsx.writeBuffer());
-    expect(unpackedSize(data)).toBeGreaterThan(0);
+    expect(isZip(data)).toBe(true);
     const res = ok<{ created: number; specification: Spec }>(await upload(spec.id, 'kodifikator.xlsx', data));
     expect(res.created).toBe(2);
     expect(res.specification.elements.map((e) => [e.code, e.depth, e.kind])).toEqual([
       ['A', 0, 'content'],
       ['A.1', 1, 'skill'],
     ]);
+  });
+
+  it('400 package_too_large for an xlsx whose zip claims 1 KB and inflates to 256 MB (issue 23)', async () => {
+    const spec = await newSpec();
+    const bomb = craftXlsx({ deflated: await deflatedZeros(256 * 1024 * 1024), declaredSize: 1024 });
+    const res = await upload(spec.id, 'kodifikator.xlsx', bomb);
+    expect([res.statusCode, res.json().code], res.body).toEqual([400, 'package_too_large']);
+    // Over the spreadsheet row limit: refused while the sheet inflates, before exceljs parses it.
+    const many = await upload(
+      spec.id,
+      'many.xlsx',
+      craftXlsx({ data: sheetXml(['code', 'name'], 50_000, (n) => [`E${n}`, 'Элемент']) }),
+    );
+    expect([many.statusCode, many.json().code], many.body).toEqual([400, 'import_invalid']);
+    expect(many.json().errors[0]).toMatchObject({ code: 'too_many_rows' });
+    expect(await countRows(t.database, 'specification_elements', `specification_id = ${spec.id}`)).toBe(0);
   });
 
   it('400 invalid_text for a NUL in a cell of a csv or an xlsx, naming the cell; nothing written', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
+import type { StoredBytes } from '../../lib/file-storage/index.js';
 import {
   files,
   queueItems,
@@ -27,7 +28,14 @@ export async function subjectExists(db: DbOrTx, id: number): Promise<boolean> {
 export async function storeUpload(
   tx: Tx,
   queueItemId: number,
-  upload: { name: string; mime: string; data: Buffer; createdBy: number | null },
+  upload: {
+    name: string;
+    mime: string;
+    size: number;
+    sha256: string;
+    bytes: StoredBytes;
+    createdBy: number | null;
+  },
 ): Promise<number> {
   const [row] = await tx
     .insert(files)
@@ -36,9 +44,9 @@ export async function storeUpload(
       ownerId: queueItemId,
       name: upload.name,
       mime: upload.mime,
-      size: upload.data.length,
-      sha256: sha256(upload.data),
-      data: upload.data,
+      size: upload.size,
+      sha256: upload.sha256,
+      ...upload.bytes,
       createdBy: upload.createdBy,
     })
     .returning({ id: files.id });
@@ -48,9 +56,9 @@ export async function storeUpload(
 export async function uploadOf(
   db: DbOrTx,
   queueItemId: number,
-): Promise<{ id: number; name: string; data: Buffer } | null> {
+): Promise<{ id: number; name: string; size: number; storageKey: string | null } | null> {
   const [row] = await db
-    .select({ id: files.id, name: files.name, data: files.data })
+    .select({ id: files.id, name: files.name, size: files.size, storageKey: files.storageKey })
     .from(files)
     .where(and(eq(files.ownerType, UPLOAD_OWNER), eq(files.ownerId, queueItemId), isNull(files.deletedAt)))
     .orderBy(asc(files.id))
@@ -58,8 +66,13 @@ export async function uploadOf(
   return row ?? null;
 }
 
-export async function dropUploads(db: DbOrTx, queueItemId: number): Promise<void> {
-  await db.delete(files).where(and(eq(files.ownerType, UPLOAD_OWNER), eq(files.ownerId, queueItemId)));
+/** Deletes the upload rows of an import; answers their blob keys (FileStorage.release them once committed). */
+export async function dropUploads(db: DbOrTx, queueItemId: number): Promise<(string | null)[]> {
+  const rows = await db
+    .delete(files)
+    .where(and(eq(files.ownerType, UPLOAD_OWNER), eq(files.ownerId, queueItemId)))
+    .returning({ key: files.storageKey });
+  return rows.map((r) => r.key);
 }
 
 /**
@@ -132,6 +145,7 @@ export async function insertTaskFile(
   tx: Tx,
   taskId: number,
   file: { name: string; mime: string; data: Buffer },
+  bytes: StoredBytes,
   createdBy: number | null,
 ): Promise<number> {
   const [row] = await tx
@@ -143,7 +157,7 @@ export async function insertTaskFile(
       mime: file.mime,
       size: file.data.length,
       sha256: sha256(file.data),
-      data: file.data,
+      ...bytes,
       createdBy,
     })
     .returning({ id: files.id });
@@ -209,11 +223,18 @@ export async function variantTasksForExport(db: DbOrTx, subjectTestId: number) {
     .orderBy(asc(variants.number), asc(variantTasks.position));
 }
 
-/** Files of tasks (their media), not deleted. */
+/** Files of tasks (their media), not deleted; their bytes are read with FileStorage.read. */
 export async function taskFiles(db: DbOrTx, taskIds: number[]) {
   if (!taskIds.length) return [];
   return db
-    .select({ id: files.id, ownerId: files.ownerId, name: files.name, mime: files.mime, data: files.data })
+    .select({
+      id: files.id,
+      ownerId: files.ownerId,
+      name: files.name,
+      mime: files.mime,
+      size: files.size,
+      storageKey: files.storageKey,
+    })
     .from(files)
     .where(and(eq(files.ownerType, 'task'), inArray(files.ownerId, taskIds), isNull(files.deletedAt)))
     .orderBy(asc(files.id));

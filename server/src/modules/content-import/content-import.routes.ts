@@ -5,7 +5,7 @@ import { CONTENT_IMPORT_MAX_BYTES, contentImportQueuedSchema } from '@attesta/co
 import { authOf, contractRoute } from '../../auth/access.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
-import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { Spool } from '../../lib/multipart.js';
 import * as service from './content-import.service.js';
 import { IMPORT_JOB, runImportJob } from './job.js';
 
@@ -25,7 +25,6 @@ export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
   await app.register(multipart, {
     limits: { fileSize: CONTENT_IMPORT_MAX_BYTES, files: 2, fields: 4, fieldSize: 1024, parts: 6 },
   });
-  closeRefusedUploads(app);
 
   const importRoute = contractRoute('POST /api/admin/content/import', {
     summary: 'Import tasks and tests from a QTI package, Moodle XML or GIFT file (queued)',
@@ -37,7 +36,7 @@ export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
       'Answers 202 `{importId}`: a queue item of type `import` (also in the queue pages); poll ' +
       '`GET /api/admin/content/import/{importId}`. Refused at once: no file (400 `no_file`), a bad ' +
       '`subjectId` (400), an unknown subject (404), another kind of file (415 `unsupported_format`), ' +
-      `more than ${MB} MB (413, the connection closed). The job refuses the whole file, creating ` +
+      `more than ${MB} MB (413, answered at once). The job refuses the whole file, creating ` +
       'nothing, for an unsafe or oversized package (`package_unsafe`, `package_too_large`: zip ' +
       'bombs, `..` or absolute names, links), XML with DOCTYPE/ENTITY or too deep (`xml_malformed`), ' +
       'or a file no parser reads (`unsupported_format`, `import_invalid`). Audited.',

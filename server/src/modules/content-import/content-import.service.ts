@@ -14,6 +14,7 @@ import { enqueue } from '../../jobs/queue.js';
 import { audit } from '../../lib/audit.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { cleanFileName, extensionOf } from '../../lib/file-sniff.js';
+import { fileStorageOf } from '../../lib/file-storage/index.js';
 import { fieldText, partsOf, tooLarge, type IncomingFile, type Spool } from '../../lib/multipart.js';
 import { qti3Package, type ExportTask } from './export/qti3.js';
 import { IMPORT_JOB, IMPORT_MAX_ATTEMPTS } from './job.js';
@@ -109,29 +110,34 @@ export async function startImport(db: Db, actor: Actor, form: ImportForm): Promi
   const ext = extensionOf(name);
   const data = await form.file.read();
   if (ext === 'zip' && !looksLikeZip(data)) throw unsupported(name);
-  return db.transaction(async (tx) => {
-    const { item } = await enqueue(tx, {
-      type: IMPORT_JOB,
-      payload: { fileName: name, subjectId: form.subjectId },
-      createdBy: actor.userId,
-      maxAttempts: IMPORT_MAX_ATTEMPTS,
-    });
-    await repo.storeUpload(tx, item.id, {
-      name,
-      mime: MIME_BY_EXT[ext] ?? 'application/octet-stream',
-      data,
-      createdBy: actor.userId,
-    });
-    await audit(tx, {
-      userId: actor.userId,
-      action: 'content.import.queued',
-      entity: 'queue_item',
-      entityId: item.id,
-      details: { file: name, size: data.length, subjectId: form.subjectId },
-      ip: actor.ip,
-    });
-    return { importId: item.id };
-  });
+  // The bytes go to the file storage (never through the embedded database: lib/file-storage).
+  return fileStorageOf(db).staged((put) =>
+    db.transaction(async (tx) => {
+      const { item } = await enqueue(tx, {
+        type: IMPORT_JOB,
+        payload: { fileName: name, subjectId: form.subjectId },
+        createdBy: actor.userId,
+        maxAttempts: IMPORT_MAX_ATTEMPTS,
+      });
+      await repo.storeUpload(tx, item.id, {
+        name,
+        mime: MIME_BY_EXT[ext] ?? 'application/octet-stream',
+        size: data.length,
+        sha256: form.file.sha256,
+        bytes: await put(data),
+        createdBy: actor.userId,
+      });
+      await audit(tx, {
+        userId: actor.userId,
+        action: 'content.import.queued',
+        entity: 'queue_item',
+        entityId: item.id,
+        details: { file: name, size: data.length, subjectId: form.subjectId },
+        ip: actor.ip,
+      });
+      return { importId: item.id };
+    }),
+  );
 }
 
 /**
@@ -201,7 +207,12 @@ export async function exportSubjectTest(db: Db, id: number): Promise<{ fileName:
     variant.taskIds.push(t.id);
     variants.set(row.variantId, variant);
   }
-  const files = await repo.taskFiles(db, [...tasks.keys()]);
+  const storage = fileStorageOf(db);
+  const files = [];
+  for (const file of await repo.taskFiles(db, [...tasks.keys()])) {
+    const data = await storage.read(db, file);
+    if (data) files.push({ ...file, data });
+  }
   const zip = await qti3Package(
     { id: test.id, name: test.name, sourceId: test.sourceId, variants: [...variants.values()] },
     [...tasks.values()],

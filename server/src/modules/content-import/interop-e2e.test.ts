@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -231,7 +232,7 @@ describe('package media become task files, shown by id or URL (persist.ts)', () 
   /** The file of a task stored from this picture, by its bytes. */
   const fileFor = async (taskId: number, picture: string) => {
     const rows = await t.database.query<{ id: number }>(
-      `select id from files where owner_type = 'task' and owner_id = ${taskId} and data = decode('${png(picture).toString('hex')}', 'hex')`,
+      `select id from files where owner_type = 'task' and owner_id = ${taskId} and sha256 = '${createHash('sha256').update(png(picture)).digest('hex')}'`,
     );
     expect(rows, `${taskId}: ${picture}`).toHaveLength(1);
     return rows[0]!.id;

@@ -1,4 +1,5 @@
 import { JobLockLost, PermanentJobError, type JobContext, type JobOutcome } from '../../jobs/runner.js';
+import { fileStorageOf } from '../../lib/file-storage/index.js';
 import { ImportRefusal } from './parsers/types.js';
 import { detectFile, parserFor } from './parsers/index.js';
 import { prepareBatch } from './prepare.js';
@@ -32,9 +33,11 @@ export async function runImportJob(ctx: JobContext): Promise<JobOutcome> {
   const payload = payloadOf(item.payload ?? {});
   try {
     const upload = await repo.uploadOf(db, item.id);
-    if (!upload) throw new PermanentJobError('The uploaded file of this import is gone', 'not_found');
+    const data = upload && (await fileStorageOf(db).read(db, upload));
+    if (!upload || !data)
+      throw new PermanentJobError('The uploaded file of this import is gone', 'not_found');
     await ctx.progress(5, 'reading');
-    const { key, input } = await detectFile(upload.name, upload.data);
+    const { key, input } = await detectFile(upload.name, data);
     let batch;
     try {
       batch = await parserFor(key).parse(input);
@@ -56,7 +59,10 @@ export async function runImportJob(ctx: JobContext): Promise<JobOutcome> {
   } catch (error) {
     const last = error instanceof PermanentJobError || item.attempts >= item.maxAttempts;
     if (last && !(error instanceof JobLockLost))
-      await repo.dropUploads(db, item.id).catch((err: unknown) => log.warn({ err }, 'upload not removed'));
+      await repo
+        .dropUploads(db, item.id)
+        .then((keys) => fileStorageOf(db).release(db, keys))
+        .catch((err: unknown) => log.warn({ err }, 'upload not removed'));
     throw error;
   }
 }

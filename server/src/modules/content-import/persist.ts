@@ -1,4 +1,5 @@
 import type { ContentImportItem } from '@attesta/contract';
+import { fileStorageOf } from '../../lib/file-storage/index.js';
 import type { Db } from '../../db/client.js';
 import { JobLockLost } from '../../jobs/runner.js';
 import type { QueueItemRow } from '../../jobs/queue.js';
@@ -103,106 +104,117 @@ export async function persistBatch(
 ): Promise<ImportReport> {
   const { item } = options;
   const createdBy = item.createdBy;
-  return db.transaction(async (tx) => {
-    if (!(await repo.holdQueueItem(tx, item.id, item.lockedBy))) throw new JobLockLost(item.id);
+  const storage = fileStorageOf(db);
+  let dropped: (string | null)[] = [];
+  // The media's bytes go to the file storage (removed again if the transaction fails).
+  const result = await storage.staged((put) =>
+    db.transaction(async (tx) => {
+      if (!(await repo.holdQueueItem(tx, item.id, item.lockedBy))) throw new JobLockLost(item.id);
 
-    let subjectId = options.subjectId;
-    let fromCategory = false;
-    if (subjectId !== null) {
-      if (!(await repo.subjectExists(tx, subjectId)))
-        throw new ImportRefusal('not_found', 'The subject chosen for the import no longer exists');
-    } else {
-      const choice = subjectChoice(batch, options.fileName);
-      subjectId = await repo.subjectNamed(tx, choice.name);
-      fromCategory = choice.fromCategory;
-    }
-
-    const report: ContentImportItem[] = [];
-    const created = new Map<string, { id: number; maxScore: number }>();
-    for (const prepared of batch.items) {
-      const base = {
-        sourceId: prepared.sourceId,
-        title: prepared.title,
-        outcome: prepared.outcome,
-        notes: prepared.notes.map((n) => n.text),
-        noteCodes: prepared.notes.map(noteCode),
-      };
-      if (!withTask(prepared)) {
-        report.push({ ...base, taskId: null, answerType: null });
-        continue;
+      let subjectId = options.subjectId;
+      let fromCategory = false;
+      if (subjectId !== null) {
+        if (!(await repo.subjectExists(tx, subjectId)))
+          throw new ImportRefusal('not_found', 'The subject chosen for the import no longer exists');
+      } else {
+        const choice = subjectChoice(batch, options.fileName);
+        subjectId = await repo.subjectNamed(tx, choice.name);
+        fromCategory = choice.fromCategory;
       }
-      const { task } = prepared;
-      const path = fromCategory ? prepared.category.slice(1) : prepared.category;
-      const taskId = await repo.insertTask(tx, {
-        answerType: task.answerType,
-        html: task.html,
-        content: task.content as Record<string, unknown>,
-        reference: task.reference,
-        scoring: task.scoring as Record<string, unknown>,
-        solutionHtml: task.solutionHtml,
-        criteria: task.criteria ?? null,
-        maxScore: task.maxScore,
-        subjectId,
-        category: path.length ? path.join('/') : null,
-        title: prepared.title,
-        sourceId: prepared.sourceId,
-        sourceFormat: batch.format,
-        createdBy,
-      });
-      if (prepared.media.length) {
-        const fileIds = new Map<string, number>();
-        for (const m of prepared.media)
-          fileIds.set(m.ref, await repo.insertTaskFile(tx, taskId, m.media, createdBy));
-        const urls = urlsOf(fileIds);
-        await repo.updateTaskHtml(tx, taskId, {
-          html: rewriteRefs(task.html, urls),
-          solutionHtml: task.solutionHtml === null ? null : rewriteRefs(task.solutionHtml, urls),
-          content: resolveContentMedia(task.content, fileIds, urls) as Record<string, unknown>,
+
+      const report: ContentImportItem[] = [];
+      const created = new Map<string, { id: number; maxScore: number }>();
+      for (const prepared of batch.items) {
+        const base = {
+          sourceId: prepared.sourceId,
+          title: prepared.title,
+          outcome: prepared.outcome,
+          notes: prepared.notes.map((n) => n.text),
+          noteCodes: prepared.notes.map(noteCode),
+        };
+        if (!withTask(prepared)) {
+          report.push({ ...base, taskId: null, answerType: null });
+          continue;
+        }
+        const { task } = prepared;
+        const path = fromCategory ? prepared.category.slice(1) : prepared.category;
+        const taskId = await repo.insertTask(tx, {
+          answerType: task.answerType,
+          html: task.html,
+          content: task.content as Record<string, unknown>,
+          reference: task.reference,
+          scoring: task.scoring as Record<string, unknown>,
+          solutionHtml: task.solutionHtml,
+          criteria: task.criteria ?? null,
+          maxScore: task.maxScore,
+          subjectId,
+          category: path.length ? path.join('/') : null,
+          title: prepared.title,
+          sourceId: prepared.sourceId,
+          sourceFormat: batch.format,
+          createdBy,
         });
+        if (prepared.media.length) {
+          const fileIds = new Map<string, number>();
+          for (const m of prepared.media)
+            fileIds.set(
+              m.ref,
+              await repo.insertTaskFile(tx, taskId, m.media, await put(m.media.data), createdBy),
+            );
+          const urls = urlsOf(fileIds);
+          await repo.updateTaskHtml(tx, taskId, {
+            html: rewriteRefs(task.html, urls),
+            solutionHtml: task.solutionHtml === null ? null : rewriteRefs(task.solutionHtml, urls),
+            content: resolveContentMedia(task.content, fileIds, urls) as Record<string, unknown>,
+          });
+        }
+        created.set(prepared.sourceId, { id: taskId, maxScore: task.maxScore });
+        report.push({ ...base, taskId, answerType: task.answerType });
       }
-      created.set(prepared.sourceId, { id: taskId, maxScore: task.maxScore });
-      report.push({ ...base, taskId, answerType: task.answerType });
-    }
 
-    const subjectTestIds: number[] = [];
-    if (batch.tests.length) {
-      const subjectExamId = await repo.diagnosticExamOf(tx, subjectId);
-      for (const test of batch.tests) {
-        const inTest = new Set<number>();
-        const testTasks = test.itemSourceIds
-          .map((id) => created.get(id))
-          .filter(
-            (t): t is { id: number; maxScore: number } => !!t && !inTest.has(t.id) && !!inTest.add(t.id),
+      const subjectTestIds: number[] = [];
+      if (batch.tests.length) {
+        const subjectExamId = await repo.diagnosticExamOf(tx, subjectId);
+        for (const test of batch.tests) {
+          const inTest = new Set<number>();
+          const testTasks = test.itemSourceIds
+            .map((id) => created.get(id))
+            .filter(
+              (t): t is { id: number; maxScore: number } => !!t && !inTest.has(t.id) && !!inTest.add(t.id),
+            );
+          subjectTestIds.push(
+            await repo.insertDraftTest(tx, {
+              subjectExamId,
+              name: test.title,
+              sourceId: test.sourceId,
+              tasks: testTasks,
+            }),
           );
-        subjectTestIds.push(
-          await repo.insertDraftTest(tx, {
-            subjectExamId,
-            name: test.title,
-            sourceId: test.sourceId,
-            tasks: testTasks,
-          }),
-        );
+        }
       }
-    }
 
-    await repo.dropUploads(tx, item.id);
-    const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
-    await audit(tx, {
-      userId: createdBy,
-      action: 'content.import',
-      entity: 'queue_item',
-      entityId: item.id,
-      details: {
-        format: batch.format,
-        file: cleanFileName(options.fileName),
-        subjectId,
-        imported: count('imported'),
-        converted: count('converted'),
-        refused: count('refused'),
-        taskIds: [...created.values()].map((t) => t.id),
-        subjectTestIds,
-      },
-    });
-    return { format: batch.format, subjectId, items: report, subjectTestIds };
-  });
+      dropped = await repo.dropUploads(tx, item.id);
+      const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
+      await audit(tx, {
+        userId: createdBy,
+        action: 'content.import',
+        entity: 'queue_item',
+        entityId: item.id,
+        details: {
+          format: batch.format,
+          file: cleanFileName(options.fileName),
+          subjectId,
+          imported: count('imported'),
+          converted: count('converted'),
+          refused: count('refused'),
+          taskIds: [...created.values()].map((t) => t.id),
+          subjectTestIds,
+        },
+      });
+      return { format: batch.format, subjectId, items: report, subjectTestIds };
+    }),
+  );
+  // The upload's bytes go once the rows that named them are gone for good.
+  await storage.release(db, dropped);
+  return result;
 }

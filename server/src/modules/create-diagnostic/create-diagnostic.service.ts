@@ -24,7 +24,7 @@ import {
 import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/participant-tests.js';
-import { buildWorkbook, sheet } from '../../lib/xlsx.js';
+import { buildWorkbook, dayColumn, sheet } from '../../lib/xlsx.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import { includesSchool, liveDiagnostic } from './create-diagnostic.access.js';
 import { participantRows, STATUS_RU, type ParticipantRow } from './participants.repo.js';
@@ -287,7 +287,7 @@ export async function diagnosticExcel(db: Db, actor: Actor, diagnosticId: number
         { header: 'Имя', width: 16, value: (r) => r.name },
         { header: 'Отчество', width: 18, value: (r) => r.patronymic },
         { header: 'Тест по предмету', width: 30, value: (r) => r.subjectTestName },
-        { header: 'Дата', width: 12, value: (r) => r.testDate.split('-').reverse().join('.') },
+        dayColumn('Дата', (r) => r.testDate),
         { header: 'Код активации', width: 15, value: (r) => r.activationCode },
         { header: 'Регистрационный код', width: 16, value: (r) => r.registrationCode },
         { header: 'Статус', width: 16, value: (r) => STATUS_RU[r.status] ?? r.status },

@@ -1,3 +1,4 @@
+import { PARTICIPANT_STATUS_RU } from '@attesta/contract';
 import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,9 +239,12 @@ describe('GET /api/createDiagnostic/excel', () => {
         if (typeof cell.value === 'string') expect(cell.value).not.toMatch(/^[=+\-@]/);
       }),
     );
-    expect(data.every((r) => r[9] === 'запланирован')).toBe(true);
+    expect(data.every((r) => r[9] === PARTICIPANT_STATUS_RU.planned)).toBe(true);
     expect(data.every((r) => /^[0-9A-Z]{5}-[0-9A-Z]{5}$/.test(String(r[7])))).toBe(true);
-    expect(data[0]![6]).toBe(isoDate(1).split('-').reverse().join('.'));
+    // The day is a real date cell shown дд.мм.гггг (issue 23, item 6), not text.
+    expect((data[0]![6] as Date).toISOString()).toBe(`${isoDate(1)}T00:00:00.000Z`);
+    const dayCell = ws.getCell(3, 7);
+    expect([dayCell.type, dayCell.numFmt]).toEqual([ExcelJS.ValueType.Date, 'dd.mm.yyyy']);
   });
 
   it('admin gets every school; an ugnik only its own diagnostics', async () => {

@@ -1,3 +1,4 @@
+import { PARTICIPANT_STATUS_RU } from '@attesta/contract';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
@@ -26,17 +27,8 @@ export interface ParticipantRow {
   status: string;
 }
 
-/** Participant test statuses as the Russian interface names them. */
-export const STATUS_RU: Record<string, string> = {
-  planned: 'запланирован',
-  active: 'код введён',
-  in_progress: 'выполняет',
-  finished: 'завершил',
-  scored: 'проверен',
-  published: 'опубликован',
-  absent: 'не явился',
-  annulled: 'аннулирован',
-};
+/** Participant test statuses as the Russian interface names them (the staff lists' words). */
+export const STATUS_RU: Record<string, string> = PARTICIPANT_STATUS_RU;
 
 /**
  * The live participant tests of a diagnostic (narrowed by `where`, a condition on participant_tests),

@@ -10,6 +10,7 @@ import {
   type Tx,
 } from '../../db/client.js';
 import { fromRow } from '../../db/raw.js';
+import type { StoredBytes } from '../../lib/file-storage/index.js';
 import {
   answerFiles,
   answers,
@@ -772,11 +773,14 @@ export async function insertAnswerFile(
   tx: Tx,
   workId: number,
   variantTaskId: number,
-  file: { name: string; mime: string; size: number; sha256: string; data: Buffer; createdBy: number },
+  {
+    bytes,
+    ...file
+  }: { name: string; mime: string; size: number; sha256: string; bytes: StoredBytes; createdBy: number },
 ): Promise<number> {
   const [row] = await tx
     .insert(files)
-    .values({ ownerType: 'answer', ownerId: workId, ...file })
+    .values({ ownerType: 'answer', ownerId: workId, ...file, ...bytes })
     .returning({ id: files.id });
   await tx.insert(answerFiles).values({ examWorkId: workId, variantTaskId, fileId: row!.id });
   return row!.id;
@@ -954,4 +958,21 @@ export async function variantTaskDef(db: Db, variantTaskId: number) {
     .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
     .where(eq(variantTasks.id, variantTaskId));
   return row ?? null;
+}
+
+/** Attempts of a second device one work event stands for: one a minute at most (a start page rechecks). */
+export const SECOND_DEVICE_NOTE_GAP_SECONDS = 60;
+
+/**
+ * A second device was refused the work (its start page, or its start call): a `second_device`
+ * work event for the room's log and the protocol — unless one was noted in the last minute, so a
+ * page that rechecks does not flood the log. The device's id is not kept.
+ */
+export async function noteSecondDevice(db: DbOrTx, workId: number, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - SECOND_DEVICE_NOTE_GAP_SECONDS * 1000);
+  await db.execute(sql`insert into exam_work_events (exam_work_id, at, kind, details)
+    select ${workId}, ${now.toISOString()}::timestamptz, 'second_device', '{"source":"server"}'::jsonb
+    where not exists (select 1 from exam_work_events e
+      where e.exam_work_id = ${workId} and e.kind = 'second_device'
+        and e.at > ${since.toISOString()}::timestamptz)`);
 }

@@ -46,6 +46,7 @@ import {
   ownWork,
   isSameDevice,
   assertSameDevice,
+  deviceMismatch,
   boundTest,
   staffCanReach,
   blankNotAllowed,
@@ -147,6 +148,9 @@ export async function currentParticipantTest(ctx: AppContext, actor: Actor): Pro
   const { person, className, schoolName } = await repo.findParticipantPerson(ctx.db, pt);
   const quizDone = !subjectTest.hasQuiz || (await repo.findQuizAnswers(ctx.db, pt.id)) !== null;
   const work = await repo.findLiveWork(ctx.db, pt.id);
+  // Told before the runner opens: a runner here would have every save refused.
+  const openElsewhere = !!work && !work.finishedAt && !isSameDevice(work, actor.deviceId);
+  if (openElsewhere) await repo.noteSecondDevice(ctx.db, work.id, now);
   return {
     id: pt.id,
     status: pt.status,
@@ -169,8 +173,7 @@ export async function currentParticipantTest(ctx: AppContext, actor: Actor): Pro
     },
     quizDone,
     examWork: work ? toWorkState(work, now) : null,
-    // Told before the runner opens: a runner here would have every save refused.
-    openElsewhere: !!work && !work.finishedAt && !isSameDevice(work, actor.deviceId),
+    openElsewhere,
     serverTime: now.toISOString(),
   };
 }
@@ -258,7 +261,10 @@ export async function startWork(
 
 /** Reopening an existing work: same device (or bind a work started without one). */
 async function resumeExisting(db: Db, w: WorkRow, actor: Actor): Promise<ExamWorkState> {
-  assertSameDevice(w, actor.deviceId);
+  if (!isSameDevice(w, actor.deviceId)) {
+    if (!w.finishedAt) await repo.noteSecondDevice(db, w.id, new Date());
+    throw deviceMismatch();
+  }
   const bound =
     actor.deviceId && !w.deviceId ? await repo.updateWork(db, w.id, { deviceId: actor.deviceId }) : w;
   return toWorkState(bound, new Date());

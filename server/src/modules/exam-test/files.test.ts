@@ -66,7 +66,7 @@ describe('POST saveanswers_with_files', () => {
       sha256: createHash('sha256').update(PNG).digest('hex'),
       size: PNG.length,
     });
-    expect(row!.data.equals(PNG)).toBe(true);
+    expect((await t.app.ctx.files.read(t.app.ctx.db, row!))!.equals(PNG)).toBe(true);
 
     const second = await upload(room, workId, { fileIds: [body.files[0].id] }, 2, [
       part(room, PDF, 'application/pdf', 'work.pdf'),

@@ -1,3 +1,4 @@
+import { ANSWER_FILE_MAX_BYTES } from '@attesta/contract';
 import { AppError } from '../../lib/errors.js';
 import { sniffFile, storedFileName } from '../../lib/file-sniff.js';
 import type { IncomingFile } from '../../lib/multipart.js';
@@ -8,7 +9,8 @@ import type { AnswerTask } from './answer-value.js';
  * and as sniffed from the first bytes, so a renamed executable cannot pass as a photo.
  */
 
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** The contract's cap of an answer file: the runner checks the same number before sending. */
+export const MAX_FILE_BYTES = ANSWER_FILE_MAX_BYTES;
 const MB = 1024 * 1024;
 
 /** The largest file a file task takes (its maxSizeMb, default 10 MB, never above 20 MB). */

@@ -74,7 +74,7 @@ function hostileUpload(session: Session, examWorkId: number, variantTaskId: numb
         });
       },
     );
-    // The server closes a refused upload's connection: the client's further writes may fail.
+    // The rest of a refused body is drained up to a bound (lib/unread-body.ts), then cut off.
     req.on('error', (err) => (produced < fileBytes ? undefined : reject(err)));
     body.pipe(req);
   });

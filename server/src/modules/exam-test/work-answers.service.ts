@@ -447,57 +447,60 @@ export async function saveAnswersWithFiles(
   body: SaveAnswersBody,
   uploads: UploadedFile[],
 ) {
-  const done = await ctx.db.transaction(async (tx) => {
-    const w = await lockForWriter(tx, writer, body.examWorkId);
-    const tasks = await tasksForBatch(
-      tx,
-      w,
-      body.answers.map((a) => a.variantTaskId),
-    );
-    for (const f of uploads) {
-      const task = tasks.get(f.variantTaskId);
-      if (task?.answerType !== 'file')
-        throw badRequest('validation_failed', 'Files need an answer entry of a file task', [
-          { path: `file:${f.variantTaskId}`, message: 'no file task with this variantTaskId in `answers`' },
-        ]);
-    }
-    const list = validateBatch(body.answers, tasks);
-    const fileAnswers = list.filter((a) => tasks.get(a.variantTaskId)!.answerType === 'file');
-    if (fileAnswers.length) await assertAttached(tx, w.id, fileAnswers);
-    // Under the uploader's storage lock, which general uploads take too: one quota, counted in turn.
-    const allowance = await lockedUploadAllowance(tx, writer.actor.auth, ctx.config.uploadQuotaBytes);
-    const total = uploads.reduce((sum, f) => sum + f.file.size, 0);
-    if (allowance.quotaBytes !== null && total > allowance.quotaBytes) throw quotaExceeded();
+  // The files' bytes go to the file storage as they are stored, and are removed if this fails.
+  const done = await ctx.files.staged((put) =>
+    ctx.db.transaction(async (tx) => {
+      const w = await lockForWriter(tx, writer, body.examWorkId);
+      const tasks = await tasksForBatch(
+        tx,
+        w,
+        body.answers.map((a) => a.variantTaskId),
+      );
+      for (const f of uploads) {
+        const task = tasks.get(f.variantTaskId);
+        if (task?.answerType !== 'file')
+          throw badRequest('validation_failed', 'Files need an answer entry of a file task', [
+            { path: `file:${f.variantTaskId}`, message: 'no file task with this variantTaskId in `answers`' },
+          ]);
+      }
+      const list = validateBatch(body.answers, tasks);
+      const fileAnswers = list.filter((a) => tasks.get(a.variantTaskId)!.answerType === 'file');
+      if (fileAnswers.length) await assertAttached(tx, w.id, fileAnswers);
+      // Under the uploader's storage lock, which general uploads take too: one quota, counted in turn.
+      const allowance = await lockedUploadAllowance(tx, writer.actor.auth, ctx.config.uploadQuotaBytes);
+      const total = uploads.reduce((sum, f) => sum + f.file.size, 0);
+      if (allowance.quotaBytes !== null && total > allowance.quotaBytes) throw quotaExceeded();
 
-    const stored: { variantTaskId: number; id: number; name: string; mime: string; size: number }[] = [];
-    for (const f of uploads) {
-      const checked = await checkUpload(tasks.get(f.variantTaskId)!, f.file);
-      const id = await repo.insertAnswerFile(tx, w.id, f.variantTaskId, {
-        name: checked.name,
-        mime: checked.mime,
-        size: checked.data.length,
-        sha256: f.file.sha256,
-        data: checked.data,
-        createdBy: writer.actor.auth.userId,
-      });
-      stored.push({
-        variantTaskId: f.variantTaskId,
-        id,
-        name: checked.name,
-        mime: checked.mime,
-        size: f.file.size,
-      });
-    }
-    const merged = list.map((a) => mergeFileIds(a, stored, tasks.get(a.variantTaskId)!));
-    const results = await writeBatch(tx, writer, w, merged);
-    // Files ride on their answer: if that answer did not apply, nothing of the request may stay.
-    const lost = results.find(
-      (r) => r.status !== 'saved' && stored.some((f) => f.variantTaskId === r.variantTaskId),
-    );
-    if (lost) throw staleSequence(lost.seq);
-    await afterStaffBatch(tx, writer, w, results, stored.length);
-    return { results, files: stored };
-  });
+      const stored: { variantTaskId: number; id: number; name: string; mime: string; size: number }[] = [];
+      for (const f of uploads) {
+        const checked = await checkUpload(tasks.get(f.variantTaskId)!, f.file);
+        const id = await repo.insertAnswerFile(tx, w.id, f.variantTaskId, {
+          name: checked.name,
+          mime: checked.mime,
+          size: checked.data.length,
+          sha256: f.file.sha256,
+          bytes: await put(checked.data),
+          createdBy: writer.actor.auth.userId,
+        });
+        stored.push({
+          variantTaskId: f.variantTaskId,
+          id,
+          name: checked.name,
+          mime: checked.mime,
+          size: f.file.size,
+        });
+      }
+      const merged = list.map((a) => mergeFileIds(a, stored, tasks.get(a.variantTaskId)!));
+      const results = await writeBatch(tx, writer, w, merged);
+      // Files ride on their answer: if that answer did not apply, nothing of the request may stay.
+      const lost = results.find(
+        (r) => r.status !== 'saved' && stored.some((f) => f.variantTaskId === r.variantTaskId),
+      );
+      if (lost) throw staleSequence(lost.seq);
+      await afterStaffBatch(tx, writer, w, results, stored.length);
+      return { results, files: stored };
+    }),
+  );
   publishBatch(ctx, writer, body.examWorkId, done.results);
   return done;
 }

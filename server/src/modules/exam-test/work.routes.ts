@@ -7,7 +7,7 @@ import { badRequest, forbidden } from '../../lib/errors.js';
 import { parseTimeSpan } from './deadline.js';
 import * as service from './exam-work.service.js';
 import { registerSweeper } from './sweeper.js';
-import { closeRefusedUploads, fieldText, parseJsonField, partsOf, Spool } from '../../lib/multipart.js';
+import { fieldText, parseJsonField, partsOf, Spool } from '../../lib/multipart.js';
 import { MAX_FILE_BYTES } from './upload.js';
 import * as variants from './variant.service.js';
 
@@ -460,7 +460,6 @@ async function answersWithFilesRoute(scope: FastifyInstance) {
       parts: 50,
     },
   });
-  closeRefusedUploads(app);
   app.route({
     ...contractRoute('POST /api/exam/test/saveanswers_with_files', {
       summary: 'Multipart: answers plus attached files, stored in one transaction',
@@ -470,7 +469,7 @@ async function answersWithFilesRoute(scope: FastifyInstance) {
         'file ids it keeps, the new files are appended. The work, the tasks, the number and size of the ' +
         'files (maxSizeMb of the task, at most 20 MB → 413) and the storage quota of a participant ' +
         '(413 `storage_quota_exceeded`) are checked before any file is read; a refused request is ' +
-        'answered at once and its connection closed. Type checked against the task and sniffed from the ' +
+        'answered at once, before the rest of its body is read. Type checked against the task and sniffed from the ' +
         'content → 415 `unsupported_file_type`; stored under the extension of its real type.',
       tags,
       errors: [400, 401, 403, 404, 409, 413, 415],

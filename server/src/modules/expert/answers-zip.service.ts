@@ -15,7 +15,7 @@ import {
 } from '../../db/schema/index.js';
 import { badRequest } from '../../lib/errors.js';
 import { htmlToText, sanitizeHtml } from '../../lib/sanitize.js';
-import { findFileContent } from '../files/index.js';
+import { openFile } from '../files/index.js';
 import { rubricOf } from './grading.service.js';
 import { answerFilesOf, workDay } from './workspace.service.js';
 
@@ -164,10 +164,10 @@ export async function expertAnswersZip(
       archive.append(answerText(answer?.value), { name: `${folder}/answer.txt` });
       archive.append(taskHtml(item), { name: `${folder}/task.html` });
       for (const f of await answerFilesOf(db, item.examWorkId, item.variantTaskId)) {
-        const content = await findFileContent(db, f.id);
-        if (!content) continue;
+        const bytes = await openFile(db, f.id);
+        if (!bytes) continue;
         const written = new Promise((resolve) => archive.once('entry', resolve));
-        archive.append(content.data, { name: `${folder}/${f.name}` });
+        archive.append(bytes, { name: `${folder}/${f.name}` });
         await written;
       }
       const rubric = rubricOf(item.criteria, item.maxScore);

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
-import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { Spool } from '../../lib/multipart.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
 import * as inbox from './feedback-inbox.service.js';
 import * as service from './feedback.service.js';
@@ -18,7 +18,6 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
   await app.register(multipart, { limits: { ...MULTIPART_LIMITS, files: 2 } });
-  closeRefusedUploads(app);
 
   const route = contractRoute('POST /api/feedback/{id}', {
     summary: 'Send feedback about a subject (e.g. a variant task id)',

@@ -69,32 +69,36 @@ async function storeFeedback(
   if (input.files.length > 1) throw badRequest('too_many_files', 'Attach at most one file');
   const file = input.files[0] ? await checkFile(input.files[0]) : null;
 
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(feedback)
-      .values({ userId: actor.auth.userId, subjectId, text, page })
-      .returning({ id: feedback.id, createdAt: feedback.createdAt });
-    let fileId: number | null = null;
-    if (file) {
-      // Counted again under the sender's storage lock: concurrent uploads cannot together pass.
-      const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, ctx.config.uploadQuotaBytes);
-      if (room !== null && file.data.length > room) throw quotaExceeded();
-      const [stored] = await storeFiles(
-        tx,
-        { ownerType: 'feedback', ownerId: row!.id, createdBy: actor.auth.userId },
-        [file],
-      );
-      fileId = stored!.id;
-      await tx.update(feedback).set({ fileId }).where(eq(feedback.id, row!.id));
-    }
-    await audit(tx, {
-      userId: actor.auth.userId,
-      action: 'feedback.send',
-      entity: 'feedback',
-      entityId: row!.id,
-      details: { subjectId, fileId },
-      ip: actor.ip,
-    });
-    return { id: row!.id, fileId, createdAt: row!.createdAt.toISOString() };
-  });
+  // Its bytes go to the file storage before the row commits, and are removed if it does not.
+  return ctx.files.staged((put) =>
+    ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(feedback)
+        .values({ userId: actor.auth.userId, subjectId, text, page })
+        .returning({ id: feedback.id, createdAt: feedback.createdAt });
+      let fileId: number | null = null;
+      if (file) {
+        // Counted again under the sender's storage lock: concurrent uploads cannot together pass.
+        const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, ctx.config.uploadQuotaBytes);
+        if (room !== null && file.data.length > room) throw quotaExceeded();
+        const [stored] = await storeFiles(
+          tx,
+          put,
+          { ownerType: 'feedback', ownerId: row!.id, createdBy: actor.auth.userId },
+          [file],
+        );
+        fileId = stored!.id;
+        await tx.update(feedback).set({ fileId }).where(eq(feedback.id, row!.id));
+      }
+      await audit(tx, {
+        userId: actor.auth.userId,
+        action: 'feedback.send',
+        entity: 'feedback',
+        entityId: row!.id,
+        details: { subjectId, fileId },
+        ip: actor.ip,
+      });
+      return { id: row!.id, fileId, createdAt: row!.createdAt.toISOString() };
+    }),
+  );
 }

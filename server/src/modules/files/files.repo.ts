@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client.js';
+import type { StoredBytes } from '../../lib/file-storage/index.js';
 import {
   answerFiles,
   examWorks,
@@ -18,6 +19,7 @@ const metaColumns = {
   name: files.name,
   mime: files.mime,
   size: files.size,
+  storageKey: files.storageKey,
   createdBy: files.createdBy,
 };
 export type FileMeta = {
@@ -27,6 +29,8 @@ export type FileMeta = {
   name: string;
   mime: string;
   size: number;
+  /** Where the bytes are (lib/file-storage): a blob key, or null when they are in the row. */
+  storageKey: string | null;
   createdBy: number | null;
 };
 
@@ -39,27 +43,14 @@ export async function findFileMeta(db: DbOrTx, id: number): Promise<FileMeta | n
   return row ?? null;
 }
 
-export async function findFileContent(db: DbOrTx, id: number) {
+/** The stored text of a file (extracted, or given with it), if any. */
+export async function findFileText(db: DbOrTx, id: number): Promise<string | null> {
   const [row] = await db
-    .select({ data: files.data, text: files.text })
+    .select({ text: files.text })
     .from(files)
     .where(and(eq(files.id, id), isNull(files.deletedAt)))
     .limit(1);
-  return row ?? null;
-}
-
-/**
- * `length` bytes of a file from `offset` (0-based), or null when the file is gone. Big downloads
- * read their bytes this way, a slice at a time, instead of the whole bytea (which PostgreSQL sends
- * as hex text: twice the file, then the file again as a buffer).
- */
-export async function readFileSlice(db: DbOrTx, id: number, offset: number, length: number) {
-  const [row] = await db
-    .select({ data: sql<Buffer | Uint8Array>`substring(${files.data} from ${offset + 1} for ${length})` })
-    .from(files)
-    .where(and(eq(files.id, id), isNull(files.deletedAt)))
-    .limit(1);
-  return row ? Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength) : null;
+  return row?.text ?? null;
 }
 
 export const filesOfOwner = (db: DbOrTx, ownerType: string, ownerId: number): Promise<FileMeta[]> =>
@@ -74,16 +65,18 @@ export interface NewFile {
   ownerId: number | null;
   name: string;
   mime: string;
-  data: Buffer;
+  size: number;
+  /** Where the bytes went (FileStorage.put). */
+  bytes: StoredBytes;
   sha256: string;
   text: string | null;
   createdBy: number | null;
 }
 
-export async function insertFile(db: DbOrTx, file: NewFile) {
+export async function insertFile(db: DbOrTx, { bytes, ...file }: NewFile) {
   const [row] = await db
     .insert(files)
-    .values({ ...file, size: file.data.length })
+    .values({ ...file, ...bytes })
     .returning({ id: files.id, name: files.name, mime: files.mime, size: files.size });
   return row!;
 }

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import * as service from './files.service.js';
-import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { Spool } from '../../lib/multipart.js';
 import { MAX_FILE_BYTES, MULTIPART_LIMITS, readUploadForm } from './upload.js';
 import { createUrlFetcher, type UrlFetcher } from './url-fetcher.js';
 
@@ -27,7 +27,6 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
     options.fetchUrl ?? createUrlFetcher({ allowlist: config.uploadUrlAllowlist, maxBytes: MAX_FILE_BYTES });
   // Multipart is parsed only in this plugin's scope, with our own limits.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
-  closeRefusedUploads(app);
 
   app.route({
     ...contractRoute('GET /api/files/{id}', {
@@ -93,7 +92,7 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
       'multi-page PDF as its own file. Nothing is stored unless every file is accepted. A form field ' +
       '`ownerType` must come before the files; access and the storage quota of participants and guests ' +
       '(413 `storage_quota_exceeded`) are checked before any file is read, and a refused upload is ' +
-      'answered at once (its connection is closed). Files are stored under the extension of their real type.',
+      'answered at once. Files are stored under the extension of their real type.',
     tags,
     errors: [400, 401, 403, 404, 413, 415, 422],
   });

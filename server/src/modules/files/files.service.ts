@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   uploadOwnerTypeSchema,
   type FileInfo,
@@ -10,6 +10,7 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { extensionOf, neutralName } from '../../lib/file-sniff.js';
+import { fileStorageOf, ROW_SLICE_BYTES, type PutBytes } from '../../lib/file-storage/index.js';
 import { bufferFile, quotaExceeded, type UploadAllowance } from '../../lib/multipart.js';
 import { canSeeFile } from './files.access.js';
 import * as repo from './files.repo.js';
@@ -49,44 +50,29 @@ export async function visibleFile(db: Db, auth: AuthContext, id: number): Promis
   return file;
 }
 
-/** Files up to this size are read whole; bigger ones are streamed a slice of this size at a time. */
-export const DOWNLOAD_SLICE_BYTES = 1024 * 1024;
-
-/** A file's bytes as a stream of slices, each read when the reply wants more. */
-function fileSlices(db: Db, id: number, size: number): Readable {
-  let offset = 0;
-  return new Readable({
-    highWaterMark: DOWNLOAD_SLICE_BYTES,
-    read() {
-      if (offset >= size) {
-        this.push(null);
-        return;
-      }
-      const length = Math.min(DOWNLOAD_SLICE_BYTES, size - offset);
-      repo.readFileSlice(db, id, offset, length).then(
-        (slice) => {
-          // Deleted (or shortened) while it was sent: the reply is cut short, never padded.
-          if (!slice || slice.length !== length) return this.destroy(new Error('file changed while sent'));
-          offset += length;
-          this.push(slice);
-        },
-        (err: Error) => this.destroy(err),
-      );
-    },
-  });
-}
+/** Files up to this size, kept in their row, are read whole; bigger ones are streamed. */
+export const DOWNLOAD_SLICE_BYTES = ROW_SLICE_BYTES;
 
 /**
- * A file the caller may see, with its bytes: a buffer for a small file, a stream of slices for a
- * big one (a 36 MB report then costs the server a megabyte or two, not 200 MB of hex and buffers).
+ * A file the caller may see, with its bytes: a buffer for a small file kept in its row, a stream
+ * otherwise (a blob streams from its store; a big row is read a slice at a time, so a 36 MB report
+ * costs the server a megabyte or two, not 200 MB of hex and buffers).
  */
 export async function download(db: Db, auth: AuthContext, id: number) {
   const file = await visibleFile(db, auth, id);
   const shown = { ...file, name: shownName(auth, file) };
-  if (file.size > DOWNLOAD_SLICE_BYTES) return { file: shown, data: fileSlices(db, id, file.size) };
-  const content = await repo.findFileContent(db, id);
-  if (!content) throw notFound('No such file');
-  return { file: shown, data: content.data };
+  const storage = fileStorageOf(db);
+  if (file.storageKey !== null || file.size > DOWNLOAD_SLICE_BYTES)
+    return { file: shown, data: storage.open(db, file) };
+  const data = await storage.read(db, file);
+  if (!data) throw notFound('No such file');
+  return { file: shown, data };
+}
+
+/** The bytes of a live file as a stream, or null when there is none (for modules that pack files). */
+export async function openFile(db: Db, id: number): Promise<Readable | null> {
+  const file = await repo.findFileMeta(db, id);
+  return file ? fileStorageOf(db).open(db, file) : null;
 }
 
 export async function fileExt(db: Db, auth: AuthContext, id: number) {
@@ -97,11 +83,10 @@ export async function fileExt(db: Db, auth: AuthContext, id: number) {
 /** The text of a file: extracted/stored text, or the decoded bytes of a text file. */
 export async function fileText(db: Db, auth: AuthContext, id: number) {
   const file = await visibleFile(db, auth, id);
-  const content = await repo.findFileContent(db, id);
-  if (content?.text !== null && content?.text !== undefined)
-    return { id, name: shownName(auth, file), text: content.text };
-  if (content && file.mime.startsWith('text/'))
-    return { id, name: shownName(auth, file), text: content.data.toString('utf8') };
+  const text = await repo.findFileText(db, id);
+  if (text !== null) return { id, name: shownName(auth, file), text };
+  const data = file.mime.startsWith('text/') ? await fileStorageOf(db).read(db, file) : null;
+  if (data) return { id, name: shownName(auth, file), text: data.toString('utf8') };
   throw notFound('This file has no text');
 }
 
@@ -181,14 +166,22 @@ export async function lockedUploadAllowance(
   return uploadAllowance(tx, auth, quotaBytes, perFileBytes);
 }
 
-/** Stores checked files under one owner; call inside the transaction of the change they belong to. */
+/**
+ * Stores checked files under one owner: their bytes with `put`, their rows in `tx`. Call inside
+ * the transaction of the change they belong to, itself inside `fileStorageOf(db).staged`, which
+ * gives the `put` (and removes what it stored if the transaction fails).
+ */
 export async function storeFiles(
   tx: DbOrTx,
+  put: PutBytes,
   owner: { ownerType: string; ownerId: number | null; createdBy: number | null },
   checked: CheckedFile[],
 ): Promise<FileInfo[]> {
   const stored: FileInfo[] = [];
-  for (const f of checked) stored.push(toInfo(await repo.insertFile(tx, { ...owner, ...f })));
+  for (const { data, ...f } of checked) {
+    const bytes = await put(data);
+    stored.push(toInfo(await repo.insertFile(tx, { ...owner, ...f, size: data.length, bytes })));
+  }
   return stored;
 }
 
@@ -207,33 +200,35 @@ export async function upload(
 ): Promise<FileInfo[]> {
   await checkUploadOwner(db, actor.auth, request.ownerType, request.ownerId);
   if (request.files.length === 0) throw badRequest('no_file', 'Attach at least one file');
-  // One file in memory at a time; one bad file rolls the whole request back.
-  return db.transaction(async (tx) => {
-    // Checked and stored under the uploader's storage lock: concurrent uploads wait for this one.
-    const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, quotaBytes);
-    const total = request.files.reduce((sum, f) => sum + f.size, 0);
-    if (room !== null && total > room) throw quotaExceeded();
-    const stored: FileInfo[] = [];
-    const owner = { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId };
-    let storedBytes = 0;
-    for (const file of request.files) {
-      const checked = await checkFile(file);
-      const ready = request.splitPdf ? await splitPdfPages(checked) : [checked];
-      // The pages of a split PDF may weigh more than the PDF: what counts is what is stored.
-      storedBytes += ready.reduce((sum, f) => sum + f.data.length, 0);
-      if (room !== null && storedBytes > room) throw quotaExceeded();
-      stored.push(...(await storeFiles(tx, owner, ready)));
-    }
-    await audit(tx, {
-      userId: actor.auth.userId,
-      action: 'file.upload',
-      entity: request.ownerType,
-      entityId: request.ownerId,
-      details: { fileIds: stored.map((f) => f.id) },
-      ip: actor.ip,
-    });
-    return stored;
-  });
+  // One file in memory at a time; one bad file rolls the whole request back (its stored bytes too).
+  return fileStorageOf(db).staged((put) =>
+    db.transaction(async (tx) => {
+      // Checked and stored under the uploader's storage lock: concurrent uploads wait for this one.
+      const { quotaBytes: room } = await lockedUploadAllowance(tx, actor.auth, quotaBytes);
+      const total = request.files.reduce((sum, f) => sum + f.size, 0);
+      if (room !== null && total > room) throw quotaExceeded();
+      const stored: FileInfo[] = [];
+      const owner = { ownerType: request.ownerType, ownerId: request.ownerId, createdBy: actor.auth.userId };
+      let storedBytes = 0;
+      for (const file of request.files) {
+        const checked = await checkFile(file);
+        const ready = request.splitPdf ? await splitPdfPages(checked) : [checked];
+        // The pages of a split PDF may weigh more than the PDF: what counts is what is stored.
+        storedBytes += ready.reduce((sum, f) => sum + f.data.length, 0);
+        if (room !== null && storedBytes > room) throw quotaExceeded();
+        stored.push(...(await storeFiles(tx, put, owner, ready)));
+      }
+      await audit(tx, {
+        userId: actor.auth.userId,
+        action: 'file.upload',
+        entity: request.ownerType,
+        entityId: request.ownerId,
+        details: { fileIds: stored.map((f) => f.id) },
+        ip: actor.ip,
+      });
+      return stored;
+    }),
+  );
 }
 
 export async function uploadFromUrl(

@@ -2,6 +2,5 @@
  * The files module's public face: storing uploads checked by content (sniffed type, size, the
  * caller's storage quota) and reading a stored file. Other modules import this file only.
  */
-export { lockedUploadAllowance, storeFiles, uploadAllowance } from './files.service.js';
+export { lockedUploadAllowance, openFile, storeFiles, uploadAllowance } from './files.service.js';
 export { checkFile, MULTIPART_LIMITS, readUploadForm, type IncomingFile } from './upload.js';
-export { findFileContent } from './files.repo.js';

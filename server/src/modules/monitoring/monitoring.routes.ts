@@ -19,6 +19,7 @@ import {
   type RoomRef,
 } from './monitoring.service.js';
 import { MAX_ROOM_STREAMS_PER_USER, RoomStreams } from './room-stream.js';
+import { attachPresence, RunnerPresence } from './runner-presence.js';
 import { canReadSitting, sittingEvents } from './sitting-events.js';
 import { startSse } from './sse.js';
 import { markMessageRead, sendStaffMessage, unreadMessages } from './staff-messages.js';
@@ -75,7 +76,11 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
 
   /** Open streams, ended when the server closes (they are never idle, so close would wait). */
   const streams = new Set<() => void>();
+  /** The runners' connection log (runner-presence.ts). */
+  const presence = new RunnerPresence(ctx, onError);
+  attachPresence(ctx, presence);
   app.addHook('preClose', async () => {
+    presence.close();
     for (const end of [...streams]) end();
   });
   app.addHook('onClose', async () => {
@@ -173,6 +178,9 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
     handler: async (req, reply) => {
       const ptId = authOf(req).participantTestId!;
       const sse = startSse(req, reply, streams, PING_MS);
+      // The connection log of the work (the room's sitting log, the protocol).
+      sse.onEnd((by) => presence.closedStream(ptId, by === 'client'));
+      await presence.opened(ptId);
       const off = bus.subscribe(participantKey(ptId), (event) => {
         // A staff message goes as an event of its own: runners that do not know it never see it.
         if (event.kind === 'message') {

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   hasAccommodations,
+  SERVER_WORK_EVENT_KINDS,
   type Accommodations,
   type IntegrityKind,
   type RoomRow,
@@ -106,6 +107,15 @@ interface RawRow {
 const toDate = (v: string | Date | null): Date | null => (v === null ? null : new Date(v));
 const toIso = (v: string | Date | null) => toDate(v)?.toISOString() ?? null;
 
+/**
+ * The server's own work events (a lost connection, a second device) are no sign of the runner being
+ * there, and no integrity event of the participant: the row leaves them out (the sitting's log has them).
+ */
+const serverKinds = sql`(${sql.join(
+  SERVER_WORK_EVENT_KINDS.map((k) => sql`${k}`),
+  sql`, `,
+)})`;
+
 /** Rows of a room (or of some participant tests of it), newest state from the database. */
 async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Promise<RawRow[]> {
   const where: SQL[] = [sql`pt.diagnostic_id = ${ref.diagnosticId}`, sql`pt.deleted_at is null`];
@@ -140,7 +150,8 @@ async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Pr
               order by v.number limit 1))
       ) as "total",
       (select max(a.saved_at) from answers a where a.exam_work_id = w.id and a.seq > 0) as "lastSaveAt",
-      (select max(e.at) from exam_work_events e where e.exam_work_id = w.id) as "lastEventAt",
+      (select max(e.at) from exam_work_events e where e.exam_work_id = w.id
+         and e.kind not in ${serverKinds}) as "lastEventAt",
       (select d.id from exam_works d where d.participant_test_id = pt.id and d.deleted_at is not null
          order by d.deleted_at desc limit 1) as "deletedWorkId",
       (select p.by_staff from exam_work_pauses p where p.exam_work_id = w.id and p.ended_at is null
@@ -148,7 +159,8 @@ async function readRows(db: Db, ref: RoomRef, participantTestIds?: number[]): Pr
       (select p.reason from exam_work_pauses p where p.exam_work_id = w.id and p.ended_at is null
          order by p.id limit 1) as "pauseReason",
       (select jsonb_object_agg(k.kind, k.n) from
-         (select e.kind, count(*) as n from exam_work_events e where e.exam_work_id = w.id group by e.kind) k
+         (select e.kind, count(*) as n from exam_work_events e where e.exam_work_id = w.id
+            and e.kind not in ${serverKinds} group by e.kind) k
       ) as "integrity",
       (select e.details->>'verdict' from exam_work_events e
          where e.exam_work_id = w.id and e.kind = 'proctoring_verdict' order by e.at desc, e.id desc limit 1
@@ -314,4 +326,38 @@ export async function recordIntegrity(
   });
   publishWorkEvent(ctx, auth.participantTestId, workId, 'integrity', { integrity: kind });
   return { accepted: true };
+}
+
+// ------------------------------------------------------------------ the runner's connection
+
+/**
+ * The runner's live stream of a participant test closed from the client's side (a lost network, a
+ * closed tab, a reload) while its work runs: a `connection_lost` work event. Nothing when the work
+ * has not started, is finished or deleted.
+ */
+export async function noteConnectionLost(ctx: AppContext, participantTestId: number, now = new Date()) {
+  await ctx.db.execute(sql`insert into exam_work_events (exam_work_id, at, kind, details)
+    select w.id, ${now.toISOString()}::timestamptz, 'connection_lost', '{"source":"server"}'::jsonb
+    from exam_works w
+    where w.participant_test_id = ${participantTestId} and w.deleted_at is null
+      and w.finished_at is null and w.started_at is not null`);
+}
+
+/**
+ * The runner's stream is open again: a `connection_restored` work event with how long the
+ * connection was down, when the work's last connection event is a loss (so a first connection
+ * records nothing).
+ */
+export async function noteConnectionRestored(ctx: AppContext, participantTestId: number, now = new Date()) {
+  const at = now.toISOString();
+  await ctx.db.execute(sql`insert into exam_work_events (exam_work_id, at, kind, details)
+    select w.id, ${at}::timestamptz, 'connection_restored',
+      jsonb_build_object('source', 'server',
+        'offlineSeconds', greatest(0, floor(extract(epoch from (${at}::timestamptz - last.at))))::int)
+    from exam_works w
+    cross join lateral (select e.kind, e.at from exam_work_events e
+      where e.exam_work_id = w.id and e.kind in ('connection_lost', 'connection_restored')
+      order by e.at desc, e.id desc limit 1) last
+    where w.participant_test_id = ${participantTestId} and w.deleted_at is null
+      and w.finished_at is null and last.kind = 'connection_lost'`);
 }

@@ -370,6 +370,7 @@ describe('monitoring', () => {
     expect(Object.keys(body.events[0]!).sort()).toEqual(
       [
         'actor',
+        'actorName',
         'at',
         'deltaSeconds',
         'examWorkId',
@@ -377,6 +378,7 @@ describe('monitoring', () => {
         'integrityKind',
         'kind',
         'message',
+        'offlineSeconds',
         'reason',
         'verdict',
       ].sort(),

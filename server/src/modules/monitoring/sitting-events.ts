@@ -11,6 +11,7 @@ import {
 import type { AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { shortUserName } from '../../lib/person-name.js';
 import { canWatchRoom } from './monitoring.service.js';
 
 /*
@@ -18,7 +19,9 @@ import { canWatchRoom } from './monitoring.service.js';
  * (deleted ones too), oldest first. Read from what the server already records — the audit trail of
  * the work and the participant test (start, pauses, time changes, keyed-in forms, deletion,
  * restore, session cleared, logged out), the works' own finish (the sweeper's timeouts are audited
- * without a work id), the work events (integrity, proctoring verdict) and staff messages. Actions are mapped to a
+ * without a work id), the work events (integrity, proctoring verdict, and the server's own: a lost
+ * and restored runner connection, a second device refused) and staff messages. Staff actions carry
+ * the staff member's short name. Actions are mapped to a
  * closed set of kinds and only allowlisted details leave the server.
  */
 
@@ -63,6 +66,7 @@ interface RawEvent {
   details: Record<string, unknown> | string | null;
   isParticipant: boolean | null;
   hasUser: boolean;
+  userName: string | null;
 }
 
 export async function sittingEvents(db: Db, participantTestId: number): Promise<SittingEvents> {
@@ -93,8 +97,10 @@ export async function sittingEvents(db: Db, participantTestId: number): Promise<
       )
       select ev.at, ev.source, ev.action, ev."examWorkId", ev.reason, ev.details,
         exists (select 1 from user_roles r where r.user_id = ev.user_id and r.role = 'participant') as "isParticipant",
-        ev.user_id is not null as "hasUser"
+        ev.user_id is not null as "hasUser",
+        ${shortUserName(sql`u`)} as "userName"
       from events ev
+      left join users u on u.id = ev.user_id
       order by ev.at desc
       limit ${SITTING_EVENTS_LIMIT + 1}`),
   );
@@ -118,7 +124,10 @@ function toEvent(r: RawEvent): SittingEvent | null {
     finishReason: null,
     verdict: null,
     message: null,
+    actorName: null,
+    offlineSeconds: null,
   };
+  const staffName = r.hasUser && !r.isParticipant ? r.userName : null;
   if (r.source === 'finish')
     return {
       ...base,
@@ -127,8 +136,20 @@ function toEvent(r: RawEvent): SittingEvent | null {
       finishReason:
         r.reason !== null && FINISHES.has(r.reason) ? (r.reason as (typeof FINISH_REASONS)[number]) : null,
     };
-  if (r.source === 'message') return { ...base, kind: 'message', actor: 'staff', message: r.reason };
+  if (r.source === 'message')
+    return { ...base, kind: 'message', actor: 'staff', message: r.reason, actorName: staffName };
   if (r.source === 'work_event') {
+    if (r.action === 'connection_lost') return { ...base, kind: 'connection_lost', actor: 'system' };
+    if (r.action === 'connection_restored') {
+      const offline = details.offlineSeconds;
+      return {
+        ...base,
+        kind: 'connection_restored',
+        actor: 'system',
+        offlineSeconds: typeof offline === 'number' ? Math.trunc(offline) : null,
+      };
+    }
+    if (r.action === 'second_device') return { ...base, kind: 'second_device', actor: 'participant' };
     if (r.action === 'proctoring_verdict')
       return {
         ...base,
@@ -146,6 +167,7 @@ function toEvent(r: RawEvent): SittingEvent | null {
     ...base,
     kind,
     actor: !r.hasUser ? 'system' : r.isParticipant ? 'participant' : 'staff',
+    actorName: staffName,
     reason: r.reason,
     deltaSeconds: kind === 'time_changed' && typeof delta === 'number' ? Math.trunc(delta) : null,
   };

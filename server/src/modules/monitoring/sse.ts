@@ -7,10 +7,13 @@ function writeEvent(res: ServerResponse, event: string, data: unknown) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/** Who ended a stream: the client went away (closed, lost the connection), or the server ended it. */
+export type SseEndedBy = 'client' | 'server';
+
 export interface Sse {
   readonly ended: boolean;
   write(event: string, data: unknown): void;
-  onEnd(fn: () => void): void;
+  onEnd(fn: (by: SseEndedBy) => void): void;
   end(): void;
 }
 
@@ -33,7 +36,7 @@ export function startSse(
     'x-accel-buffering': 'no',
   });
   res.write('retry: 3000\n\n');
-  const enders: (() => void)[] = [];
+  const enders: ((by: SseEndedBy) => void)[] = [];
   let ended = false;
   const auth = authOf(req);
   const token = req.sessionToken;
@@ -61,17 +64,21 @@ export function startSse(
       enders.push(fn);
     },
     end() {
-      if (ended) return;
-      ended = true;
-      streams.delete(sse.end);
-      clearInterval(ping);
-      for (const fn of enders) fn();
-      if (!res.writableEnded) res.end();
+      finish('server');
     },
   };
+  function finish(by: SseEndedBy) {
+    if (ended) return;
+    ended = true;
+    streams.delete(sse.end);
+    clearInterval(ping);
+    for (const fn of enders) fn(by);
+    if (!res.writableEnded) res.end();
+  }
+  const clientGone = () => finish('client');
   streams.add(sse.end);
-  req.raw.on('close', sse.end);
-  res.on('close', sse.end);
-  res.on('error', sse.end);
+  req.raw.on('close', clientGone);
+  res.on('close', clientGone);
+  res.on('error', clientGone);
   return sse;
 }

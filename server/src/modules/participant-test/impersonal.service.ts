@@ -59,11 +59,11 @@ export async function createImpersonal(
     if (target.kind === 'worker')
       throw fieldError('body.diagnosticId', 'is a worker test; use generateActivationCode');
     if (!target.subjectTestIds.has(body.subjectTestId))
-      throw fieldError('body.subjectTestId', 'is not a subject test of the diagnostic');
+      throw fieldError('body.subjectTestId', 'is not a subject test of the diagnostic', 'not_in_diagnostic');
     assertDateInWindow(body.testDate, target);
     const place = await resolvePlace(tx, actor, body);
     if (!schoolTakesPart(target, place.schoolId))
-      throw fieldError('body.schoolId', 'does not take part in the diagnostic');
+      throw fieldError('body.schoolId', 'does not take part in the diagnostic', 'school_not_in_diagnostic');
 
     const created = await insertParticipantTests(
       tx,

@@ -1,6 +1,7 @@
+import { CONTROL_HEADERS_RU as C, STATS_HEADERS_RU as S, UNFINISHED_STATUS_RU } from '@attesta/contract';
 import { and } from 'drizzle-orm';
 import type { ReportAnomaly, ReportControl, ReportQuery } from '@attesta/contract';
-import { buildWorkbook, sheet, XLSX_MIME } from '../../lib/xlsx.js';
+import { buildWorkbook, dayColumn, schoolTimeColumn, sheet, XLSX_MIME } from '../../lib/xlsx.js';
 import {
   FAST_FINISH_SHARE,
   INTEGRITY_LEAVES,
@@ -352,30 +353,34 @@ export async function controlFile(caller: ReportCaller, query: ReportQuery): Pro
       title: [title, ...caption],
       rows: data.attendance,
       columns: [
-        { header: 'Тест', width: 30, value: (a) => a.subjectTestName },
-        { header: 'Школа', width: 32, value: (a) => a.schoolName },
-        { header: 'Класс', width: 9, value: (a) => a.className },
-        { header: 'Дата', width: 11, value: (a) => a.testDate },
-        { header: 'Зарегистрировано', width: 16, value: (a) => a.registered },
-        { header: 'Аннулировано', width: 13, value: (a) => a.annulled },
-        { header: 'Участвовали', width: 12, value: (a) => a.tookPart },
-        { header: 'Отсутствовали', width: 13, value: (a) => a.absent },
-        { header: 'Ожидаются', width: 11, value: (a) => a.pending },
-        { header: 'Завершили', width: 11, value: (a) => a.finished },
-        { header: 'Не завершили', width: 12, value: (a) => a.unfinished },
+        { header: C.subjectTest, width: 30, value: (a) => a.subjectTestName },
+        { header: C.school, width: 32, value: (a) => a.schoolName },
+        { header: C.class, width: 9, value: (a) => a.className },
+        dayColumn(C.testDate, (a) => a.testDate, 11),
+        { header: S.registered, width: 16, value: (a) => a.registered },
+        { header: S.annulled, width: 13, value: (a) => a.annulled },
+        { header: S.tookPart, width: 12, value: (a) => a.tookPart },
+        { header: S.absent, width: 13, value: (a) => a.absent },
+        { header: S.pending, width: 14, value: (a) => a.pending },
+        { header: S.finished, width: 11, value: (a) => a.finished },
+        { header: S.unfinished, width: 12, value: (a) => a.unfinished },
       ],
     }),
     sheet<Unfinished>({
       name: 'Незавершённые',
       rows: data.unfinished,
       columns: [
-        { header: 'Код участника', width: 16, value: (u) => u.code },
-        { header: 'Участник', width: 30, value: (u) => u.participantName ?? null },
+        { header: C.code, width: 16, value: (u) => u.code },
+        { header: C.participant, width: 30, value: (u) => u.participantName ?? null },
         { header: 'Школа, класс', width: 36, value: place },
-        { header: 'Тест', width: 30, value: (u) => testName.get(u.subjectTestId) ?? null },
-        { header: 'Статус', width: 12, value: (u) => u.status },
-        { header: 'Начало', width: 17, value: (u) => schoolTime(new Date(u.startedAt)) },
-        { header: 'Срок', width: 17, value: (u) => schoolTime(new Date(u.deadlineAt)) },
+        { header: C.subjectTest, width: 30, value: (u) => testName.get(u.subjectTestId) ?? null },
+        {
+          header: C.status,
+          width: 12,
+          value: (u) => UNFINISHED_STATUS_RU[u.status as keyof typeof UNFINISHED_STATUS_RU] ?? null,
+        },
+        schoolTimeColumn(C.startedAt, (u) => u.startedAt),
+        schoolTimeColumn(C.deadlineAt, (u) => u.deadlineAt),
       ],
     }),
     sheet<ReportAnomaly>({

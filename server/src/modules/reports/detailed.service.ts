@@ -1,3 +1,4 @@
+import { DETAILED_HEADERS_RU as D, STATS_HEADERS_RU } from '@attesta/contract';
 import type { Writable } from 'node:stream';
 import { and, eq, type SQL } from 'drizzle-orm';
 import {
@@ -133,16 +134,16 @@ export async function detailedData(
 }
 
 const FIXED_COLUMNS: SheetColumn<FileResultRow>[] = [
-  { header: 'Код участника', width: 16, value: (r) => r.registrationCode },
-  { header: 'Фамилия', width: 20, value: (r) => r.surname },
-  { header: 'Школа', width: 32, value: (r) => r.schoolName },
-  { header: 'Класс', width: 9, value: (r) => r.className },
-  { header: 'Вариант', width: 9, value: (r) => r.variantNumber ?? 0 },
-  { header: 'Первичный балл', width: 10, value: (r) => r.primaryScore },
-  { header: 'Макс. балл', width: 10, value: (r) => r.maxScore },
-  { header: '%', width: 8, value: (r) => r.percent },
-  { header: 'Отметка', width: 9, value: (r) => r.mark },
-  { header: 'Уровень', width: 14, value: (r) => r.level },
+  { header: D.code, width: 16, value: (r) => r.registrationCode },
+  { header: D.surname, width: 20, value: (r) => r.surname },
+  { header: D.school, width: 32, value: (r) => r.schoolName },
+  { header: D.class, width: 9, value: (r) => r.className },
+  { header: D.variant, width: 9, value: (r) => r.variantNumber ?? 0 },
+  { header: D.score, width: 10, value: (r) => r.primaryScore },
+  { header: STATS_HEADERS_RU.maxScore, width: 10, value: (r) => r.maxScore },
+  { header: D.percent, width: 8, value: (r) => r.percent },
+  { header: D.mark, width: 9, value: (r) => r.mark },
+  { header: D.level, width: 14, value: (r) => r.level },
 ];
 
 const COLON = 58;
@@ -230,7 +231,7 @@ export async function writeDetailedXlsx(
       {
         name: 'Детальный отчёт',
         title: ['Детальный отчёт', ...caption, 'Нет результатов'],
-        columns: [{ header: 'Код участника', value: () => null }],
+        columns: [{ header: D.code, value: () => null }],
       },
       [],
     );

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import {
   auditEvents,
@@ -91,6 +92,11 @@ export async function durationsOf(db: Db, subjectTestIds: readonly number[]) {
   return new Map(rows.map((r) => [r.id, r.minutes]));
 }
 
+const resumer = alias(users, 'resumer');
+const resumerName = sql<
+  string | null
+>`case when ${resumer.id} is null then null else coalesce(nullif(concat_ws(' ', ${resumer.surname}, ${resumer.name}, ${resumer.patronymic}), ''), ${resumer.login}) end`;
+
 export async function pausesOf(db: Db, workIds: readonly number[]) {
   if (!workIds.length) return [];
   return db
@@ -100,10 +106,12 @@ export async function pausesOf(db: Db, workIds: readonly number[]) {
       endedAt: examWorkPauses.endedAt,
       byStaff: examWorkPauses.byStaff,
       by: sql<string | null>`case when ${users.id} is null then null else ${userName} end`,
+      resumedBy: sql<string | null>`case when ${examWorkPauses.byStaff} then ${resumerName} end`,
       reason: examWorkPauses.reason,
     })
     .from(examWorkPauses)
     .leftJoin(users, eq(users.id, examWorkPauses.pausedBy))
+    .leftJoin(resumer, eq(resumer.id, examWorkPauses.resumedBy))
     .where(inArray(examWorkPauses.examWorkId, [...workIds]))
     .orderBy(asc(examWorkPauses.startedAt), asc(examWorkPauses.id));
 }
@@ -149,8 +157,10 @@ export async function deletedWorksOf(db: Db, participantTestIds: readonly number
       participantTestId: examWorks.participantTestId,
       deletedAt: examWorks.deletedAt,
       reason: examWorks.deletedReason,
+      by: sql<string | null>`case when ${users.id} is null then null else ${userName} end`,
     })
     .from(examWorks)
+    .leftJoin(users, eq(users.id, examWorks.deletedBy))
     .where(and(inArray(examWorks.participantTestId, [...participantTestIds]), isNotNull(examWorks.deletedAt)))
     .orderBy(asc(examWorks.deletedAt));
 }

@@ -39,7 +39,15 @@ import type { ReportCaller } from './summary.service.js';
  */
 
 /** Events that mark a departure, not a return: the protocol lists these. */
-const INCIDENT_KINDS = new Set(['blur', 'fullscreen_exit', 'visibility_hidden', 'offline']);
+const INCIDENT_KINDS = new Set([
+  'blur',
+  'fullscreen_exit',
+  'visibility_hidden',
+  'offline',
+  // recorded by the server: the runner's connection dropped while the work ran; another device was refused
+  'connection_lost',
+  'second_device',
+]);
 const ATTENDANCE = {
   took_part: 'present',
   absent: 'absent',
@@ -137,6 +145,7 @@ export async function protocolData(
         endedAt: iso(p.endedAt),
         byStaff: p.byStaff,
         by: p.by,
+        resumedBy: p.resumedBy,
         reason: p.reason,
       });
   }
@@ -172,6 +181,7 @@ export async function protocolData(
       firstAt: at,
       lastAt: at,
       reason: typeof e.details?.verdict === 'string' ? e.details.verdict : null,
+      by: null,
     };
     incidents.set(key, incident);
     sittingOf(r).incidents.push(incident);
@@ -189,6 +199,7 @@ export async function protocolData(
       firstAt: at,
       lastAt: at,
       reason: d.reason,
+      by: d.by,
     });
   }
   return {
@@ -305,7 +316,11 @@ export async function protocolPdf(data: ReportProtocol): Promise<Buffer> {
           p.participantName,
           time(p.startedAt),
           time(p.endedAt),
-          p.byStaff ? (p.by ?? 'организатор') : 'участник',
+          p.byStaff
+            ? [p.by ?? 'организатор', p.resumedBy ? `продолжил(а): ${p.resumedBy}` : null]
+                .filter(Boolean)
+                .join('; ')
+            : 'участник',
           p.reason ?? '',
         ]),
         { size: 8 },
@@ -348,7 +363,7 @@ export async function protocolPdf(data: ReportProtocol): Promise<Buffer> {
           EVENT_WORDS[x.kind] ?? x.kind,
           String(x.count),
           x.firstAt === x.lastAt ? time(x.firstAt) : `${time(x.firstAt)}–${time(x.lastAt)}`,
-          x.reason ?? '',
+          [x.reason, x.by ? `удалил(а): ${x.by}` : null].filter(Boolean).join('; '),
         ]),
         { size: 8 },
       );

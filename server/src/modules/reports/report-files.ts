@@ -1,3 +1,4 @@
+import { STATS_HEADERS_RU as S } from '@attesta/contract';
 import { eq } from 'drizzle-orm';
 import type { ReportFilters, ReportStats } from '@attesta/contract';
 import type { Db } from '../../db/client.js';
@@ -45,6 +46,9 @@ export const EVENT_WORDS: Record<string, string> = {
   online: 'связь восстановлена',
   proctoring_verdict: 'заключение прокторинга',
   work_deleted: 'работа удалена организатором',
+  connection_lost: 'потеря связи с сервером',
+  connection_restored: 'связь с сервером восстановлена',
+  second_device: 'попытка входа с другого устройства',
 };
 
 /** "dd.mm.yyyy HH:MM" of an instant on the school clock (Moscow). */
@@ -114,17 +118,17 @@ export function statsColumns<Row>(
     value: (row) => value(stats(row)),
   });
   return [
-    n('Зарегистрировано', (s) => s.registered, 16),
-    n('Аннулировано', (s) => s.annulled, 13),
-    n('Участвовали', (s) => s.tookPart, 12),
-    n('Отсутствовали', (s) => s.absent, 13),
-    n('Ожидаются', (s) => s.pending),
-    n('Завершили', (s) => s.finished),
-    n('Не завершили', (s) => s.unfinished, 12),
-    n('С результатом', (s) => s.scored, 13),
-    n('Без результата', (s) => s.notScored, 14),
-    n('Средний балл', (s) => s.meanScore, 12),
-    n('Средний %', (s) => s.meanPercent),
+    n(S.registered, (s) => s.registered, 16),
+    n(S.annulled, (s) => s.annulled, 13),
+    n(S.tookPart, (s) => s.tookPart, 12),
+    n(S.absent, (s) => s.absent, 13),
+    n(S.pending, (s) => s.pending, 14),
+    n(S.finished, (s) => s.finished),
+    n(S.unfinished, (s) => s.unfinished, 12),
+    n(S.scored, (s) => s.scored, 13),
+    n(S.notScored, (s) => s.notScored, 14),
+    n(S.meanScore, (s) => s.meanScore, 12),
+    n(S.meanPercent, (s) => s.meanPercent, 14),
     ...keys.marks.map((m) => n(`Отметка «${m}»`, (s) => markCount(s, m), 12)),
     ...keys.levels.map((l) => n(`Уровень: ${l}`, (s) => levelCount(s, l), 16)),
   ];

@@ -113,6 +113,7 @@ describe('GET /api/reports/diagnostic/protocol', () => {
         endedAt: at('10:15').toISOString(),
         byStaff: true,
         by: 'Организаторова Ольга Олеговна',
+        resumedBy: 'Организаторова Ольга Олеговна',
         reason: 'Плохое самочувствие',
       },
     ]);

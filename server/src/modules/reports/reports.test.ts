@@ -1,3 +1,9 @@
+import {
+  CONTROL_HEADERS_RU,
+  DETAILED_HEADERS_RU,
+  STATS_HEADERS_RU,
+  UNFINISHED_STATUS_RU,
+} from '@attesta/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -203,9 +209,9 @@ describe('GET /api/reports/common', () => {
     const line = rows.find((row) => row[0] === 'Математика')!;
     const cell = (name: string) => line[header.indexOf(name)];
     expect(cell('Зарегистрировано')).toBe(10);
-    expect(cell('Участвовали')).toBe(7);
+    expect(cell('Приступили')).toBe(7);
     expect(cell('Средний балл')).toBe(3.6);
-    expect(cell('Средний %')).toBe(60);
+    expect(cell('Средний % выполнения')).toBe(60);
     expect(cell('Отметка «5»')).toBe(2);
     expect(cell('Уровень: низкий')).toBe(1);
 
@@ -639,6 +645,58 @@ describe('GET /api/reports/control', () => {
     expect(b.anomalies).toEqual([]);
     expect(b.unfinished).toEqual([]);
     expect(b.attendance.map((a) => a.schoolId)).toEqual([w.b.schoolId]);
+  });
+});
+
+describe('the files use the words of the screens', () => {
+  // One source per report (packages/contract report-words.ts): the web's Russian screens spread the
+  // same constants (web/src/features/reports/report-words.test.ts checks that side).
+  const headerOf = (rows: unknown[][], first: string) => rows.find((row) => row[0] === first)!;
+
+  it('the summary, control and detailed workbooks head their columns with the screens’ words', async () => {
+    const common = await get(
+      `/api/reports/common?subjectTestId=${w.math}&diagnosticId=${w.diagnosticId}&format=xlsx`,
+      w.admin,
+    );
+    const commonHeader = headerOf(await sheetRows(common.rawPayload), 'Тест');
+    expect(commonHeader).toEqual(expect.arrayContaining(Object.values(STATS_HEADERS_RU)));
+
+    const control = await get(`/api/reports/control?diagnosticId=${w.diagnosticId}&format=xlsx`, w.admin);
+    const attendance = await sheetRows(control.rawPayload, 0);
+    expect(headerOf(attendance, CONTROL_HEADERS_RU.subjectTest)).toEqual([
+      CONTROL_HEADERS_RU.subjectTest,
+      CONTROL_HEADERS_RU.school,
+      CONTROL_HEADERS_RU.class,
+      CONTROL_HEADERS_RU.testDate,
+      STATS_HEADERS_RU.registered,
+      STATS_HEADERS_RU.annulled,
+      STATS_HEADERS_RU.tookPart,
+      STATS_HEADERS_RU.absent,
+      STATS_HEADERS_RU.pending,
+      STATS_HEADERS_RU.finished,
+      STATS_HEADERS_RU.unfinished,
+    ]);
+    const unfinished = await sheetRows(control.rawPayload, 1);
+    const unfinishedHeader = unfinished[0]!;
+    expect(unfinishedHeader).toEqual(
+      expect.arrayContaining([
+        CONTROL_HEADERS_RU.code,
+        CONTROL_HEADERS_RU.participant,
+        CONTROL_HEADERS_RU.subjectTest,
+        CONTROL_HEADERS_RU.status,
+        CONTROL_HEADERS_RU.startedAt,
+        CONTROL_HEADERS_RU.deadlineAt,
+      ]),
+    );
+    // A state in the screen's words, never the stored value.
+    const status = unfinishedHeader.indexOf(CONTROL_HEADERS_RU.status);
+    const states = unfinished.slice(1).map((row) => row[status]);
+    expect(states.length).toBeGreaterThan(0);
+    for (const state of states) expect(Object.values(UNFINISHED_STATUS_RU)).toContain(state);
+
+    const detailed = await get(`/api/reports/detailed?diagnosticId=${w.diagnosticId}&format=xlsx`, w.admin);
+    const detailedHeader = headerOf(await sheetRows(detailed.rawPayload), DETAILED_HEADERS_RU.code);
+    expect(detailedHeader).toEqual(expect.arrayContaining(Object.values(DETAILED_HEADERS_RU)));
   });
 });
 

@@ -9,7 +9,7 @@ import type {
 } from '@attesta/contract';
 import type { AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
-import { buildWorkbook, sheet, XLSX_MIME } from '../../lib/xlsx.js';
+import { buildWorkbook, dayColumn, sheet, XLSX_MIME } from '../../lib/xlsx.js';
 import {
   filterCaption,
   gradeKeys,
@@ -100,8 +100,8 @@ export async function commonFile(caller: ReportCaller, query: ReportQuery): Prom
       rows: data.items,
       columns: [
         { header: 'Тест', width: 36, value: (i) => i.subjectTestName },
-        { header: 'Первый день', width: 12, value: (i) => i.firstDate },
-        { header: 'Последний день', width: 14, value: (i) => i.lastDate },
+        dayColumn('Первый день', (i) => i.firstDate),
+        dayColumn('Последний день', (i) => i.lastDate, 14),
         { header: 'Макс. балл', width: 10, value: (i) => i.maxScore },
         ...statsColumns<Item>((i) => i.stats, gradeKeys(data.items.map((i) => i.stats))),
       ],

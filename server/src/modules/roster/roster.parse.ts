@@ -3,7 +3,7 @@ import { parse as parseCsvText } from 'csv-parse/sync';
 import type { FieldError, RosterColumn, RosterRowError, RosterRowErrorCode } from '@attesta/contract';
 import { badRequest } from '../../lib/errors.js';
 import { assertCleanCells } from '../../lib/text-hygiene.js';
-import { isZip, unpackedSize } from '../../lib/zip-size.js';
+import { assertSafeXlsx, isZip, XLSX_LIMITS, XlsxRefusal } from '../../lib/xlsx-guard.js';
 
 /*
  * Reading a roster file (docs/roster.md): .xlsx (the first sheet) or .csv in UTF-8 separated by
@@ -15,8 +15,6 @@ import { isZip, unpackedSize } from '../../lib/zip-size.js';
 
 export const MAX_ROSTER_BYTES = 5 * 1024 * 1024;
 export const MAX_ROSTER_ROWS = 20_000;
-/** An xlsx is a zip: refuse one whose parts would unpack to more than this (a zip bomb). */
-const MAX_UNPACKED_BYTES = 100 * 1024 * 1024;
 const MAX_COLUMNS = 50;
 
 /** One checked row: the student and where they belong, as the file names them. */
@@ -137,8 +135,15 @@ export interface TableRow {
 }
 
 async function xlsxTable(data: Buffer): Promise<TableRow[]> {
-  const size = unpackedSize(data);
-  if (size === null || size > MAX_UNPACKED_BYTES) throw unsupported('The workbook cannot be read');
+  // Inflated first with running limits (a zip bomb, a sheet of too many rows) before exceljs.
+  try {
+    await assertSafeXlsx(data, XLSX_LIMITS);
+  } catch (error) {
+    if (!(error instanceof XlsxRefusal)) throw error;
+    if (error.reason === 'too_many_rows') throw tooManyRows();
+    if (error.reason === 'too_large') throw badRequest('package_too_large', error.message);
+    throw unsupported('The workbook cannot be read');
+  }
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(data as unknown as ArrayBuffer);

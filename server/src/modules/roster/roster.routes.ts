@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
 import { badRequest } from '../../lib/errors.js';
-import { closeRefusedUploads, Spool } from '../../lib/multipart.js';
+import { Spool } from '../../lib/multipart.js';
 import { attachmentDisposition } from '../../lib/xlsx.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
 import { MAX_ROSTER_BYTES, MAX_ROSTER_ROWS } from './roster.parse.js';
@@ -113,7 +113,6 @@ export const rosterRoutes: FastifyPluginAsync = async (plugin) => {
     await upload.register(multipart, {
       limits: { ...MULTIPART_LIMITS, fileSize: MAX_ROSTER_BYTES, files: 1 },
     });
-    closeRefusedUploads(upload);
     const route = contractRoute('POST /api/admin/roster/import', {
       summary: 'Import students with their ОО, schools, buildings and classes (all or nothing)',
       description:

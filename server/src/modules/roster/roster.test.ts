@@ -11,6 +11,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers.js';
+import { craftXlsx, deflatedZeros, sheetXml } from '../../../test/xlsx-craft.js';
 import { uploadTo, type UploadOptions } from './test-support.js';
 
 // The roster import (issue 13): students with their ОО, schools, buildings and classes from a file.
@@ -381,6 +382,46 @@ describe('file errors', () => {
     const huge = await upload('huge.csv', 'oo;school;grade;class;surname;name\n' + line.repeat(200_000));
     expect(huge.statusCode).toBe(413);
     expect(await countRows(t.database, 'students', `surname = 'Фамилия'`)).toBe(0);
+  });
+});
+
+describe('a hostile workbook (issue 23 item 8)', () => {
+  const HEADER = ['oo', 'school', 'grade', 'class', 'surname', 'name'];
+
+  it('400 package_too_large for an xlsx whose zip claims 1 KB and inflates to 256 MB; nothing written', async () => {
+    const before = await countRows(t.database, 'students');
+    const bomb = craftXlsx({ deflated: await deflatedZeros(256 * 1024 * 1024), declaredSize: 1024 });
+    expect(bomb.length).toBeLessThan(5 * 1024 * 1024);
+    const res = await upload('roster.xlsx', bomb);
+    expect([res.statusCode, res.json().code]).toEqual([400, 'package_too_large']);
+    expect(await countRows(t.database, 'students')).toBe(before);
+  });
+
+  it('400 too_many_rows for a sheet of 50,001 rows, counted before exceljs reads it', async () => {
+    const rows = (n: number) => ['ОО', 'Школа', '7', 'А', `Фамилия${n}`, 'Имя'];
+    const full = await upload('many.xlsx', craftXlsx({ data: sheetXml(HEADER, 50_000, rows) }));
+    expect([full.statusCode, full.json().code]).toEqual([400, 'too_many_rows']);
+    // Rows without values, which exceljs would still parse, count too.
+    const blank = Buffer.from(
+      sheetXml(HEADER, 0, rows)
+        .toString()
+        .replace(
+          '</sheetData>',
+          Array.from({ length: 50_000 }, (_, i) => `<row r="${i + 2}"/>`).join('') + '</sheetData>',
+        ),
+    );
+    const empty = await upload('blank.xlsx', craftXlsx({ data: blank }));
+    expect([empty.statusCode, empty.json().code]).toEqual([400, 'too_many_rows']);
+  });
+
+  it('a hand-built workbook within the limits still imports', async () => {
+    const school = unique('Школа книги ');
+    const data = craftXlsx({
+      data: sheetXml(HEADER, 2, (n) => ['ОО книги', school, '7', 'А', `Книгин${n}`, 'Имя']),
+    });
+    const res = await imported('book.xlsx', data);
+    expect(res.errors).toEqual([]);
+    expect(await countRows(t.database, 'students', `surname like 'Книгин%'`)).toBe(2);
   });
 });
 

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { fieldError as codedFieldError, outsideWindow } from '../../lib/participant-tests.js';
 import { activationCode, registrationCode } from '../../lib/tokens.js';
 import * as repo from './school-data.repo.js';
 import type { StaffScope } from './school-data.access.js';
@@ -264,7 +265,7 @@ async function insertWithCodes(
 
 function assertDateInWindow(date: string, target: { firstDay: string; lastDay: string }, path: string) {
   if (date < target.firstDay || date > target.lastDay)
-    throw fieldError(path, `must be within the diagnostic window ${target.firstDay} – ${target.lastDay}`);
+    throw outsideWindow(path, date, { from: target.firstDay, to: target.lastDay });
 }
 
 /**
@@ -286,7 +287,11 @@ export async function registerParticipants(
     if (scope.role === 'coordinator' && !target.schoolIds.includes(scope.schoolId))
       throw forbidden('This diagnostic does not include your school');
     if (!target.subjectTest)
-      throw fieldError('body.subjectTestId', 'is not a subject test of this diagnostic');
+      throw codedFieldError(
+        'body.subjectTestId',
+        'is not a subject test of this diagnostic',
+        'not_in_diagnostic',
+      );
     assertDateInWindow(body.testDate, target, 'body.testDate');
 
     if (body.classIds) {

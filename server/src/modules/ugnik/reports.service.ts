@@ -1,3 +1,4 @@
+import { PARTICIPANT_STATUS_RU, personName, UGNIK_SURNAMES_HEADERS_RU as U } from '@attesta/contract';
 import type { UgnikSurnameRow } from '@attesta/contract';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
@@ -11,7 +12,7 @@ import {
   runningHeader,
   table,
 } from '../../lib/pdf/index.js';
-import { buildWorkbook, sheet, XLSX_MIME as XLSX } from '../../lib/xlsx.js';
+import { buildWorkbook, dayColumn, sheet, XLSX_MIME as XLSX } from '../../lib/xlsx.js';
 import * as repo from './ugnik.repo.js';
 
 /*
@@ -56,7 +57,7 @@ export async function participantCodes(
           { header: 'Класс', width: 10, value: (r) => r.className },
           { header: 'Участник', width: 36, value: fullName },
           { header: 'Тест', width: 30, value: (r) => r.subjectTestName },
-          { header: 'Дата', width: 12, value: (r) => dmy(r.testDate) },
+          dayColumn('Дата', (r: { testDate: string }) => r.testDate),
           { header: 'Код активации', width: 16, value: (r) => r.activationCode },
           { header: 'Регистрационный код', width: 18, value: (r) => r.registrationCode },
         ],
@@ -123,16 +124,19 @@ export async function surnamesXlsx(ctx: AppContext, diagnosticId: number): Promi
       title: [`${report.diagnostic.name} (${report.diagnostic.code})`],
       rows: report.items,
       columns: [
-        { header: 'Фамилия', width: 18, value: (r) => r.surname },
-        { header: 'Имя', width: 14, value: (r) => r.name },
-        { header: 'Отчество', width: 18, value: (r) => r.patronymic },
-        { header: 'Школа', width: 36, value: (r) => r.schoolName },
-        { header: 'Класс', width: 10, value: (r) => r.className },
-        { header: 'Тест', width: 30, value: (r) => r.subjectTestName },
-        { header: 'Дата', width: 12, value: (r) => dmy(r.testDate) },
-        { header: 'Статус', width: 14, value: (r) => r.status },
-        { header: 'Код активации', width: 16, value: (r) => r.activationCode },
-        { header: 'Первичный балл', width: 14, value: (r) => r.score },
+        // The columns, words and formats of the screen's table (issue 23, item 6).
+        { header: U.participant, width: 36, value: (r) => personName(r) },
+        { header: U.school, width: 36, value: (r) => r.schoolName },
+        { header: U.class, width: 10, value: (r) => r.className },
+        { header: U.subjectTest, width: 30, value: (r) => r.subjectTestName },
+        dayColumn(U.testDate, (r: { testDate: string }) => r.testDate),
+        {
+          header: U.status,
+          width: 24,
+          value: (r) => PARTICIPANT_STATUS_RU[r.status as keyof typeof PARTICIPANT_STATUS_RU] ?? null,
+        },
+        { header: U.activationCode, width: 16, value: (r) => r.activationCode },
+        { header: U.score, width: 14, value: (r) => r.score },
       ],
     }),
   ]);

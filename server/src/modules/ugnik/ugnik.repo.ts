@@ -190,6 +190,8 @@ export function studentsWithPlace(db: DbOrTx, ids: number[]) {
   return db
     .select({
       id: students.id,
+      surname: students.surname,
+      name: students.name,
       schoolId: students.schoolId,
       classId: students.classId,
       buildingId: classes.buildingId,

@@ -219,18 +219,26 @@ export async function saveParticipants(
     const target = await registrationTarget(tx, { id: body.diagnosticId });
     if (!target) throw notFound('No such diagnostic');
     if (!target.subjectTestIds.has(body.subjectTestId))
-      throw fieldError('body.subjectTestId', 'is not a subject test of the diagnostic');
+      throw fieldError('body.subjectTestId', 'is not a subject test of the diagnostic', 'not_in_diagnostic');
     assertDateInWindow(body.testDate, target);
 
     const found = new Map((await repo.studentsWithPlace(tx, body.studentIds)).map((s) => [s.id, s]));
     const missing = body.studentIds.filter((id) => !found.has(id));
     if (missing.length) throw fieldError('body.studentIds', `no such students: ${missing.join(', ')}`);
     const outside = body.studentIds.filter((id) => !schoolTakesPart(target, found.get(id)!.schoolId));
-    if (outside.length)
+    if (outside.length) {
+      // Named, never by id: the form shows it under the students' field.
+      const names = outside
+        .map((id) => found.get(id)!)
+        .map((s) => [s.surname, s.name].filter(Boolean).join(' '))
+        .join(', ');
       throw fieldError(
         'body.studentIds',
         `their schools do not take part in the diagnostic: ${outside.join(', ')}`,
+        'school_not_in_diagnostic',
+        { name: names },
       );
+    }
 
     await lockDiagnosticRegistrations(tx, target.id);
     const key = { diagnosticId: target.id, subjectTestId: body.subjectTestId };

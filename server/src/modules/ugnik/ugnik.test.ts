@@ -1,3 +1,4 @@
+import { PARTICIPANT_STATUS_RU, UGNIK_SURNAMES_HEADERS_RU } from '@attesta/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -462,6 +463,20 @@ describe('reports', () => {
       200,
       expect.stringContaining('spreadsheetml'),
     ]);
+    // The screen's columns and words: the name composed as on the screen, the status in words, the
+    // day a real date cell (issue 23, item 6).
+    const sw = new ExcelJS.Workbook();
+    await sw.xlsx.load(sx.rawPayload as unknown as ArrayBuffer);
+    const sheetRows: ExcelJS.CellValue[][] = [];
+    sw.worksheets[0]!.eachRow((row) => sheetRows.push((row.values as ExcelJS.CellValue[]).slice(1)));
+    const [, header, ...lines] = sheetRows;
+    expect(header).toEqual(Object.values(UGNIK_SURNAMES_HEADERS_RU));
+    const ivanov = lines.find((l) => l[0] === 'Иванов Иван')!;
+    expect(ivanov[header!.indexOf(UGNIK_SURNAMES_HEADERS_RU.status)]).toBe(PARTICIPANT_STATUS_RU.planned);
+    const dayCell = sw.worksheets[0]!.getRow(sheetRows.indexOf(ivanov) + 1).getCell(
+      header!.indexOf(UGNIK_SURNAMES_HEADERS_RU.testDate) + 1,
+    );
+    expect([dayCell.type, dayCell.numFmt]).toEqual([ExcelJS.ValueType.Date, 'dd.mm.yyyy']);
 
     expect((await json(ugnik2, 'GET', `/api/ugnik/reports/surnames?diagnosticId=${d.id}`)).statusCode).toBe(
       403,

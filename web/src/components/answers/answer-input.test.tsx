@@ -1,4 +1,4 @@
-import { TASK_SCHEMAS, type AnswerType } from '@attesta/contract';
+import { ANSWER_FILE_MAX_BYTES, TASK_SCHEMAS, type AnswerType } from '@attesta/contract';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -285,6 +285,18 @@ describe('answer inputs emit the value shape of TASK_SCHEMAS', () => {
     await userEvent.click(screen.getByTestId('remove-file-12'));
     expect(last()).toEqual({ fileIds: [] });
     expectValid();
+  });
+
+  it('file: a file over what the server stores is refused here, never sent (issue 23 item 7)', async () => {
+    const upload = vi.fn<FileUploader>();
+    // The task allows 50 MB; the server stores at most ANSWER_FILE_MAX_BYTES (20 MB).
+    setup(task('file', { accept: ['image/*'], maxFiles: 1, maxSizeMb: 50 }), undefined, upload);
+    expect(screen.getByText('Можно прикрепить 1 файл, до 20 МБ.')).toBeInTheDocument();
+    const big = new File(['x'], 'scan.png', { type: 'image/png' });
+    Object.defineProperty(big, 'size', { value: ANSWER_FILE_MAX_BYTES + 1 });
+    await userEvent.upload(screen.getByTestId('file-input'), big);
+    expect(await screen.findByText('Файл «scan.png» больше 20 МБ.')).toBeInTheDocument();
+    expect(upload).not.toHaveBeenCalled();
   });
 
   it('file: a failed upload offers a retry with the same files', async () => {

@@ -1,6 +1,7 @@
 import { ActionIcon, Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ANSWER_FILE_MAX_BYTES } from '@attesta/contract';
 import { callPath } from '../../lib/call';
 import { describeApiError } from '../../lib/form-errors';
 import { useFileInfos } from './file-infos';
@@ -65,6 +66,8 @@ export function FileAnswerInput({
   const [problem, setProblem] = useState<string | null>(null);
   const fileIds = value.fileIds;
   const room = content.maxFiles - fileIds.length - waitingFiles.length;
+  // The task's size, never above what the server stores (a larger file is refused, never queued).
+  const maxMb = Math.min(content.maxSizeMb, ANSWER_FILE_MAX_BYTES / (1024 * 1024));
   // Files attached elsewhere (another device, the participant online for a paper form's keyer)
   // are named by the server; those uploaded here are known already.
   const looked = useFileInfos(fileIds.filter((id) => !knownFiles[id]));
@@ -89,15 +92,15 @@ export function FileAnswerInput({
     if (files.length > room) return setProblem(t('answers.tooManyFiles', { count: content.maxFiles }));
     const wrongType = files.find((f) => !accepts(content.accept, f));
     if (wrongType) return setProblem(t('answers.wrongFileType', { name: wrongType.name }));
-    const tooBig = files.find((f) => f.size > content.maxSizeMb * 1024 * 1024);
-    if (tooBig) return setProblem(t('answers.fileTooBig', { name: tooBig.name, max: content.maxSizeMb }));
+    const tooBig = files.find((f) => f.size > maxMb * 1024 * 1024);
+    if (tooBig) return setProblem(t('answers.fileTooBig', { name: tooBig.name, max: maxMb }));
     void send(files);
   };
 
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        {t('answers.fileHint', { count: content.maxFiles, max: content.maxSizeMb })}
+        {t('answers.fileHint', { count: content.maxFiles, max: maxMb })}
       </Text>
       {fileIds.length > 0 && (
         <ul className="file-list" aria-label={t('answers.attached')}>

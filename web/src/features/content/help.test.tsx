@@ -40,6 +40,57 @@ async function writeHtml(scope: HTMLElement, testId: string, name: string, html:
 }
 
 describe('help sections and pages', { timeout: 30_000 }, () => {
+  it('says for each help section and page where it shows, in words', async () => {
+    contentServer({
+      'GET /api/admin/help': () =>
+        json(200, {
+          items: [
+            section(1, { title: 'Вход', pages: ['/login'] }),
+            section(2, { title: 'Работа', pages: ['/participant/work', '/coordinator'] }),
+            section(3, { title: 'Отчёт', pages: ['/coordinator/reports/cons'] }),
+            section(4, { title: 'Опечатка', pages: ['/nowhere'] }),
+          ],
+        }),
+      'GET /api/admin/htmltexts': () =>
+        json(200, { items: [page(1), page(2, { code: null, title: 'Черновик правил' })] }),
+    });
+    const { router } = renderApp('/admin/content/help');
+    const table = await screen.findByTestId('help-table');
+    await within(table).findByText('Вход');
+    expect(within(table).getByRole('columnheader', { name: 'Где показывается' })).toBeInTheDocument();
+    const rowOf = (title: string) => within(table).getByText(title).closest('tr')!;
+    expect(rowOf('Вход')).toHaveTextContent('Показывается: страница входа (по паролю и по коду участника)');
+    expect(rowOf('Работа')).toHaveTextContent(
+      'Показывается: выполнение работы участником; все страницы роли «Школьный координатор»',
+    );
+    expect(rowOf('Отчёт')).toHaveTextContent(
+      'Показывается: Школьный координатор: отчёты — раздел /coordinator/reports/cons',
+    );
+    expect(rowOf('Опечатка')).toHaveTextContent('страница /nowhere (такой страницы в приложении нет)');
+    expect(table).not.toHaveTextContent('contentHelp.');
+
+    // The form says it too, as the pages are typed.
+    await userEvent.click(screen.getByTestId('help-create'));
+    const form = await screen.findByTestId('help-form');
+    expect(within(form).getByTestId('help-where')).toHaveTextContent(
+      'Показывается: на всех страницах (общая справка)',
+    );
+    await userEvent.type(within(form).getByTestId('help-pages'), '/organizator/room{Enter}');
+    expect(within(form).getByTestId('help-where')).toHaveTextContent(
+      'Показывается: Организатор в аудитории: аудитория онлайн',
+    );
+    await userEvent.click(within(form).getByRole('button', { name: 'Отмена' }));
+
+    await router.navigate('/admin/content/pages');
+    const pages = await screen.findByTestId('pages-table');
+    expect((await within(pages).findByText('Правила')).closest('tr')!).toHaveTextContent(
+      'открывается по коду «rules» (в меню приложения её нет)',
+    );
+    expect(within(pages).getByText('Черновик правил').closest('tr')!).toHaveTextContent(
+      'нигде: у страницы нет кода',
+    );
+  });
+
   it('lists help sections by role and page in words and creates one for chosen roles and pages', async () => {
     const api = contentServer({
       'GET /api/admin/help': () =>
@@ -52,10 +103,11 @@ describe('help sections and pages', { timeout: 30_000 }, () => {
     const table = await screen.findByTestId('help-table');
     const reports = (await within(table).findByText('Отчёты школы')).closest('tr')!;
     expect(within(reports).getByText('Школьный координатор')).toBeInTheDocument();
-    expect(within(reports).getByText('/coordinator/reports')).toBeInTheDocument();
+    // Where it shows, in words (not the address typed in its form).
+    expect(within(reports).getByText('Показывается: Школьный координатор: отчёты')).toBeInTheDocument();
     const general = within(table).getByText('Как войти').closest('tr')!;
     expect(within(general).getByText('Все')).toBeInTheDocument();
-    expect(within(general).getByText('Общая справка')).toBeInTheDocument();
+    expect(within(general).getByText('Показывается: на всех страницах (общая справка)')).toBeInTheDocument();
     expect(within(general).getByText('Черновик')).toBeInTheDocument();
     expect(within(screen.getByTestId('content-nav')).getByRole('link', { name: 'Справка' })).toHaveAttribute(
       'aria-current',

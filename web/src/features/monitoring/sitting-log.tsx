@@ -4,7 +4,8 @@ import { Alert, Badge, Drawer, Loader, Stack, Table, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeApiError } from '../../lib/form-errors';
-import { formatDisplayDateTime } from '../../lib/format';
+import { formatDisplayDateTime, formatDuration } from '../../lib/format';
+import { currentLanguage } from '../../lib/i18n';
 import { monitoringApi } from './api/monitoring-api';
 import { useMonitoringT } from './i18n';
 
@@ -16,6 +17,9 @@ const KIND_COLOR: Partial<Record<SittingEvent['kind'], string>> = {
   finished: 'green',
   started: 'blue',
   message: 'cyan',
+  connection_lost: 'orange',
+  connection_restored: 'teal',
+  second_device: 'red',
 };
 
 export interface SittingRef {
@@ -90,7 +94,9 @@ function SittingLogBody({ sitting }: { sitting: SittingRef }) {
                       {mt(`log.kind.${e.kind}`)}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{mt(`log.actor.${e.actor}`)}</Table.Td>
+                  <Table.Td>
+                    {e.actor === 'staff' && e.actorName ? e.actorName : mt(`log.actor.${e.actor}`)}
+                  </Table.Td>
                   <Table.Td>
                     <Text size="sm">{detailsOf(e, mt)}</Text>
                   </Table.Td>
@@ -104,7 +110,10 @@ function SittingLogBody({ sitting }: { sitting: SittingRef }) {
   );
 }
 
-/** What an event adds to its kind, in words: minutes, the finish reason, the integrity event, the reason. */
+/**
+ * What an event adds to its kind, in words: minutes, the finish reason, the integrity event, how
+ * long the connection was down, the reason.
+ */
 function detailsOf(e: SittingEvent, mt: ReturnType<typeof useMonitoringT>): string {
   const parts: string[] = [];
   if (e.deltaSeconds !== null)
@@ -117,6 +126,9 @@ function detailsOf(e: SittingEvent, mt: ReturnType<typeof useMonitoringT>): stri
   if (e.finishReason) parts.push(mt(`log.finish.${e.finishReason}`));
   if (e.integrityKind) parts.push(mt(`log.integrityKind.${e.integrityKind}`));
   if (e.verdict) parts.push(e.verdict);
+  if (e.offlineSeconds != null)
+    parts.push(mt('log.offline', { time: formatDuration(e.offlineSeconds, currentLanguage()) }));
+  if (e.kind === 'second_device') parts.push(mt('log.secondDevice'));
   // The text staff sent to the participant (an event's content, not an error message).
   const staffText = e['message'];
   if (staffText) parts.push(`«${staffText}»`);

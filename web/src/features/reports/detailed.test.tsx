@@ -19,12 +19,12 @@ describe('reports: the detailed tab', { timeout: 20_000 }, () => {
       .getAllByRole('columnheader')
       .map((th) => th.textContent!.replace(/\u00a0/g, ' '));
     expect(header).toEqual([
-      'Код',
+      'Код участника',
       'Фамилия',
       'Школа',
       'Класс',
       'Вариант',
-      'Балл',
+      'Первичный балл',
       '%',
       'Отметка',
       'Уровень',

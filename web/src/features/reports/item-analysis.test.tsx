@@ -83,7 +83,11 @@ describe('reports: the item analysis tab', { timeout: 20_000 }, () => {
       /Гистограмма первичных баллов варианта 1: 0 — 1, 2 — 10, 4 — 9/,
     );
 
-    // One task in detail: its scores, and who chose which answer (options by number, not by id).
+    // Enough participants (40): no warning that the figures are unreliable.
+    expect(screen.queryByTestId('items-few')).not.toBeInTheDocument();
+
+    // One task in detail: its scores, and who chose which answer (options by their text and
+    // number, never by id; an option without text, a picture, by its number).
     const detail = screen.getByTestId('items-detail');
     expect(within(detail).getByRole('img')).toHaveAccessibleName(
       'Баллы за задание: Задание 1: 0 — 6, 1 — 34',
@@ -95,8 +99,8 @@ describe('reports: the item analysis tab', { timeout: 20_000 }, () => {
         .map((r) => text(r)),
     ).toEqual([
       'ОтветВыбралиСильныеСлабые',
-      'Вариант ответа 110 %0 %25 %',
-      'Вариант ответа 2 — верный85 %100 %60 %',
+      'Вариант ответа 1: «x^2 < 0»10 %0 %25 %',
+      'Вариант ответа 2: «x^2 ≥ 0 при любом x» — верный85 %100 %60 %',
       'Вариант ответа 35 %0 %15 %',
       'Без ответа0 %',
     ]);
@@ -106,6 +110,26 @@ describe('reports: the item analysis tab', { timeout: 20_000 }, () => {
     expect(within(detail).getByRole('img')).toHaveAccessibleName(
       'Баллы за задание: Задание 3: 0 — 10, 1 — 14, 2 — 16',
     );
+  });
+
+  it('warns that the figures are unreliable below 30 participants, not at 30', async () => {
+    let participants = 29;
+    reportsServer(people.admin, {
+      'GET /api/reports/itemAnalysis': () => json(200, { ...itemAnalysisAnswer, participants }),
+    });
+    const first = await renderReports('/admin/reports?tab=items&diagnosticId=5&subjectTestId=31');
+    const few = await screen.findByTestId('items-few');
+    expect(few).toHaveAttribute('role', 'alert');
+    expect(few).toHaveTextContent('Мало участников: показатели ненадёжны');
+    expect(few).toHaveTextContent(
+      'Проанализировано результатов: 29, а для надёжных выводов нужно не меньше 30.',
+    );
+    first.unmount();
+
+    participants = 30;
+    await renderReports('/admin/reports?tab=items&diagnosticId=5&subjectTestId=31');
+    await screen.findByTestId('items-table');
+    expect(screen.queryByTestId('items-few')).not.toBeInTheDocument();
   });
 
   it('says in words why the statistics are withheld', async () => {

@@ -95,6 +95,81 @@ describe('reports: the sitting protocol', { timeout: 20_000 }, () => {
     );
   });
 
+  it('lists pauses, time changes and incidents with who acted by name and the server-noted connection and device events', async () => {
+    const sitting = protocol.sittings[0]!;
+    const withEvents = {
+      ...protocol,
+      sittings: [
+        {
+          ...sitting,
+          pauses: [
+            {
+              participantTestId: 502,
+              participantName: 'Андреева Анна Ивановна',
+              startedAt: '2026-04-10T07:10:00.000Z',
+              endedAt: '2026-04-10T07:15:00.000Z',
+              byStaff: true,
+              by: 'Волкова Ирина Сергеевна',
+              resumedBy: 'Волкова Ирина Сергеевна',
+              reason: 'Плохое самочувствие',
+            },
+          ],
+          timeChanges: [
+            {
+              participantTestId: 502,
+              participantName: 'Андреева Анна Ивановна',
+              at: '2026-04-10T07:20:00.000Z',
+              deltaSeconds: 600,
+              by: 'Волкова Ирина Сергеевна',
+              reason: 'Сбой',
+            },
+          ],
+          incidents: [
+            {
+              participantTestId: 502,
+              participantName: 'Андреева Анна Ивановна',
+              kind: 'second_device',
+              count: 1,
+              firstAt: '2026-04-10T07:05:00.000Z',
+              lastAt: '2026-04-10T07:05:00.000Z',
+              reason: null,
+            },
+            {
+              participantTestId: 502,
+              participantName: 'Андреева Анна Ивановна',
+              kind: 'connection_lost',
+              count: 2,
+              firstAt: '2026-04-10T07:25:00.000Z',
+              lastAt: '2026-04-10T07:30:00.000Z',
+              reason: null,
+            },
+          ],
+        },
+      ],
+    };
+    reportsServer(people.organizator, {
+      'GET /api/reports/diagnostic/protocol': jsonOrFile(withEvents, () => fileAnswer('p.pdf', 10)),
+    });
+    await renderReports('/organizator/protocol?diagnosticId=5&classId=11');
+    const events = await screen.findByTestId('protocol-events');
+    const rows = within(events)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(rows.map((cells) => [cells[1], cells[3]])).toEqual([
+      ['Попытка входа с другого устройства', '—'],
+      ['Пауза', 'приостановил(а): Волкова Ирина Сергеевна; продолжил(а): Волкова Ирина Сергеевна'],
+      ['Изменение времени: +10 мин', 'Волкова Ирина Сергеевна'],
+      ['Потеря связи с сервером', '—'],
+    ]);
+    expect(rows[3]![2]).toContain('2 раз(а)');
+    expect(events).not.toHaveTextContent(/second_device|connection_lost|reports\./);
+  });
+
   it('speaks English to the organizator', async () => {
     reportsServer(people.organizator);
     const { i18n } = await renderReports('/organizator/protocol?diagnosticId=5&classId=11');

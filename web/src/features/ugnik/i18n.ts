@@ -1,4 +1,5 @@
 /** The supervision authority's (УГНиК) strings, registered next to the shared locale files. */
+import { UGNIK_SURNAMES_HEADERS_RU } from '@attesta/contract';
 import { useMemo } from 'react';
 import { useBundleT, type Bundle } from '../../components/data-table/use-bundle-t';
 
@@ -85,13 +86,8 @@ const ru = {
     participantsTab: 'Участники',
     registerTab: 'Регистрация участников',
     reportsTab: 'Отчёты',
-    participant: 'Участник',
-    school: 'Школа',
-    class: 'Класс',
-    subjectTest: 'Тест по предмету',
-    testDate: 'Дата',
-    status: 'Статус',
-    activationCode: 'Код активации',
+    // The participants' and the surnames report's headers: the file's words (packages/contract report-words.ts).
+    ...UGNIK_SURNAMES_HEADERS_RU,
     registrationCode: 'Регистрационный код',
     deleteParticipantConfirm: 'Удалить регистрацию участника {{name}}?',
     participantDeleted: 'Регистрация участника удалена',
@@ -110,7 +106,6 @@ const ru = {
     codesPdf: 'Скачать PDF',
     surnamesReport: 'Участники по фамилиям',
     surnamesXlsx: 'Скачать XLSX',
-    score: 'Первичный балл',
   },
 };
 
@@ -227,7 +222,7 @@ const en: typeof ru = {
   },
 };
 
-const bundle: Bundle = { ru: { ugnik: ru }, en: { ugnik: en } };
+export const ugnikBundle: Bundle = { ru: { ugnik: ru }, en: { ugnik: en } };
 
 type Leaves<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>;
@@ -237,6 +232,6 @@ export type UgnikT = (key: UgnikKey, options?: Record<string, unknown>) => strin
 
 /** `t` for the ugnik pages: keys checked against the resources above. */
 export function useUgnikT(): UgnikT {
-  const { t } = useBundleT(bundle);
+  const { t } = useBundleT(ugnikBundle);
   return useMemo(() => (key, options) => t(`ugnik.${key}`, options), [t]);
 }

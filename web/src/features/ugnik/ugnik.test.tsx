@@ -241,5 +241,45 @@ describe('ugnik work place', { timeout: 20_000 }, () => {
     const badge = await screen.findByTestId('pt-status-70');
     expect(badge).toHaveTextContent('Запланирован');
     expect(screen.getByTestId('participants-table')).not.toHaveTextContent(/planned/i);
+    // Dates as every staff table writes them: дд.мм.гггг, never the stored ISO day.
+    expect(screen.getByTestId('participants-table')).toHaveTextContent('02.03.2026');
+    expect(screen.getByTestId('participants-table')).not.toHaveTextContent('2026-03-02');
+  });
+
+  it('writes the surnames report with the formats of the other staff tables (dates, scores, names)', async () => {
+    server({
+      'GET /api/ugnik/diagnostic/7': () =>
+        json(200, {
+          ...listItem,
+          subjectTests: [{ id: 3, name: 'Математика 7' }],
+          schools: [{ id: 21, name: 'Школа № 1' }],
+        }),
+      'POST /api/ugnik/participantTest/list': () => json(200, { items: [], total: 0 }),
+      'GET /api/ugnik/reports/surnames': () =>
+        json(200, {
+          diagnostic: { id: 7, code: 'I-2026-ABC123', name: 'Проверка математики' },
+          items: [
+            {
+              participantTestId: 70,
+              surname: 'Иванова',
+              name: 'Анна',
+              patronymic: 'Петровна',
+              schoolName: 'Школа № 1',
+              className: '7 «А»',
+              subjectTestName: 'Математика 7',
+              testDate: '2026-03-02',
+              status: 'finished',
+              activationCode: 'AB12-CD34',
+              score: 12.5,
+            },
+          ],
+        }),
+    });
+    renderApp('/ugnik/diagnostics/7');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Отчёты' }));
+    const row = (await screen.findByText('Иванова Анна Петровна')).closest('tr')!;
+    const cells = [...row.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells).toEqual(expect.arrayContaining(['02.03.2026', '12,5']));
+    expect(row.textContent).not.toMatch(/2026-03-02|12\.5|finished/);
   });
 });

@@ -146,18 +146,18 @@ describe('classical figures on the hand-worked 6 × 4 matrix', () => {
   it('distractors: the share choosing each option, overall and in the upper and lower groups', () => {
     expect(a.tasks[0]!.distractors).toEqual({
       options: [
-        { option: 'o1', key: true, share: 4 / 6, upper: 1, lower: 0 },
-        { option: 'o2', key: false, share: 1 / 6, upper: 0, lower: 0.5 },
-        { option: 'o3', key: false, share: 0, upper: 0, lower: 0 },
+        { option: 'o1', text: '', key: true, share: 4 / 6, upper: 1, lower: 0 },
+        { option: 'o2', text: '', key: false, share: 1 / 6, upper: 0, lower: 0.5 },
+        { option: 'o3', text: '', key: false, share: 0, upper: 0, lower: 0 },
       ],
       noAnswer: 1 / 6,
     });
     // multiple choice: each chosen option counts; an empty choice is no answer
     expect(a.tasks[1]!.distractors).toEqual({
       options: [
-        { option: 'o1', key: true, share: 4 / 6, upper: 1, lower: 0.5 },
-        { option: 'o2', key: false, share: 1 / 6, upper: 0, lower: 0 },
-        { option: 'o3', key: true, share: 3 / 6, upper: 0.5, lower: 0.5 },
+        { option: 'o1', text: '', key: true, share: 4 / 6, upper: 1, lower: 0.5 },
+        { option: 'o2', text: '', key: false, share: 1 / 6, upper: 0, lower: 0 },
+        { option: 'o3', text: '', key: true, share: 3 / 6, upper: 0.5, lower: 0.5 },
       ],
       noAnswer: 1 / 6,
     });

@@ -256,6 +256,7 @@ export function analyseItems(m: ResponseMatrix, options: AnalysisOptions = {}): 
           ? {
               options: it.options.map((o, k) => ({
                 option: o.id,
+                text: o.text ?? '',
                 key: o.key,
                 share: ni > 0 ? counts[k]! / ni : 0,
                 upper: g > 0 ? upper.opts[i]![k]! / g : 0,

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.js';
+import { htmlToText } from '../../../lib/sanitize.js';
 import { diagnosticSchools, diagnostics, participantTests, subjectTests } from '../../../db/schema/index.js';
 import {
   choiceCode,
@@ -111,16 +112,34 @@ interface LayoutRow {
   reference: unknown;
 }
 
-/** Option ids of a choice task and which are keys (tolerant of malformed content). */
-function optionsOf(row: LayoutRow): { id: string; key: boolean }[] | null {
+/** The longest option text the distractor table carries. */
+export const OPTION_TEXT_MAX = 80;
+
+/**
+ * An option's html as one short line of plain text: powers and indices keep their mark (x^2, a_1),
+ * whitespace is folded, and a long text is cut at a word with «…».
+ */
+export function optionText(html: unknown): string {
+  if (typeof html !== 'string') return '';
+  const marked = html.replace(/<sup\b[^>]*>/gi, '^').replace(/<sub\b[^>]*>/gi, '_');
+  const text = htmlToText(marked).replace(/\s+/g, ' ').trim();
+  if (text.length <= OPTION_TEXT_MAX) return text;
+  const cut = text.slice(0, OPTION_TEXT_MAX - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > OPTION_TEXT_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Options of a choice task: ids, which are keys, and their text (tolerant of malformed content). */
+function optionsOf(row: LayoutRow): { id: string; key: boolean; text: string }[] | null {
   if (!CHOICE_TYPES.has(row.answerType)) return null;
   const raw = row.content?.options;
   if (!Array.isArray(raw)) return null;
   const correct = (row.reference as { correct?: unknown } | null)?.correct;
   const keys = new Set(Array.isArray(correct) ? correct : [correct]);
   return raw.flatMap((o) => {
-    const id = (o as { id?: unknown } | null)?.id;
-    return typeof id === 'string' ? [{ id, key: keys.has(id) }] : [];
+    const option = o as { id?: unknown; html?: unknown } | null;
+    const id = option?.id;
+    return typeof id === 'string' ? [{ id, key: keys.has(id), text: optionText(option?.html) }] : [];
   });
 }
 

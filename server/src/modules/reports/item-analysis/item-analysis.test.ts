@@ -85,7 +85,16 @@ async function world(): Promise<World> {
   const v = await createVariantWithTasks(app, subjectTestId, [
     {
       answerType: 'single_choice',
-      content: { options: ['o1', 'o2', 'o3'].map((id) => ({ id, html: id })) },
+      content: {
+        options: [
+          { id: 'o1', html: '<p>x<sup>2</sup> &gt; 0 при любом x</p>' },
+          {
+            id: 'o2',
+            html: `<p>${'Длинный ответ, который не помещается в таблицу дистракторов целиком '.repeat(2)}</p>`,
+          },
+          { id: 'o3', html: '<p><b>Нет</b> решений</p>' },
+        ],
+      },
       reference: { correct: 'o2' },
       maxScore: 1,
     },
@@ -229,6 +238,12 @@ describe('figures', () => {
       ['o3', false, 0.1667],
     ]);
     expect(choice!.distractors!.noAnswer).toBe(0.1667);
+    // Each option is labelled by its text: plain, one line, powers kept, a long one cut at a word.
+    const texts = choice!.distractors!.options.map((o) => o.text);
+    expect(texts[0]).toBe('x^2 > 0 при любом x');
+    expect(texts[1]!.length).toBeLessThanOrEqual(80);
+    expect(texts[1]).toMatch(/^Длинный ответ, который .* \p{L}+…$/u);
+    expect(texts[2]).toBe('Нет решений');
     expect(a.variants).toHaveLength(1);
     expect(a.variants[0]).toMatchObject({ variantId: w.variantId, participants: 6, maxScore: 3 });
     expect(number!.distractors).toBeNull();

@@ -11,8 +11,11 @@ export interface ItemColumn {
   taskId: number;
   answerType: string;
   maxScore: number;
-  /** Choice tasks: the option ids in order and whether each is (part of) the key; null otherwise. */
-  options: { id: string; key: boolean }[] | null;
+  /**
+   * Choice tasks: the option ids in order, whether each is (part of) the key and its text (plain,
+   * shortened; tests may leave it out); null otherwise.
+   */
+  options: { id: string; key: boolean; text?: string }[] | null;
   /** multiple_choice: the choice code is a bit mask of options (at most 31 counted). */
   multiple: boolean;
 }

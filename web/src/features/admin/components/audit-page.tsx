@@ -1,11 +1,12 @@
 import type { AuditEvent, AuditSortField } from '@attesta/contract';
-import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Select, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 import { auditActions, auditKeys, listAudit } from '../api/audit-api';
+import { AuditDetails, auditRecord, detailLines, type AuditWords } from './audit-details';
 import { AUDIT_AREAS, useAuditTexts, type AuditTexts } from '../audit-i18n';
 
 interface AuditFilter {
@@ -16,38 +17,15 @@ interface AuditFilter {
   to?: string;
 }
 
-/** A value of the details in words: lists and objects spelled out, never as JSON. */
-function detailValue(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (Array.isArray(value)) return value.map(detailValue).join(', ');
-  if (typeof value === 'object')
-    return Object.entries(value as Record<string, unknown>)
-      .map(([k, v]) => `${k} = ${detailValue(v)}`)
-      .join('; ');
-  if (typeof value === 'boolean') return value ? '✓' : '✗';
-  return String(value);
-}
-
-function Details({ event }: { event: AuditEvent }) {
-  const entries = Object.entries(event.details ?? {});
-  if (!entries.length) return <>—</>;
-  return (
-    <Stack gap={0}>
-      {entries.map(([key, value]) => (
-        <Text key={key} size="xs">
-          {key}: {detailValue(value)}
-        </Text>
-      ))}
-    </Stack>
-  );
-}
-
 const who = (e: AuditEvent, texts: AuditTexts) =>
   e.userId === null
     ? texts.t('page.system')
     : [e.userName, e.userLogin && `(${e.userLogin})`].filter(Boolean).join(' ');
-const record = (e: AuditEvent, texts: AuditTexts) =>
-  e.entity ? texts.t('page.recordOf', { kind: texts.entity(e.entity), id: e.entityId ?? '—' }) : '—';
+const words = (e: AuditEvent, texts: AuditTexts): AuditWords => ({
+  texts,
+  lang: texts.lang,
+  refs: e.refs ?? {},
+});
 
 /** `/admin/audit`: who did what and when — filtered by person, area, action and days; every page exports as CSV. */
 export function AuditPage() {
@@ -87,17 +65,17 @@ export function AuditPage() {
     {
       key: 'record',
       header: t('page.record'),
-      render: (e) => record(e, texts),
-      csv: (e) => record(e, texts),
+      render: (e) => auditRecord(e, words(e, texts)).node,
+      csv: (e) => auditRecord(e, words(e, texts)).text,
     },
     { key: 'reason', header: t('page.reason'), render: (e) => e.reason ?? '—', csv: (e) => e.reason },
     {
       key: 'details',
       header: t('page.details'),
-      render: (e) => <Details event={e} />,
+      render: (e) => <AuditDetails event={e} words={words(e, texts)} />,
       csv: (e) =>
-        Object.entries(e.details ?? {})
-          .map(([k, v]) => `${k}: ${detailValue(v)}`)
+        detailLines(e, words(e, texts))
+          .map((line) => `${line.label}: ${line.text}`)
           .join('; '),
     },
     { key: 'ip', header: t('page.address'), render: (e) => e.ip ?? '—', csv: (e) => e.ip },

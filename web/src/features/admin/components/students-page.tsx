@@ -12,7 +12,7 @@ import { DataTable, type Column } from '../../../components/data-table/data-tabl
 import { useFilter } from '../../../components/data-table/use-filter';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { PageTitle } from '../../../components/ui/page-title';
-import { formatDisplayDate, parsePlainDate } from '../../../lib/format';
+import { plainDate } from '../../../components/staff-format';
 import { adminAccommodationsCalls, adminBulkStudentAccommodations } from '../api/accommodations-api';
 import { deleteStudent, listStudents, orgKeys } from '../api/admin-org-api';
 import { useAdminT } from '../i18n';
@@ -66,8 +66,8 @@ export function StudentsPage() {
     {
       key: 'birthDate',
       header: t('students.birthDate'),
-      render: (s) => (s.birthDate ? formatDisplayDate(parsePlainDate(s.birthDate)!) : '—'),
-      csv: (s) => s.birthDate,
+      render: (s) => plainDate(s.birthDate),
+      csv: (s) => plainDate(s.birthDate),
       sortField: 'birthDate',
     },
     {

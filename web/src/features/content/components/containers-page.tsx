@@ -211,7 +211,7 @@ export function ContainersPage() {
       key: 'created',
       header: t('created'),
       render: (c) => formatDisplayDateTime(new Date(c.versions[0]?.createdAt ?? c.createdAt)),
-      csv: (c) => c.versions[0]?.createdAt ?? c.createdAt,
+      csv: (c) => formatDisplayDateTime(new Date(c.versions[0]?.createdAt ?? c.createdAt)),
     },
     {
       key: 'actions',

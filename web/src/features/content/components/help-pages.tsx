@@ -39,12 +39,13 @@ import {
   saveHtmlText,
 } from '../api/help';
 import { useHelpT } from './help-locales';
+import { whereShown } from './help-where';
 import { HtmlField } from './html-field';
 
 const PAGE_PATH = /^\/[a-z0-9/_-]*$/;
 
 function HelpSectionModal({ section, onClose }: { section: AdminHelpSection | null; onClose: () => void }) {
-  const { t, role } = useHelpT();
+  const { t, role, where } = useHelpT();
   const queryClient = useQueryClient();
   const form = useEditForm(() => ({
     title: section?.title ?? '',
@@ -104,6 +105,13 @@ function HelpSectionModal({ section, onClose }: { section: AdminHelpSection | nu
           data-testid="help-pages"
         />
       </Group>
+      <Text size="sm" c="dimmed" data-testid="help-where">
+        {whereShown(
+          form.values.pages.filter((p) => PAGE_PATH.test(p)),
+          where,
+          role,
+        )}
+      </Text>
       <Group>
         <NumberInput
           label={t('order')}
@@ -143,7 +151,7 @@ const published = (yes: boolean, t: ReturnType<typeof useHelpT>['t'], word: 'pub
   );
 
 export function HelpSectionsPage() {
-  const { t, role } = useHelpT();
+  const { t, role, where } = useHelpT();
   const queryClient = useQueryClient();
   const sections = useQuery(helpSectionsQuery());
   const [editing, setEditing] = useState<AdminHelpSection | 'new' | null>(null);
@@ -155,7 +163,7 @@ export function HelpSectionsPage() {
       header: t('roles'),
       render: (s) => (s.roles.length ? s.roles.map(role).join(', ') : t('everyone')),
     },
-    { key: 'pages', header: t('pages'), render: (s) => (s.pages.length ? s.pages.join(', ') : t('general')) },
+    { key: 'pages', header: where('column'), render: (s) => whereShown(s.pages, where, role) },
     { key: 'order', header: t('order'), render: (s) => s.sortOrder },
     { key: 'published', header: t('published'), render: (s) => published(s.published, t, 'published') },
     { key: 'updated', header: t('updated'), render: (s) => formatDisplayDateTime(new Date(s.updatedAt)) },
@@ -286,12 +294,17 @@ function HtmlTextModal({ text, onClose }: { text: AdminHtmlText | null; onClose:
 }
 
 export function HtmlTextsPage() {
-  const { t } = useHelpT();
+  const { t, where } = useHelpT();
   const texts = useQuery(htmlTextsQuery());
   const [editing, setEditing] = useState<AdminHtmlText | 'new' | null>(null);
   const columns: Column<AdminHtmlText>[] = [
     { key: 'title', header: t('title'), render: (p) => p.title },
     { key: 'code', header: t('code'), render: (p) => p.code ?? '—' },
+    {
+      key: 'where',
+      header: where('column'),
+      render: (p) => (p.code ? where('byCode', { code: p.code }) : where('noCode')),
+    },
     {
       key: 'published',
       header: t('publishedPage'),

@@ -95,7 +95,7 @@ export function SubjectTestsPage() {
       key: 'updated',
       header: t('tests.updated'),
       render: (r) => instant(r.updatedAt ?? r.createdAt),
-      csv: (r) => r.updatedAt ?? r.createdAt,
+      csv: (r) => instant(r.updatedAt ?? r.createdAt),
       sortField: 'updatedAt',
     },
   ];

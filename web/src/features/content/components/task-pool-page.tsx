@@ -50,7 +50,7 @@ function VersionsModal({ taskId, onClose }: { taskId: number; onClose: () => voi
             {t('tasks.current')}
           </Badge>
         ),
-      csv: (v) => v.supersededAt ?? '',
+      csv: (v) => (v.supersededAt ? instant(v.supersededAt) : ''),
     },
     {
       key: 'works',
@@ -62,7 +62,7 @@ function VersionsModal({ taskId, onClose }: { taskId: number; onClose: () => voi
       key: 'created',
       header: t('tasks.createdAt'),
       render: (v) => instant(v.createdAt),
-      csv: (v) => v.createdAt,
+      csv: (v) => instant(v.createdAt),
     },
   ];
   return (
@@ -144,7 +144,7 @@ export function TaskPoolPage() {
       key: 'updated',
       header: t('tasks.updated'),
       render: (r) => instant(r.updatedAt ?? r.createdAt),
-      csv: (r) => r.updatedAt ?? r.createdAt,
+      csv: (r) => instant(r.updatedAt ?? r.createdAt),
       sortField: 'updatedAt',
     },
     {

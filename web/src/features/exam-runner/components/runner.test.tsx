@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
-import type { ExamWorkState } from '@attesta/contract';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { ANSWER_VALUE_MAX_BYTES, type ExamWorkState } from '@attesta/contract';
+import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../../test/test-app';
@@ -115,6 +115,19 @@ describe('the runner', () => {
     await userEvent.type(input, 'Москва');
     await userEvent.click(screen.getByTestId('next-task'));
     await waitFor(() => expect(saves.at(-1)).toMatchObject({ variantTaskId: 102, value: 'Москва', seq: 8 }));
+  });
+
+  it('an answer larger than the server takes is not queued: the participant is told (issue 23 item 7)', async () => {
+    const { saves, server } = runningWork();
+    renderApp('/participant/work');
+    await userEvent.click(await screen.findByTestId('task-nav-2', {}, { timeout: 5000 }));
+    const input = within(await screen.findByTestId('task-2')).getByTestId('short-text');
+    fireEvent.change(input, { target: { value: 'ж'.repeat(ANSWER_VALUE_MAX_BYTES) } });
+    await userEvent.click(screen.getByTestId('next-task'));
+    expect(await screen.findByText('Ответ на задание 2 слишком длинный')).toBeInTheDocument();
+    expect(screen.getByText(/Такой ответ не будет сохранён: его размер больше 256 КБ/)).toBeInTheDocument();
+    expect(saves.filter((s) => s.variantTaskId === 102)).toEqual([]);
+    expect(server.callsTo('PUT /api/exam/test/saveanswer')).toEqual([]);
   });
 
   it('a failing save shows the offline status, keeps the change and never navigates away', async () => {

@@ -5,6 +5,7 @@
  * it is paused, goes on to the finish and the pause.
  */
 import type { RefObject } from 'react';
+import { ANSWER_VALUE_MAX_BYTES } from '@attesta/contract';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -55,6 +56,16 @@ export function useRunnerNotices(
         });
       } else if (event.type === 'rejected') {
         notifyRejected(event.variantTaskId, event.error);
+      } else if (event.type === 'too_large') {
+        // Never queued: the server would refuse it for its size (ANSWER_VALUE_MAX_BYTES).
+        const task = taskById.get(event.variantTaskId);
+        notifications.show({
+          id: `too-large-${event.variantTaskId}`,
+          color: 'red',
+          title: t('runner.tooLarge.title', { n: task?.position ?? '' }),
+          message: t('runner.tooLarge.text', { max: Math.floor(ANSWER_VALUE_MAX_BYTES / 1024) }),
+          autoClose: false,
+        });
       } else if (event.type === 'paused') {
         void followUpsRef.current?.refreshPause();
       } else if (event.type === 'stopped') {

@@ -1,7 +1,15 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
-import { classifySaveError, Outbox, type OutboxEvent, type OutboxTransport } from './outbox';
+import { ANSWER_VALUE_MAX_BYTES, SAVE_BATCH_MAX_BYTES } from '@attesta/contract';
+import {
+  answerBytes,
+  classifySaveError,
+  Outbox,
+  takeBatch,
+  type OutboxEvent,
+  type OutboxTransport,
+} from './outbox';
 import { openIdbOutboxStore, type OutboxStore } from './outbox-store';
 
 let dbCounter = 0;
@@ -271,5 +279,35 @@ describe('outbox', () => {
     expect(classifySaveError(new ApiError({ status: 401, code: 'x', message: '' }))).toBe('unauthorized');
     expect(classifySaveError(new ApiError({ status: 404, code: 'x', message: '' }))).toBe('blocked');
     expect(classifySaveError(new TypeError('boom'))).toBe('retry');
+  });
+});
+
+describe('answers the server would refuse for their size (issue 23 item 7)', () => {
+  it('are never queued: the participant is told, nothing is stored or sent', async () => {
+    const store = freshStore();
+    const { transport } = fakeTransport();
+    const events: OutboxEvent[] = [];
+    const outbox = makeOutbox(store, transport, events);
+    await outbox.load([]);
+    const huge = 'я'.repeat(ANSWER_VALUE_MAX_BYTES / 2); // two bytes each in UTF-8: just over
+    expect(await outbox.enqueue(1, huge)).toBeNull();
+    await settle();
+    expect(events).toEqual([{ type: 'too_large', variantTaskId: 1, bytes: answerBytes(huge) }]);
+    expect(await store.list(7)).toEqual([]);
+    expect(transport.saveOne).not.toHaveBeenCalled();
+    expect(outbox.snapshot().pending).toBe(0);
+    // One that fits goes as usual.
+    expect(await outbox.enqueue(1, 'я'.repeat(1000))).not.toBeNull();
+    await outbox.flush();
+    expect(transport.saveOne).toHaveBeenCalledTimes(1);
+  });
+
+  it('batches never carry more than SAVE_BATCH_MAX_BYTES of answers', () => {
+    const big = 'x'.repeat(200 * 1024);
+    const entries = [1, 2, 3, 4].map((id) => ({ variantTaskId: id, value: big }));
+    const first = takeBatch(entries);
+    expect(first.map((e) => e.variantTaskId)).toEqual([1, 2]);
+    expect(first.reduce((n, e) => n + answerBytes(e.value), 0)).toBeLessThanOrEqual(SAVE_BATCH_MAX_BYTES);
+    expect(takeBatch(Array.from({ length: 250 }, (_, i) => ({ value: i }))).length).toBe(200);
   });
 });

@@ -12,9 +12,16 @@
  * - 409 work_paused → hold until `release()`;
  * - network errors, 408, 429, 5xx → keep, retry with exponential backoff (Retry-After honoured);
  * - 401 → stop (the session is gone), 403/404 → stop (the work is not ours any more); entries stay;
- * - other 4xx (the server refuses this value) → drop that entry and report `rejected`.
+ * - other 4xx (the server refuses this value) → drop that entry and report `rejected`;
+ * - a change larger than ANSWER_VALUE_MAX_BYTES is never queued (`too_large`): the server would
+ *   refuse it for its size; requests carry at most SAVE_BATCH_MAX_BYTES of answers.
  */
-import type { SaveAnswerBody, SaveAnswersBody } from '@attesta/contract';
+import {
+  ANSWER_VALUE_MAX_BYTES,
+  SAVE_BATCH_MAX_BYTES,
+  type SaveAnswerBody,
+  type SaveAnswersBody,
+} from '@attesta/contract';
 import { ApiError } from '../../../lib/api-client';
 import type { OutboxEntry, OutboxStore } from './outbox-store';
 
@@ -49,6 +56,8 @@ export type OutboxEvent =
   | { type: 'saved'; variantTaskId: number; seq: number; savedAt: string; value: unknown }
   | { type: 'stale'; variantTaskId: number; storedSeq: number | null }
   | { type: 'rejected'; variantTaskId: number; error: unknown }
+  /** A change larger than the server takes (ANSWER_VALUE_MAX_BYTES): not queued, not sent. */
+  | { type: 'too_large'; variantTaskId: number; bytes: number }
   | { type: 'paused' }
   | { type: 'stopped'; reason: StopReason; error: unknown };
 
@@ -72,6 +81,22 @@ export function classifySaveError(error: unknown): SaveErrorKind {
 }
 
 export const MAX_BATCH = 200;
+
+/** An answer value's size as sent: its JSON in UTF-8 bytes. */
+export const answerBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value ?? null)).length;
+
+/** The first entries that go in one request: at most MAX_BATCH, and SAVE_BATCH_MAX_BYTES of values. */
+export function takeBatch<E extends { value: unknown }>(ready: readonly E[]): E[] {
+  const batch: E[] = [];
+  let bytes = 0;
+  for (const entry of ready) {
+    const size = answerBytes(entry.value);
+    if (batch.length && (batch.length >= MAX_BATCH || bytes + size > SAVE_BATCH_MAX_BYTES)) break;
+    batch.push(entry);
+    bytes += size;
+  }
+  return batch;
+}
 export const MAX_SEQ = 2_000_000_000;
 
 export interface OutboxOptions {
@@ -175,8 +200,16 @@ export class Outbox {
     this.emitChange();
   }
 
-  /** Writes the change to the store, then lets the sender take it. */
-  async enqueue(variantTaskId: number, value: unknown): Promise<OutboxEntry> {
+  /**
+   * Writes the change to the store, then lets the sender take it. A change the server would refuse
+   * for its size is not queued (null): the 'too_large' event tells the participant.
+   */
+  async enqueue(variantTaskId: number, value: unknown): Promise<OutboxEntry | null> {
+    const bytes = answerBytes(value);
+    if (bytes > ANSWER_VALUE_MAX_BYTES) {
+      this.onEvent({ type: 'too_large', variantTaskId, bytes });
+      return null;
+    }
     const seq = this.reserveSeq(variantTaskId);
     const entry: OutboxEntry = {
       examWorkId: this.examWorkId,
@@ -275,7 +308,7 @@ export class Outbox {
       if (!ready.length) return;
       this.sending = true;
       this.emitChange();
-      const batch = ready.slice(0, MAX_BATCH);
+      const batch = takeBatch(ready);
       try {
         if (batch.length === 1) {
           const entry = batch[0]!;

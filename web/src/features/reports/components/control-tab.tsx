@@ -30,6 +30,9 @@ const KNOWN_EVENTS = new Set([
   'online',
   'visibility_hidden',
   'visibility_visible',
+  'connection_lost',
+  'connection_restored',
+  'second_device',
 ]);
 const ATTENDANCE = [
   'registered',

@@ -4,7 +4,7 @@
  * expected scores and their total score distributions, and Cronbach's α. While the figures would
  * be provisional the server withholds them, and the tab says why.
  */
-import type { ItemAnalysis, ItemAnalysisTask } from '@attesta/contract';
+import { ITEM_ANALYSIS_MIN_PARTICIPANTS, type ItemAnalysis, type ItemAnalysisTask } from '@attesta/contract';
 import { BarChart, LineChart, ScatterChart } from '@mantine/charts';
 import {
   Alert,
@@ -105,6 +105,13 @@ function ItemAnalysisView({ data }: { data: ItemAnalysis }) {
   const labelOf = (id: number) => labels.get(id) ?? DASH;
   return (
     <Stack gap="xl" data-testid="items-view">
+      {data.participants < ITEM_ANALYSIS_MIN_PARTICIPANTS && (
+        <Alert color="yellow" title={t('reports.item.fewTitle')} data-testid="items-few" role="alert">
+          <Text size="sm">
+            {t('reports.item.few', { count: data.participants, min: ITEM_ANALYSIS_MIN_PARTICIPANTS })}
+          </Text>
+        </Alert>
+      )}
       <Paper withBorder p="md">
         <Stack gap={4}>
           <Text>{t('reports.item.participants', { count: data.participants })}</Text>
@@ -551,7 +558,9 @@ function TaskDetail({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: numbe
                   {task.distractors.options.map((option, index) => (
                     <Table.Tr key={option.option} fw={option.key ? 700 : undefined}>
                       <Table.Td>
-                        {t('reports.item.optionN', { n: index + 1 })}
+                        {option.text
+                          ? t('reports.item.optionText', { n: index + 1, text: option.text })
+                          : t('reports.item.optionN', { n: index + 1 })}
                         {option.key ? ` — ${t('reports.item.key')}` : ''}
                       </Table.Td>
                       <Table.Td ta="right">{pct(option.share)}</Table.Td>

@@ -98,6 +98,7 @@ function ProtocolPreview({ data }: { data: ReportProtocol }) {
               </Text>
               <Text size="sm">{t('reports.protocol.incidents', { count: sitting.incidents.length })}</Text>
             </Group>
+            <SittingEvents sitting={sitting} />
             {sitting.participants.length === 0 ? (
               <Text c="dimmed">{t('reports.protocol.noParticipants')}</Text>
             ) : (
@@ -144,5 +145,92 @@ function ProtocolPreview({ data }: { data: ReportProtocol }) {
         ))
       )}
     </Stack>
+  );
+}
+
+type Sitting = ReportProtocol['sittings'][number];
+const INCIDENT_KINDS = new Set([
+  'blur',
+  'fullscreen_exit',
+  'visibility_hidden',
+  'offline',
+  'connection_lost',
+  'second_device',
+  'work_deleted',
+]);
+
+/** Pauses, time changes and incidents of a sitting in time order, with who acted by name. */
+function SittingEvents({ sitting }: { sitting: Sitting }) {
+  const { t } = useReportsT();
+  const rows = [
+    ...sitting.pauses.map((p) => ({
+      at: p.startedAt,
+      name: p.participantName,
+      what: t('reports.protocol.pause'),
+      when: p.endedAt ? `${instant(p.startedAt)} – ${instant(p.endedAt)}` : instant(p.startedAt),
+      who: p.byStaff
+        ? [
+            p.by ? t('reports.protocol.pausedBy', { name: p.by }) : null,
+            p.resumedBy ? t('reports.protocol.resumedBy', { name: p.resumedBy }) : null,
+          ]
+            .filter(Boolean)
+            .join('; ') || DASH
+        : t('reports.protocol.pausedByParticipant'),
+      note: p.reason ?? DASH,
+    })),
+    ...sitting.timeChanges.map((c) => ({
+      at: c.at,
+      name: c.participantName,
+      what: t('reports.protocol.timeChange', {
+        sign: c.deltaSeconds < 0 ? '−' : '+',
+        minutes: Math.round(Math.abs(c.deltaSeconds) / 60),
+      }),
+      when: instant(c.at),
+      who: c.by ?? DASH,
+      note: c.reason ?? DASH,
+    })),
+    ...sitting.incidents.map((x) => ({
+      at: x.firstAt,
+      name: x.participantName,
+      what: t(
+        `reports.protocol.incidentKinds.${
+          INCIDENT_KINDS.has(x.kind) ? x.kind : x.kind.startsWith('proctoring') ? 'proctoring' : 'other'
+        }`,
+      ),
+      when:
+        x.firstAt === x.lastAt
+          ? instant(x.firstAt)
+          : `${instant(x.firstAt)} – ${instant(x.lastAt)} (${t('reports.protocol.times', { count: x.count })})`,
+      who: x.by ? t('reports.protocol.deletedBy', { name: x.by }) : DASH,
+      note: x.reason ?? DASH,
+    })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  if (!rows.length) return null;
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table striped withTableBorder data-testid="protocol-events">
+        <Table.Caption>{t('reports.protocol.events')}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('reports.protocol.participant')}</Table.Th>
+            <Table.Th>{t('reports.protocol.eventWhat')}</Table.Th>
+            <Table.Th>{t('reports.protocol.eventWhen')}</Table.Th>
+            <Table.Th>{t('reports.protocol.eventWho')}</Table.Th>
+            <Table.Th>{t('reports.protocol.eventNote')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r, i) => (
+            <Table.Tr key={i}>
+              <Table.Td>{r.name}</Table.Td>
+              <Table.Td>{r.what}</Table.Td>
+              <Table.Td>{r.when}</Table.Td>
+              <Table.Td>{r.who}</Table.Td>
+              <Table.Td>{r.note}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

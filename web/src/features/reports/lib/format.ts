@@ -1,18 +1,11 @@
 /** Numbers of the report screens in the interface language: "—" where there is no value. */
-import { formatNumber, type Language } from '../../../lib/format';
+import { num, percent } from '../../../components/staff-format';
+import type { Language } from '../../../lib/format';
 
 export const DASH = '—';
 
-export function num(value: number | null | undefined, lang: Language, digits?: number): string {
-  if (value === null || value === undefined || Number.isNaN(value)) return DASH;
-  return formatNumber(value, lang, digits);
-}
-
-/** A percent of 0–100: `72,5 %`. */
-export function percent(value: number | null | undefined, lang: Language): string {
-  if (value === null || value === undefined) return DASH;
-  return `${formatNumber(value, lang)}\u00a0%`;
-}
+// The numbers and percents of every staff table come from one place (the ugnik's tables use them too).
+export { num, percent };
 
 /** A share of 0–1 with two decimals: `0,72`. */
 export function share(value: number | null | undefined, lang: Language): string {

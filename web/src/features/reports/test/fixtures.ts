@@ -519,9 +519,9 @@ export const itemAnalysisAnswer: ItemAnalysis = {
       ],
       distractors: {
         options: [
-          { option: 'o1', key: false, share: 0.1, upper: 0, lower: 0.25 },
-          { option: 'o2', key: true, share: 0.85, upper: 1, lower: 0.6 },
-          { option: 'o3', key: false, share: 0.05, upper: 0, lower: 0.15 },
+          { option: 'o1', text: 'x^2 < 0', key: false, share: 0.1, upper: 0, lower: 0.25 },
+          { option: 'o2', text: 'x^2 ≥ 0 при любом x', key: true, share: 0.85, upper: 1, lower: 0.6 },
+          { option: 'o3', text: '', key: false, share: 0.05, upper: 0, lower: 0.15 },
         ],
         noAnswer: 0,
       },

@@ -24,7 +24,8 @@ const STATUS_COLOR: Record<AreaDiagnosticStatus, string> = {
 
 export function UgnikAreaDiagnosticsPage() {
   const t = useUgnikT();
-  const { t: common } = useTranslation();
+  const { t: common, i18n } = useTranslation();
+  const lang = i18n.language?.startsWith('en') ? 'en' : 'ru';
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const list = useQuery({
@@ -97,8 +98,8 @@ export function UgnikAreaDiagnosticsPage() {
                       <Table.Td>
                         {formatDisplayDate(new Date(d.startsAt))} — {formatDisplayDate(new Date(d.endsAt))}
                       </Table.Td>
-                      <Table.Td>{formatNumber(d.participantCount)}</Table.Td>
-                      <Table.Td>{formatNumber(d.finishedCount)}</Table.Td>
+                      <Table.Td>{formatNumber(d.participantCount, lang)}</Table.Td>
+                      <Table.Td>{formatNumber(d.finishedCount, lang)}</Table.Td>
                       <Table.Td>
                         <Anchor
                           component={Link}

@@ -53,7 +53,7 @@ import { downloadFile } from '../../../components/data-table/download';
 import { DataTable, RowsTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
-import { PARTICIPANT_STATUS_COLOR } from '../../../components/staff-format';
+import { fullName, num, PARTICIPANT_STATUS_COLOR, plainDate } from '../../../components/staff-format';
 import { staffBundle } from '../../../components/staff-locales';
 
 /** A participant test's status in words (the staff work places' labels), never the stored value. */
@@ -106,8 +106,8 @@ function ParticipantsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
     {
       key: 'date',
       header: t('detail.testDate'),
-      render: (p) => p.testDate,
-      csv: (p) => p.testDate,
+      render: (p) => plainDate(p.testDate),
+      csv: (p) => plainDate(p.testDate),
       sortField: 'testDate',
     },
     {
@@ -386,7 +386,8 @@ function RegisterTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
 
 function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
   const t = useUgnikT();
-  const { t: tr } = useTranslation();
+  const { t: tr, i18n } = useTranslation();
+  const lang = i18n.language?.startsWith('en') ? 'en' : 'ru';
   const [error, setError] = useState<string | null>(null);
   const statusLabel = useStatusLabel();
   const surnames = useQuery({
@@ -398,7 +399,6 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
       () => setError(null),
       (e: unknown) => setError(describeApiError(e, tr)),
     );
-  const fullName = (r: UgnikSurnameRow) => [r.surname, r.name, r.patronymic].filter(Boolean).join(' ');
   const columns: Column<UgnikSurnameRow>[] = [
     { key: 'name', header: t('detail.participant'), render: fullName, csv: fullName },
     {
@@ -414,7 +414,12 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
       render: (r) => r.subjectTestName,
       csv: (r) => r.subjectTestName,
     },
-    { key: 'date', header: t('detail.testDate'), render: (r) => r.testDate, csv: (r) => r.testDate },
+    {
+      key: 'date',
+      header: t('detail.testDate'),
+      render: (r) => plainDate(r.testDate),
+      csv: (r) => plainDate(r.testDate),
+    },
     {
       key: 'status',
       header: t('detail.status'),
@@ -427,7 +432,12 @@ function ReportsTab({ diagnostic }: { diagnostic: UgnikDiagnostic }) {
       render: (r) => r.activationCode,
       csv: (r) => r.activationCode,
     },
-    { key: 'score', header: t('detail.score'), render: (r) => r.score ?? '—', csv: (r) => r.score },
+    {
+      key: 'score',
+      header: t('detail.score'),
+      render: (r) => num(r.score, lang),
+      csv: (r) => num(r.score, lang),
+    },
   ];
   return (
     <Stack>
