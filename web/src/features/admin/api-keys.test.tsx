@@ -66,7 +66,7 @@ describe('API keys', { timeout: 30_000 }, () => {
     expect(within(pak).getByText('ОО Северная')).toBeInTheDocument();
     expect(within(pak).getByText(/^Отозван/)).toBeInTheDocument();
     expect(within(pak).queryByRole('button', { name: 'Отозвать' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Ключи API' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Ключи API' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('creates a key and shows its secret once, with a warning and a copy button', async () => {
