@@ -6,7 +6,6 @@ import { useContentT, type ContentKey } from '../locales';
 
 export { CONTENT_BASE };
 
-
 const SECTIONS: { path: string; label: ContentKey }[] = [
   { path: 'tests', label: 'nav.tests' },
   { path: 'tasks', label: 'nav.tasks' },
