@@ -94,7 +94,7 @@ describe('accommodations', () => {
       await page.keyboard.type(code);
       await page.keyboard.press('Enter');
       await page.getByTestId('role-home-participant').waitFor();
-      await expect.poll(() => page.getByTestId('start-work').isEnabled()).toBe(true);
+      await expect.poll(() => page.getByTestId('start-work').isEnabled(), { timeout: 15_000 }).toBe(true);
       await tabTo(page, (s) => s.testId === 'start-work', 'the start button');
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/participant\/work/);
