@@ -28,7 +28,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../../../..');
 const interop = join(repoRoot, '..', 'shared', 'fixtures', 'interop');
 const present = besideTheClone(join(interop, 'MANIFEST.txt'));
-const fixtures = present ? describe : describe.skip;
+const fixtures = describe.skipIf(!present);
 const title = present
   ? 'QTI interop fixtures'
   : '../shared/fixtures/interop not found: fixture tests skipped';

@@ -22,7 +22,7 @@ import { besideTheClone } from '../../../../test/beside-the-clone.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const interop = join(resolve(here, '../../../../..'), '..', 'shared', 'fixtures', 'interop');
 const present = besideTheClone(join(interop, 'MANIFEST.txt'));
-const fixtures = present ? describe : describe.skip;
+const fixtures = describe.skipIf(!present);
 
 type Task = TaskDefinitionInput & { html: string };
 type Labelled = { id: string };
