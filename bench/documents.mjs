@@ -178,8 +178,11 @@ async function measure(base, pid, doc) {
     const res = await fetch(`${base}${doc.path}`, { headers: doc.headers });
     const body = Buffer.from(await res.arrayBuffer());
     const ms = performance.now() - t0;
-    if (res.status !== 200 || res.headers.get('content-type') !== 'application/pdf')
-      throw new Error(`${doc.name}: ${res.status} ${res.headers.get('content-type')} ${body.toString().slice(0, 300)}`);
+    const type = doc.json ? 'application/json; charset=utf-8' : 'application/pdf';
+    if (res.status !== 200 || res.headers.get('content-type') !== type)
+      throw new Error(
+        `${doc.name}: ${res.status} ${res.headers.get('content-type')} ${body.toString().slice(0, 300)}`,
+      );
     times.push(ms);
     if (i > 0) cpuWarm += cpuMs(pid) - cpu0;
     bytes = body;
@@ -211,10 +214,11 @@ async function main() {
     ]);
     const admin = await login(base, 'bench.docs.admin', s.password);
     const coordinator = await login(base, 'bench.docs.coordinator', s.password);
+    const protocolPath = `/api/reports/diagnostic/protocol?diagnosticId=${s.diagnosticId}&classId=${s.classId}`;
     const docs = [
       {
         name: `protocol of a class (${CLASS_SIZE} participants)`,
-        path: `/api/reports/diagnostic/protocol?diagnosticId=${s.diagnosticId}&classId=${s.classId}&format=pdf`,
+        path: `${protocolPath}&format=pdf`,
         headers: admin,
         expect: names.rows.map((r) => r.surname),
       },
@@ -230,19 +234,30 @@ async function main() {
         headers: coordinator,
         expect: codes.rows.map((r) => r.activation_code),
       },
+      // Last, so as not to warm the protocol's queries before its PDF's first request.
+      {
+        name: `(the protocol's data alone, as JSON: no PDF)`,
+        path: `${protocolPath}&format=json`,
+        headers: admin,
+        json: true,
+      },
     ];
     const { readPdf } = await import(src('test/pdf.ts'));
     const rows = [];
     for (const doc of docs) {
       log(`${doc.name}: ${RUNS} requests`);
       const m = await measure(base, child.pid, doc);
-      const { pageCount, pages } = await readPdf(m.bytes);
-      const text = pages.join('\n');
-      const missing = doc.expect.filter((t) => !text.includes(t));
-      if (missing.length) throw new Error(`${doc.name}: the PDF lacks ${missing.slice(0, 3).join(', ')}`);
+      if (!doc.json) {
+        const { pageCount, pages } = await readPdf(m.bytes);
+        const text = pages.join('\n');
+        const missing = doc.expect.filter((t) => !text.includes(t));
+        if (missing.length) throw new Error(`${doc.name}: the PDF lacks ${missing.slice(0, 3).join(', ')}`);
+        m.pages = pageCount;
+      }
       delete m.bytes;
-      m.pages = pageCount;
-      log(`    first ${m.firstMs} ms, p50 ${m.p50Ms} ms, max ${m.maxMs} ms, CPU ${m.cpuMsPerDoc} ms, ${m.pages} pages`);
+      log(
+        `    first ${m.firstMs} ms, p50 ${m.p50Ms} ms, max ${m.maxMs} ms, CPU ${m.cpuMsPerDoc} ms, ${m.pages} pages`,
+      );
       rows.push(m);
     }
     load.push(loadavg()[0]);
@@ -265,16 +280,18 @@ async function main() {
 }
 
 function markdown(r) {
-  const met = r.documents.every((d) => d.maxMs < 1000);
+  const pdfs = r.documents.filter((d) => d.pages);
+  const met = pdfs.every((d) => d.maxMs < 1000);
   return [
-    `Documents, each under 1 s (issue 24, item 6): ${met ? 'met' : 'NOT met'} — slowest warm request ${Math.max(...r.documents.map((d) => d.maxMs))} ms.`,
+    `Documents, each under 1 s (issue 24, item 6): ${met ? 'met' : 'NOT met'} — slowest warm request ${Math.max(...pdfs.map((d) => d.maxMs))} ms, slowest first request ${Math.max(...pdfs.map((d) => d.firstMs))} ms.`,
     '',
     `Run ${r.at.slice(0, 16).replace('T', ' ')} UTC on ${r.machine}, one server process, PostgreSQL on the same machine; load average ${r.loadAverage.join(' → ')} (other work on the box). ${r.runs} requests of each, one at a time.`,
     '',
     '| document (HTTP, one at a time) | first request ms | p50 ms | max ms | server CPU ms per document | pages | size kB |',
     '|---|---|---|---|---|---|---|',
     ...r.documents.map(
-      (d) => `| ${d.name} | ${d.firstMs} | ${d.p50Ms} | ${d.maxMs} | ${d.cpuMsPerDoc} | ${d.pages} | ${d.kb} |`,
+      (d) =>
+        `| ${d.name} | ${d.firstMs} | ${d.p50Ms} | ${d.maxMs} | ${d.cpuMsPerDoc} | ${d.pages ?? '—'} | ${d.kb} |`,
     ),
   ].join('\n');
 }
