@@ -134,18 +134,3 @@ export function runningHeader(doc: PdfDoc, text: string, reserveRight = 0): void
       lineBreak: false,
     });
 }
-
-/**
- * Builds and drops a small document in every font, so that the first PDF a user asks for does not
- * pay for decoding the fonts' tables (metrics, character map, shaping, glyph outlines for the
- * subset): about half a second of one core, once per process. The server calls it once it listens.
- */
-export async function warmPdfFonts(): Promise<void> {
-  const doc = createPdf({ title: 'warm-up' });
-  for (const name of FONT_NAMES)
-    doc
-      .font(name)
-      .fontSize(10)
-      .text('Съешь же ещё этих мягких булок: ABC abc 0123456789 № «» — ≤ ≥', { width: 300 });
-  await pdfToBuffer(doc);
-}

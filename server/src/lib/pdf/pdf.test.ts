@@ -15,6 +15,7 @@ import {
   qrMatrix,
   table,
   type PdfDoc,
+  warmPdfFonts,
 } from './index.js';
 
 describe('PDF toolkit', () => {
@@ -90,6 +91,10 @@ describe('PDF toolkit', () => {
     expect(again).not.toBe(run);
     expect(again.positions[0]).not.toBe(run.positions[0]);
     expect(again.positions).toEqual(run.positions);
+  });
+
+  it('warms up the fonts and layout code (the server does it once it listens)', async () => {
+    await expect(warmPdfFonts()).resolves.toBeUndefined();
   });
 
   it('draws QR codes an independent decoder reads back', () => {
