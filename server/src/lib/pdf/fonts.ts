@@ -39,7 +39,7 @@ export function fontPaths(): Record<FontName, string> {
 const parsed = new Map<FontName, Font>();
 
 /** Shaped words kept per font; past this many the cache starts over (names and codes vary). */
-export const SHAPED_WORDS_KEPT = 20_000;
+export const SHAPED_WORDS_KEPT = 5_000;
 
 /** A copy of a glyph run (its class kept) with positions of its own: pdfkit scales them in place. */
 function copyRun<Run extends { positions: object[] }>(run: Run): Run {
