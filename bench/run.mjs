@@ -1232,6 +1232,14 @@ async function reportsBeside() {
   });
   const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
+  // The printable documents (issue 24, item 6): bench/documents.mjs, its own server and database.
+  log('(g) documents: bench/documents.mjs');
+  const docs = spawn(process.execPath, [join(root, 'bench/documents.mjs'), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: process.env,
+  });
+  const docsCode = await new Promise((resolve) => docs.on('exit', (c) => resolve(c ?? 1)));
+  if (docsCode !== 0) process.exitCode = docsCode;
 }
 
 // Run when started as a script; bench/reports.mjs imports the helpers above.

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startDemo } from './demo/startup.js';
+import { warmPdfFonts } from './lib/pdf/index.js';
 import { randomToken } from './lib/tokens.js';
 import { removeServerFile, writeServerFile } from './lib/server-file.js';
 
@@ -29,6 +30,11 @@ async function main() {
     writeServerFile(config.dataDir, { pid: process.pid, port, token: localToken });
     process.on('exit', () => removeServerFile(config.dataDir));
   }
+  // The first printed document (codes, protocol, result) should not wait for the fonts to load.
+  setTimeout(
+    () => void warmPdfFonts().catch((err: unknown) => app.log.warn({ err }, 'PDF fonts')),
+    1000,
+  ).unref();
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
   const lines = [
     '',

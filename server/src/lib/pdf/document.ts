@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { fontPaths, type FontName } from './fonts.js';
+import { fontFace, type FontName } from './fonts.js';
 
 export type PdfDoc = PDFKit.PDFDocument;
 
@@ -24,18 +24,21 @@ export const MM = 72 / 25.4;
 
 export const DEFAULT_MARGINS: Margins = { top: 20 * MM, bottom: 18 * MM, left: 18 * MM, right: 15 * MM };
 
+const FONT_NAMES: FontName[] = ['regular', 'bold', 'italic', 'mono'];
+
 /**
  * An A4 document with the Attesta fonts registered and selected. Pages are buffered so that
  * decoratePages can number them "стр. N из M" once the total is known.
  */
 export function createPdf(options: PdfOptions): PdfDoc {
-  const fonts = fontPaths();
   const doc = new PDFDocument({
     size: 'A4',
     margins: { ...DEFAULT_MARGINS, ...options.margins },
     bufferPages: true,
-    // Without a font of our own pdfkit would first load Helvetica, which has no Cyrillic.
-    font: fonts.regular,
+    // No default font: pdfkit would load Helvetica (no Cyrillic), and a default given as a file
+    // would hold DejaVu Sans under its path, so that every later doc.font('regular') parsed the
+    // file again (pdfkit keeps a font under the name it was first asked by). `null` loads none.
+    font: null as unknown as string,
     lang: 'ru-RU',
     displayTitle: true,
     info: {
@@ -48,7 +51,8 @@ export function createPdf(options: PdfOptions): PdfDoc {
       CreationDate: new Date(),
     },
   });
-  for (const [name, path] of Object.entries(fonts)) doc.registerFont(name, path);
+  // The fonts parsed once per process (fonts.ts); pdfkit accepts a parsed fontkit font as a source.
+  for (const name of FONT_NAMES) doc.registerFont(name, fontFace(name) as unknown as Buffer);
   doc.font('regular' satisfies FontName);
   return doc;
 }

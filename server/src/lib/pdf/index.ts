@@ -7,3 +7,4 @@ export * from './document.js';
 export * from './fonts.js';
 export * from './layout.js';
 export * from './qr.js';
+export * from './warm.js';

@@ -5,6 +5,7 @@ import {
   createPdf,
   decoratePages,
   drawPageCode,
+  fontFace,
   fontPaths,
   heading,
   keyValues,
@@ -13,6 +14,8 @@ import {
   pdfToBuffer,
   qrMatrix,
   table,
+  type PdfDoc,
+  warmPdfFonts,
 } from './index.js';
 
 describe('PDF toolkit', () => {
@@ -53,6 +56,45 @@ describe('PDF toolkit', () => {
       expect(text).toContain('Ф. И. О.');
     });
     expect(pages.join('\n')).toContain('Участник 80');
+  });
+
+  it('parses each font once per process and shapes each word once, without one document changing another', async () => {
+    // pdfkit's own fields: the current font (with the fontkit font inside) and the fonts by key.
+    const internals = (doc: PdfDoc) =>
+      doc as unknown as { _font: { font: unknown }; _fontFamilies: Record<string, unknown> };
+    const text = 'Ведомость: Иванов Иван, 7 «А», 12 из 20 (60%)';
+    const first = createPdf({ title: 'Первый' });
+    const widthBefore = first.fontSize(11).widthOfString(text);
+    paragraph(first, text.repeat(5));
+    table(
+      first,
+      [
+        { header: 'Ф. И. О.', font: 'bold' },
+        { header: 'Код', font: 'mono' },
+      ],
+      [[text, 'B0000-00001']],
+    );
+    await pdfToBuffer(first);
+
+    const second = createPdf({ title: 'Второй' });
+    for (const name of ['regular', 'bold', 'italic', 'mono'] as const) {
+      second.font(name);
+      expect(internals(second)._font.font).toBe(fontFace(name));
+      // A switch back finds the document's font by the name it was asked by, not a new parse.
+      expect(internals(second)._fontFamilies[name]).toBe(internals(second)._font);
+    }
+    // The shared shaped runs are copied: pdfkit scales a run's positions in place, so a shared one
+    // would come out scaled twice and the text measured wider in every later document.
+    expect(second.font('regular').fontSize(11).widthOfString(text)).toBeCloseTo(widthBefore, 6);
+    const run = fontFace('regular').layout('Ведомость') as { positions: object[] };
+    const again = fontFace('regular').layout('Ведомость') as { positions: object[] };
+    expect(again).not.toBe(run);
+    expect(again.positions[0]).not.toBe(run.positions[0]);
+    expect(again.positions).toEqual(run.positions);
+  });
+
+  it('warms up the fonts and layout code (the server does it once it listens)', async () => {
+    await expect(warmPdfFonts()).resolves.toBeUndefined();
   });
 
   it('draws QR codes an independent decoder reads back', () => {
