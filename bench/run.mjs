@@ -22,7 +22,8 @@
 //   BENCH_DATABASE_URL='postgres://postgres@localhost/test?host=/var/run/postgresql' npm run bench
 //                                       # the same PostgreSQL through its Unix socket
 //   npm run bench -- --write-docs       # also rewrites the results section of docs/BENCHMARKS.md
-// Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created), BENCH_SECONDS (10),
+// Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created, or
+//      BENCH_DATABASE_NAME: two benches on one PostgreSQL must not share it), BENCH_SECONDS (10),
 //      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
 //      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does),
 //      BENCH_ONLY=storm|saves|finish (only the start storm, or only (a) and (b), or the start storm,
@@ -104,14 +105,18 @@ export function freePort() {
   });
 }
 
+/** The bench's own database, dropped and created anew each run. */
+const BENCH_DB = process.env.BENCH_DATABASE_NAME ?? 'attesta_bench';
+if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DB))
+  throw new Error(`BENCH_DATABASE_NAME: not a plain name: ${BENCH_DB}`);
 async function freshDatabase() {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS attesta_bench WITH (FORCE)');
-  await admin.query('CREATE DATABASE attesta_bench');
+  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${BENCH_DB}`);
   await admin.end();
   const url = new URL(adminUrl);
-  url.pathname = '/attesta_bench';
+  url.pathname = `/${BENCH_DB}`;
   return url.toString();
 }
 
