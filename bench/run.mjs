@@ -5,7 +5,9 @@
 //   (b) end to end  — PUT /api/exam/test/saveanswer over HTTP with real participant sessions
 //                     (unthrottled, and at a fixed 1,000 saves/s);
 //   (c) start storm — N participants: login by code → examwork/new → variant/current, then the
-//                     knee: arrival rates stepped up until the flow's p99 passes 1 s;
+//                     knee: arrival rates stepped up until the flow's p99 passes 1 s; and the app's
+//                     download: N participants fetching only what a browser fetches on a first
+//                     visit (bench/app-assets.mjs), then N more downloading it before they start;
 //   (d) realistic saves — every storm participant saves on change at most every 5 s;
 //   (e) finish storm — the storm's works finished within 10 s, half by the participants, half by
 //                     the sweeper at their deadline; time until every one is scored and its
@@ -20,7 +22,8 @@
 //   BENCH_DATABASE_URL='postgres://postgres@localhost/test?host=/var/run/postgresql' npm run bench
 //                                       # the same PostgreSQL through its Unix socket
 //   npm run bench -- --write-docs       # also rewrites the results section of docs/BENCHMARKS.md
-// Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created), BENCH_SECONDS (10),
+// Env: BENCH_DATABASE_URL (admin URL; a fresh database attesta_bench is created, or
+//      BENCH_DATABASE_NAME: two benches on one PostgreSQL must not share it), BENCH_SECONDS (10),
 //      BENCH_CONNECTIONS (50), BENCH_STORM (2000), BENCH_STORM_SECONDS (10), BENCH_RATE (1000),
 //      BENCH_REDIS_URL (optional: the server caches sessions in Redis, as production does),
 //      BENCH_ONLY=storm|saves|finish (only the start storm, or only (a) and (b), or the start storm,
@@ -29,7 +32,11 @@
 //      BENCH_INSTANCES=1 (skip the two-instance phase), BENCH_FINISH_WAIT_SECONDS (120: the finish
 //      storm's wait for every work scored), BENCH_SERVER_ENTRY (another server build's
 //      dist/main.js, e.g. an earlier commit's, as a same-machine baseline), BENCH_REPORTS=0 (skip (g)),
-//      BENCH_SERVER_LOG (a file for the server's log: its slow requests, LOG_SLOW_REQUEST_MS).
+//      BENCH_SERVER_LOG (a file for the server's log: its slow requests, LOG_SLOW_REQUEST_MS),
+//      BENCH_APP=0 (no app download phases; else web/dist must be built: npm run build -w web),
+//      BENCH_APP_RECORD=1 (walk the participant's first visit in Chromium again, bench/app-assets.mjs).
+// Only the storms with and without the app's download, 500 participants:
+//   BENCH_ONLY=storm BENCH_STORM=500 node bench/run.mjs
 // (g) last, the reports bench (bench/reports.mjs): the 300,000 × 20 detailed export while saves run
 //     at 1,000/s (issue 15, item 4), with its own server and database.
 import { spawn } from 'node:child_process';
@@ -43,6 +50,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import pg from 'pg';
+import { participantAssets, precacheBytes } from './app-assets.mjs';
+import { requireBuilt } from './demo-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -72,6 +81,10 @@ const TWO_INSTANCES = process.env.BENCH_INSTANCES !== '1';
 /** How long the finish storm waits for every work to be finished, then scored and assigned. */
 const FINISH_WAIT_SECONDS = Number(process.env.BENCH_FINISH_WAIT_SECONDS ?? 120);
 const writeDocs = process.argv.includes('--write-docs');
+/** The app's download in the start storm (issue 24, item 4): off with BENCH_APP=0. */
+const APP = process.env.BENCH_APP !== '0';
+/** Requests a browser keeps open at once to one host over HTTP/1.1. */
+const BROWSER_CONNECTIONS = 6;
 
 const log = (...args) => console.error('[bench]', ...args);
 
@@ -92,14 +105,18 @@ export function freePort() {
   });
 }
 
+/** The bench's own database, dropped and created anew each run. */
+const BENCH_DB = process.env.BENCH_DATABASE_NAME ?? 'attesta_bench';
+if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DB))
+  throw new Error(`BENCH_DATABASE_NAME: not a plain name: ${BENCH_DB}`);
 async function freshDatabase() {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS attesta_bench WITH (FORCE)');
-  await admin.query('CREATE DATABASE attesta_bench');
+  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${BENCH_DB}`);
   await admin.end();
   const url = new URL(adminUrl);
-  url.pathname = '/attesta_bench';
+  url.pathname = `/${BENCH_DB}`;
   return url.toString();
 }
 
@@ -349,6 +366,66 @@ export async function startParticipant(base, code, deviceId, address, clients = 
   };
 }
 
+/**
+ * One file of the app as a browser asks for it (`Accept-Encoding: br, gzip`): the bytes the
+ * server sent for it, body as on the wire (compressed) and the response head.
+ */
+function fetchAsset(base, path, address, clients) {
+  const viaBalancer = clients === 'balancer' && address;
+  const headers = { accept: '*/*', 'accept-encoding': 'br, gzip' };
+  if (viaBalancer) headers['x-forwarded-for'] = address;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      {
+        method: 'GET',
+        agent: viaBalancer ? balancer : agent,
+        ...(address && !viaBalancer ? { localAddress: address } : {}),
+        headers,
+      },
+      (res) => {
+        let body = 0;
+        res.on('data', (c) => (body += c.length));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`GET ${path} ${res.statusCode}`));
+          // Status line, each header line and the blank line, as HTTP/1.1 sends them.
+          let head = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n`.length + 2;
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            head += Buffer.byteLength(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`);
+          resolve({ body, head, encoding: res.headers['content-encoding'] ?? 'identity' });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * A new device downloads the app: the page first, then the files it needs, at most
+ * BROWSER_CONNECTIONS at a time (a browser's limit per host over HTTP/1.1).
+ */
+async function downloadApp(base, files, address, clients) {
+  const t0 = performance.now();
+  const got = [await fetchAsset(base, files[0].path, address, clients)];
+  let next = 1;
+  await Promise.all(
+    Array.from({ length: BROWSER_CONNECTIONS }, async () => {
+      while (next < files.length) {
+        const file = files[next++];
+        got.push(await fetchAsset(base, file.path, address, clients));
+      }
+    }),
+  );
+  return {
+    ms: performance.now() - t0,
+    body: got.reduce((s, g) => s + g.body, 0),
+    head: got.reduce((s, g) => s + g.head, 0),
+    uncompressed: got.filter((g) => g.encoding === 'identity').length,
+  };
+}
+
 /** The flows' whole times by the second their participant arrived in. */
 function bySecond(flows) {
   const seconds = new Map();
@@ -364,7 +441,13 @@ function bySecond(flows) {
  * (c) N participants arriving evenly over `seconds` (an open model, like a school day at 10:00);
  * participant i goes to bases[i mod bases.length] (round-robin over server instances).
  */
-async function startStorm(bases, codes, seconds = STORM_SECONDS, clients = CLIENTS) {
+async function startStorm(
+  bases,
+  codes,
+  seconds = STORM_SECONDS,
+  clients = CLIENTS,
+  { app, appOnly = false } = {},
+) {
   // The load generator's own event-loop delay: a late generator would show as a slow server.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
@@ -377,13 +460,26 @@ async function startStorm(bases, codes, seconds = STORM_SECONDS, clients = CLIEN
       new Promise((resolve) => {
         setTimeout(async () => {
           try {
-            const flow = await startParticipant(
-              bases[i % bases.length],
-              code,
-              `storm-${code}`,
-              schoolAddress(i),
-              clients,
-            );
+            const t0 = performance.now();
+            // With `app`: the browser downloads the app first (`appOnly`: and nothing more).
+            const download = app
+              ? await downloadApp(bases[i % bases.length], app.files, schoolAddress(i), clients)
+              : null;
+            const flow = appOnly
+              ? { timings: {} }
+              : await startParticipant(
+                  bases[i % bases.length],
+                  code,
+                  `storm-${code}`,
+                  schoolAddress(i),
+                  clients,
+                );
+            if (download) {
+              flow.download = download;
+              flow.timings.download = download.ms;
+              flow.timings.api = flow.timings.flow;
+              flow.timings.flow = performance.now() - t0;
+            }
             flow.arrivedMs = i * interval;
             flows.push(flow);
           } catch (err) {
@@ -401,6 +497,7 @@ async function startStorm(bases, codes, seconds = STORM_SECONDS, clients = CLIEN
     p50: round(percentile(sorted(key), 50)),
     p99: round(percentile(sorted(key), 99)),
   });
+  const mean = (key) => round(flows.reduce((s, f) => s + f.download[key], 0) / Math.max(1, flows.length), 0);
   return {
     participants: codes.length,
     completed: flows.length,
@@ -408,9 +505,26 @@ async function startStorm(bases, codes, seconds = STORM_SECONDS, clients = CLIEN
     errorSamples: [...new Set(errors)].slice(0, 5),
     elapsedSeconds: round(elapsed, 2),
     flowMs: stat('flow'),
-    loginMs: stat('login'),
-    examworkNewMs: stat('examworkNew'),
-    variantMs: stat('variant'),
+    ...(appOnly
+      ? {}
+      : {
+          loginMs: stat('login'),
+          examworkNewMs: stat('examworkNew'),
+          variantMs: stat('variant'),
+        }),
+    ...(app
+      ? {
+          app: {
+            files: app.files.length,
+            // Bytes the server sent each participant: bodies as sent (compressed) and heads.
+            bodyBytes: mean('body'),
+            headBytes: mean('head'),
+            uncompressedFiles: Math.max(0, ...flows.map((f) => f.download.uncompressed)),
+          },
+          downloadMs: stat('download'),
+          ...(appOnly ? {} : { apiMs: stat('api') }),
+        }
+      : {}),
     generatorLoopDelayMs: {
       p50: round(loopDelay.percentile(50) / 1e6),
       p99: round(loopDelay.percentile(99) / 1e6),
@@ -911,6 +1025,47 @@ function capacityLines(c) {
   ];
 }
 
+/** The API-only start storm's line (its wording is the docs' since issue 15). */
+function stormLine(st) {
+  return `Start storm: ${st.participants} participants arriving over ${STORM_SECONDS} s (login by code → examwork/new → variant/current): completed ${st.completed} in ${st.elapsedSeconds} s, errors ${st.errors}; whole flow p50 ${st.flowMs.p50} ms, p99 ${st.flowMs.p99} ms (login p99 ${st.loginMs.p99}, examwork/new p99 ${st.examworkNewMs.p99}, variant p99 ${st.variantMs.p99}). Target: p99 < 1000 ms, zero errors.`;
+}
+
+const kB = (bytes) => `${(bytes / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} kB`;
+/** The app's download beside the API-only storm (issue 24, item 4). */
+function appLines(a, storm, cpu) {
+  const { only, withDownload: w } = a;
+  const perParticipant = only.app.bodyBytes + only.app.headBytes;
+  const staticCpu = cpu.appDownload ? `${cpu.appDownload.serverMs} ms` : 'not measured (no /proc)';
+  return [
+    `The app's download: each new participant first fetches what a browser fetches on a first visit to the login page, start page and runner (${only.app.files} files: index.html, its scripts, module preloads and stylesheet, the route chunks, icons; bench/app-assets.mjs) with \`Accept-Encoding: br, gzip\`, ${BROWSER_CONNECTIONS} at a time: **${kB(perParticipant)} sent per participant** (${kB(only.app.bodyBytes)} of bodies, ${kB(only.app.headBytes)} of response heads; ${only.app.uncompressedFiles} files sent uncompressed).`,
+    '',
+    `Download only, ${only.participants} participants over ${STORM_SECONDS} s: completed ${only.completed}, errors ${only.errors}; download p50 ${only.downloadMs.p50} ms, p99 ${only.downloadMs.p99} ms; **server CPU for static files ${staticCpu} per participant**.`,
+    '',
+    `Start storm with the app's download: ${w.participants} participants arriving over ${STORM_SECONDS} s (the app, then login by code → examwork/new → variant/current): completed ${w.completed} in ${w.elapsedSeconds} s, errors ${w.errors}; whole flow with the download p50 ${w.flowMs.p50} ms, **p99 ${w.flowMs.p99} ms** (download p99 ${w.downloadMs.p99}, the API calls after it p99 ${w.apiMs.p99}; the API-only storm above: p99 ${storm.flowMs.p99} ms).`,
+  ];
+}
+
+/** A school behind one shared uplink, from the measured bytes per participant (issue 24). */
+const SCHOOL = 100;
+const UPLINK_MBIT = 50;
+/** The issue's measurement before: index.html's script and style tags, uncompressed (2.56 MB). */
+const BEFORE_BYTES = 2_560_000;
+function uplinkLines(a, cpu) {
+  const bytes = a.only.app.bodyBytes + a.only.app.headBytes;
+  const wait = (b) => round((SCHOOL * b * 8) / (UPLINK_MBIT * 1e6), 1);
+  const starts = REGION / REGION_START_SECONDS;
+  const serverMs = cpu?.appDownload?.serverMs;
+  return [
+    `A school's shared uplink: ${SCHOOL} participants behind ${UPLINK_MBIT} Mbit/s starting together wait **${wait(bytes)} s** for the app today (${SCHOOL} × ${kB(bytes)} = ${round((SCHOOL * bytes) / 1e6, 1)} MB), against ${wait(BEFORE_BYTES)} s before (issue 24's 2.56 MB uncompressed each).${a.precache ? ` The service worker's precache follows in the background: ${a.precache.files} files, ${kB(a.precache.bytes)} as brotli each, ${wait(a.precache.bytes)} s more of the uplink for the school.` : ''}`,
+    ...(serverMs !== undefined
+      ? [
+          '',
+          `In the region's model (${round(starts)} starts/s): the app's files take ${round((starts * serverMs) / 1000, 2)} server cores (${serverMs} ms each) and ${round((starts * bytes) / 1e6, 1)} MB/s out of the servers, unless a CDN or the balancer serves web/dist.`,
+        ]
+      : []),
+  ];
+}
+
 /** The finish storm's result line (docs/BENCHMARKS.md; BENCH_ONLY=finish prints it alone). */
 function finishLine(f) {
   return `Finish storm: ${f.works} works finished in ${f.lastFinishSeconds} s (${f.manual} by their participants, ${f.swept} by the sweeper), ${f.finishErrors} errors, finish p99 ${f.finishP99} ms; ${f.scored} scored and ${f.expertAnswersAssigned} of ${f.expertAnswers} expert-graded answers assigned to two experts ${f.scoredAfterLastFinishSeconds ?? 'not'} s after the last finish (target ≤ 10 s).`;
@@ -938,13 +1093,14 @@ function markdown(r) {
     '',
     `Realistic saves: ${r.realistic.participants} participants, ${TASKS} tasks, a save on change every ${REALISTIC_EVERY_SECONDS} s: ${r.realistic.savesPerSecond} saves/s, p50 ${r.realistic.p50} ms, p99 ${r.realistic.p99} ms, errors ${r.realistic.errors}.`,
     '',
-    `Start storm: ${r.storm.participants} participants arriving over ${STORM_SECONDS} s (login by code → examwork/new → variant/current): completed ${r.storm.completed} in ${r.storm.elapsedSeconds} s, errors ${r.storm.errors}; whole flow p50 ${r.storm.flowMs.p50} ms, p99 ${r.storm.flowMs.p99} ms (login p99 ${r.storm.loginMs.p99}, examwork/new p99 ${r.storm.examworkNewMs.p99}, variant p99 ${r.storm.variantMs.p99}). Target: p99 < 1000 ms, zero errors.`,
+    stormLine(r.storm),
     ...(r.stormDirect
       ? [
           '',
           `The participants came through a load balancer, as in production: ${r.balancerConnections} keep-alive connections to the server, the school's address in X-Forwarded-For. The same storm with every participant connecting straight to the server (${r.stormDirect.participants} more, right after): completed ${r.stormDirect.completed} in ${r.stormDirect.elapsedSeconds} s, errors ${r.stormDirect.errors}; whole flow p50 ${r.stormDirect.flowMs.p50} ms, p99 ${r.stormDirect.flowMs.p99} ms.`,
         ]
       : []),
+    ...(r.app ? ['', ...appLines(r.app, r.storm, r.cpu)] : []),
     '',
     `Start-storm knee: ${r.knee.knee} arrivals/s (the highest rate of ${KNEE_STEP_SECONDS}-s storms with p99 < 1 s and 0 errors); steps: ${kneeSteps(r.knee)}.`,
     '',
@@ -962,12 +1118,19 @@ function markdown(r) {
     '|---|---|---|---|---|---|---|---|---|',
     cost('start storm, per flow (3 calls)', r.cpu.storm),
     ...(r.cpu.stormDirect ? [cost('start storm straight to the server, per flow', r.cpu.stormDirect)] : []),
+    ...(r.app
+      ? [
+          cost("the app's download only, per participant (static files)", r.cpu.appDownload),
+          cost("start storm with the app's download, per participant", r.cpu.stormWithApp),
+        ]
+      : []),
     cost('(a) raw upsert, per save', r.cpu.raw),
     cost('(b) HTTP saves unthrottled, per save', r.cpu.http),
     cost('(d) realistic saves, per save', r.cpu.realistic),
     cost('(e) finish storm, per work (finish + scoring + assignment)', r.cpu.finish),
     '',
     ...capacityLines(r.capacity),
+    ...(r.app ? ['', ...uplinkLines(r.app, r.cpu)] : []),
   ];
   return lines.join('\n');
 }
@@ -994,6 +1157,12 @@ async function httpSavesSpread(bases, works, acked) {
 }
 
 async function main() {
+  // The app's download needs the built web client and the list of what a first visit fetches,
+  // recorded before the bench's own server starts (its own server, out of every measurement).
+  const withApp = APP && (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'storm');
+  if (withApp) requireBuilt();
+  const app = withApp ? await participantAssets({ log }) : null;
+  if (app) log(`the app's first visit: ${app.files.length} files (bench/app-assets.mjs, build ${app.key})`);
   log(`fresh database on ${adminUrl.replace(/\/\/[^@]*@/, '//…@')}`);
   const databaseUrl = await freshDatabase();
   const { child, base } = await startServer(databaseUrl);
@@ -1001,7 +1170,11 @@ async function main() {
   let second = null;
   try {
     const kneeCodes = KNEE_RATES.reduce((a, r) => a + r * KNEE_STEP_SECONDS, 0);
-    const total = STORM * (CLIENTS === 'balancer' ? 2 : 1) + SAVERS + kneeCodes * (TWO_INSTANCES ? 2 : 1);
+    const total =
+      STORM * (CLIENTS === 'balancer' ? 2 : 1) +
+      (app ? STORM : 0) +
+      SAVERS +
+      kneeCodes * (TWO_INSTANCES ? 2 : 1);
     const codes = await seed(pool, total, { tasks: TASKS, expertTasks: EXPERT_TASKS, experts: EXPERTS });
     log(
       `seeded ${codes.length} participant tests (${TASKS} tasks, ${EXPERT_TASKS} expert-graded; ${EXPERTS} experts)`,
@@ -1054,8 +1227,67 @@ async function main() {
     );
     log(`    done: ${storm.completed} ok, ${storm.errors} errors, flow p99 ${storm.flowMs.p99} ms`);
 
+    /**
+     * The app's download (issue 24, item 4): first STORM participants over STORM_SECONDS who only
+     * fetch what a first visit fetches (the server's CPU for static files alone), then STORM more
+     * who download it and then start, as browsers do.
+     */
+    const appPhases = async () => {
+      if (!app) return null;
+      log(
+        `(c) the app's download only: ${STORM} participants over ${STORM_SECONDS} s, ${app.files.length} files each`,
+      );
+      const only = await measured(
+        'appDownload',
+        (o) => o.completed,
+        () =>
+          startStorm(
+            [base],
+            Array.from({ length: STORM }, (_, i) => `app-${i}`),
+            STORM_SECONDS,
+            CLIENTS,
+            { app, appOnly: true },
+          ),
+      );
+      log(
+        `    done: ${only.completed} ok, ${only.errors} errors, download p99 ${only.downloadMs.p99} ms, ${only.app.bodyBytes} B each`,
+      );
+      log(`(c) start storm with the app's download: ${STORM} participants over ${STORM_SECONDS} s`);
+      const withDownload = await measured(
+        'stormWithApp',
+        (o) => o.completed,
+        () => startStorm([base], take(STORM), STORM_SECONDS, CLIENTS, { app }),
+      );
+      log(
+        `    done: ${withDownload.completed} ok, ${withDownload.errors} errors, flow p99 ${withDownload.flowMs.p99} ms`,
+      );
+      return {
+        only: { ...only, flows: undefined },
+        withDownload: { ...withDownload, flows: undefined },
+        precache: precacheBytes(),
+      };
+    };
+
     if (process.env.BENCH_ONLY === 'storm') {
-      console.log(JSON.stringify({ ...storm, flows: undefined, cpu: cpu.storm }, null, 2));
+      const appResult = await appPhases();
+      console.log(
+        JSON.stringify(
+          {
+            ...storm,
+            flows: undefined,
+            cpu: cpu.storm,
+            app: appResult,
+            appCpu: { download: cpu.appDownload, stormWithApp: cpu.stormWithApp },
+          },
+          null,
+          2,
+        ),
+      );
+      if (appResult) {
+        console.log(stormLine(storm));
+        console.log(appLines(appResult, storm, cpu).join('\n'));
+        console.log(uplinkLines(appResult, cpu).join('\n'));
+      }
       return;
     }
     if (process.env.BENCH_ONLY === 'finish') {
@@ -1086,6 +1318,7 @@ async function main() {
       );
       log(`    done: ${direct.completed} ok, ${direct.errors} errors, flow p99 ${direct.flowMs.p99} ms`);
     }
+    const appResult = await appPhases();
     log(`(c) knee: ${KNEE_STEP_SECONDS}-s storms at ${KNEE_RATES.join(', ')} arrivals/s`);
     const knee = await stormKnee([base], take);
     log(`    knee ${knee.knee}/s`);
@@ -1179,6 +1412,7 @@ async function main() {
       clients: CLIENTS,
       balancerConnections: CLIENTS === 'balancer' ? BALANCER_CONNECTIONS : null,
       stormDirect: direct && { ...direct, flows: undefined },
+      app: appResult,
       knee,
       realistic,
       finish,
