@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { accessPlugin } from './auth/access.js';
 import { SessionStore } from './auth/session-store.js';
@@ -23,6 +23,7 @@ import { clientErrorHandler, frameworkErrors, hygienePlugin } from './plugins/hy
 import { requestLogPlugin } from './plugins/request-log.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { securityPlugin } from './plugins/security.js';
+import { cachingSerializerCompiler } from './plugins/serializer.js';
 import { registerStubs, trackRoutes } from './plugins/stubs.js';
 import { webPlugin } from './plugins/web.js';
 
@@ -77,7 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(cachingSerializerCompiler);
 
   const ownsDatabase = !options.database;
   const database =

@@ -49,6 +49,12 @@ const ACK_WAIT_MS = 2000;
 const CLOCK_SKEW_MS = 1000;
 const cacheKey = (id: string) => `sess:${id}`;
 
+/** A session not yet written: its token and its row without the user (`SessionStore.draft`). */
+export interface SessionDraft {
+  token: string;
+  row: Omit<SessionRow, 'userId'>;
+}
+
 interface SessionRow {
   id: string;
   userId: number;
@@ -147,41 +153,59 @@ export class SessionStore {
     input: NewSession,
     known?: { user: SessionUser; roles: Role[] },
   ): Promise<{ token: string; sessionId: string; expiresAt: Date; auth: AuthContext | null }> {
+    const draft = this.draft(input.kind, input);
+    const row: SessionRow = { ...draft.row, userId: input.userId };
+    // The sign-ins of one moment (10:00) share one INSERT (db/client coalesced).
+    await coalesced(this.db, 'session_insert_many', row, insertSessions);
+    return this.created(draft, input.userId, known);
+  }
+
+  /**
+   * A new session's token and row, not yet written: for a statement that inserts the row itself
+   * with the user it finds or creates (the code login's, account.repo `codeLogin`). Once that
+   * statement has committed, `created` primes the caches as `create` does.
+   */
+  draft(kind: NewSession['kind'], input: Omit<NewSession, 'kind' | 'userId'>): SessionDraft {
     const token = randomToken();
     const sessionId = sha256(token);
     const now = Date.now();
-    const expiresAt = new Date(now + this.options.absoluteMs);
-    // The sign-ins of one moment (10:00) share one INSERT (db/client coalesced).
-    await coalesced(
-      this.db,
-      'session_insert_many',
-      {
+    return {
+      token,
+      row: {
         id: sessionId,
-        userId: input.userId,
-        kind: input.kind,
+        kind,
         participantTestId: input.participantTestId ?? null,
         activationCode: input.activationCode ?? null,
         appShell: input.appShell ?? false,
         userAgent: input.userAgent?.slice(0, 500) ?? null,
         ip: input.ip ?? null,
         at: new Date(now),
-        expiresAt,
+        expiresAt: new Date(now + this.options.absoluteMs),
       },
-      insertSessions,
-    );
-    if (!known || known.user.id !== input.userId || known.user.isBlocked) {
+    };
+  }
+
+  /** The session of a draft whose row is written (by `create`, or by the caller's statement). */
+  async created(
+    draft: SessionDraft,
+    userId: number,
+    known?: { user: SessionUser; roles: Role[] },
+  ): Promise<{ token: string; sessionId: string; expiresAt: Date; auth: AuthContext | null }> {
+    const { token, row } = draft;
+    const { id: sessionId, expiresAt } = row;
+    if (!known || known.user.id !== userId || known.user.isBlocked) {
       return { token, sessionId, expiresAt, auth: null };
     }
     const entry: Cached = {
-      ...userFields(known.user, sittingRoles(known.roles, input.participantTestId ?? null)),
-      participantTestId: input.participantTestId ?? null,
-      activationCode: input.activationCode ?? null,
+      ...userFields(known.user, sittingRoles(known.roles, row.participantTestId)),
+      participantTestId: row.participantTestId,
+      activationCode: row.activationCode,
       sessionId,
-      kind: input.kind,
-      appShell: input.appShell ?? false,
+      kind: row.kind,
+      appShell: row.appShell,
       expiresAt: expiresAt.toISOString(),
-      lastSeenAt: new Date(now).toISOString(),
-      readAt: now,
+      lastSeenAt: row.at.toISOString(),
+      readAt: row.at.getTime(),
     };
     await this.remember(sessionId, entry);
     return { token, sessionId, expiresAt, auth: this.toAuth(entry, 'cookie') };

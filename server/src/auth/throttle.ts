@@ -127,6 +127,33 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 return {1, wait}
 `;
 
+/**
+ * rate-limiter-flexible's step on Redis (its `rlflxIncr` script: start the window if absent, add,
+ * read the time left), for every key of one attempt in one script and round trip. KEYS are the
+ * limiters' own keys (`rl:<name>:<key>`), ARGV[1] the points (1 to take, -1 to give back), then
+ * each key's window in seconds. Answers {points, ms left} per key.
+ */
+const COUNT_SCRIPT = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  local seconds = ARGV[i + 1]
+  redis.call('set', key, 0, 'EX', seconds, 'NX')
+  local consumed = redis.call('incrby', key, ARGV[1])
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, seconds)
+    ttl = 1000 * seconds
+  end
+  out[i] = {consumed, ttl}
+end
+return out
+`;
+
+type Counted = { ok: true } | { ok: false; retryMs: number };
+interface CountingRedis {
+  attestaCount(keys: number, ...args: (string | number)[]): Promise<[number, number][]>;
+}
+
 /** The same step in this process (no Redis, or Redis unreachable). */
 class MemoryDelays {
   private readonly state = new Map<string, { n: number; at: number; forgetAt: number }>();
@@ -168,6 +195,7 @@ export type Clock = () => number;
 
 export class Throttle {
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
+  private readonly limits: Record<LimitName, Limit>;
   private readonly delays: Record<DelayName, Delay>;
   private readonly memoryDelays = new MemoryDelays();
   private readonly memoryOnce = new MemoryOnce();
@@ -185,7 +213,9 @@ export class Throttle {
     private readonly clock?: Clock,
   ) {
     this.delays = delays;
+    this.limits = limits;
     this.now = clock ?? Date.now;
+    redis?.defineCommand('attestaCount', { lua: COUNT_SCRIPT });
     const make = (name: string, l: Limit): RateLimiterAbstract =>
       redis
         ? new RateLimiterRedis({
@@ -231,7 +261,7 @@ export class Throttle {
     const counters = entries.filter(([name]) => !isDelay(name)) as [LimitName, string][];
     const delays = entries.filter(([name]) => isDelay(name)) as [DelayName, string][];
 
-    const taken = await Promise.all(counters.map(([name, key]) => this.take(name, key)));
+    const taken = await this.takeAll(counters);
     const granted = counters.filter((_, i) => taken[i]!.ok);
     let refused = counters.filter((_, i) => !taken[i]!.ok).map(([name]) => name as LimitName | DelayName);
     let retryMs = Math.max(0, ...taken.map((t) => (t.ok ? 0 : t.retryMs)));
@@ -262,11 +292,10 @@ export class Throttle {
   private reservation(counters: [LimitName, string][], delays: [DelayName, string][]): Reservation {
     const giveBack = (names: (LimitName | DelayName)[]) =>
       Promise.all([
-        ...counters.map(([name, key]) =>
-          (names.includes(name) ? this.limiters[name].delete(key) : this.limiters[name].reward(key, 1)).catch(
-            () => undefined,
-          ),
-        ),
+        ...counters
+          .filter(([name]) => names.includes(name))
+          .map(([name, key]) => this.limiters[name].delete(key).catch(() => undefined)),
+        this.rewardAll(counters.filter(([name]) => !names.includes(name))),
         ...delays.filter(([name]) => names.includes(name)).map(([name, key]) => this.forgetDelay(name, key)),
       ]).then(() => undefined);
     let done = false;
@@ -281,7 +310,60 @@ export class Throttle {
     };
   }
 
-  private async take(name: LimitName, key: string): Promise<{ ok: true } | { ok: false; retryMs: number }> {
+  /**
+   * One point from each counter. With Redis, several counters go in one script (the code login
+   * takes three: one round trip instead of three); should it fail, each counter on its own, with
+   * its limiter's fallback to this process.
+   */
+  private async takeAll(counters: [LimitName, string][]): Promise<Counted[]> {
+    if (this.redis && counters.length > 1) {
+      try {
+        const rows = await this.countTogether(counters, 1);
+        return await Promise.all(
+          rows.map(async ([consumed, ms], i): Promise<Counted> => {
+            const [name, key] = counters[i]!;
+            const l = this.limits[name];
+            if (consumed <= l.points) return { ok: true };
+            // As rate-limiter-flexible: the attempt that first goes over starts the block.
+            if (l.blockSeconds > 0 && consumed <= l.points + 1) {
+              await this.redis!.set(`rl:${name}:${key}`, consumed, 'PX', l.blockSeconds * 1000);
+              return { ok: false, retryMs: l.blockSeconds * 1000 };
+            }
+            return { ok: false, retryMs: ms };
+          }),
+        );
+      } catch {
+        /* each on its own below */
+      }
+    }
+    return Promise.all(counters.map(([name, key]) => this.take(name, key)));
+  }
+
+  /** Gives one point back to each counter: together in one script with Redis, as `takeAll`. */
+  private async rewardAll(counters: [LimitName, string][]): Promise<void> {
+    if (this.redis && counters.length > 1) {
+      try {
+        await this.countTogether(counters, -1);
+        return;
+      } catch {
+        /* each on its own below */
+      }
+    }
+    await Promise.all(
+      counters.map(([name, key]) => this.limiters[name].reward(key, 1).catch(() => undefined)),
+    );
+  }
+
+  private countTogether(counters: [LimitName, string][], points: number): Promise<[number, number][]> {
+    return (this.redis as unknown as CountingRedis).attestaCount(
+      counters.length,
+      ...counters.map(([name, key]) => `rl:${name}:${key}`),
+      points,
+      ...counters.map(([name]) => this.limits[name].durationSeconds),
+    );
+  }
+
+  private async take(name: LimitName, key: string): Promise<Counted> {
     try {
       await this.limiters[name].consume(key);
       return { ok: true };

@@ -13,7 +13,7 @@ import {
   workers,
 } from '../../db/schema/index.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
-import type { SessionUser } from '../../auth/session-store.js';
+import type { SessionDraft, SessionUser } from '../../auth/session-store.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -41,12 +41,15 @@ export interface CodeLoginInput {
   person: { surname: string; name: string; patronymic: string | null } | null;
   schoolId: number | null;
   ip: string | null;
+  /** The session this login opens: written by the same statement, for a user that is not blocked. */
+  session: SessionDraft['row'];
 }
 
 /**
  * The write side of an activation-code login in one statement (the 10:00 start storm runs it
  * thousands of times a minute): find or create the participant user, grant the participant role,
- * activate the participant test and audit the login. A blocked user changes nothing. Null when a
+ * activate the participant test, audit the login and insert the session (`i.session`, drafted by
+ * SessionStore.draft). A blocked user changes nothing and gets no session. Null when a
  * concurrent first login of the same person created the user a moment ago (call again).
  */
 export async function codeLogin(
@@ -73,8 +76,15 @@ async function codeLogins(
                            ${column((i) => i.person?.name ?? null, 'text[]')},
                            ${column((i) => i.person?.patronymic ?? null, 'text[]')},
                            ${column((i) => i.schoolId, 'int[]')}, ${column((i) => i.participantTestId, 'int[]')},
-                           ${column((i) => i.ip, 'inet[]')})
-        with ordinality as i(login, student_id, worker_id, surname, name, patronymic, school_id, pt_id, ip, ord)
+                           ${column((i) => i.ip, 'inet[]')}, ${column((i) => i.session.id, 'text[]')},
+                           ${column((i) => i.session.kind, 'text[]')},
+                           ${column((i) => i.session.activationCode, 'text[]')},
+                           ${column((i) => i.session.appShell, 'boolean[]')},
+                           ${column((i) => i.session.userAgent, 'text[]')},
+                           ${column((i) => i.session.at.toISOString(), 'timestamptz[]')},
+                           ${column((i) => i.session.expiresAt.toISOString(), 'timestamptz[]')})
+        with ordinality as i(login, student_id, worker_id, surname, name, patronymic, school_id, pt_id, ip,
+                             session_id, session_kind, session_code, app_shell, user_agent, at, expires_at, ord)
     ), found as (
       select i.ord, f.*
       from i cross join lateral (
@@ -105,6 +115,12 @@ async function codeLogins(
     ), log as (
       insert into audit_events (user_id, action, entity, entity_id, details, ip)
       select u.id, 'login', 'participant_test', i.pt_id::text, '{"method":"code"}'::jsonb, i.ip
+      from u join i on i.ord = u.ord where not u.is_blocked
+    ), sess as (
+      insert into sessions (id, user_id, kind, participant_test_id, activation_code, app_shell, user_agent, ip,
+                            created_at, last_seen_at, expires_at)
+      select i.session_id, u.id, i.session_kind, i.pt_id, i.session_code, i.app_shell, i.user_agent, i.ip,
+             i.at, i.at, i.expires_at
       from u join i on i.ord = u.ord where not u.is_blocked
     )
     select ord, id, login, email, surname, name, patronymic, is_blocked as "isBlocked", school_id as "schoolId",

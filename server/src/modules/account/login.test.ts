@@ -264,6 +264,22 @@ describe('POST /api/Account/login with an activation code', () => {
     expect(second.json().user.participantTestId).toBe(b.participantTestId);
   });
 
+  it('refuses a blocked participant user: no session is written', async () => {
+    const pt = await createParticipantTest(t.app, org, { studentId: org.studentIds[2]! });
+    const first = await login({ activationCode: pt.activationCode });
+    expect(first.statusCode).toBe(200);
+    await t.app.ctx.db.update(users).set({ isBlocked: true }).where(eq(users.id, first.json().user.id));
+    const refused = await login({ activationCode: pt.activationCode });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'account_blocked' });
+    const [{ n }] = (await t.app.ctx.db
+      .select({ n: count() })
+      .from(sessions)
+      .where(eq(sessions.participantTestId, pt.participantTestId))) as [{ n: number }];
+    expect(n).toBe(1);
+    await t.app.ctx.db.update(users).set({ isBlocked: false }).where(eq(users.id, first.json().user.id));
+  });
+
   it('creates one user per impersonal participant test', async () => {
     const pt = await createParticipantTest(t.app, org, { impersonal: true });
     const res = await login({ activationCode: pt.activationCode });

@@ -133,10 +133,15 @@ export interface VariantHead {
 
 export type FileRow = { id: number; name: string; mime: string; ownerId: number | null };
 
+/** What a presentation depended on: `seeded` once a task's options were shuffled by the seed. */
+export interface Presentation {
+  seeded: boolean;
+}
+
 /**
  * A participant's variant. `shuffleSeed` (the exam work id) orders shuffled options the same way
  * on every reload of that work and differently for other works; ids never change, so answers
- * saved under one order stay valid.
+ * saved under one order stay valid. `presentation.seeded` tells whether the seed changed anything.
  */
 export function toParticipantVariant(
   head: VariantHead,
@@ -144,6 +149,7 @@ export function toParticipantVariant(
   taskFiles: FileRow[],
   shuffleSeed: number | null,
   onBadContent: (taskId: number) => void = () => undefined,
+  presentation: Presentation = { seeded: false },
 ): ParticipantVariant {
   return {
     id: head.id,
@@ -151,7 +157,7 @@ export function toParticipantVariant(
     subjectTestId: head.subjectTestId,
     subjectTestName: head.subjectTestName,
     instructionHtml: head.instructionHtml === null ? null : sanitizeHtml(head.instructionHtml),
-    tasks: rows.map((r) => toParticipantTask(r, taskFiles, shuffleSeed, onBadContent)),
+    tasks: rows.map((r) => toParticipantTask(r, taskFiles, shuffleSeed, onBadContent, presentation)),
   };
 }
 
@@ -160,6 +166,7 @@ function toParticipantTask(
   taskFiles: FileRow[],
   shuffleSeed: number | null,
   onBadContent: (taskId: number) => void,
+  presentation: Presentation,
 ): ParticipantTask {
   const answerType = r.answerType as TaskAnswerType;
   return {
@@ -172,6 +179,7 @@ function toParticipantTask(
       r.content,
       shuffleSeed === null ? null : `${shuffleSeed}:${r.taskId}`,
       () => onBadContent(r.taskId),
+      presentation,
     ),
     maxScore: Number(r.maxScore),
     files: taskFiles
@@ -191,6 +199,7 @@ function participantContent(
   raw: Record<string, unknown>,
   seed: string | null,
   onBad: () => void,
+  presentation: Presentation,
 ): Record<string, unknown> {
   const schema = TASK_SCHEMAS[type]?.content;
   const parsed = schema?.safeParse(raw);
@@ -198,19 +207,26 @@ function participantContent(
     onBad();
     return {};
   }
-  return publicContent(type, parsed.data as Record<string, unknown>, seed);
+  return publicContent(type, parsed.data as Record<string, unknown>, seed, presentation);
 }
 
 /** Labelled lists whose html a participant sees: choice options, items, matching sides, words, spans. */
 const LABELLED_LISTS = ['options', 'items', 'left', 'right', 'words', 'choices'] as const;
 
-function publicContent(type: string, parsed: Record<string, unknown>, seed: string | null) {
+function publicContent(
+  type: string,
+  parsed: Record<string, unknown>,
+  seed: string | null,
+  presentation: Presentation,
+) {
   const content = { ...parsed };
   for (const key of LABELLED_LISTS) {
     const list = content[key] as { id: string; html: string }[] | undefined;
     if (!Array.isArray(list)) continue;
     const clean = list.map((o) => ({ ...o, html: sanitizeHtml(o.html) }));
-    content[key] = content.shuffle === true && seed !== null ? shuffled(clean, `${seed}:${key}`) : clean;
+    const shuffle = content.shuffle === true && seed !== null;
+    if (shuffle) presentation.seeded = true;
+    content[key] = shuffle ? shuffled(clean, `${seed}:${key}`) : clean;
   }
   // Where one sets points, the areas are where points score: as good as the key, so none is shown.
   if (type === 'hotspot' && content.select === 'points') content.areas = [];
@@ -222,6 +238,7 @@ function publicContent(type: string, parsed: Record<string, unknown>, seed: stri
         part.answerType,
         part.content as Record<string, unknown>,
         seed === null ? null : `${seed}:${part.id}`,
+        presentation,
       ),
     }));
   }

@@ -8,6 +8,7 @@ import type { WorkRow } from './exam-work.repo.js';
 import { boundTestId } from './exam-work.service.js';
 import { cachedSubjectTest, variantMemo } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
+import { reusable } from '../../plugins/serializer.js';
 import { toParticipantVariant, toResolvedVariant, type TaskRow, type VariantHead } from './presenter.js';
 
 /*
@@ -55,8 +56,34 @@ function readable<W extends WorkRow | null>(w: W): W {
 /** The variant of the session's work, shuffled per work where the task asks for it. */
 export async function currentVariant(ctx: AppContext, auth: AuthContext, log?: BadContentLog) {
   const w = await ownLiveWork(ctx, auth);
-  const { head, rows, taskFiles } = await variantParts(ctx.db, w.variantId);
-  return toParticipantVariant(head, rows, taskFiles, w.id, log);
+  return presentedFor(await variantParts(ctx.db, w.variantId), w.id, log);
+}
+
+/**
+ * A variant's presentation that no work's seed changed (no task shuffles its options) and whose
+ * content was all valid is the same for every work of it: kept with the memoised parts (and
+ * serialized once, plugins/serializer.ts). Otherwise presented for each work, as its seed orders.
+ */
+const unseeded = new WeakMap<VariantParts, ParticipantVariant>();
+
+function presentedFor(parts: VariantParts, workId: number, log?: BadContentLog): ParticipantVariant {
+  const kept = unseeded.get(parts);
+  if (kept) return kept;
+  const presentation = { seeded: false };
+  let bad = false;
+  const variant = toParticipantVariant(
+    parts.head,
+    parts.rows,
+    parts.taskFiles,
+    workId,
+    (taskId) => {
+      bad = true;
+      log?.(taskId);
+    },
+    presentation,
+  );
+  if (!presentation.seeded && !bad) unseeded.set(parts, reusable(variant));
+  return variant;
 }
 
 const readsAnyVariant = (auth: AuthContext) => hasRole(auth, 'admin', 'expert');
@@ -74,8 +101,7 @@ export async function variantById(
   const w = await repo.findLiveWork(ctx.db, boundTestId(auth));
   if (!w || w.variantId !== id) throw forbidden('Only the variant of your own work can be opened');
   readable(w);
-  const { head, rows, taskFiles } = await variantParts(ctx.db, id);
-  return toParticipantVariant(head, rows, taskFiles, w.id, log);
+  return presentedFor(await variantParts(ctx.db, id), w.id, log);
 }
 
 /**
