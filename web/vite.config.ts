@@ -100,6 +100,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     rolldownOptions: {
+      // The contract's modules only declare schemas and constants: what the client does not use is
+      // left out, and every call's schemas (CALL_SCHEMAS) stay in the chunk `call()` loads on demand.
+      treeshake: {
+        moduleSideEffects: (id: string) => !id.includes('/packages/contract/src/'),
+      },
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {
