@@ -12,7 +12,6 @@ import {
   logoutByAppLoginBodySchema,
   obtainLocalAccessTokenQuerySchema,
   parallelSchema,
-  powChallengeSchema,
 } from './account.js';
 import type { CallSchemas } from './call-schema.js';
 import { participantCodesQuerySchema } from './diagnostic.js';
@@ -54,7 +53,6 @@ import {
 } from './reports.js';
 import { rosterImportResultSchema, rosterTemplateQuerySchema, staffImportResultSchema } from './roster.js';
 import { idParamSchema } from './user.js';
-import { helpListQuerySchema, helpListSchema, helpSectionSchema } from './help.js';
 import { listResponseSchema } from './paging.js';
 import { resultVerificationSchema, resultVerifyParamsSchema } from './results.js';
 import {

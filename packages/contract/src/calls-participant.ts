@@ -12,8 +12,43 @@ import { fileExtSchema } from './kim.js';
 import { helpListQuerySchema, helpListSchema, helpSectionSchema } from './help.js';
 import { participantCardBodySchema, participantCardSchema } from './user.js';
 import { powChallengeSchema } from './account.js';
-import { POW_PROOF_MAX, currentUserSchema, logOffResponseSchema, loginBodySchema, loginResponseSchema, okSchema } from './account.js';
-import { activationCodeCheckSchema, answerModeResultSchema, answerModeSchema, changeTimeResultSchema, currentParticipantTestSchema, examWorkExistsSchema, examWorkStateSchema, flagBodySchema, flagResultSchema, keyInAnswersBodySchema, participantTestCardSchema, participantVariantSchema, pauseBodySchema, pauseResultSchema, pauseStateSchema, quizSchema, resolvedVariantSchema, restBreakBodySchema, saveAnswerBodySchema, saveAnswerResponseSchema, saveAnswersResponseSchema, saveAnswersWithFilesResponseSchema, saveQuizBodySchema, saveQuizResponseSchema, subjectTestSummarySchema, timeBeforeSchema, timeLeftSchema } from './exam.js';
+import {
+  POW_PROOF_MAX,
+  currentUserSchema,
+  logOffResponseSchema,
+  loginBodySchema,
+  loginResponseSchema,
+  okSchema,
+} from './account.js';
+import {
+  activationCodeCheckSchema,
+  answerModeResultSchema,
+  answerModeSchema,
+  changeTimeResultSchema,
+  currentParticipantTestSchema,
+  examWorkExistsSchema,
+  examWorkStateSchema,
+  flagBodySchema,
+  flagResultSchema,
+  keyInAnswersBodySchema,
+  participantTestCardSchema,
+  participantVariantSchema,
+  pauseBodySchema,
+  pauseResultSchema,
+  pauseStateSchema,
+  quizSchema,
+  resolvedVariantSchema,
+  restBreakBodySchema,
+  saveAnswerBodySchema,
+  saveAnswerResponseSchema,
+  saveAnswersResponseSchema,
+  saveAnswersWithFilesResponseSchema,
+  saveQuizBodySchema,
+  saveQuizResponseSchema,
+  subjectTestSummarySchema,
+  timeBeforeSchema,
+  timeLeftSchema,
+} from './exam.js';
 import { htmlContainerSchema, subjectTestHtmlSchema } from './kim.js';
 import { integrityEventSchema, staffMessageSchema, staffMessagesSchema } from './monitoring.js';
 import { idParamSchema, techSpecQuerySchema, techSpecResultSchema } from './user.js';

@@ -40,46 +40,14 @@ import {
   subjectTestExpertsAddBodySchema,
   subjectTestExpertsSchema,
 } from './expert.js';
+import { paperSittingQuerySchema, paperSittingSchema, subjectTestSummarySchema } from './exam.js';
+import { subjectTestHtmlSchema } from './kim.js';
 import {
-  activationCodeCheckSchema,
-  answerModeResultSchema,
-  answerModeSchema,
-  changeTimeResultSchema,
-  currentParticipantTestSchema,
-  examWorkExistsSchema,
-  examWorkStateSchema,
-  flagBodySchema,
-  flagResultSchema,
-  participantTestCardSchema,
-  paperSittingQuerySchema,
-  paperSittingSchema,
-  participantVariantSchema,
-  pauseBodySchema,
-  pauseResultSchema,
-  pauseStateSchema,
-  restBreakBodySchema,
-  quizSchema,
-  resolvedVariantSchema,
-  saveAnswerBodySchema,
-  saveAnswerResponseSchema,
-  keyInAnswersBodySchema,
-  saveAnswersResponseSchema,
-  saveAnswersWithFilesResponseSchema,
-  saveQuizBodySchema,
-  saveQuizResponseSchema,
-  subjectTestSummarySchema,
-  timeBeforeSchema,
-  timeLeftSchema,
-} from './exam.js';
-import { htmlContainerSchema, subjectTestHtmlSchema } from './kim.js';
-import {
-  integrityEventSchema,
   roomQuerySchema,
   roomSnapshotSchema,
   sittingEventsSchema,
   staffMessageBodySchema,
   staffMessageSchema,
-  staffMessagesSchema,
 } from './monitoring.js';
 import {
   areaCreateBodySchema,
@@ -105,13 +73,7 @@ import {
   resultVariantSchema,
   taskReferenceSchema,
 } from './results.js';
-import {
-  idParamSchema,
-  participantCardBodySchema,
-  participantCardSchema,
-  techSpecQuerySchema,
-  techSpecResultSchema,
-} from './user.js';
+import { idParamSchema } from './user.js';
 
 import { expertProfileSaveBodySchema, expertProfileSchema } from './expert.js';
 import { guestProfileSaveBodySchema, guestProfileSchema } from './guest-profile.js';
@@ -134,7 +96,6 @@ import {
   subjectTestOptionsQuerySchema,
 } from './diagnostic.js';
 import {
-  fileExtSchema,
   fileInfoSchema,
   fileTextSchema,
   kimTemplateSchema,
@@ -183,11 +144,7 @@ import {
 import {
   activationCodeSchema,
   changePasswordBodySchema,
-  logOffResponseSchema,
-  loginBodySchema,
-  loginResponseSchema,
   okSchema,
-  POW_PROOF_MAX,
   registerBodySchema,
   registerResponseSchema,
   resetPasswordBodySchema,
