@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -8,12 +8,43 @@ import { VitePWA } from 'vite-plugin-pwa';
 // the dev server and vitest on the same file without relying on the workspace symlink.
 const contractEntry = fileURLToPath(new URL('../packages/contract/src/index.ts', import.meta.url));
 
+/**
+ * The files of the participant's shell: the entry chunk with every chunk and stylesheet it imports
+ * statically (index.html lists them), which is all the login page, the start page and the runner
+ * load (e2e/weight.e2e.test.ts). Filled when the bundle is written, read by the service worker's
+ * precache list below, so a new device's precache is the exam's files and not the whole portal.
+ */
+const participantShell = new Set<string>();
+
+function participantShellPlugin(): Plugin {
+  return {
+    name: 'attesta:participant-shell',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      participantShell.clear();
+      const visit = (fileName: string) => {
+        const chunk = bundle[fileName];
+        if (!chunk || chunk.type !== 'chunk' || participantShell.has(fileName)) return;
+        participantShell.add(fileName);
+        for (const css of chunk.viteMetadata?.importedCss ?? []) participantShell.add(css);
+        for (const imported of chunk.imports) visit(imported);
+      };
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && chunk.isEntry) visit(chunk.fileName);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
-    // Installable PWA (docs/design.md §5): the service worker precaches the app shell, so a reload
-    // while offline still opens the runner; the runner keeps its own copy of the sitting and the
-    // variant (lib/runner-snapshot.ts) and its outbox in IndexedDB. No API call is ever cached here.
+    participantShellPlugin(),
+    // Installable PWA (docs/design.md §5): the service worker precaches the participant's shell
+    // (participantShell above: login, start page, runner), so a reload while offline still opens
+    // the runner; the runner keeps its own copy of the sitting and the variant
+    // (lib/runner-snapshot.ts) and its outbox in IndexedDB. Every other chunk (staff screens,
+    // KaTeX and its fonts) is cached when first loaded, not before. No API call is ever cached.
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: 'script-defer',
@@ -30,8 +61,23 @@ export default defineConfig({
         icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,woff2}'],
-        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        globPatterns: ['**/*.{js,css,html}'],
+        // Outside assets/: index.html and registerSW.js (the icon and the manifest come by includeAssets).
+        manifestTransforms: [
+          (entries) => ({
+            manifest: entries.filter((e) => !e.url.startsWith('assets/') || participantShell.has(e.url)),
+            warnings: [],
+          }),
+        ],
+        // Hashed files never change under their name: once loaded (a staff page, KaTeX when a task
+        // has a formula) they are served from this cache, also offline.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.includes('/assets/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'assets', expiration: { maxEntries: 300 } },
+          },
+        ],
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api\//i],
         cleanupOutdatedCaches: true,
@@ -54,6 +100,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     rolldownOptions: {
+      // The contract's modules only declare schemas and constants: what the client does not use is
+      // left out, and every call's schemas (CALL_SCHEMAS) stay in the chunk `call()` loads on demand.
+      treeshake: {
+        moduleSideEffects: (id: string) => !id.includes('/packages/contract/src/'),
+      },
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {

@@ -12,7 +12,6 @@ import {
   logoutByAppLoginBodySchema,
   obtainLocalAccessTokenQuerySchema,
   parallelSchema,
-  powChallengeSchema,
 } from './account.js';
 import type { CallSchemas } from './call-schema.js';
 import { participantCodesQuerySchema } from './diagnostic.js';
@@ -54,7 +53,6 @@ import {
 } from './reports.js';
 import { rosterImportResultSchema, rosterTemplateQuerySchema, staffImportResultSchema } from './roster.js';
 import { idParamSchema } from './user.js';
-import { helpListQuerySchema, helpListSchema, helpSectionSchema } from './help.js';
 import { listResponseSchema } from './paging.js';
 import { resultVerificationSchema, resultVerifyParamsSchema } from './results.js';
 import {
@@ -80,9 +78,7 @@ import { workerTestSaveBodySchema, workerTestSchema } from './worker-test.js';
 export const MORE_CALL_SCHEMAS = {
   // ------------------------------------------------------------ account
   'GET /api/Account/Parallels': { response: z.array(parallelSchema) },
-  'GET /api/Account/LoginChallenge': { response: powChallengeSchema },
   // ------------------------------------------------------------ files (a download: no JSON answer)
-  'GET /api/files/{id}': { params: z.object({ id: idParamSchema }) },
   // ------------------------------------------------------------ results
   'GET /api/results/verify/{code}': { params: resultVerifyParamsSchema, response: resultVerificationSchema },
   // ------------------------------------------------------------ expert grading (a zip download)
@@ -118,9 +114,6 @@ export const MORE_CALL_SCHEMAS = {
     response: listResponseSchema(ugnikMainSubjectTestSchema),
   },
   // ------------------------------------------------------------ session, public texts, feedback
-  'GET /api/user/hasSession': { response: z.boolean() },
-  'GET /api/help': { query: helpListQuerySchema, response: helpListSchema },
-  'GET /api/help/{id}': { params: z.strictObject({ id: idParamSchema }), response: helpSectionSchema },
   'GET /api/htmltexts/analytics': { response: analyticsConfigSchema },
   'GET /api/htmltexts/{id}': { params: htmlTextIdParamsSchema, response: publicHtmlTextSchema },
   // The body is `{ "text" }` as JSON or a multipart form with at most one file: the route reads it
@@ -176,7 +169,6 @@ export const MORE_CALL_SCHEMAS = {
     query: containerResourceQuerySchema,
   },
   // ------------------------------------------------------------ downloads (PDF or xlsx: no JSON answer)
-  'GET /api/exam/test/examwork/{id}/blanks': { params: z.object({ id: idParamSchema }) },
   'GET /api/reports/coordinator/participantCodes': { query: participantCodesQuerySchema },
   'GET /api/reports/organizator/participantCodes': { query: participantCodesQuerySchema },
   // reports (issue 12)

@@ -40,46 +40,14 @@ import {
   subjectTestExpertsAddBodySchema,
   subjectTestExpertsSchema,
 } from './expert.js';
+import { paperSittingQuerySchema, paperSittingSchema, subjectTestSummarySchema } from './exam.js';
+import { subjectTestHtmlSchema } from './kim.js';
 import {
-  activationCodeCheckSchema,
-  answerModeResultSchema,
-  answerModeSchema,
-  changeTimeResultSchema,
-  currentParticipantTestSchema,
-  examWorkExistsSchema,
-  examWorkStateSchema,
-  flagBodySchema,
-  flagResultSchema,
-  participantTestCardSchema,
-  paperSittingQuerySchema,
-  paperSittingSchema,
-  participantVariantSchema,
-  pauseBodySchema,
-  pauseResultSchema,
-  pauseStateSchema,
-  restBreakBodySchema,
-  quizSchema,
-  resolvedVariantSchema,
-  saveAnswerBodySchema,
-  saveAnswerResponseSchema,
-  keyInAnswersBodySchema,
-  saveAnswersResponseSchema,
-  saveAnswersWithFilesResponseSchema,
-  saveQuizBodySchema,
-  saveQuizResponseSchema,
-  subjectTestSummarySchema,
-  timeBeforeSchema,
-  timeLeftSchema,
-} from './exam.js';
-import { htmlContainerSchema, subjectTestHtmlSchema } from './kim.js';
-import {
-  integrityEventSchema,
   roomQuerySchema,
   roomSnapshotSchema,
   sittingEventsSchema,
   staffMessageBodySchema,
   staffMessageSchema,
-  staffMessagesSchema,
 } from './monitoring.js';
 import {
   areaCreateBodySchema,
@@ -105,13 +73,7 @@ import {
   resultVariantSchema,
   taskReferenceSchema,
 } from './results.js';
-import {
-  idParamSchema,
-  participantCardBodySchema,
-  participantCardSchema,
-  techSpecQuerySchema,
-  techSpecResultSchema,
-} from './user.js';
+import { idParamSchema } from './user.js';
 
 import { expertProfileSaveBodySchema, expertProfileSchema } from './expert.js';
 import { guestProfileSaveBodySchema, guestProfileSchema } from './guest-profile.js';
@@ -134,7 +96,6 @@ import {
   subjectTestOptionsQuerySchema,
 } from './diagnostic.js';
 import {
-  fileExtSchema,
   fileInfoSchema,
   fileTextSchema,
   kimTemplateSchema,
@@ -183,11 +144,7 @@ import {
 import {
   activationCodeSchema,
   changePasswordBodySchema,
-  logOffResponseSchema,
-  loginBodySchema,
-  loginResponseSchema,
   okSchema,
-  POW_PROOF_MAX,
   registerBodySchema,
   registerResponseSchema,
   resetPasswordBodySchema,
@@ -195,23 +152,16 @@ import {
 } from './account.js';
 
 export type { CallSchemas } from './call-schema.js';
-
-/** `{id}` of a path, as a positive integer. */
-export const idPathSchema = z.strictObject({ id: idParamSchema });
-/** An optional reason staff give for an action (audited). */
-export const reasonTextSchema = z.string().trim().max(500).optional();
-/** Staff keying in a paper answer form name the participant test by its registration code. */
-export const registrationQuerySchema = z.strictObject({
-  registrationCode: z.string().trim().min(1).max(32).optional().describe('staff keying in a paper form'),
-});
-/** `ids=1,2,3`: exam work ids, each once. */
-export const workIdListSchema = z
-  .string()
-  .regex(/^\d{1,10}(,\d{1,10}){0,999}$/, 'comma-separated exam work ids')
-  .transform((s) => [...new Set(s.split(',').map(Number))])
-  .pipe(z.array(z.number().int().positive().max(2_147_483_647)));
+export {
+  idPathSchema,
+  reasonTextSchema,
+  registrationQuerySchema,
+  workIdListSchema,
+} from './calls-participant.js';
+import { idPathSchema, PARTICIPANT_CALL_SCHEMAS } from './calls-participant.js';
 
 export const CALL_SCHEMAS = {
+  ...PARTICIPANT_CALL_SCHEMAS,
   ...ADMIN_CALL_SCHEMAS,
   ...SCHOOL_CALL_SCHEMAS,
   ...MORE_CALL_SCHEMAS,
@@ -222,82 +172,6 @@ export const CALL_SCHEMAS = {
   ...OPEN_TEST_CALL_SCHEMAS,
   ...ACCOMMODATION_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
-  'GET /api/exam/test/checkActivationCode/{code}': {
-    params: z.strictObject({ code: z.string().trim().min(1).max(64) }),
-    headers: z.looseObject({ 'x-proof-of-work': z.string().min(2).max(POW_PROOF_MAX).optional() }),
-    response: activationCodeCheckSchema,
-  },
-  'GET /api/exam/test/checkActivationCode': { response: activationCodeCheckSchema },
-  'GET /api/exam/test/currentParticipantTest': { response: currentParticipantTestSchema },
-  'GET /api/exam/test/examwork/timeBefore': { response: timeBeforeSchema },
-  'GET /api/exam/test/examwork/participantTest/subjecttest': { response: subjectTestSummarySchema },
-  'POST /api/exam/test/examwork/new': {
-    body: z.strictObject({ answerMode: answerModeSchema.optional() }).optional(),
-    response: examWorkStateSchema,
-  },
-  'GET /api/exam/test/examwork/checkexistsexamwork': { response: examWorkExistsSchema },
-  'GET /api/exam/test/examwork/{id}': { params: idPathSchema, response: examWorkStateSchema },
-  'GET /api/exam/test/examwork/left/{id}': { params: idPathSchema, response: timeLeftSchema },
-  'PUT /api/exam/test/examwork/finish/{examWorkId}/{reason}': {
-    params: z.strictObject({ examWorkId: idParamSchema, reason: z.enum(['manual', 'timeout']) }),
-    response: examWorkStateSchema,
-  },
-  'PUT /api/exam/test/examwork/{id}/answertype/{type}': {
-    params: z.strictObject({ id: idParamSchema, type: answerModeSchema }),
-    response: answerModeResultSchema,
-  },
-  'PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/answertype/{type}': {
-    params: z.strictObject({
-      examWorkId: idParamSchema,
-      variantTaskId: idParamSchema,
-      type: answerModeSchema,
-    }),
-    response: answerModeResultSchema,
-  },
-  'PUT /api/exam/test/examwork/{examWorkId}/{variantTaskId}/flag': {
-    params: z.strictObject({ examWorkId: idParamSchema, variantTaskId: idParamSchema }),
-    body: flagBodySchema,
-    response: flagResultSchema,
-  },
-  'PUT /api/exam/test/saveanswer': { body: saveAnswerBodySchema, response: saveAnswerResponseSchema },
-  'PUT /api/exam/test/saveanswers': {
-    query: registrationQuerySchema,
-    body: keyInAnswersBodySchema,
-    response: saveAnswersResponseSchema,
-  },
-  'POST /api/exam/test/saveanswers_with_files': {
-    query: registrationQuerySchema,
-    response: saveAnswersWithFilesResponseSchema,
-  },
-  'GET /api/exam/test/examwork/pause': { response: pauseStateSchema },
-  'POST /api/exam/test/examwork/pause': { body: pauseBodySchema, response: pauseResultSchema },
-  'POST /api/exam/test/examwork/break/start': { body: restBreakBodySchema, response: pauseStateSchema },
-  'POST /api/exam/test/examwork/break/end': { body: restBreakBodySchema, response: pauseStateSchema },
-  'GET /api/exam/test/variant/current': { response: participantVariantSchema },
-  'GET /api/exam/test/variant/{id}': { params: idPathSchema, response: participantVariantSchema },
-  'GET /api/exam/test/variant/resolve/{id}': { params: idPathSchema, response: resolvedVariantSchema },
-  'DELETE /api/exam/test/examwork/{id}': {
-    params: idPathSchema,
-    query: z.object({ reason: reasonTextSchema }),
-    response: okSchema,
-  },
-  'GET /api/exam/test/examwork/ChangeTimeTill': {
-    query: z.object({ ids: workIdListSchema, timeSpan: z.string().max(32), reason: reasonTextSchema }),
-    response: changeTimeResultSchema,
-  },
-  'GET /api/exam/test/getparticipanttestbyresultid/{id}': {
-    params: idPathSchema,
-    response: participantTestCardSchema,
-  },
-  'GET /api/exam/test/getQuizCurrentParticipantTest': { response: quizSchema },
-  'PUT /api/exam/test/saveQuizCurrentParticipantTest': {
-    body: saveQuizBodySchema,
-    response: saveQuizResponseSchema,
-  },
-  'GET /api/exam/test/description/{id}': { params: idPathSchema, response: subjectTestHtmlSchema },
-  'GET /api/test/procedure/{id}': { params: idPathSchema, response: subjectTestHtmlSchema },
-  'GET /api/KimHtmlContainer/{id}': { params: idPathSchema, response: htmlContainerSchema },
-  'GET /api/user/checkTechSpec': { query: techSpecQuerySchema, response: techSpecResultSchema },
   // ------------------------------------------------------------ results (/api/examresults)
   'GET /api/examresults/{id}': { params: idPathSchema, response: examResultSchema },
   'GET /api/examresults/variant/{id}': { params: idPathSchema, response: resultVariantSchema },
@@ -391,8 +265,6 @@ export const CALL_SCHEMAS = {
     body: staffMessageBodySchema,
     response: staffMessageSchema,
   },
-  'GET /api/monitoring/messages': { response: staffMessagesSchema },
-  'POST /api/monitoring/messages/{id}/read': { params: idPathSchema, response: staffMessageSchema },
   'GET /api/ParticipantTest/clearSession/{id}': {
     params: idPathSchema,
     query: clearSessionQuerySchema,
@@ -409,11 +281,6 @@ export const CALL_SCHEMAS = {
     }),
     response: z.object({ ended: z.number().int() }),
   },
-  'POST /api/monitoring/integrity': {
-    body: integrityEventSchema,
-    response: z.object({ accepted: z.boolean() }),
-  },
-  'PUT /api/user/saveParticipant': { body: participantCardBodySchema, response: participantCardSchema },
   'GET /api/Profile/expert/get': { response: expertProfileSchema },
   'PUT /api/Profile/expert/saveProfile': { body: expertProfileSaveBodySchema, response: expertProfileSchema },
   'GET /api/Profile/guest/get': { response: guestProfileSchema },
@@ -454,7 +321,6 @@ export const CALL_SCHEMAS = {
   },
   'GET /api/exam/test/getProctoringToken': { response: proctoringTokenSchema },
   'GET /api/exam/test/getProctoringUrl': { query: proctoringUrlQuerySchema, response: proctoringUrlSchema },
-  'GET /api/files/{id}/ext': { params: z.object({ id: idParamSchema }), response: fileExtSchema },
   'GET /api/files/byhtmltextid/{id}': {
     params: z.object({ id: idParamSchema }),
     response: z.array(fileInfoSchema),
@@ -517,8 +383,6 @@ export const CALL_SCHEMAS = {
   },
   'GET /api/ugnik/reports/participantCodes': { query: ugnikParticipantCodesQuerySchema },
   'GET /api/ugnik/reports/surnames': { query: ugnikSurnamesQuerySchema, response: ugnikSurnamesReportSchema },
-  'GET /api/user': { response: currentUserSchema },
-  'GET /api/user/sessionTime': { response: z.string() },
   'GET /api/user/roles': { response: z.array(roleInfoSchema) },
   'GET /api/user/{id}': { params: z.object({ id: idParamSchema }), response: userDetailsSchema },
   'POST /api/user/list': { body: userListRequestSchema, response: userListResponseSchema },
@@ -529,11 +393,6 @@ export const CALL_SCHEMAS = {
     response: okSchema,
   },
   'PUT /api/user/save': { body: profileSaveBodySchema, response: currentUserSchema },
-  'POST /api/Account/login': { body: loginBodySchema, response: loginResponseSchema },
-  'POST /api/Account/LogOff': {
-    body: z.strictObject({ returnUrl: z.string().max(2000).optional() }).nullish(),
-    response: logOffResponseSchema,
-  },
   'POST /api/Account/ChangePassword': { body: changePasswordBodySchema, response: okSchema },
   'POST /api/Account/Register': { body: registerBodySchema, response: registerResponseSchema },
   'POST /api/Account/SendRegistrationEMail': { body: sendRegistrationEmailBodySchema, response: okSchema },

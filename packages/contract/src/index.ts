@@ -33,6 +33,7 @@ export * from './notifications.js';
 export * from './integration.js';
 export * from './feedback-inbox.js';
 export * from './calls.js';
+export { PARTICIPANT_CALL_SCHEMAS } from './calls-participant.js';
 export * from './signed-integration.js';
 export * from './open-tests.js';
 export * from './accommodations.js';

@@ -4,7 +4,12 @@
  * answer with the row's response schema. No path or schema is written a second time in a feature.
  * A body that is a document rather than JSON (the XML import) is sent as is with the `raw` option.
  */
-import { CALL_SCHEMAS, type CallKey, type CallSchemas, type CallSchemasOf } from '@attesta/contract';
+import {
+  PARTICIPANT_CALL_SCHEMAS,
+  type CallKey,
+  type CallSchemas,
+  type CallSchemasOf,
+} from '@attesta/contract';
 import type { z } from 'zod';
 import { apiClient, type ApiClient, type HttpMethod, type RequestOptions } from './api-client';
 
@@ -54,11 +59,35 @@ export function callPath(key: CallKey, params: Record<string, unknown> = {}): st
   });
 }
 
+type SchemaTable = Partial<Record<CallKey, CallSchemas>>;
+
+/**
+ * Every call's schemas, loaded with the first call that is not a participant's (a chunk of its
+ * own): the participant's path carries only its own calls' schemas (docs/BENCHMARKS.md, issue 24).
+ */
+let allSchemas: Promise<SchemaTable> | undefined;
+function loadAllSchemas(): Promise<SchemaTable> {
+  allSchemas ??= import('./call-schemas').then((m) => m.CALL_SCHEMAS as SchemaTable);
+  return allSchemas;
+}
+
 export function call<K extends CallKey>(
   key: K,
   input: CallInput<K>,
   options: CallOptions = {},
   client: ApiClient = apiClient,
+): Promise<CallResult<K>> {
+  const own = (PARTICIPANT_CALL_SCHEMAS as SchemaTable)[key];
+  if (own) return send(key, own, input, options, client);
+  return loadAllSchemas().then((all) => send(key, all[key] ?? {}, input, options, client));
+}
+
+function send<K extends CallKey>(
+  key: K,
+  schemas: CallSchemas,
+  input: CallInput<K>,
+  options: CallOptions,
+  client: ApiClient,
 ): Promise<CallResult<K>> {
   const method = key.slice(0, key.indexOf(' ')) as HttpMethod;
   const { params, query, body } = input as {
@@ -66,7 +95,6 @@ export function call<K extends CallKey>(
     query?: object;
     body?: unknown;
   };
-  const schemas: CallSchemas = (CALL_SCHEMAS as Partial<Record<CallKey, CallSchemas>>)[key] ?? {};
   const response = schemas.response;
   const { raw, ...rest } = options;
   return client.request<CallResult<K>>(callPath(key, params), {
