@@ -38,7 +38,8 @@
 // Only the storms with and without the app's download, 500 participants:
 //   BENCH_ONLY=storm BENCH_STORM=500 node bench/run.mjs
 // (g) last, the reports bench (bench/reports.mjs): the 300,000 × 20 detailed export while saves run
-//     at 1,000/s (issue 15, item 4), with its own server and database.
+//     at 1,000/s (issue 15, item 4), with its own server and database; then bench/documents.mjs: the
+//     protocol, result and code-slip PDFs of one class (issue 24, item 6).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
