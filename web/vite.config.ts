@@ -129,7 +129,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
-    // Above the 5 s a findBy… may wait (src/test/setup.ts), so a failure names what was missing.
-    testTimeout: 15_000,
+    // Above the 10 s a findBy… may wait (src/test/setup.ts), so a failure names what was missing.
+    testTimeout: 20_000,
   },
 });

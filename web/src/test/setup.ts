@@ -3,10 +3,12 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { loadKatex } from '../components/answers/katex-loader';
 
-// findBy… and waitFor wait for what the screen should show up to 5 s, not Testing Library's 1 s: on
-// a busy two-core machine a page with its queries took longer than 1 s to draw, and passing tests
-// failed (role homes). A test that passes does not wait longer; only a failing one does.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy… and waitFor wait for what the screen should show up to 10 s, not Testing Library's 1 s: on
+// a busy two-core machine a page with its queries took longer than 1 s to draw (role homes), and a
+// page loaded as its own chunk (lazyPage) took over 5 s the first time at load average 15
+// (specifications, subjects, the admin's queue). A passing test does not wait longer; only a
+// failing one does.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lacks the layout APIs Mantine reads; these stand-ins answer "desktop, no motion".
 Object.defineProperty(window, 'matchMedia', {
