@@ -8,65 +8,21 @@
 //
 //   npm run build -w server && npm run build -w web && node bench/compression.mjs
 // Env: BENCH_SECONDS (5, each autocannon run), BENCH_CONNECTIONS (20).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { startDemoServer } from './demo-server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const CLK_TCK = 100;
 
-const port = await new Promise((resolve) => {
-  const srv = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = srv.address();
-    srv.close(() => resolve(port));
-  });
-});
-const dataDir = mkdtempSync(join(tmpdir(), 'attesta-bench-compress-'));
-const env = {
-  ...process.env,
-  NODE_ENV: 'development',
-  HOST: '127.0.0.1',
-  PORT: String(port),
-  DATA_DIR: dataDir,
-  DEMO_DATA: 'true',
-  LOG_LEVEL: 'warn',
-};
-delete env.DATABASE_URL;
-delete env.REDIS_URL;
-const server = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
-  cwd: root,
-  env,
-  stdio: 'ignore',
-});
-const base = `http://127.0.0.1:${port}`;
+const server = await startDemoServer();
+const { base } = server;
 
 try {
-  for (let i = 0; ; i++) {
-    if (i > 720) throw new Error('server did not start');
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const codes = execFileSync('npm', ['run', '--silent', 'demo:codes'], {
-    cwd: root,
-    env: { ...env },
-    encoding: 'utf8',
-  })
-    .trim()
-    .split('\n')
-    .map((l) => l.split('\t'))
-    .filter(([, , test]) => /математике/i.test(test ?? ''));
-  const code = codes[Math.floor(codes.length / 3)][0];
+  const math = server.codes.filter((c) => /математике/i.test(c.subjectTest));
+  const code = math[Math.floor(math.length / 3)].code;
 
   let cookie = '';
   const ask = async (method, path, body) => {
@@ -148,7 +104,5 @@ try {
     );
   }
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -31,7 +31,7 @@ const freePort = () =>
 
 /**
  * Starts `server/dist/main.js` on PGlite with the demo data. Returns its base URL, the demo's
- * activation codes (code, participant, subject test) and `stop()`.
+ * activation codes (code, participant, subject test), its process id and `stop()`.
  */
 export async function startDemoServer() {
   requireBuilt();
@@ -81,7 +81,7 @@ export async function startDemoServer() {
         const [code = '', participant = '', subjectTest = ''] = line.split('\t');
         return { code, participant, subjectTest };
       });
-    return { base, codes, stop };
+    return { base, codes, stop, pid: child.pid };
   } catch (err) {
     await stop();
     throw err;

@@ -17,13 +17,14 @@
 //   node bench/documents.mjs --write-docs   # also rewrites the documents block of docs/BENCHMARKS.md
 // Env: BENCH_DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/test),
 //      BENCH_DOCUMENTS_RUNS (10), BENCH_SERVER_ENTRY (another server build).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { register } from 'tsx/esm/api';
+import { writeMarkedSection } from './docs-section.mjs';
 
 const { percentile, seed, startServer } = await import('./run.mjs');
 
@@ -275,7 +276,10 @@ async function main() {
     const md = markdown(result);
     console.log(JSON.stringify(result));
     console.log(md);
-    if (writeDocs) writeSection(md);
+    if (writeDocs) {
+      writeMarkedSection('documents', md);
+      log('docs/BENCHMARKS.md updated');
+    }
   } finally {
     await pool.end();
     child.kill('SIGTERM');
@@ -297,19 +301,6 @@ function markdown(r) {
         `| ${d.name} | ${d.firstMs} (${d.firstCpuMs}) | ${d.p50Ms} | ${d.maxMs} | ${d.cpuMsPerDoc} | ${d.pages ?? '—'} | ${d.kb} |`,
     ),
   ].join('\n');
-}
-
-function writeSection(md) {
-  const file = join(root, 'docs/BENCHMARKS.md');
-  const doc = readFileSync(file, 'utf8');
-  const start = '<!-- documents:start -->';
-  const end = '<!-- documents:end -->';
-  const block = `${start}\n${md}\n${end}`;
-  const next = doc.includes(start)
-    ? doc.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
-    : `${doc.trimEnd()}\n\n${block}\n`;
-  writeFileSync(file, next);
-  log('docs/BENCHMARKS.md updated');
 }
 
 main().catch((err) => {

@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import pg from 'pg';
 import { register } from 'tsx/esm/api';
+import { writeMarkedSection } from './docs-section.mjs';
 
 process.env.BENCH_SECONDS ??= '20';
 process.env.JOBS_POLL_INTERVAL_MS ??= '200';
@@ -442,7 +443,10 @@ async function main() {
     );
     const md = markdown(result);
     console.log(md);
-    if (writeDocs) writeSection(md);
+    if (writeDocs) {
+      writeMarkedSection('reports', md);
+      log('docs/BENCHMARKS.md updated');
+    }
   } finally {
     await pool.end();
     child.kill('SIGTERM');
@@ -481,19 +485,6 @@ function markdown(r) {
     '',
     `The file: ${r.file.fileMb} MB, ${r.file.sheetRows.toLocaleString('en')} sheet rows (title, header and ${r.alone.rows.toLocaleString('en')} results); its download (\`GET /api/files/{id}\`) took ${r.file.seconds} s with the server's peak RSS at ${r.file.memory.peakMb} MB.`,
   ].join('\n');
-}
-
-function writeSection(md) {
-  const file = join(root, 'docs/BENCHMARKS.md');
-  const doc = readFileSync(file, 'utf8');
-  const start = '<!-- reports:start -->';
-  const end = '<!-- reports:end -->';
-  const block = `${start}\n${md}\n${end}`;
-  const next = doc.includes(start)
-    ? doc.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
-    : `${doc.trimEnd()}\n\n${block}\n`;
-  writeFileSync(file, next);
-  log('docs/BENCHMARKS.md updated');
 }
 
 main().catch((err) => {
