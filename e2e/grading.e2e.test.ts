@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
 import { checkA11y } from './axe.js';
-import { baseURL, launchBrowser, newPage } from './support.js';
+import { baseURL, launchBrowser, newPage, startWork } from './support.js';
 
 // Issue 4: a participant writes an essay, two experts grade it blind (one through the grading
 // workspace in the browser), the results are published, and the participant sees them. The sitting
@@ -112,12 +112,7 @@ describe('grading and publication', () => {
     const { context, page } = await newPage(browser);
     const experts: BrowserContext[] = [];
     try {
-      await page.goto('/login?tab=code');
-      await page.locator('input[name="activationCode"]').fill(code);
-      await page.getByTestId('login-code-submit').click();
-      await page.getByTestId('role-home-participant').waitFor();
-      await page.getByTestId('start-work').click();
-      await page.waitForURL(/\/participant\/work/);
+      await startWork(page, code);
       const variant = await (await page.request.get('/api/exam/test/variant/current')).json();
       const essay = (variant.tasks as { position: number; answerType: string }[]).find(
         (t) => t.answerType === 'extended_text',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Dialog, Locator, Page } from 'playwright-core';
 import { checkA11y } from './axe.js';
-import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
+import { baseURL, demoCodes, launchBrowser, newPage, startWork } from './support.js';
 
 // Issue 3, item 6: a participant takes a demo test in the browser — every answer type, a file,
 // offline and back, a reload — and nothing is lost; the timer reaching zero finishes the work.
@@ -35,16 +35,6 @@ const codes = (() => {
     return code.code;
   };
 })();
-
-async function startWork(page: Page, code: string): Promise<void> {
-  await page.goto('/login?tab=code');
-  await page.locator('input[name="activationCode"]').fill(code);
-  await page.getByTestId('login-code-submit').click();
-  await page.getByTestId('role-home-participant').waitFor();
-  await page.getByTestId('start-work').click();
-  await page.waitForURL(/\/participant\/work/);
-  await page.getByTestId('task-1').waitFor();
-}
 
 /**
  * Reloads a running work: the browser asks first (beforeunload) and the participant agrees.

@@ -98,3 +98,14 @@ export async function expectEndPage(page: Page, path: RegExp, heading: RegExp): 
     .poll(async () => (await page.locator('h1').allTextContents()).join(' | '), { timeout: 10_000 })
     .toMatch(heading);
 }
+
+/** A participant signs in by activation code, starts the work from the start page and sees task 1. */
+export async function startWork(page: Page, code: string): Promise<void> {
+  await page.goto('/login?tab=code');
+  await page.locator('input[name="activationCode"]').fill(code);
+  await page.getByTestId('login-code-submit').click();
+  await page.getByTestId('role-home-participant').waitFor();
+  await page.getByTestId('start-work').click();
+  await page.waitForURL(/\/participant\/work/);
+  await page.getByTestId('task-1').waitFor();
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseURL, demoCodes, launchBrowser } from './support.js';
+import { baseURL, demoCodes, launchBrowser, startWork } from './support.js';
 
 // Issue 24, item 1: the participant's path weighs little. A first visit — login by code, the start
 // page, the runner through every answer type — loads at most PARTICIPANT_BUDGET bytes of JavaScript
@@ -121,13 +121,7 @@ async function serviceWorkerTransfers(context: BrowserContext): Promise<Transfer
 
 /** The participant's path: the login page by code, the start page, every task of the runner. */
 async function walkParticipantPath(page: Page, code: string) {
-  await page.goto('/login?tab=code');
-  await page.locator('input[name="activationCode"]').fill(code);
-  await page.getByTestId('login-code-submit').click();
-  await page.getByTestId('role-home-participant').waitFor();
-  await page.getByTestId('start-work').click();
-  await page.waitForURL(/\/participant\/work/);
-  await page.getByTestId('task-1').waitFor();
+  await startWork(page, code);
   const res = await page.request.get('/api/exam/test/variant/current');
   const tasks = ((await res.json()) as { tasks: Task[] }).tasks;
   expect(new Set(tasks.map((t) => t.answerType)).size).toBe(10);
