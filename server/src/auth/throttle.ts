@@ -130,7 +130,7 @@ return {1, wait}
 /**
  * rate-limiter-flexible's step on Redis (its `rlflxIncr` script: start the window if absent, add,
  * read the time left), for every key of one attempt in one script and round trip. KEYS are the
- * limiters' own keys (`rl:<name>:<key>`), ARGV[1] the points (1 to take, -1 to give back), then
+ * limiters' own keys (their `getKey`: `rl:<name>:<key>`), ARGV[1] the points (1 to take, -1 to give back), then
  * each key's window in seconds. Answers {points, ms left} per key.
  */
 const COUNT_SCRIPT = `
@@ -326,7 +326,7 @@ export class Throttle {
             if (consumed <= l.points) return { ok: true };
             // As rate-limiter-flexible: the attempt that first goes over starts the block.
             if (l.blockSeconds > 0 && consumed <= l.points + 1) {
-              await this.redis!.set(`rl:${name}:${key}`, consumed, 'PX', l.blockSeconds * 1000);
+              await this.redis!.set(this.limiters[name].getKey(key), consumed, 'PX', l.blockSeconds * 1000);
               return { ok: false, retryMs: l.blockSeconds * 1000 };
             }
             return { ok: false, retryMs: ms };
@@ -357,7 +357,7 @@ export class Throttle {
   private countTogether(counters: [LimitName, string][], points: number): Promise<[number, number][]> {
     return (this.redis as unknown as CountingRedis).attestaCount(
       counters.length,
-      ...counters.map(([name, key]) => `rl:${name}:${key}`),
+      ...counters.map(([name, key]) => this.limiters[name].getKey(key)),
       points,
       ...counters.map(([name]) => this.limits[name].durationSeconds),
     );
