@@ -67,7 +67,14 @@ type SchemaTable = Partial<Record<CallKey, CallSchemas>>;
  */
 let allSchemas: Promise<SchemaTable> | undefined;
 function loadAllSchemas(): Promise<SchemaTable> {
-  allSchemas ??= import('./call-schemas').then((m) => m.CALL_SCHEMAS as SchemaTable);
+  // A chunk that failed to load (offline) is asked for again by the next call, not remembered.
+  allSchemas ??= import('./call-schemas').then(
+    (m) => m.CALL_SCHEMAS as SchemaTable,
+    (err: unknown) => {
+      allSchemas = undefined;
+      throw err;
+    },
+  );
   return allSchemas;
 }
 
