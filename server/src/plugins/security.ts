@@ -64,9 +64,35 @@ export function securityHeadersOf(options: HelmetOptions): Record<string, string
  * runs helmet's whole middleware chain, parsing the CSP directives, on every response): at
  * thousands of saves a second that was about 5 % of the server's time.
  */
+/**
+ * The headers that mean something on a script or stylesheet a page loads: a browser applies the
+ * Content Security Policy, framing, opener and cross-domain policies of the document (or worker) that
+ * loads them, never of a subresource, so those would only add ≈ 0.5 kB to every file of the
+ * participant's path (docs/BENCHMARKS.md, issue 24). Kept: nosniff (no MIME confusion), the
+ * cross-origin resource policy (no cross-site inclusion), HSTS and the referrer policy (a stylesheet's
+ * own requests follow it).
+ */
+const SUBRESOURCE_HEADER_NAMES = [
+  'x-content-type-options',
+  'cross-origin-resource-policy',
+  'strict-transport-security',
+  'referrer-policy',
+];
+
+/**
+ * A hashed script or stylesheet of the built client (web/dist/assets). Worker scripts (the PDF
+ * viewer's) take their policy from their own response, and anything else there (an SVG opened as a
+ * document, a font) keeps the full set.
+ */
+export function isClientSubresource(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return path.startsWith('/assets/') && /\.(m?js|css)$/.test(path) && !/worker/i.test(path);
+}
+
 export const securityPlugin = fp(
   async (app) => {
     const common = securityHeadersOf(SECURITY_HEADERS);
+    const subresource = Object.fromEntries(SUBRESOURCE_HEADER_NAMES.map((name) => [name, common[name]!]));
     // Each route's headers, worked out when it is added: a request only copies them.
     const perRoute = new Map<string, Record<string, string>>();
     const cached = new WeakMap<HelmetOptions, Record<string, string>>();
@@ -78,7 +104,8 @@ export const securityPlugin = fp(
       for (const method of [route.method].flat()) perRoute.set(`${method} ${route.url}`, headers);
     });
     app.addHook('onRequest', (req, reply, done) => {
-      reply.headers(perRoute.get(`${req.method} ${req.routeOptions.url}`) ?? common);
+      const own = perRoute.get(`${req.method} ${req.routeOptions.url}`);
+      reply.headers(own ?? (isClientSubresource(req.url) ? subresource : common));
       done();
     });
   },

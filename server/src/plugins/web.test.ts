@@ -36,6 +36,9 @@ beforeAll(async () => {
   withCopies(join(dist, 'index.html'), INDEX);
   withCopies(join(dist, 'sw.js'), SW);
   withCopies(join(dist, 'assets', 'index-AbC123.js'), SCRIPT);
+  withCopies(join(dist, 'assets', 'index-AbC123.css'), `body{color:#111}${' '.repeat(600)}`);
+  withCopies(join(dist, 'assets', 'pdf.worker.min-Wk1.mjs'), SCRIPT);
+  writeFileSync(join(dist, 'assets', 'picture-P1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   // A font has no compressed copy: it goes as it is.
   writeFileSync(join(dist, 'assets', 'font-X1.woff2'), Buffer.alloc(64, 7));
   database = await createTestDatabase();
@@ -109,6 +112,47 @@ describe('the built client', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.rawPayload.length).toBe(64);
+  });
+});
+
+describe("the built client's security headers", () => {
+  it('a script or stylesheet under assets/ carries only what applies to a subresource', async () => {
+    for (const url of [
+      '/assets/index-AbC123.js',
+      '/assets/index-AbC123.css',
+      '/assets/index-AbC123.js?v=1',
+    ]) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(res.headers['strict-transport-security'], url).toMatch(/max-age=/);
+      expect(res.headers['referrer-policy'], url).toBe('same-origin');
+      for (const documentOnly of [
+        'content-security-policy',
+        'x-frame-options',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+      ])
+        expect(res.headers[documentOnly], `${url} ${documentOnly}`).toBeUndefined();
+    }
+  });
+
+  it('documents, the service worker, worker scripts and other files keep the full set with the CSP', async () => {
+    for (const url of [
+      '/',
+      '/index.html',
+      '/participant/work',
+      '/sw.js',
+      '/assets/pdf.worker.min-Wk1.mjs',
+      '/assets/picture-P1.svg',
+    ]) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-security-policy'], url).toMatch(/default-src 'self'/);
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
   });
 });
 
