@@ -111,6 +111,25 @@ export default tseslint.config(
         'error',
         { basePath: fileURLToPath(new URL('.', import.meta.url)), zones: webBoundaries },
       ],
+      // A lazily loaded page or panel comes with Mantine's whole stylesheet (the participant's shell
+      // has only its own components' sheets): lazyPage() does both.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react',
+              importNames: ['lazy'],
+              message:
+                'Use lazyPage() from components/ui/lazy-page: it loads the full Mantine stylesheet too.',
+            },
+          ],
+        },
+      ],
     },
+  },
+  {
+    files: ['web/src/components/ui/lazy-page.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { checkA11y } from './axe.js';
 import { dialogRoundTrip, tabTo, tabWalk } from './keyboard.js';
-import { baseURL, demoCodes, launchBrowser, newPage } from './support.js';
+import { baseURL, demoCodes, launchBrowser, newPage, unstyledMantineClasses } from './support.js';
 
 // Issue 14, item 3 (WCAG 2.2 AA): axe-core finds no serious or critical violation on any main
 // screen of any role; the main screens of every role work from the keyboard alone (e2e/keyboard.ts);
@@ -313,6 +313,8 @@ const screenName = (path: string) => path.slice(1).replace(/[/?=&]/g, '-');
 
 /** The checks of one page the crawl reaches: axe, and the keyboard and 320 px where listed above. */
 async function checkScreen(page: Page, path: string): Promise<void> {
+  // Mantine's sheets come in parts (the participant's shell has its own components' only): nothing drawn unstyled.
+  expect(await unstyledMantineClasses(page), `${path}: Mantine classes without their stylesheet`).toEqual([]);
   await checkA11y(page, screenName(path));
   if (WALK.has(path)) await tabWalk(page, screenName(path), 60);
   await KEYS[path]?.(page);

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -99,13 +101,51 @@ export async function expectEndPage(page: Page, path: RegExp, heading: RegExp): 
     .toMatch(heading);
 }
 
-/** A participant signs in by activation code, starts the work from the start page and sees task 1. */
-export async function startWork(page: Page, code: string): Promise<void> {
+/**
+ * A participant signs in by activation code, starts the work from the start page and sees task 1;
+ * `atEachPage` runs on the login form, the start page and the runner as each is shown.
+ */
+export async function startWork(page: Page, code: string, atEachPage?: () => Promise<void>): Promise<void> {
   await page.goto('/login?tab=code');
   await page.locator('input[name="activationCode"]').fill(code);
+  await atEachPage?.();
   await page.getByTestId('login-code-submit').click();
   await page.getByTestId('role-home-participant').waitFor();
+  await atEachPage?.();
   await page.getByTestId('start-work').click();
   await page.waitForURL(/\/participant\/work/);
   await page.getByTestId('task-1').waitFor();
+  await atEachPage?.();
+}
+
+/**
+ * Mantine's class names (`m_` and eight hex digits) that its full stylesheet styles. The shell links
+ * only the sheets of its own components (web/vite.config.ts): a class of these on the page with no
+ * rule in the page's sheets is a component drawn without its styles.
+ */
+const fromWeb = createRequire(join(root, 'web/package.json'));
+const MANTINE_CLASSES = new Set(
+  ['@mantine/core/styles.css', '@mantine/notifications/styles.css'].flatMap((sheet) =>
+    [...readFileSync(fromWeb.resolve(sheet), 'utf8').matchAll(/\.(m_[0-9a-f]{8})\b/g)].map((m) => m[1]!),
+  ),
+);
+
+/** Mantine classes on the page that none of its stylesheets has a rule for. */
+export async function unstyledMantineClasses(page: Page): Promise<string[]> {
+  const { used, styled } = await page.evaluate(() => {
+    const used = new Set<string>();
+    for (const el of document.querySelectorAll('[class*="m_"]'))
+      for (const c of el.classList) if (/^m_[0-9a-f]{8}$/.test(c)) used.add(c);
+    const styled = new Set<string>();
+    const visit = (rules: CSSRuleList) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSStyleRule)
+          for (const m of rule.selectorText.matchAll(/\.(m_[0-9a-f]{8})/g)) styled.add(m[1]!);
+        if ('cssRules' in rule) visit((rule as CSSGroupingRule).cssRules);
+      }
+    };
+    for (const sheet of document.styleSheets) visit(sheet.cssRules);
+    return { used: [...used], styled: [...styled] };
+  });
+  return used.filter((c) => MANTINE_CLASSES.has(c) && !styled.includes(c));
 }

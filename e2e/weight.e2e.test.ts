@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseURL, demoCodes, launchBrowser, startWork } from './support.js';
+import { baseURL, demoCodes, launchBrowser, startWork, unstyledMantineClasses } from './support.js';
 
 // Issue 24, item 1: the participant's path weighs little. A first visit — login by code, the start
 // page, the runner through every answer type — loads at most PARTICIPANT_BUDGET bytes of JavaScript
@@ -119,17 +119,29 @@ async function serviceWorkerTransfers(context: BrowserContext): Promise<Transfer
   return [...sent, ...fetched.filter((t) => !scripts.includes(t.url))];
 }
 
-/** The participant's path: the login page by code, the start page, every task of the runner. */
+/**
+ * The participant's path: the login page by code, the start page, every task of the runner and the
+ * finish dialog (opened and closed). At each step, no Mantine component may be drawn unstyled.
+ */
 async function walkParticipantPath(page: Page, code: string) {
-  await startWork(page, code);
+  const unstyled = new Set<string>();
+  const check = async () => (await unstyledMantineClasses(page)).forEach((c) => unstyled.add(c));
+  await startWork(page, code, check);
   const res = await page.request.get('/api/exam/test/variant/current');
   const tasks = ((await res.json()) as { tasks: Task[] }).tasks;
   expect(new Set(tasks.map((t) => t.answerType)).size).toBe(10);
   for (const task of tasks) {
     await page.getByTestId(`task-nav-${task.position}`).click();
     await page.getByTestId(`task-${task.position}`).waitFor();
+    await check();
   }
+  await page.getByTestId('finish-work').click();
+  await page.getByTestId('finish-summary').waitFor();
+  await check();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('finish-summary').waitFor({ state: 'hidden' });
   await page.waitForLoadState('networkidle');
+  expect([...unstyled], 'Mantine classes without their stylesheet').toEqual([]);
 }
 
 const isScriptOrStyle = (t: Transfer) => /\.(m?js|css)(\?|$)/.test(new URL(t.url).pathname);

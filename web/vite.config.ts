@@ -1,4 +1,7 @@
 /// <reference types="vitest/config" />
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -36,10 +39,67 @@ function participantShellPlugin(): Plugin {
   };
 }
 
+const require = createRequire(import.meta.url);
+/** Where Mantine's stylesheets are: one `<Component>.layer.css` per component, in `@layer mantine`. */
+const mantineStyles = join(dirname(require.resolve('@mantine/core/styles.layer.css')), 'styles');
+
+/**
+ * Mantine's stylesheet for the participant's shell: the base sheets and the sheet of each Mantine
+ * component the shell's chunks contain (found in the bundle, so a component added to the runner
+ * brings its styles), linked from index.html. The whole sheet (33 kB compressed) comes with the
+ * first lazily loaded page (components/ui/lazy-page.ts), never on the exam's path. All of it is in
+ * `@layer mantine`, so the app's own rules win over Mantine's whichever loaded first.
+ */
+function mantineShellStylesPlugin(): Plugin {
+  let fileName: string | undefined;
+  return {
+    name: 'attesta:mantine-shell-styles',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const components = new Set<string>();
+      let notifications = false;
+      for (const name of participantShell) {
+        const chunk = bundle[name];
+        if (chunk?.type !== 'chunk') continue;
+        for (const id of Object.keys(chunk.modules)) {
+          const component = /@mantine[\\/]core[\\/]esm[\\/]components[\\/]([^\\/]+)[\\/]/.exec(id)?.[1];
+          if (component) components.add(component);
+          if (/@mantine[\\/]notifications[\\/]/.test(id)) notifications = true;
+        }
+      }
+      const sheets = [
+        'baseline',
+        'default-css-variables',
+        'global',
+        ...[...components].sort().filter((c) => existsSync(join(mantineStyles, `${c}.layer.css`))),
+      ];
+      const files = sheets.map((sheet) => join(mantineStyles, `${sheet}.layer.css`));
+      if (notifications) files.push(require.resolve('@mantine/notifications/styles.layer.css'));
+      const source = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+      fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'mantine-shell.css', source }));
+      participantShell.add(fileName);
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: () =>
+        fileName
+          ? [
+              {
+                tag: 'link',
+                attrs: { rel: 'stylesheet', crossorigin: true, href: `/${fileName}` },
+                injectTo: 'head',
+              },
+            ]
+          : [],
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     participantShellPlugin(),
+    mantineShellStylesPlugin(),
     // Installable PWA (docs/design.md §5): the service worker precaches the participant's shell
     // (participantShell above: login, start page, runner), so a reload while offline still opens
     // the runner; the runner keeps its own copy of the sitting and the variant
@@ -117,6 +177,18 @@ export default defineConfig({
               name: 'react',
               test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
               tags: ['$initial'],
+              priority: 20,
+            },
+            {
+              name: 'vendor',
+              test: /node_modules[\\/]/,
+              tags: ['$initial'],
+              priority: 10,
+            },
+            {
+              name: 'shell',
+              tags: ['$initial'],
+              priority: 5,
             },
           ],
         },

@@ -48,6 +48,29 @@ describe('web layer boundaries', () => {
   });
 });
 
+describe('lazily loaded web pages', () => {
+  const lazyErrors = async (file: string, source: string) => {
+    const [result] = await eslint.lintText(source, { filePath: join(root, file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports');
+  };
+
+  it("React's lazy() outside lazyPage() is refused: the page would come without Mantine's full stylesheet", async () => {
+    const errors = await lazyErrors(
+      'web/src/features/reports/bad.tsx',
+      "import { lazy } from 'react';\nexport const Page = lazy(() => import('./components/reports-page'));\n",
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it('lazyPage() itself may use it', async () => {
+    const errors = await lazyErrors(
+      'web/src/components/ui/lazy-page.ts',
+      "import { lazy } from 'react';\nexport const x = lazy;\n",
+    );
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('server module boundaries', () => {
   it('a module importing another module’s inner file is refused', async () => {
     const errors = await boundaryErrors(

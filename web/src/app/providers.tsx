@@ -1,5 +1,5 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+// Mantine's sheets are in `@layer mantine`: the build links the participant's shell's share of them
+// from index.html (web/vite.config.ts) and lazily loaded pages bring the rest (components/ui/lazy-page.ts).
 import './global.css';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
@@ -9,6 +9,9 @@ import { useMemo, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { useDialogFocusReturn } from './dialog-focus-return';
 import { cssVariablesResolver, themeWithLabels } from './theme';
+
+// The dev server has no bundle to pick the shell's sheets from: it loads all of them.
+if (import.meta.env.DEV) void import('../components/ui/all-styles');
 
 interface ProvidersProps {
   queryClient: QueryClient;

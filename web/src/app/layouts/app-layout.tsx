@@ -1,9 +1,10 @@
 import { Anchor, AppShell, Burger, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
+import { lazyPage } from '../../components/ui/lazy-page';
 import { FullPageLoader } from '../../components/ui/full-page-loader';
 import { useResultsNavItems } from '../../features/results/routes';
 import { LanguageSwitch } from '../../components/ui/language-switch';
@@ -21,7 +22,7 @@ import { useActiveRole } from './use-active-role';
 import { NavEntry, type NavItem } from './work-place-nav-entry';
 
 // A staff role's work places and their texts load with its first page, never for a participant.
-const WorkPlaceNav = lazy(() => import('./work-place-nav').then((m) => ({ default: m.WorkPlaceNav })));
+const WorkPlaceNav = lazyPage(() => import('./work-place-nav'), 'WorkPlaceNav');
 
 /**
  * Sections of the active role that exist today. Work places of later issues are added here when

@@ -13,10 +13,15 @@ type Components<M> = { [K in keyof M]: M[K] extends AnyComponent ? K : never }[k
  * A page loaded when its route is first shown, in a chunk of its own: what a participant never
  * opens (staff screens, the editor, reports) is never downloaded on the exam's path
  * (docs/ARCHITECTURE.md, «Weight of the participant's path»). `name` is the module's export.
+ * The page shows once Mantine's whole stylesheet has loaded too: the shell has only the sheets of
+ * the components the participant's path uses (web/vite.config.ts).
  */
 export function lazyPage<M, K extends Components<M>>(
   load: () => Promise<M>,
   name: K,
 ): LazyExoticComponent<Page<M[K]>> {
-  return lazy(async () => ({ default: (await load())[name] as Page<M[K]> }));
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), import('./all-styles')]);
+    return { default: module[name] as Page<M[K]> };
+  });
 }

@@ -2,12 +2,13 @@
  * The report screens (issue 12): `reports` under the coordinator's, ugnik's and admin's homes, and
  * the organizator's `protocol`. The pages (and the chart library) load when first opened.
  */
-import { lazy } from 'react';
+import { lazyPage } from '../../components/ui/lazy-page';
 import type { RouteObject } from 'react-router';
 
-const ReportsPage = lazy(() => import('./components/reports-page').then((m) => ({ default: m.ReportsPage })));
-const OrganizatorProtocolPage = lazy(() =>
-  import('./components/protocol-page').then((m) => ({ default: m.OrganizatorProtocolPage })),
+const ReportsPage = lazyPage(() => import('./components/reports-page'), 'ReportsPage');
+const OrganizatorProtocolPage = lazyPage(
+  () => import('./components/protocol-page'),
+  'OrganizatorProtocolPage',
 );
 
 /** Children of each role's home route (its role guard applies). */

@@ -5,13 +5,12 @@
  */
 import { Loader, Paper, SimpleGrid, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyPage } from '../../../components/ui/lazy-page';
 import { RichHtml } from '../../../components/answers/rich-html';
 import { useContentT } from '../locales';
 
-const RichTextField = lazy(() =>
-  import('../task-editor/components/rich-text-field').then((m) => ({ default: m.RichTextField })),
-);
+const RichTextField = lazyPage(() => import('../task-editor/components/rich-text-field'), 'RichTextField');
 
 export function HtmlField({
   label,

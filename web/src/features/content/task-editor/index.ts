@@ -3,14 +3,13 @@
  * editor (tiptap, prosemirror) loads with the page, not with the app.
  */
 import { Loader } from '@mantine/core';
-import { createElement, lazy, Suspense } from 'react';
+import { createElement, Suspense } from 'react';
+import { lazyPage } from '../../../components/ui/lazy-page';
 import type { TaskEditorPageProps } from './components/task-editor-page';
 
 export type { TaskEditorPageProps };
 
-const LazyTaskEditorPage = lazy(() =>
-  import('./components/task-editor-page').then((m) => ({ default: m.TaskEditorPage })),
-);
+const LazyTaskEditorPage = lazyPage(() => import('./components/task-editor-page'), 'TaskEditorPage');
 
 export function TaskEditorPage(props: TaskEditorPageProps) {
   return createElement(
