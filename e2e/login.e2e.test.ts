@@ -37,6 +37,32 @@ describe('signing in', () => {
     }
   });
 
+  it('switches the login page to English, which loads then, and opens in English after a reload', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      const scripts: string[] = [];
+      page.on('request', (req) => {
+        if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+      });
+      await page.goto('/login');
+      await expect(page.getByTestId('login-title').textContent()).resolves.toMatch(/Вход/);
+      // English is a chunk of its own (web/src/lib/i18n.ts): not loaded for a Russian page.
+      const english = (path: string) => /\/assets\/en-[^/]*\.js$/.test(path);
+      expect(scripts.filter(english)).toEqual([]);
+      await page.getByTestId('language-switch').getByText('EN').click();
+      await expect
+        .poll(() => page.getByTestId('login-title').textContent(), { timeout: 10_000 })
+        .toMatch(/Sign in/);
+      expect(scripts.filter(english)).toHaveLength(1);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      // The choice is remembered: the next visit loads English before its first paint.
+      await page.reload();
+      await expect(page.getByTestId('login-title').textContent()).resolves.toMatch(/Sign in/);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('refuses a wrong password with a message and stays on the login page', async () => {
     const { context, page } = await newPage(browser);
     try {

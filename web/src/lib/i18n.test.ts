@@ -47,6 +47,16 @@ describe('i18n', () => {
     expect(i18n.t('account.register.sentText', { email: 'a@b.ru' })).toContain('a@b.ru');
   });
 
+  it("switching loads the language's messages beside a feature's own bundle registered before", async () => {
+    const i18n = createI18n('ru');
+    i18n.removeResourceBundle('en', 'translation');
+    // What a feature's chunk does when it loads (e.g. the staff messages of the runner).
+    i18n.addResourceBundle('en', 'translation', { feature: { note: 'A note' } }, true, true);
+    await setLanguage('en', i18n);
+    expect(i18n.t('login.submit')).toBe('Sign in');
+    expect(i18n.t('feature.note' as 'app.name')).toBe('A note');
+  });
+
   it('has the same keys in both languages, none empty', () => {
     expect(keys(en).sort()).toEqual(keys(ru).sort());
     const i18n = createI18n('en');

@@ -1,4 +1,4 @@
-import { enErrorCodes } from './error-codes';
+import { enErrorCodes } from './error-codes.en';
 import type { Messages } from './ru';
 import { roleLabels } from './ru';
 

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { loadKatex } from '../components/answers/katex-loader';
+import { loadLanguage } from '../lib/i18n';
 
 // findBy… and waitFor wait for what the screen should show up to 10 s, not Testing Library's 1 s: on
 // a busy two-core machine a page with its queries took longer than 1 s to draw (role homes), and a
@@ -39,3 +40,7 @@ afterEach(() => {
 
 // KaTeX loads on first need in the app (components/answers/katex-loader.ts); tests draw TeX at once.
 await loadKatex();
+
+// English is a chunk the app loads when chosen (lib/i18n.ts); tests create instances in either
+// language at once.
+await loadLanguage('en');

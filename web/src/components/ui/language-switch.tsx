@@ -10,7 +10,8 @@ export function LanguageSwitch() {
       aria-label={t('app.language')}
       value={currentLanguage(i18n)}
       onChange={(value) => {
-        if (isLanguage(value)) void setLanguage(value, i18n);
+        // Offline before English was ever loaded: the language stays as it is.
+        if (isLanguage(value)) setLanguage(value, i18n).catch(() => undefined);
       }}
       data={[
         {
