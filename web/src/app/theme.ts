@@ -11,7 +11,7 @@ import {
   luminance,
   Modal,
   Notification,
-  Pagination,
+  type PaginationProps,
   Table,
   type TableScrollContainerProps,
   type CSSVariablesResolver,
@@ -176,9 +176,13 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       DrawerHeader: { defaultProps: { component: 'div' } },
       Notification: Notification.extend({ defaultProps: { closeButtonProps: close } }),
       Alert: Alert.extend({ defaultProps: { closeButtonLabel: close['aria-label'] } }),
-      Pagination: Pagination.extend({
-        defaultProps: { getControlProps: (kind: keyof typeof control) => control[kind] },
-      }),
+      // A plain entry, not Pagination.extend(): that would bring the component (staff tables only)
+      // into the participant's shell.
+      Pagination: {
+        defaultProps: {
+          getControlProps: (kind: keyof typeof control) => control[kind],
+        } satisfies Partial<PaginationProps>,
+      },
       // A loader is a span: a name on it alone is an ARIA attribute its (no) role forbids (axe
       // aria-prohibited-attr, on every panel still loading). It is an indeterminate progress bar,
       // named «Загрузка…» unless a screen names it itself.

@@ -3,7 +3,6 @@ import type { Bundle } from '../../components/data-table/use-bundle-t';
 
 const ru = {
   results: {
-    nav: { result: 'Мои результаты', publish: 'Публикация результатов' },
     verify: {
       title: 'Проверка документа о результате',
       code: 'Код проверки: {{code}}',
@@ -144,7 +143,6 @@ const ru = {
 
 const en: typeof ru = {
   results: {
-    nav: { result: 'My results', publish: 'Publish results' },
     verify: {
       title: 'Result document check',
       code: 'Verification code: {{code}}',

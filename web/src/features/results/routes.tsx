@@ -1,7 +1,7 @@
 /** Results work places: the participant's own result and the publication page of coordinators and admins. */
 import type { RouteObject } from 'react-router';
 import { useBundleT } from '../../components/data-table/use-bundle-t';
-import { resultsBundle } from './locales';
+import { resultsNavBundle } from './nav-locales';
 import { lazyPage } from '../../components/ui/lazy-page';
 
 const OpenAttemptPage = lazyPage(() => import('./components/open-attempt-page'), 'OpenAttemptPage');
@@ -25,7 +25,7 @@ export function useResultsNavItems(): Record<
   'participant' | 'coordinator' | 'admin',
   { to: string; label: string }[]
 > {
-  const { t } = useBundleT(resultsBundle);
+  const { t } = useBundleT(resultsNavBundle);
   return {
     participant: [{ to: '/participant/result', label: t('results.nav.result') }],
     coordinator: [{ to: '/coordinator/results', label: t('results.nav.publish') }],
