@@ -2,6 +2,7 @@ import { contentSchemaFor, type AnswerType, type BlankLayout, type TaskContent }
 import {
   MM,
   MUTED,
+  contentBottom,
   contentWidth,
   createPdf,
   decoratePages,
@@ -24,7 +25,8 @@ import { Sheet, layoutVersionOf } from './blanks.sheet.js';
  * bubble, box and mark goes through Sheet (blanks.sheet.ts), which draws it and records where.
  * Every page carries four corner marks and, in its top margin, a QR code with the page code
  * (blanks.code.ts) and a short header, so a loose scanned page still names its work, page and
- * layout. A task's answer area is never split across pages. Automatically scored tasks are
+ * layout. A task's answer area starts on a new page when it does not fit; only one taller than a
+ * page goes on to the next, between rows or blocks. Automatically scored tasks are
  * answered with bubbles (choices; matching and ordering as grids; numbers and digit sequences as
  * digit grids), short texts in framed cells, expert-graded answers in a framed area. Only
  * participant-visible task content is used; a digit grid's column count comes from the service,
@@ -87,10 +89,19 @@ interface Box {
 }
 
 /**
- * Draws an answer area into `sheet` (or, with no sheet, only measures it); returns the height it
- * takes. Measuring and drawing run the same code, so the measured height is the drawn one.
+ * Draws an answer area into `sheet` from `box.y` on (or, with no sheet, only measures it); returns
+ * the y where it ends. Measuring and drawing run the same code. An area taller than what is left of
+ * the page goes on on the next one between its rows or blocks (`room`), so only a task taller than
+ * a page is ever split — never a bubble, a box or a digit column.
  */
 type Area = (doc: PdfDoc, box: Box, sheet: Sheet | null) => number;
+
+/** Where a piece `height` tall starts: at `y`, or, drawing, on a new page when it does not fit. */
+function room(doc: PdfDoc, sheet: Sheet | null, y: number, height: number): number {
+  if (!sheet || y + height <= contentBottom(doc)) return y;
+  doc.addPage();
+  return doc.page.margins.top;
+}
 
 interface AreaSpec {
   hint: string;
@@ -137,22 +148,24 @@ function textBox(p: Print, variantTaskId: number, count: number, part?: string):
     const rows = Math.ceil(count / perRow);
     const w = perRow * CELL + 2 * pad;
     const h = rows * CELL + 2 * pad;
+    const y = room(doc, sheet, box.y, h);
     if (sheet) {
-      sheet.box({ variantTaskId, kind: 'text', part, x: box.x, y: box.y, w, h });
-      drawCells(doc, box.x + pad, box.y + pad, CELL, count, perRow);
+      sheet.box({ variantTaskId, kind: 'text', part, x: box.x, y, w, h });
+      drawCells(doc, box.x + pad, y + pad, CELL, count, perRow);
     }
-    return h;
+    return y + h;
   };
 }
 
 /** A framed area for an answer experts grade: ruled lines to write on, or blank (a drawing). */
 function essayBox(p: Print, variantTaskId: number, height: number, ruledLines: number): Area {
   return (doc, box, sheet) => {
+    const top = room(doc, sheet, box.y, height);
     if (sheet) {
-      sheet.box({ variantTaskId, kind: 'essay', x: box.x, y: box.y, w: box.width, h: height });
+      sheet.box({ variantTaskId, kind: 'essay', x: box.x, y: top, w: box.width, h: height });
       doc.save().lineWidth(0.5).strokeColor('#999999');
       for (let i = 1; i <= ruledLines; i++) {
-        const y = box.y + i * p.lineStep;
+        const y = top + i * p.lineStep;
         doc
           .moveTo(box.x + 2 * MM, y)
           .lineTo(box.x + box.width - 2 * MM, y)
@@ -160,7 +173,7 @@ function essayBox(p: Print, variantTaskId: number, height: number, ruledLines: n
       }
       doc.restore();
     }
-    return height;
+    return top + height;
   };
 }
 
@@ -176,9 +189,14 @@ function bubbleList(p: Print, variantTaskId: number, list: Choice[]): Area {
   return (doc, box, sheet) => {
     let y = box.y;
     for (const choice of list) {
-      const height = choice.text
-        ? small(doc, p, choice.text, box.x + textX, y + p.r - 4.5 * p.scale, box.width - textX, !!sheet)
-        : 0;
+      const textWidth = box.width - textX;
+      const rowHeight = Math.max(
+        2 * p.r + 2,
+        choice.text ? small(doc, p, choice.text, 0, 0, textWidth, false) : 0,
+      );
+      y = room(doc, sheet, y, rowHeight);
+      if (choice.text && sheet)
+        small(doc, p, choice.text, box.x + textX, y + p.r - 4.5 * p.scale, textWidth, true);
       sheet?.bubble({
         variantTaskId,
         value: choice.value,
@@ -187,9 +205,9 @@ function bubbleList(p: Print, variantTaskId: number, list: Choice[]): Area {
         r: p.r,
         label: choice.label,
       });
-      y += Math.max(2 * p.r + 2, height) + 2.5;
+      y += rowHeight + 2.5;
     }
-    return y - box.y - 2.5;
+    return y - 2.5;
   };
 }
 
@@ -199,14 +217,21 @@ function legend(p: Print, labels: string[], texts: string[]): Area {
   return (doc, box, sheet) => {
     let y = box.y;
     labels.forEach((label, i) => {
-      doc.font('bold').fontSize(11 * p.scale);
-      if (sheet) doc.fillColor(INK).text(label, box.x + 2, y, { width: labelWidth - 6, lineBreak: false });
-      const height = texts[i]
-        ? small(doc, p, texts[i], box.x + labelWidth, y + 1, box.width - labelWidth, !!sheet)
-        : 0;
-      y += Math.max(14 * p.scale, height) + 3;
+      const text = texts[i];
+      const textWidth = box.width - labelWidth;
+      const rowHeight = Math.max(14 * p.scale, text ? small(doc, p, text, 0, 0, textWidth, false) : 0);
+      y = room(doc, sheet, y, rowHeight);
+      if (sheet) {
+        doc
+          .font('bold')
+          .fontSize(11 * p.scale)
+          .fillColor(INK)
+          .text(label, box.x + 2, y, { width: labelWidth - 6, lineBreak: false });
+        if (text) small(doc, p, text, box.x + labelWidth, y + 1, textWidth, true);
+      }
+      y += rowHeight + 3;
     });
-    return y - box.y - 3;
+    return y - 3;
   };
 }
 
@@ -231,13 +256,14 @@ function bubbleGrid(
   return (doc, box, sheet) => {
     const perBlock = Math.max(1, Math.floor((box.width - rowLabelWidth) / p.pitch));
     const blocks = Math.ceil(cols.length / perBlock);
-    const blockHeight = rows.length * p.pitch;
     const blockGap = 3 * MM;
-    if (sheet) {
-      for (let b = 0; b < blocks; b++) {
-        const top = box.y + b * (blockHeight + blockGap);
-        rows.forEach((row, i) => {
-          const cy = top + i * p.pitch + p.pitch / 2;
+    let y = box.y - blockGap;
+    for (let b = 0; b < blocks; b++) {
+      y += blockGap;
+      for (const row of rows) {
+        y = room(doc, sheet, y, p.pitch);
+        if (sheet) {
+          const cy = y + p.pitch / 2;
           doc
             .font('bold')
             .fontSize(10 * p.scale)
@@ -253,10 +279,11 @@ function bubbleGrid(
               label: col.label,
             }),
           );
-        });
+        }
+        y += p.pitch;
       }
     }
-    return blocks * blockHeight + (blocks - 1) * blockGap;
+    return y;
   };
 }
 
@@ -280,9 +307,11 @@ function digitGrid(p: Print, variantTaskId: number, columns: number, number: boo
     const rows = DIGITS.length + (number ? 1 : 0);
     const blockHeight = p.pitch + 1 * MM + rows * p.pitch;
     const blockGap = 3 * MM;
-    if (sheet) {
-      for (let b = 0; b < blocks; b++) {
-        const top = box.y + b * (blockHeight + blockGap);
+    let y = box.y - blockGap;
+    for (let b = 0; b < blocks; b++) {
+      const top = room(doc, sheet, y + blockGap, blockHeight);
+      y = top + blockHeight;
+      if (sheet) {
         const first = b * perBlock;
         const inBlock = Math.min(perBlock, columns - first);
         const gridX = box.x + lead;
@@ -330,21 +359,24 @@ function digitGrid(p: Print, variantTaskId: number, columns: number, number: boo
             });
       }
     }
-    return blocks * blockHeight + (blocks - 1) * blockGap;
+    return y;
   };
 }
 
 /** Areas one under another, with a little air between them. */
 function stack(...areas: Area[]): Area {
   return (doc, box, sheet) => {
-    let y = box.y;
-    for (const area of areas) y += area(doc, { ...box, y }, sheet) + 4;
-    return y - box.y - 4;
+    let y = box.y - 4;
+    for (const area of areas) y = area(doc, { ...box, y: y + 4 }, sheet);
+    return y;
   };
 }
 
 function note(p: Print, text: string): Area {
-  return (doc, box, sheet) => small(doc, p, text, box.x, box.y, box.width, !!sheet);
+  return (doc, box, sheet) => {
+    const y = room(doc, sheet, box.y, small(doc, p, text, 0, 0, box.width, false));
+    return y + small(doc, p, text, box.x, y, box.width, !!sheet);
+  };
 }
 
 const letterOf = (i: number) => LETTERS[i] ?? String(i + 1);
@@ -491,7 +523,8 @@ function drawTask(doc: PdfDoc, sheet: Sheet, task: BlankTask, registrationCode: 
   doc.font('italic').fontSize(8.5 * p.scale);
   const hintHeight = doc.heightOfString(hint, { width: box.width }) + 4;
   const height = hintHeight + area(doc, { ...box, y: 0 }, null) + 6 * MM;
-  ensureSpace(doc, height);
+  // A task taller than a page starts on a page of its own and goes on to the next.
+  ensureSpace(doc, Math.min(height, contentBottom(doc) - doc.page.margins.top));
 
   const top = doc.y;
   doc
@@ -510,9 +543,9 @@ function drawTask(doc: PdfDoc, sheet: Sheet, task: BlankTask, registrationCode: 
     .fontSize(8.5 * p.scale)
     .fillColor(MUTED)
     .text(hint, box.x, top + 3 * MM, { width: box.width });
-  const used = area(doc, { ...box, y: top + 3 * MM + hintHeight }, sheet);
+  const end = area(doc, { ...box, y: top + 3 * MM + hintHeight }, sheet);
   doc.x = left;
-  doc.y = top + 3 * MM + hintHeight + used + 3 * MM;
+  doc.y = end + 3 * MM;
 }
 
 function drawTitle(doc: PdfDoc, form: BlankForm, p: Print): void {

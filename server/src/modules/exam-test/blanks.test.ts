@@ -412,6 +412,50 @@ describe('GET …/blanks?format=layout', () => {
     expect(valuesOf(9).length + valuesOf(10).length).toBe(0);
   });
 
+  it('goes on to the next page with a task taller than a page, never putting a bubble off a page', async () => {
+    // A large-print form of a 50-digit sequence and a 20 × 26 matching: each taller than a page.
+    await t.app.ctx.db
+      .update(students)
+      .set({ accommodations: { ...NO_ACCOMMODATIONS, largeText: true } })
+      .where(eq(students.id, org.studentIds[2]!));
+    const fixture = await createParticipantTest(t.app, org, { studentId: org.studentIds[2]! });
+    const labelled = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i + 1}`, html: `${prefix} ${i + 1}` }));
+    const variant = await createVariantWithTasks(t.app, fixture.subjectTestId, [
+      {
+        answerType: 'digit_sequence',
+        content: { length: 50 },
+        reference: { digits: '1'.repeat(50) },
+        scoring: { method: 'all_or_nothing' },
+      },
+      {
+        answerType: 'matching',
+        content: { left: labelled('l', 20), right: labelled('r', 26), shuffle: false },
+        reference: { pairs: { l1: 'r1' } },
+        scoring: { method: 'per_pair' },
+      },
+    ]);
+    const id = await createExamWork(t.app, fixture.participantTestId, variant.variantId);
+    const { session } = await signedInParticipant(t.app, fixture);
+    const layout = await getLayout(id, session.cookie);
+    const [digits, matching] = variant.variantTaskIds;
+    const all = layout.pages.flatMap((page) => page.bubbles.map((b) => ({ ...b, page })));
+    expect(all.filter((b) => b.variantTaskId === digits)).toHaveLength(500);
+    expect(all.filter((b) => b.variantTaskId === matching)).toHaveLength(20 * 26);
+    // Each task spans pages, and every bubble lies inside its page's marks.
+    for (const task of [digits, matching])
+      expect(
+        new Set(all.filter((b) => b.variantTaskId === task).map((b) => b.page.page)).size,
+      ).toBeGreaterThan(1);
+    for (const b of all) {
+      const [topLeft, , , bottomRight] = b.page.marks;
+      expect(b.x - b.r).toBeGreaterThan(topLeft!.x + topLeft!.size);
+      expect(b.y - b.r).toBeGreaterThan(topLeft!.y + topLeft!.size);
+      expect(b.x + b.r).toBeLessThan(bottomRight!.x - bottomRight!.size);
+      expect(b.y + b.r).toBeLessThan(bottomRight!.y - bottomRight!.size);
+    }
+  });
+
   it('draws the PDF exactly where the layout says: marks, bubble rings, box frames; each page QR reads back', async () => {
     const assigned = await signedIn(t.app, ['organizator'], { schoolId: org.schoolId });
     await t.app.ctx.db
