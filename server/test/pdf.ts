@@ -29,3 +29,56 @@ export function decodeQrOf(text: string, pixelsPerModule = 4): string | null {
   }
   return jsQR(rgba, side, side)?.data ?? null;
 }
+
+/** A rendered page: RGBA pixels, and how many pixels a PDF point is. */
+export interface PageImage {
+  width: number;
+  height: number;
+  rgba: Uint8ClampedArray;
+  pxPerPt: number;
+}
+
+/**
+ * Renders every page of a PDF at `dpi` with pdf.js (Mozilla's renderer, its legacy build, which
+ * runs on Node 20) onto a Skia canvas (@napi-rs/canvas, whose prebuilt binary comes inside its npm
+ * package): a renderer independent of pdfkit, which wrote the PDF, so positions read off the pixels
+ * prove where things were drawn.
+ */
+export async function rasterizePdf(bytes: Buffer, dpi: number): Promise<PageImage[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const document = await pdfjs.getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+  const pxPerPt = dpi / 72;
+  const pages: PageImage[] = [];
+  try {
+    for (let n = 1; n <= document.numPages; n++) {
+      const page = await document.getPage(n);
+      const viewport = page.getViewport({ scale: pxPerPt });
+      const canvas = createCanvas(Math.round(viewport.width), Math.round(viewport.height));
+      const context = canvas.getContext('2d');
+      context.fillStyle = '#ffffff';
+      context.fillRect(0, 0, canvas.width, canvas.height);
+      // pdf.js types its canvas as the DOM's; the Skia canvas is what its Node canvas factory uses too.
+      const target = canvas as unknown as Parameters<typeof page.render>[0]['canvas'];
+      await page.render({ canvas: target, viewport }).promise;
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      pages.push({ width: canvas.width, height: canvas.height, rgba: data, pxPerPt });
+    }
+  } finally {
+    await document.destroy();
+  }
+  return pages;
+}
+
+/** Grey level (0 black … 255 white) of the pixel under a point given in PDF points from the top left. */
+export function greyAt(page: PageImage, xPt: number, yPt: number): number {
+  const x = Math.min(page.width - 1, Math.max(0, Math.round(xPt * page.pxPerPt)));
+  const y = Math.min(page.height - 1, Math.max(0, Math.round(yPt * page.pxPerPt)));
+  const i = (y * page.width + x) * 4;
+  return (page.rgba[i]! * 299 + page.rgba[i + 1]! * 587 + page.rgba[i + 2]! * 114) / 1000;
+}
+
+/** Reads the QR code anywhere on a rendered page with jsQR; null when there is none it can read. */
+export function decodeQrOnPage(page: PageImage): string | null {
+  return jsQR(page.rgba, page.width, page.height)?.data ?? null;
+}

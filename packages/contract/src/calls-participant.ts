@@ -9,6 +9,7 @@ import type { CallKey } from './endpoints.js';
 import type { CallSchemas } from './call-schema.js';
 import { NOTIFICATION_CALL_SCHEMAS } from './notifications.js';
 import { fileExtSchema } from './kim.js';
+import { blankLayoutSchema, blanksQuerySchema } from './blanks.js';
 import { helpListQuerySchema, helpListSchema, helpSectionSchema } from './help.js';
 import { participantCardBodySchema, participantCardSchema } from './user.js';
 import { powChallengeSchema } from './account.js';
@@ -164,7 +165,12 @@ export const PARTICIPANT_CALL_SCHEMAS = {
   'GET /api/user/hasSession': { response: z.boolean() },
   'GET /api/help': { query: helpListQuerySchema, response: helpListSchema },
   'GET /api/help/{id}': { params: z.strictObject({ id: idParamSchema }), response: helpSectionSchema },
-  'GET /api/exam/test/examwork/{id}/blanks': { params: z.object({ id: idParamSchema }) },
+  'GET /api/exam/test/examwork/{id}/blanks': {
+    params: z.object({ id: idParamSchema }),
+    query: blanksQuerySchema,
+    // format=pdf (the default) answers the PDF itself; this is the answer of format=layout.
+    response: blankLayoutSchema,
+  },
   'PUT /api/user/saveParticipant': { body: participantCardBodySchema, response: participantCardSchema },
   'GET /api/files/{id}/ext': { params: z.object({ id: idParamSchema }), response: fileExtSchema },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

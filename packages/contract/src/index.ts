@@ -38,3 +38,4 @@ export * from './signed-integration.js';
 export * from './open-tests.js';
 export * from './accommodations.js';
 export * from './areas.js';
+export * from './blanks.js';

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   answers,
@@ -91,6 +91,25 @@ export function variantTasksOf(db: Db, variantId: number) {
     .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
     .where(eq(variantTasks.variantId, variantId))
     .orderBy(asc(variantTasks.position));
+}
+
+/**
+ * The keys of a variant's number and digit-sequence tasks, read for one purpose: how many columns
+ * their digit grids need (blanks.service.ts digitColumns). Nothing of them is printed.
+ */
+export function digitGridKeysOf(db: Db, variantId: number) {
+  return db
+    .select({
+      variantTaskId: variantTasks.id,
+      answerType: tasks.answerType,
+      content: tasks.content,
+      reference: tasks.reference,
+    })
+    .from(variantTasks)
+    .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
+    .where(
+      and(eq(variantTasks.variantId, variantId), inArray(tasks.answerType, ['number', 'digit_sequence'])),
+    );
 }
 
 /** Tasks the participant switched to the paper form. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contractRoute } from '../../auth/access.js';
 import { participantTestInScope } from '../../auth/shared.access.js';
-import { examWorkBlanks, examWorkBlanksScope } from './blanks.service.js';
+import { examWorkBlanks, examWorkBlanksLayout, examWorkBlanksScope } from './blanks.service.js';
 import { paperSitting } from './paper.service.js';
 
 const tags = ['exam-test'];
@@ -43,20 +43,26 @@ export const blanksRoutes: FastifyPluginAsync = async (plugin) => {
     ...contractRoute(
       'GET /api/exam/test/examwork/{id}/blanks',
       {
-        summary: 'Answer forms (бланки ответов) of an exam work for paper mode, as a PDF',
+        summary: 'Answer forms (бланки ответов) of an exam work for paper mode: the PDF, or its layout',
         description:
-          'Answers `application/pdf` as a download (`blank-<registration code>.pdf`): a header (diagnostic, ' +
-          'work, date, school, class, participant, registration code, variant), instructions and a numbered ' +
-          'answer area for each task on paper (all tasks when the work is in blank mode or none is), never a ' +
-          'reference answer. Every page carries a QR code and its text ' +
-          '`ATTESTA:B1:<registrationCode>:<examWorkId>:<page>` to match scanned pages. A participant gets only ' +
-          'their own work; organizators and coordinators the works in their scope.',
+          'format=pdf (default) answers `application/pdf` as a download (`blank-<registration code>.pdf`), A4, ' +
+          'black and white: a header (diagnostic, work, date, school, class, participant, registration code, ' +
+          'variant), instructions and a numbered answer area for each task on paper (all tasks when the work is ' +
+          'in blank mode or none is), never a reference answer. Automatically scored tasks are answered with ' +
+          'bubbles (choices; matching and ordering as grids; numbers and digit sequences as digit grids whose ' +
+          'column count the server derives from the key), short texts in a framed box, expert-graded answers in ' +
+          'a framed area. Every page carries four corner registration marks and a QR code with its text ' +
+          '`ATTESTA:B2:<registrationCode>:<examWorkId>:<page>:<layoutVersion>` (docs/paper-forms.md). ' +
+          'format=layout answers, as JSON, where that very PDF puts its marks, bubbles (centres) and boxes, in ' +
+          'points from the top left of each page. A participant gets only their own work; organizators and ' +
+          'coordinators the works in their scope. 400 `validation_failed` for another format.',
         tags,
         errors: [400, 401, 403, 404],
       },
       examWorkBlanksScope,
     ),
     handler: async (req, reply) => {
+      if (req.query.format === 'layout') return examWorkBlanksLayout(ctx, req.params.id);
       const { filename, pdf } = await examWorkBlanks(ctx, req.params.id);
       // A Buffer bypasses the serializer; the personal data in it must not linger in shared caches.
       const body: unknown = pdf;

@@ -1,18 +1,21 @@
-import type { AnswerType } from '@attesta/contract';
+import type { AnswerType, BlankLayout } from '@attesta/contract';
 import type { ScopeRule } from '../../auth/access.js';
 import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import * as repo from './blanks.repo.js';
-import { renderBlankForm } from './blanks.pdf.js';
+import { blankFormLayout, renderBlankForm } from './blanks.pdf.js';
 
 /** One numbered answer area of the form. `content` is the participant-visible part of the task. */
 export interface BlankTask {
   /** The task's number in the variant (1-based), as the participant sees it on screen. */
   number: number;
+  variantTaskId: number;
   answerType: AnswerType;
   content: Record<string, unknown>;
+  /** Columns of the digit grid (number and digit-sequence tasks), derived from the key here. */
+  digitColumns?: number;
 }
 
 /** What an answer form shows: header facts and the tasks to answer on paper. Nothing secret. */
@@ -71,10 +74,15 @@ export const russianDate = (iso: string) => iso.split('-').reverse().join('.');
 export async function loadBlankForm(ctx: AppContext, examWorkId: number): Promise<BlankForm> {
   const header = await repo.findWorkHeader(ctx.db, examWorkId);
   if (!header) throw noSuchWork();
-  const [all, blankIds] = await Promise.all([
+  const [all, blankIds, gridKeys] = await Promise.all([
     repo.variantTasksOf(ctx.db, header.variantId),
     repo.blankModeTaskIds(ctx.db, examWorkId),
+    repo.digitGridKeysOf(ctx.db, header.variantId),
   ]);
+  // The keys are read for their length only and go no further than this map.
+  const columns = new Map(
+    gridKeys.map((k) => [k.variantTaskId, digitColumns(k.answerType, k.content, k.reference)]),
+  );
   // Numbers follow the variant's order even when only some tasks are on paper.
   const numbered = all.map((t, i) => ({ ...t, number: i + 1 }));
   const participantName = header.isImpersonal
@@ -93,10 +101,67 @@ export async function loadBlankForm(ctx: AppContext, examWorkId: number): Promis
     largePrint: header.largeText,
     tasks: tasksForBlank(numbered, header.answerMode, blankIds).map((t) => ({
       number: t.number,
+      variantTaskId: t.variantTaskId,
       answerType: t.answerType as AnswerType,
       content: t.content,
+      ...(columns.has(t.variantTaskId) ? { digitColumns: columns.get(t.variantTaskId)! } : {}),
     })),
   };
+}
+
+/** Most columns of a number's digit grid; a digit sequence has up to 50 (its content's limit). */
+export const MAX_NUMBER_COLUMNS = 12;
+const MIN_NUMBER_COLUMNS = 4;
+const MAX_DIGIT_SEQUENCE = 50;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Numbers a number key accepts at its edges: the value and its tolerance band, a range's ends. */
+function keyNumbers(key: Record<string, unknown>): number[] {
+  if (finite(key.value)) {
+    const tolerance = finite(key.tolerance) ? Math.abs(key.tolerance) : 0;
+    const spread = key.toleranceMode === 'relative' ? tolerance * Math.abs(key.value) : tolerance;
+    return [key.value, key.value - spread, key.value + spread];
+  }
+  return [key.min, key.max].filter(finite);
+}
+
+/** Integer and fraction digits of a number as a person writes it (at most 6 decimals). */
+function digitsOf(x: number): { whole: number; fraction: number } {
+  const [whole = '0', fraction = ''] = Math.abs(x)
+    .toFixed(6)
+    .replace(/\.?0+$/, '')
+    .split('.');
+  return { whole: whole.length, fraction: fraction.length };
+}
+
+/**
+ * Columns of the digit grid of a number or digit-sequence task, from its limits and key: a digit
+ * sequence has its `length` (or the key's); a number as many columns as the longest accepted
+ * number needs (whole and fraction digits, answers of `per_answer` keys too) plus one spare, at
+ * least 4 and at most 12, so the grid tells little about the key. Only this count leaves here.
+ */
+export function digitColumns(type: string, content: unknown, reference: unknown): number {
+  if (type === 'digit_sequence') {
+    const length = isRecord(content) && finite(content.length) ? content.length : undefined;
+    const digits = isRecord(reference) && typeof reference.digits === 'string' ? reference.digits.length : 12;
+    return Math.min(MAX_DIGIT_SEQUENCE, Math.max(1, Math.trunc(length ?? digits)));
+  }
+  const keys = isRecord(reference)
+    ? [reference, ...(Array.isArray(reference.answers) ? reference.answers : [])].filter(isRecord)
+    : [];
+  const numbers = keys.flatMap(keyNumbers);
+  if (!numbers.length) return 8;
+  const need = numbers.map(digitsOf);
+  const whole = Math.max(...need.map((d) => d.whole));
+  const fraction = Math.max(...need.map((d) => d.fraction));
+  return Math.min(MAX_NUMBER_COLUMNS, Math.max(MIN_NUMBER_COLUMNS, whole + fraction + 1));
+}
+
+/** The layout of a work's answer forms as data (GET …/blanks?format=layout): the PDF's own numbers. */
+export async function examWorkBlanksLayout(ctx: AppContext, examWorkId: number): Promise<BlankLayout> {
+  return blankFormLayout(await loadBlankForm(ctx, examWorkId)).layout;
 }
 
 /** The answer forms of a work as a PDF, with the file name to offer for download. */
