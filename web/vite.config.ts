@@ -122,6 +122,9 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html}'],
+        // Workbox's runtime inside sw.js rather than a second script the worker imports: one
+        // download fewer for a new device (e2e/weight.e2e.test.ts).
+        inlineWorkboxRuntime: true,
         // Outside assets/: index.html and registerSW.js (the icon and the manifest come by includeAssets).
         manifestTransforms: [
           (entries) => ({

@@ -3,7 +3,7 @@
  * (`/account/feedback`) and the admins' inbox (`/admin/feedback`, under the admin guard).
  */
 import type { RouteObject } from 'react-router';
-import { useFeedbackT } from './locales';
+import { useFeedbackNavT } from './nav-locales';
 import { lazyPage } from '../../components/ui/lazy-page';
 
 const FeedbackInboxPage = lazyPage(() => import('./components/feedback-inbox-page'), 'FeedbackInboxPage');
@@ -18,6 +18,6 @@ export const myFeedbackRoute: RouteObject = { path: 'account/feedback', element:
 export const feedbackAdminRoutes: RouteObject[] = [{ path: 'feedback', element: <FeedbackInboxPage /> }];
 
 export function useFeedbackNavItems() {
-  const t = useFeedbackT();
+  const t = useFeedbackNavT();
   return { admin: [{ to: '/admin/feedback', label: t('inboxNav') }] };
 }

@@ -1,116 +1,52 @@
 /**
- * The «Обратная связь» button of the header (every signed-in page, the runner too): a modal with a
- * message and at most one file, sent with the path of the current page. Failures are said by code
- * (too many messages, a file too large or of a refused type…), the text kept for another try.
+ * The «Обратная связь» button of the header (every signed-in page, the runner too). The modal
+ * (feedback-dialog.tsx) is a chunk of its own, loaded with Mantine's whole stylesheet on the first
+ * click: a participant who never writes one does not download it (docs/BENCHMARKS.md, issue 24).
+ * If it cannot be loaded (offline), the button says so and stays.
  */
-import { Alert, Anchor, Button, FileInput, Group, Modal, Stack, Textarea } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useLocation } from 'react-router';
-import { describeApiError } from '../../../lib/form-errors';
-import { sendFeedback, subjectOf } from '../api/feedback';
-import { useFeedbackT } from '../locales';
+import { Button } from '@mantine/core';
+import { useState, type ComponentType } from 'react';
+import { useFeedbackNavT } from '../nav-locales';
+
+type Dialog = ComponentType<{ userId: number; close: () => void }>;
+
+const loadDialog = (): Promise<Dialog> =>
+  Promise.all([import('./feedback-dialog'), import('../../../components/ui/all-styles')]).then(
+    ([m]) => m.FeedbackDialog,
+  );
 
 export function FeedbackButton({ userId }: { userId: number }) {
-  const t = useFeedbackT();
-  const { pathname, search } = useLocation();
-  const [opened, { open, close }] = useDisclosure(false);
-  const [text, setText] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [textError, setTextError] = useState<string | null>(null);
-  const queryClient = useQueryClient();
-  const send = useMutation({
-    mutationFn: () =>
-      sendFeedback({
-        subjectId: subjectOf(pathname, userId),
-        text: text.trim(),
-        page: `${pathname}${search}`,
-        file,
-      }),
-    onSuccess: () => {
-      setText('');
-      setFile(null);
-      void queryClient.invalidateQueries({ queryKey: ['feedback', 'mine'] });
-    },
-  });
-
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!text.trim()) {
-      setTextError(t('textRequired'));
-      return;
-    }
-    setTextError(null);
-    send.mutate();
+  const t = useFeedbackNavT();
+  const [dialog, setDialog] = useState<{ Dialog: Dialog } | null>(null);
+  const [opened, setOpened] = useState(false);
+  const [state, setState] = useState<'idle' | 'loading' | 'failed'>('idle');
+  const open = () => {
+    if (dialog) return setOpened(true);
+    setState('loading');
+    loadDialog().then(
+      (Dialog) => {
+        setDialog({ Dialog });
+        setOpened(true);
+        setState('idle');
+      },
+      () => setState('failed'),
+    );
   };
-  const onClose = () => {
-    close();
-    send.reset();
-  };
-
+  const Dialog = dialog?.Dialog;
   return (
     <>
-      <Button variant="subtle" size="compact-sm" onClick={open} data-testid="feedback-open">
-        {t('open')}
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        onClick={open}
+        loading={state === 'loading'}
+        color={state === 'failed' ? 'red.8' : undefined}
+        title={state === 'failed' ? t('loadFailed') : undefined}
+        data-testid="feedback-open"
+      >
+        {state === 'failed' ? t('loadFailed') : t('open')}
       </Button>
-      <Modal opened={opened} onClose={onClose} title={t('title')} size="lg">
-        {send.isSuccess ? (
-          <Stack>
-            <Alert color="green" role="status" data-testid="feedback-sent">
-              {t('sent')}
-            </Alert>
-            <Group justify="space-between">
-              <Anchor component={Link} to="/account/feedback" onClick={onClose}>
-                {t('mineLink')}
-              </Anchor>
-              <Button onClick={onClose}>{t('close')}</Button>
-            </Group>
-          </Stack>
-        ) : (
-          <form onSubmit={submit} noValidate>
-            <Stack>
-              <Textarea
-                label={t('text')}
-                description={t('textHint')}
-                value={text}
-                onChange={(e) => setText(e.currentTarget.value)}
-                error={textError}
-                maxLength={4000}
-                rows={5}
-                required
-                data-autofocus
-              />
-              <FileInput
-                label={t('file')}
-                placeholder={t('filePlaceholder')}
-                value={file}
-                onChange={setFile}
-                clearable
-                data-testid="feedback-file"
-              />
-              {send.isError && (
-                <Alert color="red" role="alert" data-testid="feedback-error">
-                  {describeApiError(send.error, t.raw)}
-                </Alert>
-              )}
-              <Group justify="space-between">
-                <Anchor component={Link} to="/account/feedback" onClick={onClose} size="sm">
-                  {t('mineLink')}
-                </Anchor>
-                <Group>
-                  <Button variant="default" onClick={onClose}>
-                    {t('cancel')}
-                  </Button>
-                  <Button type="submit" loading={send.isPending}>
-                    {t('send')}
-                  </Button>
-                </Group>
-              </Group>
-            </Stack>
-          </form>
-        )}
-      </Modal>
+      {Dialog && opened && <Dialog userId={userId} close={() => setOpened(false)} />}
     </>
   );
 }
