@@ -1,0 +1,108 @@
+import type { BlankLayoutPage } from '@attesta/contract';
+import sharp from 'sharp';
+import type { PageImage } from './pdf.js';
+
+/*
+ * Filled answer sheets made from real forms, for the scan reader's tests: marks drawn into a page
+ * rendered from the form's own PDF (test/pdf.ts rasterizePdf) at the layout's bubble positions, then
+ * the page spoilt the way a scanner or a copier spoils it (rotation, scale, blur, noise, JPEG).
+ */
+
+export type MarkStyle =
+  /** A filled disc of this grey (0 black … 255 white), as a pen or a pencil fills a bubble. */
+  | { kind: 'disc'; grey: number; share?: number }
+  /** Two strokes corner to corner through the bubble. */
+  | { kind: 'cross'; grey: number; widthPt: number }
+  /** What an eraser leaves of a fill: a faint disc. */
+  | { kind: 'erased'; grey: number };
+
+/** A deterministic random source (mulberry32), so a failing test fails the same way again. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Darkens a pixel to `grey` at most (ink on paper only darkens). */
+function ink(page: PageImage, x: number, y: number, grey: number, alpha = 1): void {
+  if (x < 0 || y < 0 || x >= page.width || y >= page.height) return;
+  const i = (y * page.width + x) * 4;
+  for (let c = 0; c < 3; c++) {
+    const mixed = page.rgba[i + c]! * (1 - alpha) + grey * alpha;
+    page.rgba[i + c] = Math.min(page.rgba[i + c]!, mixed);
+  }
+}
+
+/** Draws a mark into bubble `bubble` of a page rendered at `page.pxPerPt`. */
+export function markBubble(
+  page: PageImage,
+  bubble: BlankLayoutPage['bubbles'][number],
+  style: MarkStyle,
+): void {
+  const s = page.pxPerPt;
+  const cx = bubble.x * s;
+  const cy = bubble.y * s;
+  const r = bubble.r * s;
+  if (style.kind === 'cross') {
+    const half = (style.widthPt * s) / 2;
+    const reach = r * 0.8;
+    for (let y = Math.floor(cy - reach - half); y <= cy + reach + half; y++)
+      for (let x = Math.floor(cx - reach - half); x <= cx + reach + half; x++) {
+        const dx = x + 0.5 - cx;
+        const dy = y + 0.5 - cy;
+        const d1 = Math.abs(dx - dy) / Math.SQRT2;
+        const d2 = Math.abs(dx + dy) / Math.SQRT2;
+        if (Math.max(Math.abs(dx), Math.abs(dy)) <= reach && Math.min(d1, d2) <= half)
+          ink(page, x, y, style.grey);
+      }
+    return;
+  }
+  const radius = r * (style.kind === 'disc' ? (style.share ?? 0.95) : 0.95);
+  for (let y = Math.floor(cy - radius); y <= cy + radius; y++)
+    for (let x = Math.floor(cx - radius); x <= cx + radius; x++)
+      if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= radius) ink(page, x, y, style.grey);
+}
+
+export interface Spoil {
+  /** Degrees, clockwise. */
+  rotate?: number;
+  /** Size of the result against the rendered page. */
+  scale?: number;
+  /** Gaussian blur, sigma in pixels. */
+  blur?: number;
+  /** Gaussian noise, standard deviation in grey levels. */
+  noise?: number;
+  /** JPEG quality; without it the page is a PNG. */
+  jpegQuality?: number;
+  seed?: number;
+}
+
+/** The page as a scanner would hand it over: rotated, scaled, blurred, noisy, compressed. */
+export async function spoil(page: PageImage, options: Spoil): Promise<Buffer> {
+  let image = sharp(Buffer.from(page.rgba.buffer, page.rgba.byteOffset, page.rgba.byteLength), {
+    raw: { width: page.width, height: page.height, channels: 4 },
+  })
+    .flatten({ background: '#ffffff' })
+    .greyscale();
+  if (options.rotate) image = image.rotate(options.rotate, { background: '#ffffff' });
+  let { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+  let next = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  if (options.scale && options.scale !== 1)
+    next = next.resize(Math.round(info.width * options.scale), Math.round(info.height * options.scale));
+  if (options.blur) next = next.blur(options.blur);
+  ({ data, info } = await next.raw().toBuffer({ resolveWithObject: true }));
+  if (options.noise) {
+    const random = seeded(options.seed ?? 1);
+    for (let i = 0; i < data.length; i++) {
+      const gauss = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+      data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + gauss * options.noise)));
+    }
+  }
+  const out = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  return options.jpegQuality ? out.jpeg({ quality: options.jpegQuality }).toBuffer() : out.png().toBuffer();
+}
