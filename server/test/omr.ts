@@ -1,4 +1,5 @@
-import type { BlankLayoutPage } from '@attesta/contract';
+import type { AnswerType, BlankLayout, BlankLayoutPage } from '@attesta/contract';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import type { PageImage } from './pdf.js';
 
@@ -105,4 +106,100 @@ export async function spoil(page: PageImage, options: Spoil): Promise<Buffer> {
   }
   const out = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   return options.jpegQuality ? out.jpeg({ quality: options.jpegQuality }).toBuffer() : out.png().toBuffer();
+}
+
+export const copyPage = (page: PageImage): PageImage => ({ ...page, rgba: new Uint8ClampedArray(page.rgba) });
+
+/** Dark pen, dark pencil, lighter pencil, a felt-tip: fills of varied darkness. */
+const FILLS: MarkStyle[] = [
+  { kind: 'disc', grey: 25 },
+  { kind: 'disc', grey: 70, share: 0.85 },
+  { kind: 'disc', grey: 105, share: 0.9 },
+  { kind: 'disc', grey: 45 },
+];
+const CROSS: MarkStyle = { kind: 'cross', grey: 30, widthPt: 1.6 };
+const ERASED: MarkStyle = { kind: 'erased', grey: 225 };
+
+export interface Plan {
+  /** What each task must read as: the marked values, in layout order. */
+  expected: Map<number, string[]>;
+  /** Tasks with two marks where one is allowed. */
+  doubles: Set<number>;
+}
+
+/**
+ * Fills the form: per task, marks chosen by its answer type — a choice (by a cross in multiple
+ * choice), a digit per column, one right item per left, one position per item — with an erased
+ * mark beside some, and (when asked) a second mark in one digit column of the digit sequence.
+ */
+export function fillForm(
+  blankPages: PageImage[],
+  layout: BlankLayout,
+  answerTypes: ReadonlyMap<number, AnswerType>,
+  withDouble: boolean,
+): { pages: PageImage[]; plan: Plan } {
+  const pages = blankPages.map(copyPage);
+  const expected = new Map<number, string[]>();
+  const doubles = new Set<number>();
+  let n = 0;
+  const style = () => FILLS[n++ % FILLS.length]!;
+  layout.pages.forEach((page, p) => {
+    const byTask = new Map<number, BlankLayoutPage['bubbles']>();
+    for (const b of page.bubbles) byTask.set(b.variantTaskId, [...(byTask.get(b.variantTaskId) ?? []), b]);
+    for (const [taskId, bubbles] of byTask) {
+      const type = answerTypes.get(taskId);
+      const marked: string[] = [];
+      const mark = (value: string, how: MarkStyle = style()) => {
+        const bubble = bubbles.find((b) => b.value === value);
+        if (!bubble) return;
+        markBubble(pages[p]!, bubble, how);
+        if (how.kind !== 'erased') marked.push(value);
+      };
+      const values = bubbles.map((b) => b.value);
+      if (type === 'single_choice') {
+        mark(values[1]!);
+        mark(values[3]!, ERASED);
+      } else if (type === 'multiple_choice') {
+        mark(values[0]!);
+        mark(values[2]!, CROSS);
+        mark(values[4]!, ERASED);
+      } else if (type === 'number' || type === 'digit_sequence') {
+        // Column k gets digit (k * 3) % 10; the number also a comma after column 2.
+        const columns = [
+          ...new Set(values.filter((v) => /^\d+:\d$/.test(v)).map((v) => Number(v.split(':')[0]))),
+        ];
+        for (const c of columns.slice(0, 3)) mark(`${c}:${(c * 3) % 10}`);
+        if (type === 'number') mark('comma:2');
+        if (type === 'digit_sequence' && withDouble) {
+          mark(`1:${(3 + 5) % 10}`);
+          doubles.add(taskId);
+        }
+      } else if (type === 'matching' || type === 'ordering' || type === 'cloze') {
+        // The first column of the first row, the second of the second…
+        const rows = [...new Set(values.map((v) => v.slice(0, v.lastIndexOf(':'))))];
+        rows.forEach((row, i) => {
+          const inRow = values.filter((v) => v.slice(0, v.lastIndexOf(':')) === row);
+          mark(inRow[i % inRow.length]!);
+        });
+      }
+      const order = new Map(values.map((v, i) => [v, i]));
+      expected.set(
+        taskId,
+        [...new Set(marked)].sort((a, b) => order.get(a)! - order.get(b)!),
+      );
+    }
+  });
+  return { pages, plan: { expected, doubles } };
+}
+
+/** The pages as a scanner's PDF: each spoilt into a JPEG (seeded by its index) on an A4 page. */
+export async function scannedPdf(pages: PageImage[], how: Spoil): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  for (const [i, page] of pages.entries()) {
+    const image = await pdf.embedJpg(
+      await spoil(page, { jpegQuality: 75, ...how, seed: (how.seed ?? 0) + i + 1 }),
+    );
+    pdf.addPage([595.28, 841.89]).drawImage(image, { x: 0, y: 0, width: 595.28, height: 841.89 });
+  }
+  return Buffer.from(await pdf.save());
 }

@@ -25,3 +25,4 @@ export { deviceIdOf } from './work.routes.js';
 // The scan reader reads the page codes and the layouts of the answer forms.
 export { parseBlankCode, type BlankCode } from './blanks.code.js';
 export { layoutVersionOf } from './blanks.sheet.js';
+export { blankFormForScan, type BlankFormForScan } from './blanks.service.js';

@@ -60,7 +60,10 @@ export interface ScanPage {
 export interface OpenedScan {
   kind: ScanKind;
   pageCount: number;
+  /** Decodes the pages one by one (400 for a page that cannot be decoded); closes the file after. */
   pages(): AsyncGenerator<ScanPage>;
+  /** Lets the file go without reading its pages. */
+  close(): Promise<void>;
 }
 
 async function openRaster(data: Buffer, kind: ScanKind): Promise<OpenedScan> {
@@ -78,6 +81,7 @@ async function openRaster(data: Buffer, kind: ScanKind): Promise<OpenedScan> {
   return {
     kind,
     pageCount,
+    close: async () => undefined,
     async *pages() {
       for (let page = 0; page < pageCount; page++) {
         try {
@@ -133,6 +137,7 @@ async function openPdf(data: Buffer): Promise<OpenedScan> {
   return {
     kind: 'pdf',
     pageCount: document.numPages,
+    close: () => document.destroy(),
     async *pages() {
       try {
         for (let n = 1; n <= document.numPages; n++) {

@@ -1,8 +1,8 @@
-import type { AnswerType, BlankLayout, BlankLayoutPage } from '@attesta/contract';
+import type { AnswerType, BlankLayout } from '@attesta/contract';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markBubble, spoil, type MarkStyle, type Spoil } from '../../../test/omr.js';
+import { copyPage, fillForm, scannedPdf, spoil, type Plan, type Spoil } from '../../../test/omr.js';
 import { rasterizePdf, type PageImage } from '../../../test/pdf.js';
 import {
   createExamWork,
@@ -65,84 +65,7 @@ const formOf = (code: BlankCode): PageForm | null =>
     ? { page: layout.pages[code.page - 1]!, layoutVersion: version, answerTypes }
     : null;
 
-const copy = (page: PageImage): PageImage => ({ ...page, rgba: new Uint8ClampedArray(page.rgba) });
-
-/** Dark pen, dark pencil, lighter pencil, a felt-tip: fills of varied darkness. */
-const FILLS: MarkStyle[] = [
-  { kind: 'disc', grey: 25 },
-  { kind: 'disc', grey: 70, share: 0.85 },
-  { kind: 'disc', grey: 105, share: 0.9 },
-  { kind: 'disc', grey: 45 },
-];
-const CROSS: MarkStyle = { kind: 'cross', grey: 30, widthPt: 1.6 };
-const ERASED: MarkStyle = { kind: 'erased', grey: 225 };
-
-interface Plan {
-  /** What each task must read as: the marked values, in layout order. */
-  expected: Map<number, string[]>;
-  /** Tasks with two marks where one is allowed. */
-  doubles: Set<number>;
-}
-
-/**
- * Fills the form: per task, marks chosen by its answer type — a choice (by a cross in multiple
- * choice), a digit per column, one right item per left, one position per item — with an erased
- * mark beside some, and (when asked) a second mark in one digit column of the digit sequence.
- */
-function fill(withDouble: boolean): { pages: PageImage[]; plan: Plan } {
-  const pages = blankPages.map(copy);
-  const expected = new Map<number, string[]>();
-  const doubles = new Set<number>();
-  let n = 0;
-  const style = () => FILLS[n++ % FILLS.length]!;
-  layout.pages.forEach((page, p) => {
-    const byTask = new Map<number, BlankLayoutPage['bubbles']>();
-    for (const b of page.bubbles) byTask.set(b.variantTaskId, [...(byTask.get(b.variantTaskId) ?? []), b]);
-    for (const [taskId, bubbles] of byTask) {
-      const type = answerTypes.get(taskId);
-      const marked: string[] = [];
-      const mark = (value: string, how: MarkStyle = style()) => {
-        const bubble = bubbles.find((b) => b.value === value);
-        if (!bubble) return;
-        markBubble(pages[p]!, bubble, how);
-        if (how.kind !== 'erased') marked.push(value);
-      };
-      const values = bubbles.map((b) => b.value);
-      if (type === 'single_choice') {
-        mark(values[1]!);
-        mark(values[3]!, ERASED);
-      } else if (type === 'multiple_choice') {
-        mark(values[0]!);
-        mark(values[2]!, CROSS);
-        mark(values[4]!, ERASED);
-      } else if (type === 'number' || type === 'digit_sequence') {
-        // Column k gets digit (k * 3) % 10; the number also a comma after column 2.
-        const columns = [
-          ...new Set(values.filter((v) => /^\d+:\d$/.test(v)).map((v) => Number(v.split(':')[0]))),
-        ];
-        for (const c of columns.slice(0, 3)) mark(`${c}:${(c * 3) % 10}`);
-        if (type === 'number') mark('comma:2');
-        if (type === 'digit_sequence' && withDouble) {
-          mark(`1:${(3 + 5) % 10}`);
-          doubles.add(taskId);
-        }
-      } else if (type === 'matching' || type === 'ordering' || type === 'cloze') {
-        // The first column of the first row, the second of the second…
-        const rows = [...new Set(values.map((v) => v.slice(0, v.lastIndexOf(':'))))];
-        rows.forEach((row, i) => {
-          const inRow = values.filter((v) => v.slice(0, v.lastIndexOf(':')) === row);
-          mark(inRow[i % inRow.length]!);
-        });
-      }
-      const order = new Map(values.map((v, i) => [v, i]));
-      expected.set(
-        taskId,
-        [...new Set(marked)].sort((a, b) => order.get(a)! - order.get(b)!),
-      );
-    }
-  });
-  return { pages, plan: { expected, doubles } };
-}
+const fill = (withDouble: boolean) => fillForm(blankPages, layout, answerTypes, withDouble);
 
 async function read(bytes: Buffer): Promise<PageRecognition[]> {
   const scan = await openScan(bytes);
@@ -207,14 +130,7 @@ describe('recognizePage on filled real forms', () => {
 
   it('reads the pages of a scanned PDF (JPEG pages inside, as scanners write them)', async () => {
     const { pages, plan } = fill(false);
-    const pdf = await PDFDocument.create();
-    for (const [i, page] of pages.entries()) {
-      const jpeg = await spoil(page, { rotate: -2, blur: 0.7, noise: 6, jpegQuality: 75, seed: i + 10 });
-      const image = await pdf.embedJpg(jpeg);
-      const sheet = pdf.addPage([595.28, 841.89]);
-      sheet.drawImage(image, { x: 0, y: 0, width: 595.28, height: 841.89 });
-    }
-    expectRead(await read(Buffer.from(await pdf.save())), plan);
+    expectRead(await read(await scannedPdf(pages, { rotate: -2, blur: 0.7, noise: 6, seed: 10 })), plan);
   }, 60_000);
 
   it('reads nothing from an empty form and sends nothing to review', async () => {
@@ -307,7 +223,7 @@ describe('pages that cannot be read', () => {
   }, 30_000);
 
   it('sends a page without its corner marks to review', async () => {
-    const page = copy(blankPages[0]!);
+    const page = copyPage(blankPages[0]!);
     // White out the bottom left mark.
     const s = page.pxPerPt;
     for (let y = Math.floor(800 * s); y < page.height; y++)
