@@ -234,6 +234,30 @@ describe('POST /api/scans and GET /api/scans/{id}', () => {
     expect(await batchCount()).toBe(before);
   }, 60_000);
 
+  it('takes a JPEG damaged past its header, and reports its page unidentified', async () => {
+    const jpeg = await spoil(blankPages[0]!, { jpegQuality: 80 });
+    const cut = jpeg.subarray(0, Math.floor(jpeg.length / 3));
+    const res = await upload(coordinator.session.headers, [{ filename: 'cut.jpg', data: cut }]);
+    expect(res.statusCode).toBe(202);
+    const batch = await finished(
+      res.json<{ scanBatchId: number }>().scanBatchId,
+      coordinator.session.headers,
+    );
+    expect(batch).toEqual({
+      status: 'done',
+      pages: [
+        {
+          file: 'cut.jpg',
+          page: 1,
+          status: 'unidentified',
+          registrationCode: null,
+          formPage: null,
+          answers: [],
+        },
+      ],
+    });
+  }, 30_000);
+
   it('answers 404 for an unknown batch, 400 for a bad id', async () => {
     expect((await getBatch(999_999, coordinator.session.headers)).statusCode).toBe(404);
     const bad = await getBatch('abc', coordinator.session.headers);
