@@ -10,7 +10,7 @@ export class ScanQueue {
   private readonly pending = new Set<number>();
   private closed = false;
 
-  constructor(private readonly onError: (batchId: number, error: unknown) => void) {}
+  constructor(private readonly onError: (batchId: number, error: unknown) => Promise<void>) {}
 
   /** Runs `job` after every batch queued before it; `drop` when the queue closes first. */
   add(batchId: number, job: () => Promise<void>, drop: () => Promise<void>): void {
@@ -20,7 +20,7 @@ export class ScanQueue {
         if (this.closed) await drop();
         else await job();
       } catch (error) {
-        this.onError(batchId, error);
+        await this.onError(batchId, error);
       } finally {
         this.pending.delete(batchId);
       }

@@ -20,9 +20,9 @@ export const SCAN_MAX_FILES = 20;
 
 /** The process's queue of batches; a batch that fails is logged and marked failed. */
 export function scanQueue(ctx: AppContext, log: (batchId: number, error: unknown) => void): ScanQueue {
-  return new ScanQueue((batchId, error) => {
+  return new ScanQueue(async (batchId, error) => {
     log(batchId, error);
-    void repo.setBatchStatus(ctx.db, batchId, 'failed').catch(() => undefined);
+    await repo.setBatchStatus(ctx.db, batchId, 'failed').catch(() => undefined);
   });
 }
 
