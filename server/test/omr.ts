@@ -69,6 +69,48 @@ export function markBubble(
       if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= radius) ink(page, x, y, style.grey);
 }
 
+/**
+ * A sheet photographed at an angle, in uneven light: the page tilted by `degrees` about its
+ * horizontal middle line and seen by a pinhole camera `distance` page heights away (the top edge
+ * comes out narrower than the bottom), the light falling off to `light` (share of brightness kept)
+ * at the right edge. A model of the camera, not of the reader's homography.
+ */
+export function photographed(page: PageImage, degrees: number, distance = 3, light = 1): PageImage {
+  const { width, height } = page;
+  const out = new Uint8ClampedArray(width * height * 4).fill(255);
+  const tilt = (degrees * Math.PI) / 180;
+  const d = distance * height;
+  const cx = width / 2;
+  const cy = height / 2;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      // The image point (u, v) from the centre, back onto the tilted page: v(d + Y sin) = d Y cos.
+      const u = x + 0.5 - cx;
+      const v = y + 0.5 - cy;
+      const pageY = (v * d) / (d * Math.cos(tilt) - v * Math.sin(tilt));
+      const pageX = (u * (d + pageY * Math.sin(tilt))) / d;
+      const sx = pageX + cx - 0.5;
+      const sy = pageY + cy - 0.5;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 >= width - 1 || y0 >= height - 1) continue;
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const o = (y * width + x) * 4;
+      const shade = 1 - (1 - light) * (x / width);
+      for (let c = 0; c < 3; c++) {
+        const at = (xx: number, yy: number) => page.rgba[(yy * width + xx) * 4 + c]!;
+        const value =
+          at(x0, y0) * (1 - fx) * (1 - fy) +
+          at(x0 + 1, y0) * fx * (1 - fy) +
+          at(x0, y0 + 1) * (1 - fx) * fy +
+          at(x0 + 1, y0 + 1) * fx * fy;
+        out[o + c] = value * shade;
+      }
+    }
+  return { ...page, rgba: out };
+}
+
 export interface Spoil {
   /** Degrees, clockwise. */
   rotate?: number;

@@ -23,29 +23,14 @@ export type Corner = (typeof CORNERS)[number];
 const REGION_W = 0.25;
 const REGION_H = 0.2;
 
-/** Otsu's threshold of a histogram: the grey level that best splits it into two classes. */
-function otsu(hist: Uint32Array, total: number): number {
-  let sum = 0;
-  for (let i = 0; i < 256; i++) sum += i * hist[i]!;
-  let sumB = 0;
-  let weightB = 0;
-  let best = 0;
-  let threshold = 128;
-  for (let t = 0; t < 256; t++) {
-    weightB += hist[t]!;
-    if (weightB === 0) continue;
-    const weightF = total - weightB;
-    if (weightF === 0) break;
-    sumB += t * hist[t]!;
-    const meanB = sumB / weightB;
-    const meanF = (sum - sumB) / weightF;
-    const between = weightB * weightF * (meanB - meanF) ** 2;
-    if (between > best) {
-      best = between;
-      threshold = t;
-    }
+/** The grey level below which a share `p` of the histogram's pixels lie. */
+function level(hist: Uint32Array, total: number, p: number): number {
+  let seen = 0;
+  for (let g = 0; g < 256; g++) {
+    seen += hist[g]!;
+    if (seen > p * total) return g;
   }
-  return threshold;
+  return 255;
 }
 
 /**
@@ -58,9 +43,13 @@ function markIn(image: GreyImage, x0: number, y0: number, w: number, h: number):
   const { data, width } = image;
   const hist = new Uint32Array(256);
   for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) hist[data[y * width + x]!]!++;
-  const threshold = otsu(hist, w * h);
-  // An all-paper region has no meaningful split.
-  if (threshold > 200) return null;
+  // Halfway between the darkest pixels (the mark's ink: a mark is more than 0.1 % of any region)
+  // and the region's median (its paper). Not a two-class split such as Otsu's: in a photo the page
+  // in shadow and the desk beside it are two light classes, and the mark is neither.
+  const ink = level(hist, w * h, 0.001);
+  const paper = level(hist, w * h, 0.5);
+  if (paper - ink < 50) return null;
+  const threshold = (ink + paper) / 2;
   const dark = new Uint8Array(w * h);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) dark[y * w + x] = data[(y0 + y) * width + x0 + x]! <= threshold ? 1 : 0;

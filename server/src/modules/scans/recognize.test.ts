@@ -2,7 +2,15 @@ import type { AnswerType, BlankLayout } from '@attesta/contract';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyPage, fillForm, scannedPdf, spoil, type Plan, type Spoil } from '../../../test/omr.js';
+import {
+  copyPage,
+  fillForm,
+  photographed,
+  scannedPdf,
+  spoil,
+  type Plan,
+  type Spoil,
+} from '../../../test/omr.js';
 import { rasterizePdf, type PageImage } from '../../../test/pdf.js';
 import {
   createExamWork,
@@ -127,6 +135,13 @@ describe('recognizePage on filled real forms', () => {
     const { pages, plan } = fill(false);
     expectRead(await scanned(pages, { rotate: 182, blur: 0.6, noise: 6 }), plan);
   }, 60_000);
+
+  it('reads a sheet photographed at an angle in uneven light, at 150 dpi', async () => {
+    const { pages, plan } = fill(false);
+    // Tilted 12° three page heights from the lens: the top edge 7 % narrower than the bottom; a shadow to 80 %.
+    const photos = pages.map((page) => photographed(page, 12, 3, 0.8));
+    expectRead(await scanned(photos, { rotate: 2, scale: 0.75, blur: 0.8, noise: 8, jpegQuality: 70 }), plan);
+  }, 90_000);
 
   it('reads the pages of a scanned PDF (JPEG pages inside, as scanners write them)', async () => {
     const { pages, plan } = fill(false);
