@@ -99,6 +99,22 @@ describe('POST /api/scans and GET /api/scans/{id}', () => {
     expect((await getBatch(1, {})).statusCode).toBe(401);
   });
 
+  it('refuses a cookie upload without the anti-CSRF header (403), and a body that is not multipart (415)', async () => {
+    const before = await batchCount();
+    const csrf = await upload({ cookie: coordinator.session.cookie }, [{ filename: 'a.pdf', data: scan }]);
+    expect(csrf.statusCode).toBe(403);
+    expect(csrf.json().code).toBe('csrf');
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/scans',
+      headers: coordinator.session.headers,
+      payload: { file: 'x' },
+    });
+    expect(json.statusCode).toBe(415);
+    expect(json.json().code).toBe('unsupported_media_type');
+    expect(await batchCount()).toBe(before);
+  });
+
   it('refuses other roles (403)', async () => {
     for (const role of ['expert', 'participant'] as const) {
       const { session } = await signedIn(t.app, [role]);
