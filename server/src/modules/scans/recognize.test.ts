@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   copyPage,
   fillForm,
+  markBubble,
   photographed,
   scannedPdf,
   spoil,
@@ -142,6 +143,34 @@ describe('recognizePage on filled real forms', () => {
     const photos = pages.map((page) => photographed(page, 12, 3, 0.8));
     expectRead(await scanned(photos, { rotate: 2, scale: 0.75, blur: 0.8, noise: 8, jpegQuality: 70 }), plan);
   }, 90_000);
+
+  it('sends a double mark in a single choice and a faint, unclear mark to review', async () => {
+    const single = [...answerTypes].find(([, type]) => type === 'single_choice')![0];
+    const multiple = [...answerTypes].find(([, type]) => type === 'multiple_choice')![0];
+    const p = layout.pages.findIndex((page) => page.bubbles.some((b) => b.variantTaskId === single));
+    const page = copyPage(blankPages[p]!);
+    const bubbles = (id: number) => layout.pages[p]!.bubbles.filter((b) => b.variantTaskId === id);
+    markBubble(page, bubbles(single)[0]!, { kind: 'disc', grey: 40 });
+    markBubble(page, bubbles(single)[2]!, { kind: 'disc', grey: 60 });
+    // Light grey over the whole bubble: as dark as the line between a mark and none.
+    markBubble(page, bubbles(multiple)[1]!, { kind: 'disc', grey: 196 });
+    const [result] = await read(await spoil(page, { rotate: 3, blur: 0.8, noise: 6, jpegQuality: 75 }));
+    expect(result!.status).toBe('needs_review');
+    expect(result!.problem).toBe('doubtful_marks');
+    const task = (id: number) => result!.tasks.find((t) => t.variantTaskId === id)!;
+    expect(task(single)).toMatchObject({
+      value: [bubbles(single)[0]!.value, bubbles(single)[2]!.value],
+      doubleMark: true,
+      confidence: 0,
+    });
+    expect(task(multiple).doubleMark).toBe(false);
+    expect(task(multiple).confidence).toBeLessThan(0.5);
+    // The other tasks of the page are clear and empty.
+    for (const other of result!.tasks.filter(
+      (t) => t.variantTaskId !== single && t.variantTaskId !== multiple,
+    ))
+      expect(other).toMatchObject({ value: [], confidence: 1 });
+  }, 30_000);
 
   it('reads the pages of a scanned PDF (JPEG pages inside, as scanners write them)', async () => {
     const { pages, plan } = fill(false);
