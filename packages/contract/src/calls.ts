@@ -24,6 +24,7 @@ import { FEEDBACK_INBOX_CALL_SCHEMAS } from './feedback-inbox.js';
 import { SIGNED_INTEGRATION_CALL_SCHEMAS } from './signed-integration.js';
 import { OPEN_TEST_CALL_SCHEMAS } from './open-tests.js';
 import { ACCOMMODATION_CALL_SCHEMAS } from './accommodations.js';
+import { SCAN_CALL_SCHEMAS } from './scans.js';
 import {
   expertAgreementQuerySchema,
   expertAgreementResponseSchema,
@@ -171,6 +172,7 @@ export const CALL_SCHEMAS = {
   ...SIGNED_INTEGRATION_CALL_SCHEMAS,
   ...OPEN_TEST_CALL_SCHEMAS,
   ...ACCOMMODATION_CALL_SCHEMAS,
+  ...SCAN_CALL_SCHEMAS,
   // ------------------------------------------------------------ the exam runner (/api/exam/test)
   // ------------------------------------------------------------ results (/api/examresults)
   'GET /api/examresults/{id}': { params: idPathSchema, response: examResultSchema },

@@ -1427,6 +1427,21 @@ export const OUR_ENDPOINTS = [
     meaning: 'end the rest break in force: the deadline moves on by its length',
     ours: true,
   },
+  // scanned answer sheets (issue 25, item 2; docs/paper-forms.md)
+  {
+    method: 'POST',
+    path: '/api/scans',
+    roles: ['organizator', 'coordinator', 'admin'],
+    meaning: 'upload scanned answer sheets (PDF, TIFF, JPEG, PNG): a batch read in the background',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/scans/{id}',
+    roles: ['organizator', 'coordinator', 'admin'],
+    meaning: "a scan batch's state and what was read off each page",
+    ours: true,
+  },
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

@@ -39,3 +39,4 @@ export * from './open-tests.js';
 export * from './accommodations.js';
 export * from './areas.js';
 export * from './blanks.js';
+export * from './scans.js';

@@ -14,6 +14,7 @@ import { filesRoutes } from './files/files.routes.js';
 import { htmlTextsRoutes } from './htmltexts/htmltexts.routes.js';
 import { helpRoutes } from './htmltexts/help.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
+import { scansRoutes } from './scans/scans.routes.js';
 import { participantTestInfoRoutes } from './participant-test/info.routes.js';
 import { participantTestListRoutes } from './participant-test/list.routes.js';
 import { participantTestSessionRoutes } from './participant-test/session.routes.js';
@@ -62,6 +63,7 @@ export const modules: FastifyPluginAsync[] = [
   htmlTextsRoutes,
   helpRoutes,
   feedbackRoutes,
+  scansRoutes,
   participantTestInfoRoutes,
   participantTestListRoutes,
   participantTestSessionRoutes,

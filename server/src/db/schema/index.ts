@@ -10,3 +10,4 @@ export * from './results.js';
 export * from './notifications.js';
 export * from './signed-integration.js';
 export * from './monitoring.js';
+export * from './scans.js';

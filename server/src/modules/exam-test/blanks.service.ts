@@ -173,3 +173,30 @@ export async function examWorkBlanks(
   const safeCode = form.registrationCode.replace(/[^0-9A-Za-z-]/g, '');
   return { filename: `blank-${safeCode}.pdf`, pdf: await renderBlankForm(form) };
 }
+
+/** What reading a scanned page of a work's form needs: who it is, where it sits, its layout now. */
+export interface BlankFormForScan {
+  registrationCode: string;
+  place: NonNullable<Awaited<ReturnType<typeof repo.findWorkPlace>>>;
+  layout: BlankLayout;
+  layoutVersion: string;
+  answerTypes: Map<number, AnswerType>;
+}
+
+/** The form of a live work as the scan reader needs it; null for an unknown or deleted work. */
+export async function blankFormForScan(
+  ctx: AppContext,
+  examWorkId: number,
+): Promise<BlankFormForScan | null> {
+  const place = await repo.findWorkPlace(ctx.db, examWorkId);
+  if (!place) return null;
+  const form = await loadBlankForm(ctx, examWorkId);
+  const { layout, layoutVersion } = blankFormLayout(form);
+  return {
+    registrationCode: form.registrationCode,
+    place,
+    layout,
+    layoutVersion,
+    answerTypes: new Map(form.tasks.map((t) => [t.variantTaskId, t.answerType])),
+  };
+}

@@ -22,3 +22,7 @@ export { verifyProctoringToken, type ProctoringClaims } from './proctoring.servi
 // The open tests of guests start (or resume) the work of an attempt as the runner's start does.
 export { startWork, subjectTestSummary, type Actor as WorkActor } from './exam-work.service.js';
 export { deviceIdOf } from './work.routes.js';
+// The scan reader reads the page codes and the layouts of the answer forms.
+export { parseBlankCode, type BlankCode } from './blanks.code.js';
+export { layoutVersionOf } from './blanks.sheet.js';
+export { blankFormForScan, type BlankFormForScan } from './blanks.service.js';

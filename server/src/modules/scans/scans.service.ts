@@ -1,0 +1,164 @@
+import type { ScanBatch, ScanQueued } from '@attesta/contract';
+import type { FastifyRequest } from 'fastify';
+import type { ScopeRule } from '../../auth/access.js';
+import { canReachParticipantTest } from '../../auth/shared.access.js';
+import { hasRole, type AuthContext } from '../../auth/types.js';
+import type { AppContext } from '../../context.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import type { IncomingFile, Spool } from '../../lib/multipart.js';
+import { blankFormForScan, type BlankCode, type BlankFormForScan } from '../exam-test/index.js';
+import { readUploadForm } from '../files/index.js';
+import { openScan } from './decode.js';
+import { recognizePage, type PageForm } from './recognize.js';
+import { ScanQueue } from './scans.queue.js';
+import * as repo from './scans.repo.js';
+
+/** One file of an upload may have this many bytes (a 300-page scan at 200 dpi, JPEG inside). */
+export const SCAN_MAX_FILE_BYTES = 200 * 1024 * 1024;
+/** Files in one upload. */
+export const SCAN_MAX_FILES = 20;
+
+/** The process's queue of batches; a batch that fails is logged and marked failed. */
+export function scanQueue(ctx: AppContext, log: (batchId: number, error: unknown) => void): ScanQueue {
+  return new ScanQueue(async (batchId, error) => {
+    log(batchId, error);
+    await repo.setBatchStatus(ctx.db, batchId, 'failed').catch(() => undefined);
+  });
+}
+
+/**
+ * Takes an upload of scans: reads the form's files (streamed to disk, each within
+ * SCAN_MAX_FILE_BYTES), opens each to check it is a scan it can read — its kind, its header's pixel
+ * count, a PDF's structure and page count — and only then creates the batch and queues it. A file
+ * refused answers 400 and creates nothing. The spool is handed to the queue, which removes it.
+ */
+export async function acceptScans(
+  ctx: AppContext,
+  queue: ScanQueue,
+  auth: AuthContext,
+  req: FastifyRequest,
+  spool: Spool,
+): Promise<ScanQueued> {
+  const { files } = await readUploadForm(req, spool, async () => ({
+    perFileBytes: SCAN_MAX_FILE_BYTES,
+    quotaBytes: null,
+  }));
+  if (!files.length) throw badRequest('no_file', 'Send the scans as files of the form');
+  for (const file of files) {
+    if (file.size === 0) throw badRequest('no_file', `The file ${file.name || '(no name)'} is empty`);
+    const opened = await openScan(await file.read());
+    await opened.close();
+  }
+  const scanBatchId = await repo.insertBatch(ctx.db, auth.userId);
+  queue.add(
+    scanBatchId,
+    () => readBatch(ctx, queue, auth, scanBatchId, files).finally(() => spool.cleanup()),
+    () => repo.failUnfinished(ctx.db, [scanBatchId]).finally(() => spool.cleanup()),
+  );
+  return { scanBatchId };
+}
+
+/**
+ * The form a page's code names, as the uploader may read it: the work must be live, the code's
+ * registration code the work's own, and the work within the uploader's reach (a coordinator's
+ * school, an organizator's classes); anything else is no form of theirs (the page is unidentified).
+ */
+function formsFor(ctx: AppContext, auth: AuthContext) {
+  const cache = new Map<number, Promise<BlankFormForScan | null>>();
+  return async (code: BlankCode): Promise<PageForm | null> => {
+    let loading = cache.get(code.examWorkId);
+    if (!loading) {
+      loading = (async () => {
+        const form = await blankFormForScan(ctx, code.examWorkId);
+        return form && (await canReachParticipantTest(ctx.db, auth, form.place)) ? form : null;
+      })();
+      cache.set(code.examWorkId, loading);
+    }
+    const form = await loading;
+    const page = form?.layout.pages[code.page - 1];
+    if (!form || !page || form.registrationCode !== code.registrationCode) return null;
+    return { page, layoutVersion: form.layoutVersion, answerTypes: form.answerTypes };
+  };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Reads a batch page by page, storing each page's reading as it goes. */
+async function readBatch(
+  ctx: AppContext,
+  queue: ScanQueue,
+  auth: AuthContext,
+  batchId: number,
+  files: IncomingFile[],
+): Promise<void> {
+  await repo.setBatchStatus(ctx.db, batchId, 'running');
+  const formOf = formsFor(ctx, auth);
+  for (const [i, file] of files.entries()) {
+    const base = { batchId, file: file.name, fileIndex: i + 1, fileSha256: file.sha256 };
+    const scan = await openScan(await file.read());
+    let page = 0;
+    try {
+      for await (const decoded of scan.pages()) {
+        page = decoded.page;
+        if (queue.stopping) throw new Error('the server is closing');
+        if (
+          await repo.pageReadBefore(
+            ctx.db,
+            { userId: auth.userId, batchId, fileIndex: i + 1 },
+            file.sha256,
+            page,
+          )
+        ) {
+          await repo.insertPage(ctx.db, { ...base, page, status: 'duplicate' });
+          continue;
+        }
+        const read = await recognizePage(decoded.image, formOf);
+        await repo.insertPage(ctx.db, {
+          ...base,
+          page,
+          status: read.status,
+          problem: read.problem,
+          registrationCode: read.code?.registrationCode ?? null,
+          examWorkId: read.code?.examWorkId ?? null,
+          formPage: read.code?.page ?? null,
+          answers: read.tasks.map((t) => ({
+            variantTaskId: t.variantTaskId,
+            value: t.value,
+            confidence: t.confidence,
+          })),
+        });
+        await nextTurn();
+      }
+    } catch (error) {
+      // A page whose pixels cannot be decoded (a file damaged past its header): the rest of the file is lost.
+      if (!(error instanceof AppError)) throw error;
+      await repo.insertPage(ctx.db, { ...base, page: page + 1, status: 'unidentified', problem: error.code });
+    }
+  }
+  await repo.setBatchStatus(ctx.db, batchId, 'done');
+}
+
+/** Scope of GET /api/scans/{id}: the uploader's own batches; an admin's, any. 404 for none. */
+export const scanBatchScope: ScopeRule = async (req, auth) => {
+  const { id } = req.params as { id: number };
+  const batch = await repo.findBatch(req.server.ctx.db, id);
+  if (!batch) throw notFound('No such scan batch');
+  return batch.userId === auth.userId || hasRole(auth, 'admin');
+};
+
+export async function scanBatch(ctx: AppContext, id: number): Promise<ScanBatch> {
+  const batch = await repo.findBatch(ctx.db, id);
+  if (!batch) throw notFound('No such scan batch');
+  const pages = await repo.pagesOf(ctx.db, id);
+  return {
+    status: batch.status as ScanBatch['status'],
+    pages: pages.map((p) => ({
+      file: p.file,
+      page: p.page,
+      status: p.status as ScanBatch['pages'][number]['status'],
+      registrationCode: p.registrationCode,
+      formPage: p.formPage,
+      answers: p.answers as ScanBatch['pages'][number]['answers'],
+    })),
+  };
+}

@@ -1,0 +1,247 @@
+import type { AnswerType, BlankLayout, BlankLayoutPage } from '@attesta/contract';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import type { PageImage } from './pdf.js';
+
+/*
+ * Filled answer sheets made from real forms, for the scan reader's tests: marks drawn into a page
+ * rendered from the form's own PDF (test/pdf.ts rasterizePdf) at the layout's bubble positions, then
+ * the page spoilt the way a scanner or a copier spoils it (rotation, scale, blur, noise, JPEG).
+ */
+
+export type MarkStyle =
+  /** A filled disc of this grey (0 black … 255 white), as a pen or a pencil fills a bubble. */
+  | { kind: 'disc'; grey: number; share?: number }
+  /** Two strokes corner to corner through the bubble. */
+  | { kind: 'cross'; grey: number; widthPt: number }
+  /** What an eraser leaves of a fill: a faint disc. */
+  | { kind: 'erased'; grey: number };
+
+/** A deterministic random source (mulberry32), so a failing test fails the same way again. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Darkens a pixel to `grey` at most (ink on paper only darkens). */
+function ink(page: PageImage, x: number, y: number, grey: number, alpha = 1): void {
+  if (x < 0 || y < 0 || x >= page.width || y >= page.height) return;
+  const i = (y * page.width + x) * 4;
+  for (let c = 0; c < 3; c++) {
+    const mixed = page.rgba[i + c]! * (1 - alpha) + grey * alpha;
+    page.rgba[i + c] = Math.min(page.rgba[i + c]!, mixed);
+  }
+}
+
+/** Draws a mark into bubble `bubble` of a page rendered at `page.pxPerPt`. */
+export function markBubble(
+  page: PageImage,
+  bubble: BlankLayoutPage['bubbles'][number],
+  style: MarkStyle,
+): void {
+  const s = page.pxPerPt;
+  const cx = bubble.x * s;
+  const cy = bubble.y * s;
+  const r = bubble.r * s;
+  if (style.kind === 'cross') {
+    const half = (style.widthPt * s) / 2;
+    const reach = r * 0.8;
+    for (let y = Math.floor(cy - reach - half); y <= cy + reach + half; y++)
+      for (let x = Math.floor(cx - reach - half); x <= cx + reach + half; x++) {
+        const dx = x + 0.5 - cx;
+        const dy = y + 0.5 - cy;
+        const d1 = Math.abs(dx - dy) / Math.SQRT2;
+        const d2 = Math.abs(dx + dy) / Math.SQRT2;
+        if (Math.max(Math.abs(dx), Math.abs(dy)) <= reach && Math.min(d1, d2) <= half)
+          ink(page, x, y, style.grey);
+      }
+    return;
+  }
+  const radius = r * (style.kind === 'disc' ? (style.share ?? 0.95) : 0.95);
+  for (let y = Math.floor(cy - radius); y <= cy + radius; y++)
+    for (let x = Math.floor(cx - radius); x <= cx + radius; x++)
+      if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= radius) ink(page, x, y, style.grey);
+}
+
+/**
+ * A sheet photographed at an angle, in uneven light: the page tilted by `degrees` about its
+ * horizontal middle line and seen by a pinhole camera `distance` page heights away (the top edge
+ * comes out narrower than the bottom), the light falling off to `light` (share of brightness kept)
+ * at the right edge. A model of the camera, not of the reader's homography.
+ */
+export function photographed(page: PageImage, degrees: number, distance = 3, light = 1): PageImage {
+  const { width, height } = page;
+  const out = new Uint8ClampedArray(width * height * 4).fill(255);
+  const tilt = (degrees * Math.PI) / 180;
+  const d = distance * height;
+  const cx = width / 2;
+  const cy = height / 2;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      // The image point (u, v) from the centre, back onto the tilted page: v(d + Y sin) = d Y cos.
+      const u = x + 0.5 - cx;
+      const v = y + 0.5 - cy;
+      const pageY = (v * d) / (d * Math.cos(tilt) - v * Math.sin(tilt));
+      const pageX = (u * (d + pageY * Math.sin(tilt))) / d;
+      const sx = pageX + cx - 0.5;
+      const sy = pageY + cy - 0.5;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 >= width - 1 || y0 >= height - 1) continue;
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const o = (y * width + x) * 4;
+      const shade = 1 - (1 - light) * (x / width);
+      for (let c = 0; c < 3; c++) {
+        const at = (xx: number, yy: number) => page.rgba[(yy * width + xx) * 4 + c]!;
+        const value =
+          at(x0, y0) * (1 - fx) * (1 - fy) +
+          at(x0 + 1, y0) * fx * (1 - fy) +
+          at(x0, y0 + 1) * (1 - fx) * fy +
+          at(x0 + 1, y0 + 1) * fx * fy;
+        out[o + c] = value * shade;
+      }
+    }
+  return { ...page, rgba: out };
+}
+
+export interface Spoil {
+  /** Degrees, clockwise. */
+  rotate?: number;
+  /** Size of the result against the rendered page. */
+  scale?: number;
+  /** Gaussian blur, sigma in pixels. */
+  blur?: number;
+  /** Gaussian noise, standard deviation in grey levels. */
+  noise?: number;
+  /** JPEG quality; without it the page is a PNG. */
+  jpegQuality?: number;
+  seed?: number;
+}
+
+/** The page as a scanner would hand it over: rotated, scaled, blurred, noisy, compressed. */
+export async function spoil(page: PageImage, options: Spoil): Promise<Buffer> {
+  let image = sharp(Buffer.from(page.rgba.buffer, page.rgba.byteOffset, page.rgba.byteLength), {
+    raw: { width: page.width, height: page.height, channels: 4 },
+  })
+    .flatten({ background: '#ffffff' })
+    .greyscale();
+  if (options.rotate) image = image.rotate(options.rotate, { background: '#ffffff' });
+  let { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+  let next = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  if (options.scale && options.scale !== 1)
+    next = next.resize(Math.round(info.width * options.scale), Math.round(info.height * options.scale));
+  if (options.blur) next = next.blur(options.blur);
+  ({ data, info } = await next.raw().toBuffer({ resolveWithObject: true }));
+  if (options.noise) {
+    const random = seeded(options.seed ?? 1);
+    for (let i = 0; i < data.length; i++) {
+      const gauss = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+      data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + gauss * options.noise)));
+    }
+  }
+  const out = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  return options.jpegQuality ? out.jpeg({ quality: options.jpegQuality }).toBuffer() : out.png().toBuffer();
+}
+
+export const copyPage = (page: PageImage): PageImage => ({ ...page, rgba: new Uint8ClampedArray(page.rgba) });
+
+/** Dark pen, dark pencil, lighter pencil, a felt-tip: fills of varied darkness. */
+const FILLS: MarkStyle[] = [
+  { kind: 'disc', grey: 25 },
+  { kind: 'disc', grey: 70, share: 0.85 },
+  { kind: 'disc', grey: 105, share: 0.9 },
+  { kind: 'disc', grey: 45 },
+];
+const CROSS: MarkStyle = { kind: 'cross', grey: 30, widthPt: 1.6 };
+const ERASED: MarkStyle = { kind: 'erased', grey: 225 };
+
+export interface Plan {
+  /** What each task must read as: the marked values, in layout order. */
+  expected: Map<number, string[]>;
+  /** Tasks with two marks where one is allowed. */
+  doubles: Set<number>;
+}
+
+/**
+ * Fills the form: per task, marks chosen by its answer type — a choice (by a cross in multiple
+ * choice), a digit per column, one right item per left, one position per item — with an erased
+ * mark beside some, and (when asked) a second mark in one digit column of the digit sequence.
+ */
+export function fillForm(
+  blankPages: PageImage[],
+  layout: BlankLayout,
+  answerTypes: ReadonlyMap<number, AnswerType>,
+  withDouble: boolean,
+): { pages: PageImage[]; plan: Plan } {
+  const pages = blankPages.map(copyPage);
+  const expected = new Map<number, string[]>();
+  const doubles = new Set<number>();
+  let n = 0;
+  const style = () => FILLS[n++ % FILLS.length]!;
+  layout.pages.forEach((page, p) => {
+    const byTask = new Map<number, BlankLayoutPage['bubbles']>();
+    for (const b of page.bubbles) byTask.set(b.variantTaskId, [...(byTask.get(b.variantTaskId) ?? []), b]);
+    for (const [taskId, bubbles] of byTask) {
+      const type = answerTypes.get(taskId);
+      const marked: string[] = [];
+      const mark = (value: string, how: MarkStyle = style()) => {
+        const bubble = bubbles.find((b) => b.value === value);
+        if (!bubble) return;
+        markBubble(pages[p]!, bubble, how);
+        if (how.kind !== 'erased') marked.push(value);
+      };
+      const values = bubbles.map((b) => b.value);
+      if (type === 'single_choice') {
+        mark(values[1]!);
+        mark(values[3]!, ERASED);
+      } else if (type === 'multiple_choice') {
+        mark(values[0]!);
+        mark(values[2]!, CROSS);
+        mark(values[4]!, ERASED);
+      } else if (type === 'number' || type === 'digit_sequence') {
+        // Column k gets digit (k * 3) % 10; the number also a comma after column 2.
+        const columns = [
+          ...new Set(values.filter((v) => /^\d+:\d$/.test(v)).map((v) => Number(v.split(':')[0]))),
+        ];
+        for (const c of columns.slice(0, 3)) mark(`${c}:${(c * 3) % 10}`);
+        if (type === 'number') mark('comma:2');
+        if (type === 'digit_sequence' && withDouble) {
+          mark(`1:${(3 + 5) % 10}`);
+          doubles.add(taskId);
+        }
+      } else if (type === 'matching' || type === 'ordering' || type === 'cloze') {
+        // The first column of the first row, the second of the second…
+        const rows = [...new Set(values.map((v) => v.slice(0, v.lastIndexOf(':'))))];
+        rows.forEach((row, i) => {
+          const inRow = values.filter((v) => v.slice(0, v.lastIndexOf(':')) === row);
+          mark(inRow[i % inRow.length]!);
+        });
+      }
+      const order = new Map(values.map((v, i) => [v, i]));
+      expected.set(
+        taskId,
+        [...new Set(marked)].sort((a, b) => order.get(a)! - order.get(b)!),
+      );
+    }
+  });
+  return { pages, plan: { expected, doubles } };
+}
+
+/** The pages as a scanner's PDF: each spoilt into a JPEG (seeded by its index) on an A4 page. */
+export async function scannedPdf(pages: PageImage[], how: Spoil): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  for (const [i, page] of pages.entries()) {
+    const image = await pdf.embedJpg(
+      await spoil(page, { jpegQuality: 75, ...how, seed: (how.seed ?? 0) + i + 1 }),
+    );
+    pdf.addPage([595.28, 841.89]).drawImage(image, { x: 0, y: 0, width: 595.28, height: 841.89 });
+  }
+  return Buffer.from(await pdf.save());
+}
