@@ -1,6 +1,7 @@
 import type { AnswerType, BlankLayout, BlankLayoutPage } from '@attesta/contract';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import { mulberry32 } from '../src/modules/authoring/generate.js';
 import type { PageImage } from './pdf.js';
 
 /*
@@ -16,18 +17,6 @@ export type MarkStyle =
   | { kind: 'cross'; grey: number; widthPt: number }
   /** What an eraser leaves of a fill: a faint disc. */
   | { kind: 'erased'; grey: number };
-
-/** A deterministic random source (mulberry32), so a failing test fails the same way again. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Darkens a pixel to `grey` at most (ink on paper only darkens). */
 function ink(page: PageImage, x: number, y: number, grey: number, alpha = 1): void {
@@ -140,7 +129,8 @@ export async function spoil(page: PageImage, options: Spoil): Promise<Buffer> {
   if (options.blur) next = next.blur(options.blur);
   ({ data, info } = await next.raw().toBuffer({ resolveWithObject: true }));
   if (options.noise) {
-    const random = seeded(options.seed ?? 1);
+    // Seeded (mulberry32), so a failing test fails the same way again.
+    const random = mulberry32(options.seed ?? 1);
     for (let i = 0; i < data.length; i++) {
       const gauss = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
       data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + gauss * options.noise)));
