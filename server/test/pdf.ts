@@ -2,6 +2,7 @@ import jsQR from 'jsqr';
 import { PDFDocument } from 'pdf-lib';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { QR_QUIET_MODULES, qrMatrix } from '../src/lib/pdf/index.js';
+import { renderPdfPage } from '../src/lib/pdf/render.js';
 
 /** Page count (via pdf-lib, an independent parser) and the text of each page (via pdf.js). */
 export async function readPdf(bytes: Buffer): Promise<{ pageCount: number; pages: string[] }> {
@@ -46,23 +47,12 @@ export interface PageImage {
  */
 export async function rasterizePdf(bytes: Buffer, dpi: number): Promise<PageImage[]> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { createCanvas } = await import('@napi-rs/canvas');
   const document = await pdfjs.getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
   const pxPerPt = dpi / 72;
   const pages: PageImage[] = [];
   try {
     for (let n = 1; n <= document.numPages; n++) {
-      const page = await document.getPage(n);
-      const viewport = page.getViewport({ scale: pxPerPt });
-      const canvas = createCanvas(Math.round(viewport.width), Math.round(viewport.height));
-      const context = canvas.getContext('2d');
-      context.fillStyle = '#ffffff';
-      context.fillRect(0, 0, canvas.width, canvas.height);
-      // pdf.js types its canvas as the DOM's; the Skia canvas is what its Node canvas factory uses too.
-      const target = canvas as unknown as Parameters<typeof page.render>[0]['canvas'];
-      await page.render({ canvas: target, viewport }).promise;
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-      pages.push({ width: canvas.width, height: canvas.height, rgba: data, pxPerPt });
+      pages.push({ ...(await renderPdfPage(await document.getPage(n), pxPerPt)), pxPerPt });
     }
   } finally {
     await document.destroy();

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { renderPdfPage } from '../../lib/pdf/render.js';
 import type { GreyImage } from './recognize.marks.js';
 
 /*
@@ -133,7 +134,6 @@ async function openPdf(data: Buffer): Promise<OpenedScan> {
     await document.destroy();
     throw tooManyPages();
   }
-  const { createCanvas } = await import('@napi-rs/canvas');
   return {
     kind: 'pdf',
     pageCount: document.numPages,
@@ -147,20 +147,12 @@ async function openPdf(data: Buffer): Promise<OpenedScan> {
             const natural = page.getViewport({ scale: 1 });
             if (Math.max(natural.width, natural.height) > SCAN_LIMITS.maxPdfPagePt) throw imageTooLarge();
             const scale = SCAN_LIMITS.pdfSide / Math.max(natural.width, natural.height);
-            const viewport = page.getViewport({ scale });
-            const canvas = createCanvas(Math.round(viewport.width), Math.round(viewport.height));
-            const context = canvas.getContext('2d');
-            context.fillStyle = '#ffffff';
-            context.fillRect(0, 0, canvas.width, canvas.height);
-            // pdf.js types its canvas as the DOM's; the Skia canvas is what its Node canvas factory uses.
-            const target = canvas as unknown as Parameters<typeof page.render>[0]['canvas'];
-            await page.render({ canvas: target, viewport }).promise;
-            const rgba = context.getImageData(0, 0, canvas.width, canvas.height).data;
-            const grey = new Uint8Array(canvas.width * canvas.height);
+            const { width, height, rgba } = await renderPdfPage(page, scale);
+            const grey = new Uint8Array(width * height);
             for (let i = 0, o = 0; i < grey.length; i++, o += 4)
               grey[i] = (rgba[o]! * 299 + rgba[o + 1]! * 587 + rgba[o + 2]! * 114) / 1000;
             page.cleanup();
-            image = { width: canvas.width, height: canvas.height, data: grey };
+            image = { width, height, data: grey };
           } catch (error) {
             if (error instanceof AppError) throw error;
             throw invalidPdf();
