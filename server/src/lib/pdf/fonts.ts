@@ -74,6 +74,24 @@ function shapeOnce(font: Font): Font {
 }
 
 /**
+ * Gives a glyph its characters when it was first made without them. DejaVu draws many letters
+ * from others (Cyrillic Р from Latin P, Ё from Е): writing a document's subset asks fontkit for
+ * such a component by id alone, and fontkit keeps each glyph as first asked for. With the font
+ * shared by every document of the process, a later layout of Latin P got that glyph with no
+ * characters, and pdfkit wrote an empty ToUnicode entry: the text looked right but copied and
+ * searched wrong (a verification code came out as "R-5UF)-5YUH").
+ */
+function characterfulGlyphs(font: Font): Font {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id: number, codePoints?: number[]) => {
+    const glyph = getGlyph(id, codePoints);
+    if (glyph && codePoints?.length && !glyph.codePoints.length) glyph.codePoints = codePoints;
+    return glyph;
+  };
+  return font;
+}
+
+/**
  * The parsed font of `name`, read and parsed once per process and shared by every document:
  * fontkit decodes a table (metrics of DejaVu's ~6,000 glyphs, names, shaping) on first use and
  * keeps it, so a later document starts with them decoded. pdfkit takes the parsed font as is and
@@ -87,7 +105,7 @@ export function fontFace(name: FontName): Font {
   if (!font) {
     const face = create(readFileSync(fontPaths()[name]));
     if (!('layout' in face)) throw new Error(`PDF font ${FONT_FILES[name]} is a collection, not one font`);
-    parsed.set(name, (font = shapeOnce(face)));
+    parsed.set(name, (font = shapeOnce(characterfulGlyphs(face))));
   }
   return font;
 }

@@ -93,6 +93,23 @@ describe('PDF toolkit', () => {
     expect(again.positions).toEqual(run.positions);
   });
 
+  it('keeps the text of every later document extractable after a Cyrillic letter drew on a Latin one', async () => {
+    // DejaVu builds А, В, Е, Р, Х… from the Latin glyphs. Writing a document's subset asks fontkit
+    // for those components without their characters, and fontkit keeps the glyph as first asked
+    // for: every later document of the process then wrote Latin P, A, H… with an empty ToUnicode
+    // entry (copying a verification code out of a PDF gave "R-5UF)-5YUH" or a blank).
+    const fonts = ['regular', 'bold', 'italic', 'mono'] as const;
+    const cyrillic = 'АВЕКМНОРСТХ авекмнорстху ЈЅІј';
+    const latin = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz';
+    const first = createPdf({ title: 'Кириллица' });
+    for (const font of fonts) paragraph(first, cyrillic, { font });
+    await pdfToBuffer(first);
+    const second = createPdf({ title: 'Latin' });
+    for (const font of fonts) paragraph(second, `${font}: ${latin}`, { font });
+    const { pages } = await readPdf(await pdfToBuffer(second));
+    for (const font of fonts) expect(pages[0]).toContain(`${font}: ${latin}`);
+  });
+
   it('warms up the fonts and layout code (the server does it once it listens)', async () => {
     await expect(warmPdfFonts()).resolves.toBeUndefined();
   });
