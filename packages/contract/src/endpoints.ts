@@ -1442,6 +1442,28 @@ export const OUR_ENDPOINTS = [
     meaning: "a scan batch's state and what was read off each page",
     ours: true,
   },
+  // one screen for doubt (issue 25, item 3)
+  {
+    method: 'GET',
+    path: '/api/scans/review',
+    roles: ['organizator', 'coordinator', 'admin'],
+    meaning: 'scan review items within reach (doubtful marks, text boxes to key, unread pages) and open counts per class',
+    ours: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/scans/review/{id}/crop',
+    roles: ['organizator', 'coordinator', 'admin'],
+    meaning: "a review item's crop of the scan (PNG)",
+    ours: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/scans/review/{id}',
+    roles: ['organizator', 'coordinator', 'admin'],
+    meaning: 'resolve a review item: accept, set or key its answer, identify its page, or dismiss it',
+    ours: true,
+  },
 ] as const satisfies readonly OurEndpointContract[];
 
 type KeyOf<E> = E extends { method: infer M extends string; path: infer P extends string }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answerTypeSchema } from './content.js';
 import { idParamSchema } from './user.js';
 
 /*
@@ -57,9 +58,126 @@ export const scanBatchSchema = z
   .meta({ id: 'ScanBatch' });
 export type ScanBatch = z.infer<typeof scanBatchSchema>;
 
+
+/*
+ * One screen for doubt (issue 25, item 3): what reading scans could not settle waits as a review
+ * item until a person resolves it. Nothing an item holds is saved as an answer before then.
+ */
+export const SCAN_REVIEW_KINDS = ['doubtful', 'key_text', 'unidentified', 'unreadable', 'replace'] as const;
+export const scanReviewKindSchema = z
+  .enum(SCAN_REVIEW_KINDS)
+  .describe(
+    'doubtful: a task read under the confidence threshold or with a double mark; key_text: a text box ' +
+      'whose crop a person types in; unidentified: a page whose code could not be read (or names no form ' +
+      'the uploader reaches); unreadable: a page identified but not read (another layout version, a ' +
+      'corner mark missing); replace: a newer scan of a task whose answer an earlier scan already saved',
+  );
+export type ScanReviewKind = z.infer<typeof scanReviewKindSchema>;
+
+export const scanReviewChoiceSchema = z.object({
+  value: z.string().describe('a layout value (docs/paper-forms.md): option id, `<column>:<digit>`, `<row>:<column>`…'),
+  label: z.string().describe('what the sheet prints for it: «Б», «3», «А–2», «−», «,»…'),
+});
+
+export const scanReviewItemSchema = z
+  .object({
+    id: z.number().int().positive(),
+    kind: scanReviewKindSchema,
+    status: z.enum(['open', 'resolved']),
+    scanBatchId: z.number().int().positive(),
+    file: z.string(),
+    page: z.number().int().positive().describe('page of the file, from 1'),
+    createdAt: z.string().describe('ISO 8601'),
+    registrationCode: z.string().nullable(),
+    formPage: z.number().int().positive().nullable(),
+    participantName: z.string().nullable(),
+    classId: z.number().int().positive().nullable(),
+    className: z.string().nullable(),
+    schoolName: z.string().nullable(),
+    variantTaskId: z.number().int().positive().nullable(),
+    taskNumber: z.number().int().positive().nullable().describe('the task\'s number on the form («Задание N»)'),
+    answerType: answerTypeSchema.nullable(),
+    choices: z
+      .array(scanReviewChoiceSchema)
+      .describe('the bubbles of the task in layout order, for a person to choose from; [] for a text box or a page'),
+    digitColumns: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe('digit grid columns of a number or digit-sequence task (sign and comma bubbles besides); else null'),
+    recognized: z.array(z.string()).describe('the layout values read off the scan; [] none'),
+    confidence: z.number().min(0).max(1).nullable(),
+    doubleMark: z.boolean().describe('two marks where the task allows one'),
+    savedValue: z
+      .array(z.string())
+      .nullable()
+      .describe('replace: the layout values the earlier scan saved; else null'),
+    resolution: z
+      .enum(['accepted', 'set', 'keyed', 'identified', 'dismissed'])
+      .nullable()
+      .describe('how a resolved item was settled; null while open'),
+  })
+  .meta({ id: 'ScanReviewItem' });
+export type ScanReviewItem = z.infer<typeof scanReviewItemSchema>;
+
+export const scanReviewQuerySchema = z.strictObject({
+  classId: z.coerce.number().int().positive().optional().describe('only the items of this class'),
+  kind: scanReviewKindSchema.optional(),
+  status: z.enum(['open', 'resolved']).default('open'),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ScanReviewQuery = z.infer<typeof scanReviewQuerySchema>;
+
+export const scanReviewListSchema = z
+  .object({
+    counts: z
+      .array(
+        z.object({
+          classId: z.number().int().positive().nullable().describe('null: pages not tied to a class (unidentified)'),
+          className: z.string().nullable(),
+          schoolName: z.string().nullable(),
+          open: z.number().int().min(0),
+        }),
+      )
+      .describe('open items per class within the caller\'s reach, whatever the filter'),
+    items: z.array(scanReviewItemSchema),
+    total: z.number().int().min(0).describe('items matching the filter'),
+  })
+  .meta({ id: 'ScanReviewList' });
+export type ScanReviewList = z.infer<typeof scanReviewListSchema>;
+
+export const scanReviewActionSchema = z
+  .discriminatedUnion('action', [
+    z.strictObject({ action: z.literal('accept') }).describe('doubtful, replace: save what the scan read'),
+    z
+      .strictObject({ action: z.literal('set'), value: z.array(z.string().min(1).max(40)).max(400) })
+      .describe('doubtful: save these layout values instead ([] no answer)'),
+    z.strictObject({ action: z.literal('key'), text: z.string().max(2000) }).describe('key_text: the text the crop shows'),
+    z
+      .strictObject({
+        action: z.literal('identify'),
+        registrationCode: z.string().min(1).max(64),
+        formPage: z.number().int().positive(),
+      })
+      .describe('unidentified: read the page again as this page of this form'),
+    z.strictObject({ action: z.literal('dismiss') }).describe('unidentified, unreadable, replace: leave the answers as they are'),
+  ])
+  .meta({ id: 'ScanReviewAction' });
+export type ScanReviewAction = z.infer<typeof scanReviewActionSchema>;
+
 export const SCAN_CALL_SCHEMAS = {
   // A multipart form of files (read as it streams in, no JSON body); it answers 202 scanQueuedSchema,
   // which the route declares (rows hold 200 answers only).
   'POST /api/scans': {},
   'GET /api/scans/{id}': { params: z.object({ id: idParamSchema }), response: scanBatchSchema },
+  'GET /api/scans/review': { query: scanReviewQuerySchema, response: scanReviewListSchema },
+  // A PNG: the task's area, the text box, or the whole page, cut from the straightened scan.
+  'GET /api/scans/review/{id}/crop': { params: z.object({ id: idParamSchema }) },
+  'POST /api/scans/review/{id}': {
+    params: z.object({ id: idParamSchema }),
+    body: scanReviewActionSchema,
+    response: scanReviewItemSchema,
+  },
 } as const;
