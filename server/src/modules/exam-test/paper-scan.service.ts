@@ -13,7 +13,8 @@ import { publishWorkEvent } from '../../events/work-bus.js';
 import { audit } from '../../lib/audit.js';
 import { isPastDeadline } from './deadline.js';
 import * as repo from './exam-work.repo.js';
-import { saveAnswers, writerFor } from './work-answers.service.js';
+import { bufferFile } from '../../lib/multipart.js';
+import { saveAnswers, saveAnswersWithFiles, writerFor } from './work-answers.service.js';
 import { OPEN_TEST_STATUSES, type Actor } from './work-guards.js';
 
 /** Most answers of one saveanswers batch (its body's limit). */
@@ -78,6 +79,30 @@ export async function savePaperScan(
     results.push(...done.results);
   }
   return { results };
+}
+
+/**
+ * Attaches the scan of a file task's answer area (a PNG cut from the page) as that task's answer,
+ * as keying a form with files does (saveanswers_with_files: the task's accepted types and size,
+ * the uploader's quota, the same batch and audit). Only for a task with no answer yet.
+ */
+export async function attachPaperScanFile(
+  ctx: AppContext,
+  actor: Actor,
+  body: { registrationCode: string; examWorkId: number; variantTaskId: number; png: Buffer },
+) {
+  const writer = await writerFor(ctx, actor, body.registrationCode);
+  const stored = await storedPaperAnswers(ctx, body.examWorkId, [body.variantTaskId]);
+  if (stored.has(body.variantTaskId)) return null;
+  return saveAnswersWithFiles(
+    ctx,
+    writer,
+    {
+      examWorkId: body.examWorkId,
+      answers: [{ variantTaskId: body.variantTaskId, value: { fileIds: [] }, seq: 1 }],
+    },
+    [{ variantTaskId: body.variantTaskId, file: bufferFile('scan.png', body.png, 'image/png') }],
+  );
 }
 
 /**

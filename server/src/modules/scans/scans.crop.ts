@@ -77,3 +77,32 @@ export async function cropPng(
     .png()
     .toBuffer();
 }
+
+/**
+ * Share of dark pixels (under mid-grey) inside `region` of the page image, sampled every half point
+ * through the page's transform (so a rotated page's frame never falls inside): handwriting in an
+ * answer area, or none.
+ */
+export async function inkShare(png: Buffer, transform: Homography, region: Region): Promise<number> {
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  let dark = 0;
+  let all = 0;
+  for (let y = region.y; y < region.y + region.h; y += 0.5)
+    for (let x = region.x; x < region.x + region.w; x += 0.5) {
+      const p = applyHomography(transform, { x, y });
+      const px = Math.floor(p.x);
+      const py = Math.floor(p.y);
+      if (px < 0 || py < 0 || px >= info.width || py >= info.height) continue;
+      all++;
+      if (data[py * info.width + px]! < 128) dark++;
+    }
+  return all ? dark / all : 0;
+}
+
+/** A region shrunk by `by` points on every side (the inside of a printed frame). */
+export const inset = (r: Region, by: number): Region => ({
+  x: r.x + by,
+  y: r.y + by,
+  w: Math.max(1, r.w - 2 * by),
+  h: Math.max(1, r.h - 2 * by),
+});

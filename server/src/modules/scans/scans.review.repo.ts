@@ -216,6 +216,8 @@ export async function readPagesOf(db: Db, examWorkId: number) {
       formPage: scanPages.formPage,
       applied: scanPages.applied,
       answers: scanPages.answers,
+      imageFileId: scanPages.imageFileId,
+      transform: scanPages.transform,
     })
     .from(scanPages)
     .where(

@@ -5,20 +5,18 @@ import type {
   ScanReviewList,
   ScanReviewQuery,
 } from '@attesta/contract';
-import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { ScopeRule } from '../../auth/access.js';
 import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
-import { files } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { savePaperScan, storedPaperAnswers, type WorkActor } from '../exam-test/index.js';
 import { recognizePage } from './recognize.js';
 import type { Homography } from './recognize.geometry.js';
 import { cropPng, type Region } from './scans.crop.js';
 import * as review from './scans.review.repo.js';
-import { afterRead, formLoader } from './scans.save.js';
+import { afterRead, formLoader, pageImage } from './scans.save.js';
 import { answerValueOf, keyedValueOf, type Converted } from './scans.values.js';
 
 /*
@@ -95,18 +93,6 @@ export async function reviewList(
     items: items.map(present),
     total: Number(total),
   };
-}
-
-/** The stored page image an item was read from. */
-async function pageImage(ctx: AppContext, fileId: number | null): Promise<Buffer> {
-  if (fileId === null) throw notFound('The page image of this item is not kept');
-  const [file] = await ctx.db
-    .select({ id: files.id, storageKey: files.storageKey, size: files.size })
-    .from(files)
-    .where(eq(files.id, fileId));
-  const bytes = file && (await ctx.files.read(ctx.db, file));
-  if (!bytes) throw notFound('The page image of this item is not kept');
-  return bytes;
 }
 
 /** The crop of an item: its task's area, its text box, or its whole page (PNG). */

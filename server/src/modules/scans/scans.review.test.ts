@@ -2,7 +2,15 @@ import type { AnswerType, BlankLayout, ScanBatch, ScanReviewItem, ScanReviewList
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answers, auditEvents, examWorks, results, taskScores } from '../../db/schema/index.js';
+import {
+  answerFiles,
+  answers,
+  auditEvents,
+  examWorks,
+  files,
+  results,
+  taskScores,
+} from '../../db/schema/index.js';
 import { copyPage, fillForm, markBubble, scannedPdf, spoil, type Plan } from '../../../test/omr.js';
 import { rasterizePdf, type PageImage } from '../../../test/pdf.js';
 import {
@@ -30,7 +38,18 @@ let t: TestApp;
 let org: OrgFixture;
 let coordinator: Awaited<ReturnType<typeof signedIn>>;
 const TASKS = tasksOfEveryType();
-const T = { single: 0, multiple: 1, short: 2, number: 3, digits: 4, ordering: 5, matching: 6, cloze: 7 };
+const T = {
+  single: 0,
+  multiple: 1,
+  short: 2,
+  number: 3,
+  digits: 4,
+  ordering: 5,
+  matching: 6,
+  cloze: 7,
+  essay: 8,
+  file: 9,
+};
 
 interface Form {
   participantTestId: number;
@@ -148,6 +167,22 @@ beforeAll(async () => {
   paper = await sitting(PAPER);
   const filled = fillForm(paper.blankPages, paper.layout, paper.answerTypes, false);
   paperPlan = filled.plan;
+  // Something written in the answer area of the file task: a row of blots across its middle.
+  paper.layout.pages.forEach((page, p) => {
+    for (const box of page.boxes.filter((b) => b.variantTaskId === paper.taskIds[T.file]))
+      for (let k = 1; k <= 6; k++)
+        markBubble(
+          filled.pages[p]!,
+          {
+            variantTaskId: box.variantTaskId,
+            value: '',
+            x: box.x + (k * box.w) / 7,
+            y: box.y + box.h / 2,
+            r: 5,
+          },
+          { kind: 'disc', grey: 40 },
+        );
+  });
   paperScan = await scannedPdf(filled.pages, { rotate: 2, blur: 0.6, noise: 5 });
 }, 120_000);
 afterAll(async () => t?.close());
@@ -174,6 +209,21 @@ describe('saving what a scan reads clearly', () => {
     }
     // Text boxes are not read by the machine: nothing is saved for them before a person keys them.
     expect(stored.has(paper.taskIds[T.short]!)).toBe(false);
+    // The written answer area of the file task is its answer: the crop, attached for the experts.
+    const fileTask = paper.taskIds[T.file]!;
+    const attached = await t.app.ctx.db
+      .select({ fileId: answerFiles.fileId, mime: files.mime, size: files.size })
+      .from(answerFiles)
+      .innerJoin(files, eq(files.id, answerFiles.fileId))
+      .where(and(eq(answerFiles.examWorkId, paper.workId), eq(answerFiles.variantTaskId, fileTask)));
+    expect(attached).toHaveLength(1);
+    expect(attached[0]!.mime).toBe('image/png');
+    expect(stored.get(fileTask)).toMatchObject({
+      value: { fileIds: [attached[0]!.fileId] },
+      source: 'staff',
+    });
+    // An extended-text area is not attached (its answer is text).
+    expect(stored.has(paper.taskIds[T.essay]!)).toBe(false);
     const keyed = await t.app.ctx.db
       .select()
       .from(auditEvents)
@@ -183,10 +233,10 @@ describe('saving what a scan reads clearly', () => {
           eq(auditEvents.entityId, String(paper.workId)),
         ),
       );
-    // A keyed batch per page read, as a person keying the form page by page.
-    expect(keyed).toHaveLength(paper.layout.pages.filter((p) => p.bubbles.length).length);
+    // A keyed batch per page read, as a person keying the form page by page, and one with the file.
+    expect(keyed).toHaveLength(paper.layout.pages.filter((p) => p.bubbles.length).length + 1);
     expect(keyed.flatMap((k) => (k.details as { saved: number[] }).saved).sort()).toEqual(
-      [...expected.keys()].sort(),
+      [...expected.keys(), paper.taskIds[T.file]!].sort(),
     );
 
     // The same values keyed in by hand into another sitting's finished work score the same.
@@ -345,6 +395,8 @@ describe('doubtful marks', () => {
     const digits = form.taskIds[T.digits]!;
     const stored = await answersOf(form.workId);
     expect(stored.has(digits)).toBe(false);
+    // An answer area left empty attaches nothing.
+    expect(stored.has(form.taskIds[T.file]!)).toBe(false);
     // The clear tasks of the same page are saved.
     expect(stored.get(form.taskIds[T.single]!)?.value).toBe(
       filled.plan.expected.get(form.taskIds[T.single]!)![0],

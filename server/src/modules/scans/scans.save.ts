@@ -2,8 +2,11 @@ import { sameJson, type AnswerType, type BlankLayoutPage } from '@attesta/contra
 import { canReachParticipantTest } from '../../auth/shared.access.js';
 import type { AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../lib/errors.js';
+import { eq } from 'drizzle-orm';
+import { files } from '../../db/schema/index.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import {
+  attachPaperScanFile,
   blankFormForScan,
   findWork,
   finishPaperWork,
@@ -15,7 +18,8 @@ import {
   type WorkActor,
 } from '../exam-test/index.js';
 import { REVIEW_BELOW, type PageRecognition } from './recognize.js';
-import { boxRegion, taskRegion } from './scans.crop.js';
+import type { Homography } from './recognize.geometry.js';
+import { boxRegion, cropPng, inkShare, inset, taskRegion } from './scans.crop.js';
 import * as review from './scans.review.repo.js';
 import { answerValueOf, bubbleLabel } from './scans.values.js';
 
@@ -182,8 +186,66 @@ export async function applyWork(ctx: AppContext, actor: WorkActor, form: ScanFor
     );
     const done = await saveReadings(ctx, actor, form, page.id, layoutPage, toSave);
     for (const a of done) saved.set(a.variantTaskId, a.value);
+    for (const a of await attachAnswerAreas(ctx, actor, form, page, layoutPage, saved))
+      saved.set(a.variantTaskId, a.value);
     await review.markApplied(ctx.db, page.id);
   }
+}
+
+/** The stored page image (grey PNG) a page was read from. */
+export async function pageImage(ctx: AppContext, fileId: number | null): Promise<Buffer> {
+  if (fileId === null) throw notFound('The page image is not kept');
+  const [file] = await ctx.db
+    .select({ id: files.id, storageKey: files.storageKey, size: files.size })
+    .from(files)
+    .where(eq(files.id, fileId));
+  const bytes = file && (await ctx.files.read(ctx.db, file));
+  if (!bytes) throw notFound('The page image is not kept');
+  return bytes;
+}
+
+/** Dark pixels inside an answer area that mean something was written there (not scanner noise). */
+const WRITTEN = 0.002;
+
+/**
+ * The answer areas of file tasks on a page (`essay` boxes): one written in is cut out and attached
+ * as the task's answer file, so experts grade the scan as they grade an uploaded photo. An empty
+ * area, or a task answered already, is left alone. Extended-text areas are not attached: their
+ * answer is text, and the keyed path takes files for file tasks only.
+ */
+async function attachAnswerAreas(
+  ctx: AppContext,
+  actor: WorkActor,
+  form: ScanForm,
+  page: { id: number; imageFileId: number | null; transform: number[] | null },
+  layoutPage: BlankLayoutPage | undefined,
+  saved: ReadonlyMap<number, string[]>,
+): Promise<{ variantTaskId: number; value: string[] }[]> {
+  const areas = (layoutPage?.boxes ?? []).filter(
+    (b) =>
+      b.kind === 'essay' && form.answerTypes.get(b.variantTaskId) === 'file' && !saved.has(b.variantTaskId),
+  );
+  if (!areas.length || !page.transform) return [];
+  const png = await pageImage(ctx, page.imageFileId);
+  const transform = page.transform as unknown as Homography;
+  const attached: { variantTaskId: number; value: string[] }[] = [];
+  for (const box of areas) {
+    if ((await inkShare(png, transform, inset(box, 4))) < WRITTEN) continue;
+    try {
+      const done = await attachPaperScanFile(ctx, actor, {
+        registrationCode: form.registrationCode,
+        examWorkId: form.examWorkId,
+        variantTaskId: box.variantTaskId,
+        png: await cropPng(png, transform, boxRegion(box)),
+      });
+      if (done) attached.push({ variantTaskId: box.variantTaskId, value: ['file'] });
+    } catch (error) {
+      // A task that takes no PNG (415) or no more bytes (413): its area waits for a person's upload.
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  await review.recordScanSaved(ctx.db, form.examWorkId, page.id, attached);
+  return attached;
 }
 
 /** The path of a refused answer in a saveanswers body: its index. */
