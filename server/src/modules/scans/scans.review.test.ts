@@ -8,6 +8,7 @@ import {
   auditEvents,
   examWorks,
   files,
+  organizatorAssignments,
   results,
   taskScores,
 } from '../../db/schema/index.js';
@@ -534,6 +535,17 @@ describe('access to the review calls', () => {
     expect(theirs).toEqual({ counts: [], items: [], total: 0 });
     const unassigned = await signedIn(t.app, ['organizator'], { schoolId: org.schoolId });
     expect((await crop(item.id, unassigned.session.headers)).statusCode).toBe(403);
+    expect((await itemsOf(unassigned.session.headers, '?status=resolved')).total).toBe(0);
+    // An organizator assigned to the class reaches its items, in the list and one by one.
+    const assigned = await signedIn(t.app, ['organizator'], { schoolId: org.schoolId });
+    await t.app.ctx.db
+      .insert(organizatorAssignments)
+      .values({ userId: assigned.user.id, classId: org.classId });
+    const seen = await itemsOf(assigned.session.headers, `?status=resolved&classId=${org.classId}`);
+    expect(seen.items.map((i) => i.id)).toContain(item.id);
+    expect(seen.items.every((i) => i.classId === org.classId)).toBe(true);
+    expect(seen.counts.every((c) => c.classId === org.classId)).toBe(true);
+    expect((await crop(item.id, assigned.session.headers)).statusCode).toBe(200);
     const admin = await signedIn(t.app, ['admin']);
     expect((await crop(item.id, admin.session.headers)).statusCode).toBe(200);
 
