@@ -389,6 +389,11 @@ describe('doubtful marks', () => {
   it('saves nothing of a double mark until a person sets the value; what the task cannot take is 400', async () => {
     const form = await sitting(OVER);
     const filled = fillForm(form.blankPages, form.layout, form.answerTypes, true);
+    // And a faint mark in the multiple choice: a grey fill about as dark as the line between a mark and none.
+    const multiple = form.taskIds[T.multiple]!;
+    const onPage = form.layout.pages.findIndex((p) => p.bubbles.some((b) => b.variantTaskId === multiple));
+    const options = form.layout.pages[onPage]!.bubbles.filter((b) => b.variantTaskId === multiple);
+    markBubble(filled.pages[onPage]!, options[3]!, { kind: 'disc', grey: 160 });
     const batch = await uploadAndWait(coordinator.session.headers, [
       { filename: 'doubt.pdf', data: await scannedPdf(filled.pages, { rotate: 1 }) },
     ]);
@@ -406,8 +411,19 @@ describe('doubtful marks', () => {
     const doubtful = (await itemsOf(coordinator.session.headers, '?kind=doubtful')).items.filter(
       (i) => i.registrationCode === form.registrationCode,
     );
-    expect(doubtful).toHaveLength(1);
-    const item = doubtful[0]!;
+    expect(doubtful).toHaveLength(2);
+    const item = doubtful.find((i) => i.variantTaskId === digits)!;
+    // The faint mark: not a double mark, under the threshold, not saved until accepted.
+    const faint = doubtful.find((i) => i.variantTaskId === multiple)!;
+    expect(faint).toMatchObject({ doubleMark: false, answerType: 'multiple_choice' });
+    expect(faint.confidence!).toBeLessThan(0.5);
+    expect(faint.recognized).toEqual(expect.arrayContaining([options[0]!.value, options[2]!.value]));
+    expect((await answersOf(form.workId)).has(multiple)).toBe(false);
+    const accepted = await act(faint.id, coordinator.session.headers, { action: 'accept' });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json<ScanReviewItem>()).toMatchObject({ status: 'resolved', resolution: 'accepted' });
+    expect((await answersOf(form.workId)).get(multiple)).toMatchObject({ value: faint.recognized, seq: 1 });
+
     expect(item).toMatchObject({
       variantTaskId: digits,
       doubleMark: true,
