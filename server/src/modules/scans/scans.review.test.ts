@@ -528,6 +528,42 @@ describe('pages without a readable code', () => {
   }, 120_000);
 });
 
+describe('pages identified but not read', () => {
+  it('a page with a corner mark missing waits as unreadable; only dismiss settles it, and changes no answer', async () => {
+    const page = copyPage(paper.blankPages[0]!);
+    const mark = paper.layout.pages[0]!.marks.find((m) => m.x < 100 && m.y > 400)!;
+    const s = page.pxPerPt;
+    for (let y = Math.floor((mark.y - mark.size) * s); y < (mark.y + mark.size) * s; y++)
+      for (let x = Math.floor((mark.x - mark.size) * s); x < (mark.x + mark.size) * s; x++)
+        page.rgba.fill(255, (y * page.width + x) * 4, (y * page.width + x) * 4 + 3);
+    const before = await answersOf(paper.workId);
+    const batch = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'nomark.png', data: await spoil(page, {}) },
+    ]);
+    expect(batch.pages[0]).toMatchObject({
+      status: 'needs_review',
+      registrationCode: paper.registrationCode,
+    });
+    const item = (await itemsOf(coordinator.session.headers, '?kind=unreadable')).items.find(
+      (i) => i.file === 'nomark.png',
+    )!;
+    expect(item).toMatchObject({
+      kind: 'unreadable',
+      classId: org.classId,
+      formPage: 1,
+      variantTaskId: null,
+      choices: [],
+    });
+    expect((await crop(item.id, coordinator.session.headers)).statusCode).toBe(200);
+    const accept = await act(item.id, coordinator.session.headers, { action: 'accept' });
+    expect([accept.statusCode, accept.json().errors?.[0]?.path]).toEqual([400, 'body.action']);
+    const dismissed = await act(item.id, coordinator.session.headers, { action: 'dismiss' });
+    expect(dismissed.statusCode, dismissed.body).toBe(200);
+    expect(dismissed.json<ScanReviewItem>()).toMatchObject({ status: 'resolved', resolution: 'dismissed' });
+    expect(await answersOf(paper.workId)).toEqual(before);
+  }, 60_000);
+});
+
 describe('access to the review calls', () => {
   it('401 without a session, 403 for other roles, other schools and a cookie POST without the anti-CSRF header; 400 for bad input; 404 unknown', async () => {
     const item = (await itemsOf(coordinator.session.headers, '?status=resolved')).items.find(
