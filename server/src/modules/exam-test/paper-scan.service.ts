@@ -66,17 +66,23 @@ export async function savePaperScan(
   const writer = await writerFor(ctx, actor, body.registrationCode);
   const results = [];
   for (let i = 0; i < body.answers.length; i += BATCH) {
-    const part = body.answers.slice(i, i + BATCH);
-    const stored = await storedPaperAnswers(
-      ctx,
-      body.examWorkId,
-      part.map((a) => a.variantTaskId),
-    );
-    const done = await saveAnswers(ctx, writer, {
-      examWorkId: body.examWorkId,
-      answers: part.map((a) => ({ ...a, seq: (stored.get(a.variantTaskId)?.seq ?? 0) + 1 })),
-    });
-    results.push(...done.results);
+    let part = body.answers.slice(i, i + BATCH);
+    // A save of the same task that took the next seq meanwhile makes this one stale: it goes again
+    // with the seq after that one (a few times at most), so a confirmed value is never dropped.
+    for (let round = 0; part.length; round++) {
+      const stored = await storedPaperAnswers(
+        ctx,
+        body.examWorkId,
+        part.map((a) => a.variantTaskId),
+      );
+      const done = await saveAnswers(ctx, writer, {
+        examWorkId: body.examWorkId,
+        answers: part.map((a) => ({ ...a, seq: (stored.get(a.variantTaskId)?.seq ?? 0) + 1 })),
+      });
+      const stale = new Set(done.results.filter((r) => r.status === 'stale').map((r) => r.variantTaskId));
+      results.push(...done.results.filter((r) => round >= 2 || !stale.has(r.variantTaskId)));
+      part = round >= 2 ? [] : part.filter((a) => stale.has(a.variantTaskId));
+    }
   }
   return { results };
 }

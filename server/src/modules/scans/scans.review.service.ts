@@ -190,11 +190,14 @@ async function convert(
 
 /** Saves one task's value through the keyed-form path; a value the task refuses is 400 as there. */
 async function saveValue(ctx: AppContext, actor: WorkActor, item: ItemRow, value: unknown): Promise<void> {
-  await savePaperScan(ctx, actor, {
+  const { results } = await savePaperScan(ctx, actor, {
     registrationCode: item.registrationCode!,
     examWorkId: item.examWorkId!,
     answers: [{ variantTaskId: item.variantTaskId!, value }],
   });
+  // Saves of the same task kept overtaking this one: it is not saved, and the item stays open.
+  if (results.some((r) => r.status === 'stale'))
+    throw conflict('stale_sequence', 'The answer was changed meanwhile: try again');
 }
 
 /**

@@ -184,10 +184,16 @@ export async function applyWork(ctx: AppContext, actor: WorkActor, form: ScanFor
         savedValue: saved.get(a.variantTaskId)!,
       })),
     );
-    const done = await saveReadings(ctx, actor, form, page.id, layoutPage, toSave);
-    for (const a of done) saved.set(a.variantTaskId, a.value);
-    for (const a of await attachAnswerAreas(ctx, actor, form, page, layoutPage, saved))
-      saved.set(a.variantTaskId, a.value);
+    try {
+      const done = await saveReadings(ctx, actor, form, page.id, layoutPage, toSave);
+      for (const a of done) saved.set(a.variantTaskId, a.value);
+      for (const a of await attachAnswerAreas(ctx, actor, form, page, layoutPage, saved))
+        saved.set(a.variantTaskId, a.value);
+    } catch (error) {
+      // The work stopped taking keyed answers meanwhile (deleted, reopened): its pages wait.
+      if (error instanceof AppError) return;
+      throw error;
+    }
     await review.markApplied(ctx.db, page.id);
   }
 }
