@@ -140,7 +140,8 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
           'bubbles, two marks where it takes one): 400 `validation_failed` on `body.value`; a code ' +
           'or page of no form within reach: 400 on `body.registrationCode` / `body.formPage`; an ' +
           'item resolved already: 409 `conflict`; the save refused as a keyed form would be (409 ' +
-          '`work_not_finished`: the work is still open online). Scope as the item (403), 404 unknown.',
+          '`work_not_finished`: the work is still open online; `stale_sequence`: saves of the task kept ' +
+          'overtaking it) leaves the item open. Scope as the item (403), 404 unknown.',
         tags,
         errors: [400, 401, 403, 404, 409],
       },
