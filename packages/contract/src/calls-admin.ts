@@ -84,6 +84,28 @@ import { idParamSchema } from './user.js';
 /** `{id}` of a path (calls.ts has the same `idPathSchema`; not imported from there, which imports this file). */
 const idPath = z.strictObject({ id: idParamSchema });
 
+/** POST /api/results/regrade: what to score again after a key was corrected. */
+export const regradeRequestSchema = z
+  .strictObject({
+    subjectTestId: z.number().int().positive().optional(),
+    variantTaskId: z.number().int().positive().optional(),
+    reason: z.string().trim().max(500).optional(),
+  })
+  .refine((b) => b.subjectTestId !== undefined || b.variantTaskId !== undefined, {
+    message: 'name a subjectTestId or a variantTaskId',
+  })
+  .meta({ id: 'RegradeRequest' });
+export type RegradeRequest = z.infer<typeof regradeRequestSchema>;
+
+export const regradeQueuedSchema = z
+  .object({
+    queueItemId: z.number().int(),
+    status: z.string(),
+    created: z.boolean().describe('false: an equal regrade was already waiting, and this is it'),
+  })
+  .meta({ id: 'RegradeQueued' });
+export type RegradeQueued = z.infer<typeof regradeQueuedSchema>;
+
 export const ADMIN_CALL_SCHEMAS = {
   // ------------------------------------------------------------ organisation (/api/admin, ours)
   'POST /api/admin/oo/list': { body: adminOoListRequestSchema, response: adminOoListResponseSchema },
@@ -136,6 +158,8 @@ export const ADMIN_CALL_SCHEMAS = {
   'DELETE /api/admin/students/{id}': { params: idPath, response: okSchema },
   'POST /api/admin/audit/list': { body: auditListRequestSchema, response: auditListResponseSchema },
   'GET /api/admin/audit/actions': { response: auditActionsSchema },
+  // ------------------------------------------------------------ results (ours)
+  'POST /api/results/regrade': { body: regradeRequestSchema, response: regradeQueuedSchema },
   'GET /api/admin/help': { response: adminHelpListSchema },
   'POST /api/admin/help': { body: adminHelpSaveBodySchema, response: adminHelpSectionSchema },
   'PUT /api/admin/help/{id}': {
