@@ -68,6 +68,7 @@ import type { CallSchemas } from './call-schema.js';
 import {
   contentExportQuerySchema,
   contentImportParamsSchema,
+  contentImportQueuedSchema,
   contentImportStatusSchema,
 } from './content-import.js';
 import {
@@ -190,7 +191,7 @@ export const ADMIN_CALL_SCHEMAS = {
     response: participantTestInfoSchema,
   },
   // ------------------------------------------------------------ a diagnostic's spreadsheet (xlsx, no JSON answer)
-  'GET /api/createDiagnostic/excel': { query: diagnosticExcelQuerySchema },
+  'GET /api/createDiagnostic/excel': { query: diagnosticExcelQuerySchema, raw: 'file' },
   // ------------------------------------------------------------ content authoring (issue 11, /api/admin/content)
   'GET /api/admin/content/subjects': { response: z.array(authoringSubjectSchema) },
   'POST /api/admin/content/subjects': { body: authoringSubjectBodySchema, response: authoringSubjectSchema },
@@ -312,14 +313,18 @@ export const ADMIN_CALL_SCHEMAS = {
   },
   // ------------------------------------------------------------ content import/export (issue 11)
   // POST import: a multipart form (contentImportFormSchema documents its fields), no JSON body; it
-  // answers 202 contentImportQueuedSchema, which the route declares (rows hold 200 answers only).
-  'POST /api/admin/content/import': {},
+  // answers 202 contentImportQueuedSchema.
+  'POST /api/admin/content/import': { accepted: contentImportQueuedSchema },
   'GET /api/admin/content/import/{importId}': {
     params: contentImportParamsSchema,
     response: contentImportStatusSchema,
   },
   // A zip (application/zip), no JSON answer.
-  'GET /api/admin/content/subjectTests/{id}/export': { params: idPath, query: contentExportQuerySchema },
+  'GET /api/admin/content/subjectTests/{id}/export': {
+    params: idPath,
+    query: contentExportQuerySchema,
+    raw: 'file',
+  },
   // ------------------------------------------------------------ html containers (issue 11)
   'GET /api/admin/content/containers': { response: z.array(adminHtmlContainerSchema) },
   // The uploads read a multipart form (containerUploadFormSchema documents its fields), no JSON body.

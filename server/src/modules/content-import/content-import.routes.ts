@@ -2,7 +2,7 @@ import { actorOf } from '../../auth/actor.js';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CONTENT_IMPORT_MAX_BYTES, contentImportQueuedSchema } from '@attesta/contract';
+import { CONTENT_IMPORT_MAX_BYTES } from '@attesta/contract';
 import { contractRoute } from '../../auth/access.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
@@ -45,11 +45,7 @@ export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
   });
   app.route({
     ...importRoute,
-    schema: {
-      ...importRoute.schema,
-      consumes: ['multipart/form-data'],
-      response: { ...importRoute.schema.response, 202: contentImportQueuedSchema },
-    },
+    schema: { ...importRoute.schema, consumes: ['multipart/form-data'] },
     handler: async (req, reply) => {
       const spool = new Spool();
       try {
