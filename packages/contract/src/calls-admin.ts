@@ -68,6 +68,7 @@ import type { CallSchemas } from './call-schema.js';
 import {
   contentExportQuerySchema,
   contentImportParamsSchema,
+  contentImportQueuedSchema,
   contentImportStatusSchema,
 } from './content-import.js';
 import {
@@ -83,6 +84,28 @@ import { idParamSchema } from './user.js';
 
 /** `{id}` of a path (calls.ts has the same `idPathSchema`; not imported from there, which imports this file). */
 const idPath = z.strictObject({ id: idParamSchema });
+
+/** POST /api/results/regrade: what to score again after a key was corrected. */
+export const regradeRequestSchema = z
+  .strictObject({
+    subjectTestId: z.number().int().positive().optional(),
+    variantTaskId: z.number().int().positive().optional(),
+    reason: z.string().trim().max(500).optional(),
+  })
+  .refine((b) => b.subjectTestId !== undefined || b.variantTaskId !== undefined, {
+    message: 'name a subjectTestId or a variantTaskId',
+  })
+  .meta({ id: 'RegradeRequest' });
+export type RegradeRequest = z.infer<typeof regradeRequestSchema>;
+
+export const regradeQueuedSchema = z
+  .object({
+    queueItemId: z.number().int(),
+    status: z.string(),
+    created: z.boolean().describe('false: an equal regrade was already waiting, and this is it'),
+  })
+  .meta({ id: 'RegradeQueued' });
+export type RegradeQueued = z.infer<typeof regradeQueuedSchema>;
 
 export const ADMIN_CALL_SCHEMAS = {
   // ------------------------------------------------------------ organisation (/api/admin, ours)
@@ -136,6 +159,8 @@ export const ADMIN_CALL_SCHEMAS = {
   'DELETE /api/admin/students/{id}': { params: idPath, response: okSchema },
   'POST /api/admin/audit/list': { body: auditListRequestSchema, response: auditListResponseSchema },
   'GET /api/admin/audit/actions': { response: auditActionsSchema },
+  // ------------------------------------------------------------ results (ours)
+  'POST /api/results/regrade': { body: regradeRequestSchema, response: regradeQueuedSchema },
   'GET /api/admin/help': { response: adminHelpListSchema },
   'POST /api/admin/help': { body: adminHelpSaveBodySchema, response: adminHelpSectionSchema },
   'PUT /api/admin/help/{id}': {
@@ -166,7 +191,7 @@ export const ADMIN_CALL_SCHEMAS = {
     response: participantTestInfoSchema,
   },
   // ------------------------------------------------------------ a diagnostic's spreadsheet (xlsx, no JSON answer)
-  'GET /api/createDiagnostic/excel': { query: diagnosticExcelQuerySchema },
+  'GET /api/createDiagnostic/excel': { query: diagnosticExcelQuerySchema, raw: 'file' },
   // ------------------------------------------------------------ content authoring (issue 11, /api/admin/content)
   'GET /api/admin/content/subjects': { response: z.array(authoringSubjectSchema) },
   'POST /api/admin/content/subjects': { body: authoringSubjectBodySchema, response: authoringSubjectSchema },
@@ -288,14 +313,18 @@ export const ADMIN_CALL_SCHEMAS = {
   },
   // ------------------------------------------------------------ content import/export (issue 11)
   // POST import: a multipart form (contentImportFormSchema documents its fields), no JSON body; it
-  // answers 202 contentImportQueuedSchema, which the route declares (rows hold 200 answers only).
-  'POST /api/admin/content/import': {},
+  // answers 202 contentImportQueuedSchema.
+  'POST /api/admin/content/import': { accepted: contentImportQueuedSchema },
   'GET /api/admin/content/import/{importId}': {
     params: contentImportParamsSchema,
     response: contentImportStatusSchema,
   },
   // A zip (application/zip), no JSON answer.
-  'GET /api/admin/content/subjectTests/{id}/export': { params: idPath, query: contentExportQuerySchema },
+  'GET /api/admin/content/subjectTests/{id}/export': {
+    params: idPath,
+    query: contentExportQuerySchema,
+    raw: 'file',
+  },
   // ------------------------------------------------------------ html containers (issue 11)
   'GET /api/admin/content/containers': { response: z.array(adminHtmlContainerSchema) },
   // The uploads read a multipart form (containerUploadFormSchema documents its fields), no JSON body.

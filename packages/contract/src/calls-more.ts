@@ -82,7 +82,10 @@ export const MORE_CALL_SCHEMAS = {
   // ------------------------------------------------------------ results
   'GET /api/results/verify/{code}': { params: resultVerifyParamsSchema, response: resultVerificationSchema },
   // ------------------------------------------------------------ expert grading (a zip download)
-  'GET /api/ParticipantTest/getExpertAnswersFileForDownloader': { query: expertAnswersZipQuerySchema },
+  'GET /api/ParticipantTest/getExpertAnswersFileForDownloader': {
+    query: expertAnswersZipQuerySchema,
+    raw: 'file',
+  },
   // ------------------------------------------------------------ the supervision authority (/api/ugnik)
   'POST /api/ugnik/participantTest/save': {
     body: ugnikParticipantSaveBodySchema,
@@ -126,7 +129,7 @@ export const MORE_CALL_SCHEMAS = {
     response: z.object({ ended: z.number().int() }),
   },
   // A redirect (302) to the provider, to the app or to the login page: no JSON answer.
-  'GET /api/Account/ExternalLogin': { query: externalLoginQuerySchema },
+  'GET /api/Account/ExternalLogin': { query: externalLoginQuerySchema, raw: 'redirect' },
   'GET /api/Account/ObtainLocalAccessToken': {
     query: obtainLocalAccessTokenQuerySchema,
     response: loginResponseSchema,
@@ -159,18 +162,21 @@ export const MORE_CALL_SCHEMAS = {
   'GET /api/kim/htmlContainer/{containerId}/{version}/index': {
     params: containerIndexParamsSchema,
     query: containerResourceQuerySchema,
+    raw: 'file',
   },
   'GET /api/kim/htmlContainer/{containerId}/{version}/bundles/{bundle}': {
     params: containerBundleParamsSchema,
     query: containerResourceQuerySchema,
+    raw: 'file',
   },
   'GET /api/kim/htmlContainer/{containerId}/{version}/{resource}': {
     params: containerResourceParamsSchema,
     query: containerResourceQuerySchema,
+    raw: 'file',
   },
   // ------------------------------------------------------------ downloads (PDF or xlsx: no JSON answer)
-  'GET /api/reports/coordinator/participantCodes': { query: participantCodesQuerySchema },
-  'GET /api/reports/organizator/participantCodes': { query: participantCodesQuerySchema },
+  'GET /api/reports/coordinator/participantCodes': { query: participantCodesQuerySchema, raw: 'file' },
+  'GET /api/reports/organizator/participantCodes': { query: participantCodesQuerySchema, raw: 'file' },
   // reports (issue 12)
   'GET /api/reports/common': { query: reportQuerySchema, response: reportCommonSchema },
   'GET /api/reports/cons': { query: reportConsQuerySchema, response: reportConsSchema },
@@ -194,7 +200,7 @@ export const MORE_CALL_SCHEMAS = {
   // roster import (issue 13): POST import reads a multipart form (rosterImportFormSchema documents
   // its fields); the template is a file, not JSON.
   'POST /api/admin/roster/import': { response: rosterImportResultSchema },
-  'GET /api/admin/roster/template': { query: rosterTemplateQuerySchema },
+  'GET /api/admin/roster/template': { query: rosterTemplateQuerySchema, raw: 'file' },
   'POST /api/admin/roster/staff/import': { response: staffImportResultSchema },
-  'GET /api/admin/roster/staff/template': { query: rosterTemplateQuerySchema },
+  'GET /api/admin/roster/staff/template': { query: rosterTemplateQuerySchema, raw: 'file' },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -161,7 +161,7 @@ export const PARTICIPANT_CALL_SCHEMAS = {
     response: logOffResponseSchema,
   },
   'GET /api/Account/LoginChallenge': { response: powChallengeSchema },
-  'GET /api/files/{id}': { params: z.object({ id: idParamSchema }) },
+  'GET /api/files/{id}': { params: z.object({ id: idParamSchema }), raw: 'file' },
   'GET /api/user/hasSession': { response: z.boolean() },
   'GET /api/help': { query: helpListQuerySchema, response: helpListSchema },
   'GET /api/help/{id}': { params: z.strictObject({ id: idParamSchema }), response: helpSectionSchema },

@@ -92,5 +92,5 @@ export const SCHOOL_CALL_SCHEMAS = {
     response: staffOrganizatorSchema,
   },
   /** An xlsx file, no JSON answer. */
-  'GET /api/coordinator/organizator/report/workerTest': { query: z.strictObject({}) },
+  'GET /api/coordinator/organizator/report/workerTest': { query: z.strictObject({}), raw: 'file' },
 } as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -186,8 +186,8 @@ export const CALL_SCHEMAS = {
     params: idPathSchema,
     response: taskReferenceSchema,
   },
-  'GET /api/examresults/doc/{id}': { params: idPathSchema },
-  'GET /api/examresults/doc/{id}/preprof': { params: idPathSchema },
+  'GET /api/examresults/doc/{id}': { params: idPathSchema, raw: 'file' },
+  'GET /api/examresults/doc/{id}/preprof': { params: idPathSchema, raw: 'file' },
   'GET /api/examresults/preprof/{id}': { params: idPathSchema, response: preprofResultSchema },
   'GET /api/examresults/preschool/{id}': { params: idPathSchema, response: preschoolResultSchema },
   'GET /api/examresults/changePublish/{diagnosticId}/{publish}': {
@@ -252,7 +252,8 @@ export const CALL_SCHEMAS = {
   },
   'GET /api/ugnik/area/diagnostic/{id}': { params: idPathSchema, response: ugnikAreaDiagnosticDetailSchema },
   'GET /api/monitoring/room': { query: roomQuerySchema, response: roomSnapshotSchema },
-  'GET /api/monitoring/room/stream': { query: roomQuerySchema },
+  'GET /api/monitoring/room/stream': { query: roomQuerySchema, raw: 'stream' },
+  'GET /api/monitoring/participant/stream': { raw: 'stream' },
   'GET /api/exam/test/participantTest/{id}/paper': {
     params: idPathSchema,
     query: paperSittingQuerySchema,
@@ -383,7 +384,7 @@ export const CALL_SCHEMAS = {
     body: participantTestListRequestSchema,
     response: participantTestListResponseSchema,
   },
-  'GET /api/ugnik/reports/participantCodes': { query: ugnikParticipantCodesQuerySchema },
+  'GET /api/ugnik/reports/participantCodes': { query: ugnikParticipantCodesQuerySchema, raw: 'file' },
   'GET /api/ugnik/reports/surnames': { query: ugnikSurnamesQuerySchema, response: ugnikSurnamesReportSchema },
   'GET /api/user/roles': { response: z.array(roleInfoSchema) },
   'GET /api/user/{id}': { params: z.object({ id: idParamSchema }), response: userDetailsSchema },
@@ -400,7 +401,7 @@ export const CALL_SCHEMAS = {
   'POST /api/Account/SendRegistrationEMail': { body: sendRegistrationEmailBodySchema, response: okSchema },
   'POST /api/Account/ResetPassword': { body: resetPasswordBodySchema, response: okSchema },
   'POST /api/Account/LogoutParticipant': { response: okSchema },
-} as const satisfies Partial<Record<CallKey, CallSchemas>>;
+} as const satisfies Record<CallKey, CallSchemas>;
 
 export type CallSchemasOf<K extends CallKey> = K extends keyof typeof CALL_SCHEMAS
   ? (typeof CALL_SCHEMAS)[K]

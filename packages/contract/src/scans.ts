@@ -58,7 +58,6 @@ export const scanBatchSchema = z
   .meta({ id: 'ScanBatch' });
 export type ScanBatch = z.infer<typeof scanBatchSchema>;
 
-
 /*
  * One screen for doubt (issue 25, item 3): what reading scans could not settle waits as a review
  * item until a person resolves it. Nothing an item holds is saved as an answer before then.
@@ -75,7 +74,9 @@ export const scanReviewKindSchema = z
 export type ScanReviewKind = z.infer<typeof scanReviewKindSchema>;
 
 export const scanReviewChoiceSchema = z.object({
-  value: z.string().describe('a layout value (docs/paper-forms.md): option id, `<column>:<digit>`, `<row>:<column>`…'),
+  value: z
+    .string()
+    .describe('a layout value (docs/paper-forms.md): option id, `<column>:<digit>`, `<row>:<column>`…'),
   label: z.string().describe('what the sheet prints for it: «Б», «3», «А–2», «−», «,»…'),
 });
 
@@ -95,17 +96,26 @@ export const scanReviewItemSchema = z
     className: z.string().nullable(),
     schoolName: z.string().nullable(),
     variantTaskId: z.number().int().positive().nullable(),
-    taskNumber: z.number().int().positive().nullable().describe('the task\'s number on the form («Задание N»)'),
+    taskNumber: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe("the task's number on the form («Задание N»)"),
     answerType: answerTypeSchema.nullable(),
     choices: z
       .array(scanReviewChoiceSchema)
-      .describe('the bubbles of the task in layout order, for a person to choose from; [] for a text box or a page'),
+      .describe(
+        'the bubbles of the task in layout order, for a person to choose from; [] for a text box or a page',
+      ),
     digitColumns: z
       .number()
       .int()
       .positive()
       .nullable()
-      .describe('digit grid columns of a number or digit-sequence task (sign and comma bubbles besides); else null'),
+      .describe(
+        'digit grid columns of a number or digit-sequence task (sign and comma bubbles besides); else null',
+      ),
     recognized: z.array(z.string()).describe('the layout values read off the scan; [] none'),
     confidence: z.number().min(0).max(1).nullable(),
     doubleMark: z.boolean().describe('two marks where the task allows one'),
@@ -135,13 +145,18 @@ export const scanReviewListSchema = z
     counts: z
       .array(
         z.object({
-          classId: z.number().int().positive().nullable().describe('null: pages not tied to a class (unidentified)'),
+          classId: z
+            .number()
+            .int()
+            .positive()
+            .nullable()
+            .describe('null: pages not tied to a class (unidentified)'),
           className: z.string().nullable(),
           schoolName: z.string().nullable(),
           open: z.number().int().min(0),
         }),
       )
-      .describe('open items per class within the caller\'s reach, whatever the filter'),
+      .describe("open items per class within the caller's reach, whatever the filter"),
     items: z.array(scanReviewItemSchema),
     total: z.number().int().min(0).describe('items matching the filter'),
   })
@@ -154,7 +169,9 @@ export const scanReviewActionSchema = z
     z
       .strictObject({ action: z.literal('set'), value: z.array(z.string().min(1).max(40)).max(400) })
       .describe('doubtful: save these layout values instead ([] no answer)'),
-    z.strictObject({ action: z.literal('key'), text: z.string().max(2000) }).describe('key_text: the text the crop shows'),
+    z
+      .strictObject({ action: z.literal('key'), text: z.string().max(2000) })
+      .describe('key_text: the text the crop shows'),
     z
       .strictObject({
         action: z.literal('identify'),
@@ -162,19 +179,20 @@ export const scanReviewActionSchema = z
         formPage: z.number().int().positive(),
       })
       .describe('unidentified: read the page again as this page of this form'),
-    z.strictObject({ action: z.literal('dismiss') }).describe('unidentified, unreadable, replace: leave the answers as they are'),
+    z
+      .strictObject({ action: z.literal('dismiss') })
+      .describe('unidentified, unreadable, replace: leave the answers as they are'),
   ])
   .meta({ id: 'ScanReviewAction' });
 export type ScanReviewAction = z.infer<typeof scanReviewActionSchema>;
 
 export const SCAN_CALL_SCHEMAS = {
-  // A multipart form of files (read as it streams in, no JSON body); it answers 202 scanQueuedSchema,
-  // which the route declares (rows hold 200 answers only).
-  'POST /api/scans': {},
+  // A multipart form of files (read as it streams in, no JSON body); it answers 202.
+  'POST /api/scans': { accepted: scanQueuedSchema },
   'GET /api/scans/{id}': { params: z.object({ id: idParamSchema }), response: scanBatchSchema },
   'GET /api/scans/review': { query: scanReviewQuerySchema, response: scanReviewListSchema },
   // A PNG: the task's area, the text box, or the whole page, cut from the straightened scan.
-  'GET /api/scans/review/{id}/crop': { params: z.object({ id: idParamSchema }) },
+  'GET /api/scans/review/{id}/crop': { params: z.object({ id: idParamSchema }), raw: 'file' },
   'POST /api/scans/review/{id}': {
     params: z.object({ id: idParamSchema }),
     body: scanReviewActionSchema,

@@ -89,9 +89,9 @@ export const SIGNED_INTEGRATION_CALL_SCHEMAS = {
     body: proctoringEndBodySchema,
     response: proctoringWebhookResultSchema,
   },
-  // The 202 answer (upstreamPushQueuedSchema) is declared on the route: rows hold 200 answers only.
   'GET /api/integration/importResultToAttesta/{id}': {
     params: z.object({ id: idParamSchema }),
+    accepted: upstreamPushQueuedSchema,
   },
   'POST /api/integration/attesta/results': {
     body: attestaPushBodySchema,

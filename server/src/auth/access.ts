@@ -106,7 +106,9 @@ type ContractSchema<K extends CallKey> = Omit<RouteDocs, 'errors'> &
   Has<CallSchemasOf<K>, 'query', 'querystring'> &
   Has<CallSchemasOf<K>, 'headers', 'headers'> &
   Has<CallSchemasOf<K>, 'body', 'body'> & {
-    response: Has<CallSchemasOf<K>, 'response', '200'> & Partial<Record<ErrorStatus, typeof errorBodySchema>>;
+    response: Has<CallSchemasOf<K>, 'response', '200'> &
+      Has<CallSchemasOf<K>, 'accepted', '202'> &
+      Partial<Record<ErrorStatus, typeof errorBodySchema>>;
   };
 
 /** The one error body, as OpenAPI shows it under each documented status. */
@@ -114,7 +116,7 @@ const documentedError = errorBodySchema.describe('error `{status, code, message,
 
 /**
  * A route declared from its contract row, the one way to declare a route: method, URL and access
- * from its ENDPOINTS row, and the schemas of `CALL_SCHEMAS` (params, query, body, the 200 answer)
+ * from its ENDPOINTS row, and the schemas of `CALL_SCHEMAS` (params, query, body, the 200 or 202 answer)
  * with the documented errors, so path and schemas are paired in the contract only. Spread into
  * `app.route({...})` with a handler.
  */
@@ -124,7 +126,7 @@ export function contractRoute<K extends CallKey>(
   scope?: ScopeRule,
   flags: { passive?: boolean; signed?: SignedAccess } = {},
 ) {
-  const s: CallSchemas = (CALL_SCHEMAS as Partial<Record<CallKey, CallSchemas>>)[key] ?? {};
+  const s: CallSchemas = (CALL_SCHEMAS as Record<CallKey, CallSchemas>)[key];
   const { errors, ...text } = docs;
   const schema = {
     ...text,
@@ -134,6 +136,7 @@ export function contractRoute<K extends CallKey>(
     ...(s.body ? { body: s.body } : {}),
     response: {
       ...(s.response ? { 200: s.response } : {}),
+      ...(s.accepted ? { 202: s.accepted } : {}),
       ...Object.fromEntries(errors.map((status) => [status, documentedError])),
     },
   };
@@ -198,7 +201,8 @@ export const accessPlugin = fp<AccessPluginOptions>(
           (schema?.params !== s.params ||
             schema?.querystring !== s.query ||
             schema?.body !== s.body ||
-            (s.response !== undefined && schema?.response?.[200] !== s.response))
+            (s.response !== undefined && schema?.response?.[200] !== s.response) ||
+            (s.accepted !== undefined && schema?.response?.[202] !== s.accepted))
         )
           throw new Error(`route ${method} ${url} must take its schemas from the contract (contractRoute)`);
       }

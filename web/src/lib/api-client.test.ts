@@ -129,7 +129,7 @@ describe('api client: failure rules', () => {
     });
   });
 
-  it('suppressRedirect leaves every failure to the caller', async () => {
+  it('suppressRedirect leaves every failure to the caller but a gone session', async () => {
     const { client, navigate } = setup((url) => {
       if (url.includes('net')) throw new TypeError('offline');
       return json(401, errorBody(401, 'invalid_credentials', 'bad'));
@@ -142,6 +142,18 @@ describe('api client: failure rules', () => {
     });
     expect(navigate).not.toHaveBeenCalled();
   });
+
+  it.each(['unauthorized', 'session_expired'])(
+    'a gone session (401 %s) leaves for the unauthorized page even when the caller suppressed redirects',
+    async (code) => {
+      const { client, navigate } = setup(() => json(401, errorBody(401, code)));
+      await expect(client.get('/api/kim/parallels', { suppressRedirect: true })).rejects.toMatchObject({
+        code,
+      });
+      expect(navigate).toHaveBeenCalledTimes(1);
+      expect(navigate).toHaveBeenCalledWith(expect.stringMatching(/^\/unauthorized/));
+    },
+  );
 
   it.each([
     ['GET', '/api/user'],

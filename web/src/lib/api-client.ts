@@ -3,7 +3,10 @@
  * - status 401 → the unauthorized page; any other failure status → the general error page;
  * - a failure while sending (network down, fetch throws) → the error page with the error
  *   serialized into the query string (`/error?error={"name":…,"message":…}`);
- * - `suppressRedirect: true` → no navigation at all: the caller handles the ApiError it gets;
+ * - `suppressRedirect: true` → the caller shows the failure itself (inline, a notice), except a gone
+ *   session (401 `unauthorized` or `session_expired`), which always ends on the unauthorized page:
+ *   this client owns that rule, no caller writes it again (a wrong password, 401
+ *   `invalid_credentials`, stays with the login form);
  * - the synchronous-style calls (user, session, session time, logout) only log status and status
  *   text to the console, because their callers decide themselves (e.g. the guard goes to /login).
  * Every failure is also thrown as an ApiError so the caller's promise never silently resolves.
@@ -72,7 +75,7 @@ export interface RequestOptions<T> {
   contentType?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** The caller handles every failure itself: no navigation happens. */
+  /** The caller shows failures itself: no navigation, but for a gone session (`isSessionGone`). */
   suppressRedirect?: boolean;
   /** Checks the answer (e.g. a zod schema's `parse`); a mismatch is a failure like any other. */
   parse?: (data: unknown) => T;
@@ -150,6 +153,19 @@ function errorFromResponse(response: Response, body: unknown): ApiError {
   });
 }
 
+const SESSION_GONE_CODES: ReadonlySet<string> = new Set(['unauthorized', 'session_expired']);
+
+/** A 401 that says the session is gone (not a refused password or activation code). */
+export function isSessionGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401 && SESSION_GONE_CODES.has(error.code);
+}
+
+/** Sends a gone session to the unauthorized page (the transports outside this client call it too). */
+export function leaveIfSessionGone<E>(error: E): E {
+  if (isSessionGone(error)) apiClient.redirectFor(error as ApiError);
+  return error;
+}
+
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
   return Boolean(signal?.aborted) || (error instanceof DOMException && error.name === 'AbortError');
 }
@@ -200,7 +216,7 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
           ? `${method} ${path}: ${error.message}`
           : `${method} ${path}: ${error.status} ${error.statusText}`.trimEnd(),
       );
-    } else if (!suppress) {
+    } else if (!suppress || isSessionGone(error)) {
       redirectFor(error);
     }
     throw error;

@@ -59,7 +59,7 @@ export function callPath(key: CallKey, params: Record<string, unknown> = {}): st
   });
 }
 
-type SchemaTable = Partial<Record<CallKey, CallSchemas>>;
+type SchemaTable = Record<CallKey, CallSchemas>;
 
 /**
  * Every call's schemas, loaded with the first call that is not a participant's (a chunk of its
@@ -84,9 +84,9 @@ export function call<K extends CallKey>(
   options: CallOptions = {},
   client: ApiClient = apiClient,
 ): Promise<CallResult<K>> {
-  const own = (PARTICIPANT_CALL_SCHEMAS as SchemaTable)[key];
+  const own = (PARTICIPANT_CALL_SCHEMAS as Partial<SchemaTable>)[key];
   if (own) return send(key, own, input, options, client);
-  return loadAllSchemas().then((all) => send(key, all[key] ?? {}, input, options, client));
+  return loadAllSchemas().then((all) => send(key, all[key], input, options, client));
 }
 
 function send<K extends CallKey>(
@@ -102,7 +102,8 @@ function send<K extends CallKey>(
     query?: object;
     body?: unknown;
   };
-  const response = schemas.response;
+  // A 202 answer (work taken) is read by its schema like a 200 one; a file or stream is not JSON.
+  const response = schemas.response ?? schemas.accepted;
   const { raw, ...rest } = options;
   return client.request<CallResult<K>>(callPath(key, params), {
     ...rest,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient, ApiError } from './api-client';
+import { ApiError, isSessionGone } from './api-client';
 import {
   describeApiError,
   fieldErrorMap,
@@ -15,8 +15,6 @@ export type Checked<T> =
   { success: true; data: T } | { success: false; error: { issues: readonly IssueLike[] } };
 
 /** Codes meaning "the session is gone": even a form that handles its own errors sends the user to log in. */
-const SESSION_GONE = new Set(['unauthorized', 'session_expired']);
-
 export interface SubmitOptions {
   /** Errors found outside the schema (e.g. the two passwords differ). */
   extraErrors?: FieldErrors;
@@ -60,10 +58,8 @@ export function useApiForm() {
           await send(checked.data);
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          if (error.status === 401 && SESSION_GONE.has(error.code)) {
-            apiClient.redirectFor(error);
-            return;
-          }
+          // A gone session has left for the unauthorized page (the API client's rule).
+          if (isSessionGone(error)) return;
           const byCode = options.codeToField?.[error.code];
           const serverErrors = {
             ...fieldErrorMap(error.fieldErrors, t),

@@ -1,6 +1,7 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { actorOf } from '../../auth/actor.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import * as service from './admin-org.service.js';
 
 /**
@@ -9,7 +10,6 @@ import * as service from './admin-org.service.js';
  * admins no such list; admin only, like every call here. Writes are audited.
  */
 const tags = ['admin-org'];
-const actor = (req: FastifyRequest): service.Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 const WRITE_NOTE = 'Audited. Bad input (400) changes nothing.';
 
 export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
@@ -36,7 +36,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403],
     }),
-    handler: (req) => service.createOo(db, actor(req), req.body),
+    handler: (req) => service.createOo(db, actorOf(req), req.body),
   });
 
   // ---------------------------------------------------------------- schools
@@ -69,7 +69,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 409],
     }),
-    handler: (req) => service.saveSchool(db, actor(req), req.body),
+    handler: (req) => service.saveSchool(db, actorOf(req), req.body),
   });
 
   app.route({
@@ -81,7 +81,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
-    handler: (req) => service.saveSchool(db, actor(req), req.body, req.params.id),
+    handler: (req) => service.saveSchool(db, actorOf(req), req.body, req.params.id),
   });
 
   // ---------------------------------------------------------------- buildings
@@ -102,7 +102,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => service.saveBuilding(db, actor(req), { schoolId: req.params.id }, req.body),
+    handler: (req) => service.saveBuilding(db, actorOf(req), { schoolId: req.params.id }, req.body),
   });
 
   app.route({
@@ -112,7 +112,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => service.saveBuilding(db, actor(req), { id: req.params.id }, req.body),
+    handler: (req) => service.saveBuilding(db, actorOf(req), { id: req.params.id }, req.body),
   });
 
   // ---------------------------------------------------------------- classes
@@ -135,7 +135,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
-    handler: (req) => service.saveClass(db, actor(req), { schoolId: req.params.id }, req.body),
+    handler: (req) => service.saveClass(db, actorOf(req), { schoolId: req.params.id }, req.body),
   });
 
   app.route({
@@ -147,7 +147,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
-    handler: (req) => service.saveClass(db, actor(req), { id: req.params.id }, req.body),
+    handler: (req) => service.saveClass(db, actorOf(req), { id: req.params.id }, req.body),
   });
 
   app.route({
@@ -160,7 +160,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       errors: [400, 401, 403, 404, 409],
     }),
     handler: async (req) => {
-      await service.deleteClass(db, actor(req), req.params.id);
+      await service.deleteClass(db, actorOf(req), req.params.id);
       return { ok: true as const };
     },
   });
@@ -201,7 +201,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 409],
     }),
-    handler: (req) => service.saveStudent(db, actor(req), req.body),
+    handler: (req) => service.saveStudent(db, actorOf(req), req.body),
   });
 
   app.route({
@@ -211,7 +211,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
-    handler: (req) => service.saveStudent(db, actor(req), req.body, req.params.id),
+    handler: (req) => service.saveStudent(db, actorOf(req), req.body, req.params.id),
   });
 
   app.route({
@@ -224,7 +224,7 @@ export const adminOrgRoutes: FastifyPluginAsync = async (plugin) => {
       errors: [400, 401, 403, 404, 409],
     }),
     handler: async (req) => {
-      await service.deleteStudent(db, actor(req), req.params.id);
+      await service.deleteStudent(db, actorOf(req), req.params.id);
       return { ok: true as const };
     },
   });

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import {
   defaultClassName,
   type AdminBuilding,
@@ -26,10 +27,7 @@ import * as repo from './admin-org.repo.js';
  * in one transaction with its audit event; bad input is refused before anything is written.
  */
 
-export interface Actor {
-  userId: number;
-  ip: string | null;
-}
+export type { Actor };
 
 /** A record to update (`id`) or the parent of a record to create. */
 export type Target = { id: number } | { schoolId: number };
@@ -70,7 +68,7 @@ async function createOrUpdate<W extends object>(
   values: W,
   write: { insert: () => Promise<number>; update: (id: number) => Promise<void> },
 ): Promise<number> {
-  const base = { userId: actor.userId, entity, ip: actor.ip };
+  const base = { userId: actor.auth.userId, entity, ip: actor.ip };
   if (current) {
     const changes = changesOf(current, values);
     if (!Object.keys(changes).length) return current.id;
@@ -257,7 +255,7 @@ export async function deleteClass(db: Db, actor: Actor, id: number): Promise<voi
       throw conflict('class_in_use', 'Participants were registered for tests in this class; it stays');
     const droppedAssignments = await repo.deleteClass(tx, id);
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       action: 'class.delete',
       entity: 'class',
       entityId: id,
@@ -349,7 +347,7 @@ export async function deleteStudent(db: Db, actor: Actor, id: number): Promise<v
       );
     await students.softDeleteStudent(tx, id, new Date());
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       action: 'student.delete',
       entity: 'student',
       entityId: id,

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { actorOf } from '../../auth/actor.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
 import * as service from './areas.service.js';
@@ -9,7 +10,6 @@ import * as service from './areas.service.js';
  * (`GET /api/ugnik/area/diagnostics`, `GET /api/ugnik/area/diagnostic/{id}`).
  */
 const tags = ['areas'];
-const actor = (req: FastifyRequest) => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 
 export const areaRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -31,7 +31,7 @@ export const areaRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 409],
     }),
-    handler: (req) => service.createArea(db, actor(req), req.body),
+    handler: (req) => service.createArea(db, actorOf(req), req.body),
   });
 
   app.route({

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import type {
   Area,
   AreaCreateBody,
@@ -24,16 +25,12 @@ export async function listAreas(db: Db): Promise<AreaList> {
   return { items: rows.map((r) => ({ ...r, schoolCount: Number(r.schoolCount) })) };
 }
 
-export async function createArea(
-  db: Db,
-  actor: { userId: number; ip: string | null },
-  body: AreaCreateBody,
-): Promise<Area> {
+export async function createArea(db: Db, actor: Actor, body: AreaCreateBody): Promise<Area> {
   return db.transaction(async (tx) => {
     if (await repo.areaByName(tx, body.name)) throw conflict('area_name_taken', 'Another area has this name');
     const row = await repo.insertArea(tx, body.name);
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       action: 'area.create',
       entity: 'area',
       entityId: row.id,

@@ -1,6 +1,7 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { actorOf } from '../../auth/actor.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import { contentRoutes } from './content.routes.js';
 import * as pauses from './pause-policy.service.js';
 
@@ -9,7 +10,6 @@ import * as pauses from './pause-policy.service.js';
  * and `/api/admin/content/*` (content.routes.ts): content authoring. Admin only; writes are audited.
  */
 const tags = ['authoring'];
-const actor = (req: FastifyRequest): pauses.Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 
 export const authoringRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -33,7 +33,7 @@ export const authoringRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => pauses.savePausePolicy(db, actor(req), req.params.id, req.body),
+    handler: (req) => pauses.savePausePolicy(db, actorOf(req), req.params.id, req.body),
   });
 
   await app.register(contentRoutes);

@@ -52,7 +52,7 @@ export const record = (
   details: object,
 ) =>
   audit(tx, {
-    userId: actor.userId,
+    userId: actor.auth.userId,
     action,
     entity,
     entityId,

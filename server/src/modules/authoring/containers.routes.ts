@@ -1,5 +1,6 @@
+import { actorOf } from '../../auth/actor.js';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CONTAINER_MAX_BYTES } from '@attesta/contract';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -8,14 +9,12 @@ import { containerLinkSigner } from '../kim/index.js';
 import { anyContentScope } from './authoring.access.js';
 import { containerScope } from './containers.access.js';
 import * as service from './containers.service.js';
-import type { Actor } from './pause-policy.service.js';
 
 /**
  * `/api/admin/content/containers*` (issue 11): the admin's html containers — list, upload, new
  * versions, and a signed link for the preview. Registered by content.routes.ts.
  */
 const tags = ['authoring'];
-const actor = (req: FastifyRequest): Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 const MB = CONTAINER_MAX_BYTES / 1024 / 1024;
 
 const ZIP_RULES =
@@ -93,7 +92,7 @@ export const containerRoutes: FastifyPluginAsync = async (plugin) => {
         try {
           return await service.createContainer(
             db,
-            actor(req),
+            actorOf(req),
             await service.readContainerForm(req, spool, true),
           );
         } finally {
@@ -124,7 +123,7 @@ export const containerRoutes: FastifyPluginAsync = async (plugin) => {
         try {
           return await service.addVersion(
             db,
-            actor(req),
+            actorOf(req),
             req.params.id,
             await service.readContainerForm(req, spool, false),
           );

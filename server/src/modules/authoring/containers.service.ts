@@ -113,7 +113,7 @@ export async function createContainer(db: Db, actor: Actor, upload: ContainerUpl
   const name = upload.form.name!;
   return db.transaction(async (tx) => {
     const row = await repo.insertContainer(tx, { name, entry });
-    await repo.insertVersion(tx, row.id, 1, entry, actor.userId, files);
+    await repo.insertVersion(tx, row.id, 1, entry, actor.auth.userId, files);
     await record(tx, actor, 'content.container.create', 'html_container', row.id, {
       name,
       entry,
@@ -129,7 +129,7 @@ export async function addVersion(db: Db, actor: Actor, id: number, upload: Conta
     const old = await repo.lockContainer(tx, id);
     if (!old) throw notFound('No such container');
     const version = old.currentVersion + 1;
-    await repo.insertVersion(tx, id, version, entry, actor.userId, files);
+    await repo.insertVersion(tx, id, version, entry, actor.auth.userId, files);
     const row = await repo.setCurrentVersion(tx, id, {
       currentVersion: version,
       entry,

@@ -1,14 +1,14 @@
+import { actorOf } from '../../auth/actor.js';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import { badRequest } from '../../lib/errors.js';
 import { Spool } from '../../lib/multipart.js';
 import { MULTIPART_LIMITS, readUploadForm } from '../files/index.js';
 import { anyContentScope, scopeOf, scopeOfNew } from './authoring.access.js';
 import { containerRoutes } from './containers.routes.js';
 import * as catalog from './catalog.service.js';
-import type { Actor } from './pause-policy.service.js';
 import { MAX_IMPORT_BYTES } from './spec-import.js';
 import * as specs from './specifications.service.js';
 import * as tasks from './tasks.service.js';
@@ -20,7 +20,6 @@ import * as variants from './variants.service.js';
  * audited and all or nothing.
  */
 const tags = ['authoring'];
-const actor = (req: FastifyRequest): Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 const VERSIONS =
   'A task or variant a started work uses is never changed in place: the change makes a new version ' +
   '(previousVersionId) and supersedes the old row, which keeps its works (their scores do not change) ' +
@@ -50,7 +49,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       anyContentScope,
     ),
-    handler: (req) => catalog.createSubject(db, actor(req), req.body),
+    handler: (req) => catalog.createSubject(db, actorOf(req), req.body),
   });
   app.route({
     ...contractRoute(
@@ -58,7 +57,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       { summary: 'Rename a subject or change its code', tags, errors: [400, 401, 403, 404, 409] },
       scopeOf.subject,
     ),
-    handler: (req) => catalog.updateSubject(db, actor(req), req.params.id, req.body),
+    handler: (req) => catalog.updateSubject(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -79,7 +78,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.subject,
     ),
-    handler: (req) => catalog.createSubjectExam(db, actor(req), req.params.id, req.body),
+    handler: (req) => catalog.createSubjectExam(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -87,7 +86,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       { summary: 'Update a subject exam', tags, errors: [400, 401, 403, 404, 409] },
       scopeOf.subjectExam,
     ),
-    handler: (req) => catalog.updateSubjectExam(db, actor(req), req.params.id, req.body),
+    handler: (req) => catalog.updateSubjectExam(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -103,7 +102,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       { summary: 'Create a test group', tags, errors: [400, 401, 403] },
       anyContentScope,
     ),
-    handler: (req) => catalog.createTestGroup(db, actor(req), req.body),
+    handler: (req) => catalog.createTestGroup(db, actorOf(req), req.body),
   });
 
   // ------------------------------------------------------------ subject tests
@@ -144,7 +143,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOfNew.subjectTest,
     ),
-    handler: (req) => catalog.createSubjectTest(db, actor(req), req.body),
+    handler: (req) => catalog.createSubjectTest(db, actorOf(req), req.body),
   });
   app.route({
     ...contractRoute(
@@ -165,7 +164,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.subjectTest,
     ),
-    handler: (req) => catalog.updateSubjectTest(db, actor(req), req.params.id, req.body),
+    handler: (req) => catalog.updateSubjectTest(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -196,7 +195,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.subjectTest,
     ),
-    handler: (req) => catalog.publish(db, actor(req), req.params.id),
+    handler: (req) => catalog.publish(db, actorOf(req), req.params.id),
   });
 
   // ------------------------------------------------------------ variants
@@ -223,7 +222,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.subjectTest,
     ),
-    handler: (req) => variants.createVariant(db, actor(req), req.params.id, req.body),
+    handler: (req) => variants.createVariant(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -241,7 +240,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.subjectTest,
     ),
-    handler: (req) => variants.generateVariants(db, actor(req), req.params.id, req.body),
+    handler: (req) => variants.generateVariants(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -256,7 +255,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.variant,
     ),
-    handler: (req) => variants.updateVariant(db, actor(req), req.params.id, req.body),
+    handler: (req) => variants.updateVariant(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -269,7 +268,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.variant,
     ),
-    handler: (req) => variants.deleteVariant(db, actor(req), req.params.id),
+    handler: (req) => variants.deleteVariant(db, actorOf(req), req.params.id),
   });
 
   // ------------------------------------------------------------ tasks
@@ -294,7 +293,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOfNew.task,
     ),
-    handler: (req) => tasks.createTask(db, actor(req), req.body),
+    handler: (req) => tasks.createTask(db, actorOf(req), req.body),
   });
   app.route({
     ...contractRoute(
@@ -323,7 +322,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.task,
     ),
-    handler: (req) => tasks.updateTask(db, actor(req), req.params.taskId, req.body),
+    handler: (req) => tasks.updateTask(db, actorOf(req), req.params.taskId, req.body),
   });
   app.route({
     ...contractRoute(
@@ -338,7 +337,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.task,
     ),
-    handler: (req) => tasks.deleteTask(db, actor(req), req.params.taskId),
+    handler: (req) => tasks.deleteTask(db, actorOf(req), req.params.taskId),
   });
   app.route({
     ...contractRoute(
@@ -376,7 +375,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.task,
     ),
-    handler: (req) => tasks.setTaskElements(db, actor(req), req.params.taskId, req.body.elementIds),
+    handler: (req) => tasks.setTaskElements(db, actorOf(req), req.params.taskId, req.body.elementIds),
   });
 
   // ------------------------------------------------------------ specifications
@@ -394,7 +393,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       { summary: 'Create a specification', tags, errors: [400, 401, 403] },
       anyContentScope,
     ),
-    handler: (req) => specs.createSpecification(db, actor(req), req.body),
+    handler: (req) => specs.createSpecification(db, actorOf(req), req.body),
   });
   app.route({
     ...contractRoute(
@@ -410,7 +409,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       { summary: 'Update a specification', tags, errors: [400, 401, 403, 404] },
       scopeOf.specification,
     ),
-    handler: (req) => specs.updateSpecification(db, actor(req), req.params.id, req.body),
+    handler: (req) => specs.updateSpecification(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -423,7 +422,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.specification,
     ),
-    handler: (req) => specs.deleteSpecification(db, actor(req), req.params.id),
+    handler: (req) => specs.deleteSpecification(db, actorOf(req), req.params.id),
   });
   app.route({
     ...contractRoute(
@@ -436,7 +435,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.specification,
     ),
-    handler: (req) => specs.addElement(db, actor(req), req.params.id, req.body),
+    handler: (req) => specs.addElement(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -449,7 +448,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.element,
     ),
-    handler: (req) => specs.updateElement(db, actor(req), req.params.id, req.body),
+    handler: (req) => specs.updateElement(db, actorOf(req), req.params.id, req.body),
   });
   app.route({
     ...contractRoute(
@@ -462,7 +461,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
       },
       scopeOf.element,
     ),
-    handler: (req) => specs.deleteElement(db, actor(req), req.params.id),
+    handler: (req) => specs.deleteElement(db, actorOf(req), req.params.id),
   });
 
   // html containers (issue 11): containers.routes.ts.
@@ -503,7 +502,7 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
           }));
           const file = files[0];
           if (!file) throw badRequest('no_file', 'Send the spreadsheet as the form field `file`');
-          return await specs.importElements(db, actor(req), req.params.id, {
+          return await specs.importElements(db, actorOf(req), req.params.id, {
             name: file.name,
             data: await file.read(),
           });

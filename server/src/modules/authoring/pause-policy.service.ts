@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import type { PausePolicy } from '@attesta/contract';
 import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
@@ -9,10 +10,7 @@ import * as repo from './pause-policy.repo.js';
  * (exam-test's pausePolicyOf), so a change applies to the next pause of a running work too.
  */
 
-export interface Actor {
-  userId: number;
-  ip: string | null;
-}
+export type { Actor };
 
 export async function pausePolicy(db: Db, subjectTestId: number): Promise<PausePolicy> {
   const policy = await repo.findPausePolicy(db, subjectTestId);
@@ -26,7 +24,7 @@ export async function savePausePolicy(db: Db, actor: Actor, subjectTestId: numbe
     if (!before) throw notFound('No such subject test');
     const after = (await repo.updatePausePolicy(tx, subjectTestId, policy))!;
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       action: 'subject_test.pause_policy',
       entity: 'subject_test',
       entityId: subjectTestId,

@@ -182,7 +182,7 @@ export async function createTask(db: Db, actor: Actor, body: TaskCreateBody): Pr
       subjectId: body.subjectId,
       sourceId: body.sourceId ?? null,
       sourceFormat: body.sourceFormat ?? null,
-      createdBy: actor.userId,
+      createdBy: actor.auth.userId,
     });
     await repo.setTaskElements(tx, row.id, elementIds);
     await record(tx, actor, 'content.task.create', 'task', row.id, {
@@ -242,7 +242,7 @@ export async function updateTask(
       sourceFormat: old.sourceFormat,
       version: old.version + 1,
       previousVersionId: old.id,
-      createdBy: actor.userId,
+      createdBy: actor.auth.userId,
     });
     await repo.setTaskElements(tx, fresh.id, await repo.elementIdsOfTask(tx, id));
     await repo.copyTaskFiles(tx, id, fresh.id);

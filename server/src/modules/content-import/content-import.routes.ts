@@ -1,8 +1,9 @@
+import { actorOf } from '../../auth/actor.js';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CONTENT_IMPORT_MAX_BYTES, contentImportQueuedSchema } from '@attesta/contract';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { CONTENT_IMPORT_MAX_BYTES } from '@attesta/contract';
+import { contractRoute } from '../../auth/access.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
 import { Spool } from '../../lib/multipart.js';
@@ -14,7 +15,6 @@ import { IMPORT_JOB, runImportJob } from './job.js';
  * as an `import` queue item whose job parses, checks and stores the file (all or nothing).
  */
 const tags = ['content-import'];
-const actorOf = (req: FastifyRequest): service.Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 const MB = CONTENT_IMPORT_MAX_BYTES / 1024 / 1024;
 
 export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
@@ -45,11 +45,7 @@ export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
   });
   app.route({
     ...importRoute,
-    schema: {
-      ...importRoute.schema,
-      consumes: ['multipart/form-data'],
-      response: { ...importRoute.schema.response, 202: contentImportQueuedSchema },
-    },
+    schema: { ...importRoute.schema, consumes: ['multipart/form-data'] },
     handler: async (req, reply) => {
       const spool = new Spool();
       try {

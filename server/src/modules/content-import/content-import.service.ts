@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import {
   CONTENT_IMPORT_EXTENSIONS,
   CONTENT_IMPORT_MAX_BYTES,
@@ -28,10 +29,7 @@ import * as repo from './content-import.repo.js';
  * one transaction, and the job does the rest. The state of an import is its queue item's.
  */
 
-export interface Actor {
-  userId: number;
-  ip: string | null;
-}
+export type { Actor };
 
 export interface ImportForm {
   file: IncomingFile;
@@ -116,7 +114,7 @@ export async function startImport(db: Db, actor: Actor, form: ImportForm): Promi
       const { item } = await enqueue(tx, {
         type: IMPORT_JOB,
         payload: { fileName: name, subjectId: form.subjectId },
-        createdBy: actor.userId,
+        createdBy: actor.auth.userId,
         maxAttempts: IMPORT_MAX_ATTEMPTS,
       });
       await repo.storeUpload(tx, item.id, {
@@ -125,10 +123,10 @@ export async function startImport(db: Db, actor: Actor, form: ImportForm): Promi
         size: data.length,
         sha256: form.file.sha256,
         bytes: await put(data),
-        createdBy: actor.userId,
+        createdBy: actor.auth.userId,
       });
       await audit(tx, {
-        userId: actor.userId,
+        userId: actor.auth.userId,
         action: 'content.import.queued',
         entity: 'queue_item',
         entityId: item.id,

@@ -1,6 +1,7 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import { attachmentDisposition, XLSX_MIME } from '../../lib/xlsx.js';
 import * as service from './create-diagnostic.service.js';
 
@@ -23,7 +24,7 @@ export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 409],
     }),
-    handler: (req) => service.createDiagnostic(db, { auth: authOf(req), ip: req.ip ?? null }, req.body),
+    handler: (req) => service.createDiagnostic(db, actorOf(req), req.body),
   });
 
   app.route({
@@ -38,11 +39,7 @@ export const createDiagnosticRoutes: FastifyPluginAsync = async (plugin) => {
       errors: [400, 401, 403, 404],
     }),
     handler: async (req, reply) => {
-      const { xlsx, fileName } = await service.diagnosticExcel(
-        db,
-        { auth: authOf(req), ip: req.ip ?? null },
-        req.query.diagnosticId,
-      );
+      const { xlsx, fileName } = await service.diagnosticExcel(db, actorOf(req), req.query.diagnosticId);
       const body: unknown = xlsx;
       return reply
         .type(XLSX_MIME)

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import { and, asc, count, desc, eq, inArray, isNull, like, sql, type SQL } from 'drizzle-orm';
 import type {
   CreateDiagnosticBody,
@@ -34,10 +35,7 @@ import { participantRows, STATUS_RU, type ParticipantRow } from './participants.
  * anything) and the lists its form chooses from; the participants-and-codes spreadsheet.
  */
 
-export interface Actor {
-  auth: AuthContext;
-  ip: string | null;
-}
+export type { Actor };
 
 const field = (path: string, message: string, code: ErrorCode = 'validation_failed') =>
   badRequest(code, `${path} ${message}`, [{ path, message }]);

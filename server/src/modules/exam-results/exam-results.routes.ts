@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -181,7 +182,7 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
     handler: (req) =>
       changePublish(
         db,
-        { auth: authOf(req), ip: req.ip ?? null },
+        actorOf(req),
         req.params.diagnosticId,
         req.params.publish === 'true',
         req.query.override === 'true',
@@ -216,8 +217,7 @@ export const examResultsRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
-    handler: (req) =>
-      createResultQueue(db, { auth: authOf(req), ip: req.ip ?? null }, req.query.participantTestId),
+    handler: (req) => createResultQueue(db, actorOf(req), req.query.participantTestId),
   });
 
   app.route({

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorBodySchema } from '@attesta/contract';
-import { authOf } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
+import { actorOf } from '../../auth/actor.js';
 import { audit } from '../../lib/audit.js';
 import { queueRegrade } from './results.service.js';
 
@@ -14,30 +13,13 @@ import { queueRegrade } from './results.service.js';
 export const regradeRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.route({
-    method: 'POST',
-    url: '/api/results/regrade',
-    config: { access: { roles: ['admin'] } },
-    schema: {
+    ...contractRoute('POST /api/results/regrade', {
       summary: 'Queue a regrade of a subject test or of one variant task',
       tags: ['exam-results'],
-      body: z
-        .strictObject({
-          subjectTestId: z.number().int().positive().optional(),
-          variantTaskId: z.number().int().positive().optional(),
-          reason: z.string().trim().max(500).optional(),
-        })
-        .refine((b) => b.subjectTestId !== undefined || b.variantTaskId !== undefined, {
-          message: 'name a subjectTestId or a variantTaskId',
-        }),
-      response: {
-        200: z.object({ queueItemId: z.number().int(), status: z.string(), created: z.boolean() }),
-        400: errorBodySchema,
-        401: errorBodySchema,
-        403: errorBodySchema,
-      },
-    },
+      errors: [400, 401, 403],
+    }),
     handler: async (req) => {
-      const auth = authOf(req);
+      const { auth, ip } = actorOf(req);
       const { subjectTestId, variantTaskId, reason } = req.body;
       const { item, created } = await queueRegrade(app.ctx.db, { subjectTestId, variantTaskId }, auth);
       await audit(app.ctx.db, {
@@ -47,7 +29,7 @@ export const regradeRoutes: FastifyPluginAsync = async (plugin) => {
         entityId: item.id,
         reason: reason ?? null,
         details: { subjectTestId: subjectTestId ?? null, variantTaskId: variantTaskId ?? null },
-        ip: req.ip,
+        ip,
       });
       return { queueItemId: item.id, status: item.status, created };
     },

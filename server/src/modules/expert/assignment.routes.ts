@@ -1,6 +1,7 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { actorOf } from '../../auth/actor.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import {
   addSubjectTestExperts,
   adminExpertProfile,
@@ -10,8 +11,6 @@ import {
 } from './assignment.service.js';
 
 const tags = ['expert'];
-
-const actor = (req: FastifyRequest) => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 
 const MATCH =
   'An expert grades a work of a subject test they are assigned to (any grade), or of a subject they ' +
@@ -47,7 +46,7 @@ export const expertAssignmentRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => saveAdminExpertProfile(db, actor(req), req.params.id, req.body),
+    handler: (req) => saveAdminExpertProfile(db, actorOf(req), req.params.id, req.body),
   });
 
   app.route({
@@ -73,7 +72,7 @@ export const expertAssignmentRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => addSubjectTestExperts(db, actor(req), req.params.id, req.body.expertIds),
+    handler: (req) => addSubjectTestExperts(db, actorOf(req), req.params.id, req.body.expertIds),
   });
 
   app.route({
@@ -85,6 +84,6 @@ export const expertAssignmentRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => removeSubjectTestExpert(db, actor(req), req.params.id, req.params.expertId),
+    handler: (req) => removeSubjectTestExpert(db, actorOf(req), req.params.id, req.params.expertId),
   });
 };

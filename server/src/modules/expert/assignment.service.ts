@@ -4,6 +4,7 @@
  * test's expert-graded tasks have experts enough — two for blind double marking in every grade —
  * which the check before publication and the diagnostic pages show as a warning.
  */
+import type { Actor } from '../../auth/actor.js';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   MANUAL_ANSWER_TYPES,
@@ -38,11 +39,6 @@ import {
   expertProfileOf,
   profileNames,
 } from './grading.service.js';
-
-interface Actor {
-  userId: number;
-  ip: string | null;
-}
 
 const displayName = (u: { login: string; surname: string | null; name: string | null }) =>
   [u.surname, u.name].filter(Boolean).join(' ') || u.login;
@@ -284,7 +280,7 @@ async function writeProfile(
     .set({ profile: { ...before, expert }, updatedAt: new Date() })
     .where(eq(users.id, row.id));
   await audit(tx, {
-    userId: actor.userId,
+    userId: actor.auth.userId,
     action: 'expert.profile.assign',
     entity: 'user',
     entityId: row.id,

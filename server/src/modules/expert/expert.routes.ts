@@ -100,7 +100,7 @@ export const expertRoutes: FastifyPluginAsync = async (plugin) => {
     }),
     handler: async (req) => {
       const auth = authOf(req);
-      await saveMarks(db, { userId: auth.userId, ip: req.ip ?? null }, req.params.id, req.body);
+      await saveMarks(db, { auth, ip: req.ip ?? null }, req.params.id, req.body);
       return workspace.getAssignment(db, auth, req.params.id);
     },
   });

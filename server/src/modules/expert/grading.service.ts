@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { ExpertMarksBody } from '@attesta/contract';
@@ -512,7 +513,7 @@ export const isEditable = (taskStatus: string | null, round: number, hasThird: b
  */
 export async function saveMarks(
   db: Db,
-  actor: { userId: number; ip: string | null },
+  actor: Actor,
   assignmentId: number,
   body: ExpertMarksBody,
 ): Promise<void> {
@@ -530,7 +531,7 @@ export async function saveMarks(
       .where(eq(expertAssignments.id, assignmentId))
       .limit(1);
     if (!a) throw notFound('No such assignment');
-    if (a.expertId !== actor.userId) throw forbidden('This assignment is not yours');
+    if (a.expertId !== actor.auth.userId) throw forbidden('This assignment is not yours');
 
     // The answer's task score row is the lock of the answer: one settlement at a time.
     const [score] = await tx
@@ -572,7 +573,7 @@ export async function saveMarks(
       .set({ status: 'graded', total, comment: body.comment ?? null, gradedAt: new Date() })
       .where(eq(expertAssignments.id, a.id));
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       action: a.status === 'graded' ? 'expert.marks.correct' : 'expert.marks.save',
       entity: 'expert_assignment',
       entityId: a.id,

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import { aliasedTable, and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type {
   Role,
@@ -19,10 +20,7 @@ import { notFound } from '../../lib/errors.js';
  * An answer is told to the sender as a notification (`feedbackAnswered`, in the same transaction).
  */
 
-export interface Actor {
-  userId: number;
-  ip: string | null;
-}
+export type { Actor };
 
 const sender = aliasedTable(users, 'sender');
 const answerer = aliasedTable(users, 'answerer');
@@ -185,12 +183,12 @@ export async function updateFeedback(
           status: 'answered',
           answer: body.answer,
           answeredAt: now,
-          answeredBy: actor.userId,
+          answeredBy: actor.auth.userId,
           updatedAt: now,
         })
         .where(eq(feedback.id, id));
       await audit(tx, {
-        userId: actor.userId,
+        userId: actor.auth.userId,
         action: 'feedback.answer',
         entity: 'feedback',
         entityId: id,
@@ -201,7 +199,7 @@ export async function updateFeedback(
         tx,
         feedbackId: id,
         senderId: current.userId,
-        answeredBy: actor.userId,
+        answeredBy: actor.auth.userId,
       });
       return;
     }
@@ -209,7 +207,7 @@ export async function updateFeedback(
     if (status === current.status) return;
     await tx.update(feedback).set({ status, updatedAt: now }).where(eq(feedback.id, id));
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       action: 'feedback.update',
       entity: 'feedback',
       entityId: id,

@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -32,7 +33,7 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
     schema: { ...route.schema, consumes: ['application/json', 'multipart/form-data'] },
     // The body is read here, not by a schema: multipart bodies are streams, JSON ones are checked by the service.
     handler: async (req) => {
-      const actor = { auth: authOf(req), ip: req.ip ?? null };
+      const actor = actorOf(req);
       if (!req.isMultipart())
         return service.sendFeedback(ctx, actor, req.params.id, { fields: req.body, files: [] });
       const spool = new Spool();
@@ -85,12 +86,6 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) =>
-      inbox.updateFeedback(
-        ctx.db,
-        { userId: authOf(req).userId, ip: req.ip ?? null },
-        req.params.id,
-        req.body,
-      ),
+    handler: (req) => inbox.updateFeedback(ctx.db, actorOf(req), req.params.id, req.body),
   });
 };

@@ -1,5 +1,6 @@
+import { actorOf } from '../../auth/actor.js';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
@@ -9,7 +10,6 @@ import { MAX_FILE_BYTES, MULTIPART_LIMITS, readUploadForm } from './upload.js';
 import { createUrlFetcher, type UrlFetcher } from './url-fetcher.js';
 
 const tags = ['files'];
-const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 
 /** A download may be anything a user uploaded: never rendered by the browser, never sniffed. */
 const DOWNLOAD_CSP = "sandbox; default-src 'none'";

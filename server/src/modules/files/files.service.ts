@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import type { Readable } from 'node:stream';
 import {
   uploadOwnerTypeSchema,
@@ -17,10 +18,7 @@ import * as repo from './files.repo.js';
 import { checkFile, MAX_FILE_BYTES, splitPdfPages, type CheckedFile, type IncomingFile } from './upload.js';
 import type { UrlFetcher } from './url-fetcher.js';
 
-export interface Actor {
-  auth: AuthContext;
-  ip: string | null;
-}
+export type { Actor };
 
 const toInfo = (f: Pick<repo.FileMeta, 'id' | 'name' | 'mime' | 'size'>): FileInfo => ({
   id: f.id,

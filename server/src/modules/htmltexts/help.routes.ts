@@ -1,6 +1,7 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import * as service from './help.service.js';
 
 /**
@@ -8,7 +9,6 @@ import * as service from './help.service.js';
  * editing of help sections and html texts (`/api/admin/help`, `/api/admin/htmltexts`). docs/help.md.
  */
 const tags = ['help'];
-const actor = (req: FastifyRequest): service.Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
 const rolesOf = (req: FastifyRequest) => req.auth?.roles ?? [];
 const WRITE_NOTE =
   'The html is sanitised when stored and again when read. Audited; bad input (400) changes nothing.';
@@ -56,7 +56,7 @@ export const helpRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403],
     }),
-    handler: (req) => service.saveHelp(db, actor(req), req.body),
+    handler: (req) => service.saveHelp(db, actorOf(req), req.body),
   });
 
   app.route({
@@ -66,7 +66,7 @@ export const helpRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => service.saveHelp(db, actor(req), req.body, req.params.id),
+    handler: (req) => service.saveHelp(db, actorOf(req), req.body, req.params.id),
   });
 
   app.route({
@@ -76,7 +76,7 @@ export const helpRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => service.removeHelp(db, actor(req), req.params.id),
+    handler: (req) => service.removeHelp(db, actorOf(req), req.params.id),
   });
 
   app.route({
@@ -95,7 +95,7 @@ export const helpRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 409],
     }),
-    handler: (req) => service.saveHtmlText(db, actor(req), req.body),
+    handler: (req) => service.saveHtmlText(db, actorOf(req), req.body),
   });
 
   app.route({
@@ -105,6 +105,6 @@ export const helpRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404, 409],
     }),
-    handler: (req) => service.saveHtmlText(db, actor(req), req.body, req.params.id),
+    handler: (req) => service.saveHtmlText(db, actorOf(req), req.body, req.params.id),
   });
 };

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import type {
   AdminHelpSection,
   AdminHtmlText,
@@ -15,10 +16,7 @@ import { isUniqueViolation } from '../../lib/participant-tests.js';
 import { sanitizeHtml } from '../../lib/sanitize.js';
 import * as repo from './help.repo.js';
 
-export interface Actor {
-  userId: number;
-  ip: string | null;
-}
+export type { Actor };
 
 /** Whether a section names `page` (a path of the web app): one of its prefixes, at a segment boundary. */
 export const explainsPage = (pages: readonly string[], page: string) =>
@@ -80,7 +78,7 @@ const helpValues = (body: z.output<typeof adminHelpSaveBodySchema>, actor: Actor
   pages: [...new Set(body.pages.map((p) => p.replace(/\/+$/, '') || '/'))],
   sortOrder: body.sortOrder,
   isPublished: body.published,
-  updatedBy: actor.userId,
+  updatedBy: actor.auth.userId,
 });
 
 export async function saveHelp(
@@ -94,7 +92,7 @@ export async function saveHelp(
     const row = id === undefined ? await repo.insertHelp(tx, values) : await repo.updateHelp(tx, id, values);
     if (!row) throw notFound('No such help section');
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       ip: actor.ip,
       action: id === undefined ? 'help.create' : 'help.update',
       entity: 'help_section',
@@ -109,7 +107,7 @@ export async function removeHelp(db: Db, actor: Actor, id: number): Promise<{ ok
   return db.transaction(async (tx) => {
     if (!(await repo.deleteHelp(tx, id))) throw notFound('No such help section');
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       ip: actor.ip,
       action: 'help.delete',
       entity: 'help_section',
@@ -149,7 +147,7 @@ export async function saveHtmlText(
         id === undefined ? await repo.insertHtmlText(tx, values) : await repo.updateHtmlText(tx, id, values);
       if (!row) throw notFound('No such html text');
       await audit(tx, {
-        userId: actor.userId,
+        userId: actor.auth.userId,
         ip: actor.ip,
         action: id === undefined ? 'html_text.create' : 'html_text.update',
         entity: 'html_text',

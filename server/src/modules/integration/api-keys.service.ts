@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import { randomBytes } from 'node:crypto';
 import { alias } from 'drizzle-orm/pg-core';
 import { desc, eq, isNull, and } from 'drizzle-orm';
@@ -16,10 +17,7 @@ import { randomToken, sha256 } from '../../lib/tokens.js';
  * key's scopes and ОО say what that user may read (integration.access.ts).
  */
 
-export interface Actor {
-  userId: number;
-  ip: string | null;
-}
+export type { Actor };
 
 const creators = alias(users, 'creators');
 
@@ -85,11 +83,11 @@ export async function createKey(db: Db, actor: Actor, body: ApiKeyCreateBody): P
         keyHash: sha256(secret),
         scopes: [...body.scopes].sort(),
         ooId,
-        createdBy: actor.userId,
+        createdBy: actor.auth.userId,
       })
       .returning({ id: apiKeys.id });
     await audit(tx, {
-      userId: actor.userId,
+      userId: actor.auth.userId,
       action: 'api_key.create',
       entity: 'api_key',
       entityId: key!.id,
@@ -117,7 +115,7 @@ export async function revokeKey(db: Db, actor: Actor, id: number): Promise<ApiKe
       .returning({ userId: apiKeys.userId, prefix: apiKeys.prefix });
     if (revoked)
       await audit(tx, {
-        userId: actor.userId,
+        userId: actor.auth.userId,
         action: 'api_key.revoke',
         entity: 'api_key',
         entityId: id,

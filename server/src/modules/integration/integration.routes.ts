@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -29,7 +30,6 @@ function sendFile(reply: FastifyReply, file: ReportFile) {
 export const integrationRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx;
-  const actor = (req: FastifyRequest): keys.Actor => ({ userId: authOf(req).userId, ip: req.ip ?? null });
   const caller = (req: FastifyRequest): service.Caller => ({
     db,
     auth: authOf(req),
@@ -57,7 +57,7 @@ export const integrationRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403],
     }),
-    handler: (req) => keys.createKey(db, actor(req), req.body),
+    handler: (req) => keys.createKey(db, actorOf(req), req.body),
   });
 
   app.route({
@@ -68,7 +68,7 @@ export const integrationRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => keys.revokeKey(db, actor(req), req.params.id),
+    handler: (req) => keys.revokeKey(db, actorOf(req), req.params.id),
   });
 
   app.route({

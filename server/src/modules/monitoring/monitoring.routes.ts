@@ -23,7 +23,6 @@ import { attachPresence, RunnerPresence } from './runner-presence.js';
 import { canReadSitting, sittingEvents } from './sitting-events.js';
 import { startSse } from './sse.js';
 import { markMessageRead, sendStaffMessage, unreadMessages } from './staff-messages.js';
-import { errorResponses as errors } from '../../lib/route-docs.js';
 
 /*
  * Live monitoring of a room (calls of ours, in the contract's OUR_ENDPOINTS): GET /api/monitoring/room (snapshot), GET /api/monitoring/room/stream
@@ -161,20 +160,21 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
-    method: 'GET',
-    url: '/api/monitoring/participant/stream',
-    config: { access: { roles: ['participant'], scope: (_req, auth) => auth.participantTestId !== null } },
-    schema: {
-      summary: "Server-Sent Events of the participant's own work: what staff do to it, as it happens",
-      description:
-        '`hello` first, then `work` `{ kind, examWorkId, at }` when the work is paused, resumed, its ' +
-        'time changed, finished, deleted, restored, or the session cleared (moved to another device) or ' +
-        'logged out — the last two end the stream; `message` (a StaffMessage) when staff send the ' +
-        'participant a message. `ping` every 15 s. Events of every server instance ' +
-        'arrive. The runner re-reads the state it needs; without the stream it polls.',
-      tags,
-      response: errors(401, 403),
-    },
+    ...contractRoute(
+      'GET /api/monitoring/participant/stream',
+      {
+        summary: "Server-Sent Events of the participant's own work: what staff do to it, as it happens",
+        description:
+          '`hello` first, then `work` `{ kind, examWorkId, at }` when the work is paused, resumed, its ' +
+          'time changed, finished, deleted, restored, or the session cleared (moved to another device) or ' +
+          'logged out — the last two end the stream; `message` (a StaffMessage) when staff send the ' +
+          'participant a message. `ping` every 15 s. Events of every server instance ' +
+          'arrive. The runner re-reads the state it needs; without the stream it polls.',
+        tags,
+        errors: [401, 403],
+      },
+      (_req, auth) => auth.participantTestId !== null,
+    ),
     handler: async (req, reply) => {
       const ptId = authOf(req).participantTestId!;
       const sse = startSse(req, reply, streams, PING_MS);

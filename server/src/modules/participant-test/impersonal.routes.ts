@@ -1,7 +1,7 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contractRoute } from '../../auth/access.js';
-import { actorOf } from './info.routes.js';
 import { createImpersonal } from './impersonal.service.js';
 
 /** `POST /api/ParticipantTest/participantTestCreateImpersonal`: codes without names. */

@@ -1,7 +1,7 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contractRoute } from '../../auth/access.js';
-import { actorOf } from './info.routes.js';
 import { importFromXml } from './import-xml.service.js';
 
 /** Largest import file: 5000 rows of a few hundred bytes each, with room to spare. */

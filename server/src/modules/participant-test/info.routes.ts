@@ -1,13 +1,12 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { actorOf } from '../../auth/actor.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ParticipantTestInfoUpdateBody } from '@attesta/contract';
-import { authOf, contractRoute } from '../../auth/access.js';
+import { contractRoute } from '../../auth/access.js';
 import { participantTestInScope } from '../../auth/shared.access.js';
 import * as service from './info.service.js';
 
 const tags = ['participant-test'];
-
-export const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 
 /** `GET /api/ParticipantTest/info/{id}` and `PUT /api/ParticipantTest/info`: the participant test card. */
 export const participantTestInfoRoutes: FastifyPluginAsync = async (plugin) => {

@@ -1,6 +1,7 @@
+import type { Actor } from '../../auth/actor.js';
 import type { ParticipantTestInfo, ParticipantTestInfoUpdateBody } from '@attesta/contract';
 import { canReachParticipantTest } from '../../auth/shared.access.js';
-import { hasRole, type AuthContext } from '../../auth/types.js';
+import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { audit } from '../../lib/audit.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -8,10 +9,7 @@ import { assertDateInWindow, fieldError } from '../../lib/participant-tests.js';
 import * as repo from './info.repo.js';
 
 /** Who asks, for audit. */
-export interface Actor {
-  auth: AuthContext;
-  ip: string | null;
-}
+export type { Actor };
 
 export async function getInfo(ctx: AppContext, id: number): Promise<ParticipantTestInfo> {
   const row = await repo.findCardRow(ctx.db, id);

@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -57,6 +58,6 @@ export const participantTestQueueRoutes: FastifyPluginAsync = async (plugin) => 
       tags,
       errors: [400, 401, 403, 404],
     }),
-    handler: (req) => createPlanningQueue(db, { auth: authOf(req), ip: req.ip ?? null }, req.query),
+    handler: (req) => createPlanningQueue(db, actorOf(req), req.query),
   });
 };

@@ -1,10 +1,10 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type RestoreExamWorkBody } from '@attesta/contract';
 import { type ScopeRule, contractRoute } from '../../auth/access.js';
 import { canReachParticipantTest, findParticipantTestPlace } from '../../auth/shared.access.js';
 import { notFound } from '../../lib/errors.js';
-import { actorOf } from './info.routes.js';
 import { participantTestOfWork, restoreExamWork } from './restore.service.js';
 
 /** The exam work's participant test must be in the caller's scope; unknown works are 404 for all. */

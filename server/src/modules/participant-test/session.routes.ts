@@ -1,8 +1,8 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contractRoute } from '../../auth/access.js';
 import { participantTestInScope } from '../../auth/shared.access.js';
-import { actorOf } from './info.routes.js';
 import { clearSession } from './session.service.js';
 
 /** `GET /api/ParticipantTest/clearSession/{id}`: free the participant's device. */

@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -30,6 +31,6 @@ export const expertProfileRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403],
     }),
-    handler: (req) => saveExpertProfile(ctx, { auth: authOf(req), ip: req.ip ?? null }, req.body),
+    handler: (req) => saveExpertProfile(ctx, actorOf(req), req.body),
   });
 };

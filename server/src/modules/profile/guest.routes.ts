@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -29,6 +30,6 @@ export const guestProfileRoutes: FastifyPluginAsync = async (plugin) => {
       tags,
       errors: [400, 401, 403],
     }),
-    handler: (req) => saveGuestProfile(ctx, { auth: authOf(req), ip: req.ip ?? null }, req.body),
+    handler: (req) => saveGuestProfile(ctx, actorOf(req), req.body),
   });
 };

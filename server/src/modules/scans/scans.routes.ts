@@ -1,5 +1,4 @@
 import multipart from '@fastify/multipart';
-import { scanQueuedSchema } from '@attesta/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -48,11 +47,7 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
   });
   app.route({
     ...upload,
-    schema: {
-      ...upload.schema,
-      consumes: ['multipart/form-data'],
-      response: { ...upload.schema.response, 202: scanQueuedSchema },
-    },
+    schema: { ...upload.schema, consumes: ['multipart/form-data'] },
     handler: async (req, reply) => {
       const spool = new Spool();
       let queued = false;

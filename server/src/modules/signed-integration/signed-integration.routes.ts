@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IDEMPOTENCY_HEADER, upstreamPushQueuedSchema } from '@attesta/contract';
+import { IDEMPOTENCY_HEADER } from '@attesta/contract';
 import { authOf, contractRoute, type ScopeRule, type SignedAccess } from '../../auth/access.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { notFound, unauthorized } from '../../lib/errors.js';
@@ -128,7 +128,6 @@ export const signedIntegrationRoutes: FastifyPluginAsync = async (plugin) => {
   );
   app.route({
     ...push,
-    schema: { ...push.schema, response: { 202: upstreamPushQueuedSchema } },
     handler: async (req, reply) =>
       reply
         .code(202)

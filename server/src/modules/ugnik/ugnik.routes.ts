@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { UgnikParticipantSaveBody, UgnikStudentListRequest } from '@attesta/contract';
@@ -8,7 +9,6 @@ import * as service from './ugnik.service.js';
 import { ugnikDiagnosticInScope, ugnikParticipantTestInScope } from '../../auth/ugnik.access.js';
 
 const tags = ['ugnik'];
-const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 const paramId = (req: FastifyRequest) => (req.params as { id: number }).id;
 const queryDiagnosticId = (req: FastifyRequest) => (req.query as { diagnosticId: number }).diagnosticId;
 

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import { and, eq } from 'drizzle-orm';
 import type {
   ParticipantTestListItem,
@@ -32,10 +33,7 @@ import { listStudents as listStudentRows } from './reference.repo.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 
 /** Who asks, for audit. */
-export interface Actor {
-  auth: AuthContext;
-  ip: string | null;
-}
+export type { Actor };
 
 const codeTaken = () => conflict('code_taken', 'Another diagnostic already has this code');
 const DIAGNOSTIC_CODE_INDEX = 'diagnostics_code_index';

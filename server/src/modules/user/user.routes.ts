@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { actorOf } from '../../auth/actor.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { TECH_REQUIREMENTS } from '@attesta/contract';
 import { authOf, contractRoute } from '../../auth/access.js';
@@ -8,8 +9,6 @@ import * as service from './user.service.js';
 const tags = ['user'];
 
 /** Documented error answers: the one error body under each status the call can give. */
-
-const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 
 /** `/api/user/*` and `POST /api/User`: the current user, the admin's user management, the device check. */
 export const userRoutes: FastifyPluginAsync = async (plugin) => {

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import type {
   CurrentUser,
   ParticipantCard,
@@ -20,10 +21,7 @@ import * as repo from './user.repo.js';
 import { areaExists } from '../areas/index.js';
 
 /** Who asks, for audit and for not cutting off the caller's own session. */
-export interface Actor {
-  auth: AuthContext;
-  ip: string | null;
-}
+export type { Actor };
 
 const fieldError = (path: string, message: string) =>
   badRequest('validation_failed', `${path} ${message}`, [{ path, message }]);

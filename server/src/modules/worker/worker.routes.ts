@@ -1,3 +1,4 @@
+import { actorOf } from '../../auth/actor.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WorkerTestSaveBody } from '@attesta/contract';
@@ -6,7 +7,6 @@ import { codeInScope, workerTestInScope } from './worker.access.js';
 import * as service from './worker.service.js';
 
 const tags = ['worker-test'];
-const actorOf = (req: FastifyRequest): service.Actor => ({ auth: authOf(req), ip: req.ip ?? null });
 
 const paramId = (req: FastifyRequest) => (req.params as { id: number }).id;
 const SCOPE =

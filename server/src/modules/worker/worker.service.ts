@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import { and, eq, isNull, or, type SQL } from 'drizzle-orm';
 import type { WorkerTest, WorkerTestListRequest, WorkerTestSaveBody } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
@@ -22,10 +23,7 @@ import * as repo from './worker.repo.js';
  * their school's. Each worker test owns a diagnostic of kind `worker` kept in step with it.
  */
 
-export interface Actor {
-  auth: AuthContext;
-  ip: string | null;
-}
+export type { Actor };
 
 /** Which worker tests the caller sees: undefined = all (admin). */
 export function visibleCondition(auth: AuthContext): SQL | undefined {

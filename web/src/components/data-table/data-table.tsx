@@ -11,8 +11,8 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { apiClient, ApiError } from '../../lib/api-client';
+import { useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { ApiError, isSessionGone } from '../../lib/api-client';
 import { ActionsLabel } from '../ui/actions-header';
 import { LoadingButton } from '../ui/loading-button';
 import { toCsv, type CsvValue } from './csv';
@@ -126,11 +126,6 @@ function TableView<T, F extends string>({
 }: TableViewProps<T, F>) {
   const { t } = useBundleT(dataTableBundle);
 
-  // A gone session leaves for the unauthorized page; every other failure is shown here.
-  useEffect(() => {
-    if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
-  }, [error]);
-
   const exportCsv = async () => {
     const rows = await exportRows();
     const exported = columns.filter((c) => c.csv);
@@ -162,7 +157,7 @@ function TableView<T, F extends string>({
           </Group>
         </Group>
       )}
-      {error && !isStatus(error, 401) ? (
+      {error && !isSessionGone(error) ? (
         <Alert color="red" role="alert" data-testid={`${testId}-error`}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{errorText(error, t)}</Text>

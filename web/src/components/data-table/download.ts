@@ -3,7 +3,7 @@
  * header like every other call, then saved through a blob link under the server's file name.
  */
 import { errorBodySchema } from '@attesta/contract';
-import { ApiError, type QueryValue } from '../../lib/api-client';
+import { ApiError, type QueryValue, leaveIfSessionGone } from '../../lib/api-client';
 import { getAuthToken } from '../../lib/auth-token';
 
 function withQuery(path: string, query?: Record<string, QueryValue>): string {
@@ -22,7 +22,7 @@ export interface RawRequest {
   contentType?: string;
 }
 
-/** A call whose body or answer is not JSON. Failures are thrown as ApiError; nothing navigates. */
+/** A call whose body or answer is not JSON. Failures are thrown as ApiError; only a gone session navigates. */
 export async function rawRequest(path: string, options: RawRequest = {}): Promise<Response> {
   const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
   if (options.contentType) headers['Content-Type'] = options.contentType;
@@ -48,13 +48,15 @@ export async function rawRequest(path: string, options: RawRequest = {}): Promis
     body = undefined;
   }
   const parsed = errorBodySchema.safeParse(body);
-  throw new ApiError({
-    status: response.status,
-    statusText: response.statusText,
-    code: parsed.success ? parsed.data.code : `http_${response.status}`,
-    message: parsed.success ? parsed.data.message : response.statusText || `HTTP ${response.status}`,
-    fieldErrors: parsed.success ? parsed.data.errors : [],
-  });
+  throw leaveIfSessionGone(
+    new ApiError({
+      status: response.status,
+      statusText: response.statusText,
+      code: parsed.success ? parsed.data.code : `http_${response.status}`,
+      message: parsed.success ? parsed.data.message : response.statusText || `HTTP ${response.status}`,
+      fieldErrors: parsed.success ? parsed.data.errors : [],
+    }),
+  );
 }
 
 /** `attachment; filename="a.xlsx"; filename*=UTF-8''%D0%BA.xlsx` → the best name it gives. */

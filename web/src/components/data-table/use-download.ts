@@ -1,12 +1,12 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback } from 'react';
-import { apiClient, ApiError, type QueryValue } from '../../lib/api-client';
+import { ApiError, type QueryValue, isSessionGone } from '../../lib/api-client';
 import { downloadFile } from './download';
 import { dataTableBundle } from './locales';
 import { useBundleT } from './use-bundle-t';
 import { describeApiError } from '../../lib/form-errors';
 
-/** A download for a LoadingButton: 401 goes to the unauthorized page, anything else is a notice. */
+/** A download for a LoadingButton: a failure is a notice (a gone session has left for the unauthorized page). */
 export function useDownload() {
   const { t } = useBundleT(dataTableBundle);
   return useCallback(
@@ -14,10 +14,7 @@ export function useDownload() {
       try {
         await downloadFile(path, query, fallbackName);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) {
-          apiClient.redirectFor(error);
-          return;
-        }
+        if (isSessionGone(error)) return;
         notifications.show({
           color: 'red',
           message: t('dataTable.downloadFailed', {

@@ -8,7 +8,6 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../lib/call';
-import { inlineCall } from '../../lib/inline-call';
 import { useBundleT, type Bundle } from '../data-table/use-bundle-t';
 
 export type DiagnosticPickerRole = 'admin' | 'coordinator';
@@ -24,25 +23,21 @@ async function search(role: DiagnosticPickerRole, text: string, signal?: AbortSi
   const options = { ...quiet, signal };
   const { items } =
     role === 'admin'
-      ? await inlineCall(() => call('POST /api/admin/diagnostics/list', { body }, options))
-      : await inlineCall(() => call('POST /api/coordinator/diagnostic/list', { body }, options));
+      ? await call('POST /api/admin/diagnostics/list', { body }, options)
+      : await call('POST /api/coordinator/diagnostic/list', { body }, options);
   return items.map((d) => ({ value: String(d.id), label: labelOf(d) }));
 }
 
 /** The label of one diagnostic: the admin reads its card; a coordinator's list has no id filter. */
 async function labelById(role: DiagnosticPickerRole, id: number, signal?: AbortSignal) {
   if (role === 'admin') {
-    const d = await inlineCall(() =>
-      call('GET /api/admin/diagnostics/{id}', { params: { id } }, { ...quiet, signal }),
-    );
+    const d = await call('GET /api/admin/diagnostics/{id}', { params: { id } }, { ...quiet, signal });
     return labelOf(d);
   }
-  const list = await inlineCall(() =>
-    call(
-      'POST /api/coordinator/diagnostic/list',
-      { body: { page: 1, pageSize: 500, sort: newestFirst } },
-      { ...quiet, signal },
-    ),
+  const list = await call(
+    'POST /api/coordinator/diagnostic/list',
+    { body: { page: 1, pageSize: 500, sort: newestFirst } },
+    { ...quiet, signal },
   );
   const d = list.items.find((item) => item.id === id);
   return d ? labelOf(d) : null;

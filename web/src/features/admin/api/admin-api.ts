@@ -1,4 +1,4 @@
-/** The admin work place's calls. Lists handle their failures inline (see inlineCall). */
+/** The admin work place's calls. Lists handle their failures inline. */
 import {
   type AdminExpertProfileBody,
   type PausePolicy,
@@ -12,7 +12,6 @@ import {
 } from '@attesta/contract';
 import { downloadFile } from '../../../components/data-table/download';
 import { call, callPath } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 
@@ -26,10 +25,9 @@ export const adminKeys = {
   expert: (id: number) => ['admin', 'experts', id] as const,
 };
 
-export const listUsers = (body: UserListRequest) =>
-  inlineCall(() => call('POST /api/user/list', { body }, inline));
+export const listUsers = (body: UserListRequest) => call('POST /api/user/list', { body }, inline);
 
-export const listRoles = () => inlineCall(() => call('GET /api/user/roles', {}, inline));
+export const listRoles = () => call('GET /api/user/roles', {}, inline);
 
 /** `POST /api/User`: create (no id) or update; `pwd` in the query sets the password. */
 export const saveUser = (body: UserSaveBody, pwd?: string) =>
@@ -51,34 +49,30 @@ export const setUserPassword = (id: number, password: string) =>
 
 /** An expert's profile as the admin assigns it: subjects (in grades), subject tests, daily limit. */
 export const getExpertProfile = (id: number) =>
-  inlineCall(() => call('GET /api/admin/experts/{id}', { params: { id } }, inline));
+  call('GET /api/admin/experts/{id}', { params: { id } }, inline);
 
 export const saveExpertProfile = (id: number, body: AdminExpertProfileBody) =>
   call('PUT /api/admin/experts/{id}', { params: { id }, body }, inline);
 
 export const listSubjects = (body: SubjectListRequest) =>
-  inlineCall(() => call('POST /api/kim/subject/list', { body }, inline));
+  call('POST /api/kim/subject/list', { body }, inline);
 
 export const listSubjectTests = (body: SubjectTestListRequest) =>
-  inlineCall(() => call('POST /api/kim/subjectTest/list', { body }, inline));
+  call('POST /api/kim/subjectTest/list', { body }, inline);
 
-export const listVariants = (body: VariantListRequest) =>
-  inlineCall(() => call('POST /api/kim/test/list', { body }, inline));
+export const listVariants = (body: VariantListRequest) => call('POST /api/kim/test/list', { body }, inline);
 
 export const getStaffTask = (variantId: number, position: number) =>
-  inlineCall(() =>
-    call(
-      'GET /api/task/{variantId}/{taskNumber}',
-      { params: { variantId, taskNumber: position }, query: { withClassifiers: true } },
-      inline,
-    ),
+  call(
+    'GET /api/task/{variantId}/{taskNumber}',
+    { params: { variantId, taskNumber: position }, query: { withClassifiers: true } },
+    inline,
   );
 
 export const listQueue = (body: QueueListRequest) =>
-  inlineCall(() => call('POST /api/ParticipantTest/queuelist', { body }, inline));
+  call('POST /api/ParticipantTest/queuelist', { body }, inline);
 
-export const listSubjectTestOptions = () =>
-  inlineCall(() => call('GET /api/createDiagnostic/subjectTests', {}, inline));
+export const listSubjectTestOptions = () => call('GET /api/createDiagnostic/subjectTests', {}, inline);
 
 export const createDiagnostic = (body: CreateDiagnosticBody) =>
   call('POST /api/createDiagnostic/create', { body }, inline);

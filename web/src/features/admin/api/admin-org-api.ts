@@ -11,7 +11,6 @@ import type {
   AdminStudentSaveBody,
 } from '@attesta/contract';
 import { call } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 
@@ -29,16 +28,14 @@ export const orgKeys = {
 };
 
 /** The areas of the region (docs/ugnik.md), for the school and ugnik user forms. */
-export const listAreas = () => inlineCall(() => call('GET /api/admin/areas', {}, inline));
+export const listAreas = () => call('GET /api/admin/areas', {}, inline);
 
-export const listOo = (body: AdminOoListRequest) =>
-  inlineCall(() => call('POST /api/admin/oo/list', { body }, inline));
+export const listOo = (body: AdminOoListRequest) => call('POST /api/admin/oo/list', { body }, inline);
 export const createOo = (body: AdminOoSaveBody) => call('POST /api/admin/oo', { body }, inline);
 
 export const listSchools = (body: AdminSchoolListRequest) =>
-  inlineCall(() => call('POST /api/admin/schools/list', { body }, inline));
-export const getSchool = (id: number) =>
-  inlineCall(() => call('GET /api/admin/schools/{id}', { params: { id } }, inline));
+  call('POST /api/admin/schools/list', { body }, inline);
+export const getSchool = (id: number) => call('GET /api/admin/schools/{id}', { params: { id } }, inline);
 /** Create (no id) or update a school. */
 export const saveSchool = (body: AdminSchoolSaveBody, id?: number) =>
   id === undefined
@@ -46,7 +43,7 @@ export const saveSchool = (body: AdminSchoolSaveBody, id?: number) =>
     : call('PUT /api/admin/schools/{id}', { params: { id }, body }, inline);
 
 export const listBuildings = (schoolId: number) =>
-  inlineCall(() => call('GET /api/admin/schools/{id}/buildings', { params: { id: schoolId } }, inline));
+  call('GET /api/admin/schools/{id}/buildings', { params: { id: schoolId } }, inline);
 /** Add a building to the school, or update building `id`. */
 export const saveBuilding = (body: AdminBuildingSaveBody, target: { schoolId: number } | { id: number }) =>
   'id' in target
@@ -54,7 +51,7 @@ export const saveBuilding = (body: AdminBuildingSaveBody, target: { schoolId: nu
     : call('POST /api/admin/schools/{id}/buildings', { params: { id: target.schoolId }, body }, inline);
 
 export const listClasses = (schoolId: number) =>
-  inlineCall(() => call('GET /api/admin/schools/{id}/classes', { params: { id: schoolId } }, inline));
+  call('GET /api/admin/schools/{id}/classes', { params: { id: schoolId } }, inline);
 /** Add a class to the school, or update class `id`. */
 export const saveClass = (body: AdminClassSaveBody, target: { schoolId: number } | { id: number }) =>
   'id' in target
@@ -63,7 +60,7 @@ export const saveClass = (body: AdminClassSaveBody, target: { schoolId: number }
 export const deleteClass = (id: number) => call('DELETE /api/admin/classes/{id}', { params: { id } }, inline);
 
 export const listStudents = (body: AdminStudentListRequest) =>
-  inlineCall(() => call('POST /api/admin/students/list', { body }, inline));
+  call('POST /api/admin/students/list', { body }, inline);
 /** Create (no id) or update a student. */
 export const saveStudent = (body: AdminStudentSaveBody, id?: number) =>
   id === undefined
@@ -73,10 +70,10 @@ export const deleteStudent = (id: number) =>
   call('DELETE /api/admin/students/{id}', { params: { id } }, inline);
 
 export const listAdminDiagnostics = (body: AdminDiagnosticListRequest) =>
-  inlineCall(() => call('POST /api/admin/diagnostics/list', { body }, inline));
+  call('POST /api/admin/diagnostics/list', { body }, inline);
 /** Whether experts can grade the expert-graded tasks of a diagnostic's subject tests. */
 export const getExpertCoverage = (diagnosticId: number) =>
-  inlineCall(() => call('GET /api/expert/coverage', { query: { diagnosticId } }, inline));
+  call('GET /api/expert/coverage', { query: { diagnosticId } }, inline);
 
 export const getAdminDiagnostic = (id: number) =>
-  inlineCall(() => call('GET /api/admin/diagnostics/{id}', { params: { id } }, inline));
+  call('GET /api/admin/diagnostics/{id}', { params: { id } }, inline);

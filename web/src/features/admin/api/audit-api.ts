@@ -1,7 +1,6 @@
 /** The audit trail's calls (under /api/admin/audit). */
 import type { AuditListRequest } from '@attesta/contract';
 import { call } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 
@@ -10,6 +9,5 @@ export const auditKeys = {
   actions: ['admin', 'audit', 'actions'] as const,
 };
 
-export const listAudit = (body: AuditListRequest) =>
-  inlineCall(() => call('POST /api/admin/audit/list', { body }, inline));
-export const auditActions = () => inlineCall(() => call('GET /api/admin/audit/actions', {}, inline));
+export const listAudit = (body: AuditListRequest) => call('POST /api/admin/audit/list', { body }, inline);
+export const auditActions = () => call('GET /api/admin/audit/actions', {}, inline);

@@ -11,7 +11,6 @@ import type {
 } from '@attesta/contract';
 import type { FetchPage } from '../../../components/data-table/list-request';
 import { call } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 
@@ -28,7 +27,7 @@ export const listParticipantTests: FetchPage<
 > = (request, signal) => call('POST /api/ParticipantTest/list', { body: request }, { ...inline, signal });
 
 export const getParticipantTestInfo = (id: number) =>
-  inlineCall(() => call('GET /api/ParticipantTest/info/{id}', { params: { id } }, inline));
+  call('GET /api/ParticipantTest/info/{id}', { params: { id } }, inline);
 
 export const updateParticipantTestInfo = (body: ParticipantTestInfoUpdateBody) =>
   call('PUT /api/ParticipantTest/info', { body }, inline);

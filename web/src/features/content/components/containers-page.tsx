@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { RowsTable, type Column } from '../../../components/data-table/data-table';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError, isSessionGone } from '../../../lib/api-client';
 import { formatDisplayDateTime } from '../../../lib/format';
 import { describeApiError } from '../../../lib/form-errors';
 import { containerKeys, containersQuery, uploadContainer, uploadContainerVersion } from '../api/containers';
@@ -36,10 +36,7 @@ function useUploadError() {
   const t = useContainersT();
   const { t: appT } = useTranslation();
   return (error: unknown): string | null => {
-    if (error instanceof ApiError && error.status === 401) {
-      apiClient.redirectFor(error);
-      return null;
-    }
+    if (isSessionGone(error)) return null;
     const text = describeApiError(error, appT);
     const name = error instanceof ApiError ? error.fieldErrors[0]?.params?.name : undefined;
     return name === undefined ? text : `${text} ${t('refusedFile', { name })}`;

@@ -32,7 +32,6 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { RowsTable, type Column } from '../../../components/data-table/data-table';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
 import { describeApiError, describeErrorCode } from '../../../lib/form-errors';
 import { importQuery, startImport } from '../api/content-import';
 import { subjectTestQuery } from '../api/subject-tests';
@@ -66,7 +65,6 @@ export function ImportPage() {
       const { importId } = await startImport(file, subjectId);
       navigate(`${CONTENT_BASE}/import/${importId}`);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return apiClient.redirectFor(e);
       setError(describeApiError(e, appT));
     }
   };

@@ -1,7 +1,5 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient, ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { useContentT } from '../locales';
 
@@ -9,9 +7,6 @@ import { useContentT } from '../locales';
 export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const t = useContentT();
   const { t: appT } = useTranslation();
-  useEffect(() => {
-    if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
-  }, [error]);
   return (
     <Alert color="red" role="alert" data-testid="load-error">
       <Stack gap="xs" align="flex-start">

@@ -31,7 +31,7 @@ import { saveBlob } from '../../../components/data-table/download';
 import { ConfirmDelete } from '../../../components/ui/confirm-delete';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { contentKeys } from '../api/shared';
 import {
@@ -42,7 +42,7 @@ import {
   updateElement,
 } from '../api/specifications';
 import { useEditForm } from '../../../lib/use-edit-form';
-import { useNotifyError } from '../hooks/use-notify-error';
+import { useNotifyError } from '../../../lib/use-notify-error';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT, useTemplateRows, type ContentKey, type ContentT } from '../locales';
 import { CONTENT_BASE } from './content-layout';
@@ -208,7 +208,6 @@ function ImportElements({ specificationId }: { specificationId: number }) {
       setDone(t('specImport.done', { created: result.created, updated: result.updated }));
       setFile(null);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return apiClient.redirectFor(e);
       if (e instanceof ApiError && e.code === 'import_invalid' && e.fieldErrors.length)
         setRowErrors(e.fieldErrors);
       else setError(describeApiError(e, appT));

@@ -13,7 +13,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useDownload } from '../../../components/data-table/use-download';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { contentKeys } from '../api/shared';
 import { getValidation, publishSubjectTest, qti3Export, subjectTestQuery } from '../api/subject-tests';
@@ -60,7 +60,6 @@ function PublishDialog({
       await queryClient.invalidateQueries({ queryKey: contentKeys.subjectTests });
       onClose(true);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return apiClient.redirectFor(e);
       if (e instanceof ApiError && e.code === 'content_invalid') {
         setProblems(problemsOfError(e.fieldErrors));
         await queryClient.invalidateQueries({ queryKey: contentKeys.validation(test.id) });

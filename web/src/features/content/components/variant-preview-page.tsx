@@ -18,7 +18,6 @@ import {
 import { RichHtml } from '../../../components/answers/rich-html';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { subjectTestQuery } from '../api/subject-tests';
 import { filePath, scoreTask, taskQuery, type TaskScore } from '../api/tasks';
@@ -95,7 +94,6 @@ function PreviewTask({
     try {
       onOutcome({ score: await scoreTask(slot.taskId, value ?? null) });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return apiClient.redirectFor(error);
       onOutcome({ error: describeApiError(error, appT) });
     }
   };

@@ -1,8 +1,8 @@
 /**
  * The runner's calls (/api/exam/test/*, docs/design.md §5, §8), one function per call, shapes from the
  * contract. Calls made while a work runs suppress the client's redirect: a failed save or a lost
- * connection must never navigate away from the test. A 401 still ends on the unauthorized page
- * (`redirectOn401`): without a session nothing can be saved anyway.
+ * connection must never navigate away from the test. A gone session still ends on the unauthorized
+ * page (the client's rule): without a session nothing can be saved anyway.
  */
 import {
   DEVICE_HEADER,
@@ -27,24 +27,12 @@ export type SaveFilesResponse = CallResult<'POST /api/exam/test/saveanswers_with
 export type ExamWorkExists = CallResult<'GET /api/exam/test/examwork/checkexistsexamwork'>;
 export type HtmlContainerInfo = CallResult<'GET /api/KimHtmlContainer/{id}'>;
 
-/** Suppress every redirect but the 401 one. */
-export async function quiet<T>(client: ApiClient, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) client.redirectFor(error);
-    throw error;
-  }
-}
-
 const deviceHeaders = () => ({ [DEVICE_HEADER]: getDeviceId() });
 
 export function createExamApi(client: ApiClient = apiClient) {
-  /** A runner call: the device header, no redirect but the 401 one. */
+  /** A runner call: the device header, no redirect but a gone session's (the client's rule). */
   const run = <K extends CallKey>(key: K, input: CallInput<K>, signal?: AbortSignal) =>
-    quiet(client, () =>
-      call(key, input, { signal, suppressRedirect: true, headers: deviceHeaders() }, client),
-    );
+    call(key, input, { signal, suppressRedirect: true, headers: deviceHeaders() }, client);
 
   return {
     currentParticipantTest: (signal?: AbortSignal) =>

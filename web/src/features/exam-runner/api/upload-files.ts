@@ -3,7 +3,7 @@
  * Same headers as the API client: anti-CSRF, device id, bearer token of the app shell.
  */
 import { DEVICE_HEADER, saveAnswersWithFilesResponseSchema } from '@attesta/contract';
-import { ApiError, apiClient } from '../../../lib/api-client';
+import { ApiError, leaveIfSessionGone } from '../../../lib/api-client';
 import { getAuthToken } from '../../../lib/auth-token';
 import { getDeviceId } from '../../../lib/device-id';
 import { SAVE_WITH_FILES_URL, type SaveFilesResponse } from './exam-api';
@@ -64,7 +64,7 @@ export function uploadAnswerFiles(request: UploadRequest): Promise<SaveFilesResp
         code: b.code ?? `http_${xhr.status}`,
         message: b.message ?? xhr.statusText,
       });
-      if (xhr.status === 401) apiClient.redirectFor(error);
+      leaveIfSessionGone(error);
       reject(error);
     };
     xhr.send(buildUploadForm(request));

@@ -26,7 +26,7 @@ import { useDownload } from '../../../components/data-table/use-download';
 import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { ANSWERS_ZIP_PATH, expertKeys, getAnswerDates, getNext, getQueue } from '../api/grading-api';
 import { expertBundle } from '../locales';
 import { describeApiError } from '../../../lib/form-errors';
@@ -34,7 +34,6 @@ import { displayDate, GradingWorkspace } from './grading-workspace';
 import { ActionsTh } from '../../../components/ui/actions-header';
 
 function failureMessage(error: unknown, t: LooseT): string {
-  if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
   if (error instanceof ApiError && error.code === 'grading_closed') return t('expert.grading.closed');
   return t('expert.grading.failed', { message: describeApiError(error, t) });
 }

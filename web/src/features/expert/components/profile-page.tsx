@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { isSessionGone } from '../../../lib/api-client';
 import { expertKeys } from '../api/grading-api';
 import { getProfile, listSubjects, saveProfile } from '../api/profile-api';
 import { expertBundle } from '../locales';
@@ -58,7 +58,7 @@ function ProfileForm({ profile, t }: { profile: ExpertProfile; t: LooseT }) {
       await queryClient.invalidateQueries({ queryKey: expertKeys.all });
       notifications.show({ color: 'green', message: t('expert.profile.saved') });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) apiClient.redirectFor(error);
+      if (isSessionGone(error)) return;
       notifications.show({
         color: 'red',
         message: t('expert.profile.failed', { message: describeApiError(error, t) }),

@@ -4,7 +4,6 @@
  * every one for the admin, an organizator's rooms), subject tests and specifications by name.
  */
 import { call } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 const PICK_SIZE = 50;
@@ -46,8 +45,10 @@ export async function searchDiagnostics(
   switch (role) {
     case 'coordinator':
     case 'organizator': {
-      const list = await inlineCall(() =>
-        call(`POST /api/${role}/diagnostic/list`, { body: { ...page, ...search(text) } }, options),
+      const list = await call(
+        `POST /api/${role}/diagnostic/list`,
+        { body: { ...page, ...search(text) } },
+        options,
       );
       return list.items.map((d) => ({
         id: d.id,
@@ -56,14 +57,18 @@ export async function searchDiagnostics(
       }));
     }
     case 'ugnik': {
-      const list = await inlineCall(() =>
-        call('POST /api/ugnik/diagnostic/list', { body: { ...page, ...search(text) } }, options),
+      const list = await call(
+        'POST /api/ugnik/diagnostic/list',
+        { body: { ...page, ...search(text) } },
+        options,
       );
       return list.items.map((d) => ({ id: d.id, label: diagnosticLabel(d), subjectTests: null }));
     }
     case 'admin': {
-      const list = await inlineCall(() =>
-        call('POST /api/admin/diagnostics/list', { body: { ...page, ...search(text) } }, options),
+      const list = await call(
+        'POST /api/admin/diagnostics/list',
+        { body: { ...page, ...search(text) } },
+        options,
       );
       return list.items.map((d) => ({ id: d.id, label: diagnosticLabel(d), subjectTests: d.subjectTests }));
     }
@@ -81,12 +86,10 @@ export async function diagnosticDetail(
     case 'coordinator':
     case 'organizator': {
       // The list has no id filter: the newest 500 are searched, as the school pages do.
-      const list = await inlineCall(() =>
-        call(
-          `POST /api/${role}/diagnostic/list`,
-          { body: { page: 1, pageSize: 500, sort: { field: 'startsAt', dir: 'desc' } } },
-          options,
-        ),
+      const list = await call(
+        `POST /api/${role}/diagnostic/list`,
+        { body: { page: 1, pageSize: 500, sort: { field: 'startsAt', dir: 'desc' } } },
+        options,
       );
       const d = list.items.find((item) => item.id === id);
       return d
@@ -99,11 +102,11 @@ export async function diagnosticDetail(
         : null;
     }
     case 'ugnik': {
-      const d = await inlineCall(() => call('GET /api/ugnik/diagnostic/{id}', { params: { id } }, options));
+      const d = await call('GET /api/ugnik/diagnostic/{id}', { params: { id } }, options);
       return { id: d.id, label: diagnosticLabel(d), subjectTests: d.subjectTests, schools: d.schools };
     }
     case 'admin': {
-      const d = await inlineCall(() => call('GET /api/admin/diagnostics/{id}', { params: { id } }, options));
+      const d = await call('GET /api/admin/diagnostics/{id}', { params: { id } }, options);
       return {
         id: d.id,
         label: diagnosticLabel(d),
@@ -122,21 +125,17 @@ export async function searchSchools(
 ): Promise<Named[]> {
   const options = { ...inline, signal };
   if (role === 'ugnik') {
-    const list = await inlineCall(() =>
-      call(
-        'POST /api/ugnik/school/list',
-        { body: { page: 1, pageSize: PICK_SIZE, ...search(text) } },
-        options,
-      ),
+    const list = await call(
+      'POST /api/ugnik/school/list',
+      { body: { page: 1, pageSize: PICK_SIZE, ...search(text) } },
+      options,
     );
     return list.items.map((s) => ({ id: s.id, name: schoolLabel(s) }));
   }
-  const list = await inlineCall(() =>
-    call(
-      'POST /api/admin/schools/list',
-      { body: { page: 1, pageSize: PICK_SIZE, sort: { field: 'name', dir: 'asc' }, ...search(text) } },
-      options,
-    ),
+  const list = await call(
+    'POST /api/admin/schools/list',
+    { body: { page: 1, pageSize: PICK_SIZE, sort: { field: 'name', dir: 'asc' }, ...search(text) } },
+    options,
   );
   return list.items.map((s) => ({ id: s.id, name: schoolLabel(s) }));
 }
@@ -151,31 +150,25 @@ export async function listClasses(
   switch (role) {
     case 'coordinator':
     case 'organizator': {
-      const list = await inlineCall(() =>
-        call(
-          `POST /api/${role}/class/list`,
-          { body: { page: 1, pageSize: 500, sort: { field: 'name', dir: 'asc' } } },
-          options,
-        ),
+      const list = await call(
+        `POST /api/${role}/class/list`,
+        { body: { page: 1, pageSize: 500, sort: { field: 'name', dir: 'asc' } } },
+        options,
       );
       return list.items.map((c) => ({ id: c.id, name: c.name }));
     }
     case 'ugnik': {
       if (!schoolId) return [];
-      const list = await inlineCall(() =>
-        call(
-          'POST /api/ugnik/class/list',
-          { body: { page: 1, pageSize: 500, filter: { schoolId } } },
-          options,
-        ),
+      const list = await call(
+        'POST /api/ugnik/class/list',
+        { body: { page: 1, pageSize: 500, filter: { schoolId } } },
+        options,
       );
       return list.items.map((c) => ({ id: c.id, name: c.name }));
     }
     case 'admin': {
       if (!schoolId) return [];
-      const list = await inlineCall(() =>
-        call('GET /api/admin/schools/{id}/classes', { params: { id: schoolId } }, options),
-      );
+      const list = await call('GET /api/admin/schools/{id}/classes', { params: { id: schoolId } }, options);
       return list.map((c) => ({ id: c.id, name: c.name }));
     }
   }
@@ -183,36 +176,28 @@ export async function listClasses(
 
 /** The organizator's buildings (a room may be a whole building). */
 export async function listBuildings(signal?: AbortSignal): Promise<Named[]> {
-  const list = await inlineCall(() =>
-    call(
-      'POST /api/organizator/buildings/list',
-      { body: { page: 1, pageSize: 500, sort: { field: 'name', dir: 'asc' } } },
-      { ...inline, signal },
-    ),
+  const list = await call(
+    'POST /api/organizator/buildings/list',
+    { body: { page: 1, pageSize: 500, sort: { field: 'name', dir: 'asc' } } },
+    { ...inline, signal },
   );
   return list.items.map((b) => ({ id: b.id, name: b.name }));
 }
 
 /** Subject tests staff may read (the catalog), by name, with the subject. */
 export async function listSubjectTests(signal?: AbortSignal): Promise<Named[]> {
-  const list = await inlineCall(() =>
-    call('GET /api/createDiagnostic/subjectTests', {}, { ...inline, signal }),
-  );
+  const list = await call('GET /api/createDiagnostic/subjectTests', {}, { ...inline, signal });
   return list.map((s) => ({ id: s.id, name: s.name }));
 }
 
 /** Specifications by name (with the subject when there is one). */
 export async function listSpecifications(signal?: AbortSignal): Promise<Named[]> {
-  const list = await inlineCall(() =>
-    call('GET /api/createDiagnostic/specifications', {}, { ...inline, signal }),
-  );
+  const list = await call('GET /api/createDiagnostic/specifications', {}, { ...inline, signal });
   return list.map((s) => ({ id: s.id, name: s.subjectName ? `${s.name} (${s.subjectName})` : s.name }));
 }
 
 /** One school's name, for a school chosen in a link (admin). */
 export async function adminSchool(id: number, signal?: AbortSignal): Promise<Named> {
-  const s = await inlineCall(() =>
-    call('GET /api/admin/schools/{id}', { params: { id } }, { ...inline, signal }),
-  );
+  const s = await call('GET /api/admin/schools/{id}', { params: { id } }, { ...inline, signal });
   return { id: s.id, name: schoolLabel(s) };
 }

@@ -5,7 +5,6 @@
  */
 import { reportQueuedSchema, type QueueItem } from '@attesta/contract';
 import { call, callPath } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 
 /** The queue item of a 202 answer, or null when the answer is the file itself. */
 export async function queuedItemOf(response: Response): Promise<number | null> {
@@ -14,12 +13,10 @@ export async function queuedItemOf(response: Response): Promise<number | null> {
 }
 
 export const reportQueueItem = (queueItemId: number, signal?: AbortSignal): Promise<QueueItem> =>
-  inlineCall(() =>
-    call(
-      'GET /api/reports/queue/{queueItemId}',
-      { params: { queueItemId } },
-      { suppressRedirect: true, signal },
-    ),
+  call(
+    'GET /api/reports/queue/{queueItemId}',
+    { params: { queueItemId } },
+    { suppressRedirect: true, signal },
   );
 
 /** Where a built file downloads from. */

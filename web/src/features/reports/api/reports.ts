@@ -5,7 +5,6 @@
  */
 import type { QueryValue } from '../../../lib/api-client';
 import { call, callPath } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 import type { ReportFilterValues } from '../lib/filters';
 
 const inline = { suppressRedirect: true } as const;
@@ -32,19 +31,16 @@ export const reportKeys = {
 };
 
 export const commonReport = (filters: ReportFilterValues, signal?: AbortSignal) =>
-  inlineCall(() => call('GET /api/reports/common', { query: filterQuery(filters) }, { ...inline, signal }));
+  call('GET /api/reports/common', { query: filterQuery(filters) }, { ...inline, signal });
 
 export const consReport = (
   filters: ReportFilterValues,
   sort: { sort: ConsSort; dir: SortDir },
   signal?: AbortSignal,
-) =>
-  inlineCall(() =>
-    call('GET /api/reports/cons', { query: { ...filterQuery(filters), ...sort } }, { ...inline, signal }),
-  );
+) => call('GET /api/reports/cons', { query: { ...filterQuery(filters), ...sort } }, { ...inline, signal });
 
 export const controlReport = (filters: ReportFilterValues, signal?: AbortSignal) =>
-  inlineCall(() => call('GET /api/reports/control', { query: filterQuery(filters) }, { ...inline, signal }));
+  call('GET /api/reports/control', { query: filterQuery(filters) }, { ...inline, signal });
 
 /** One page of the detailed rows (the server pages them; `total` counts every page). */
 export const detailedReport = (
@@ -52,25 +48,17 @@ export const detailedReport = (
   paging: { page: number; pageSize: number },
   signal?: AbortSignal,
 ) =>
-  inlineCall(() =>
-    call(
-      'GET /api/reports/detailed',
-      { query: { ...filterQuery(filters), ...paging } },
-      { ...inline, signal },
-    ),
-  );
+  call('GET /api/reports/detailed', { query: { ...filterQuery(filters), ...paging } }, { ...inline, signal });
 
 export const specificationReport = (
   filters: ReportFilterValues,
   specId: number | null,
   signal?: AbortSignal,
 ) =>
-  inlineCall(() =>
-    call(
-      'GET /api/reports/specification',
-      { query: { ...filterQuery(filters), ...(specId ? { specId } : {}) } },
-      { ...inline, signal },
-    ),
+  call(
+    'GET /api/reports/specification',
+    { query: { ...filterQuery(filters), ...(specId ? { specId } : {}) } },
+    { ...inline, signal },
   );
 
 export interface ProtocolRoom {
@@ -89,12 +77,10 @@ const protocolQuery = (room: ProtocolRoom) => ({
 
 /** The protocol's data as JSON, for the preview before the PDF. */
 export const protocolReport = (room: ProtocolRoom, signal?: AbortSignal) =>
-  inlineCall(() =>
-    call(
-      'GET /api/reports/diagnostic/protocol',
-      { query: { ...protocolQuery(room), format: 'json' } },
-      { ...inline, signal },
-    ),
+  call(
+    'GET /api/reports/diagnostic/protocol',
+    { query: { ...protocolQuery(room), format: 'json' } },
+    { ...inline, signal },
   );
 
 /** A download: the path of its call and the query that names the file. */

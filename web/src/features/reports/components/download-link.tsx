@@ -8,7 +8,7 @@ import { Alert, Button, Group, Loader, Progress, Stack, Text } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { fileNameFromDisposition, rawRequest, saveBlob } from '../../../components/data-table/download';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError, isSessionGone } from '../../../lib/api-client';
 import { describeApiError, describeErrorCode } from '../../../lib/form-errors';
 import { formatNumber } from '../../../lib/format';
 import { queuedItemOf, reportQueueItem, resultFilePath } from '../api/report-queue';
@@ -118,10 +118,7 @@ export function DownloadLink({
       saveBlob(blob, name);
       notifications.show({ color: 'teal', message: t('reports.download.done', { name }) });
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 401) {
-        apiClient.redirectFor(failure);
-        return;
-      }
+      if (isSessionGone(failure)) return;
       if (!alive.current) return;
       setError(
         t('reports.download.failed', {

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { formatDisplayDateTime, type Language } from '../../../lib/format';
 import { describeApiError } from '../../../lib/form-errors';
 import { getOpenAttempt, resultsKeys } from '../api/results-api';
@@ -32,8 +32,6 @@ export function OpenAttemptPage() {
 
   let body: ReactNode = null;
   const error = attempt.error instanceof ApiError ? attempt.error : null;
-  // A lost session is not ours to explain: the unauthorized page is.
-  if (error?.status === 401) apiClient.redirectFor(error);
   if (attempt.isLoading) body = <Loader aria-label={t('results.attempt.title')} />;
   else if (error?.code === 'work_not_finished')
     body = (

@@ -29,7 +29,7 @@ import { useBundleT, type LooseT } from '../../../components/data-table/use-bund
 import { DiagnosticPicker } from '../../../components/diagnostic-picker/diagnostic-picker';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { isSessionGone } from '../../../lib/api-client';
 import { formatDisplayDateTime, formatNumber } from '../../../lib/format';
 import {
   changePublish,
@@ -154,10 +154,7 @@ function PublishControls({ diagnosticId, t }: { diagnosticId: number; t: LooseT 
         message: t(action === 'unpublish' ? 'results.publish.doneUnpublish' : 'results.publish.donePublish'),
       });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        apiClient.redirectFor(error);
-        return;
-      }
+      if (isSessionGone(error)) return;
       // Said by its code on the page, with the state read again (the counts may have moved).
       setRefusal(error);
     }

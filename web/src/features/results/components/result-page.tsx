@@ -7,7 +7,7 @@ import { useDownload } from '../../../components/data-table/use-download';
 import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { formatNumber, type Language } from '../../../lib/format';
 import {
   currentParticipantTest,
@@ -24,8 +24,6 @@ const NOT_PUBLISHED = 'results_not_published';
 
 function failureOf(error: unknown): ApiError | null {
   if (!(error instanceof ApiError)) return null;
-  // A lost session is not ours to explain: the unauthorized page is.
-  if (error.status === 401) apiClient.redirectFor(error);
   return error;
 }
 

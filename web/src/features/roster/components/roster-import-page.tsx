@@ -33,7 +33,7 @@ import { RowsTable, type Column } from '../../../components/data-table/data-tabl
 import { useDownload } from '../../../components/data-table/use-download';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import {
   importRoster,
@@ -301,7 +301,6 @@ function ImportPanel({ kind, role }: { kind: ImportKind; role: RosterRole }) {
         setPreview(answer.errors.length ? { file, answer } : null);
       }
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return apiClient.redirectFor(e);
       setError(fileErrorText(e, kind, t, appT));
     } finally {
       setBusy(null);

@@ -25,7 +25,7 @@ import { allBuildingsQuery } from '../api/buildings';
 import { allClassesQuery } from '../api/classes';
 import { blockOrganizator, listOrganizators, saveOrganizator } from '../api/organizators';
 import { schoolKeys } from '../api/shared';
-import { useNotifyError } from '../hooks/use-notify-error';
+import { useNotifyError } from '../../../lib/use-notify-error';
 import { useCoordinatorT } from '../locales';
 import { PositionSelect, RecordForm, RecordListPage, useRecordForm } from './record-editor';
 

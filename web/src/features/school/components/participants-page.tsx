@@ -22,7 +22,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { apiClient, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
@@ -88,12 +88,7 @@ export function ParticipantsPage({ role, basePath, tools, notice }: Participants
     p.isImpersonal ? t('staff.participants.impersonal') : fullName(p);
   // Whether the participant sits the test changes what their code does: asked first, then reported.
   const changePresence = async (row: StaffParticipantTest, next: 'absent' | 'planned') => {
-    try {
-      await updateParticipantTest(role, { id: row.id, status: next });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return apiClient.redirectFor(error);
-      throw error;
-    }
+    await updateParticipantTest(role, { id: row.id, status: next });
     notifications.show({
       color: 'green',
       message: t(next === 'absent' ? 'staff.participants.absentDone' : 'staff.participants.plannedDone', {

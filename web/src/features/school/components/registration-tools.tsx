@@ -22,11 +22,11 @@ import { allClassesQuery } from '../api/classes';
 import { createImpersonal, createPlanningQueue, importXml } from '../api/participant-tests';
 import { schoolKeys } from '../api/shared';
 import { formatPlainDate } from '../../../lib/format';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, isSessionGone } from '../../../lib/api-client';
 import { useApiForm } from '../../../lib/use-api-form';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { useCoordinatorT } from '../locales';
-import { useNotifyError } from '../hooks/use-notify-error';
+import { useNotifyError } from '../../../lib/use-notify-error';
 import { describeApiError, describeFieldError } from '../../../lib/form-errors';
 
 function ImpersonalForm({
@@ -121,7 +121,7 @@ function XmlImportForm({ onDone }: { onDone: (text: string) => void }) {
         }),
       );
     } catch (error) {
-      if (error instanceof ApiError && error.status !== 401) {
+      if (error instanceof ApiError && !isSessionGone(error)) {
         setFailure(describeApiError(error, t));
         setRowErrors(error.fieldErrors);
         return;

@@ -4,7 +4,6 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient, ApiError } from '../../../lib/api-client';
 import { describeApiError } from '../../../lib/form-errors';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
@@ -55,7 +54,6 @@ export function StudentsPage({ role }: { role: StaffRole }) {
       setDeleting(null);
       await refresh();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return apiClient.redirectFor(error);
       notifications.show({ color: 'red', message: describeApiError(error, tApp) });
     }
   };

@@ -17,7 +17,7 @@ import {
 import { localToIso } from './coordinator-diagnostics-page';
 import { useCoordinatorT } from '../locales';
 import { PositionSelect, RecordForm, RecordListPage, useRecordForm } from './record-editor';
-import { useNotifyError } from '../hooks/use-notify-error';
+import { useNotifyError } from '../../../lib/use-notify-error';
 
 /** ISO instant → `datetime-local` value in local wall time. */
 const isoToLocal = (iso: string) => {

@@ -7,7 +7,6 @@ import type {
   UgnikStudentListRequest,
 } from '@attesta/contract';
 import { call, callPath } from '../../../lib/call';
-import { inlineCall } from '../../../lib/inline-call';
 
 const inline = { suppressRedirect: true } as const;
 
@@ -24,17 +23,17 @@ export const ugnikKeys = {
 
 /** Whether experts can grade the expert-graded tasks of the diagnostic's subject tests (read-only). */
 export const getExpertCoverage = (diagnosticId: number) =>
-  inlineCall(() => call('GET /api/expert/coverage', { query: { diagnosticId } }, inline));
+  call('GET /api/expert/coverage', { query: { diagnosticId } }, inline);
 
 /** The school diagnostics of the ugnik's area (docs/ugnik.md); its failure is shown in place. */
 export const listAreaDiagnostics = (search: string, signal?: AbortSignal) =>
   call('GET /api/ugnik/area/diagnostics', { query: search ? { search } : {} }, { ...inline, signal });
 
 export const listDiagnostics = (body: UgnikDiagnosticListRequest) =>
-  inlineCall(() => call('POST /api/ugnik/diagnostic/list', { body }, inline));
+  call('POST /api/ugnik/diagnostic/list', { body }, inline);
 
 export const getDiagnostic = (id: number) =>
-  inlineCall(() => call('GET /api/ugnik/diagnostic/{id}', { params: { id } }, inline));
+  call('GET /api/ugnik/diagnostic/{id}', { params: { id } }, inline);
 
 export const createDiagnostic = (body: UgnikDiagnosticCreateBody) =>
   call('POST /api/ugnik/diagnostic/create', { body }, inline);
@@ -43,35 +42,27 @@ export const deleteDiagnostic = (id: number) =>
   call('DELETE /api/ugnik/diagnostic/{id}', { params: { id } }, inline);
 
 export const listMainSubjectTests = () =>
-  inlineCall(() =>
-    call('POST /api/ugnik/mainSubjectTest/list', { body: { page: 1, pageSize: 500 } }, inline),
-  );
+  call('POST /api/ugnik/mainSubjectTest/list', { body: { page: 1, pageSize: 500 } }, inline);
 
 export const listSchools = (search: string) =>
-  inlineCall(() =>
-    call(
-      'POST /api/ugnik/school/list',
-      { body: { page: 1, pageSize: 50, ...(search.trim() ? { filter: { search: search.trim() } } : {}) } },
-      inline,
-    ),
+  call(
+    'POST /api/ugnik/school/list',
+    { body: { page: 1, pageSize: 50, ...(search.trim() ? { filter: { search: search.trim() } } : {}) } },
+    inline,
   );
 
 export const listClasses = (schoolId: number) =>
-  inlineCall(() =>
-    call('POST /api/ugnik/class/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline),
-  );
+  call('POST /api/ugnik/class/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline);
 
 export const listBuildings = (schoolId: number) =>
-  inlineCall(() =>
-    call('POST /api/ugnik/building/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline),
-  );
+  call('POST /api/ugnik/building/list', { body: { page: 1, pageSize: 500, filter: { schoolId } } }, inline);
 
 /** Students of the diagnostic's schools, by name (to register them). */
 export const listStudents = (body: UgnikStudentListRequest) =>
-  inlineCall(() => call('POST /api/ugnik/student/list', { body }, inline));
+  call('POST /api/ugnik/student/list', { body }, inline);
 
 export const listParticipants = (body: ParticipantTestListRequest) =>
-  inlineCall(() => call('POST /api/ugnik/participantTest/list', { body }, inline));
+  call('POST /api/ugnik/participantTest/list', { body }, inline);
 
 export const saveParticipants = (body: UgnikParticipantSaveBody) =>
   call('POST /api/ugnik/participantTest/save', { body }, inline);
@@ -80,7 +71,7 @@ export const deleteParticipant = (id: number) =>
   call('DELETE /api/ugnik/participantTest/{id}', { params: { id } }, inline);
 
 export const getSurnames = (diagnosticId: number) =>
-  inlineCall(() => call('GET /api/ugnik/reports/surnames', { query: { diagnosticId } }, inline));
+  call('GET /api/ugnik/reports/surnames', { query: { diagnosticId } }, inline);
 
 /** The report files of a diagnostic (downloads): their path and query. */
 export const participantCodesFile = (diagnosticId: number, format: 'xlsx' | 'pdf') => ({

@@ -1,18 +1,18 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient, ApiError } from '../../../lib/api-client';
-import { describeApiError } from '../../../lib/form-errors';
+import { isSessionGone } from './api-client';
+import { describeApiError } from './form-errors';
 
-/** For actions outside forms: a lost session goes to log in, any other refusal is a notice. */
+/**
+ * For actions outside forms: a refusal is a notice said by its code. A gone session has already
+ * left for the unauthorized page (the API client's rule), so it gets no notice.
+ */
 export function useNotifyError() {
   const { t } = useTranslation();
   return useCallback(
     (error: unknown) => {
-      if (error instanceof ApiError && error.status === 401) {
-        apiClient.redirectFor(error);
-        return;
-      }
+      if (isSessionGone(error)) return;
       notifications.show({ color: 'red', message: describeApiError(error, t) });
     },
     [t],
