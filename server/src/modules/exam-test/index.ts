@@ -26,3 +26,11 @@ export { deviceIdOf } from './work.routes.js';
 export { parseBlankCode, type BlankCode } from './blanks.code.js';
 export { layoutVersionOf } from './blanks.sheet.js';
 export { blankFormForScan, type BlankFormForScan } from './blanks.service.js';
+// Scanned forms' answers are saved as keyed forms are (modules/scans).
+export {
+  attachPaperScanFile,
+  finishPaperWork,
+  paperScanState,
+  savePaperScan,
+  storedPaperAnswers,
+} from './paper-scan.service.js';

@@ -68,6 +68,8 @@ export interface PageRecognition {
   problem: PageProblem | null;
   tasks: TaskReading[];
   bubbles: BubbleReading[];
+  /** Layout points → image pixels, when the page was straightened. */
+  transform: Homography | null;
 }
 
 /**
@@ -238,7 +240,7 @@ export function readBubbles(
 }
 
 /** Groups of a task's bubble values of which at most one may be marked (a one-mark rule). */
-function oneMarkGroups(type: AnswerType | undefined, values: string[]): string[][] {
+export function oneMarkGroups(type: AnswerType | undefined, values: string[]): string[][] {
   const by = (key: (v: string) => string) => {
     const groups = new Map<string, string[]>();
     for (const v of values) groups.set(key(v), [...(groups.get(key(v)) ?? []), v]);
@@ -286,6 +288,7 @@ const unread = (status: PageStatus, code: BlankCode | null, problem: PageProblem
   problem,
   tasks: [],
   bubbles: [],
+  transform: null,
 });
 
 /**
@@ -297,13 +300,17 @@ const unread = (status: PageStatus, code: BlankCode | null, problem: PageProblem
 export async function recognizePage(
   image: GreyImage,
   formOf: (code: BlankCode) => Promise<PageForm | null> | PageForm | null,
+  given?: BlankCode,
 ): Promise<PageRecognition> {
-  const qr = readPageCode(image);
+  // A code a person gave (the page's own could not be read): the page is taken as upright, its code
+  // where it is printed, and as printed with the form's layout now.
+  const qr = given ? { code: given, centre: { x: image.width, y: 0 } } : readPageCode(image);
   if (!qr?.code) return unread('unidentified', null, 'no_code');
   const { code } = qr;
   const form = await formOf(code);
   if (!form) return unread('unidentified', code, 'unknown_form');
-  if (code.layoutVersion !== form.layoutVersion) return unread('needs_review', code, 'layout_changed');
+  if (!given && code.layoutVersion !== form.layoutVersion)
+    return unread('needs_review', code, 'layout_changed');
   const straight = straighten(image, form.page, qr.centre);
   if (!straight) return unread('needs_review', code, 'marks_not_found');
   const bubbles = readBubbles(image, form.page, straight.h, straight.ink);
@@ -315,5 +322,6 @@ export async function recognizePage(
     problem: doubtful ? 'doubtful_marks' : null,
     tasks,
     bubbles,
+    transform: straight.h,
   };
 }

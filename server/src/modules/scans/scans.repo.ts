@@ -18,8 +18,9 @@ export async function setBatchStatus(db: Db, id: number, status: ScanBatchStatus
     .where(eq(scanBatches.id, id));
 }
 
-export async function insertPage(db: Db, page: NewScanPage): Promise<void> {
-  await db.insert(scanPages).values(page);
+export async function insertPage(db: Db, page: NewScanPage): Promise<number> {
+  const [row] = await db.insert(scanPages).values(page).returning({ id: scanPages.id });
+  return row!.id;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   scanBatchScope,
   scanQueue,
 } from './scans.service.js';
+import { resolveReviewItem, reviewCrop, reviewItemScope, reviewList } from './scans.review.service.js';
 
 const tags = ['scans'];
 const MB = SCAN_MAX_FILE_BYTES / 1024 / 1024;
@@ -78,5 +79,70 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
       scanBatchScope,
     ),
     handler: (req) => scanBatch(ctx, req.params.id),
+  });
+
+  // ---------------------------------------------------------------- one screen for doubt (item 3)
+
+  app.route({
+    ...contractRoute('GET /api/scans/review', {
+      summary: 'Scan review items within reach, and open items per class',
+      description:
+        'Items reading scans could not settle: doubtful (a mark under the confidence threshold or a ' +
+        'double mark), key_text (a text box to type in), unidentified (a page without a readable code ' +
+        'of a form within reach), unreadable (identified, not read: another layout, a corner mark ' +
+        'missing), replace (a newer scan reading an answer a scan saved otherwise). Filtered by ' +
+        '`classId`, `kind`, `status` (open by default), paged. `counts`: open items per class within ' +
+        "the caller's reach, whatever the filter (a coordinator their school, an organizator their " +
+        'classes, an admin all; pages tied to no sitting: their uploader and admins).',
+      tags,
+      errors: [400, 401, 403],
+    }),
+    handler: (req) => reviewList(ctx, authOf(req), req.query),
+  });
+
+  app.route({
+    ...contractRoute(
+      'GET /api/scans/review/{id}/crop',
+      {
+        summary: "A review item's crop of the scan (PNG)",
+        description:
+          "The task's bubbles or the text box as scanned, or the whole page of a page item. " +
+          'Scope as the item (403), 404 unknown.',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      reviewItemScope,
+    ),
+    handler: async (req, reply) =>
+      reply
+        .type('image/png')
+        .header('cache-control', 'private, no-store')
+        .send(await reviewCrop(ctx, req.params.id)),
+  });
+
+  app.route({
+    ...contractRoute(
+      'POST /api/scans/review/{id}',
+      {
+        summary: 'Resolve a scan review item',
+        description:
+          'accept (doubtful, replace: save what the scan read), set (doubtful: save these layout ' +
+          'values), key (key_text: the text the crop shows), identify (unidentified: read the page ' +
+          'again as this page of this form), dismiss (unidentified, unreadable, replace). Values are ' +
+          'saved as a keyed paper form is (PUT saveanswers?registrationCode=…: answer mode blank, ' +
+          'audited, a finished work scored again). Another action of the kind: 400 ' +
+          '`validation_failed` on `body.action`; a value the task cannot take (not one of its ' +
+          'bubbles, two marks where it takes one): 400 `validation_failed` on `body.value`; a code ' +
+          'or page of no form within reach: 400 on `body.registrationCode` / `body.formPage`; an ' +
+          'item resolved already: 409 `conflict`; the save refused as a keyed form would be (409 ' +
+          '`work_not_finished`: the work is still open online; `stale_sequence`: saves of the task kept ' +
+          'overtaking it) leaves the item open. Scope as the item (403), 404 unknown.',
+        tags,
+        errors: [400, 401, 403, 404, 409],
+      },
+      reviewItemScope,
+    ),
+    handler: (req) =>
+      resolveReviewItem(ctx, { auth: authOf(req), ip: req.ip, deviceId: null }, req.params.id, req.body),
   });
 };

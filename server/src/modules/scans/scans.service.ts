@@ -1,17 +1,20 @@
 import type { ScanBatch, ScanQueued } from '@attesta/contract';
 import type { FastifyRequest } from 'fastify';
 import type { ScopeRule } from '../../auth/access.js';
-import { canReachParticipantTest } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import type { IncomingFile, Spool } from '../../lib/multipart.js';
-import { blankFormForScan, type BlankCode, type BlankFormForScan } from '../exam-test/index.js';
+import { createHash } from 'node:crypto';
+import type { BlankCode, WorkActor } from '../exam-test/index.js';
 import { readUploadForm } from '../files/index.js';
 import { openScan } from './decode.js';
-import { recognizePage, type PageForm } from './recognize.js';
+import { recognizePage, type GreyImage, type PageForm } from './recognize.js';
+import { pagePng } from './scans.crop.js';
 import { ScanQueue } from './scans.queue.js';
 import * as repo from './scans.repo.js';
+import * as review from './scans.review.repo.js';
+import { afterRead, formLoader, type ScanForm } from './scans.save.js';
 
 /** One file of an upload may have this many bytes (a 300-page scan at 200 dpi, JPEG inside). */
 export const SCAN_MAX_FILE_BYTES = 200 * 1024 * 1024;
@@ -63,22 +66,32 @@ export async function acceptScans(
  * registration code the work's own, and the work within the uploader's reach (a coordinator's
  * school, an organizator's classes); anything else is no form of theirs (the page is unidentified).
  */
-function formsFor(ctx: AppContext, auth: AuthContext) {
-  const cache = new Map<number, Promise<BlankFormForScan | null>>();
-  return async (code: BlankCode): Promise<PageForm | null> => {
-    let loading = cache.get(code.examWorkId);
-    if (!loading) {
-      loading = (async () => {
-        const form = await blankFormForScan(ctx, code.examWorkId);
-        return form && (await canReachParticipantTest(ctx.db, auth, form.place)) ? form : null;
-      })();
-      cache.set(code.examWorkId, loading);
-    }
-    const form = await loading;
+export function formsFor(ctx: AppContext, auth: AuthContext) {
+  const load = formLoader(ctx, auth);
+  const found = new Map<number, ScanForm>();
+  const formOf = async (code: BlankCode): Promise<PageForm | null> => {
+    const form = await load(code.examWorkId);
     const page = form?.layout.pages[code.page - 1];
     if (!form || !page || form.registrationCode !== code.registrationCode) return null;
+    found.set(code.examWorkId, form);
     return { page, layoutVersion: form.layoutVersion, answerTypes: form.answerTypes };
   };
+  return {
+    formOf,
+    formFor: (code: BlankCode | null) => (code ? (found.get(code.examWorkId) ?? null) : null),
+  };
+}
+
+/** Keeps the page as read (a grey PNG in the file storage): review crops are cut from it. */
+export async function storePageImage(
+  ctx: AppContext,
+  batchId: number,
+  userId: number,
+  image: GreyImage,
+): Promise<number> {
+  const png = await pagePng(image);
+  const sha256 = createHash('sha256').update(png).digest('hex');
+  return ctx.files.staged((put) => review.insertPageImage(ctx.db, put, { batchId, png, sha256, userId }));
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -92,7 +105,8 @@ async function readBatch(
   files: IncomingFile[],
 ): Promise<void> {
   await repo.setBatchStatus(ctx.db, batchId, 'running');
-  const formOf = formsFor(ctx, auth);
+  const { formOf, formFor } = formsFor(ctx, auth);
+  const actor: WorkActor = { auth, ip: null, deviceId: null };
   for (const [i, file] of files.entries()) {
     const base = { batchId, file: file.name, fileIndex: i + 1, fileSha256: file.sha256 };
     const scan = await openScan(await file.read());
@@ -113,7 +127,8 @@ async function readBatch(
           continue;
         }
         const read = await recognizePage(decoded.image, formOf);
-        await repo.insertPage(ctx.db, {
+        const imageFileId = await storePageImage(ctx, batchId, auth.userId, decoded.image);
+        const id = await repo.insertPage(ctx.db, {
           ...base,
           page,
           status: read.status,
@@ -126,13 +141,22 @@ async function readBatch(
             value: t.value,
             confidence: t.confidence,
           })),
+          imageFileId,
+          transform: read.transform ? [...read.transform] : null,
         });
+        await afterRead(ctx, actor, { id, read, form: read.code ? formFor(read.code) : null });
         await nextTurn();
       }
     } catch (error) {
       // A page whose pixels cannot be decoded (a file damaged past its header): the rest of the file is lost.
       if (!(error instanceof AppError)) throw error;
-      await repo.insertPage(ctx.db, { ...base, page: page + 1, status: 'unidentified', problem: error.code });
+      const id = await repo.insertPage(ctx.db, {
+        ...base,
+        page: page + 1,
+        status: 'unidentified',
+        problem: error.code,
+      });
+      await review.insertItems(ctx.db, [{ kind: 'unidentified', pageId: id }]);
     }
   }
   await repo.setBatchStatus(ctx.db, batchId, 'done');
