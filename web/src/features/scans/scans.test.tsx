@@ -1,5 +1,5 @@
 import type { ScanReviewItem } from '@attesta/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../test/test-app';
@@ -390,6 +390,43 @@ describe('scan review', { timeout: 20_000 }, () => {
     );
   });
 
+  it('replaces an answer saved from an earlier scan, or keeps it; sets an unreadable page aside by Enter', async () => {
+    const open = [
+      item({ id: 21, kind: 'replace', recognized: ['o3'], savedValue: ['o1'], confidence: 0.95 }),
+      item({
+        id: 22,
+        kind: 'replace',
+        taskNumber: 6,
+        recognized: ['o4'],
+        savedValue: ['o2'],
+        confidence: 0.9,
+      }),
+      item({ id: 23, kind: 'unreadable', taskNumber: null, choices: [], recognized: [], confidence: null }),
+    ];
+    const api = reviewServer(open);
+    renderApp('/coordinator/scans/review');
+    await screen.findByTestId('review-item');
+    expect(screen.getByTestId('review-open')).toHaveTextContent('Открыто: 3');
+    expect(within(card()).getByTestId('review-kind-badge')).toHaveTextContent('Повторный скан');
+    expect(within(card()).getByTestId('review-saved')).toHaveTextContent(/^А$/);
+    expect(within(card()).getByTestId('review-read')).toHaveTextContent(/^В$/);
+    await userEvent.click(within(card()).getByRole('button', { name: 'Заменить новым' }));
+    await waitFor(() => expect(postsTo(api, 21)).toEqual([{ action: 'accept' }]));
+
+    await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 6'));
+    expect(card()).toHaveFocus();
+    await userEvent.click(within(card()).getByRole('button', { name: 'Оставить прежний' }));
+    await waitFor(() => expect(postsTo(api, 22)).toEqual([{ action: 'dismiss' }]));
+
+    await waitFor(() =>
+      expect(within(card()).getByTestId('review-kind-badge')).toHaveTextContent('Страница не прочитана'),
+    );
+    expect(card()).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(postsTo(api, 23)).toEqual([{ action: 'dismiss' }]));
+    expect(await screen.findByTestId('review-empty')).toHaveTextContent('Проверять нечего');
+  });
+
   it('shows a refused action in words (403, 400) and keeps the item', async () => {
     let answer = apiError(403, 'forbidden', 'Out of scope');
     const api = reviewServer(ITEMS(), () => answer);
@@ -410,6 +447,27 @@ describe('scan review', { timeout: 20_000 }, () => {
     );
     expect(card().textContent).not.toMatch(/Out of scope|value: bad/);
     expect(postsTo(api, 11)).toHaveLength(2);
+  });
+
+  it('speaks English too: kinds, values, actions and the navigation', async () => {
+    reviewServer(ITEMS());
+    const { i18n } = renderApp('/coordinator/scans/review');
+    await screen.findByTestId('review-item');
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Scan review' })).toBeInTheDocument();
+    expect(within(card()).getByTestId('review-task')).toHaveTextContent('Task 3');
+    expect(within(card()).getByTestId('review-kind-badge')).toHaveTextContent('Doubtful mark');
+    expect(within(card()).getByRole('button', { name: 'Accept what was read' })).toBeInTheDocument();
+    expect(within(card()).getByRole('img', { name: 'Part of the scan: task 3' })).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('review-kind')).getByRole('option', { name: 'Key in text' }),
+    ).toBeInTheDocument();
+    const nav = screen.getByRole('navigation');
+    expect(await within(nav).findByRole('link', { name: 'Answer sheet scans' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Scan review' })).toHaveAttribute(
+      'href',
+      '/coordinator/scans/review',
+    );
   });
 
   it('says when nothing is open, and when the list is out of reach', async () => {

@@ -146,7 +146,9 @@ export function ScanReviewPage({ role }: { role: ScanRole }) {
       ) : (
         <>
           <Text size="sm" data-testid="review-open">
-            {t('review.open', { count: Math.max(items.length, list.data.total - settled.size) })}
+            {t('review.open', {
+              count: list.data.total - list.data.items.filter((i) => settled.has(i.id)).length,
+            })}
           </Text>
           <ReviewItemCard
             key={current.id}
