@@ -92,7 +92,7 @@ type Texts = {
     queueItem: string;
     current: string;
     shortcuts: string;
-    keys: { enter: string; skip: string; digit: string };
+    keys: { enter: Record<ScanReviewKind, string>; skip: string; digit: string };
   };
   errors: {
     forbidden: string;
@@ -234,7 +234,13 @@ const ru: Texts = {
     current: 'сейчас',
     shortcuts: 'Клавиши',
     keys: {
-      enter: 'принять прочитанное (или сохранить выбранное)',
+      enter: {
+        doubtful: 'принять прочитанное (или сохранить выбранное)',
+        key_text: 'сохранить текст',
+        unidentified: 'опознать',
+        unreadable: 'отложить страницу',
+        replace: 'заменить новым',
+      },
       skip: 'пропустить, к следующему',
       digit: 'отметить или снять кружок N',
     },
@@ -375,7 +381,13 @@ const en: Texts = {
     current: 'now',
     shortcuts: 'Keys',
     keys: {
-      enter: 'accept what was read (or save the choice)',
+      enter: {
+        doubtful: 'accept what was read (or save the choice)',
+        key_text: 'save the text',
+        unidentified: 'identify',
+        unreadable: 'set the page aside',
+        replace: 'replace with the new one',
+      },
       skip: 'skip to the next one',
       digit: 'mark or unmark bubble N',
     },

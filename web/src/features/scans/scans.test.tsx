@@ -302,6 +302,12 @@ describe('scan review', { timeout: 20_000 }, () => {
     await userEvent.keyboard('{ArrowRight}');
     expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 4');
     expect(within(card()).getByRole('textbox', { name: 'Текст ответа' })).toHaveFocus();
+    // From inside the input, PageDown skips (→ stays the caret's).
+    await userEvent.keyboard('{ArrowRight}');
+    expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 4');
+    await userEvent.keyboard('{PageDown}');
+    expect(within(card()).getByTestId('review-task')).toHaveTextContent('Вся страница');
+    expect(within(card()).getByTestId('review-keys')).toHaveTextContent('Enter опознать');
     expect(api.calls.filter((c) => c.key.startsWith('POST'))).toHaveLength(0);
     // Back to the first by the queue.
     await userEvent.click(

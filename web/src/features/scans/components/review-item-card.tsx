@@ -2,7 +2,7 @@
  * One review item: its crop, who and what it is, what the scan read, and the actions its kind
  * allows. Keyboard first: Enter settles it as shown (accepts what was read, or saves the bubbles
  * chosen), → or N skips to the next, digit keys 1–9 (0 for the tenth) toggle a bubble. An input
- * keeps its own keys (Enter there sends its form).
+ * keeps its own keys (Enter there sends its form); PageDown skips from an input too.
  */
 import type { ScanReviewAction, ScanReviewItem } from '@attesta/contract';
 import { Alert, Badge, Box, Button, Group, Kbd, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -142,7 +142,13 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || busy) return;
       const target = e.target instanceof HTMLElement ? e.target : null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]')) return;
+      if (target?.closest('[role="dialog"]')) return;
+      // PageDown skips from anywhere, an input too (where → moves the caret).
+      if (e.key === 'PageDown') {
+        e.preventDefault();
+        return onSkip();
+      }
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
       if (e.key === 'Enter') {
         // A button or link keeps Enter for itself, except a bubble: Space toggles it, Enter settles.
         if (target?.closest('button:not([data-bubble]), a')) return;
@@ -204,7 +210,7 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
             </>
           )}
         </Box>
-        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {t('review.source', { file: item.file, page: item.page })}
           {item.registrationCode && ` · ${t('review.code', { code: item.registrationCode })}`}
         </Text>
@@ -218,6 +224,8 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
           }
           style={{
             display: 'block',
+            // Not stretched by the column: a small crop keeps its size, a large one fits the card.
+            alignSelf: 'flex-start',
             maxWidth: '100%',
             height: 'auto',
             maxHeight: item.taskNumber !== null ? 360 : 720,
@@ -387,8 +395,8 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
         </Group>
 
         <Text size="xs" c="dimmed" data-testid="review-keys">
-          {t('review.shortcuts')}: <Kbd>Enter</Kbd> {t('review.keys.enter')}; <Kbd>→</Kbd> / <Kbd>N</Kbd>{' '}
-          {t('review.keys.skip')}
+          {t('review.shortcuts')}: <Kbd>Enter</Kbd> {t(`review.keys.enter.${item.kind}`)}; <Kbd>→</Kbd> /{' '}
+          <Kbd>N</Kbd> / <Kbd>PageDown</Kbd> {t('review.keys.skip')}
           {bubbles && (
             <>
               ; <Kbd>1</Kbd>–<Kbd>9</Kbd> {t('review.keys.digit')}

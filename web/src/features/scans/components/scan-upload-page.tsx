@@ -156,7 +156,7 @@ export function ScanUploadPage({ role }: { role: ScanRole }) {
                 <Table.Tbody>
                   {files.map((f) => (
                     <Table.Tr key={`${f.name}|${f.size}|${f.lastModified}`}>
-                      <Table.Td style={{ wordBreak: 'break-all' }}>{f.name}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{f.name}</Table.Td>
                       <Table.Td w={40}>
                         <CloseButton
                           aria-label={t('upload.removeLabel', { file: f.name })}
@@ -282,7 +282,7 @@ function PagesTable({ pages, t }: { pages: ScanBatch['pages']; t: T }) {
         <Table.Tbody>
           {pages.map((p) => (
             <Table.Tr key={`${p.file}|${p.page}`}>
-              <Table.Td style={{ wordBreak: 'break-all' }}>{p.file}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.file}</Table.Td>
               <Table.Td>{p.page}</Table.Td>
               <Table.Td>
                 <Badge color={PAGE_COLOR[p.status]} variant="light">
