@@ -320,7 +320,7 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
 
         {item.kind === 'unidentified' && (
           <form onSubmit={identify} noValidate>
-            <Group align="flex-start" gap="sm" wrap="wrap">
+            <Group align="flex-end" gap="sm" wrap="wrap">
               <TextInput
                 label={t('review.codeLabel')}
                 value={code}
@@ -340,7 +340,7 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
                 w={120}
                 data-testid="review-form-page"
               />
-              <Button type="submit" loading={busy} mt={{ base: 0, xs: 24 }} data-testid="review-identify">
+              <Button type="submit" loading={busy} data-testid="review-identify">
                 {t('review.identify')}
               </Button>
             </Group>
