@@ -38,6 +38,7 @@ type Texts = {
     toReview: string;
     reviewHint: string;
     another: string;
+    retry: string;
   };
   review: {
     title: string;
@@ -158,6 +159,7 @@ const ru: Texts = {
     toReview: 'Перейти к проверке',
     reviewHint: 'Сомнительные отметки, поля с текстом и неопознанные страницы ждут на экране проверки.',
     another: 'Загрузить ещё',
+    retry: 'Спросить снова',
   },
   review: {
     title: 'Проверка сканов',
@@ -304,6 +306,7 @@ const en: Texts = {
     toReview: 'Go to review',
     reviewHint: 'Doubtful marks, text boxes and unidentified pages wait on the review screen.',
     another: 'Upload more',
+    retry: 'Ask again',
   },
   review: {
     title: 'Scan review',

@@ -136,6 +136,20 @@ describe('scan upload', { timeout: 20_000 }, () => {
     renderApp('/coordinator/scans?batch=9');
     expect(await screen.findByTestId('scan-batch-error')).toHaveTextContent('Этот скан вне вашего доступа.');
   });
+
+  it('asks about a batch again after a failed poll', async () => {
+    let fail = true;
+    const api = server(users.coordinator, {
+      'GET /api/scans/3': () =>
+        fail ? apiError(503, 'service_unavailable') : json(200, { status: 'done', pages: [page()] }),
+    });
+    renderApp('/coordinator/scans?batch=3');
+    const error = await screen.findByTestId('scan-batch-error');
+    fail = false;
+    await userEvent.click(within(error).getByRole('button', { name: 'Спросить снова' }));
+    expect(await screen.findByTestId('scan-batch-status')).toHaveTextContent('Прочитано');
+    expect(api.callsTo('GET /api/scans/3')).toHaveLength(2);
+  });
 });
 
 const choices = ['А', 'Б', 'В', 'Г'].map((label, i) => ({ value: `o${i + 1}`, label }));
@@ -453,6 +467,15 @@ describe('scan review', { timeout: 20_000 }, () => {
     );
     expect(card().textContent).not.toMatch(/Out of scope|value: bad/);
     expect(postsTo(api, 11)).toHaveLength(2);
+
+    // Settled meanwhile by someone else: the page says so and moves on.
+    answer = apiError(409, 'conflict', 'Already resolved');
+    await userEvent.click(within(card()).getByTestId('review-accept'));
+    expect(await screen.findByTestId('review-notice')).toHaveTextContent(
+      'Элемент уже решён другим пользователем: список обновлён.',
+    );
+    await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 4'));
+    expect(api.callsTo('GET /api/scans/review').length).toBeGreaterThanOrEqual(2);
   });
 
   it('speaks English too: kinds, values, actions and the navigation', async () => {

@@ -35,8 +35,8 @@ interface Props {
   canSkip: boolean;
   onSkip: () => void;
   onResolved: (item: ScanReviewItem, message: string) => void;
-  /** The item was settled elsewhere or is gone: the list should be asked again. */
-  onStale: () => void;
+  /** The item was settled elsewhere or is gone (said by `message`): the list is asked again. */
+  onStale: (item: ScanReviewItem, message: string) => void;
 }
 
 export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, onStale }: Props) {
@@ -73,8 +73,10 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
       onResolved(item, t(`review.done.${RESOLUTION[body.action]}`));
     } catch (e) {
       setBusy(false);
-      setError(describeScanError(e, t, appT));
-      if (e instanceof ApiError && (e.status === 404 || e.status === 409)) onStale();
+      const message = describeScanError(e, t, appT);
+      // Gone or settled by someone else: the page says so, as this card leaves with the item.
+      if (e instanceof ApiError && (e.status === 404 || e.status === 409)) onStale(item, message);
+      else setError(message);
     }
   };
 

@@ -67,7 +67,7 @@ export function ScanReviewPage({ role }: { role: ScanRole }) {
   const [settled, setSettled] = useState<ReadonlySet<number>>(new Set());
   /** Whether the shown item came by an action or a skip (then it takes focus). */
   const [moved, setMoved] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ text: string; warn?: boolean } | null>(null);
 
   const items = useMemo(
     () => (list.data?.items ?? []).filter((i) => i.status === 'open' && !settled.has(i.id)),
@@ -94,10 +94,14 @@ export function ScanReviewPage({ role }: { role: ScanRole }) {
     setCurrentId(nextOf(item.id)?.id ?? null);
     setSettled((s) => new Set(s).add(item.id));
     setMoved(true);
-    setNotice(message);
+    setNotice({ text: message });
     void queryClient.invalidateQueries({ queryKey: scanKeys.review });
   };
-  const stale = () => {
+  const stale = (item: ScanReviewItem, message: string) => {
+    setCurrentId(nextOf(item.id)?.id ?? null);
+    setSettled((s) => new Set(s).add(item.id));
+    setMoved(true);
+    setNotice({ text: message, warn: true });
     void queryClient.invalidateQueries({ queryKey: scanKeys.review });
   };
 
@@ -122,8 +126,8 @@ export function ScanReviewPage({ role }: { role: ScanRole }) {
         t={t}
       />
       {notice && (
-        <Text size="sm" c="green.8" role="status" data-testid="review-notice">
-          {notice}
+        <Text size="sm" c={notice.warn ? 'orange.9' : 'green.8'} role="status" data-testid="review-notice">
+          {notice.text}
         </Text>
       )}
       {list.error ? (

@@ -211,7 +211,12 @@ function BatchView({ batchId, role, onAnother }: { batchId: number; role: ScanRo
         <Title order={2}>{t('batch.title')}</Title>
         {batch.error ? (
           <Alert color="red" role="alert" data-testid="scan-batch-error">
-            {describeScanError(batch.error, t, appT)}
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{describeScanError(batch.error, t, appT)}</Text>
+              <Button size="xs" variant="light" color="red" onClick={() => void batch.refetch()}>
+                {t('batch.retry')}
+              </Button>
+            </Stack>
           </Alert>
         ) : !data ? (
           <Loader size="sm" />
