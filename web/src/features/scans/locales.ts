@@ -80,6 +80,9 @@ type Texts = {
     formPage: string;
     codeRequired: string;
     formPageInvalid: string;
+    noForm: string;
+    noPage: string;
+    cropMissing: string;
     accept: string;
     setChoice: string;
     save: string;
@@ -100,6 +103,7 @@ type Texts = {
     gone: string;
     resolved: string;
     invalid: string;
+    work_not_finished: string;
     payload_too_large: string;
     no_file: string;
     unsupported_file_type: string;
@@ -216,6 +220,9 @@ const ru: Texts = {
     formPage: 'Лист бланка',
     codeRequired: 'Введите регистрационный код с бланка.',
     formPageInvalid: 'Номер листа — целое число от 1.',
+    noForm: 'Бланка с таким регистрационным кодом в вашем доступе нет.',
+    noPage: 'В этом бланке нет листа с таким номером.',
+    cropMissing: 'Изображение скана не сохранилось или не загрузилось.',
     accept: 'Принять прочитанное',
     setChoice: 'Сохранить выбор',
     save: 'Сохранить',
@@ -252,6 +259,8 @@ const ru: Texts = {
     gone: 'Этого элемента больше нет: список обновлён.',
     resolved: 'Элемент уже решён другим пользователем: список обновлён.',
     invalid: 'Значение не подходит к этому заданию. Проверьте ввод.',
+    work_not_finished:
+      'Участник ещё пишет эту работу онлайн: ответ с бланка можно сохранить, когда работа будет завершена.',
     payload_too_large: 'Файл слишком большой: не больше 200 МБ.',
     no_file: 'Файл пустой или не выбран.',
     unsupported_file_type: 'Принимаются только PDF, TIFF, JPEG и PNG.',
@@ -364,6 +373,9 @@ const en: Texts = {
     formPage: 'Form sheet',
     codeRequired: 'Enter the registration code printed on the sheet.',
     formPageInvalid: 'The sheet number is a whole number from 1.',
+    noForm: 'No form within your reach has this registration code.',
+    noPage: 'This form has no sheet with this number.',
+    cropMissing: 'The scan image is not kept or could not be loaded.',
     accept: 'Accept what was read',
     setChoice: 'Save the choice',
     save: 'Save',
@@ -400,6 +412,8 @@ const en: Texts = {
     gone: 'This item no longer exists: the list has been refreshed.',
     resolved: 'Another user already settled this item: the list has been refreshed.',
     invalid: 'The value does not fit this task. Check what you entered.',
+    work_not_finished:
+      'The participant is still writing this work online: the answer from the sheet can be saved once the work is finished.',
     payload_too_large: 'The file is too large: at most 200 MB.',
     no_file: 'The file is empty or none was chosen.',
     unsupported_file_type: 'Only PDF, TIFF, JPEG and PNG files are accepted.',

@@ -1,5 +1,5 @@
 import type { ScanReviewItem } from '@attesta/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, json, renderApp, users, type Handler } from '../../test/test-app';
@@ -445,6 +445,37 @@ describe('scan review', { timeout: 20_000 }, () => {
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(postsTo(api, 23)).toEqual([{ action: 'dismiss' }]));
     expect(await screen.findByTestId('review-empty')).toHaveTextContent('Проверять нечего');
+  });
+
+  it('says which field names no form on an identify refused, a work still open online, and a crop not kept', async () => {
+    let answer = apiError(409, 'work_not_finished', 'The work is still open');
+    const api = reviewServer(ITEMS(), () => answer);
+    renderApp('/coordinator/scans/review');
+    await screen.findByTestId('review-item');
+    fireEvent.error(within(card()).getByTestId('review-crop'));
+    expect(within(card()).getByTestId('review-crop-missing')).toHaveTextContent(
+      'Изображение скана не сохранилось или не загрузилось.',
+    );
+    await userEvent.keyboard('{Enter}');
+    expect(await within(card()).findByTestId('review-error')).toHaveTextContent(
+      'Участник ещё пишет эту работу онлайн',
+    );
+    expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 3');
+
+    answer = json(400, {
+      status: 400,
+      code: 'validation_failed',
+      message: 'No form of yours has this registration code',
+      errors: [{ path: 'body.registrationCode', message: 'No form of yours has this registration code' }],
+    });
+    await userEvent.selectOptions(screen.getByTestId('review-class'), 'none');
+    await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Вся страница'));
+    await userEvent.type(within(card()).getByRole('textbox', { name: 'Регистрационный код' }), 'ZZZ{Enter}');
+    await waitFor(() => expect(postsTo(api, 13)).toHaveLength(1));
+    expect(
+      await within(card()).findByText('Бланка с таким регистрационным кодом в вашем доступе нет.'),
+    ).toBeInTheDocument();
+    expect(card().textContent).not.toMatch(/No form of yours/);
   });
 
   it('shows a refused action in words (403, 400) and keeps the item', async () => {

@@ -55,6 +55,7 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
   const [fieldErrors, setFieldErrors] = useState<{ code?: string; formPage?: string }>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [cropFailed, setCropFailed] = useState(false);
 
   useEffect(() => {
     if (!autoFocus || !card.current) return;
@@ -74,8 +75,11 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
     } catch (e) {
       setBusy(false);
       const message = describeScanError(e, t, appT);
+      const paths = e instanceof ApiError ? e.fieldErrors.map((f) => f.path) : [];
       // Gone or settled by someone else: the page says so, as this card leaves with the item.
-      if (e instanceof ApiError && (e.status === 404 || e.status === 409)) onStale(item, message);
+      if (e instanceof ApiError && (e.status === 404 || e.code === 'conflict')) onStale(item, message);
+      else if (paths.includes('body.registrationCode')) setFieldErrors({ code: t('review.noForm') });
+      else if (paths.includes('body.formPage')) setFieldErrors({ formPage: t('review.noPage') });
       else setError(message);
     }
   };
@@ -217,25 +221,32 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
           {item.registrationCode && ` · ${t('review.code', { code: item.registrationCode })}`}
         </Text>
 
-        <img
-          src={reviewCropPath(item.id)}
-          alt={
-            item.taskNumber !== null
-              ? t('review.cropAlt', { number: item.taskNumber })
-              : t('review.cropPageAlt', { file: item.file, page: item.page })
-          }
-          style={{
-            display: 'block',
-            // Not stretched by the column: a small crop keeps its size, a large one fits the card.
-            alignSelf: 'flex-start',
-            maxWidth: '100%',
-            height: 'auto',
-            maxHeight: item.taskNumber !== null ? 360 : 720,
-            border: '1px solid var(--mantine-color-default-border)',
-            background: 'white',
-          }}
-          data-testid="review-crop"
-        />
+        {cropFailed ? (
+          <Text size="sm" c="dimmed" data-testid="review-crop-missing">
+            {t('review.cropMissing')}
+          </Text>
+        ) : (
+          <img
+            onError={() => setCropFailed(true)}
+            src={reviewCropPath(item.id)}
+            alt={
+              item.taskNumber !== null
+                ? t('review.cropAlt', { number: item.taskNumber })
+                : t('review.cropPageAlt', { file: item.file, page: item.page })
+            }
+            style={{
+              display: 'block',
+              // Not stretched by the column: a small crop keeps its size, a large one fits the card.
+              alignSelf: 'flex-start',
+              maxWidth: '100%',
+              height: 'auto',
+              maxHeight: item.taskNumber !== null ? 360 : 720,
+              border: '1px solid var(--mantine-color-default-border)',
+              background: 'white',
+            }}
+            data-testid="review-crop"
+          />
+        )}
 
         {(item.kind === 'doubtful' || item.kind === 'replace') && (
           <ReadValues item={item} labelOf={labelOf} t={t} />

@@ -22,7 +22,8 @@ export function describeScanError(error: unknown, t: LooseT, appT: AnyT): string
   if (error.status === 413) return t('errors.payload_too_large');
   if (error.status === 403 && error.code !== 'csrf') return t('errors.forbidden');
   if (error.status === 404) return t('errors.gone');
-  if (error.status === 409) return t('errors.resolved');
+  if (error.code === 'conflict') return t('errors.resolved');
+  if (error.code === 'work_not_finished') return t('errors.work_not_finished');
   if (error.code === 'validation_failed') return t('errors.invalid');
   return describeApiError(error, appT);
 }
