@@ -9,7 +9,8 @@ import { demoCodes, launchBrowser, newPage, startWork, watchConsole } from './su
 // Issue 25 item 3, «one screen for doubt», in Chromium against the real server: a participant's
 // answer form, printed by the server, gets one faint mark (a grey as light as the line between a
 // mark and none); the admin uploads the scan on the scans page, follows the batch until it is read,
-// and settles the doubtful mark on the review screen with the keyboard — on a 390 px phone.
+// and settles the doubtful mark on the review screen with the keyboard (1 marks the bubble, Enter
+// saves it) — on a 390 px phone; the work then holds the answer as a paper one.
 //
 // NEEDS the server's review routes (GET /api/scans/review, its crop, POST /api/scans/review/{id}):
 // until they are merged the review part answers 501 and this test fails there.
@@ -52,6 +53,10 @@ describe('scanned answer sheets', () => {
     const blanks = `/api/exam/test/examwork/${workId}/blanks`;
     const pdf = await (await pupil.page.request.get(blanks)).body();
     const layout = (await (await pupil.page.request.get(`${blanks}?format=layout`)).json()) as BlankLayout;
+    // A scan is saved into a work no longer written online (409 work_not_finished otherwise).
+    await pupil.page.getByTestId('finish-work').click();
+    await pupil.page.getByTestId('finish-confirm').click();
+    await pupil.page.getByTestId('work-finished').waitFor();
     await pupil.context.close();
 
     // Page 1 at 150 dpi with one faint disc in its first bubble: read, but not with confidence.
@@ -105,13 +110,25 @@ describe('scanned answer sheets', () => {
     expect(await overflowsX(page)).toBe(false);
     await checkA11y(page, 'scans-review-phone');
 
+    // The reviewer sees the faint disc and marks it: 1 toggles the first bubble, Enter saves the choice.
+    const toggle = card.getByTestId('review-choices').getByRole('button').first();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await page.keyboard.press('1');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
     const posted = page.waitForResponse(
       (r) => r.request().method() === 'POST' && /\/api\/scans\/review\/\d+$/.test(new URL(r.url()).pathname),
     );
     await page.keyboard.press('Enter');
     const answer = await posted;
     expect(answer.status()).toBe(200);
-    expect(answer.request().postDataJSON()).toEqual({ action: 'accept' });
+    expect(answer.request().postDataJSON()).toEqual({ action: 'set', value: [bubble.value] });
+    // Saved into the work as a paper answer.
+    const work = await (await page.request.get(`/api/exam/test/examwork/${workId}`)).json();
+    expect(
+      (work.answers as { variantTaskId: number; answerMode: string }[]).find(
+        (a) => a.variantTaskId === bubble.variantTaskId,
+      )?.answerMode,
+    ).toBe('blank');
     await page.getByTestId('review-empty').waitFor();
     expect(await page.getByTestId('review-empty').textContent()).toContain(
       'По этому отбору проверять нечего',

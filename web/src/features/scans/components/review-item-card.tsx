@@ -228,6 +228,13 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
         ) : (
           <img
             onError={() => setCropFailed(true)}
+            // A task's crop is cut at the scan's resolution (150–200 dpi: a column of bubbles is a
+            // few dozen pixels wide): shown twice its size, never wider than the card.
+            onLoad={(e) => {
+              const img = e.currentTarget;
+              if (item.taskNumber !== null && img.naturalWidth < 400)
+                img.style.width = `${img.naturalWidth * 2}px`;
+            }}
             src={reviewCropPath(item.id)}
             alt={
               item.taskNumber !== null
@@ -240,7 +247,6 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
               alignSelf: 'flex-start',
               maxWidth: '100%',
               height: 'auto',
-              maxHeight: item.taskNumber !== null ? 360 : 720,
               border: '1px solid var(--mantine-color-default-border)',
               background: 'white',
             }}
