@@ -530,6 +530,14 @@ describe('scan review', { timeout: 20_000 }, () => {
     );
   });
 
+  it('leaves for the unauthorized page when the session is gone during an action', async () => {
+    reviewServer(ITEMS(), () => apiError(401, 'unauthorized', 'No session'));
+    const { router } = renderApp('/coordinator/scans/review');
+    await screen.findByTestId('review-item');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
+  });
+
   it('says when nothing is open, and when the list is out of reach', async () => {
     reviewServer([], undefined, organizator);
     const first = renderApp('/organizator/scans/review');
