@@ -17,6 +17,7 @@ import { resultsRoutes, verifyRoute } from '../features/results/routes';
 import { reportsRoutes } from '../features/reports/routes';
 import { feedbackAdminRoutes, myFeedbackRoute } from '../features/feedback/routes';
 import { rosterRoutes } from '../features/roster/routes';
+import { scansRoutes } from '../features/scans/routes';
 import { roomRoutes } from './routes/room';
 import { setApiNavigator } from '../lib/api-client';
 import { basePath } from '../lib/location';
@@ -59,6 +60,7 @@ const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
     ...resultsRoutes.admin,
     ...reportsRoutes.admin,
     ...rosterRoutes.admin,
+    ...scansRoutes.admin,
     ...feedbackAdminRoutes,
   ],
   ugnik: [...ugnikRoutes, ...reportsRoutes.ugnik],
@@ -67,8 +69,9 @@ const WORK_PLACES: Partial<Record<HomeRole, RouteObject[]>> = {
     ...resultsRoutes.coordinator,
     ...reportsRoutes.coordinator,
     ...rosterRoutes.coordinator,
+    ...scansRoutes.coordinator,
   ],
-  organizator: [...organizatorRoutes, ...reportsRoutes.organizator],
+  organizator: [...organizatorRoutes, ...scansRoutes.organizator, ...reportsRoutes.organizator],
   expert: expertRoutes,
   participant: resultsRoutes.participant,
   guest: resultsRoutes.guest,

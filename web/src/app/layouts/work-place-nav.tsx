@@ -9,6 +9,7 @@ import { useFeedbackNavItems } from '../../features/feedback/routes';
 import { useReportsNavItems } from '../../features/reports/nav';
 import { useResultsNavItems } from '../../features/results/routes';
 import { useRosterNavItems } from '../../features/roster/nav';
+import { useScansNavItems } from '../../features/scans/nav';
 import { useCoordinatorNavItems, useOrganizatorNavItems } from '../../features/school/nav';
 import { useUgnikNavItems } from '../../features/ugnik/nav';
 import type { HomeRole } from '../../lib/roles';
@@ -18,11 +19,13 @@ export function WorkPlaceNav({ role }: { role: HomeRole }) {
   const resultsNav = useResultsNavItems();
   const reportsNav = useReportsNavItems();
   const rosterNav = useRosterNavItems();
+  const scansNav = useScansNavItems();
   const feedbackNav = useFeedbackNavItems();
   const workPlaceNav: Partial<Record<HomeRole, NavItem[]>> = {
     admin: [
       ...useAdminNavItems(),
       ...rosterNav.admin,
+      ...scansNav.admin,
       ...resultsNav.admin,
       ...reportsNav.admin,
       ...feedbackNav.admin,
@@ -31,10 +34,11 @@ export function WorkPlaceNav({ role }: { role: HomeRole }) {
     coordinator: [
       ...useCoordinatorNavItems(),
       ...rosterNav.coordinator,
+      ...scansNav.coordinator,
       ...resultsNav.coordinator,
       ...reportsNav.coordinator,
     ],
-    organizator: [...useOrganizatorNavItems(), ...reportsNav.organizator],
+    organizator: [...useOrganizatorNavItems(), ...scansNav.organizator, ...reportsNav.organizator],
     expert: useExpertNavItems(),
   };
   return (workPlaceNav[role] ?? []).map((item) => <NavEntry key={item.to} item={item} />);
