@@ -281,10 +281,12 @@ export async function roomSnapshot(ctx: AppContext, ref: RoomRef, auth: AuthCont
 
 const RATE_WINDOW_MS = 60_000;
 export const RATE_LIMIT_PER_WORK = 120;
-/** Per exam work, per process: a fixed one-minute window. */
-const rate = new Map<number, { start: number; n: number }>();
+/** Per exam work, per process and database (test apps never share counts): a fixed one-minute window. */
+const rates = new WeakMap<object, Map<number, { start: number; n: number }>>();
 
-function allowed(workId: number, now: number): boolean {
+function allowed(db: object, workId: number, now: number): boolean {
+  let rate = rates.get(db);
+  if (!rate) rates.set(db, (rate = new Map()));
   const slot = rate.get(workId);
   if (!slot || now - slot.start >= RATE_WINDOW_MS) {
     if (rate.size > 50_000) rate.clear();
@@ -315,7 +317,7 @@ export async function recordIntegrity(
   if (work.finished) return { accepted: false };
   const workId = Number(work.id);
   const now = new Date();
-  if (!allowed(workId, now.getTime())) return { accepted: false };
+  if (!allowed(ctx.db, workId, now.getTime())) return { accepted: false };
   // The client's time is kept as a detail only; the server's clock stamps the event.
   const clientAt = at && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : null;
   await ctx.db.insert(examWorkEvents).values({
