@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, type Logger } from 'drizzle-orm';
 import pg from 'pg';
 import type { Role } from '@attesta/contract';
 import { buildApp } from '../src/app.js';
@@ -71,11 +71,11 @@ const serverUrls = new WeakMap<Database, string>();
 /** The connection URL of a test database on the PostgreSQL server (none for embedded PGlite). */
 export const databaseUrlOf = (database: Database) => serverUrls.get(database) ?? null;
 
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(options: { logger?: Logger } = {}): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const dump = migratedDump();
-    const database = await openDatabase(dump ? { loadDataDir: dump } : {});
+    const database = await openDatabase(dump ? { loadDataDir: dump, ...options } : options);
     await database.migrate();
     return database;
   }
@@ -87,7 +87,7 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 5 });
+  const database = await openDatabase({ url: url.toString(), poolSize: 5, ...options });
   await database.migrate();
   serverUrls.set(database, url.toString());
   const close = database.close;
@@ -122,8 +122,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(options);
   const config = testConfig(env);
   const mail: MailMessage[] = [];
   const mailer: Mailer = {

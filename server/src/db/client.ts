@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { sql, type Logger, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -26,6 +26,8 @@ export function rowsOf<T>(result: unknown): T[] {
 
 /** The pool behind each node-postgres Db (a transaction handle is never in here). */
 const pools = new WeakMap<object, pg.Pool>();
+/** Loggers of databases opened with one (statements sent around Drizzle are shown to them too). */
+const loggers = new WeakMap<object, Logger>();
 const dialect = new PgDialect({ casing: 'snake_case' });
 
 /**
@@ -39,6 +41,7 @@ export async function runPrepared<T>(db: DbOrTx, name: string, query: SQL): Prom
   const pool = pools.get(db);
   if (!pool) return rowsOf<T>(await db.execute(query));
   const { sql: text, params } = dialect.sqlToQuery(query);
+  loggers.get(db)?.logQuery(text, params);
   try {
     const result = await pool.query({ name, text, values: params });
     return result.rows as T[];
@@ -188,6 +191,8 @@ export interface DatabaseOptions {
    * busiest (a new backend costs milliseconds of its CPU and reads its catalogs afresh).
    */
   poolMin?: number;
+  /** Sees every statement's text and parameters as it is sent (the SQL snapshot test; never logs). */
+  logger?: Logger;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -197,8 +202,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const min = Math.min(options.poolMin ?? 0, max);
     const pool = new pg.Pool({ connectionString: options.url, max, min });
     pool.on('error', () => undefined); // idle client errors surface on the next query instead
-    const db = drizzlePg(pool, { schema, casing }) as unknown as Db;
+    const db = drizzlePg(pool, { schema, casing, logger: options.logger }) as unknown as Db;
     pools.set(db, pool);
+    if (options.logger) loggers.set(db, options.logger);
     roots.add(db);
     return {
       db,
@@ -231,7 +237,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ? new PGlite(options.dataDir)
     : new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   await client.waitReady;
-  const db = drizzlePglite(client, { schema, casing }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, casing, logger: options.logger }) as unknown as Db;
   roots.add(db);
   return {
     db,
