@@ -106,7 +106,8 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="sm" aria-label={t('nav.label')}>
+      {/* Scrolls when a role's entries are taller than the window: each stays reachable, and Tab scrolls it into view. */}
+      <AppShell.Navbar p="sm" aria-label={t('nav.label')} style={{ overflowY: 'auto' }}>
         <Stack gap="md" hiddenFrom="md" mb="md">
           <Stack gap={0}>
             <Text size="sm" fw={600}>
