@@ -48,7 +48,7 @@ const { rasterizePdf } = await import(src('test/pdf.ts'));
 const { mulberry32 } = await import(src('src/modules/authoring/generate.ts'));
 const { layoutVersionOf } = await import(src('src/modules/exam-test/blanks.sheet.ts'));
 const { openScan } = await import(src('src/modules/scans/decode.ts'));
-const { recognizePage, REVIEW_BELOW } = await import(src('src/modules/scans/recognize.ts'));
+const { recognizePage, MARK_THRESHOLD, REVIEW_BELOW } = await import(src('src/modules/scans/recognize.ts'));
 
 /**
  * Mark kinds and how often each is drawn: a pen fill, a pencil fill not quite to the ring, a light
@@ -195,7 +195,7 @@ async function main() {
     reviewCauses: new Map(),
   };
   const kindRow = (name) => {
-    if (!s.kinds.has(name)) s.kinds.set(name, { drawn: 0, read: 0, reviewed: 0 });
+    if (!s.kinds.has(name)) s.kinds.set(name, { drawn: 0, read: 0, reviewed: 0, fills: [] });
     return s.kinds.get(name);
   };
   const genStart = performance.now();
@@ -243,7 +243,6 @@ async function main() {
     const expected = filled.expected;
     const drawnCount = [...filled.drawn.values()];
     s.erased += drawnCount.filter((k) => k === 'erased').length;
-    for (const k of drawnCount) if (k !== 'erased') kindRow(k).drawn++;
     s.bubbles += layoutPage.bubbles.length;
     s.tasks += expected.size;
     const cause = (c) => s.reviewCauses.set(c, (s.reviewCauses.get(c) ?? 0) + 1);
@@ -300,10 +299,10 @@ async function main() {
       else if (truth) s.missed++;
       else s.falseMarks++;
       if (kind === 'erased' && !b.marked) s.erasedRead++;
-      if (truth) {
-        if (b.marked) kindRow(kind).read++;
-        if (reviewedTasks.has(b.variantTaskId) && b.confidence < REVIEW_BELOW) kindRow(kind).reviewed++;
-      }
+      kindRow(kind ?? 'left blank').fills.push(b.fill);
+      const row = kindRow(kind ?? 'left blank');
+      if (b.marked) row.read++;
+      if (reviewedTasks.has(b.variantTaskId) && b.confidence < REVIEW_BELOW) row.reviewed++;
     }
     if ((i + 1) % 25 === 0)
       log(
@@ -328,7 +327,21 @@ async function main() {
     ...Object.fromEntries(
       Object.entries(s).filter(([k]) => !['kinds', 'reviewCauses', 'ms', 'cpuMs', 'bytes'].includes(k)),
     ),
-    kinds: Object.fromEntries(s.kinds),
+    // The fills each kind read as (the reader's measure, 0 … 1; marked from MARK_THRESHOLD).
+    kinds: Object.fromEntries(
+      [...s.kinds].map(([name, { fills, ...k }]) => {
+        const sorted = fills.sort((a, b) => a - b);
+        const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+        return [
+          name,
+          {
+            ...k,
+            bubbles: sorted.length,
+            fill: { min: at(0), p5: at(0.05), p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 },
+          },
+        ];
+      }),
+    ),
     reviewCauses: Object.fromEntries(s.reviewCauses),
   };
   console.log(JSON.stringify(result));
@@ -363,10 +376,13 @@ function markdown(r) {
     `| erased marks read as no mark | ${r.erasedRead} of ${r.erased} |`,
     `| stray lines drawn (off the bubbles) | ${r.strays} |`,
     '',
-    '| mark kind | drawn | read as marked | its task sent to review |',
-    '|---|---|---|---|',
+    `Per kind of bubble, the reader's fill (its darkness above the page's blank bubbles, 0 … 1; marked from ${MARK_THRESHOLD}, and the nearer the fill to that, the lower the confidence; a task under ${REVIEW_BELOW} goes to review):`,
+    '',
+    '| bubble | bubbles | read as marked | in a task sent to review, doubtful itself | fill min / 5th pct / median / 95th pct / max |',
+    '|---|---|---|---|---|',
     ...kinds.map(
-      ([name, k]) => `| ${name} | ${k.drawn} | ${k.read} (${pct(k.read, k.drawn)} %) | ${k.reviewed} |`,
+      ([name, k]) =>
+        `| ${name} | ${k.bubbles} | ${k.read} (${pct(k.read, k.bubbles)} %) | ${k.reviewed} | ${[k.fill.min, k.fill.p5, k.fill.p50, k.fill.p95, k.fill.max].join(' / ')} |`,
     ),
     '',
     `Review causes: ${
