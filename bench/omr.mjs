@@ -288,7 +288,24 @@ async function main() {
       } else if (!right) {
         s.wrongAccepted++;
         if (s.wrongCases.length < 10)
-          s.wrongCases.push({ page: i, dpi, photo, task: task.variantTaskId, want, read: task.value, how });
+          s.wrongCases.push({
+            page: i,
+            dpi,
+            photo,
+            task: task.variantTaskId,
+            want,
+            read: task.value,
+            confidence: task.confidence,
+            // Each bubble read otherwise than drawn: what was drawn there and the fill it read as.
+            bubbles: result.bubbles
+              .filter((b) => b.variantTaskId === task.variantTaskId && want.includes(b.value) !== b.marked)
+              .map((b) => ({
+                value: b.value,
+                drawn: filled.drawn.get(bubbleKey(b)) ?? 'blank',
+                fill: b.fill,
+              })),
+            how,
+          });
       }
     }
     for (const b of result.bubbles) {
@@ -384,6 +401,17 @@ function markdown(r) {
       ([name, k]) =>
         `| ${name} | ${k.bubbles} | ${k.read} (${pct(k.read, k.bubbles)} %) | ${k.reviewed} | ${[k.fill.min, k.fill.p5, k.fill.p50, k.fill.p95, k.fill.max].join(' / ')} |`,
     ),
+    '',
+    'Wrong answers accepted without review (at most 10 shown): ' +
+      (r.wrongCases
+        .map(
+          (c) =>
+            `page ${c.page + 1} (${c.dpi} dpi${c.photo ? ', photographed' : ''}, rotated ${round(c.how.rotate)}°): ` +
+            c.bubbles.map((b) => `${b.value} drawn as ${b.drawn} read fill ${b.fill}`).join(', ') +
+            `, task confidence ${c.confidence}`,
+        )
+        .join('; ') || 'none') +
+      '.',
     '',
     `Review causes: ${
       Object.entries(r.reviewCauses)
