@@ -2,6 +2,7 @@ import type { AnswerType, BlankLayout, BlankLayoutPage } from '@attesta/contract
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { mulberry32 } from '../src/modules/authoring/generate.js';
+import { oneMarkGroups } from '../src/modules/scans/recognize.js';
 import type { PageImage } from './pdf.js';
 
 /*
@@ -15,6 +16,8 @@ export type MarkStyle =
   | { kind: 'disc'; grey: number; share?: number }
   /** Two strokes corner to corner through the bubble. */
   | { kind: 'cross'; grey: number; widthPt: number }
+  /** A tick: a short stroke down to the bubble's lower middle, a long one up to its top right. */
+  | { kind: 'tick'; grey: number; widthPt: number }
   /** What an eraser leaves of a fill: a faint disc. */
   | { kind: 'erased'; grey: number };
 
@@ -26,6 +29,41 @@ function ink(page: PageImage, x: number, y: number, grey: number, alpha = 1): vo
     const mixed = page.rgba[i + c]! * (1 - alpha) + grey * alpha;
     page.rgba[i + c] = Math.min(page.rgba[i + c]!, mixed);
   }
+}
+
+/** A pen stroke through `points` (in pixels), `half` pixels either side of its middle line. */
+function stroke(page: PageImage, points: { x: number; y: number }[], half: number, grey: number): void {
+  for (let k = 1; k < points.length; k++) {
+    const a = points[k - 1]!;
+    const b = points[k]!;
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const length2 = dx * dx + dy * dy || 1;
+    for (let y = Math.floor(Math.min(a.y, b.y) - half); y <= Math.max(a.y, b.y) + half; y++)
+      for (let x = Math.floor(Math.min(a.x, b.x) - half); x <= Math.max(a.x, b.x) + half; x++) {
+        const px = x + 0.5;
+        const py = y + 0.5;
+        const t = Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / length2));
+        if (Math.hypot(px - a.x - t * dx, py - a.y - t * dy) <= half) ink(page, x, y, grey);
+      }
+  }
+}
+
+/** A stray pen line on the page, from `from` to `to` in points (a slip, a doodle, a crossed-out word). */
+export function strayLine(
+  page: PageImage,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  grey: number,
+  widthPt: number,
+): void {
+  const s = page.pxPerPt;
+  stroke(
+    page,
+    [from, to].map((p) => ({ x: p.x * s, y: p.y * s })),
+    (widthPt * s) / 2,
+    grey,
+  );
 }
 
 /** Draws a mark into bubble `bubble` of a page rendered at `page.pxPerPt`. */
@@ -50,6 +88,11 @@ export function markBubble(
         if (Math.max(Math.abs(dx), Math.abs(dy)) <= reach && Math.min(d1, d2) <= half)
           ink(page, x, y, style.grey);
       }
+    return;
+  }
+  if (style.kind === 'tick') {
+    const at = (u: number, v: number) => ({ x: cx + u * r, y: cy + v * r });
+    stroke(page, [at(-0.65, -0.05), at(-0.15, 0.55), at(0.8, -0.75)], (style.widthPt * s) / 2, style.grey);
     return;
   }
   const radius = r * (style.kind === 'disc' ? (style.share ?? 0.95) : 0.95);
@@ -222,6 +265,125 @@ export function fillForm(
     }
   });
   return { pages, plan: { expected, doubles } };
+}
+
+/** A kind of mark the random filler draws, `weight` times as often as a mark of weight 1. */
+export interface MarkKind {
+  name: string;
+  weight: number;
+  style: (random: () => number) => MarkStyle;
+}
+
+export interface RandomFill {
+  /** Share of one-mark groups (a single choice, a digit column, a matching row) answered at all. */
+  answered: number;
+  /** Share of a multiple choice's options marked. */
+  chosen: number;
+  /** Share of tasks with an erased mark on one of its unmarked bubbles (a changed mind). */
+  erased: number;
+  /** Stray pen lines per page, none of them on a bubble. */
+  strays: number;
+}
+
+/** What a randomly filled page must read as, and what was drawn on it. */
+export interface RandomPage {
+  page: PageImage;
+  /** Per task of the page: the marked values, in layout order. */
+  expected: Map<number, string[]>;
+  /** Per bubble (`variantTaskId|value`): the mark kind's name, or `erased`; absent when left blank. */
+  drawn: Map<string, string>;
+  strays: number;
+}
+
+export const bubbleKey = (b: { variantTaskId: number; value: string }) => `${b.variantTaskId}|${b.value}`;
+
+/**
+ * Fills one page of a form as a participant might, seeded: every task answered by its own rules
+ * (at most one mark per one-mark group, so the page holds no double mark), each mark of a kind
+ * drawn by weight; erased marks beside some answers, and stray lines that touch no bubble.
+ */
+export function fillPageRandomly(
+  blank: PageImage,
+  layoutPage: BlankLayoutPage,
+  answerTypes: ReadonlyMap<number, AnswerType>,
+  kinds: readonly MarkKind[],
+  fill: RandomFill,
+  random: () => number,
+): RandomPage {
+  const page = copyPage(blank);
+  const expected = new Map<number, string[]>();
+  const drawn = new Map<string, string>();
+  const totalWeight = kinds.reduce((sum, k) => sum + k.weight, 0);
+  const pickKind = () => {
+    let left = random() * totalWeight;
+    return kinds.find((k) => (left -= k.weight) < 0) ?? kinds.at(-1)!;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const byTask = new Map<number, BlankLayoutPage['bubbles']>();
+  for (const b of layoutPage.bubbles)
+    byTask.set(b.variantTaskId, [...(byTask.get(b.variantTaskId) ?? []), b]);
+  for (const [taskId, bubbles] of byTask) {
+    const type = answerTypes.get(taskId);
+    const values = bubbles.map((b) => b.value);
+    const marked = new Set<string>();
+    if (type === 'ordering') {
+      // One position per item and one item per position: a permutation of the positions.
+      const items = [...new Set(values.map((v) => v.slice(0, v.lastIndexOf(':'))))];
+      const positions = [...new Set(values.map((v) => v.slice(v.lastIndexOf(':') + 1)))];
+      for (let i = positions.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [positions[i], positions[j]] = [positions[j]!, positions[i]!];
+      }
+      if (random() < fill.answered)
+        items.forEach((item, i) => {
+          if (positions[i] !== undefined) marked.add(`${item}:${positions[i]}`);
+        });
+    } else {
+      const groups = oneMarkGroups(type, values);
+      if (groups.length) {
+        for (const group of groups) if (random() < fill.answered) marked.add(pick(group));
+      } else for (const v of values) if (random() < fill.chosen) marked.add(v);
+    }
+    for (const b of bubbles)
+      if (marked.has(b.value)) {
+        const kind = pickKind();
+        markBubble(page, b, kind.style(random));
+        drawn.set(bubbleKey(b), kind.name);
+      }
+    const unmarked = bubbles.filter((b) => !marked.has(b.value));
+    if (unmarked.length && random() < fill.erased) {
+      const b = pick(unmarked);
+      markBubble(page, b, { kind: 'erased', grey: 200 + Math.round(random() * 35) });
+      drawn.set(bubbleKey(b), 'erased');
+    }
+    expected.set(
+      taskId,
+      values.filter((v) => marked.has(v)),
+    );
+  }
+  // Stray lines anywhere but on a bubble, a corner mark or the code's corner (top right).
+  const clear = (x: number, y: number) =>
+    x > 45 &&
+    y > 45 &&
+    x < layoutPage.widthPt - 45 &&
+    y < layoutPage.heightPt - 45 &&
+    !(x > layoutPage.widthPt / 2 && y < 130) &&
+    layoutPage.bubbles.every((b) => Math.hypot(b.x - x, b.y - y) > 1.5 * b.r + 1);
+  let strays = 0;
+  for (let tries = 0; strays < fill.strays && tries < 200; tries++) {
+    const from = { x: random() * layoutPage.widthPt, y: random() * layoutPage.heightPt };
+    const angle = random() * Math.PI;
+    const length = 6 + random() * 40;
+    const to = { x: from.x + Math.cos(angle) * length, y: from.y + Math.sin(angle) * length };
+    const along = Array.from({ length: 12 }, (_, k) => ({
+      x: from.x + ((to.x - from.x) * k) / 11,
+      y: from.y + ((to.y - from.y) * k) / 11,
+    }));
+    if (!along.every((p) => clear(p.x, p.y))) continue;
+    strayLine(page, from, to, 20 + random() * 100, 0.6 + random() * 1.2);
+    strays++;
+  }
+  return { page, expected, drawn, strays };
 }
 
 /** The pages as a scanner's PDF: each spoilt into a JPEG (seeded by its index) on an A4 page. */
