@@ -21,6 +21,7 @@ import {
   createTestApp,
   createVariantWithTasks,
   signedIn,
+  signedInParticipant,
   tasksOfEveryType,
   type ExamWorkOptions,
   type OrgFixture,
@@ -54,6 +55,7 @@ const T = {
 
 interface Form {
   participantTestId: number;
+  activationCode: string;
   workId: number;
   taskIds: number[];
   registrationCode: string;
@@ -81,6 +83,7 @@ async function sitting(work: ExamWorkOptions, render = true): Promise<Form> {
     : [];
   return {
     participantTestId: pt.participantTestId,
+    activationCode: pt.activationCode,
     workId,
     taskIds: variant.variantTaskIds,
     registrationCode: row!.registration_code,
@@ -383,6 +386,47 @@ describe('saving what a scan reads clearly', () => {
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await answersOf(paper.workId)).get(single)).toMatchObject({ value: firstOption.value, seq: 2 });
   }, 90_000);
+});
+
+describe('pages of a work still written online', () => {
+  it('wait while the work runs and are saved when it finishes', async () => {
+    const form = await sitting({});
+    const filled = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    const batch = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'early.pdf', data: await scannedPdf(filled.pages, { rotate: -1 }) },
+    ]);
+    expect(batch.pages.map((p) => p.status)).toEqual(form.layout.pages.map(() => 'recognized'));
+    // The work is written online now: a keyed form is not taken yet.
+    expect((await answersOf(form.workId)).size).toBe(0);
+
+    const participant = await signedInParticipant(t.app, {
+      participantTestId: form.participantTestId,
+      activationCode: form.activationCode,
+      diagnosticId: 0,
+      subjectTestId: 0,
+    });
+    const finish = await t.app.inject({
+      method: 'PUT',
+      url: `/api/exam/test/examwork/finish/${form.workId}/manual`,
+      headers: participant.session.headers,
+    });
+    expect(finish.statusCode, finish.body).toBe(200);
+    await t.app.jobs.drain();
+
+    const stored = await answersOf(form.workId);
+    for (const [taskId, value] of meant(form, filled.plan))
+      expect(stored.get(taskId), `task ${form.taskIds.indexOf(taskId)}`).toMatchObject({
+        value,
+        source: 'staff',
+        answerMode: 'blank',
+        savedBy: coordinator.user.id,
+      });
+    // Its text boxes wait to be keyed, as any page's.
+    const keyText = (await itemsOf(coordinator.session.headers, '?kind=key_text')).items.filter(
+      (i) => i.registrationCode === form.registrationCode,
+    );
+    expect(keyText.length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 });
 
 describe('doubtful marks', () => {

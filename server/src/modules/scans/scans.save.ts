@@ -149,7 +149,7 @@ type Reading = { variantTaskId: number; value: string[]; confidence: number };
  * Saves what the work's scanned pages read clearly, once the work takes keyed answers: a finished
  * work (or one past its deadline) at once; a paper work still open when every page of its form has
  * been read — it is finished then, as a paper-only form's work is; a work still written online
- * waits (its pages stay unapplied until a later page of it is read). A task a scan saved before is
+ * waits (its pages stay unapplied until it finishes: scans.apply.ts). A task a scan saved before is
  * not overwritten: a differing reading becomes a `replace` item.
  */
 export async function applyWork(ctx: AppContext, actor: WorkActor, form: ScanForm): Promise<void> {
