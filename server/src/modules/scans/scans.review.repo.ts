@@ -325,3 +325,39 @@ export async function userAuthOf(db: Db, userId: number, sessionId: string): Pro
     expiresAt: new Date(Date.now() + 3_600_000),
   };
 }
+
+/**
+ * Closes the open doubtful items of these tasks left by earlier scans of the same page of a work
+ * (pages read before `pageId`): a newer scan read the task clearly and saved it, or asked to
+ * replace what was saved, so the older doubt is settled (`dismissed`, by whoever's scan it was).
+ */
+export async function closeOlderDoubtful(
+  db: Db,
+  page: { id: number; examWorkId: number; formPage: number | null },
+  variantTaskIds: readonly number[],
+  userId: number,
+): Promise<void> {
+  if (!variantTaskIds.length || page.formPage === null) return;
+  const earlier = db
+    .select({ id: scanPages.id })
+    .from(scanPages)
+    .where(
+      and(
+        eq(scanPages.examWorkId, page.examWorkId),
+        eq(scanPages.formPage, page.formPage),
+        sql`${scanPages.id} < ${page.id}`,
+      ),
+    );
+  await db
+    .update(scanReviewItems)
+    .set({ status: 'resolved', resolution: 'dismissed', resolvedBy: userId, resolvedAt: new Date() })
+    .where(
+      and(
+        eq(scanReviewItems.kind, 'doubtful'),
+        eq(scanReviewItems.status, 'open'),
+        eq(scanReviewItems.examWorkId, page.examWorkId),
+        inArray(scanReviewItems.variantTaskId, [...variantTaskIds]),
+        inArray(scanReviewItems.pageId, earlier),
+      ),
+    );
+}

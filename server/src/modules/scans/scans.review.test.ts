@@ -510,6 +510,40 @@ describe('doubtful marks', () => {
   }, 120_000);
 });
 
+describe('a newer clear scan of a doubtful task', () => {
+  it("saves the task and closes the older scan's open doubtful item (dismissed)", async () => {
+    // A paper work: its form stays the whole variant, so a later scan of a page has the same layout.
+    const form = await sitting(PAPER);
+    const digits = form.taskIds[T.digits]!;
+    const p = form.layout.pages.findIndex((page) => page.bubbles.some((b) => b.variantTaskId === digits));
+    const doubt = fillForm(form.blankPages, form.layout, form.answerTypes, true);
+    const first = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'first.pdf', data: await scannedPdf(doubt.pages, { rotate: 1 }) },
+    ]);
+    expect(first.pages[p]).toMatchObject({ status: 'needs_review', formPage: p + 1 });
+    const mine = async (status: string) =>
+      (await itemsOf(coordinator.session.headers, `?kind=doubtful&status=${status}`)).items.filter(
+        (i) => i.registrationCode === form.registrationCode && i.variantTaskId === digits,
+      );
+    const [older] = await mine('open');
+    expect(older).toMatchObject({ doubleMark: true });
+    expect((await answersOf(form.workId)).has(digits)).toBe(false);
+
+    const clear = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    const second = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'second.png', data: await spoil(clear.pages[p]!, { rotate: -1.5 }) },
+    ]);
+    expect(second.pages[0]).toMatchObject({ status: 'recognized', formPage: p + 1 });
+    expect((await answersOf(form.workId)).get(digits)).toMatchObject({ value: '369', source: 'staff' });
+    expect(await mine('open')).toEqual([]);
+    expect((await mine('resolved')).map((i) => [i.id, i.resolution])).toEqual([[older!.id, 'dismissed']]);
+    // Settled: setting the old doubt now is refused and the newer answer stays.
+    const late = await act(older!.id, coordinator.session.headers, { action: 'set', value: ['1:1'] });
+    expect([late.statusCode, late.json().code]).toEqual([409, 'conflict']);
+    expect((await answersOf(form.workId)).get(digits)!.value).toBe('369');
+  }, 120_000);
+});
+
 describe('pages without a readable code', () => {
   it('waits as unidentified for its uploader, shows the whole page, and is read once a person identifies it', async () => {
     const form = await sitting(OVER);

@@ -187,6 +187,13 @@ export async function applyWork(ctx: AppContext, actor: WorkActor, form: ScanFor
     try {
       const done = await saveReadings(ctx, actor, form, page.id, layoutPage, toSave);
       for (const a of done) saved.set(a.variantTaskId, a.value);
+      // What this newer scan read clearly settles an older scan's doubt about the same task.
+      await review.closeOlderDoubtful(
+        ctx.db,
+        { id: page.id, examWorkId: form.examWorkId, formPage: page.formPage },
+        [...done, ...replaces].map((a) => a.variantTaskId),
+        actor.auth.userId,
+      );
       for (const a of await attachAnswerAreas(ctx, actor, form, page, layoutPage, saved))
         saved.set(a.variantTaskId, a.value);
     } catch (error) {
