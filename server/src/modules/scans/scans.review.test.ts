@@ -7,6 +7,7 @@ import {
   answers,
   auditEvents,
   examWorks,
+  expertAssignments,
   files,
   organizatorAssignments,
   results,
@@ -28,6 +29,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { multipartBody } from '../files/test-support.js';
+import { PAPER_TEXT_PLACEHOLDER } from '../exam-test/index.js';
 
 /*
  * Saving what scans read and the review of the rest (issue 25, items 2 and 3), through the API on
@@ -226,7 +228,7 @@ describe('saving what a scan reads clearly', () => {
       value: { fileIds: [attached[0]!.fileId] },
       source: 'staff',
     });
-    // An extended-text area is not attached (its answer is text).
+    // An extended-text area left empty is not attached either.
     expect(stored.has(paper.taskIds[T.essay]!)).toBe(false);
     const keyed = await t.app.ctx.db
       .select()
@@ -426,6 +428,73 @@ describe('pages of a work still written online', () => {
       (i) => i.registrationCode === form.registrationCode,
     );
     expect(keyText.length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+});
+
+describe('extended-text answer areas', () => {
+  it('attach the written area to the answer, which goes to the experts, who see the crop', async () => {
+    const form = await sitting(PAPER);
+    const filled = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    const essay = form.taskIds[T.essay]!;
+    form.layout.pages.forEach((page, p) => {
+      for (const box of page.boxes.filter((b) => b.variantTaskId === essay))
+        for (let k = 1; k <= 6; k++)
+          markBubble(
+            filled.pages[p]!,
+            { variantTaskId: essay, value: '', x: box.x + (k * box.w) / 7, y: box.y + box.h / 2, r: 5 },
+            { kind: 'disc', grey: 40 },
+          );
+    });
+    await uploadAndWait(coordinator.session.headers, [
+      { filename: 'essay.pdf', data: await scannedPdf(filled.pages, { rotate: 1.5 }) },
+    ]);
+    const answer = (await answersOf(form.workId)).get(essay);
+    expect(answer).toMatchObject({ value: PAPER_TEXT_PLACEHOLDER, source: 'staff', answerMode: 'blank' });
+    const attached = await t.app.ctx.db
+      .select({ fileId: answerFiles.fileId, mime: files.mime })
+      .from(answerFiles)
+      .innerJoin(files, eq(files.id, answerFiles.fileId))
+      .where(and(eq(answerFiles.examWorkId, form.workId), eq(answerFiles.variantTaskId, essay)));
+    expect(attached).toEqual([{ fileId: expect.any(Number), mime: 'image/png' }]);
+    // Not an empty answer: it waits for the experts.
+    await t.app.jobs.drain();
+    const [score] = await t.app.ctx.db
+      .select()
+      .from(taskScores)
+      .where(and(eq(taskScores.examWorkId, form.workId), eq(taskScores.variantTaskId, essay)));
+    expect(score?.autoStatus).toBe('manual');
+
+    const expert = await signedIn(t.app, ['expert']);
+    const [assignment] = await t.app.ctx.db
+      .insert(expertAssignments)
+      .values({
+        examWorkId: form.workId,
+        variantTaskId: essay,
+        expertId: expert.user.id,
+        round: 1,
+        anonCode: 'SCAN1',
+      })
+      .returning();
+    const view = await t.app.inject({
+      method: 'GET',
+      url: `/api/expert/assignment/${assignment!.id}`,
+      headers: expert.session.headers,
+    });
+    expect(view.statusCode, view.body).toBe(200);
+    expect(view.json().answer).toMatchObject({
+      value: PAPER_TEXT_PLACEHOLDER,
+      files: [{ id: attached[0]!.fileId, mime: 'image/png' }],
+    });
+    const png = await t.app.inject({
+      method: 'GET',
+      url: `/api/files/${attached[0]!.fileId}`,
+      headers: expert.session.headers,
+    });
+    expect(png.statusCode).toBe(200);
+    const meta = await sharp(png.rawPayload).metadata();
+    expect(meta.format).toBe('png');
+    // The area's crop, not the page: wider than tall, as the ruled area is.
+    expect(meta.width!).toBeGreaterThan(meta.height!);
   }, 120_000);
 });
 
