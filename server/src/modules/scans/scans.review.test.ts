@@ -532,6 +532,10 @@ describe('doubtful marks', () => {
     expect(faint.confidence!).toBeLessThan(0.5);
     expect(faint.recognized).toEqual(expect.arrayContaining([options[0]!.value, options[2]!.value]));
     expect((await answersOf(form.workId)).has(multiple)).toBe(false);
+    // Its crop shows the options' texts beside the bubbles (across to the form's margin), not the
+    // narrow column of bubbles alone.
+    const choiceCrop = await sharp((await crop(faint.id, coordinator.session.headers)).rawPayload).metadata();
+    expect(choiceCrop.width!).toBeGreaterThan(choiceCrop.height! * 2);
     const accepted = await act(faint.id, coordinator.session.headers, { action: 'accept' });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json<ScanReviewItem>()).toMatchObject({ status: 'resolved', resolution: 'accepted' });

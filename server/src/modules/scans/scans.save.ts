@@ -87,7 +87,7 @@ function taskFields(form: ScanForm, page: BlankLayoutPage | undefined, variantTa
       label: type && task ? bubbleLabel(type, task.content, b.value) : b.value,
     })),
     digitColumns: (type === 'number' || type === 'digit_sequence') && columns.size ? columns.size : null,
-    region: page ? taskRegion(page, variantTaskId) : null,
+    region: page ? taskRegion(page, variantTaskId, type) : null,
   };
 }
 
