@@ -72,6 +72,20 @@ where
     and "participant_tests"."status" in ($4, $5, $6)
   );
 
+select distinct
+  "exam_work_id"
+from
+  "scan_pages"
+where
+  (
+    "scan_pages"."exam_work_id" in ($1)
+    and "scan_pages"."applied" = $2
+    and (
+      "scan_pages"."status" = $3
+      or "scan_pages"."problem" = $4
+    )
+  );
+
 select
   "exam_works"."id",
   "participant_tests"."diagnostic_id"

@@ -73,7 +73,12 @@ export const scanPages = pgTable(
     transform: jsonb().$type<number[]>(),
     createdAt: created(),
   },
-  (t) => [index().on(t.batchId), index().on(t.fileSha256, t.page)],
+  (t) => [
+    index().on(t.batchId),
+    index().on(t.fileSha256, t.page),
+    // A work's pages (applyWork), and on every finish whether any wait for it (scans.apply.ts).
+    index().on(t.examWorkId),
+  ],
 );
 
 /**

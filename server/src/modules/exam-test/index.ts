@@ -29,7 +29,9 @@ export { blankFormForScan, type BlankFormForScan } from './blanks.service.js';
 // Scanned forms' answers are saved as keyed forms are (modules/scans).
 export {
   attachPaperScanFile,
+  attachPaperScanText,
   finishPaperWork,
+  PAPER_TEXT_PLACEHOLDER,
   paperScanState,
   savePaperScan,
   storedPaperAnswers,

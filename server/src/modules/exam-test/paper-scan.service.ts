@@ -5,9 +5,10 @@
  * needs besides: whether a work takes a keyed form now, and finishing a paper work whose form was
  * read whole.
  */
+import { createHash } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { answers } from '../../db/schema/index.js';
+import { answerFiles, answers } from '../../db/schema/index.js';
 import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { audit } from '../../lib/audit.js';
@@ -108,6 +109,61 @@ export async function attachPaperScanFile(
       answers: [{ variantTaskId: body.variantTaskId, value: { fileIds: [] }, seq: 1 }],
     },
     [{ variantTaskId: body.variantTaskId, file: bufferFile('scan.png', body.png, 'image/png') }],
+  );
+}
+
+/**
+ * What an extended-text answer written on the paper form holds as its text: the answer itself is
+ * the scan of its answer area, attached to it (an empty text would be scored as no answer, and the
+ * experts would never see it).
+ */
+export const PAPER_TEXT_PLACEHOLDER = 'Ответ написан на бланке: см. скан';
+
+/**
+ * Attaches the scan of an extended-text task's answer area (a PNG cut from the page) to that
+ * task's answer, which is saved through the keyed path (saveAnswers: seq, staff source, audit,
+ * rescoring) with PAPER_TEXT_PLACEHOLDER as its text. Experts see the files of any answer
+ * (answer_files), so they grade the scan. Only for a task with no answer yet, or one holding the
+ * placeholder without its scan (an earlier attempt stopped between the two steps); null otherwise.
+ */
+export async function attachPaperScanText(
+  ctx: AppContext,
+  actor: Actor,
+  body: { registrationCode: string; examWorkId: number; variantTaskId: number; png: Buffer },
+): Promise<number | null> {
+  const writer = await writerFor(ctx, actor, body.registrationCode);
+  const before = (await storedPaperAnswers(ctx, body.examWorkId, [body.variantTaskId])).get(
+    body.variantTaskId,
+  );
+  if (before && before.value !== PAPER_TEXT_PLACEHOLDER) return null;
+  if (!before) {
+    const { results } = await saveAnswers(ctx, writer, {
+      examWorkId: body.examWorkId,
+      answers: [{ variantTaskId: body.variantTaskId, value: PAPER_TEXT_PLACEHOLDER, seq: 1 }],
+    });
+    if (results[0]?.status !== 'saved') return null;
+  }
+  const sha256 = createHash('sha256').update(body.png).digest('hex');
+  return ctx.files.staged((put) =>
+    ctx.db.transaction(async (tx) => {
+      await repo.lockWorkForUpdate(tx, body.examWorkId);
+      const [attached] = await tx
+        .select({ fileId: answerFiles.fileId })
+        .from(answerFiles)
+        .where(
+          and(eq(answerFiles.examWorkId, body.examWorkId), eq(answerFiles.variantTaskId, body.variantTaskId)),
+        )
+        .limit(1);
+      if (attached) return null;
+      return repo.insertAnswerFile(tx, body.examWorkId, body.variantTaskId, {
+        name: 'scan.png',
+        mime: 'image/png',
+        size: body.png.length,
+        sha256,
+        bytes: await put(body.png),
+        createdBy: actor.auth.userId,
+      });
+    }),
   );
 }
 

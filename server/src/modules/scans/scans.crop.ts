@@ -29,14 +29,33 @@ export const pagePng = (image: GreyImage): Promise<Buffer> =>
     .png({ compressionLevel: 6 })
     .toBuffer();
 
-/** The area of a task's bubbles on its page, or null when the page has none of them. */
-export function taskRegion(page: BlankLayoutPage, variantTaskId: number): Region | null {
+/**
+ * The form's right margin (exam-test blanks.pdf.ts MARGINS.right, 15 mm, both print sizes): a
+ * choice's text runs from beside its bubble to here.
+ */
+const TEXT_RIGHT = (15 * 72) / 25.4;
+/** Below the last choice's bubble, room for a second line of its text. */
+const TEXT_BELOW = 12;
+
+/**
+ * The area of a task's bubbles on its page, or null when the page has none of them. The layout
+ * records bubbles and boxes only, not a task's rows; but a single or multiple choice prints each
+ * option's text in its bubble's row, to the right up to the form's margin (blanks.pdf.ts
+ * bubbleList), so their crop reaches across to it (and a line lower), and a person sees the texts.
+ */
+export function taskRegion(
+  page: BlankLayoutPage,
+  variantTaskId: number,
+  answerType?: string | null,
+): Region | null {
   const bubbles = page.bubbles.filter((b) => b.variantTaskId === variantTaskId);
   if (!bubbles.length) return null;
+  const withTexts = answerType === 'single_choice' || answerType === 'multiple_choice';
   const x0 = Math.min(...bubbles.map((b) => b.x - b.r)) - MARGIN;
   const y0 = Math.min(...bubbles.map((b) => b.y - b.r)) - MARGIN;
-  const x1 = Math.max(...bubbles.map((b) => b.x + b.r)) + MARGIN;
-  const y1 = Math.max(...bubbles.map((b) => b.y + b.r)) + MARGIN;
+  const right = Math.max(...bubbles.map((b) => b.x + b.r)) + MARGIN;
+  const x1 = withTexts ? Math.max(right, page.widthPt - TEXT_RIGHT) : right;
+  const y1 = Math.max(...bubbles.map((b) => b.y + b.r)) + MARGIN + (withTexts ? TEXT_BELOW : 0);
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, exists, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { ScanReviewQuery } from '@attesta/contract';
+import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Role, ScanReviewQuery } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import {
   classes,
   examWorks,
@@ -14,6 +14,8 @@ import {
   scanSavedAnswers,
   schools,
   students,
+  userRoles,
+  users,
   workers,
 } from '../../db/schema/index.js';
 import type { PgSelect } from 'drizzle-orm/pg-core';
@@ -253,4 +255,109 @@ export async function workOfRegistration(db: Db, registrationCode: string) {
 
 export async function updatePage(db: Db, id: number, values: Partial<typeof scanPages.$inferInsert>) {
   await db.update(scanPages).set(values).where(eq(scanPages.id, id));
+}
+
+// ------------------------------------------------------------------ pages waiting for their work
+
+/** Of these works, those with scanned pages read but not applied yet (waiting for the work to end). */
+export async function worksWithWaitingPages(db: DbOrTx, examWorkIds: readonly number[]): Promise<number[]> {
+  if (!examWorkIds.length) return [];
+  const rows = await db
+    .selectDistinct({ examWorkId: scanPages.examWorkId })
+    .from(scanPages)
+    .where(
+      and(
+        inArray(scanPages.examWorkId, [...examWorkIds]),
+        eq(scanPages.applied, false),
+        or(eq(scanPages.status, 'recognized'), eq(scanPages.problem, 'doubtful_marks')),
+      ),
+    );
+  return rows.map((r) => r.examWorkId).filter((id) => id !== null);
+}
+
+/** Who uploaded the oldest waiting page of a work: its pages are applied as that person keyed them. */
+export async function waitingUploaderOf(db: Db, examWorkId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ userId: scanBatches.userId })
+    .from(scanPages)
+    .innerJoin(scanBatches, eq(scanBatches.id, scanPages.batchId))
+    .where(
+      and(
+        eq(scanPages.examWorkId, examWorkId),
+        eq(scanPages.applied, false),
+        or(eq(scanPages.status, 'recognized'), eq(scanPages.problem, 'doubtful_marks')),
+      ),
+    )
+    .orderBy(asc(scanPages.id))
+    .limit(1);
+  return row?.userId ?? null;
+}
+
+/**
+ * A user as a background job acts for them: their roles, school and oo now; null when the account
+ * is blocked or gone, or has no role.
+ */
+export async function userAuthOf(db: Db, userId: number, sessionId: string): Promise<AuthContext | null> {
+  const [user] = await db
+    .select({ login: users.login, schoolId: users.schoolId, ooId: users.ooId, blocked: users.isBlocked })
+    .from(users)
+    .where(eq(users.id, userId));
+  const roles = (
+    await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId))
+  ).map((r) => r.role as Role);
+  if (!user || user.blocked || !roles.length) return null;
+  return {
+    userId,
+    login: user.login,
+    displayName: user.login,
+    roles,
+    email: null,
+    schoolId: user.schoolId,
+    ooId: user.ooId,
+    studentId: null,
+    workerId: null,
+    participantTestId: null,
+    activationCode: null,
+    sessionId,
+    via: 'cookie',
+    kind: 'job',
+    appShell: false,
+    expiresAt: new Date(Date.now() + 3_600_000),
+  };
+}
+
+/**
+ * Closes the open doubtful items of these tasks left by earlier scans of the same page of a work
+ * (pages read before `pageId`): a newer scan read the task clearly and saved it, or asked to
+ * replace what was saved, so the older doubt is settled (`dismissed`, by whoever's scan it was).
+ */
+export async function closeOlderDoubtful(
+  db: Db,
+  page: { id: number; examWorkId: number; formPage: number | null },
+  variantTaskIds: readonly number[],
+  userId: number,
+): Promise<void> {
+  if (!variantTaskIds.length || page.formPage === null) return;
+  const earlier = db
+    .select({ id: scanPages.id })
+    .from(scanPages)
+    .where(
+      and(
+        eq(scanPages.examWorkId, page.examWorkId),
+        eq(scanPages.formPage, page.formPage),
+        sql`${scanPages.id} < ${page.id}`,
+      ),
+    );
+  await db
+    .update(scanReviewItems)
+    .set({ status: 'resolved', resolution: 'dismissed', resolvedBy: userId, resolvedAt: new Date() })
+    .where(
+      and(
+        eq(scanReviewItems.kind, 'doubtful'),
+        eq(scanReviewItems.status, 'open'),
+        eq(scanReviewItems.examWorkId, page.examWorkId),
+        inArray(scanReviewItems.variantTaskId, [...variantTaskIds]),
+        inArray(scanReviewItems.pageId, earlier),
+      ),
+    );
 }

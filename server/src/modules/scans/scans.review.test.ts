@@ -7,6 +7,7 @@ import {
   answers,
   auditEvents,
   examWorks,
+  expertAssignments,
   files,
   organizatorAssignments,
   results,
@@ -21,12 +22,14 @@ import {
   createTestApp,
   createVariantWithTasks,
   signedIn,
+  signedInParticipant,
   tasksOfEveryType,
   type ExamWorkOptions,
   type OrgFixture,
   type TestApp,
 } from '../../../test/helpers.js';
 import { multipartBody } from '../files/test-support.js';
+import { PAPER_TEXT_PLACEHOLDER } from '../exam-test/index.js';
 
 /*
  * Saving what scans read and the review of the rest (issue 25, items 2 and 3), through the API on
@@ -54,6 +57,7 @@ const T = {
 
 interface Form {
   participantTestId: number;
+  activationCode: string;
   workId: number;
   taskIds: number[];
   registrationCode: string;
@@ -81,6 +85,7 @@ async function sitting(work: ExamWorkOptions, render = true): Promise<Form> {
     : [];
   return {
     participantTestId: pt.participantTestId,
+    activationCode: pt.activationCode,
     workId,
     taskIds: variant.variantTaskIds,
     registrationCode: row!.registration_code,
@@ -223,7 +228,7 @@ describe('saving what a scan reads clearly', () => {
       value: { fileIds: [attached[0]!.fileId] },
       source: 'staff',
     });
-    // An extended-text area is not attached (its answer is text).
+    // An extended-text area left empty is not attached either.
     expect(stored.has(paper.taskIds[T.essay]!)).toBe(false);
     const keyed = await t.app.ctx.db
       .select()
@@ -385,6 +390,114 @@ describe('saving what a scan reads clearly', () => {
   }, 90_000);
 });
 
+describe('pages of a work still written online', () => {
+  it('wait while the work runs and are saved when it finishes', async () => {
+    const form = await sitting({});
+    const filled = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    const batch = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'early.pdf', data: await scannedPdf(filled.pages, { rotate: -1 }) },
+    ]);
+    expect(batch.pages.map((p) => p.status)).toEqual(form.layout.pages.map(() => 'recognized'));
+    // The work is written online now: a keyed form is not taken yet.
+    expect((await answersOf(form.workId)).size).toBe(0);
+
+    const participant = await signedInParticipant(t.app, {
+      participantTestId: form.participantTestId,
+      activationCode: form.activationCode,
+      diagnosticId: 0,
+      subjectTestId: 0,
+    });
+    const finish = await t.app.inject({
+      method: 'PUT',
+      url: `/api/exam/test/examwork/finish/${form.workId}/manual`,
+      headers: participant.session.headers,
+    });
+    expect(finish.statusCode, finish.body).toBe(200);
+    await t.app.jobs.drain();
+
+    const stored = await answersOf(form.workId);
+    for (const [taskId, value] of meant(form, filled.plan))
+      expect(stored.get(taskId), `task ${form.taskIds.indexOf(taskId)}`).toMatchObject({
+        value,
+        source: 'staff',
+        answerMode: 'blank',
+        savedBy: coordinator.user.id,
+      });
+    // Its text boxes wait to be keyed, as any page's.
+    const keyText = (await itemsOf(coordinator.session.headers, '?kind=key_text')).items.filter(
+      (i) => i.registrationCode === form.registrationCode,
+    );
+    expect(keyText.length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+});
+
+describe('extended-text answer areas', () => {
+  it('attach the written area to the answer, which goes to the experts, who see the crop', async () => {
+    const form = await sitting(PAPER);
+    const filled = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    const essay = form.taskIds[T.essay]!;
+    form.layout.pages.forEach((page, p) => {
+      for (const box of page.boxes.filter((b) => b.variantTaskId === essay))
+        for (let k = 1; k <= 6; k++)
+          markBubble(
+            filled.pages[p]!,
+            { variantTaskId: essay, value: '', x: box.x + (k * box.w) / 7, y: box.y + box.h / 2, r: 5 },
+            { kind: 'disc', grey: 40 },
+          );
+    });
+    await uploadAndWait(coordinator.session.headers, [
+      { filename: 'essay.pdf', data: await scannedPdf(filled.pages, { rotate: 1.5 }) },
+    ]);
+    const answer = (await answersOf(form.workId)).get(essay);
+    expect(answer).toMatchObject({ value: PAPER_TEXT_PLACEHOLDER, source: 'staff', answerMode: 'blank' });
+    const attached = await t.app.ctx.db
+      .select({ fileId: answerFiles.fileId, mime: files.mime })
+      .from(answerFiles)
+      .innerJoin(files, eq(files.id, answerFiles.fileId))
+      .where(and(eq(answerFiles.examWorkId, form.workId), eq(answerFiles.variantTaskId, essay)));
+    expect(attached).toEqual([{ fileId: expect.any(Number), mime: 'image/png' }]);
+    // Not an empty answer: it waits for the experts.
+    await t.app.jobs.drain();
+    const [score] = await t.app.ctx.db
+      .select()
+      .from(taskScores)
+      .where(and(eq(taskScores.examWorkId, form.workId), eq(taskScores.variantTaskId, essay)));
+    expect(score?.autoStatus).toBe('manual');
+
+    const expert = await signedIn(t.app, ['expert']);
+    const [assignment] = await t.app.ctx.db
+      .insert(expertAssignments)
+      .values({
+        examWorkId: form.workId,
+        variantTaskId: essay,
+        expertId: expert.user.id,
+        round: 1,
+        anonCode: 'SCAN1',
+      })
+      .returning();
+    const view = await t.app.inject({
+      method: 'GET',
+      url: `/api/expert/assignment/${assignment!.id}`,
+      headers: expert.session.headers,
+    });
+    expect(view.statusCode, view.body).toBe(200);
+    expect(view.json().answer).toMatchObject({
+      value: PAPER_TEXT_PLACEHOLDER,
+      files: [{ id: attached[0]!.fileId, mime: 'image/png' }],
+    });
+    const png = await t.app.inject({
+      method: 'GET',
+      url: `/api/files/${attached[0]!.fileId}`,
+      headers: expert.session.headers,
+    });
+    expect(png.statusCode).toBe(200);
+    const meta = await sharp(png.rawPayload).metadata();
+    expect(meta.format).toBe('png');
+    // The area's crop, not the page: wider than tall, as the ruled area is.
+    expect(meta.width!).toBeGreaterThan(meta.height!);
+  }, 120_000);
+});
+
 describe('doubtful marks', () => {
   it('saves nothing of a double mark until a person sets the value; what the task cannot take is 400', async () => {
     const form = await sitting(OVER);
@@ -419,6 +532,10 @@ describe('doubtful marks', () => {
     expect(faint.confidence!).toBeLessThan(0.5);
     expect(faint.recognized).toEqual(expect.arrayContaining([options[0]!.value, options[2]!.value]));
     expect((await answersOf(form.workId)).has(multiple)).toBe(false);
+    // Its crop shows the options' texts beside the bubbles (across to the form's margin), not the
+    // narrow column of bubbles alone.
+    const choiceCrop = await sharp((await crop(faint.id, coordinator.session.headers)).rawPayload).metadata();
+    expect(choiceCrop.width!).toBeGreaterThan(choiceCrop.height! * 2);
     const accepted = await act(faint.id, coordinator.session.headers, { action: 'accept' });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json<ScanReviewItem>()).toMatchObject({ status: 'resolved', resolution: 'accepted' });
@@ -463,6 +580,40 @@ describe('doubtful marks', () => {
     expect(
       (await itemsOf(coordinator.session.headers, '?status=resolved&kind=doubtful')).items.map((i) => i.id),
     ).toContain(item.id);
+  }, 120_000);
+});
+
+describe('a newer clear scan of a doubtful task', () => {
+  it("saves the task and closes the older scan's open doubtful item (dismissed)", async () => {
+    // A paper work: its form stays the whole variant, so a later scan of a page has the same layout.
+    const form = await sitting(PAPER);
+    const digits = form.taskIds[T.digits]!;
+    const p = form.layout.pages.findIndex((page) => page.bubbles.some((b) => b.variantTaskId === digits));
+    const doubt = fillForm(form.blankPages, form.layout, form.answerTypes, true);
+    const first = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'first.pdf', data: await scannedPdf(doubt.pages, { rotate: 1 }) },
+    ]);
+    expect(first.pages[p]).toMatchObject({ status: 'needs_review', formPage: p + 1 });
+    const mine = async (status: string) =>
+      (await itemsOf(coordinator.session.headers, `?kind=doubtful&status=${status}`)).items.filter(
+        (i) => i.registrationCode === form.registrationCode && i.variantTaskId === digits,
+      );
+    const [older] = await mine('open');
+    expect(older).toMatchObject({ doubleMark: true });
+    expect((await answersOf(form.workId)).has(digits)).toBe(false);
+
+    const clear = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    const second = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'second.png', data: await spoil(clear.pages[p]!, { rotate: -1.5 }) },
+    ]);
+    expect(second.pages[0]).toMatchObject({ status: 'recognized', formPage: p + 1 });
+    expect((await answersOf(form.workId)).get(digits)).toMatchObject({ value: '369', source: 'staff' });
+    expect(await mine('open')).toEqual([]);
+    expect((await mine('resolved')).map((i) => [i.id, i.resolution])).toEqual([[older!.id, 'dismissed']]);
+    // Settled: setting the old doubt now is refused and the newer answer stays.
+    const late = await act(older!.id, coordinator.session.headers, { action: 'set', value: ['1:1'] });
+    expect([late.statusCode, late.json().code]).toEqual([409, 'conflict']);
+    expect((await answersOf(form.workId)).get(digits)!.value).toBe('369');
   }, 120_000);
 });
 

@@ -12,6 +12,9 @@ import {
   scanBatchScope,
   scanQueue,
 } from './scans.service.js';
+import { subscribe } from '../../events/domain-events.js';
+import { registerJobHandler } from '../../jobs/runner.js';
+import { SCAN_APPLY_JOB, onWorksFinished, scanApplyJob } from './scans.apply.js';
 import { resolveReviewItem, reviewCrop, reviewItemScope, reviewList } from './scans.review.service.js';
 
 const tags = ['scans'];
@@ -25,6 +28,9 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
     app.log.error({ err: error, batchId }, 'scan batch failed'),
   );
   app.addHook('onClose', () => queue.close());
+  // Pages of a work still open online wait; they are applied when the work finishes.
+  registerJobHandler(SCAN_APPLY_JOB, scanApplyJob(ctx));
+  subscribe('worksFinished', onWorksFinished);
   await app.register(multipart, {
     limits: { fileSize: SCAN_MAX_FILE_BYTES, files: SCAN_MAX_FILES, fields: 4, fieldSize: 1024, parts: 24 },
   });

@@ -7,6 +7,7 @@ import { files } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import {
   attachPaperScanFile,
+  attachPaperScanText,
   blankFormForScan,
   findWork,
   finishPaperWork,
@@ -86,7 +87,7 @@ function taskFields(form: ScanForm, page: BlankLayoutPage | undefined, variantTa
       label: type && task ? bubbleLabel(type, task.content, b.value) : b.value,
     })),
     digitColumns: (type === 'number' || type === 'digit_sequence') && columns.size ? columns.size : null,
-    region: page ? taskRegion(page, variantTaskId) : null,
+    region: page ? taskRegion(page, variantTaskId, type) : null,
   };
 }
 
@@ -149,7 +150,7 @@ type Reading = { variantTaskId: number; value: string[]; confidence: number };
  * Saves what the work's scanned pages read clearly, once the work takes keyed answers: a finished
  * work (or one past its deadline) at once; a paper work still open when every page of its form has
  * been read — it is finished then, as a paper-only form's work is; a work still written online
- * waits (its pages stay unapplied until a later page of it is read). A task a scan saved before is
+ * waits (its pages stay unapplied until it finishes: scans.apply.ts). A task a scan saved before is
  * not overwritten: a differing reading becomes a `replace` item.
  */
 export async function applyWork(ctx: AppContext, actor: WorkActor, form: ScanForm): Promise<void> {
@@ -187,6 +188,13 @@ export async function applyWork(ctx: AppContext, actor: WorkActor, form: ScanFor
     try {
       const done = await saveReadings(ctx, actor, form, page.id, layoutPage, toSave);
       for (const a of done) saved.set(a.variantTaskId, a.value);
+      // What this newer scan read clearly settles an older scan's doubt about the same task.
+      await review.closeOlderDoubtful(
+        ctx.db,
+        { id: page.id, examWorkId: form.examWorkId, formPage: page.formPage },
+        [...done, ...replaces].map((a) => a.variantTaskId),
+        actor.auth.userId,
+      );
       for (const a of await attachAnswerAreas(ctx, actor, form, page, layoutPage, saved))
         saved.set(a.variantTaskId, a.value);
     } catch (error) {
@@ -213,11 +221,15 @@ export async function pageImage(ctx: AppContext, fileId: number | null): Promise
 /** Dark pixels inside an answer area that mean something was written there (not scanner noise). */
 const WRITTEN = 0.002;
 
+/** Answer types whose answer area (`essay` box) is the answer: its scan goes to the experts. */
+const AREA_TYPES = new Set<string>(['file', 'extended_text']);
+
 /**
- * The answer areas of file tasks on a page (`essay` boxes): one written in is cut out and attached
- * as the task's answer file, so experts grade the scan as they grade an uploaded photo. An empty
- * area, or a task answered already, is left alone. Extended-text areas are not attached: their
- * answer is text, and the keyed path takes files for file tasks only.
+ * The answer areas of file and extended-text tasks on a page (`essay` boxes): one written in is
+ * cut out and attached to the task's answer, so experts grade the scan as they grade an uploaded
+ * photo — a file task's as its answer file (saveanswers_with_files), an extended-text task's beside
+ * a placeholder text (exam-test attachPaperScanText; the experts' view shows the files of any
+ * answer). An empty area, or a task answered already, is left alone.
  */
 async function attachAnswerAreas(
   ctx: AppContext,
@@ -229,7 +241,9 @@ async function attachAnswerAreas(
 ): Promise<{ variantTaskId: number; value: string[] }[]> {
   const areas = (layoutPage?.boxes ?? []).filter(
     (b) =>
-      b.kind === 'essay' && form.answerTypes.get(b.variantTaskId) === 'file' && !saved.has(b.variantTaskId),
+      b.kind === 'essay' &&
+      AREA_TYPES.has(form.answerTypes.get(b.variantTaskId)!) &&
+      !saved.has(b.variantTaskId),
   );
   if (!areas.length || !page.transform) return [];
   const png = await pageImage(ctx, page.imageFileId);
@@ -238,7 +252,9 @@ async function attachAnswerAreas(
   for (const box of areas) {
     if ((await inkShare(png, transform, inset(box, 4))) < WRITTEN) continue;
     try {
-      const done = await attachPaperScanFile(ctx, actor, {
+      const attach =
+        form.answerTypes.get(box.variantTaskId) === 'file' ? attachPaperScanFile : attachPaperScanText;
+      const done = await attach(ctx, actor, {
         registrationCode: form.registrationCode,
         examWorkId: form.examWorkId,
         variantTaskId: box.variantTaskId,

@@ -1,0 +1,1 @@
+CREATE INDEX "scan_pages_exam_work_id_index" ON "scan_pages" USING btree ("exam_work_id");
