@@ -18,6 +18,7 @@ export const QUEUE_ITEM_TYPES = [
   'export',
   'scoring',
   'regrade',
+  'scan-apply',
 ] as const;
 export const queueItemTypeSchema = z.enum(QUEUE_ITEM_TYPES);
 export type QueueItemType = z.infer<typeof queueItemTypeSchema>;
@@ -33,7 +34,9 @@ export const QUEUE_PUBLIC_PAYLOAD_KEYS = ['date', 'schoolId', 'code', 'participa
 export const queueItemSchema = z
   .object({
     id: z.number().int().positive(),
-    type: z.string().describe('planning | result | import | report | export | scoring | regrade'),
+    type: z
+      .string()
+      .describe('planning | result | import | report | export | scoring | regrade | scan-apply'),
     status: queueItemStatusSchema,
     diagnosticId: z.number().int().nullable(),
     diagnosticCode: z.string().nullable(),

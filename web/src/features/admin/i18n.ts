@@ -383,6 +383,7 @@ const ru = {
       export: 'Выгрузка',
       scoring: 'Оценивание',
       regrade: 'Перепроверка',
+      'scan-apply': 'Ответы со сканов',
     },
     statuses: {
       queued: 'В очереди',
@@ -817,6 +818,7 @@ const en: typeof ru = {
       export: 'Export',
       scoring: 'Scoring',
       regrade: 'Regrade',
+      'scan-apply': 'Answers from scans',
     },
     statuses: {
       queued: 'Queued',

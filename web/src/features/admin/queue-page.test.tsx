@@ -105,8 +105,9 @@ describe('admin queue page', () => {
               progress: 100,
               result: { report: 'detailed', format: 'xlsx', rows: 120, fileName: 'x.xlsx' },
             }),
+            item(7, { type: 'scan-apply', status: 'queued', progress: 0 }),
           ],
-          total: 2,
+          total: 3,
         }),
     });
     renderApp('/admin/queue');
@@ -115,6 +116,9 @@ describe('admin queue page', () => {
     expect(within(table).getByTestId('queue-result-4')).toHaveTextContent('Строк в файле: 120.');
     expect(table).not.toHaveTextContent('{');
     expect(table).not.toHaveTextContent('changed');
+    // Saving a finished work's scanned pages is a job of its own, named in words.
+    expect(table).toHaveTextContent('Ответы со сканов');
+    expect(table).not.toHaveTextContent('scan-apply');
     expect(screen.queryByRole('textbox', { name: /ID/ })).toBeNull();
     expect(within(table).queryByRole('columnheader', { name: /^ID/ })).toBeNull();
     await pick(screen.getByRole('search'), 'Диагностика', 'Русский язык 5 (D-6)');

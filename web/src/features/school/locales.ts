@@ -91,6 +91,7 @@ const ru = {
         export: 'Выгрузка',
         scoring: 'Проверка',
         regrade: 'Перепроверка',
+        'scan-apply': 'Ответы со сканов',
       },
       statuses: {
         queued: 'В очереди',
@@ -214,6 +215,7 @@ const en: typeof ru = {
         export: 'Export',
         scoring: 'Scoring',
         regrade: 'Regrade',
+        'scan-apply': 'Answers from scans',
       },
       statuses: {
         queued: 'Queued',
