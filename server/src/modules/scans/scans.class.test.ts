@@ -1,4 +1,4 @@
-import type { AnswerType, BlankLayout, ScanBatch, ScanReviewList } from '@attesta/contract';
+import type { AnswerType, BlankLayout, ScanReviewList } from '@attesta/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers, examWorks, results, taskScores } from '../../db/schema/index.js';
@@ -15,7 +15,7 @@ import {
   type OrgFixture,
   type TestApp,
 } from '../../../test/helpers.js';
-import { multipartBody } from '../files/test-support.js';
+import { uploadAndWait } from './test-support.js';
 
 /*
  * Issue 25's "done when": a class's answer forms printed by Attesta, filled, scanned into ONE PDF
@@ -76,24 +76,8 @@ describe("a class's sheets scanned into one PDF", () => {
   it('come back as finished, scored works without a person touching a clear mark', async () => {
     const pages = sittings.flatMap((s) => s.pages);
     const pdf = await scannedPdf(pages, { rotate: 1.5, blur: 0.5, noise: 4 });
-    const body = multipartBody([{ name: 'file', filename: 'class-7a.pdf', data: pdf }]);
     const headers = coordinator.session.headers;
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/api/scans',
-      headers: { ...headers, 'content-type': body.contentType },
-      payload: body.payload,
-    });
-    expect(sent.statusCode, sent.body).toBe(202);
-    const id = sent.json<{ scanBatchId: number }>().scanBatchId;
-    let batch: ScanBatch;
-    const until = Date.now() + 150_000;
-    for (;;) {
-      batch = (await t.app.inject({ method: 'GET', url: `/api/scans/${id}`, headers })).json<ScanBatch>();
-      if (batch.status === 'done' || batch.status === 'failed') break;
-      if (Date.now() > until) throw new Error(`batch ${id} still ${batch.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const batch = await uploadAndWait(t.app, headers, [{ filename: 'class-7a.pdf', data: pdf }], 150_000);
     expect(batch.status).toBe('done');
     expect(batch.pages).toHaveLength(pages.length);
     expect(batch.pages.every((p) => p.status === 'recognized')).toBe(true);

@@ -1,4 +1,4 @@
-import type { AnswerType, BlankLayout, ScanBatch, ScanReviewItem, ScanReviewList } from '@attesta/contract';
+import type { AnswerType, BlankLayout, ScanReviewItem, ScanReviewList } from '@attesta/contract';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ import {
   type OrgFixture,
   type TestApp,
 } from '../../../test/helpers.js';
-import { multipartBody } from '../files/test-support.js';
+import { uploadAndWait as uploadAndWaitOn, type ScanFile } from './test-support.js';
 import { PAPER_TEXT_PLACEHOLDER } from '../exam-test/index.js';
 
 /*
@@ -99,25 +99,8 @@ async function sitting(work: ExamWorkOptions, render = true): Promise<Form> {
 const PAPER: ExamWorkOptions = { answerMode: 'blank' };
 const OVER: ExamWorkOptions = { startedAt: new Date(Date.now() - 3 * 3_600_000) };
 
-type File = { filename: string; data: Buffer };
-async function uploadAndWait(headers: Record<string, string>, files: File[]): Promise<ScanBatch> {
-  const body = multipartBody(files.map((f) => ({ name: 'file', ...f })));
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/scans',
-    headers: { ...headers, 'content-type': body.contentType },
-    payload: body.payload,
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const id = res.json<{ scanBatchId: number }>().scanBatchId;
-  const until = Date.now() + 90_000;
-  for (;;) {
-    const batch = (await t.app.inject({ method: 'GET', url: `/api/scans/${id}`, headers })).json<ScanBatch>();
-    if (batch.status === 'done' || batch.status === 'failed') return batch;
-    if (Date.now() > until) throw new Error(`batch ${id} still ${batch.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const uploadAndWait = (headers: Record<string, string>, files: ScanFile[]) =>
+  uploadAndWaitOn(t.app, headers, files);
 
 const list = (headers: Record<string, string>, query = '') =>
   t.app.inject({ method: 'GET', url: `/api/scans/review${query}`, headers });

@@ -1,4 +1,4 @@
-import type { AnswerType, BlankLayout, ScanBatch } from '@attesta/contract';
+import type { AnswerType, BlankLayout } from '@attesta/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizatorAssignments } from '../../db/schema/index.js';
@@ -15,7 +15,7 @@ import {
   type OrgFixture,
   type TestApp,
 } from '../../../test/helpers.js';
-import { multipartBody } from '../files/test-support.js';
+import { batchWhenRead, uploadScans, type ScanFile } from './test-support.js';
 
 let t: TestApp;
 let org: OrgFixture;
@@ -54,31 +54,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => t?.close());
 
-type File = { filename: string; data: Buffer; type?: string };
-const upload = (headers: Record<string, string>, files: File[]) => {
-  const body = multipartBody(files.map((f) => ({ name: 'file', ...f })));
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/scans',
-    headers: { ...headers, 'content-type': body.contentType },
-    payload: body.payload,
-  });
-};
+const upload = (headers: Record<string, string>, files: ScanFile[]) => uploadScans(t.app, headers, files);
 const getBatch = (id: number | string, headers: Record<string, string>) =>
   t.app.inject({ method: 'GET', url: `/api/scans/${id}`, headers });
-
-/** Polls a batch until it is done or failed (at most 60 s). */
-async function finished(id: number, headers: Record<string, string>): Promise<ScanBatch> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const res = await getBatch(id, headers);
-    expect(res.statusCode).toBe(200);
-    const batch = res.json<ScanBatch>();
-    if (batch.status === 'done' || batch.status === 'failed') return batch;
-    if (Date.now() > until) throw new Error(`batch ${id} still ${batch.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const finished = (id: number, headers: Record<string, string>) => batchWhenRead(t.app, id, headers, 60_000);
 
 const batchCount = async () =>
   Number((await t.database.query<{ n: string }>('select count(*) as n from scan_batches'))[0]!.n);
@@ -226,7 +205,7 @@ describe('POST /api/scans and GET /api/scans/{id}', () => {
       .greyscale()
       .tiff({ compression: 'deflate' })
       .toBuffer();
-    const cases: [File[], string][] = [
+    const cases: [ScanFile[], string][] = [
       [[{ filename: 'notes.txt', data: Buffer.from('not a scan at all') }], 'unsupported_file_type'],
       [[{ filename: 'scan.pdf', data: Buffer.from('%PDF-1.7\n1 0 obj garbage') }], 'invalid_pdf'],
       [[{ filename: 'scan.png', data: png.subarray(0, 40) }], 'invalid_image'],
