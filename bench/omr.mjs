@@ -48,7 +48,9 @@ const { rasterizePdf } = await import(src('test/pdf.ts'));
 const { mulberry32 } = await import(src('src/modules/authoring/generate.ts'));
 const { layoutVersionOf } = await import(src('src/modules/exam-test/blanks.sheet.ts'));
 const { openScan } = await import(src('src/modules/scans/decode.ts'));
-const { recognizePage, MARK_THRESHOLD, REVIEW_BELOW } = await import(src('src/modules/scans/recognize.ts'));
+const { recognizePage, MARK_THRESHOLD, REVIEW_BELOW, INK_LEVEL, INK_THRESHOLD } = await import(
+  src('src/modules/scans/recognize.ts')
+);
 
 /**
  * Mark kinds and how often each is drawn: a pen fill, a pencil fill not quite to the ring, a light
@@ -195,7 +197,7 @@ async function main() {
     reviewCauses: new Map(),
   };
   const kindRow = (name) => {
-    if (!s.kinds.has(name)) s.kinds.set(name, { drawn: 0, read: 0, reviewed: 0, fills: [] });
+    if (!s.kinds.has(name)) s.kinds.set(name, { drawn: 0, read: 0, reviewed: 0, fills: [], inks: [] });
     return s.kinds.get(name);
   };
   const genStart = performance.now();
@@ -303,6 +305,7 @@ async function main() {
                 value: b.value,
                 drawn: filled.drawn.get(bubbleKey(b)) ?? 'blank',
                 fill: b.fill,
+                ink: b.ink,
               })),
             how,
           });
@@ -316,8 +319,9 @@ async function main() {
       else if (truth) s.missed++;
       else s.falseMarks++;
       if (kind === 'erased' && !b.marked) s.erasedRead++;
-      kindRow(kind ?? 'left blank').fills.push(b.fill);
       const row = kindRow(kind ?? 'left blank');
+      row.fills.push(b.fill);
+      row.inks.push(b.ink);
       if (b.marked) row.read++;
       if (reviewedTasks.has(b.variantTaskId) && b.confidence < REVIEW_BELOW) row.reviewed++;
     }
@@ -344,19 +348,15 @@ async function main() {
     ...Object.fromEntries(
       Object.entries(s).filter(([k]) => !['kinds', 'reviewCauses', 'ms', 'cpuMs', 'bytes'].includes(k)),
     ),
-    // The fills each kind read as (the reader's measure, 0 … 1; marked from MARK_THRESHOLD).
+    // The fills and ink shares each kind read as (the reader's two measures, 0 … 1).
     kinds: Object.fromEntries(
-      [...s.kinds].map(([name, { fills, ...k }]) => {
-        const sorted = fills.sort((a, b) => a - b);
-        const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-        return [
-          name,
-          {
-            ...k,
-            bubbles: sorted.length,
-            fill: { min: at(0), p5: at(0.05), p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 },
-          },
-        ];
+      [...s.kinds].map(([name, { fills, inks, ...k }]) => {
+        const spread = (values) => {
+          const sorted = values.sort((a, b) => a - b);
+          const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+          return { min: at(0), p5: at(0.05), p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 };
+        };
+        return [name, { ...k, bubbles: fills.length, fill: spread(fills), ink: spread(inks) }];
       }),
     ),
     reviewCauses: Object.fromEntries(s.reviewCauses),
@@ -393,13 +393,13 @@ function markdown(r) {
     `| erased marks read as no mark | ${r.erasedRead} of ${r.erased} |`,
     `| stray lines drawn (off the bubbles) | ${r.strays} |`,
     '',
-    `Per kind of bubble, the reader's fill (its darkness above the page's blank bubbles, 0 … 1; marked from ${MARK_THRESHOLD}, and the nearer the fill to that, the lower the confidence; a task under ${REVIEW_BELOW} goes to review):`,
+    `Per kind of bubble, the reader's two measures: the fill (the inside's mean darkness above the page's blank bubbles, 0 … 1; a mark from ${MARK_THRESHOLD}) and the ink share (the share of the inside at least ${INK_LEVEL} of the way from paper to ink, above the page's blank bubbles; a mark from ${INK_THRESHOLD}). A bubble is marked when either measure says so, and the nearer the measure that decides to its threshold, the lower the confidence; a task under ${REVIEW_BELOW} goes to review:`,
     '',
-    '| bubble | bubbles | read as marked | in a task sent to review, doubtful itself | fill min / 5th pct / median / 95th pct / max |',
-    '|---|---|---|---|---|',
+    '| bubble | bubbles | read as marked | in a task sent to review, doubtful itself | fill min / 5th pct / median / 95th pct / max | ink share min / 5th pct / median / 95th pct / max |',
+    '|---|---|---|---|---|---|',
     ...kinds.map(
       ([name, k]) =>
-        `| ${name} | ${k.bubbles} | ${k.read} (${pct(k.read, k.bubbles)} %) | ${k.reviewed} | ${[k.fill.min, k.fill.p5, k.fill.p50, k.fill.p95, k.fill.max].join(' / ')} |`,
+        `| ${name} | ${k.bubbles} | ${k.read} (${pct(k.read, k.bubbles)} %) | ${k.reviewed} | ${[k.fill.min, k.fill.p5, k.fill.p50, k.fill.p95, k.fill.max].join(' / ')} | ${[k.ink.min, k.ink.p5, k.ink.p50, k.ink.p95, k.ink.max].join(' / ')} |`,
     ),
     '',
     'Wrong answers accepted without review (at most 10 shown): ' +
@@ -407,7 +407,9 @@ function markdown(r) {
         .map(
           (c) =>
             `page ${c.page + 1} (${c.dpi} dpi${c.photo ? ', photographed' : ''}, rotated ${round(c.how.rotate)}°): ` +
-            c.bubbles.map((b) => `${b.value} drawn as ${b.drawn} read fill ${b.fill}`).join(', ') +
+            c.bubbles
+              .map((b) => `${b.value} drawn as ${b.drawn} read fill ${b.fill}, ink share ${b.ink}`)
+              .join(', ') +
             `, task confidence ${c.confidence}`,
         )
         .join('; ') || 'none') +

@@ -28,7 +28,7 @@ import { formatBlankCode, type BlankCode } from '../exam-test/blanks.code.js';
 import { layoutVersionOf } from '../exam-test/blanks.sheet.js';
 import { openScan, SCAN_LIMITS } from './decode.js';
 import { applyHomography, homographyFrom } from './recognize.geometry.js';
-import { recognizePage, type PageForm, type PageRecognition } from './recognize.js';
+import { INK_THRESHOLD, recognizePage, type PageForm, type PageRecognition } from './recognize.js';
 
 let t: TestApp;
 let workId: number;
@@ -170,6 +170,67 @@ describe('recognizePage on filled real forms', () => {
       (t) => t.variantTaskId !== single && t.variantTaskId !== multiple,
     ))
       expect(other).toMatchObject({ value: [], confidence: 1 });
+  }, 30_000);
+
+  it('reads thin strokes by their ink: a faint tick and a faint cross are never taken for empty, a heavy erasure and the printed letters are', async () => {
+    const byType = (type: AnswerType) => [...answerTypes].find(([, t]) => t === type)![0];
+    const single = byType('single_choice');
+    const multiple = byType('multiple_choice');
+    const p = layout.pages.findIndex(
+      (page) =>
+        page.bubbles.some((b) => b.variantTaskId === single) &&
+        page.bubbles.some((b) => b.variantTaskId === multiple),
+    );
+    expect(p).toBeGreaterThanOrEqual(0);
+    const bubbles = (id: number) => layout.pages[p]!.bubbles.filter((b) => b.variantTaskId === id);
+    const tick = bubbles(single)[1]!;
+    const cross = bubbles(multiple)[0]!;
+    const erased = bubbles(multiple)[2]!;
+    const fresh = () => copyPage(blankPages[p]!);
+    const readPage = async (page: PageImage, how: Spoil) => (await read(await spoil(page, how)))[0]!;
+    const bubbleOf = (result: PageRecognition, b: { variantTaskId: number; value: string }) =>
+      result.bubbles.find((r) => r.variantTaskId === b.variantTaskId && r.value === b.value)!;
+    // A scan that thins strokes: shrunk, blurred, noisy, JPEG 55.
+    const poor: Spoil = { rotate: -2, scale: 0.75, blur: 1.2, noise: 10, jpegQuality: 55, seed: 3 };
+
+    // The faintest strokes the bench draws (grey 70, 1.2 pt) over a quarter of the inside: the
+    // inside's mean darkness alone reads them as certainly empty.
+    const faint = fresh();
+    markBubble(faint, tick, { kind: 'tick', grey: 70, widthPt: 1.2 });
+    markBubble(faint, cross, { kind: 'cross', grey: 70, widthPt: 1.2 });
+    markBubble(faint, erased, { kind: 'erased', grey: 200 });
+    const result = await readPage(faint, poor);
+    for (const stroke of [tick, cross]) {
+      const reading = bubbleOf(result, stroke);
+      expect(reading.ink, `${stroke.value} ink share`).toBeGreaterThan(0.1);
+      // Marked, or at least sent to a person: never read as certainly empty.
+      expect(reading.marked || reading.confidence < 0.5, `${stroke.value} ${JSON.stringify(reading)}`).toBe(
+        true,
+      );
+    }
+    // A fill rubbed out to grey 200 (the heaviest erasure the bench draws) has next to no ink (its
+    // printed letter blurs a little wider on the grey): no mark.
+    expect(bubbleOf(result, erased).marked).toBe(false);
+    expect(bubbleOf(result, erased).ink).toBeLessThan(INK_THRESHOLD - 0.05);
+    // Every bubble left blank, its printed letter or digit inside, reads certainly empty.
+    for (const b of layout.pages[p]!.bubbles.filter((b) => b !== tick && b !== cross && b !== erased))
+      expect(bubbleOf(result, b), `${b.variantTaskId} ${b.value}`).toMatchObject({
+        marked: false,
+        confidence: 1,
+      });
+
+    // Clear pen strokes (grey 30, 1.6 pt) read as marks without review, the task's value as drawn.
+    const clear = fresh();
+    markBubble(clear, tick, { kind: 'tick', grey: 30, widthPt: 1.6 });
+    markBubble(clear, cross, { kind: 'cross', grey: 30, widthPt: 1.6 });
+    markBubble(clear, erased, { kind: 'erased', grey: 215 });
+    const clean = await readPage(clear, poor);
+    expect(clean.status).toBe('recognized');
+    const task = (id: number) => clean.tasks.find((t) => t.variantTaskId === id)!;
+    expect(task(single)).toMatchObject({ value: [tick.value], doubleMark: false });
+    expect(task(multiple)).toMatchObject({ value: [cross.value], doubleMark: false });
+    expect(task(single).confidence).toBeGreaterThanOrEqual(0.5);
+    expect(task(multiple).confidence).toBeGreaterThanOrEqual(0.5);
   }, 30_000);
 
   it('reads the pages of a scanned PDF (JPEG pages inside, as scanners write them)', async () => {

@@ -48,6 +48,11 @@ export interface BubbleReading {
   value: string;
   /** Darkness of the bubble's inside above the page's blank bubbles, 0 (as printed) … 1 (solid ink). */
   fill: number;
+  /**
+   * Share of the bubble's inside as dark as ink, above the page's blank bubbles (their printed
+   * letter): 0 … 1. A pen stroke (a tick, a cross) has much of it; a rubbed-out fill none.
+   */
+  ink: number;
   marked: boolean;
   /** How sure the reading is, 0 … 1: 1 far from the threshold, 0 on it. */
   confidence: number;
@@ -81,6 +86,15 @@ export interface PageRecognition {
 export const MARK_THRESHOLD = 0.22;
 const CERTAIN_BAND = 0.12;
 export const REVIEW_BELOW = 0.5;
+/**
+ * The second measure, for strokes: a pixel is "ink" when its darkness (between the paper around the
+ * bubble and the page's ink) is at least INK_LEVEL — a rubbed-out fill (grey 200–235) never is, a
+ * blurred pen line is. A bubble whose ink share (above the page's blank bubbles) reaches
+ * INK_THRESHOLD is as likely marked as not, and INK_BAND either side of it is doubt.
+ */
+export const INK_LEVEL = 0.45;
+export const INK_THRESHOLD = 0.15;
+const INK_BAND = 0.05;
 /** The inside read: a disc this share of the radius (the ring's inner edge is at ~0.9 r). */
 const INNER = 0.62;
 
@@ -204,11 +218,15 @@ const percentile = (values: number[], p: number) => {
 };
 
 /**
- * Reads every bubble of a page: the mean darkness of its inside (a disc clear of the printed ring),
+ * Reads every bubble of a page by two measures of its inside (a disc clear of the printed ring),
  * each pixel's darkness measured between the paper around that bubble (a high percentile of a ring
  * just outside it, so a neighbour's label or an overflowing fill do not count) and the page's ink
- * (the marks' black); minus the page's blank bubble level (the 40th percentile of its bubbles: most are empty), which
- * takes out the printed letter inside and the blur of the ring.
+ * (the marks' black): the fill, the mean darkness, and the ink share, the share of pixels at least
+ * INK_LEVEL dark. Each is taken minus the page's blank bubble level (the 40th percentile of its
+ * bubbles: most are empty), which takes out the printed letter inside and the blur of the ring.
+ * The fill reads a filled bubble, however light; the ink share reads a thin stroke (a tick, a
+ * cross), which darkens only a quarter of the inside but as dark as ink — and tells it from an
+ * erasure, which is as dark on average but nowhere near ink.
  */
 export function readBubbles(
   image: GreyImage,
@@ -223,18 +241,36 @@ export function readBubbles(
     const span = Math.max(16, paper - ink);
     const inside = greysInDisc(image, centre, 0, INNER * r);
     let sum = 0;
-    for (const g of inside) sum += Math.min(1, Math.max(0, (paper - g) / span));
-    return inside.length ? sum / inside.length : 0;
+    let inky = 0;
+    for (const g of inside) {
+      const darkness = Math.min(1, Math.max(0, (paper - g) / span));
+      sum += darkness;
+      if (darkness >= INK_LEVEL) inky++;
+    }
+    return inside.length ? { fill: sum / inside.length, ink: inky / inside.length } : { fill: 0, ink: 0 };
   });
-  const blank = percentile(raw, 0.4);
+  const blankFill = percentile(
+    raw.map((b) => b.fill),
+    0.4,
+  );
+  const blankInk = percentile(
+    raw.map((b) => b.ink),
+    0.4,
+  );
   return page.bubbles.map((bubble, i) => {
-    const fill = Math.max(0, raw[i]! - blank);
+    const fill = Math.max(0, raw[i]!.fill - blankFill);
+    const ink = Math.max(0, raw[i]!.ink - blankInk);
+    // Each measure's vote: how far above (+) or below (−) its threshold, in its bands. A bubble is a
+    // mark when either says so (a stroke is dark where it lies, a fill everywhere); it is certainly
+    // empty only when both say so clearly.
+    const vote = Math.max((fill - MARK_THRESHOLD) / CERTAIN_BAND, (ink - INK_THRESHOLD) / INK_BAND);
     return {
       variantTaskId: bubble.variantTaskId,
       value: bubble.value,
       fill: Math.round(fill * 1000) / 1000,
-      marked: fill >= MARK_THRESHOLD,
-      confidence: Math.round(Math.min(1, Math.abs(fill - MARK_THRESHOLD) / CERTAIN_BAND) * 100) / 100,
+      ink: Math.round(ink * 1000) / 1000,
+      marked: vote >= 0,
+      confidence: Math.round(Math.min(1, Math.abs(vote)) * 100) / 100,
     };
   });
 }
