@@ -1447,7 +1447,8 @@ export const OUR_ENDPOINTS = [
     method: 'GET',
     path: '/api/scans/review',
     roles: ['organizator', 'coordinator', 'admin'],
-    meaning: 'scan review items within reach (doubtful marks, text boxes to key, unread pages) and open counts per class',
+    meaning:
+      'scan review items within reach (doubtful marks, text boxes to key, unread pages) and open counts per class',
     ours: true,
   },
   {
