@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import type {
   ReportConsQuery,
   ReportDetailedQuery,
@@ -14,9 +14,9 @@ import type {
   ReportSpecificationQuery,
   Role,
 } from '@attesta/contract';
+import { jobAuthOf } from '../../auth/job-auth.js';
 import type { AuthContext } from '../../auth/types.js';
 import type { Db } from '../../db/client.js';
-import { userRoles, users } from '../../db/schema/index.js';
 import { activeCountOf, activeItemOf, enqueue } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobOutcome } from '../../jobs/runner.js';
 import { AppError } from '../../lib/errors.js';
@@ -165,40 +165,11 @@ export async function queueIfLarge(
   return { queueItemId: item.id };
 }
 
-/**
- * The requester as the job acts for them: their roles now (those they had when they asked and
- * still have), their school and oo now. A blocked or deleted user, or one without those roles, gets
- * nothing.
- */
+/** The requester as the job acts for them: the roles they had when they asked and still have (auth/job-auth.ts). */
 async function requesterAuth(db: Db, r: Requester, itemId: number): Promise<AuthContext> {
-  const [user] = await db
-    .select({ login: users.login, schoolId: users.schoolId, ooId: users.ooId, blocked: users.isBlocked })
-    .from(users)
-    .where(eq(users.id, r.userId));
-  const now = (
-    await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, r.userId))
-  ).map((x) => x.role);
-  const roles = r.roles.filter((role) => now.includes(role));
-  if (!user || user.blocked || !roles.length)
-    throw new PermanentJobError('The requester may no longer read this report', 'forbidden');
-  return {
-    userId: r.userId,
-    login: user.login,
-    displayName: user.login,
-    roles,
-    email: null,
-    schoolId: user.schoolId,
-    ooId: user.ooId,
-    studentId: null,
-    workerId: null,
-    participantTestId: null,
-    activationCode: null,
-    sessionId: `queue-item:${itemId}`,
-    via: 'cookie',
-    kind: 'job',
-    appShell: false,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  };
+  const auth = await jobAuthOf(db, r.userId, `queue-item:${itemId}`, r.roles);
+  if (!auth) throw new PermanentJobError('The requester may no longer read this report', 'forbidden');
+  return auth;
 }
 
 /**

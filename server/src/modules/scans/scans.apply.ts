@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { DomainEvents } from '../../events/domain-events.js';
 import { enqueueMany } from '../../jobs/queue.js';
+import { jobAuthOf } from '../../auth/job-auth.js';
 import { PermanentJobError, type JobContext } from '../../jobs/runner.js';
 import * as review from './scans.review.repo.js';
 import { applyWork, formLoader } from './scans.save.js';
@@ -40,7 +41,7 @@ export function scanApplyJob(ctx: AppContext) {
     if (typeof examWorkId !== 'number') throw new PermanentJobError('A scan-apply job names an examWorkId');
     const userId = await review.waitingUploaderOf(ctx.db, examWorkId);
     if (userId === null) return { result: { applied: false } };
-    const auth = await review.userAuthOf(ctx.db, userId, `queue-item:${job.item.id}`);
+    const auth = await jobAuthOf(ctx.db, userId, `queue-item:${job.item.id}`);
     const form = auth && (await formLoader(ctx, auth)(examWorkId));
     if (!auth || !form) return { result: { applied: false } };
     await applyWork(ctx, { auth, ip: null, deviceId: null }, form);

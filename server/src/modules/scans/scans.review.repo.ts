@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Role, ScanReviewQuery } from '@attesta/contract';
+import type { ScanReviewQuery } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
@@ -14,8 +14,6 @@ import {
   scanSavedAnswers,
   schools,
   students,
-  userRoles,
-  users,
   workers,
 } from '../../db/schema/index.js';
 import type { PgSelect } from 'drizzle-orm/pg-core';
@@ -291,39 +289,6 @@ export async function waitingUploaderOf(db: Db, examWorkId: number): Promise<num
     .orderBy(asc(scanPages.id))
     .limit(1);
   return row?.userId ?? null;
-}
-
-/**
- * A user as a background job acts for them: their roles, school and oo now; null when the account
- * is blocked or gone, or has no role.
- */
-export async function userAuthOf(db: Db, userId: number, sessionId: string): Promise<AuthContext | null> {
-  const [user] = await db
-    .select({ login: users.login, schoolId: users.schoolId, ooId: users.ooId, blocked: users.isBlocked })
-    .from(users)
-    .where(eq(users.id, userId));
-  const roles = (
-    await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId))
-  ).map((r) => r.role as Role);
-  if (!user || user.blocked || !roles.length) return null;
-  return {
-    userId,
-    login: user.login,
-    displayName: user.login,
-    roles,
-    email: null,
-    schoolId: user.schoolId,
-    ooId: user.ooId,
-    studentId: null,
-    workerId: null,
-    participantTestId: null,
-    activationCode: null,
-    sessionId,
-    via: 'cookie',
-    kind: 'job',
-    appShell: false,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  };
 }
 
 /**
