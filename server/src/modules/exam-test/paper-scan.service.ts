@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { answerFiles, answers } from '../../db/schema/index.js';
+import { answers } from '../../db/schema/index.js';
 import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { audit } from '../../lib/audit.js';
@@ -147,14 +147,7 @@ export async function attachPaperScanText(
   return ctx.files.staged((put) =>
     ctx.db.transaction(async (tx) => {
       await repo.lockWorkForUpdate(tx, body.examWorkId);
-      const [attached] = await tx
-        .select({ fileId: answerFiles.fileId })
-        .from(answerFiles)
-        .where(
-          and(eq(answerFiles.examWorkId, body.examWorkId), eq(answerFiles.variantTaskId, body.variantTaskId)),
-        )
-        .limit(1);
-      if (attached) return null;
+      if ((await repo.attachedFileIds(tx, body.examWorkId, [body.variantTaskId])).length) return null;
       return repo.insertAnswerFile(tx, body.examWorkId, body.variantTaskId, {
         name: 'scan.png',
         mime: 'image/png',
