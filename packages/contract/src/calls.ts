@@ -152,7 +152,7 @@ import {
   sendRegistrationEmailBodySchema,
 } from './account.js';
 
-export type { CallSchemas } from './call-schema.js';
+export type { CallSchemas, RawAnswer } from './call-schema.js';
 export {
   idPathSchema,
   reasonTextSchema,

@@ -1357,7 +1357,7 @@ export const OUR_ENDPOINTS = [
   },
   {
     method: 'GET',
-    path: '/api/openTests/attempts/{id}',
+    path: '/api/openTestAttempts/{id}',
     roles: ['guest'],
     meaning: "a guest's own finished attempt: score, per task, answers with the correct ones",
     ours: true,

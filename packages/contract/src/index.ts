@@ -38,5 +38,6 @@ export * from './signed-integration.js';
 export * from './open-tests.js';
 export * from './accommodations.js';
 export * from './areas.js';
+export * from './operation-id.js';
 export * from './blanks.js';
 export * from './scans.js';

@@ -64,7 +64,7 @@ export const openTestStartSchema = z
   .meta({ id: 'OpenTestStart' });
 export type OpenTestStart = z.infer<typeof openTestStartSchema>;
 
-/** GET /api/openTests/attempts/{id}: a finished attempt's result with answers and correct answers. */
+/** GET /api/openTestAttempts/{id}: a finished attempt's result with answers and correct answers. */
 export const openTestAttemptResultSchema = z
   .object({
     attempt: openTestAttemptSchema,
@@ -82,7 +82,7 @@ export const OPEN_TEST_CALL_SCHEMAS = {
     params: z.object({ subjectTestId: idParamSchema }),
     response: openTestStartSchema,
   },
-  'GET /api/openTests/attempts/{id}': {
+  'GET /api/openTestAttempts/{id}': {
     params: z.object({ id: idParamSchema }),
     response: openTestAttemptResultSchema,
   },

@@ -7,7 +7,9 @@ import {
   type CallKey,
   type CallSchemas,
   type CallSchemasOf,
+  operationIdOf,
   type HttpMethod,
+  type RawAnswer,
   type RoleRule,
 } from '@attesta/contract';
 import { forbidden, unauthorized } from '../lib/errors.js';
@@ -55,6 +57,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: AccessRule;
+    /** What a call answers when it is not JSON (its contract row's `raw`), for the API document. */
+    rawAnswer?: RawAnswer;
   }
 }
 
@@ -128,8 +132,11 @@ export function contractRoute<K extends CallKey>(
 ) {
   const s: CallSchemas = (CALL_SCHEMAS as Record<CallKey, CallSchemas>)[key];
   const { errors, ...text } = docs;
+  const route = endpoint(key, scope, flags);
+  const [method, path] = splitKey(key);
   const schema = {
     ...text,
+    operationId: operationIdOf(method, path),
     ...(s.params ? { params: s.params } : {}),
     ...(s.query ? { querystring: s.query } : {}),
     ...(s.headers ? { headers: s.headers } : {}),
@@ -140,8 +147,17 @@ export function contractRoute<K extends CallKey>(
       ...Object.fromEntries(errors.map((status) => [status, documentedError])),
     },
   };
-  return { ...endpoint(key, scope, flags), schema: schema as unknown as ContractSchema<K> };
+  return {
+    ...route,
+    config: { ...route.config, ...(s.raw ? { rawAnswer: s.raw } : {}) },
+    schema: schema as unknown as ContractSchema<K>,
+  };
 }
+
+const splitKey = (key: string) => {
+  const space = key.indexOf(' ');
+  return [key.slice(0, space), key.slice(space + 1)] as const;
+};
 
 /** The caller of a route whose rule requires a session (never null there). */
 export function authOf(req: FastifyRequest): AuthContext {

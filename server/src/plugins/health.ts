@@ -8,6 +8,7 @@ export async function healthRoutes(app: FastifyInstance) {
     {
       schema: {
         summary: 'Health check',
+        operationId: 'getHealth',
         tags: ['system'],
         response: {
           200: z.object({ status: z.literal('ok'), database: z.string(), redis: z.string() }),

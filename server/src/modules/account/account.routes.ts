@@ -190,7 +190,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
     ...contractRoute('GET /api/Account/Parallels', {
       summary: 'Parallels (grades) for the registration form',
       tags,
-      errors: [],
+      // Only what any call answers to a malformed query (invalid_text).
+      errors: [400],
     }),
     handler: async () => service.parallels(),
   });

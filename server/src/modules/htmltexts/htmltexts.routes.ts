@@ -14,7 +14,8 @@ export const htmlTextsRoutes: FastifyPluginAsync = async (plugin) => {
     ...contractRoute('GET /api/htmltexts/analytics', {
       summary: 'Analytics snippet configuration ({enabled:false} when none is configured)',
       tags,
-      errors: [],
+      // Only what any call answers to a malformed query (invalid_text).
+      errors: [400],
     }),
     handler: async () => service.analyticsConfig(config),
   });

@@ -54,7 +54,7 @@ export const openTestRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.route({
     ...contractRoute(
-      'GET /api/openTests/attempts/{id}',
+      'GET /api/openTestAttempts/{id}',
       {
         summary: 'The result of one of the guest’s attempts',
         description:

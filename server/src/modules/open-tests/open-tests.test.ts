@@ -35,7 +35,7 @@ const inject = (session: Session | null, method: 'GET' | 'POST' | 'PUT', url: st
   });
 const list = (s: Session) => inject(s, 'GET', '/api/openTests');
 const start = (s: Session, id: number) => inject(s, 'POST', `/api/openTests/${id}/attempt`);
-const attempt = (s: Session, id: number) => inject(s, 'GET', `/api/openTests/attempts/${id}`);
+const attempt = (s: Session, id: number) => inject(s, 'GET', `/api/openTestAttempts/${id}`);
 const count = async (sql: string, params: unknown[] = []) =>
   Number((await t.database.query<{ n: number }>(sql, params))[0]!.n);
 
@@ -127,7 +127,7 @@ describe('/api/openTests', () => {
         { allowed: guest.session, wrongRole: admin },
       ),
     ).toEqual({ anonymous: 401, wrongRole: 403, noCsrf: 'csrf' });
-    expect((await inject(null, 'GET', '/api/openTests/attempts/1')).statusCode).toBe(401);
+    expect((await inject(null, 'GET', '/api/openTestAttempts/1')).statusCode).toBe(401);
     expect((await attempt(expert, 1)).statusCode).toBe(403);
     // Nothing was started by the refused calls.
     expect(await count('select count(*)::int n from participant_tests where guest_user_id is not null')).toBe(

@@ -30,7 +30,8 @@ export const userRoutes: FastifyPluginAsync = async (plugin) => {
       {
         summary: 'Whether the request carries a live session (cookie or bearer); never 401',
         tags,
-        errors: [],
+        // Only what any call answers to a malformed query (invalid_text).
+        errors: [400],
       },
       undefined,
       { passive: true },

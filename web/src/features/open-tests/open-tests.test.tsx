@@ -177,7 +177,7 @@ describe('the runner of a guest', () => {
           openElsewhere: false,
           serverTime: NOW,
         }),
-      'GET /api/openTests/attempts/13': () => apiError(409, 'work_not_finished'),
+      'GET /api/openTestAttempts/13': () => apiError(409, 'work_not_finished'),
     });
     const { router } = renderApp('/participant/work');
     await waitFor(() => expect(router.state.location.pathname).toBe('/guest/attempts/13'));
@@ -243,7 +243,7 @@ describe('guest attempt result', () => {
   };
 
   it('shows the score, the answer given and the correct one, without a PDF', async () => {
-    server({ 'GET /api/openTests/attempts/11': () => json(200, attempt) });
+    server({ 'GET /api/openTestAttempts/11': () => json(200, attempt) });
     renderApp('/guest/attempts/11');
     expect(await screen.findByTestId('result-score')).toHaveTextContent('1 из 3');
     expect(screen.getByTestId('result-percent')).toHaveTextContent('33,3');
@@ -254,7 +254,7 @@ describe('guest attempt result', () => {
   });
 
   it('an unfinished attempt says its result comes with its finish', async () => {
-    server({ 'GET /api/openTests/attempts/11': () => apiError(409, 'work_not_finished') });
+    server({ 'GET /api/openTestAttempts/11': () => apiError(409, 'work_not_finished') });
     renderApp('/guest/attempts/11');
     expect(await screen.findByTestId('attempt-not-finished')).toHaveTextContent(
       'Эта попытка ещё не завершена',

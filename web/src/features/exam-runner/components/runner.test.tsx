@@ -219,7 +219,7 @@ describe('the runner', () => {
       {},
       {
         'GET /api/user': () => json(200, guest),
-        'GET /api/openTests/attempts/5': () => apiError(409, 'work_not_finished'),
+        'GET /api/openTestAttempts/5': () => apiError(409, 'work_not_finished'),
       },
     );
     const finished = {

@@ -25,7 +25,7 @@ export const getResultVariant = (examWorkId: number, signal?: AbortSignal) =>
 
 /** A guest's own finished attempt at an open test: its result with the answers and the keys. */
 export const getOpenAttempt = (attemptId: number, signal?: AbortSignal) =>
-  call('GET /api/openTests/attempts/{id}', { params: { id: attemptId } }, { ...quiet, signal });
+  call('GET /api/openTestAttempts/{id}', { params: { id: attemptId } }, { ...quiet, signal });
 
 export const resultPdfPath = (participantTestId: number) =>
   callPath('GET /api/examresults/doc/{id}', { id: participantTestId });
