@@ -36,6 +36,9 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // Connections waiting to be accepted; the kernel caps it at net.core.somaxconn (4096 on Linux ≥ 5.4).
   LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
+  // On SIGTERM: how long the instance keeps serving with its readiness probe at 503 before it closes,
+  // so the balancer stops sending to it first (its probe interval × failures to mark it down).
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   PUBLIC_URL: optionalUrl(['http://', 'https://']),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
@@ -134,6 +137,8 @@ export interface Config {
    * drops their SYNs and each retries after 1, 3, 7 s (docs/BENCHMARKS.md, issue 15).
    */
   listenBacklog: number;
+  /** On SIGTERM, how long readiness answers 503 while requests are still served, before closing. */
+  shutdownDrainMs: number;
   publicUrl: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -262,6 +267,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     port: env.PORT,
     listenBacklog: env.LISTEN_BACKLOG,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
     dataDir,
     databaseUrl: env.DATABASE_URL,

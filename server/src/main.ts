@@ -51,11 +51,17 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // A balancer's readiness probe sees 503 from now on; on SIGTERM the instance keeps serving for
+    // SHUTDOWN_DRAIN_MS so the balancer stops sending before connections are refused (SIGINT, a
+    // person at the terminal, closes at once).
+    app.draining = true;
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
     const force = setTimeout(() => {
       app.log.error('shutdown took too long, exiting');
       process.exit(1);
-    }, 15_000);
+    }, drainMs + 15_000);
     force.unref();
+    if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
     try {
       // Stops accepting connections, lets running requests (answer saves) finish, closes the database.
       await app.close();

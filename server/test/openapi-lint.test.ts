@@ -23,8 +23,10 @@ const EXPLAINED: Record<string, string> = {
   'no-ambiguous-paths #/paths/~1api~1files~1text~1{id}': 'spec',
   'no-ambiguous-paths #/paths/~1api~1files~1upload~1{id}': 'spec',
   'no-ambiguous-paths #/paths/~1api~1files~1delete~1{id}': 'spec',
-  // The balancer's probe takes no input, so it has no 4xx to answer: 200 or 503.
-  'operation-4xx-response #/paths/~1health/get/responses': 'a probe without input answers 200 or 503',
+  // The balancer's probes take no input, so they have no 4xx to answer: 200 or 503.
+  'operation-4xx-response #/paths/~1health/get/responses': 'a probe answers 200 or 503',
+  'operation-4xx-response #/paths/~1health~1ready/get/responses': 'a probe answers 200 or 503',
+  'operation-4xx-response #/paths/~1health~1live/get/responses': 'a probe answers 200',
   // The external login only ever redirects (to the identity provider, or back with an error).
   'operation-2xx-response #/paths/~1api~1Account~1ExternalLogin/get/responses': 'answers 302 only',
 };
