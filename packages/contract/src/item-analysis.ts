@@ -141,7 +141,12 @@ export const itemAnalysisVariantSchema = z
         z.object({
           ability: z.number().describe('ability (logits, on the item scale)'),
           tasksSolved: z.number().describe('expected number of tasks solved with full marks'),
-          percent: z.number().describe('expected points (all-or-nothing tasks) as a percent of the max'),
+          percent: z
+            .number()
+            .describe(
+              'expected points as a percent of the max (dichotomous model: all-or-nothing tasks; ' +
+                'partial credit model: from the probabilities of each score)',
+            ),
         }),
       )
       .describe(

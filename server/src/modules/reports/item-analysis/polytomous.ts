@@ -101,8 +101,8 @@ export function polyEsf(eps: ArrayLike<number>[], skipA = -1, skipB = -1): Float
  * How eRm reads an item from `counts[v]`, the persons who gave response v (integers from 0): a
  * response below the lowest observed does not exist (eRm shifts the item down to start at 0), nor
  * one above the largest; `maxCat` is then largest − lowest. `unused` lists the categories in
- * between that nobody gave (after the shift): eRm warns and its estimate runs off to infinity
- * (a β of −21, standard error 86); the caller merges them or leaves the item out.
+ * between that nobody gave (after the shift): their β are not finite (eRm warns that estimation
+ * may not be feasible and drifts without bound); the caller merges them or leaves the item out.
  */
 export function categoriesOf(counts: ArrayLike<number>): {
   lowest: number;
