@@ -220,9 +220,10 @@ export function analyseItems(m: ResponseMatrix, options: AnalysisOptions = {}): 
 
   // ---------------------------------------------------------------- pass 3: Rasch
   const observed = itemDist.map((d) => d.list());
-  const rasch: Calibration | null = anyPolytomous(observed)
-    ? calibratePartialCredit(m, observed)
-    : calibrate(m, full, n);
+  // the partial credit model when some task has three or more scores; should it find no finite
+  // estimate, the dichotomous model still may (rasch.model says which)
+  const rasch: Calibration | null =
+    (anyPolytomous(observed) ? calibratePartialCredit(m, observed) : null) ?? calibrate(m, full, n);
 
   // ---------------------------------------------------------------- the figures
   const tasks: ItemAnalysisTask[] = items.map((it, i) => {
