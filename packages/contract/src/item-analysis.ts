@@ -58,6 +58,29 @@ export const itemRaschSchema = z
     se: z.number().describe('standard error of the difficulty (logits)'),
     infit: z.number().describe('infit mean square (information weighted; 1 expected, 0.7–1.3 fine)'),
     outfit: z.number().describe('outfit mean square (unweighted; sensitive to surprising answers)'),
+    infitT: z
+      .number()
+      .optional()
+      .describe('partial credit model: infit as a t statistic (cube-root standardised, eRm’s infit t)'),
+    outfitT: z
+      .number()
+      .optional()
+      .describe('partial credit model: outfit as a t statistic (cube-root standardised, eRm’s outfit t)'),
+    thresholds: z
+      .array(
+        z.object({
+          score: z.number().describe('the score this step reaches (from the score observed below it)'),
+          threshold: z
+            .number()
+            .describe('ability (logits) at which this score and the one below are equally likely'),
+          se: z.number().describe('standard error of the threshold'),
+        }),
+      )
+      .optional()
+      .describe(
+        'partial credit model: one threshold per step between the scores observed on the task; ' +
+          '`difficulty` is then their mean (the task location) and `se` its standard error',
+      ),
   })
   .meta({ id: 'ItemRasch' });
 
@@ -118,7 +141,12 @@ export const itemAnalysisVariantSchema = z
         z.object({
           ability: z.number().describe('ability (logits, on the item scale)'),
           tasksSolved: z.number().describe('expected number of tasks solved with full marks'),
-          percent: z.number().describe('expected points (all-or-nothing tasks) as a percent of the max'),
+          percent: z
+            .number()
+            .describe(
+              'expected points as a percent of the max (dichotomous model: all-or-nothing tasks; ' +
+                'partial credit model: from the probabilities of each score)',
+            ),
         }),
       )
       .describe(
@@ -131,8 +159,12 @@ export const itemAnalysisVariantSchema = z
 export const itemAnalysisRaschSchema = z
   .object({
     model: z
-      .literal('rasch_dichotomous')
-      .describe('Rasch 1PL; partial-credit tasks are dichotomised at full marks (1 = full mark)'),
+      .enum(['rasch_dichotomous', 'partial_credit'])
+      .describe(
+        'rasch_dichotomous: Rasch 1PL, every task scored right/wrong (a task with two scores; a ' +
+          'fractional score below the max counts as not solved); partial_credit: the partial credit ' +
+          'model (as eRm’s PCM), used when some task has three or more different scores',
+      ),
     estimation: z.literal('cml').describe('conditional maximum likelihood (as eRm), Newton–Raphson'),
     linking: z
       .enum(['common_items', 'random_groups'])
@@ -185,3 +217,4 @@ export type ItemAnalysis = z.infer<typeof itemAnalysisSchema>;
 export type ItemAnalysisTask = z.infer<typeof itemAnalysisTaskSchema>;
 export type ItemAnalysisVariant = z.infer<typeof itemAnalysisVariantSchema>;
 export type ItemAnalysisRasch = z.infer<typeof itemAnalysisRaschSchema>;
+export type ItemRasch = z.infer<typeof itemRaschSchema>;

@@ -313,7 +313,7 @@ describe('Rasch calibration of the matrix against eRm', () => {
     expect(a.variants[0]!.expected).toEqual(a.variants[1]!.expected);
   });
 
-  it('partial credit is dichotomised at full marks', () => {
+  it('a task with three or more scores makes it the partial credit model, not a cut at full marks', () => {
     const items: ItemColumn[] = [
       ...dichotomous(3),
       { taskId: 200, answerType: 'cloze', maxScore: 2, options: null, multiple: false },
@@ -324,11 +324,135 @@ describe('Rasch calibration of the matrix against eRm', () => {
       return analyseItems(b.build());
     };
     const rows = csvRows(reference.complete.file).map((r) => r.slice(0, 4) as number[]);
-    const asFull = build(rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]! * 2]));
-    // half marks (1 of 2) count as not solved: the same as a 0
-    const asHalf = build(rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]! * 2 || (r[0]! ? 1 : 0)]));
-    const d = (a: ReturnType<typeof analyseItems>) => a.tasks.map((t) => t.rasch!.difficulty);
-    d(asFull).forEach((x, i) => expect(d(asHalf)[i]).toBeCloseTo(x, 12));
-    expect(asHalf.tasks[3]!.facility).not.toBeCloseTo(asFull.tasks[3]!.facility!, 6);
+    const whole = build(rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]! * 2]));
+    expect(whole.rasch?.model).toBe('rasch_dichotomous');
+    // half marks (1 of 2) now differ from a 0: the task gets two thresholds
+    const half = build(rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]! * 2 || (r[0]! ? 1 : 0)]));
+    expect(half.rasch?.model).toBe('partial_credit');
+    expect(half.tasks[3]!.rasch!.thresholds!.map((t) => t.score)).toEqual([1, 2]);
+    expect(half.tasks[0]!.rasch!.thresholds!.map((t) => t.score)).toEqual([1]);
+    expect(half.tasks[3]!.rasch!.difficulty).not.toBeCloseTo(whole.tasks[3]!.rasch!.difficulty, 2);
+  });
+});
+
+// ---------------------------------------------------------------- partial credit through the matrix
+
+interface PcmModelRef {
+  loglik: number;
+  seBeta: number[];
+  categories: number[];
+  thresholds: number[];
+  seThresholds: number[];
+  locations: number[];
+  outfitMSQ: number[];
+  infitMSQ: number[];
+  outfitZ: number[];
+  infitZ: number[];
+}
+const pcmReference = JSON.parse(readFileSync(new URL('erm-pcm-reference.json', dir), 'utf8')) as Record<
+  'mixed' | 'unused',
+  { file: string; PCM: PcmModelRef }
+>;
+const partial = (maxScores: number[]): ItemColumn[] =>
+  maxScores.map((maxScore, i) => ({
+    taskId: 300 + i,
+    answerType: 'cloze',
+    maxScore,
+    options: null,
+    multiple: false,
+  }));
+
+/** Each task's figures against eRm's PCM (thresholds in eRm's order, item by item). */
+function expectPcm(a: ReturnType<typeof analyseItems>, ref: PcmModelRef) {
+  expect(a.rasch).toMatchObject({ model: 'partial_credit', converged: true, excludedTaskIds: [] });
+  expect(Math.abs(a.rasch!.logLikelihood - ref.loglik)).toBeLessThan(1e-4);
+  let at = 0;
+  a.tasks.forEach((t, i) => {
+    const r = t.rasch!;
+    const m = ref.categories[i]!;
+    expect(r.thresholds).toHaveLength(m);
+    r.thresholds!.forEach((x, h) => {
+      expect(Math.abs(x.threshold - ref.thresholds[at + h]!)).toBeLessThan(1e-4);
+      expect(Math.abs(x.se - ref.seThresholds[at + h]!)).toBeLessThan(1e-4);
+    });
+    expect(Math.abs(r.difficulty - ref.locations[i]!)).toBeLessThan(1e-4);
+    // the location is −β_im / m: its standard error is eRm's se.beta of the last category over m
+    expect(Math.abs(r.se - ref.seBeta[at + m - 1]! / m)).toBeLessThan(1e-4);
+    expect(Math.abs(r.infit - ref.infitMSQ[i]!)).toBeLessThan(1e-4);
+    expect(Math.abs(r.outfit - ref.outfitMSQ[i]!)).toBeLessThan(1e-4);
+    expect(Math.abs(r.infitT! - ref.infitZ[i]!)).toBeLessThan(1e-4);
+    expect(Math.abs(r.outfitT! - ref.outfitZ[i]!)).toBeLessThan(1e-4);
+    at += m;
+  });
+}
+
+describe('partial credit model of the matrix against eRm’s PCM', () => {
+  it('one variant, tasks of 3 and 2 points (mixed fixture)', () => {
+    const ref = pcmReference.mixed;
+    const b = new MatrixBuilder(partial([3, 3, 3, 3, 2, 2, 2, 2]), [
+      { variantId: 1, number: 1, columns: [...Array(8).keys()] },
+    ]);
+    csvRows(ref.file).forEach((r) => b.add(0, r as number[]));
+    const a = analyseItems(b.build());
+    expectPcm(a, ref.PCM);
+    expect(a.tasks[0]!.rasch!.thresholds!.map((t) => t.score)).toEqual([1, 2, 3]);
+    expect(a.tasks[7]!.rasch!.thresholds!.map((t) => t.score)).toEqual([1, 2]);
+    // expected points at an ability: the model's, not full marks × max
+    const e = a.variants[0]!.expected;
+    for (let k = 1; k < e.length; k++) expect(e[k]!.percent).toBeGreaterThan(e[k - 1]!.percent);
+    const map = a.rasch!.wrightMap;
+    expect(map.reduce((s, bin) => s + bin.persons, 0)).toBe(400);
+  });
+
+  it('two variants sharing two tasks, a top score nobody reached and a lowest score nobody got', () => {
+    const ref = pcmReference.unused;
+    const v1 = [0, 1, 2, 3];
+    const v2 = [0, 1, 4, 5];
+    const b = new MatrixBuilder(partial([3, 3, 3, 3, 2, 3]), [
+      { variantId: 1, number: 1, columns: v1 },
+      { variantId: 2, number: 2, columns: v2 },
+    ]);
+    csvRows(ref.file).forEach((r) => {
+      const first = r[2] !== null;
+      b.add(
+        first ? 0 : 1,
+        (first ? v1 : v2).map((c) => r[c]!),
+      );
+    });
+    const a = analyseItems(b.build());
+    expect(a.rasch?.linking).toBe('common_items');
+    expectPcm(a, ref.PCM);
+    // task 2 (max 3) was never given 3; task 3 never 0: its steps reach 2 and 3
+    expect(a.tasks[1]!.rasch!.thresholds!.map((t) => t.score)).toEqual([1, 2]);
+    expect(a.tasks[2]!.rasch!.thresholds!.map((t) => t.score)).toEqual([2, 3]);
+  });
+
+  it('half points are categories; a score only extreme participants got is merged into the one below', () => {
+    const ref = csvRows(pcmReference.mixed.file) as number[][];
+    const build = (rows: number[][], maxScores: number[]) => {
+      const b = new MatrixBuilder(partial(maxScores), [
+        { variantId: 1, number: 1, columns: [...Array(8).keys()] },
+      ]);
+      rows.forEach((r) => b.add(0, r));
+      return analyseItems(b.build());
+    };
+    const whole = build(ref, [3, 3, 3, 3, 2, 2, 2, 2]);
+    const halves = build(
+      ref.map((r) => r.map((x, i) => (i === 4 ? x / 2 : x))),
+      [3, 3, 3, 3, 1, 2, 2, 2],
+    );
+    expect(halves.tasks[4]!.rasch!.thresholds!.map((t) => t.score)).toEqual([0.5, 1]);
+    whole.tasks.forEach((t, i) =>
+      expect(halves.tasks[i]!.rasch!.difficulty).toBeCloseTo(t.rasch!.difficulty, 10),
+    );
+    // task 5's 2 points: only for one extra participant with full marks everywhere (an extreme
+    // score, no information), everyone else's 2 recorded as 1 — the same as a task of 0–1
+    const capped = ref.map((r) => r.map((x, i) => (i === 4 ? Math.min(x, 1) : x)));
+    const merged = build([...capped, [3, 3, 3, 3, 2, 2, 2, 2]], [3, 3, 3, 3, 2, 2, 2, 2]);
+    const plain = build(capped, [3, 3, 3, 3, 1, 2, 2, 2]);
+    expect(merged.tasks[4]!.rasch!.thresholds!.map((t) => t.score)).toEqual([1]);
+    plain.tasks.forEach((t, i) =>
+      expect(merged.tasks[i]!.rasch!.difficulty).toBeCloseTo(t.rasch!.difficulty, 8),
+    );
   });
 });

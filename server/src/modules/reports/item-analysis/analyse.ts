@@ -1,5 +1,6 @@
 import type { ItemAnalysis, ItemAnalysisTask, ItemAnalysisVariant } from '@attesta/contract';
 import { NO_CHOICE, type ResponseMatrix } from './matrix.js';
+import { anyPolytomous, calibratePartialCredit, type Calibration } from './partial-credit.js';
 import {
   abilityFor,
   add,
@@ -23,7 +24,9 @@ import {
  *    the options chosen in each group;
  * 3. one pass per round of exclusions counts the Rasch score groups (variant × raw score, tasks
  *    dichotomised at full marks) from which CML, item fit, the Wright map and the variants'
- *    expected scores are computed without looking at a participant again.
+ *    expected scores are computed without looking at a participant again; when some task has
+ *    three or more different scores the partial credit model is calibrated instead
+ *    (partial-credit.ts), from score groups that keep each task's category.
  */
 
 export type ItemAnalysisFigures = Pick<
@@ -216,7 +219,11 @@ export function analyseItems(m: ResponseMatrix, options: AnalysisOptions = {}): 
   const upper = group(true);
 
   // ---------------------------------------------------------------- pass 3: Rasch
-  const rasch = calibrate(m, full, n);
+  const observed = itemDist.map((d) => d.list());
+  // the partial credit model when some task has three or more scores; should it find no finite
+  // estimate, the dichotomous model still may (rasch.model says which)
+  const rasch: Calibration | null =
+    (anyPolytomous(observed) ? calibratePartialCredit(m, observed) : null) ?? calibrate(m, full, n);
 
   // ---------------------------------------------------------------- the figures
   const tasks: ItemAnalysisTask[] = items.map((it, i) => {
@@ -290,11 +297,11 @@ export function analyseItems(m: ResponseMatrix, options: AnalysisOptions = {}): 
             let solved = 0;
             let points = 0;
             for (const c of v.columns) {
-              const t = rasch.byTask[c];
+              const e = rasch.expect(c, ability);
               // a task left out of the calibration keeps its observed share of full marks
-              const p = t ? expectedScore(ability, [t.difficulty]) : n[c]! > 0 ? full[c]! / n[c]! : 0;
+              const p = e ? e.full : n[c]! > 0 ? full[c]! / n[c]! : 0;
               solved += p;
-              points += p * items[c]!.maxScore;
+              points += e ? e.points : p * items[c]!.maxScore;
             }
             return {
               ability,
@@ -322,12 +329,12 @@ export function analyseItems(m: ResponseMatrix, options: AnalysisOptions = {}): 
     tasks,
     rasch: rasch
       ? {
-          model: 'rasch_dichotomous',
+          model: rasch.model,
           estimation: 'cml',
-          linking: rasch.fit.components > 1 ? 'random_groups' : 'common_items',
-          iterations: rasch.fit.iterations,
-          converged: rasch.fit.converged,
-          logLikelihood: rasch.fit.logLikelihood,
+          linking: rasch.components > 1 ? 'random_groups' : 'common_items',
+          iterations: rasch.iterations,
+          converged: rasch.converged,
+          logLikelihood: rasch.logLikelihood,
           personsUsed: rasch.personsUsed,
           excludedTaskIds: items.flatMap((it, i) => (rasch.byTask[i] ? [] : [it.taskId])),
           wrightMap: rasch.wrightMap(options.binWidth ?? 0.5),
@@ -345,13 +352,6 @@ function countChoice(counts: Float64Array, multiple: boolean, code: number) {
   if (code === NO_CHOICE) counts[none]!++;
   else if (!multiple) counts[code]!++;
   else for (let k = 0; k < none && k < 31; k++) if (code & (1 << k)) counts[k]!++;
-}
-
-interface Calibration {
-  fit: RaschFit;
-  byTask: ({ difficulty: number; se: number; infit: number; outfit: number } | null)[];
-  personsUsed: number;
-  wrightMap: (binWidth: number) => NonNullable<ItemAnalysis['rasch']>['wrightMap'];
 }
 
 /**
@@ -481,5 +481,21 @@ function calibrate(m: ResponseMatrix, full: Float64Array, n: Float64Array): Cali
     });
     return out;
   };
-  return { fit, byTask, personsUsed, wrightMap };
+  const expect = (c: number, ability: number) => {
+    const t = byTask[c];
+    if (!t) return null;
+    const p = expectedScore(ability, [t.difficulty]);
+    return { full: p, points: p * items[c]!.maxScore };
+  };
+  return {
+    model: 'rasch_dichotomous',
+    components: fit.components,
+    iterations: fit.iterations,
+    converged: fit.converged,
+    logLikelihood: fit.logLikelihood,
+    byTask,
+    personsUsed,
+    wrightMap,
+    expect,
+  };
 }

@@ -238,6 +238,13 @@ describe('figures', () => {
       ['o3', false, 0.1667],
     ]);
     expect(choice!.distractors!.noAnswer).toBe(0.1667);
+    // the 2-point task has three different scores: the partial credit model calibrates the test
+    // (docs/item-analysis.md). Only totals of 1–2 of 3 inform it (two participants, 1 + 1 and
+    // 0 + 2); a 0 on the number task comes only with a total of 0, so it is merged into the 1.
+    expect(a.rasch).toMatchObject({ model: 'partial_credit', converged: true, personsUsed: 2 });
+    expect(choice!.rasch!.thresholds!.map((x) => x.score)).toEqual([1]);
+    expect(number!.rasch!.thresholds!.map((x) => x.score)).toEqual([2]);
+    expect(number!.rasch!.difficulty).toBeCloseTo(0, 6);
     // Each option is labelled by its text: plain, one line, powers kept, a long one cut at a word.
     const texts = choice!.distractors!.options.map((o) => o.text);
     expect(texts[0]).toBe('x^2 > 0 при любом x');

@@ -158,7 +158,10 @@ export function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Ar
 }
 
 /** Linked parts of the design: items taken together by someone are in one component. */
-function componentsOf(m: number, groups: ScoreGroups[]): { component: Int32Array; count: number } {
+export function componentsOf(
+  m: number,
+  groups: { items: number[] }[],
+): { component: Int32Array; count: number } {
   const parent = Int32Array.from({ length: m }, (_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
