@@ -14,7 +14,7 @@ import { rulesOf } from './qti-rp.js';
 import { kids, readQtiXml } from './qti-xml.js';
 import { qtiParser } from './qti.js';
 import type { ImportNote, ParsedTask, SafePackage } from './types.js';
-import { besideTheClone } from '../../../../test/beside-the-clone.js';
+import { besideTheClone, sharedFolder } from '../../../../test/beside-the-clone.js';
 
 /*
  * The QTI parser against the curated interop fixtures (../shared/fixtures/interop, MANIFEST.txt
@@ -26,7 +26,7 @@ import { besideTheClone } from '../../../../test/beside-the-clone.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../../../..');
-const interop = join(repoRoot, '..', 'shared', 'fixtures', 'interop');
+const interop = join(sharedFolder(repoRoot), 'fixtures', 'interop');
 const present = besideTheClone(join(interop, 'MANIFEST.txt'));
 const fixtures = describe.skipIf(!present);
 const title = present

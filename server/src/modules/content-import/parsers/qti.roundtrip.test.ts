@@ -10,7 +10,7 @@ import { openSafePackage } from '../safety/zip.js';
 import { rawZip } from '../test-support.js';
 import { parseQtiPackage } from './qti-package.js';
 import type { ParseInput, ParsedItem } from './types.js';
-import { besideTheClone } from '../../../../test/beside-the-clone.js';
+import { besideTheClone, sharedFolder } from '../../../../test/beside-the-clone.js';
 
 /*
  * QTI round trip: a task imported from QTI (or made natively), exported as a QTI 3.0 package and
@@ -20,7 +20,7 @@ import { besideTheClone } from '../../../../test/beside-the-clone.js';
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-const interop = join(resolve(here, '../../../../..'), '..', 'shared', 'fixtures', 'interop');
+const interop = join(sharedFolder(resolve(here, '../../../../..')), 'fixtures', 'interop');
 const present = besideTheClone(join(interop, 'MANIFEST.txt'));
 const fixtures = describe.skipIf(!present);
 
