@@ -4,9 +4,12 @@ import { ImportRefusal } from '../parsers/types.js';
 /*
  * The only way the content import reads XML (as participant-test/import-xml.parse.ts does): any
  * `<!DOCTYPE` or `<!ENTITY` is refused before parsing, so there is no entity expansion (billion
- * laughs) and no external entity (XXE) to resolve; fast-xml-parser fetches nothing anyway, and only
- * the five predefined entities and character references are decoded. Nesting is limited, the text
- * must be UTF-8, and a file that is not well-formed is refused as a whole (`xml_malformed`).
+ * laughs) and no external entity (XXE) to resolve; fast-xml-parser fetches nothing anyway. Only the
+ * five predefined entities (`&amp;` `&lt;` `&gt;` `&quot;` `&apos;`) and character references
+ * (`&#233;`, `&#x398;`) are decoded, in text and attributes, in one pass (`&amp;#233;` stays the
+ * text `&#233;`), by our own decoder (`xmlEntityDecoder`); any other `&name;` stays as written.
+ * Nesting is limited, the text must be UTF-8, and a file that is not well-formed is refused as a
+ * whole (`xml_malformed`).
  */
 
 /** Deepest element nesting accepted (QTI item bodies hold html tables in lists in blocks…). */
@@ -14,9 +17,43 @@ export const MAX_XML_DEPTH = 64;
 /** Largest XML file read (one QTI item; a Moodle export with its images inline, as large as an upload). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
 
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** A character XML 1.0 allows in a document (§2.2): a reference to any other stays as written. */
+const xmlChar = (cp: number) =>
+  cp === 0x9 ||
+  cp === 0xa ||
+  cp === 0xd ||
+  (cp >= 0x20 && cp <= 0xd7ff) ||
+  (cp >= 0xe000 && cp <= 0xfffd) ||
+  (cp >= 0x10000 && cp <= 0x10ffff);
+
+/** `&#233;` `&#xE9;` and the five predefined entities decoded in one pass; anything else as written. */
+export function decodeXmlReferences(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#[xX][0-9A-Fa-f]{1,8}|#[0-9]{1,10}|amp|lt|gt|quot|apos);/g, (whole, ref: string) => {
+    if (ref[0] !== '#') return PREDEFINED[ref]!;
+    const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return xmlChar(cp) ? String.fromCodePoint(cp) : whole;
+  });
+}
+
+/**
+ * fast-xml-parser's entity decoder, replaced by ours: DOCTYPE entities never reach it (a DOCTYPE
+ * is refused before parsing), and it knows no entity a document could declare or add.
+ */
+const xmlEntityDecoder: NonNullable<X2jOptions['entityDecoder']> = {
+  setExternalEntities: () => {},
+  addInputEntities: () => {},
+  reset: () => {},
+  setXmlVersion: () => {},
+  decode: decodeXmlReferences,
+};
+
 const FORCED: X2jOptions = {
   processEntities: true,
   htmlEntities: false,
+  entityDecoder: xmlEntityDecoder,
   ignoreDeclaration: true,
   ignorePiTags: true,
   maxNestedTags: MAX_XML_DEPTH,
