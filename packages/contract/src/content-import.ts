@@ -268,7 +268,13 @@ export const contentImportItemSchema = z
   .strictObject({
     sourceId: z
       .string()
-      .describe('its identifier in the source (QTI identifier, Moodle question, GIFT title)'),
+      .describe(
+        'its identifier in the source (QTI identifier, Moodle question, GIFT title); two files of a package may share one',
+      ),
+    file: z
+      .string()
+      .optional()
+      .describe('the file of the package the item was read from (a QTI resource); absent for a single file'),
     title: z.string(),
     taskId: z.number().int().nullable().describe('the task created; null when refused'),
     answerType: z.string().nullable().describe('the answer type it was mapped to; null when refused'),

@@ -218,8 +218,8 @@ describe('content import: the job', () => {
           sourceId: 'T1',
           title: 'Контрольная',
           sections: [
-            { title: 'A', itemSourceIds: ['q2', 'q1'] },
-            { title: 'B', itemSourceIds: ['q3', 'q4', 'nope', 'q1'] },
+            { title: 'A', itemKeys: ['q2', 'q1'] },
+            { title: 'B', itemKeys: ['q3', 'q4', 'nope', 'q1'] },
           ],
         },
       ],
@@ -369,6 +369,52 @@ describe('content import: the job', () => {
     expect(audited.map((a) => a.action)).toEqual(['content.import.queued', 'content.import']);
   });
 
+  it('two resources with one identifier are two tasks with that source id, each in the test (issue 27)', async () => {
+    const batch: ParsedBatch = {
+      format: 'qti22',
+      items: [
+        {
+          ...item('same'),
+          key: 'items/a.xml',
+          file: 'items/a.xml',
+          outcome: 'refused',
+          notes: [note('qti_no_body')],
+        },
+        { ...item('same'), key: 'items/b.xml', file: 'items/b.xml' },
+        { ...item('same'), key: 'items/c.xml', file: 'items/c.xml' },
+      ],
+      tests: [
+        {
+          sourceId: 'T',
+          title: 'T',
+          sections: [{ itemKeys: ['items/c.xml', 'items/a.xml', 'items/b.xml'] }],
+        },
+      ],
+    };
+    const { state } = await importFile([filePart('same.zip', qtiPackage(batch))]);
+    const items = state.items as {
+      sourceId: string;
+      file?: string;
+      taskId: number | null;
+      outcome: string;
+    }[];
+    expect(items.map((i) => [i.sourceId, i.file, i.outcome])).toEqual([
+      ['same', 'items/a.xml', 'refused'],
+      ['same', 'items/b.xml', 'imported'],
+      ['same', 'items/c.xml', 'imported'],
+    ]);
+    const [, b, c] = items;
+    const rows = await t.database.query<{ id: number; source_id: string }>(
+      `select id, source_id from tasks where id in (${b!.taskId}, ${c!.taskId}) order by id`,
+    );
+    expect(rows.map((r) => r.source_id)).toEqual(['same', 'same']);
+    const order = await t.database.query<{ task_id: number }>(
+      `select vt.task_id from variant_tasks vt join variants v on v.id = vt.variant_id
+         where v.subject_test_id = ${(state.subjectTestIds as number[])[0]} order by vt.position`,
+    );
+    expect(order.map((r) => r.task_id)).toEqual([c!.taskId, b!.taskId]);
+  });
+
   it('the chosen subject receives the tasks with their whole category path', async () => {
     const [subject] = await t.app.ctx.db.insert(subjects).values({ name: 'Физика' }).returning();
     const xml =
@@ -503,8 +549,8 @@ describe('content import: the job', () => {
         format: 'qti30',
         items: [item('f1', { media: [{ ref: 'a.png', bytes: PNG }] }), item('f2')],
         tests: [
-          { sourceId: 'ok', title: 'Fine', sections: [{ itemSourceIds: ['f1'] }] },
-          { sourceId: 'bad', title: 'BOOM', sections: [{ itemSourceIds: ['f2'] }] },
+          { sourceId: 'ok', title: 'Fine', sections: [{ itemKeys: ['f1'] }] },
+          { sourceId: 'bad', title: 'BOOM', sections: [{ itemKeys: ['f2'] }] },
         ],
       };
       const before = await created();

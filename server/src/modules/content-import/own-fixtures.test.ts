@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { taskDefinitionSchema } from '@attesta/contract';
 import { scoreAnswer } from '../scoring/index.js';
 import { detectFile, parserFor } from './parsers/index.js';
+import { rawZip } from './test-support.js';
 import { ImportRefusal, type ParsedBatch } from './parsers/types.js';
 import { prepareBatch, type PreparedItem } from './prepare.js';
 
@@ -23,6 +24,15 @@ async function importFixture(name: string, bytes: Buffer = fixture(name)) {
   const batch: ParsedBatch = await parserFor(key).parse(input);
   return prepareBatch(batch, input);
 }
+/** A fixture folder as a zip package (its files, manifest first). */
+function packageOf(folder: string): Buffer {
+  const root = join(FIXTURES, folder);
+  const files = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort((a, b) => Number(b === 'imsmanifest.xml') - Number(a === 'imsmanifest.xml') || a.localeCompare(b));
+  return rawZip(files.map((name) => ({ name, data: readFileSync(join(root, name)) })));
+}
 const reasons = (item: PreparedItem) => item.notes.map((n) => n.text).join('; ');
 function scored(item: PreparedItem | undefined): PreparedItem & { task: NonNullable<PreparedItem['task']> } {
   expect(item, 'the item').toBeDefined();
@@ -33,6 +43,10 @@ const points = (item: PreparedItem, value: unknown): number | string => {
   const r = scoreAnswer(taskDefinitionSchema.parse(item.task), value);
   return r.status === 'scored' ? r.score : r.status;
 };
+/** The id of the option with this text (the importer gives choices ids of its own). */
+const optionId = (item: PreparedItem, text: string) =>
+  (item.task!.content as { options: { id: string; html: string }[] }).options.find((o) => o.html === text)!
+    .id;
 async function refusalOf(run: () => Promise<unknown>): Promise<string> {
   try {
     await run();
@@ -59,5 +73,30 @@ describe('defect 1: character references in QTI', () => {
 
   it('still refuses a DTD entity (billion laughs) before parsing', async () => {
     expect(await refusalOf(() => importFixture('dtd-entity.qti22.xml'))).toBe('xml_malformed');
+  });
+});
+
+describe('defect 2: items of a package are its resources, not its identifiers', () => {
+  it('three files with one identifier are three items; the first refused does not refuse the others', async () => {
+    const { items, tests } = await importFixture('same-identifier.zip', packageOf('same-identifier'));
+    expect(items.map((i) => [i.key, i.sourceId, i.outcome])).toEqual([
+      ['items/drawing.xml', 'geo1', 'refused'],
+      ['items/capital.xml', 'geo1', 'imported'],
+      ['items/river.xml', 'geo1', 'imported'],
+    ]);
+    expect(reasons(items[0]!)).toMatch(/drawingInteraction/);
+    expect(items.flatMap((i) => i.notes.map((n) => n.code))).not.toContain('duplicate_id');
+    expect(items.map((i) => i.file)).toEqual(['items/drawing.xml', 'items/capital.xml', 'items/river.xml']);
+    expect(points(scored(items[1]), optionId(items[1]!, 'Paris'))).toBe(1);
+    expect(points(scored(items[1]), optionId(items[1]!, 'Lyon'))).toBe(0);
+    expect(points(scored(items[2]), optionId(items[2]!, 'Seine'))).toBe(1);
+    // The test refers to each file: the refused one is left out when it is stored.
+    expect(tests).toEqual([
+      {
+        sourceId: 'geo',
+        title: 'Geography',
+        itemKeys: ['items/drawing.xml', 'items/capital.xml', 'items/river.xml'],
+      },
+    ]);
   });
 });

@@ -20,7 +20,9 @@ import {
  * - a test becomes one ParsedTest: its sections in order, nested sections flattened in order (a
  *   section's items, then its subsection's, then the rest of its own), each item reference resolved
  *   by its href against the test file (an item the manifest does not list is read too);
- * - response processing templates, stimuli, results and other files are not items (skipped).
+ * - response processing templates, stimuli, results and other files are not items (skipped);
+ * - an item is its resource (file): its key is its path, and its identifier is data (the task's
+ *   sourceId), so two files with one identifier are two items (1EdTech's items.zip has such pairs).
  * A DOCTYPE anywhere refuses the package; an item file that is not well-formed is refused alone.
  */
 
@@ -131,13 +133,15 @@ function batchFormat(formats: SourceFormat[]): SourceFormat {
 
 const refusedFile = (path: string, reason: ImportNote): ParsedItem => ({
   sourceId: path,
+  key: path,
+  file: path,
   title: path.split('/').pop() ?? path,
   outcome: 'refused',
   notes: [reason],
   media: [],
 });
 
-/** Every item and test of a checked package. */
+/** Every item and test of a checked package (`details` by source id: for tests; the last item of an id wins). */
 export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<string, QtiItemResult> } {
   const listing = listFiles(pkg);
   const formats: SourceFormat[] = [];
@@ -159,7 +163,7 @@ export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<
 
   const items: ParsedItem[] = [];
   const details = new Map<string, QtiItemResult>();
-  const idOfPath = new Map<string, string>();
+  const read = new Set<string>();
   for (const path of listing.items) {
     const doc = readDoc(pkg, path);
     if (!('root' in doc)) {
@@ -169,16 +173,17 @@ export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<
     if (doc.root.name !== 'assessmentItem') continue; // a template, stimulus or result listed as an item
     formats.push(doc.format);
     const result = parseQtiItem({ root: doc.root, format: doc.format, path, pkg });
-    items.push(result.item);
+    // Resources are distinct files: an identifier another resource uses too is kept as data only.
+    items.push({ ...result.item, key: path, file: path });
     details.set(result.item.sourceId, result);
-    idOfPath.set(path, result.item.sourceId);
+    read.add(path);
   }
   const tests: ParsedTest[] = outlines.map((o) => ({
     sourceId: o.sourceId,
     title: o.title,
     sections: o.sections.map((s) => ({
       ...(s.title ? { title: s.title } : {}),
-      itemSourceIds: s.paths.flatMap((p) => (idOfPath.has(p) ? [idOfPath.get(p)!] : [])),
+      itemKeys: s.paths.filter((p) => read.has(p)),
     })),
   }));
   return { format: batchFormat(formats), items, tests, details };

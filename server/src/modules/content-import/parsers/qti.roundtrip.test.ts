@@ -159,7 +159,10 @@ async function roundTrip(tasks: (Task & { sourceId: string })[]): Promise<Map<st
   );
   const pkg = await openSafePackage(rawZip([...files].map(([name, data]) => ({ name, data }))));
   const again = parseQtiPackage(pkg);
-  expect(again.tests[0]!.sections.flatMap((s) => s.itemSourceIds)).toEqual(tasks.map((t) => t.sourceId));
+  const idOf = new Map(again.items.map((i) => [i.key, i.sourceId]));
+  expect(again.tests[0]!.sections.flatMap((s) => s.itemKeys.map((k) => idOf.get(k)))).toEqual(
+    tasks.map((t) => t.sourceId),
+  );
   return new Map(
     again.items.map((i) => [i.sourceId, { item: i, ids: again.details.get(i.sourceId)?.ids ?? new Map() }]),
   );

@@ -293,7 +293,7 @@ export function ImportStatusPage() {
             caption={t('import.report')}
             rows={data.items}
             columns={columns}
-            rowKey={(i) => `${i.sourceId}-${i.taskId ?? 'x'}`}
+            rowKey={(i) => `${i.file ?? ''}:${i.sourceId}-${i.taskId ?? 'x'}`}
             exportName={`import-${importId}`}
             testId="import-report"
           />
