@@ -153,6 +153,7 @@ export const IMPORT_NOTE_PARAMS = {
   gift_numerical_none: [],
   // QTI.
   qti_xml_malformed: ['details'],
+  qti_file_encoding: ['encoding'],
   qti_not_item: ['element'],
   qti_map_entry_unreadable: ['response'],
   qti_area_map_entry_unreadable: ['response'],

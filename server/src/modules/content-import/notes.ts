@@ -138,6 +138,8 @@ const TEXTS: Texts = {
   gift_numerical_none: () => 'a numerical question needs an answer',
 
   qti_xml_malformed: (p) => `the file is not well-formed XML: ${p.details}`,
+  qti_file_encoding: (p) =>
+    `the file's text cannot be read in its encoding ${p.encoding} (unknown, or bytes not valid in it): the file was skipped`,
   qti_not_item: (p) => `not a QTI item (${p.element})`,
   qti_map_entry_unreadable: (p) => `${p.response}: a map entry without a numeric mapped value`,
   qti_area_map_entry_unreadable: (p) =>

@@ -100,3 +100,36 @@ describe('defect 2: items of a package are its resources, not its identifiers', 
     ]);
   });
 });
+
+describe('defect 3: XML files in other encodings than UTF-8', () => {
+  it('transcodes ISO-8859-1, windows-1251 and UTF-16 files; skips a file of an unknown encoding with a note', async () => {
+    const { items } = await importFixture('encodings.zip', packageOf('encodings'));
+    expect(items.map((i) => [i.file, i.outcome])).toEqual([
+      ['items/latin1.xml', 'imported'],
+      ['items/cp1251.xml', 'imported'],
+      ['items/utf16.xml', 'imported'],
+      ['items/unknown.xml', 'refused'],
+    ]);
+    const [latin1, cp1251, utf16, unknown] = items;
+    expect(latin1!.title).toBe('Café crème');
+    expect(scored(latin1).task.html).toContain('Où boit-on un café crème? Au');
+    expect(points(latin1!, { b1: 'café' })).toBe(1);
+    expect(cp1251!.title).toBe('Столица');
+    expect(points(scored(cp1251), { b1: 'Москва' })).toBe(1);
+    expect(points(scored(utf16), { b1: 'Straße' })).toBe(1);
+    expect(unknown!.notes.map((n) => [n.code, n.params])).toEqual([
+      ['qti_file_encoding', { encoding: 'x-attesta-unknown' }],
+    ]);
+  });
+
+  it('a loose file in windows-1251 reads too; bytes not valid in the declared encoding refuse it', async () => {
+    const bytes = readFileSync(join(FIXTURES, 'encodings', 'items', 'cp1251.xml'));
+    const { items } = await importFixture('cp1251.xml', bytes);
+    expect(points(scored(items[0]), { b1: 'Москва' })).toBe(1);
+    const utf8Declared = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="UTF-8"?>'),
+      bytes.subarray(bytes.indexOf('?>') + 2),
+    ]);
+    expect(await refusalOf(() => importFixture('bad.xml', utf8Declared))).toBe('xml_encoding');
+  });
+});

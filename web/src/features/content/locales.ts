@@ -107,6 +107,8 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     gift_short_none: 'В вопросе с кратким ответом нужен ответ',
     gift_numerical_none: 'В числовом вопросе нужен ответ',
     qti_xml_malformed: 'Файл — не корректный XML',
+    qti_file_encoding:
+      'Текст файла не читается в его кодировке {{encoding}} (она неизвестна или байты ей не соответствуют): файл пропущен',
     qti_not_item: 'Это не задание QTI ({{element}})',
     qti_map_entry_unreadable: '{{response}}: элемент соответствия (mapEntry) без числового значения',
     qti_area_map_entry_unreadable:
@@ -291,6 +293,8 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     gift_short_none: 'A short-answer question needs an answer',
     gift_numerical_none: 'A numerical question needs an answer',
     qti_xml_malformed: 'The file is not well-formed XML: {{details}}',
+    qti_file_encoding:
+      "The file's text cannot be read in its encoding {{encoding}} (unknown, or bytes not valid in it): the file was skipped",
     qti_not_item: 'Not a QTI item ({{element}})',
     qti_map_entry_unreadable: '{{response}}: a map entry without a numeric mapped value',
     qti_area_map_entry_unreadable:

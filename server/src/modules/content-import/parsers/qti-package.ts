@@ -1,4 +1,4 @@
-import { assertNoDoctype, rootElementName, xmlText } from '../safety/xml.js';
+import { assertNoDoctype, rootElementName, xmlEncodingOf, xmlText } from '../safety/xml.js';
 import { note, type ImportNote } from '../notes.js';
 import { parseQtiItem, type QtiItemResult } from './qti-item.js';
 import { attr, descendants, kids, readQtiXml, type QtiDocument, type XElement } from './qti-xml.js';
@@ -23,7 +23,8 @@ import {
  * - response processing templates, stimuli, results and other files are not items (skipped);
  * - an item is its resource (file): its key is its path, and its identifier is data (the task's
  *   sourceId), so two files with one identifier are two items (1EdTech's items.zip has such pairs).
- * A DOCTYPE anywhere refuses the package; an item file that is not well-formed is refused alone.
+ * A DOCTYPE anywhere refuses the package; an item file that is not well-formed, or whose encoding
+ * cannot be read (one the decoders do not know, bytes not valid in it), is refused alone.
  */
 
 const ITEM_TYPE = /^imsqti_(?:apip)?item_xmlv(?:2p0|2p1|2p2|3p0)/i;
@@ -32,12 +33,20 @@ const QTI1_TYPE = /^imsqti_xmlv1p/i;
 const ITEM_ROOTS = new Set(['assessmentItem', 'qti-assessment-item']);
 const TEST_ROOTS = new Set(['assessmentTest', 'qti-assessment-test']);
 
-/** A file of the package read as QTI, or why it could not be (not well-formed). */
-function readDoc(pkg: SafePackage, path: string): QtiDocument | { error: string } {
+/** A file of the package read as QTI, or why it could not be (not well-formed; an encoding not read). */
+function readDoc(pkg: SafePackage, path: string): QtiDocument | { error: string } | { encoding: string } {
   const bytes = pkg.read(path);
-  assertNoDoctype(xmlText(bytes, path), path);
+  let text: string;
   try {
-    return readQtiXml(bytes, path);
+    text = xmlText(bytes, path);
+  } catch (error) {
+    if (error instanceof ImportRefusal && error.code === 'xml_encoding')
+      return { encoding: xmlEncodingOf(bytes) };
+    throw error;
+  }
+  assertNoDoctype(text, path);
+  try {
+    return readQtiXml(text, path);
   } catch (error) {
     if (error instanceof ImportRefusal && error.code === 'xml_malformed') return { error: error.message };
     throw error;
@@ -166,6 +175,10 @@ export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<
   const read = new Set<string>();
   for (const path of listing.items) {
     const doc = readDoc(pkg, path);
+    if ('encoding' in doc) {
+      items.push(refusedFile(path, note('qti_file_encoding', { encoding: doc.encoding })));
+      continue;
+    }
     if (!('root' in doc)) {
       items.push(refusedFile(path, note('qti_xml_malformed', { details: doc.error })));
       continue;

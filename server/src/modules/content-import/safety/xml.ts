@@ -8,8 +8,8 @@ import { ImportRefusal } from '../parsers/types.js';
  * five predefined entities (`&amp;` `&lt;` `&gt;` `&quot;` `&apos;`) and character references
  * (`&#233;`, `&#x398;`) are decoded, in text and attributes, in one pass (`&amp;#233;` stays the
  * text `&#233;`), by our own decoder (`xmlEntityDecoder`); any other `&name;` stays as written.
- * Nesting is limited, the text must be UTF-8, and a file that is not well-formed is refused as a
- * whole (`xml_malformed`).
+ * Nesting is limited, the text is decoded as its BOM or declaration says (`xmlText`), and a file
+ * that is not well-formed is refused as a whole (`xml_malformed`).
  */
 
 /** Deepest element nesting accepted (QTI item bodies hold html tables in lists in blocks…). */
@@ -59,21 +59,53 @@ const FORCED: X2jOptions = {
   maxNestedTags: MAX_XML_DEPTH,
 };
 
-/** Text of an XML file: UTF-8 (a BOM dropped); another declared encoding is refused. */
+/** The encoding a BOM names, with the BOM's length. */
+function bomOf(data: Buffer): { label: string; length: number } | null {
+  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) return { label: 'utf-8', length: 3 };
+  if (data[0] === 0xff && data[1] === 0xfe) return { label: 'utf-16le', length: 2 };
+  if (data[0] === 0xfe && data[1] === 0xff) return { label: 'utf-16be', length: 2 };
+  return null;
+}
+
+/** The encoding an XML declaration names (read as ASCII: every encoding a declaration may name without a BOM keeps ASCII as it is). */
+const declaredEncoding = (head: string): string | undefined =>
+  /^\s*<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(head)?.[1];
+
+/**
+ * Text of an XML file, decoded as its BOM or its declaration says (XML 1.0 §4.3.3): UTF-8 by
+ * default; UTF-16 by its BOM; a declared legacy encoding (ISO-8859-1, windows-1251, KOI8-R,
+ * Shift_JIS…) transcoded by the WHATWG decoders of TextDecoder. An encoding it does not know, or
+ * bytes that are not valid in the encoding, refuse the file (`xml_encoding`); a package skips that
+ * file alone, with a note (qti-package.ts).
+ */
 export function xmlText(data: Buffer | string, where: string): string {
   if (typeof data !== 'string' && data.length > MAX_XML_BYTES)
     throw new ImportRefusal('package_too_large', `${where}: an XML file larger than ${MAX_XML_BYTES} bytes`);
+  if (typeof data === 'string') return data.charCodeAt(0) === 0xfeff ? data.slice(1) : data;
+  const bom = bomOf(data);
+  const declared = bom ? undefined : declaredEncoding(data.subarray(0, 512).toString('latin1'));
+  const label = bom?.label ?? (declared && !/^utf-?8$/i.test(declared) ? declared : 'utf-8');
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    decoder = new TextDecoder(label, { fatal: true, ignoreBOM: true });
+  } catch {
+    throw new ImportRefusal('xml_encoding', `${where}: the encoding ${label.slice(0, 40)} is not supported`);
+  }
   let text: string;
   try {
-    text = typeof data === 'string' ? data : new TextDecoder('utf-8', { fatal: true }).decode(data);
+    text = decoder.decode(bom ? data.subarray(bom.length) : data);
   } catch {
-    throw new ImportRefusal('xml_encoding', `${where}: the file is not valid UTF-8`);
+    throw new ImportRefusal('xml_encoding', `${where}: the file is not valid ${label.slice(0, 40)}`);
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(text)?.[1];
-  if (declared && !/^utf-?8$/i.test(declared))
-    throw new ImportRefusal('xml_encoding', `${where}: the file must be UTF-8 (it declares ${declared})`);
-  return text;
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The encoding a file's BOM or declaration names (`utf-8` when none), for notes. */
+export function xmlEncodingOf(data: Buffer): string {
+  return (bomOf(data)?.label ?? declaredEncoding(data.subarray(0, 512).toString('latin1')) ?? 'utf-8').slice(
+    0,
+    40,
+  );
 }
 
 /** Refuses DOCTYPE and ENTITY declarations (XXE, billion laughs) anywhere in the text. */
