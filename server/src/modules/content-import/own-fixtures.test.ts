@@ -133,3 +133,40 @@ describe('defect 3: XML files in other encodings than UTF-8', () => {
     expect(await refusalOf(() => importFixture('bad.xml', utf8Declared))).toBe('xml_encoding');
   });
 });
+
+describe('defect 4: Moodle ordering with partial grading', () => {
+  /** The item ids of an ordering task in the order of these labels. */
+  const order = (item: PreparedItem, labels: string[]) => {
+    const items = (item.task!.content as { items: { id: string; html: string }[] }).items;
+    return labels.map((l) => items.find((i) => i.html.includes(l))!.id);
+  };
+  const RIGHT = ['Mercury', 'Venus', 'Earth', 'Mars'];
+
+  it('imports positions and neighbours with their grading rule and full marks; refuses longest subsets', async () => {
+    const { items } = await importFixture('ordering-partial.moodle.xml');
+    const [absolute, excludeLast, includeLast, prevNext, longest] = items;
+    const marks = (item: PreparedItem | undefined, labels: string[]) =>
+      points(scored(item), order(item!, labels));
+
+    // Absolute position: 1 point an item in its place (grade 4, 4 items).
+    expect(scored(absolute).task.maxScore).toBe(4);
+    expect(marks(absolute, RIGHT)).toBe(4);
+    expect(marks(absolute, ['Mercury', 'Earth', 'Venus', 'Mars'])).toBe(2);
+    expect(marks(absolute, ['Mars', 'Mercury', 'Venus', 'Earth'])).toBe(0);
+    // Next item, last excluded (grading type 1): 3 pairs for grade 3.
+    expect(scored(excludeLast).task.maxScore).toBe(3);
+    expect(marks(excludeLast, RIGHT)).toBe(3);
+    expect(marks(excludeLast, ['Mars', 'Mercury', 'Venus', 'Earth'])).toBe(2);
+    expect(marks(excludeLast, ['Venus', 'Mercury', 'Mars', 'Earth'])).toBe(0);
+    // Next item, last included: 3 pairs and the last, for grade 4.
+    expect(marks(includeLast, RIGHT)).toBe(4);
+    expect(marks(includeLast, ['Mars', 'Mercury', 'Venus', 'Earth'])).toBe(2);
+    expect(marks(includeLast, ['Venus', 'Earth', 'Mercury', 'Mars'])).toBe(2);
+    // Previous and next: 2 points an item (grade 8, 4 items): Venus Earth together give 2, Mars last 1.
+    expect(marks(prevNext, RIGHT)).toBe(8);
+    expect(marks(prevNext, ['Venus', 'Earth', 'Mercury', 'Mars'])).toBe(3);
+    expect(marks(prevNext, ['Mars', 'Earth', 'Venus', 'Mercury'])).toBe(0);
+    expect(longest!.outcome).toBe('refused');
+    expect(longest!.notes.map((n) => n.code)).toEqual(['ordering_partial_unsupported']);
+  });
+});
