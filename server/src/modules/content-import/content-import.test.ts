@@ -290,8 +290,9 @@ describe('content import: the job', () => {
       answerType: 'single_choice',
     });
     expect(q3).toMatchObject({ outcome: 'refused', taskId: null, answerType: null });
-    expect(q3!.notes[0]).toMatch(/^invalid task: reference\.correct/);
-    expect(q3!.noteCodes[0]).toMatchObject({ code: 'task_invalid', params: { path: 'reference.correct' } });
+    // A schema issue in the author's words (issue 27): the key names a choice the question lacks.
+    expect(q3!.notes[0]).toMatch(/^the correct answer does not fit the question/);
+    expect(q3!.noteCodes[0]).toEqual({ code: 'task_key_wrong' });
     expect(q4).toEqual({
       sourceId: 'q4',
       title: 'Hotspot',

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { taskDefinitionSchema } from '@attesta/contract';
 import { scoreAnswer } from '../scoring/index.js';
 import { detectFile, parserFor } from './parsers/index.js';
+import { taskIssueNote, TASK_FIELD_WORDS } from './task-issues.js';
 import { rawZip } from './test-support.js';
 import { ImportRefusal, type ParsedBatch } from './parsers/types.js';
 import { prepareBatch, type PreparedItem } from './prepare.js';
@@ -168,5 +169,65 @@ describe('defect 4: Moodle ordering with partial grading', () => {
     expect(marks(prevNext, ['Mars', 'Earth', 'Venus', 'Mercury'])).toBe(0);
     expect(longest!.outcome).toBe('refused');
     expect(longest!.notes.map((n) => n.code)).toEqual(['ordering_partial_unsupported']);
+  });
+});
+
+describe('defect 5: refusal reasons in the author words', () => {
+  it('a schema issue is said as what in the question is wrong, not as a schema path', async () => {
+    const [choice] = (await importFixture('one-choice.qti21.xml')).items;
+    expect(choice!.outcome).toBe('refused');
+    expect(choice!.notes).toEqual([
+      {
+        code: 'task_too_few',
+        params: { what: 'choices', min: 2 },
+        text: 'too few choices: at least 2 are needed',
+      },
+    ]);
+    const [order] = (await importFixture('one-item-order.qti21.xml')).items;
+    expect(order!.notes.map((n) => [n.code, n.params, n.text])).toEqual([
+      ['task_too_few', { what: 'items', min: 2 }, 'too few items: at least 2 are needed'],
+    ]);
+    for (const n of [...choice!.notes, ...order!.notes])
+      expect(n.text).not.toMatch(/Too small|content\.|reference\./);
+  });
+
+  it('maps the key, full marks, lengths; keeps the code with the field word for anything else', () => {
+    const issue = (path: PropertyKey[], extra: Record<string, unknown> = {}) => ({
+      path,
+      message: 'm',
+      ...extra,
+    });
+    expect(
+      taskIssueNote(
+        [issue(['reference', 'order'], { code: 'too_small', origin: 'array', minimum: 2 })],
+        'task_invalid',
+      ).code,
+    ).toBe('task_key_wrong');
+    expect(
+      taskIssueNote(
+        [issue(['maxScore'], { code: 'too_big', origin: 'number', maximum: 100 })],
+        'task_invalid',
+      ).code,
+    ).toBe('task_full_marks_range');
+    expect(
+      taskIssueNote(
+        [issue(['content', 'options', 3, 'html'], { code: 'too_big', origin: 'string', maximum: 2000 })],
+        'task_invalid',
+      ),
+    ).toMatchObject({ code: 'task_too_long', params: { what: 'text', max: 2000 } });
+    expect(
+      taskIssueNote(
+        [issue(['content', 'parts'], { code: 'too_big', origin: 'array', maximum: 20 })],
+        'qti_task_invalid',
+      ),
+    ).toMatchObject({ code: 'task_too_many', params: { what: 'parts', max: 20 } });
+    expect(
+      taskIssueNote([issue(['content', 'blanks', 0, 'kind'], { code: 'invalid_value' })], 'qti_task_invalid'),
+    ).toMatchObject({
+      code: 'qti_task_invalid',
+      params: { what: 'gaps', path: 'content.blanks.0.kind', details: 'content.blanks.0.kind: m' },
+    });
+    // Every word a note may carry is translated by the interfaces.
+    for (const word of TASK_FIELD_WORDS) expect(word).toMatch(/^[a-z_]+$/);
   });
 });

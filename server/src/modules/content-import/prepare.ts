@@ -12,6 +12,7 @@ import {
 } from './parsers/types.js';
 import { note, recheckNote, type ImportNote } from './notes.js';
 import { checkMedia, type CheckedMedia } from './safety/media.js';
+import { taskIssueNote } from './task-issues.js';
 
 /*
  * A parser's batch made ready to store, without the database: every item's task checked with the
@@ -105,18 +106,6 @@ export function htmlParts(task: NonNullable<PreparedItem['task']>): string[] {
   return parts;
 }
 
-/** A schema check's first issues: the path of the first, and the first three in English. */
-function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]) {
-  const where = (i: { path: PropertyKey[] }) => i.path.map(String).join('.') || 'task';
-  return {
-    path: issues[0] ? where(issues[0]) : 'task',
-    details: issues
-      .slice(0, 3)
-      .map((i) => `${where(i)}: ${i.message}`)
-      .join('; '),
-  };
-}
-
 /** Checks the task of one item; returns it sanitised, or the reason it is refused. */
 function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> } | { refused: ImportNote } {
   const raw = item.task;
@@ -137,7 +126,7 @@ function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> 
     maxScore: raw.maxScore,
     criteria: raw.criteria,
   });
-  if (!parsed.success) return { refused: note('task_invalid', describeIssues(parsed.error.issues)) };
+  if (!parsed.success) return { refused: taskIssueNote(parsed.error.issues, 'task_invalid') };
   return { task: { ...parsed.data, html, solutionHtml } };
 }
 
