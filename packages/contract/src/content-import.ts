@@ -58,6 +58,30 @@ export const CONTENT_IMPORT_OUTCOMES = ['imported', 'converted', 'refused'] as c
  * interface that does not know it shows the English text. Params named `details` are technical
  * (English, for developers): a translation may leave them out.
  */
+/**
+ * The words a note's `what` param may be (task_too_few…, task_invalid): a field of a task as its
+ * author knows it, which an interface says in its own language.
+ */
+export const IMPORT_NOTE_FIELDS = [
+  'choices',
+  'items',
+  'gaps',
+  'words',
+  'pairs',
+  'left_column',
+  'right_column',
+  'parts',
+  'accepted_answers',
+  'answers',
+  'criteria',
+  'full_marks',
+  'text',
+  'scoring',
+  'key',
+  'task',
+] as const;
+export type ImportNoteField = (typeof IMPORT_NOTE_FIELDS)[number];
+
 export const IMPORT_NOTE_PARAMS = {
   // Any file: the report's own checks.
   unclassified: ['text'],
@@ -68,7 +92,14 @@ export const IMPORT_NOTE_PARAMS = {
   question_text_missing: [],
   question_text_too_long: ['max'],
   question_text_not_allowed: [],
-  task_invalid: ['path', 'details'],
+  task_invalid: ['path', 'what', 'details'],
+  // A task's schema issue in the author's words: `what` is one of TASK_FIELD_WORDS (translated).
+  task_key_wrong: [],
+  task_full_marks_range: [],
+  task_too_few: ['what', 'min'],
+  task_too_many: ['what', 'max'],
+  task_too_long: ['what', 'max'],
+  task_empty: ['what'],
   media_missing: ['ref'],
   media_empty: ['name'],
   media_too_large: ['name', 'mb'],
@@ -153,6 +184,7 @@ export const IMPORT_NOTE_PARAMS = {
   gift_numerical_none: [],
   // QTI.
   qti_xml_malformed: ['details'],
+  qti_file_encoding: ['encoding'],
   qti_not_item: ['element'],
   qti_map_entry_unreadable: ['response'],
   qti_area_map_entry_unreadable: ['response'],
@@ -170,7 +202,7 @@ export const IMPORT_NOTE_PARAMS = {
   qti_interaction_no_response: ['interaction'],
   qti_response_shared: [],
   qti_title_as_question: [],
-  qti_task_invalid: ['path', 'details'],
+  qti_task_invalid: ['path', 'what', 'details'],
   qti_placeholders_wrong: ['details'],
   qti_expert_processing_dropped: [],
   qti_max_score_rounded: ['points'],
@@ -193,7 +225,7 @@ export const IMPORT_NOTE_PARAMS = {
   qti_rp_builtin_variable: ['id'],
   qti_rp_undeclared_variable: ['id'],
   qti_too_many_declarations: [],
-  qti_rp_invalid: ['path', 'details'],
+  qti_rp_invalid: ['path', 'what', 'details'],
   qti_key_missing_part: ['response'],
   qti_key_missing: ['responses'],
   qti_max_score_from_key: ['points'],
@@ -268,7 +300,13 @@ export const contentImportItemSchema = z
   .strictObject({
     sourceId: z
       .string()
-      .describe('its identifier in the source (QTI identifier, Moodle question, GIFT title)'),
+      .describe(
+        'its identifier in the source (QTI identifier, Moodle question, GIFT title); two files of a package may share one',
+      ),
+    file: z
+      .string()
+      .optional()
+      .describe('the file of the package the item was read from (a QTI resource); absent for a single file'),
     title: z.string(),
     taskId: z.number().int().nullable().describe('the task created; null when refused'),
     answerType: z.string().nullable().describe('the answer type it was mapped to; null when refused'),

@@ -17,7 +17,7 @@ import {
 } from './interop-e2e-support.js';
 import { readQtiResult } from './parsers/qti-result.js';
 import { MANIFEST, PNG, rawZip } from './test-support.js';
-import { besideTheClone } from '../../../test/beside-the-clone.js';
+import { besideTheClone, sharedFolder } from '../../../test/beside-the-clone.js';
 
 /*
  * The content import end to end, through the HTTP calls (the database is only read to look; issue 11): a file is uploaded by the
@@ -440,9 +440,7 @@ describe('a hostile file is refused whole by the real parsers, leaving nothing b
 // ---------------------------------------------------------------- the interop fixtures
 
 const FIXTURES = join(
-  fileURLToPath(new URL('../../../../', import.meta.url)),
-  '..',
-  'shared',
+  sharedFolder(fileURLToPath(new URL('../../../../', import.meta.url))),
   'fixtures',
   'interop',
 );

@@ -26,6 +26,25 @@ export interface ImportNote {
 type Texts = { [C in ImportNoteCode]: (p: ImportNoteParams<C>) => string };
 
 const RP = 'response processing: ';
+/** The English of a task field's word (task-issues.ts). */
+const FIELD: Record<string, string> = {
+  choices: 'choices',
+  items: 'items',
+  gaps: 'gaps',
+  words: 'words',
+  pairs: 'pairs',
+  left_column: 'left column',
+  right_column: 'right column',
+  parts: 'parts',
+  accepted_answers: 'accepted answers',
+  answers: 'answers',
+  criteria: 'criteria',
+  full_marks: 'full marks',
+  text: 'text',
+  scoring: 'scoring',
+  key: 'correct answer',
+  task: 'task',
+};
 const VARIABLE_ATTRIBUTE: Record<string, string> = {
   tolerance: 'a tolerance',
   figures: 'the figures',
@@ -43,7 +62,14 @@ const TEXTS: Texts = {
   question_text_missing: () => 'the item has no question text',
   question_text_too_long: (p) => `the question text is longer than ${p.max} characters`,
   question_text_not_allowed: () => 'nothing of the question text is allowed html',
-  task_invalid: (p) => `invalid task: ${p.details}`,
+  task_invalid: (p) => `invalid task (${p.what}): ${p.details}`,
+  task_key_wrong: () =>
+    'the correct answer does not fit the question: it is missing or names a choice, item or gap the question does not have',
+  task_full_marks_range: () => 'the full marks must be more than 0 and at most 100 points',
+  task_too_few: (p) => `too few ${FIELD[String(p.what)] ?? p.what}: at least ${p.min} are needed`,
+  task_too_many: (p) => `too many ${FIELD[String(p.what)] ?? p.what}: at most ${p.max} are allowed`,
+  task_too_long: (p) => `the ${FIELD[String(p.what)] ?? p.what} is too long: at most ${p.max} characters`,
+  task_empty: (p) => `the ${FIELD[String(p.what)] ?? p.what} is empty`,
   media_missing: (p) => `media left out: ${p.ref}: not found in the package`,
   media_empty: (p) => `media left out: ${p.name}: empty file`,
   media_too_large: (p) => `media left out: ${p.name}: larger than ${p.mb} MB`,
@@ -138,6 +164,8 @@ const TEXTS: Texts = {
   gift_numerical_none: () => 'a numerical question needs an answer',
 
   qti_xml_malformed: (p) => `the file is not well-formed XML: ${p.details}`,
+  qti_file_encoding: (p) =>
+    `the file's text cannot be read in its encoding ${p.encoding} (unknown, or bytes not valid in it): the file was skipped`,
   qti_not_item: (p) => `not a QTI item (${p.element})`,
   qti_map_entry_unreadable: (p) => `${p.response}: a map entry without a numeric mapped value`,
   qti_area_map_entry_unreadable: (p) =>
@@ -158,7 +186,7 @@ const TEXTS: Texts = {
   qti_interaction_no_response: (p) => `the response (none) of a ${p.interaction} is not declared`,
   qti_response_shared: () => 'two interactions share one response',
   qti_title_as_question: () => 'the item body has no text of its own: the title is the question',
-  qti_task_invalid: (p) => `the task does not fit the model: ${p.details}`,
+  qti_task_invalid: (p) => `the task does not fit the model (${p.what}): ${p.details}`,
   qti_placeholders_wrong: (p) => `the task html is wrong: ${p.details}`,
   qti_expert_processing_dropped: () => 'the response processing of a human-scored item dropped',
   qti_max_score_rounded: (p) => `full marks rounded to ${p.points} (expert criteria are whole points)`,
@@ -185,7 +213,7 @@ const TEXTS: Texts = {
   qti_rp_builtin_variable: (p) => `the response processing uses the built-in variable ${p.id}`,
   qti_rp_undeclared_variable: (p) => `the response processing uses ${p.id}, which is not declared`,
   qti_too_many_declarations: () => 'more than 50 response or outcome declarations',
-  qti_rp_invalid: (p) => `the response processing does not fit the model: ${p.details}`,
+  qti_rp_invalid: (p) => `the response processing does not fit the model (${p.what}): ${p.details}`,
   qti_key_missing_part: (p) =>
     `no correct response for ${p.response}: the key shown after publication leaves it out`,
   qti_key_missing: (p) =>

@@ -127,6 +127,7 @@ export async function persistBatch(
       for (const prepared of batch.items) {
         const base = {
           sourceId: prepared.sourceId,
+          ...(prepared.file ? { file: prepared.file } : {}),
           title: prepared.title,
           outcome: prepared.outcome,
           notes: prepared.notes.map((n) => n.text),
@@ -168,7 +169,7 @@ export async function persistBatch(
             content: resolveContentMedia(task.content, fileIds, urls) as Record<string, unknown>,
           });
         }
-        created.set(prepared.sourceId, { id: taskId, maxScore: task.maxScore });
+        created.set(prepared.key, { id: taskId, maxScore: task.maxScore });
         report.push({ ...base, taskId, answerType: task.answerType });
       }
 
@@ -177,8 +178,8 @@ export async function persistBatch(
         const subjectExamId = await repo.diagnosticExamOf(tx, subjectId);
         for (const test of batch.tests) {
           const inTest = new Set<number>();
-          const testTasks = test.itemSourceIds
-            .map((id) => created.get(id))
+          const testTasks = test.itemKeys
+            .map((key) => created.get(key))
             .filter(
               (t): t is { id: number; maxScore: number } => !!t && !inTest.has(t.id) && !!inTest.add(t.id),
             );

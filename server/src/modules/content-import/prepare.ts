@@ -12,6 +12,7 @@ import {
 } from './parsers/types.js';
 import { note, recheckNote, type ImportNote } from './notes.js';
 import { checkMedia, type CheckedMedia } from './safety/media.js';
+import { taskIssueNote } from './task-issues.js';
 
 /*
  * A parser's batch made ready to store, without the database: every item's task checked with the
@@ -35,7 +36,12 @@ export interface PreparedMedia {
 }
 
 export interface PreparedItem {
+  /** The source's identifier (stored as the task's sourceId; two items of a package may share it). */
   sourceId: string;
+  /** What the item is within the file, unique there (a package's resource path, else the sourceId). */
+  key: string;
+  /** The package file it came from, if any. */
+  file?: string;
   title: string;
   category: string[];
   outcome: ItemOutcome;
@@ -49,8 +55,8 @@ export interface PreparedItem {
 export interface PreparedTest {
   sourceId: string;
   title: string;
-  /** Source ids of the items in order (sections flattened in order). */
-  itemSourceIds: string[];
+  /** Keys of the items in order (sections flattened in order). */
+  itemKeys: string[];
 }
 
 export interface PreparedBatch {
@@ -100,18 +106,6 @@ export function htmlParts(task: NonNullable<PreparedItem['task']>): string[] {
   return parts;
 }
 
-/** A schema check's first issues: the path of the first, and the first three in English. */
-function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]) {
-  const where = (i: { path: PropertyKey[] }) => i.path.map(String).join('.') || 'task';
-  return {
-    path: issues[0] ? where(issues[0]) : 'task',
-    details: issues
-      .slice(0, 3)
-      .map((i) => `${where(i)}: ${i.message}`)
-      .join('; '),
-  };
-}
-
 /** Checks the task of one item; returns it sanitised, or the reason it is refused. */
 function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> } | { refused: ImportNote } {
   const raw = item.task;
@@ -132,7 +126,7 @@ function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> 
     maxScore: raw.maxScore,
     criteria: raw.criteria,
   });
-  if (!parsed.success) return { refused: note('task_invalid', describeIssues(parsed.error.issues)) };
+  if (!parsed.success) return { refused: taskIssueNote(parsed.error.issues, 'task_invalid') };
   return { task: { ...parsed.data, html, solutionHtml } };
 }
 
@@ -166,9 +160,12 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
   if (batch.items.length > MAX_ITEMS)
     throw new ImportRefusal('import_invalid', `A file may hold at most ${MAX_ITEMS} items`);
 
+  // Keys of the items taken so far: a key met again is a duplicate, unless its first item was refused.
   const seen = new Set<string>();
   const items = batch.items.map((item, i): PreparedItem => {
     const sourceId = line(item?.sourceId, MAX_ID) || `#${i + 1}`;
+    const key = line(item?.key, 1000) || sourceId;
+    const file = line(item?.file, 1000) || undefined;
     const title = line(item?.title, MAX_TITLE) || sourceId;
     const category = (Array.isArray(item?.category) ? item.category : [])
       .map((c) => line(c, 200).replace(/\//g, '∕'))
@@ -180,6 +177,8 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
       .slice(0, MAX_NOTES);
     const refused = (reason?: ImportNote): PreparedItem => ({
       sourceId,
+      key,
+      ...(file ? { file } : {}),
       title,
       category,
       outcome: 'refused',
@@ -188,11 +187,11 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
     });
 
     if (!item || typeof item !== 'object') return refused(note('not_an_item'));
-    if (seen.has(sourceId)) return refused(note('duplicate_id'));
-    seen.add(sourceId);
+    if (seen.has(key)) return refused(note('duplicate_id'));
     if (item.outcome === 'refused') return refused(notes.length ? undefined : note('refused_without_reason'));
     const checked = checkTask(item);
     if ('refused' in checked) return refused(checked.refused);
+    seen.add(key);
 
     let outcome: ItemOutcome = item.outcome === 'converted' ? 'converted' : 'imported';
     const media: PreparedMedia[] = [];
@@ -209,14 +208,24 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
         outcome = 'converted';
       }
     }
-    return { sourceId, title, category, outcome, notes, task: checked.task, media };
+    return {
+      sourceId,
+      key,
+      ...(file ? { file } : {}),
+      title,
+      category,
+      outcome,
+      notes,
+      task: checked.task,
+      media,
+    };
   });
 
   const tests = batch.tests.slice(0, 100).map((test, i): PreparedTest => ({
     sourceId: line(test?.sourceId, MAX_ID) || `test-${i + 1}`,
     title: line(test?.title, MAX_TITLE) || line(test?.sourceId, MAX_ID) || `Тест ${i + 1}`,
-    itemSourceIds: (Array.isArray(test?.sections) ? test.sections : []).flatMap((s) =>
-      (Array.isArray(s?.itemSourceIds) ? s.itemSourceIds : []).map((id) => line(id, MAX_ID)),
+    itemKeys: (Array.isArray(test?.sections) ? test.sections : []).flatMap((s) =>
+      (Array.isArray(s?.itemKeys) ? s.itemKeys : []).map((k) => line(k, 1000)),
     ),
   }));
   return { format: batch.format, items, tests };

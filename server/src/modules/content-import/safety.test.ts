@@ -117,13 +117,26 @@ describe('xml safety', () => {
     }
   });
 
-  it('refuses too deep nesting, malformed XML and other encodings', async () => {
+  it('refuses too deep nesting, malformed XML and encodings it cannot read; reads legacy ones', async () => {
     const deep = `${'<a>'.repeat(200)}x${'</a>'.repeat(200)}`;
     expect(await refusal(() => parseXmlSafely(deep, 'deep.xml'))).toBe('xml_malformed');
     expect(await refusal(() => parseXmlSafely('<quiz><a></quiz>', 'bad.xml'))).toBe('xml_malformed');
-    expect(
-      await refusal(() => parseXmlSafely('<?xml version="1.0" encoding="windows-1251"?><quiz/>', 'w.xml')),
-    ).toBe('xml_encoding');
+    const declared = (encoding: string, body: Buffer) =>
+      Buffer.concat([
+        Buffer.from(`<?xml version="1.0" encoding="${encoding}"?><quiz>`),
+        body,
+        Buffer.from('</quiz>'),
+      ]);
+    // "Да" in windows-1251.
+    expect(parseXmlSafely(declared('windows-1251', Buffer.from([0xc4, 0xe0])), 'w.xml')).toEqual({
+      quiz: 'Да',
+    });
+    expect(await refusal(() => parseXmlSafely(declared('x-nobody-knows', Buffer.from('a')), 'x.xml'))).toBe(
+      'xml_encoding',
+    );
+    expect(await refusal(() => parseXmlSafely(declared('UTF-8', Buffer.from([0xc4, 0xe0])), 'u.xml'))).toBe(
+      'xml_encoding',
+    );
     expect(parseXmlSafely('\ufeff<quiz><q>1 &lt; 2</q></quiz>', 'ok.xml')).toEqual({ quiz: { q: '1 < 2' } });
   });
 

@@ -1,4 +1,4 @@
-import { IMPORT_NOTE_CODES, IMPORT_NOTE_PARAMS } from '@attesta/contract';
+import { IMPORT_NOTE_CODES, IMPORT_NOTE_FIELDS, IMPORT_NOTE_PARAMS } from '@attesta/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -49,11 +49,16 @@ const done = {
       taskId: null,
       answerType: null,
       outcome: 'refused',
-      notes: ['drawing questions are not supported', 'Moodle question type "drawing" is not supported'],
-      // A code of a newer server, then one this version knows.
+      notes: [
+        'drawing questions are not supported',
+        'Moodle question type "drawing" is not supported',
+        'too few choices: at least 2 are needed',
+      ],
+      // A code of a newer server, then ones this version knows (a field word translated too).
       noteCodes: [
         { code: 'drawing_unsupported' },
         { code: 'qtype_unsupported', params: { qtype: 'drawing' } },
+        { code: 'task_too_few', params: { what: 'choices', min: 2 } },
       ],
     },
   ],
@@ -105,7 +110,8 @@ describe('content import', { timeout: 30_000 }, () => {
     ]);
     expect(report).not.toHaveTextContent('feedback to participants dropped');
     // A code this version does not know: a generic note, then the English text marked as English.
-    const [unknown, known] = notes('q3');
+    const [unknown, known, fewChoices] = notes('q3');
+    expect(fewChoices!.textContent).toBe('Слишком мало: варианты ответа (нужно не меньше 2)');
     expect(unknown!.textContent).toBe(
       'Замечание импорта (текст импорта по-английски): drawing questions are not supported',
     );
@@ -155,6 +161,12 @@ describe('content import', { timeout: 30_000 }, () => {
             name,
           );
       }
+    }
+    // Every field word a note may carry (`what`) is said in both languages.
+    for (const lang of ['ru', 'en'] as const) {
+      const words = (contentBundle[lang].content as { import: { noteWhat: Record<string, string> } }).import
+        .noteWhat;
+      expect(Object.keys(words).sort(), lang).toEqual([...IMPORT_NOTE_FIELDS].sort());
     }
     // The Russian texts are Russian (the generic note and the codes alike).
     for (const code of IMPORT_NOTE_CODES) expect(texts('ru')[code], code).toMatch(/[а-яё]/i);

@@ -7,7 +7,7 @@ import { scoreAnswer } from '../../scoring/index.js';
 import { parseFile } from './index.js';
 import { oneLineText } from './moodle-common.js';
 import type { ParsedBatch, ParsedItem } from './types.js';
-import { besideTheClone } from '../../../../test/beside-the-clone.js';
+import { besideTheClone, sharedFolder } from '../../../../test/beside-the-clone.js';
 
 /*
  * Real Moodle XML and GIFT files (../shared/fixtures/interop: Moodle's own test fixtures and the
@@ -19,7 +19,7 @@ import { besideTheClone } from '../../../../test/beside-the-clone.js';
  */
 
 const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
-const FIXTURES = join(repoRoot, '..', 'shared', 'fixtures', 'interop');
+const FIXTURES = join(sharedFolder(repoRoot), 'fixtures', 'interop');
 const present = besideTheClone(join(FIXTURES, 'MANIFEST.txt'));
 
 /** The manifest's entries: file → its text (the indented lines under it). */

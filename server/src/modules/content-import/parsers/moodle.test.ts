@@ -461,14 +461,15 @@ describe('Moodle XML: ordering (plugin)', () => {
     expect(score(item, [...ids].reverse())).toBe(0);
   });
 
-  it('partial grading types and random subsets are refused', () => {
+  it('grading by longest subsets and random subsets are refused (positions and neighbours: own-fixtures)', () => {
     expect(
-      only(question('ordering', 'p', 'Order', `<gradingtype>ABSOLUTE_POSITION</gradingtype>${items}`)).notes,
+      only(question('ordering', 'p', 'Order', `<gradingtype>LONGEST_ORDERED_SUBSET</gradingtype>${items}`))
+        .notes,
     ).toEqual([
       {
         code: 'ordering_partial_unsupported',
-        params: { grading: 'absolute_position' },
-        text: 'ordering graded by absolute_position (partial marks) is not supported',
+        params: { grading: 'longest_ordered_subset' },
+        text: 'ordering graded by longest_ordered_subset (partial marks) is not supported',
       },
     ]);
     expect(only(question('ordering', 'r', 'Order', `<selecttype>RANDOM</selecttype>${items}`)).outcome).toBe(

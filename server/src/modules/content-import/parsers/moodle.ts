@@ -1,3 +1,4 @@
+import type { QtiRule } from '@attesta/contract';
 import { note, uniqueNotes, type ImportNote } from '../notes.js';
 import { parseXmlSafely } from '../safety/xml.js';
 import { clozeTask } from './moodle-cloze.js';
@@ -43,7 +44,7 @@ import {
  *  - matching → matching (share of stems right × grade; textless stems are distractors);
  *  - essay → extended_text (or file, for attachments only) with one rubric criterion;
  *  - gapselect → cloze of drop-downs, ddwtos → gap_match (share of gaps right × grade);
- *  - ordering (plugin) → ordering, all or nothing;
+ *  - ordering (plugin) → ordering, all or nothing, or its partial grading as QTI rules;
  *  - cloze / multianswer → cloze (weighted) or composite (moodle-cloze.ts);
  *  - description, random, calculated… → refused with the reason.
  * The item's sourceId is its <name> (a hash of its text when it has none; a repeated name gets
@@ -471,17 +472,101 @@ function ddwtos(q: XmlNode, c: Common): Built {
   };
 }
 
-/** qtype_ordering's grading types, by name or number; only all-or-nothing has a native rule. */
-const ORDERING_ALL_OR_NOTHING = new Set(['ALL_OR_NOTHING', '-1']);
+/** qtype_ordering's grading types, by name or by number (as the plugin stores them). */
+const ORDERING_GRADING: Record<string, string> = {
+  '-1': 'ALL_OR_NOTHING',
+  '0': 'ABSOLUTE_POSITION',
+  '1': 'RELATIVE_NEXT_EXCLUDE_LAST',
+  '2': 'RELATIVE_NEXT_INCLUDE_LAST',
+  '3': 'RELATIVE_ONE_PREVIOUS_AND_NEXT',
+  '4': 'RELATIVE_ALL_PREVIOUS_AND_NEXT',
+  '5': 'LONGEST_ORDERED_SUBSET',
+  '6': 'LONGEST_CONTIGUOUS_SUBSET',
+  '7': 'RELATIVE_TO_CORRECT',
+};
+
+type Json = Record<string, unknown>;
+const RESPONSE: Json = { op: 'variable', id: 'RESPONSE' };
+const ident = (id: string): Json => ({ op: 'baseValue', baseType: 'identifier', value: id });
+/** `SCORE = SCORE + points` when the condition holds. */
+const addIf = (cond: Json, points: number): Json => ({
+  rule: 'responseCondition',
+  if: {
+    cond,
+    then: [
+      {
+        rule: 'setOutcomeValue',
+        id: 'SCORE',
+        value: {
+          op: 'sum',
+          args: [
+            { op: 'variable', id: 'SCORE' },
+            { op: 'baseValue', baseType: 'float', value: points },
+          ],
+        },
+      },
+    ],
+  },
+});
+/** The item `id` stands at (1-based) position `n` of the answer. */
+const at = (n: number, id: string): Json => ({
+  op: 'match',
+  args: [{ op: 'index', n, args: [RESPONSE] }, ident(id)],
+});
+/** `a` is followed at once by `b` in the answer (a run of an ordered container). */
+const nextTo = (a: string, b: string): Json => ({
+  op: 'contains',
+  args: [RESPONSE, { op: 'ordered', args: [ident(a), ident(b)] }],
+});
+
+/**
+ * The partial grading types of qtype_ordering (its help, «Grading type»), as QTI rules on the
+ * answer's order: a unit of `grade / units` for each point Moodle counts.
+ * - ABSOLUTE_POSITION: an item in its right position (n units);
+ * - RELATIVE_NEXT_EXCLUDE_LAST: an item followed by its right next item (n − 1 units);
+ * - RELATIVE_NEXT_INCLUDE_LAST: the same, and the last item last (n units);
+ * - RELATIVE_ONE_PREVIOUS_AND_NEXT: per item, its previous and its next one right, the first having
+ *   none before it and the last none after it (2n units): each right neighbouring pair counts
+ *   twice, the right first and the right last once.
+ * Null for the types that compare longest subsets or all items before and after (not written).
+ */
+function orderingRules(grading: string, ids: string[], grade: number): Json[] | null {
+  const n = ids.length;
+  const pairs = ids.slice(1).map((b, k) => [ids[k]!, b] as const);
+  const rules = (units: number, scored: [Json, number][]) =>
+    scored.map(([cond, count]) => addIf(cond, (grade * count) / units));
+  switch (grading) {
+    case 'ABSOLUTE_POSITION':
+      return rules(
+        n,
+        ids.map((id, k) => [at(k + 1, id), 1]),
+      );
+    case 'RELATIVE_NEXT_EXCLUDE_LAST':
+      return rules(
+        n - 1,
+        pairs.map(([a, b]) => [nextTo(a, b), 1]),
+      );
+    case 'RELATIVE_NEXT_INCLUDE_LAST':
+      return rules(n, [...pairs.map(([a, b]): [Json, number] => [nextTo(a, b), 1]), [at(n, ids[n - 1]!), 1]]);
+    case 'RELATIVE_ONE_PREVIOUS_AND_NEXT':
+      return rules(2 * n, [
+        [at(1, ids[0]!), 1],
+        ...pairs.map(([a, b]): [Json, number] => [nextTo(a, b), 2]),
+        [at(n, ids[n - 1]!), 1],
+      ]);
+    default:
+      return null;
+  }
+}
 
 /**
  * The ordering plugin: the answers in their right order, shown shuffled (as Moodle always shows
- * them); all-or-nothing grading only, every item used (selecttype ALL).
+ * them), every item used (selecttype ALL). All-or-nothing grading is the native rule; the partial
+ * types that count positions or neighbours are QTI rules (`orderingRules`); the others are refused.
  */
 function ordering(q: XmlNode, c: Common, format: TextFormat): Built {
-  const grading = textOf(q.gradingtype).trim().toUpperCase() || 'ALL_OR_NOTHING';
-  if (!ORDERING_ALL_OR_NOTHING.has(grading))
-    return { refused: note('ordering_partial_unsupported', { grading: grading.toLowerCase() }) };
+  const raw = textOf(q.gradingtype).trim().toUpperCase() || 'ALL_OR_NOTHING';
+  const grading = ORDERING_GRADING[raw] ?? raw;
   const select = textOf(q.selecttype).trim().toUpperCase() || 'ALL';
   if (select !== 'ALL' && select !== '0') return { refused: note('ordering_subset_unsupported') };
   const items = list(q.answer)
@@ -489,15 +574,30 @@ function ordering(q: XmlNode, c: Common, format: TextFormat): Built {
     .filter((h) => h.trim() !== '')
     .map((html, i) => ({ id: `i${i + 1}`, html }));
   if (items.length < 2 || items.length > 20) return { refused: note('ordering_item_count') };
+  const ids = items.map((i) => i.id);
+  const task = {
+    html: c.html,
+    solutionHtml: c.solutionHtml,
+    maxScore: c.grade,
+    answerType: 'ordering' as const,
+    content: { items, shuffle: true },
+    reference: { order: ids },
+  };
+  if (grading === 'ALL_OR_NOTHING')
+    return { task: { ...task, scoring: { method: 'all_or_nothing' } }, notes: [] };
+  const rules = orderingRules(grading, ids, c.grade);
+  if (!rules) return { refused: note('ordering_partial_unsupported', { grading: grading.toLowerCase() }) };
   return {
     task: {
-      html: c.html,
-      solutionHtml: c.solutionHtml,
-      maxScore: c.grade,
-      answerType: 'ordering',
-      content: { items, shuffle: true },
-      reference: { order: items.map((i) => i.id) },
-      scoring: { method: 'all_or_nothing' },
+      ...task,
+      scoring: {
+        method: 'qti',
+        responses: [{ id: 'RESPONSE', cardinality: 'ordered', baseType: 'identifier', correct: ids }],
+        outcomes: [{ id: 'SCORE', cardinality: 'single', baseType: 'float' }],
+        rules: rules as unknown as QtiRule[],
+        bind: { response: 'RESPONSE' },
+        scoreOutcome: 'SCORE',
+      },
     },
     notes: [],
   };

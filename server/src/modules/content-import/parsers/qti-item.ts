@@ -33,6 +33,7 @@ import {
   type InteractionKind,
 } from './qti-body.js';
 import { note, type ImportNote } from '../notes.js';
+import { taskIssueNote } from '../task-issues.js';
 import { nativeEquivalent } from './qti-native.js';
 import { literalsOf, readDeclarations, readProcessing, renameIdentifiers } from './qti-rp.js';
 import { attr, boolAttr, kid, kids, readQtiXml, textOf, type XElement } from './qti-xml.js';
@@ -145,18 +146,6 @@ function slotReference(
   return referenceFromAnswer(slot, content, answerFromQti(slot, decl, values));
 }
 
-/** The first issues of a schema check: the path of the first (`path`) and all of them in English (`details`). */
-function describe(issues: readonly { path: PropertyKey[]; message: string }[]) {
-  const where = (i: { path: PropertyKey[] }) => i.path.map(String).join('.') || 'task';
-  return {
-    path: issues[0] ? where(issues[0]) : 'task',
-    details: issues
-      .slice(0, 3)
-      .map((i) => `${where(i)}: ${i.message}`)
-      .join('; '),
-  };
-}
-
 /** One item as a ParsedItem (refused with the reason when it does not fit the task model). */
 export function parseQtiItem(src: ItemSource): QtiItemResult {
   const { root, pkg } = src;
@@ -261,7 +250,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   const task = (def: Omit<ParsedTask, 'html' | 'solutionHtml'>): QtiItemResult => {
     const full = { ...def, html, solutionHtml } as ParsedTask;
     const checked = taskDefinitionSchema.safeParse(full);
-    if (!checked.success) notes.refuse(note('qti_task_invalid', describe(checked.error.issues)));
+    if (!checked.success) notes.refuse(taskIssueNote(checked.error.issues, 'qti_task_invalid'));
     const placeholders = placeholderProblems(def.answerType, def.content, html);
     if (placeholders.length)
       notes.refuse(note('qti_placeholders_wrong', { details: placeholders.slice(0, 3).join('; ') }));
@@ -393,7 +382,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   );
   const parsed = qtiScoringSchema.safeParse(raw);
   if (!parsed.success) {
-    notes.refuse(note('qti_rp_invalid', describe(parsed.error.issues)));
+    notes.refuse(taskIssueNote(parsed.error.issues, 'qti_rp_invalid'));
     return refused();
   }
   const scoring = parsed.data;

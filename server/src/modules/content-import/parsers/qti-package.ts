@@ -1,4 +1,4 @@
-import { assertNoDoctype, rootElementName, xmlText } from '../safety/xml.js';
+import { assertNoDoctype, rootElementName, xmlEncodingOf, xmlText } from '../safety/xml.js';
 import { note, type ImportNote } from '../notes.js';
 import { parseQtiItem, type QtiItemResult } from './qti-item.js';
 import { attr, descendants, kids, readQtiXml, type QtiDocument, type XElement } from './qti-xml.js';
@@ -20,8 +20,11 @@ import {
  * - a test becomes one ParsedTest: its sections in order, nested sections flattened in order (a
  *   section's items, then its subsection's, then the rest of its own), each item reference resolved
  *   by its href against the test file (an item the manifest does not list is read too);
- * - response processing templates, stimuli, results and other files are not items (skipped).
- * A DOCTYPE anywhere refuses the package; an item file that is not well-formed is refused alone.
+ * - response processing templates, stimuli, results and other files are not items (skipped);
+ * - an item is its resource (file): its key is its path, and its identifier is data (the task's
+ *   sourceId), so two files with one identifier are two items (1EdTech's items.zip has such pairs).
+ * A DOCTYPE anywhere refuses the package; an item file that is not well-formed, or whose encoding
+ * cannot be read (one the decoders do not know, bytes not valid in it), is refused alone.
  */
 
 const ITEM_TYPE = /^imsqti_(?:apip)?item_xmlv(?:2p0|2p1|2p2|3p0)/i;
@@ -30,12 +33,20 @@ const QTI1_TYPE = /^imsqti_xmlv1p/i;
 const ITEM_ROOTS = new Set(['assessmentItem', 'qti-assessment-item']);
 const TEST_ROOTS = new Set(['assessmentTest', 'qti-assessment-test']);
 
-/** A file of the package read as QTI, or why it could not be (not well-formed). */
-function readDoc(pkg: SafePackage, path: string): QtiDocument | { error: string } {
+/** A file of the package read as QTI, or why it could not be (not well-formed; an encoding not read). */
+function readDoc(pkg: SafePackage, path: string): QtiDocument | { error: string } | { encoding: string } {
   const bytes = pkg.read(path);
-  assertNoDoctype(xmlText(bytes, path), path);
+  let text: string;
   try {
-    return readQtiXml(bytes, path);
+    text = xmlText(bytes, path);
+  } catch (error) {
+    if (error instanceof ImportRefusal && error.code === 'xml_encoding')
+      return { encoding: xmlEncodingOf(bytes) };
+    throw error;
+  }
+  assertNoDoctype(text, path);
+  try {
+    return readQtiXml(text, path);
   } catch (error) {
     if (error instanceof ImportRefusal && error.code === 'xml_malformed') return { error: error.message };
     throw error;
@@ -131,13 +142,15 @@ function batchFormat(formats: SourceFormat[]): SourceFormat {
 
 const refusedFile = (path: string, reason: ImportNote): ParsedItem => ({
   sourceId: path,
+  key: path,
+  file: path,
   title: path.split('/').pop() ?? path,
   outcome: 'refused',
   notes: [reason],
   media: [],
 });
 
-/** Every item and test of a checked package. */
+/** Every item and test of a checked package (`details` by source id: for tests; the last item of an id wins). */
 export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<string, QtiItemResult> } {
   const listing = listFiles(pkg);
   const formats: SourceFormat[] = [];
@@ -159,9 +172,13 @@ export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<
 
   const items: ParsedItem[] = [];
   const details = new Map<string, QtiItemResult>();
-  const idOfPath = new Map<string, string>();
+  const read = new Set<string>();
   for (const path of listing.items) {
     const doc = readDoc(pkg, path);
+    if ('encoding' in doc) {
+      items.push(refusedFile(path, note('qti_file_encoding', { encoding: doc.encoding })));
+      continue;
+    }
     if (!('root' in doc)) {
       items.push(refusedFile(path, note('qti_xml_malformed', { details: doc.error })));
       continue;
@@ -169,16 +186,17 @@ export function parseQtiPackage(pkg: SafePackage): ParsedBatch & { details: Map<
     if (doc.root.name !== 'assessmentItem') continue; // a template, stimulus or result listed as an item
     formats.push(doc.format);
     const result = parseQtiItem({ root: doc.root, format: doc.format, path, pkg });
-    items.push(result.item);
+    // Resources are distinct files: an identifier another resource uses too is kept as data only.
+    items.push({ ...result.item, key: path, file: path });
     details.set(result.item.sourceId, result);
-    idOfPath.set(path, result.item.sourceId);
+    read.add(path);
   }
   const tests: ParsedTest[] = outlines.map((o) => ({
     sourceId: o.sourceId,
     title: o.title,
     sections: o.sections.map((s) => ({
       ...(s.title ? { title: s.title } : {}),
-      itemSourceIds: s.paths.flatMap((p) => (idOfPath.has(p) ? [idOfPath.get(p)!] : [])),
+      itemKeys: s.paths.filter((p) => read.has(p)),
     })),
   }));
   return { format: batchFormat(formats), items, tests, details };

@@ -14,7 +14,7 @@ import { rulesOf } from './qti-rp.js';
 import { kids, readQtiXml } from './qti-xml.js';
 import { qtiParser } from './qti.js';
 import type { ImportNote, ParsedTask, SafePackage } from './types.js';
-import { besideTheClone } from '../../../../test/beside-the-clone.js';
+import { besideTheClone, sharedFolder } from '../../../../test/beside-the-clone.js';
 
 /*
  * The QTI parser against the curated interop fixtures (../shared/fixtures/interop, MANIFEST.txt
@@ -26,7 +26,7 @@ import { besideTheClone } from '../../../../test/beside-the-clone.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../../../..');
-const interop = join(repoRoot, '..', 'shared', 'fixtures', 'interop');
+const interop = join(sharedFolder(repoRoot), 'fixtures', 'interop');
 const present = besideTheClone(join(interop, 'MANIFEST.txt'));
 const fixtures = describe.skipIf(!present);
 const title = present
@@ -447,7 +447,10 @@ fixtures(title, () => {
       const [test] = parsed.tests;
       expect(test!.sourceId).toBe('InteractionMixSachsen_1901710679');
       expect(test!.title).toBe('Interaction Mix (Sachsen)');
-      expect(test!.sections).toEqual([{ title: 'Sektion', itemSourceIds: CORRECT.map(([id]) => id) }]);
+      const idOf = new Map(parsed.items.map((i) => [i.key, i.sourceId]));
+      expect(test!.sections.map((s) => ({ ...s, itemKeys: s.itemKeys.map((k) => idOf.get(k)) }))).toEqual([
+        { title: 'Sektion', itemKeys: CORRECT.map(([id]) => id) },
+      ]);
       expect(parsed.items.map((i) => [i.sourceId, i.outcome === 'refused' ? i.notes : 'ok'])).toEqual(
         CORRECT.map(([id]) => [id, 'ok']),
       );
@@ -502,7 +505,7 @@ fixtures(title, () => {
       expect(item.outcome).toBe('converted');
       expect(item.notes.map((n) => n.text).join()).toMatch(/media left out/);
       expect(prepared.items.filter((i) => i.outcome === 'refused')).toEqual([]);
-      expect(prepared.tests[0]!.itemSourceIds).toHaveLength(13);
+      expect(prepared.tests[0]!.itemKeys).toHaveLength(13);
     });
   });
 

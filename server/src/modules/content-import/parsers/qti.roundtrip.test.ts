@@ -10,7 +10,7 @@ import { openSafePackage } from '../safety/zip.js';
 import { rawZip } from '../test-support.js';
 import { parseQtiPackage } from './qti-package.js';
 import type { ParseInput, ParsedItem } from './types.js';
-import { besideTheClone } from '../../../../test/beside-the-clone.js';
+import { besideTheClone, sharedFolder } from '../../../../test/beside-the-clone.js';
 
 /*
  * QTI round trip: a task imported from QTI (or made natively), exported as a QTI 3.0 package and
@@ -20,7 +20,7 @@ import { besideTheClone } from '../../../../test/beside-the-clone.js';
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-const interop = join(resolve(here, '../../../../..'), '..', 'shared', 'fixtures', 'interop');
+const interop = join(sharedFolder(resolve(here, '../../../../..')), 'fixtures', 'interop');
 const present = besideTheClone(join(interop, 'MANIFEST.txt'));
 const fixtures = describe.skipIf(!present);
 
@@ -159,7 +159,10 @@ async function roundTrip(tasks: (Task & { sourceId: string })[]): Promise<Map<st
   );
   const pkg = await openSafePackage(rawZip([...files].map(([name, data]) => ({ name, data }))));
   const again = parseQtiPackage(pkg);
-  expect(again.tests[0]!.sections.flatMap((s) => s.itemSourceIds)).toEqual(tasks.map((t) => t.sourceId));
+  const idOf = new Map(again.items.map((i) => [i.key, i.sourceId]));
+  expect(again.tests[0]!.sections.flatMap((s) => s.itemKeys.map((k) => idOf.get(k)))).toEqual(
+    tasks.map((t) => t.sourceId),
+  );
   return new Map(
     again.items.map((i) => [i.sourceId, { item: i, ids: again.details.get(i.sourceId)?.ids ?? new Map() }]),
   );

@@ -549,19 +549,16 @@ describe('tests and packages', () => {
         sourceId: 'T1',
         title: 'Final test',
         sections: [
-          { title: 'Part A', itemSourceIds: ['one'] },
-          { title: 'Part A.1', itemSourceIds: ['two'] },
-          { title: 'Part A', itemSourceIds: ['three'] },
-          { title: 'Part B', itemSourceIds: ['four'] },
+          { title: 'Part A', itemKeys: ['items/one.xml'] },
+          { title: 'Part A.1', itemKeys: ['items/two.xml'] },
+          { title: 'Part A', itemKeys: ['items/three.xml'] },
+          { title: 'Part B', itemKeys: ['items/four.xml'] },
         ],
       },
     ]);
-    expect(prepareBatch(batch, { package: pkg }).tests[0]!.itemSourceIds).toEqual([
-      'one',
-      'two',
-      'three',
-      'four',
-    ]);
+    expect(prepareBatch(batch, { package: pkg }).tests[0]!.itemKeys).toEqual(
+      ['one', 'two', 'three', 'four'].map((n) => `items/${n}.xml`),
+    );
   });
 
   it('without QTI resources in the manifest, the items and tests are found by their root element', async () => {

@@ -84,8 +84,18 @@ export type ParsedMedia = {
 
 /** One item (question) of the source. */
 export interface ParsedItem {
-  /** Its identifier in the source (QTI identifier, Moodle question id or name, GIFT ::title::). */
+  /**
+   * Its identifier in the source (QTI identifier, Moodle question id or name, GIFT ::title::), kept
+   * as the task's sourceId. Two items of one package may share it (two resources, one identifier).
+   */
   sourceId: string;
+  /**
+   * What the item is within the file, unique there: a package's resource path (`items/q1.xml`);
+   * absent: its sourceId. Tests refer to items by it.
+   */
+  key?: string;
+  /** The file of the package it was read from (shown in the report beside the identifier). */
+  file?: string;
   title: string;
   /** Category path, outermost first (a Moodle category, a QTI package folder): ['Алгебра', 'Уравнения']. */
   category?: string[];
@@ -97,12 +107,15 @@ export interface ParsedItem {
   media: ParsedMedia[];
 }
 
-/** A test (QTI assessmentTest; a Moodle/GIFT file has none) of items, by their sourceIds. */
+/** A test (QTI assessmentTest; a Moodle/GIFT file has none) of items, by their keys. */
 export interface ParsedTest {
   sourceId: string;
   title: string;
-  /** In order; the items of a section in order. Item ids not among the batch's items are skipped. */
-  sections: { title?: string; itemSourceIds: string[] }[];
+  /**
+   * In order; the items of a section in order, by their keys (`key`, else `sourceId`). Keys not
+   * among the batch's items are skipped.
+   */
+  sections: { title?: string; itemKeys: string[] }[];
 }
 
 /** What a parser returns for one file. */

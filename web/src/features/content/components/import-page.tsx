@@ -132,7 +132,15 @@ function shownNotes(item: ContentImportItem, t: ContentT, language: string): Sho
   const shown = (code: ContentImportNote | undefined, english = ''): ShownNote => {
     if (code && code.code !== 'unclassified' && NOTE_CODES.has(code.code)) {
       const values = Object.fromEntries(
-        Object.entries(code.params ?? {}).map(([k, v]) => [k, typeof v === 'number' ? number.format(v) : v]),
+        Object.entries(code.params ?? {}).map(([k, v]) => [
+          k,
+          typeof v === 'number'
+            ? number.format(v)
+            : // `what`: a field of the task by its word (server's task-issues.ts), said in this language.
+              k === 'what'
+              ? t(`import.noteWhat.${v}` as ContentKey, { defaultValue: v })
+              : v,
+        ]),
       );
       // `replace`: param names such as `count` are values here, not i18next options.
       return { text: t(`import.noteCodes.${code.code}` as ContentKey, { replace: values }) };
@@ -293,7 +301,7 @@ export function ImportStatusPage() {
             caption={t('import.report')}
             rows={data.items}
             columns={columns}
-            rowKey={(i) => `${i.sourceId}-${i.taskId ?? 'x'}`}
+            rowKey={(i) => `${i.file ?? ''}:${i.sourceId}-${i.taskId ?? 'x'}`}
             exportName={`import-${importId}`}
             testId="import-report"
           />

@@ -1,0 +1,233 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { taskDefinitionSchema } from '@attesta/contract';
+import { scoreAnswer } from '../scoring/index.js';
+import { detectFile, parserFor } from './parsers/index.js';
+import { taskIssueNote, TASK_FIELD_WORDS } from './task-issues.js';
+import { rawZip } from './test-support.js';
+import { ImportRefusal, type ParsedBatch } from './parsers/types.js';
+import { prepareBatch, type PreparedItem } from './prepare.js';
+
+/*
+ * The importers' defects of issue 27, each shown by a small fixture of our own (./fixtures; the
+ * other tools' files are in ../shared/fixtures/interop, read by the interop tests): each file is
+ * read as the import job reads it (detected, parsed, checked and sanitised by prepareBatch).
+ */
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+
+/** A fixture imported as the job does, without the database. */
+async function importFixture(name: string, bytes: Buffer = fixture(name)) {
+  const { key, input } = await detectFile(name, bytes);
+  const batch: ParsedBatch = await parserFor(key).parse(input);
+  return prepareBatch(batch, input);
+}
+/** A fixture folder as a zip package (its files, manifest first). */
+function packageOf(folder: string): Buffer {
+  const root = join(FIXTURES, folder);
+  const files = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort((a, b) => Number(b === 'imsmanifest.xml') - Number(a === 'imsmanifest.xml') || a.localeCompare(b));
+  return rawZip(files.map((name) => ({ name, data: readFileSync(join(root, name)) })));
+}
+const reasons = (item: PreparedItem) => item.notes.map((n) => n.text).join('; ');
+function scored(item: PreparedItem | undefined): PreparedItem & { task: NonNullable<PreparedItem['task']> } {
+  expect(item, 'the item').toBeDefined();
+  expect(item!.outcome, reasons(item!)).not.toBe('refused');
+  return item as PreparedItem & { task: NonNullable<PreparedItem['task']> };
+}
+const points = (item: PreparedItem, value: unknown): number | string => {
+  const r = scoreAnswer(taskDefinitionSchema.parse(item.task), value);
+  return r.status === 'scored' ? r.score : r.status;
+};
+/** The id of the option with this text (the importer gives choices ids of its own). */
+const optionId = (item: PreparedItem, text: string) =>
+  (item.task!.content as { options: { id: string; html: string }[] }).options.find((o) => o.html === text)!
+    .id;
+async function refusalOf(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportRefusal);
+    return (error as ImportRefusal).code;
+  }
+  throw new Error('not refused');
+}
+
+describe('defect 1: character references in QTI', () => {
+  it('decodes &#x398; &#160; caf&#233; in text, title and key; a typed café scores', async () => {
+    const { items } = await importFixture('char-refs.qti22.xml');
+    const item = scored(items[0]);
+    expect(item.title).toBe('Angle Θ in a café');
+    expect(item.task.html).toContain('angle\u00a0Θ is measured in a café &amp; a bar');
+    expect(item.task.html).not.toMatch(/&#x398;|&#233;|&#160;/);
+    // The predefined entities are still decoded once: markup written as text stays text.
+    expect(item.task.html).toContain('&lt;b&gt; stays text, &amp;#233; stays a reference as text');
+    expect(item.task.reference).toEqual({ blanks: { b1: ['café'] } });
+    expect(points(item, { b1: 'café' })).toBe(1);
+    expect(points(item, { b1: 'caf&#233;' })).toBe(0);
+  });
+
+  it('still refuses a DTD entity (billion laughs) before parsing', async () => {
+    expect(await refusalOf(() => importFixture('dtd-entity.qti22.xml'))).toBe('xml_malformed');
+  });
+});
+
+describe('defect 2: items of a package are its resources, not its identifiers', () => {
+  it('three files with one identifier are three items; the first refused does not refuse the others', async () => {
+    const { items, tests } = await importFixture('same-identifier.zip', packageOf('same-identifier'));
+    expect(items.map((i) => [i.key, i.sourceId, i.outcome])).toEqual([
+      ['items/drawing.xml', 'geo1', 'refused'],
+      ['items/capital.xml', 'geo1', 'imported'],
+      ['items/river.xml', 'geo1', 'imported'],
+    ]);
+    expect(reasons(items[0]!)).toMatch(/drawingInteraction/);
+    expect(items.flatMap((i) => i.notes.map((n) => n.code))).not.toContain('duplicate_id');
+    expect(items.map((i) => i.file)).toEqual(['items/drawing.xml', 'items/capital.xml', 'items/river.xml']);
+    expect(points(scored(items[1]), optionId(items[1]!, 'Paris'))).toBe(1);
+    expect(points(scored(items[1]), optionId(items[1]!, 'Lyon'))).toBe(0);
+    expect(points(scored(items[2]), optionId(items[2]!, 'Seine'))).toBe(1);
+    // The test refers to each file: the refused one is left out when it is stored.
+    expect(tests).toEqual([
+      {
+        sourceId: 'geo',
+        title: 'Geography',
+        itemKeys: ['items/drawing.xml', 'items/capital.xml', 'items/river.xml'],
+      },
+    ]);
+  });
+});
+
+describe('defect 3: XML files in other encodings than UTF-8', () => {
+  it('transcodes ISO-8859-1, windows-1251 and UTF-16 files; skips a file of an unknown encoding with a note', async () => {
+    const { items } = await importFixture('encodings.zip', packageOf('encodings'));
+    expect(items.map((i) => [i.file, i.outcome])).toEqual([
+      ['items/latin1.xml', 'imported'],
+      ['items/cp1251.xml', 'imported'],
+      ['items/utf16.xml', 'imported'],
+      ['items/unknown.xml', 'refused'],
+    ]);
+    const [latin1, cp1251, utf16, unknown] = items;
+    expect(latin1!.title).toBe('Café crème');
+    expect(scored(latin1).task.html).toContain('Où boit-on un café crème? Au');
+    expect(points(latin1!, { b1: 'café' })).toBe(1);
+    expect(cp1251!.title).toBe('Столица');
+    expect(points(scored(cp1251), { b1: 'Москва' })).toBe(1);
+    expect(points(scored(utf16), { b1: 'Straße' })).toBe(1);
+    expect(unknown!.notes.map((n) => [n.code, n.params])).toEqual([
+      ['qti_file_encoding', { encoding: 'x-attesta-unknown' }],
+    ]);
+  });
+
+  it('a loose file in windows-1251 reads too; bytes not valid in the declared encoding refuse it', async () => {
+    const bytes = readFileSync(join(FIXTURES, 'encodings', 'items', 'cp1251.xml'));
+    const { items } = await importFixture('cp1251.xml', bytes);
+    expect(points(scored(items[0]), { b1: 'Москва' })).toBe(1);
+    const utf8Declared = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="UTF-8"?>'),
+      bytes.subarray(bytes.indexOf('?>') + 2),
+    ]);
+    expect(await refusalOf(() => importFixture('bad.xml', utf8Declared))).toBe('xml_encoding');
+  });
+});
+
+describe('defect 4: Moodle ordering with partial grading', () => {
+  /** The item ids of an ordering task in the order of these labels. */
+  const order = (item: PreparedItem, labels: string[]) => {
+    const items = (item.task!.content as { items: { id: string; html: string }[] }).items;
+    return labels.map((l) => items.find((i) => i.html.includes(l))!.id);
+  };
+  const RIGHT = ['Mercury', 'Venus', 'Earth', 'Mars'];
+
+  it('imports positions and neighbours with their grading rule and full marks; refuses longest subsets', async () => {
+    const { items } = await importFixture('ordering-partial.moodle.xml');
+    const [absolute, excludeLast, includeLast, prevNext, longest] = items;
+    const marks = (item: PreparedItem | undefined, labels: string[]) =>
+      points(scored(item), order(item!, labels));
+
+    // Absolute position: 1 point an item in its place (grade 4, 4 items).
+    expect(scored(absolute).task.maxScore).toBe(4);
+    expect(marks(absolute, RIGHT)).toBe(4);
+    expect(marks(absolute, ['Mercury', 'Earth', 'Venus', 'Mars'])).toBe(2);
+    expect(marks(absolute, ['Mars', 'Mercury', 'Venus', 'Earth'])).toBe(0);
+    // Next item, last excluded (grading type 1): 3 pairs for grade 3.
+    expect(scored(excludeLast).task.maxScore).toBe(3);
+    expect(marks(excludeLast, RIGHT)).toBe(3);
+    expect(marks(excludeLast, ['Mars', 'Mercury', 'Venus', 'Earth'])).toBe(2);
+    expect(marks(excludeLast, ['Venus', 'Mercury', 'Mars', 'Earth'])).toBe(0);
+    // Next item, last included: 3 pairs and the last, for grade 4.
+    expect(marks(includeLast, RIGHT)).toBe(4);
+    expect(marks(includeLast, ['Mars', 'Mercury', 'Venus', 'Earth'])).toBe(2);
+    expect(marks(includeLast, ['Venus', 'Earth', 'Mercury', 'Mars'])).toBe(2);
+    // Previous and next: 2 points an item (grade 8, 4 items): Venus Earth together give 2, Mars last 1.
+    expect(marks(prevNext, RIGHT)).toBe(8);
+    expect(marks(prevNext, ['Venus', 'Earth', 'Mercury', 'Mars'])).toBe(3);
+    expect(marks(prevNext, ['Mars', 'Earth', 'Venus', 'Mercury'])).toBe(0);
+    expect(longest!.outcome).toBe('refused');
+    expect(longest!.notes.map((n) => n.code)).toEqual(['ordering_partial_unsupported']);
+  });
+});
+
+describe('defect 5: refusal reasons in the author words', () => {
+  it('a schema issue is said as what in the question is wrong, not as a schema path', async () => {
+    const [choice] = (await importFixture('one-choice.qti21.xml')).items;
+    expect(choice!.outcome).toBe('refused');
+    expect(choice!.notes).toEqual([
+      {
+        code: 'task_too_few',
+        params: { what: 'choices', min: 2 },
+        text: 'too few choices: at least 2 are needed',
+      },
+    ]);
+    const [order] = (await importFixture('one-item-order.qti21.xml')).items;
+    expect(order!.notes.map((n) => [n.code, n.params, n.text])).toEqual([
+      ['task_too_few', { what: 'items', min: 2 }, 'too few items: at least 2 are needed'],
+    ]);
+    for (const n of [...choice!.notes, ...order!.notes])
+      expect(n.text).not.toMatch(/Too small|content\.|reference\./);
+  });
+
+  it('maps the key, full marks, lengths; keeps the code with the field word for anything else', () => {
+    const issue = (path: PropertyKey[], extra: Record<string, unknown> = {}) => ({
+      path,
+      message: 'm',
+      ...extra,
+    });
+    expect(
+      taskIssueNote(
+        [issue(['reference', 'order'], { code: 'too_small', origin: 'array', minimum: 2 })],
+        'task_invalid',
+      ).code,
+    ).toBe('task_key_wrong');
+    expect(
+      taskIssueNote(
+        [issue(['maxScore'], { code: 'too_big', origin: 'number', maximum: 100 })],
+        'task_invalid',
+      ).code,
+    ).toBe('task_full_marks_range');
+    expect(
+      taskIssueNote(
+        [issue(['content', 'options', 3, 'html'], { code: 'too_big', origin: 'string', maximum: 2000 })],
+        'task_invalid',
+      ),
+    ).toMatchObject({ code: 'task_too_long', params: { what: 'text', max: 2000 } });
+    expect(
+      taskIssueNote(
+        [issue(['content', 'parts'], { code: 'too_big', origin: 'array', maximum: 20 })],
+        'qti_task_invalid',
+      ),
+    ).toMatchObject({ code: 'task_too_many', params: { what: 'parts', max: 20 } });
+    expect(
+      taskIssueNote([issue(['content', 'blanks', 0, 'kind'], { code: 'invalid_value' })], 'qti_task_invalid'),
+    ).toMatchObject({
+      code: 'qti_task_invalid',
+      params: { what: 'gaps', path: 'content.blanks.0.kind', details: 'content.blanks.0.kind: m' },
+    });
+    // Every word a note may carry is translated by the interfaces.
+    for (const word of TASK_FIELD_WORDS) expect(word).toMatch(/^[a-z_]+$/);
+  });
+});
