@@ -23,7 +23,10 @@
 //   node bench/omr.mjs                  # or npm run bench:omr
 //   node bench/omr.mjs --write-docs     # also rewrites the omr block of docs/BENCHMARKS.md
 // Env: OMR_PAGES (default: enough pages for 10,000 bubbles, ~185), OMR_SEED (1),
-//      OMR_WORKS (2: forms of different participants), OMR_PHOTO_EVERY (25).
+//      OMR_WORKS (2: forms of different participants), OMR_PHOTO_EVERY (25),
+//      OMR_ONLY (page numbers of the run to make and read, e.g. `12,57`: each page is seeded alone),
+//      OMR_DUMP (a folder: each page with something to review is written there as scanned).
+//      With OMR_ONLY the figures are of those pages only and --write-docs is refused.
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,6 +41,9 @@ const writeDocs = process.argv.includes('--write-docs');
 const SEED = Number(process.env.OMR_SEED ?? 1);
 const WORKS = Number(process.env.OMR_WORKS ?? 2);
 const PHOTO_EVERY = Number(process.env.OMR_PHOTO_EVERY ?? 25);
+const ONLY = process.env.OMR_ONLY ? new Set(process.env.OMR_ONLY.split(',').map(Number)) : null;
+const DUMP = process.env.OMR_DUMP ?? null;
+if (ONLY && writeDocs) throw new Error('OMR_ONLY reads some pages only: its figures are not for the docs');
 const MIN_BUBBLES = 10_000;
 const DPIS = [150, 200, 300];
 const log = (...args) => console.error('[bench:omr]', ...args);
@@ -203,6 +209,7 @@ async function main() {
   const genStart = performance.now();
   let genMs = 0;
   for (let i = 0; i < PAGES; i++) {
+    if (ONLY && !ONLY.has(i)) continue;
     const random = mulberry32(SEED * 1_000_003 + i);
     const form = forms[i % forms.length];
     // The same page of every form has the same bubbles (one variant), with each work's own task ids.
@@ -241,6 +248,34 @@ async function main() {
 
     s.pages++;
     if (photo) s.photos++;
+    if (DUMP && (result.status !== 'recognized' || result.tasks.some((x) => x.doubleMark))) {
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      await mkdir(DUMP, { recursive: true });
+      const ext = how.jpegQuality === undefined ? 'png' : 'jpg';
+      await writeFile(join(DUMP, `seed${SEED}-page${i}-${result.problem ?? 'review'}.${ext}`), bytes);
+      log(
+        `page ${i}: ${result.status} ${result.problem ?? ''} dpi ${dpi} photo ${photo} ` +
+          JSON.stringify({ ...how, seed: undefined }) +
+          ' ' +
+          JSON.stringify(
+            result.tasks
+              .filter((x) => x.confidence < REVIEW_BELOW || x.doubleMark)
+              .map((x) => ({
+                task: x.variantTaskId,
+                value: x.value,
+                confidence: round(x.confidence, 3),
+                bubbles: result.bubbles
+                  .filter((b) => b.variantTaskId === x.variantTaskId && b.confidence < REVIEW_BELOW)
+                  .map((b) => ({
+                    value: b.value,
+                    drawn: filled.drawn.get(bubbleKey(b)) ?? 'blank',
+                    fill: round(b.fill, 3),
+                    ink: round(b.ink, 3),
+                  })),
+              })),
+          ),
+      );
+    }
     s.strays += filled.strays;
     const expected = filled.expected;
     const drawnCount = [...filled.drawn.values()];

@@ -1437,6 +1437,13 @@ export const OUR_ENDPOINTS = [
   },
   {
     method: 'GET',
+    path: '/api/scans',
+    roles: ['organizator', 'coordinator', 'admin'],
+    meaning: "the caller's own scan batches, newest first, with their state and page counts",
+    ours: true,
+  },
+  {
+    method: 'GET',
     path: '/api/scans/{id}',
     roles: ['organizator', 'coordinator', 'admin'],
     meaning: "a scan batch's state and what was read off each page",

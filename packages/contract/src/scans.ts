@@ -186,9 +186,47 @@ export const scanReviewActionSchema = z
   .meta({ id: 'ScanReviewAction' });
 export type ScanReviewAction = z.infer<typeof scanReviewActionSchema>;
 
+export const scanBatchListQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ScanBatchListQuery = z.infer<typeof scanBatchListQuerySchema>;
+
+export const scanBatchSummarySchema = z
+  .object({
+    id: z.number().int().positive(),
+    status: z.enum(SCAN_BATCH_STATUSES),
+    createdAt: z.string().describe('when it was uploaded (ISO 8601)'),
+    finishedAt: z
+      .string()
+      .nullable()
+      .describe('when reading it ended (ISO 8601); null while queued or running'),
+    files: z.array(z.string()).describe('names of its files with pages read so far, in upload order'),
+    pages: z
+      .object({
+        recognized: z.number().int().min(0),
+        needs_review: z.number().int().min(0),
+        unidentified: z.number().int().min(0),
+        duplicate: z.number().int().min(0),
+      })
+      .describe('its pages read so far, by status'),
+    openReview: z.number().int().min(0).describe('review items of its pages still open'),
+  })
+  .meta({ id: 'ScanBatchSummary' });
+export type ScanBatchSummary = z.infer<typeof scanBatchSummarySchema>;
+
+export const scanBatchListSchema = z
+  .object({
+    items: z.array(scanBatchSummarySchema),
+    total: z.number().int().min(0).describe("the caller's batches"),
+  })
+  .meta({ id: 'ScanBatchList' });
+export type ScanBatchList = z.infer<typeof scanBatchListSchema>;
+
 export const SCAN_CALL_SCHEMAS = {
   // A multipart form of files (read as it streams in, no JSON body); it answers 202.
   'POST /api/scans': { accepted: scanQueuedSchema },
+  'GET /api/scans': { query: scanBatchListQuerySchema, response: scanBatchListSchema },
   'GET /api/scans/{id}': { params: z.object({ id: idParamSchema }), response: scanBatchSchema },
   'GET /api/scans/review': { query: scanReviewQuerySchema, response: scanReviewListSchema },
   // A PNG: the task's area, the text box, or the whole page, cut from the straightened scan.

@@ -60,6 +60,12 @@ export const scanPages = pgTable(
     examWorkId: integer(),
     /** The page of the answer form the QR code names. */
     formPage: integer(),
+    /**
+     * The version of the layout the page was read with (its code's, or the form's now when a person
+     * named the form): its review regions and answer areas are taken from that layout, whatever the
+     * work's form has become since (blanks.service.ts blankFormForScan `layouts`).
+     */
+    layoutVersion: text(),
     /** [{ variantTaskId, value: string[], confidence }] */
     answers: jsonb().notNull().default([]),
     /**

@@ -71,7 +71,16 @@ const personName = (p: { surname: string | null; name: string | null; patronymic
 /** yyyy-mm-dd → dd.mm.yyyy, the way dates are written on Russian school forms. */
 export const russianDate = (iso: string) => iso.split('-').reverse().join('.');
 
-export async function loadBlankForm(ctx: AppContext, examWorkId: number): Promise<BlankForm> {
+/**
+ * The form of a work. `whole`: the form of the whole variant, as it printed before any task of an
+ * online work was on paper (a form printed ahead, then read back while its scans' answers — mode
+ * blank — narrow the form today to the tasks they saved).
+ */
+export async function loadBlankForm(
+  ctx: AppContext,
+  examWorkId: number,
+  { whole = false }: { whole?: boolean } = {},
+): Promise<BlankForm> {
   const header = await repo.findWorkHeader(ctx.db, examWorkId);
   if (!header) throw noSuchWork();
   const [all, blankIds, gridKeys] = await Promise.all([
@@ -99,7 +108,7 @@ export async function loadBlankForm(ctx: AppContext, examWorkId: number): Promis
     participantName: participantName ?? 'Участник',
     variantNumber: header.variantNumber,
     largePrint: header.largeText,
-    tasks: tasksForBlank(numbered, header.answerMode, blankIds).map((t) => ({
+    tasks: (whole ? numbered : tasksForBlank(numbered, header.answerMode, blankIds)).map((t) => ({
       number: t.number,
       variantTaskId: t.variantTaskId,
       answerType: t.answerType as AnswerType,
@@ -180,6 +189,13 @@ export interface BlankFormForScan {
   place: NonNullable<Awaited<ReturnType<typeof repo.findWorkPlace>>>;
   layout: BlankLayout;
   layoutVersion: string;
+  /**
+   * Every layout a form of the work could have been printed with and still be read, by version:
+   * the layout now and, when that holds only some tasks, the whole variant's (a form printed before
+   * any task was on paper, whose own scans put the tasks they saved on paper). A sheet names its
+   * version in its code, so a match is the very layout it was printed with.
+   */
+  layouts: ReadonlyMap<string, BlankLayout>;
   answerTypes: Map<number, AnswerType>;
 }
 
@@ -190,13 +206,22 @@ export async function blankFormForScan(
 ): Promise<BlankFormForScan | null> {
   const place = await repo.findWorkPlace(ctx.db, examWorkId);
   if (!place) return null;
-  const form = await loadBlankForm(ctx, examWorkId);
+  const [form, whole] = await Promise.all([
+    loadBlankForm(ctx, examWorkId),
+    loadBlankForm(ctx, examWorkId, { whole: true }),
+  ]);
   const { layout, layoutVersion } = blankFormLayout(form);
+  const layouts = new Map([[layoutVersion, layout]]);
+  if (whole.tasks.length !== form.tasks.length) {
+    const all = blankFormLayout(whole);
+    layouts.set(all.layoutVersion, all.layout);
+  }
   return {
     registrationCode: form.registrationCode,
     place,
     layout,
     layoutVersion,
-    answerTypes: new Map(form.tasks.map((t) => [t.variantTaskId, t.answerType])),
+    layouts,
+    answerTypes: new Map(whole.tasks.map((t) => [t.variantTaskId, t.answerType])),
   };
 }

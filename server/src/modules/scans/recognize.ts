@@ -124,18 +124,46 @@ function qrIn(
   return { text: found.data, centre: { x: x0 + (a.x + b.x) / 2, y: y0 + (a.y + b.y) / 2 } };
 }
 
+/** The image at half its size, each pixel the mean of a 2 × 2 block. */
+function halved(image: GreyImage): GreyImage {
+  const width = image.width >> 1;
+  const height = image.height >> 1;
+  const data = new Uint8Array(width * height);
+  const src = image.data;
+  for (let y = 0; y < height; y++) {
+    let i = 2 * y * image.width;
+    let j = i + image.width;
+    for (let x = 0, o = y * width; x < width; x++, o++, i += 2, j += 2)
+      data[o] = (src[i]! + src[i + 1]! + src[j]! + src[j + 1]! + 2) >> 2;
+  }
+  return { width, height, data };
+}
+
+/** The code where it is printed (top right; bottom left upside down), then anywhere on the image. */
+function codeIn(image: GreyImage) {
+  const { width, height } = image;
+  const w = Math.round(width / 2);
+  const h = Math.round(height / 3);
+  return (
+    qrIn(image, width - w, 0, w, h) ?? qrIn(image, 0, height - h, w, h) ?? qrIn(image, 0, 0, width, height)
+  );
+}
+
 /**
  * Finds and reads the page code: first where it is printed (the top right, or the bottom left of a
- * page scanned upside down), then anywhere on the page.
+ * page scanned upside down), then anywhere on the page; then the same on the page at half its size
+ * (a noisy photographed code jsQR misses at full size — the QR's modules split by noise into
+ * specks — it reads once 2 × 2 blocks are averaged; its own error correction and the code's format
+ * still decide what it says).
  */
 export function readPageCode(
   image: GreyImage,
 ): { code: BlankCode | null; text: string; centre: Point } | null {
-  const { width, height } = image;
-  const w = Math.round(width / 2);
-  const h = Math.round(height / 3);
-  const found =
-    qrIn(image, width - w, 0, w, h) ?? qrIn(image, 0, height - h, w, h) ?? qrIn(image, 0, 0, width, height);
+  let found = codeIn(image);
+  if (!found && image.width >= 400 && image.height >= 400) {
+    const half = codeIn(halved(image));
+    if (half) found = { text: half.text, centre: { x: half.centre.x * 2, y: half.centre.y * 2 } };
+  }
   return found ? { ...found, code: parseBlankCode(found.text) } : null;
 }
 

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { scanBatches, scanPages } from '../../db/schema/index.js';
+import { scanBatches, scanPages, scanReviewItems } from '../../db/schema/index.js';
 
 export type ScanBatchStatus = 'queued' | 'running' | 'done' | 'failed';
 export type NewScanPage = typeof scanPages.$inferInsert;
@@ -79,4 +79,52 @@ export async function failUnfinished(db: Db, ids: number[]): Promise<void> {
       .update(scanBatches)
       .set({ status: 'failed', finishedAt: new Date() })
       .where(and(inArray(scanBatches.id, ids), inArray(scanBatches.status, ['queued', 'running'])));
+}
+
+/** A page of an uploader's batches, newest first, and how many they have. */
+export async function batchesOf(db: Db, userId: number, page: number, pageSize: number) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: scanBatches.id,
+        status: scanBatches.status,
+        createdAt: scanBatches.createdAt,
+        finishedAt: scanBatches.finishedAt,
+      })
+      .from(scanBatches)
+      .where(eq(scanBatches.userId, userId))
+      .orderBy(desc(scanBatches.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(scanBatches).where(eq(scanBatches.userId, userId)),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+/** Per batch: its files (upload order) and its pages by status. */
+export async function pageCountsOf(db: Db, batchIds: number[]) {
+  if (!batchIds.length) return [];
+  return db
+    .select({
+      batchId: scanPages.batchId,
+      fileIndex: scanPages.fileIndex,
+      file: scanPages.file,
+      status: scanPages.status,
+      n: count(),
+    })
+    .from(scanPages)
+    .where(inArray(scanPages.batchId, batchIds))
+    .groupBy(scanPages.batchId, scanPages.fileIndex, scanPages.file, scanPages.status)
+    .orderBy(asc(scanPages.batchId), asc(scanPages.fileIndex));
+}
+
+/** Per batch: the review items of its pages still open. */
+export async function openReviewOf(db: Db, batchIds: number[]) {
+  if (!batchIds.length) return [];
+  return db
+    .select({ batchId: scanPages.batchId, n: sql<number>`count(*)::int` })
+    .from(scanReviewItems)
+    .innerJoin(scanPages, eq(scanPages.id, scanReviewItems.pageId))
+    .where(and(inArray(scanPages.batchId, batchIds), eq(scanReviewItems.status, 'open')))
+    .groupBy(scanPages.batchId);
 }

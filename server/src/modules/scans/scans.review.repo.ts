@@ -214,6 +214,7 @@ export async function readPagesOf(db: Db, examWorkId: number) {
     .select({
       id: scanPages.id,
       formPage: scanPages.formPage,
+      layoutVersion: scanPages.layoutVersion,
       applied: scanPages.applied,
       answers: scanPages.answers,
       imageFileId: scanPages.imageFileId,

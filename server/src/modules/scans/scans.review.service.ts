@@ -237,6 +237,7 @@ async function identify(
     registrationCode,
     examWorkId: work.examWorkId,
     formPage: action.formPage,
+    layoutVersion: read.transform ? form.layoutVersion : null,
     answers: read.tasks.map((t) => ({
       variantTaskId: t.variantTaskId,
       value: t.value,

@@ -414,6 +414,65 @@ describe('pages of a work still written online', () => {
   }, 120_000);
 });
 
+describe('a form printed before a scan saved answers', () => {
+  it('stays readable: page 1 scanned and saved, page 2 scanned later is read and saved too', async () => {
+    // An online work whose time is over, nothing on paper yet: its form is the whole variant.
+    const form = await sitting(OVER);
+    expect(form.layout.pages.length).toBeGreaterThanOrEqual(2);
+    const filled = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    const onPage = (p: number) => new Set(form.layout.pages[p]!.bubbles.map((b) => b.variantTaskId));
+    const expected = meant(form, filled.plan);
+
+    const first = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'page-1.pdf', data: await scannedPdf([filled.pages[0]!], { rotate: 1 }) },
+    ]);
+    expect(first.pages.map((p) => p.status)).toEqual(['recognized']);
+    const afterFirst = await answersOf(form.workId);
+    for (const id of onPage(0))
+      if (expected.has(id)) expect(afterFirst.get(id)?.value).toEqual(expected.get(id));
+    // Those answers are on paper now (answer mode blank): the work's form today holds only them.
+    const now = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/exam/test/examwork/${form.workId}/blanks?format=layout`,
+        headers: coordinator.session.headers,
+      })
+    ).json<BlankLayout>();
+    expect(now).not.toEqual(form.layout);
+
+    const second = await uploadAndWait(coordinator.session.headers, [
+      { filename: 'page-2.pdf', data: await scannedPdf([filled.pages[1]!], { rotate: -1 }) },
+    ]);
+    expect(second.pages).toMatchObject([{ status: 'recognized', formPage: 2 }]);
+    const stored = await answersOf(form.workId);
+    const second2 = [...onPage(1)].filter((id) => expected.has(id));
+    expect(second2.length).toBeGreaterThan(0);
+    for (const id of second2)
+      expect(stored.get(id), `task ${form.taskIds.indexOf(id)}`).toMatchObject({
+        value: expected.get(id),
+        source: 'staff',
+        answerMode: 'blank',
+      });
+    // Nothing of it waits as unreadable, and its review crops are cut with the layout it was printed with.
+    const items = (await itemsOf(coordinator.session.headers)).items.filter(
+      (i) => i.registrationCode === form.registrationCode,
+    );
+    expect(items.filter((i) => i.kind === 'unreadable')).toEqual([]);
+    // Its text boxes wait to be keyed, as the printed page holds them (today's form has no page 2).
+    expect(items.filter((i) => i.formPage === 2 && i.kind === 'key_text')).toHaveLength(
+      form.layout.pages[1]!.boxes.filter((b) => b.kind === 'text').length,
+    );
+    for (const item of items.filter((i) => i.formPage === 2 && i.kind === 'key_text')) {
+      const res = await crop(item.id, coordinator.session.headers);
+      expect(res.statusCode).toBe(200);
+      const box = form.layout.pages[1]!.boxes.find((b) => b.variantTaskId === item.variantTaskId)!;
+      const meta = await sharp(res.rawPayload).metadata();
+      // The crop is the printed box (200 dpi, ± a little), not a region of today's layout.
+      expect(Math.abs(meta.width! / meta.height! - box.w / box.h)).toBeLessThan(0.6);
+    }
+  }, 120_000);
+});
+
 describe('extended-text answer areas', () => {
   it('attach the written area to the answer, which goes to the experts, who see the crop', async () => {
     const form = await sitting(PAPER);

@@ -8,6 +8,7 @@ import {
   SCAN_MAX_FILE_BYTES,
   SCAN_MAX_FILES,
   acceptScans,
+  myBatches,
   scanBatch,
   scanBatchScope,
   scanQueue,
@@ -65,6 +66,20 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
         if (!queued) await spool.cleanup();
       }
     },
+  });
+
+  app.route({
+    ...contractRoute('GET /api/scans', {
+      summary: "The caller's own scan batches, newest first",
+      description:
+        "Every role lists the batches it uploaded itself (an admin reads another person's batch by its " +
+        'id). Each: `status`, when it was uploaded and finished, the names of its files, its pages read ' +
+        'so far by status, and its review items still open. Paged (`page`, `pageSize` up to 100; 400 ' +
+        '`validation_failed` beyond).',
+      tags,
+      errors: [400, 401, 403],
+    }),
+    handler: (req) => myBatches(ctx, authOf(req), req.query),
   });
 
   app.route({

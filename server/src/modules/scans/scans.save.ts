@@ -44,8 +44,8 @@ export interface ScanForm extends BlankFormForScan {
  */
 export function formLoader(ctx: AppContext, auth: AuthContext) {
   const cache = new Map<number, Promise<ScanForm | null>>();
-  return (examWorkId: number): Promise<ScanForm | null> => {
-    let loading = cache.get(examWorkId);
+  return (examWorkId: number, { fresh = false }: { fresh?: boolean } = {}): Promise<ScanForm | null> => {
+    let loading = fresh ? undefined : cache.get(examWorkId);
     if (!loading) {
       loading = (async () => {
         const form = await blankFormForScan(ctx, examWorkId);
@@ -66,6 +66,19 @@ export function formLoader(ctx: AppContext, auth: AuthContext) {
     }
     return loading;
   };
+}
+
+/**
+ * The layout page a scanned page was read with: its layout version's (the form as printed), or the
+ * form's layout now for a page read before versions were kept.
+ */
+export function layoutPageOf(
+  form: ScanForm,
+  layoutVersion: string | null,
+  formPage: number | null,
+): BlankLayoutPage | undefined {
+  const layout = (layoutVersion && form.layouts.get(layoutVersion)) || form.layout;
+  return layout.pages[(formPage ?? 0) - 1];
 }
 
 const DIGIT = /^(\d+):\d$/;
@@ -108,7 +121,7 @@ export async function afterRead(ctx: AppContext, actor: WorkActor, page: ReadPag
     await review.insertItems(ctx.db, [{ kind: 'unidentified', pageId: page.id }]);
     return;
   }
-  const layoutPage = form.layout.pages[read.code.page - 1];
+  const layoutPage = layoutPageOf(form, read.code.layoutVersion ?? form.layoutVersion, read.code.page);
   if (!read.transform) {
     await review.insertItems(ctx.db, [
       {
@@ -164,7 +177,7 @@ export async function applyWork(ctx: AppContext, actor: WorkActor, form: ScanFor
   }
   const saved = await review.scanSavedOf(ctx.db, form.examWorkId);
   for (const page of pages.filter((p) => !p.applied)) {
-    const layoutPage = form.layout.pages[(page.formPage ?? 0) - 1];
+    const layoutPage = layoutPageOf(form, page.layoutVersion, page.formPage);
     const toSave: Reading[] = [];
     const replaces: Reading[] = [];
     for (const a of page.answers as Reading[]) {

@@ -1,4 +1,10 @@
-import type { ScanBatch, ScanQueued } from '@attesta/contract';
+import type {
+  ScanBatch,
+  ScanBatchList,
+  ScanBatchListQuery,
+  ScanBatchSummary,
+  ScanQueued,
+} from '@attesta/contract';
 import type { FastifyRequest } from 'fastify';
 import type { ScopeRule } from '../../auth/access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
@@ -69,12 +75,34 @@ export async function acceptScans(
 export function formsFor(ctx: AppContext, auth: AuthContext) {
   const load = formLoader(ctx, auth);
   const found = new Map<number, ScanForm>();
+  const reloaded = new Set<number>();
   const formOf = async (code: BlankCode): Promise<PageForm | null> => {
-    const form = await load(code.examWorkId);
-    const page = form?.layout.pages[code.page - 1];
-    if (!form || !page || form.registrationCode !== code.registrationCode) return null;
+    let form = await load(code.examWorkId);
+    // A version the form cached for this batch does not know may be a form printed after a page
+    // of this batch saved answers (and so changed the form): the work's layouts are read again once.
+    if (
+      form &&
+      code.layoutVersion &&
+      !form.layouts.has(code.layoutVersion) &&
+      !reloaded.has(code.examWorkId)
+    ) {
+      reloaded.add(code.examWorkId);
+      form = await load(code.examWorkId, { fresh: true });
+    }
+    if (!form || form.registrationCode !== code.registrationCode) return null;
+    // The layout the sheet was printed with, when the work could have printed it; else the layout
+    // now, which the reader refuses (layout_changed) for a code of another version.
+    const printed = code.layoutVersion ? form.layouts.get(code.layoutVersion) : undefined;
+    const page = printed
+      ? printed.pages[code.page - 1]
+      : (form.layout.pages[code.page - 1] ?? form.layout.pages[0]);
+    if (!page) return null;
     found.set(code.examWorkId, form);
-    return { page, layoutVersion: form.layoutVersion, answerTypes: form.answerTypes };
+    return {
+      page,
+      layoutVersion: printed ? code.layoutVersion! : form.layoutVersion,
+      answerTypes: form.answerTypes,
+    };
   };
   return {
     formOf,
@@ -136,6 +164,7 @@ async function readBatch(
           registrationCode: read.code?.registrationCode ?? null,
           examWorkId: read.code?.examWorkId ?? null,
           formPage: read.code?.page ?? null,
+          layoutVersion: read.transform ? (read.code?.layoutVersion ?? null) : null,
           answers: read.tasks.map((t) => ({
             variantTaskId: t.variantTaskId,
             value: t.value,
@@ -184,5 +213,43 @@ export async function scanBatch(ctx: AppContext, id: number): Promise<ScanBatch>
       formPage: p.formPage,
       answers: p.answers as ScanBatch['pages'][number]['answers'],
     })),
+  };
+}
+
+/**
+ * GET /api/scans: the caller's own uploads, newest first (whatever the role: another person's
+ * batch is read by its uploader, or by an admin who knows its id), each with its files, its pages
+ * by status and its review items still open.
+ */
+export async function myBatches(
+  ctx: AppContext,
+  auth: AuthContext,
+  q: ScanBatchListQuery,
+): Promise<ScanBatchList> {
+  const { rows, total } = await repo.batchesOf(ctx.db, auth.userId, q.page, q.pageSize);
+  const ids = rows.map((r) => r.id);
+  const [pages, open] = await Promise.all([repo.pageCountsOf(ctx.db, ids), repo.openReviewOf(ctx.db, ids)]);
+  const openOf = new Map(open.map((o) => [o.batchId, Number(o.n)]));
+  return {
+    total,
+    items: rows.map((r) => {
+      const mine = pages.filter((p) => p.batchId === r.id);
+      const counts: ScanBatchSummary['pages'] = {
+        recognized: 0,
+        needs_review: 0,
+        unidentified: 0,
+        duplicate: 0,
+      };
+      for (const p of mine) if (p.status in counts) counts[p.status as keyof typeof counts] += Number(p.n);
+      return {
+        id: r.id,
+        status: r.status as ScanBatchSummary['status'],
+        createdAt: r.createdAt.toISOString(),
+        finishedAt: r.finishedAt?.toISOString() ?? null,
+        files: [...new Set(mine.map((p) => p.file))],
+        pages: counts,
+        openReview: openOf.get(r.id) ?? 0,
+      };
+    }),
   };
 }

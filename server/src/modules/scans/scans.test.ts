@@ -259,3 +259,66 @@ describe('POST /api/scans and GET /api/scans/{id}', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('GET /api/scans: the caller’s own batches', () => {
+  const mine = (headers: Record<string, string>, query = '') =>
+    t.app.inject({ method: 'GET', url: `/api/scans${query}`, headers });
+
+  it('401 without a session, 403 for other roles, 400 for bad paging', async () => {
+    expect((await mine({})).statusCode).toBe(401);
+    for (const role of ['expert', 'participant'] as const) {
+      const other = await signedIn(t.app, [role]);
+      expect((await mine(other.session.headers)).statusCode, role).toBe(403);
+    }
+    for (const query of ['?pageSize=101', '?page=0', '?pageSize=x', '?userId=1']) {
+      const res = await mine(coordinator.session.headers, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_failed' });
+    }
+  });
+
+  it('lists the uploader’s batches newest first with their files, pages by status and open review items, paged; another’s are not listed', async () => {
+    const uploader = await signedIn(t.app, ['coordinator'], { schoolId: org.schoolId });
+    const someoneElse = await signedIn(t.app, ['coordinator'], { schoolId: org.schoolId });
+    expect((await mine(uploader.session.headers)).json()).toEqual({ items: [], total: 0 });
+    const photo = await foreignPng();
+    const ids: number[] = [];
+    for (const name of ['first.png', 'again.png']) {
+      const res = await upload(uploader.session.headers, [{ filename: name, data: photo }]);
+      expect(res.statusCode, res.body).toBe(202);
+      ids.push(res.json<{ scanBatchId: number }>().scanBatchId);
+      await finished(ids.at(-1)!, uploader.session.headers);
+    }
+    const theirs = await upload(someoneElse.session.headers, [{ filename: 'theirs.png', data: photo }]);
+    await finished(theirs.json<{ scanBatchId: number }>().scanBatchId, someoneElse.session.headers);
+
+    const res = await mine(uploader.session.headers);
+    expect(res.statusCode, res.body).toBe(200);
+    const list = res.json();
+    expect(list.total).toBe(2);
+    expect(list.items).toMatchObject([
+      {
+        id: ids[1],
+        status: 'done',
+        files: ['again.png'],
+        pages: { recognized: 0, needs_review: 0, unidentified: 0, duplicate: 1 },
+        openReview: 0,
+      },
+      {
+        id: ids[0],
+        status: 'done',
+        files: ['first.png'],
+        pages: { recognized: 0, needs_review: 0, unidentified: 1, duplicate: 0 },
+        openReview: 1,
+      },
+    ]);
+    expect(Date.parse(list.items[0].createdAt)).not.toBeNaN();
+    expect(Date.parse(list.items[0].finishedAt)).not.toBeNaN();
+
+    const second = (await mine(uploader.session.headers, '?page=2&pageSize=1')).json();
+    expect(second).toMatchObject({ total: 2, items: [{ id: ids[0] }] });
+    const other = (await mine(someoneElse.session.headers)).json();
+    expect(other.items.map((b: { id: number }) => b.id)).not.toContain(ids[0]);
+    expect(other.total).toBe(1);
+  });
+});

@@ -40,6 +40,20 @@ type Texts = {
     another: string;
     retry: string;
   };
+  mine: {
+    title: string;
+    empty: string;
+    caption: string;
+    uploaded: string;
+    files: string;
+    status: string;
+    pages: string;
+    openReview: string;
+    actions: string;
+    open: string;
+    openLabel: string;
+    paging: string;
+  };
   review: {
     title: string;
     intro: string;
@@ -95,6 +109,11 @@ type Texts = {
     queue: string;
     queueItem: string;
     current: string;
+    paging: string;
+    pageOf: string;
+    pageLabel: string;
+    nextPage: string;
+    previousPage: string;
     shortcuts: string;
     keys: { enter: Record<ScanReviewKind, string>; skip: string; digit: string };
   };
@@ -164,6 +183,20 @@ const ru: Texts = {
     reviewHint: 'Сомнительные отметки, поля с текстом и неопознанные страницы ждут на экране проверки.',
     another: 'Загрузить ещё',
     retry: 'Спросить снова',
+  },
+  mine: {
+    title: 'Мои загрузки',
+    empty: 'Вы ещё не загружали сканы.',
+    caption: 'Загруженные вами сканы, сначала новые',
+    uploaded: 'Загружено',
+    files: 'Файлы',
+    status: 'Состояние',
+    pages: 'Страницы',
+    openReview: 'Ждёт проверки',
+    actions: 'Действия',
+    open: 'Открыть',
+    openLabel: 'Открыть загрузку от {{when}}',
+    paging: 'Страницы списка загрузок',
   },
   review: {
     title: 'Проверка сканов',
@@ -241,6 +274,11 @@ const ru: Texts = {
     queue: 'Очередь проверки',
     queueItem: '{{kind}}: {{what}}',
     current: 'сейчас',
+    paging: 'Страницы списка',
+    pageOf: 'Пункты {{from}}–{{to}} из {{total}}',
+    pageLabel: 'Страница {{page}}',
+    nextPage: 'Следующая страница',
+    previousPage: 'Предыдущая страница',
     shortcuts: 'Клавиши',
     keys: {
       enter: {
@@ -316,6 +354,20 @@ const en: Texts = {
     reviewHint: 'Doubtful marks, text boxes and unidentified pages wait on the review screen.',
     another: 'Upload more',
     retry: 'Ask again',
+  },
+  mine: {
+    title: 'My uploads',
+    empty: 'You have not uploaded any scans yet.',
+    caption: 'Scans you uploaded, newest first',
+    uploaded: 'Uploaded',
+    files: 'Files',
+    status: 'State',
+    pages: 'Pages',
+    openReview: 'Waiting for review',
+    actions: 'Actions',
+    open: 'Open',
+    openLabel: 'Open the upload of {{when}}',
+    paging: 'Pages of the uploads list',
   },
   review: {
     title: 'Scan review',
@@ -394,6 +446,11 @@ const en: Texts = {
     queue: 'Review queue',
     queueItem: '{{kind}}: {{what}}',
     current: 'now',
+    paging: 'Pages of the list',
+    pageOf: 'Items {{from}}–{{to}} of {{total}}',
+    pageLabel: 'Page {{page}}',
+    nextPage: 'Next page',
+    previousPage: 'Previous page',
     shortcuts: 'Keys',
     keys: {
       enter: {

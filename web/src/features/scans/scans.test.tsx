@@ -16,6 +16,7 @@ function server(user: object, extra: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/user': () => json(200, user),
     'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
+    'GET /api/scans': () => json(200, { items: [], total: 0 }),
     ...extra,
   });
 }
@@ -106,6 +107,70 @@ describe('scan upload', { timeout: 20_000 }, () => {
     await new Promise((r) => setTimeout(r, 1300));
     expect(api.callsTo('GET /api/scans/7')).toHaveLength(polled);
     expect(screen.getByTestId('scan-to-review')).toHaveAttribute('href', '/coordinator/scans/review');
+  });
+
+  it('lists my uploads newest first with state and counts, pages through them, and opens one', async () => {
+    const summary = (id: number, over: Record<string, unknown> = {}) => ({
+      id,
+      status: 'done',
+      createdAt: '2026-12-01T07:05:00.000Z',
+      finishedAt: '2026-12-01T07:06:00.000Z',
+      files: [`class-${id}.pdf`],
+      pages: { recognized: 3, needs_review: 1, unidentified: 0, duplicate: 0 },
+      openReview: 2,
+      ...over,
+    });
+    const all = [
+      summary(40, { status: 'running', finishedAt: null, files: ['a.pdf', 'b.jpg'] }),
+      ...Array.from({ length: 11 }, (_, i) => summary(39 - i)),
+    ];
+    const api = server(users.coordinator, {
+      'GET /api/scans': ({ url }) => {
+        const q = new URL(url, 'http://x').searchParams;
+        const size = Number(q.get('pageSize'));
+        const from = (Number(q.get('page')) - 1) * size;
+        return json(200, { items: all.slice(from, from + size), total: all.length });
+      },
+      'GET /api/scans/39': () => json(200, { status: 'done', pages: [page()] }),
+    });
+    const { router } = renderApp('/coordinator/scans');
+    const table = await screen.findByTestId('my-batches');
+    expect(screen.getByRole('heading', { level: 2, name: 'Мои загрузки' })).toBeInTheDocument();
+    const cells = (row: HTMLElement) => [...row.querySelectorAll('td')].map((c) => c.textContent);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(10);
+    expect(cells(rows[0]!).slice(1, 5)).toEqual([
+      'a.pdf, b.jpg',
+      'Читается',
+      'Распознано: 3, на проверку: 1, не опознано: 0, повторов: 0',
+      '2',
+    ]);
+    expect(cells(rows[1]!)[2]).toBe('Прочитано');
+    // No raw statuses on the screen.
+    expect(table.textContent).not.toMatch(/running|done|needs_review/);
+    expect(api.callsTo('GET /api/scans')[0]!.url).toContain('page=1');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Страница 2' }));
+    await waitFor(() => expect(within(screen.getByTestId('my-batches')).getAllByRole('row')).toHaveLength(3));
+    expect(api.callsTo('GET /api/scans').at(-1)!.url).toContain('page=2');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Страница 1' }));
+    await waitFor(() =>
+      expect(within(screen.getByTestId('my-batches')).getAllByRole('row')).toHaveLength(11),
+    );
+    const open = within(screen.getByTestId('my-batches')).getAllByRole('link', {
+      name: /^Открыть загрузку от /,
+    });
+    await userEvent.click(open[1]!);
+    expect(router.state.location.search).toBe('?batch=39');
+    expect(await screen.findByTestId('scan-batch-status')).toHaveTextContent('Прочитано');
+    expect(screen.getByTestId('scan-pages')).toHaveTextContent('K7M2P9Q4R8T3');
+  });
+
+  it('says when I have uploaded nothing yet', async () => {
+    server(organizator);
+    renderApp('/organizator/scans');
+    expect(await screen.findByTestId('my-batches-empty')).toHaveTextContent('Вы ещё не загружали сканы.');
   });
 
   it('refuses a file of another kind before sending, and shows a refusal of the server by its code', async () => {
@@ -249,7 +314,10 @@ function reviewServer(open: ScanReviewItem[], action?: Handler, user: object = u
           (!q.get('kind') || i.kind === q.get('kind')) &&
           (!q.get('classId') || i.classId === Number(q.get('classId'))),
       );
-      return json(200, { counts: counts(), items, total: items.length });
+      // Paged as the call pages: oldest first, pageSize a page.
+      const size = Number(q.get('pageSize') ?? 20);
+      const from = (Number(q.get('page') ?? 1) - 1) * size;
+      return json(200, { counts: counts(), items: items.slice(from, from + size), total: items.length });
     },
     ...Object.fromEntries(
       open.map((i) => [
@@ -536,6 +604,36 @@ describe('scan review', { timeout: 20_000 }, () => {
     await screen.findByTestId('review-item');
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
+  });
+
+  it('pages through a list longer than a page: the items of the page chosen, the first again on a filter', async () => {
+    const many = Array.from({ length: 120 }, (_, i) => item({ id: 1000 + i, taskNumber: i + 1 }));
+    const api = reviewServer(many);
+    renderApp('/coordinator/scans/review');
+    await screen.findByTestId('review-item');
+    const queued = () => within(screen.getByTestId('review-queue')).getAllByRole('button');
+    expect(queued()).toHaveLength(50);
+    expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 1');
+    expect(screen.getByTestId('review-open')).toHaveTextContent('120');
+    const paging = screen.getByTestId('review-paging');
+    expect(paging).toHaveTextContent('Пункты 1–50 из 120');
+
+    await userEvent.click(within(paging).getByRole('button', { name: 'Страница 3' }));
+    await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 101'));
+    expect(api.callsTo('GET /api/scans/review').at(-1)!.url).toMatch(/[?&]page=3(&|$)/);
+    expect(queued()).toHaveLength(20);
+    expect(screen.getByTestId('review-paging')).toHaveTextContent('Пункты 101–120 из 120');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Предыдущая страница' }));
+    await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 51'));
+    expect(api.callsTo('GET /api/scans/review').at(-1)!.url).toMatch(/[?&]page=2(&|$)/);
+
+    // Another filter starts again from its first page.
+    await userEvent.selectOptions(screen.getByTestId('review-kind'), 'doubtful');
+    await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 1'));
+    const last = api.callsTo('GET /api/scans/review').at(-1)!.url;
+    expect(last).toContain('kind=doubtful');
+    expect(last).not.toMatch(/[?&]page=/);
   });
 
   it('says when nothing is open, and when the list is out of reach', async () => {

@@ -12,15 +12,22 @@ const quiet = { suppressRedirect: true } as const;
 /** How often a batch still being read is asked about again. */
 export const SCAN_POLL_MS = 1000;
 
-/** The filter of the review screen: a class (or none), a kind (or any). */
+/** Open items on a page of the review screen's list (the call's pageSize). */
+export const REVIEW_PAGE_SIZE = 50;
+
+/** The filter of the review screen: a class (or none), a kind (or any), and the page of the list. */
 export interface ReviewFilter {
   classId?: number;
   kind?: ScanReviewKind;
+  /** 1-based; the first when absent. */
+  page?: number;
 }
 
 export const scanKeys = {
   all: ['scans'] as const,
   batch: (id: number) => ['scans', 'batch', id] as const,
+  mine: ['scans', 'mine'] as const,
+  minePage: (page: number) => ['scans', 'mine', page] as const,
   review: ['scans', 'review'] as const,
   reviewList: (filter: ReviewFilter) => ['scans', 'review', filter] as const,
 };
@@ -38,6 +45,18 @@ export function uploadScans(files: readonly File[]) {
   });
 }
 
+/** Batches on a page of «my batches». */
+export const MY_BATCHES_PAGE_SIZE = 10;
+
+/** A page of the caller's own batches, newest first. */
+export const getMyBatches = (page: number, signal?: AbortSignal) =>
+  call('GET /api/scans', { query: { page, pageSize: MY_BATCHES_PAGE_SIZE } }, { ...quiet, signal });
+
+export const myBatchesQuery = (page: number) => ({
+  queryKey: scanKeys.minePage(page),
+  queryFn: ({ signal }: { signal?: AbortSignal }) => getMyBatches(page, signal),
+});
+
 export const getScanBatch = (id: number, signal?: AbortSignal) =>
   call('GET /api/scans/{id}', { params: { id } }, { ...quiet, signal });
 
@@ -46,9 +65,13 @@ export const scanBatchQuery = (id: number) => ({
   queryFn: ({ signal }: { signal?: AbortSignal }) => getScanBatch(id, signal),
 });
 
-/** The first page of open items under a filter, with the open counts per class. */
+/** A page of open items under a filter (oldest first), with the open counts per class. */
 export const getReviewList = (filter: ReviewFilter, signal?: AbortSignal) =>
-  call('GET /api/scans/review', { query: { ...filter, status: 'open', pageSize: 50 } }, { ...quiet, signal });
+  call(
+    'GET /api/scans/review',
+    { query: { ...filter, status: 'open', pageSize: REVIEW_PAGE_SIZE } },
+    { ...quiet, signal },
+  );
 
 export const reviewListQuery = (filter: ReviewFilter) => ({
   queryKey: scanKeys.reviewList(filter),

@@ -16,18 +16,19 @@ import {
   Group,
   Loader,
   NativeSelect,
+  Pagination,
   Paper,
   Stack,
   Text,
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
-import { reviewListQuery, scanKeys, type ReviewFilter } from '../api/scans-api';
+import { REVIEW_PAGE_SIZE, reviewListQuery, scanKeys, type ReviewFilter } from '../api/scans-api';
 import { describeScanError } from '../lib/scan-errors';
 import { useScansT } from '../locales';
 import { scansPath, type ScanRole } from '../scan-role';
@@ -37,13 +38,15 @@ type T = ReturnType<typeof useScansT>;
 /** The class chosen: every class, the pages tied to none (unidentified ones), or one class. */
 type ClassChoice = 'all' | 'none' | number;
 
-function filterOf(choice: ClassChoice, kind: ScanReviewKind | 'all'): ReviewFilter {
+function filterOf(choice: ClassChoice, kind: ScanReviewKind | 'all', page: number): ReviewFilter {
+  const paging = page > 1 ? { page } : {};
   // Pages tied to no class are the unidentified ones (the contract's counts say so): the list is
   // asked for them by kind, as it takes no «no class» filter.
-  if (choice === 'none') return { kind: 'unidentified' };
+  if (choice === 'none') return { kind: 'unidentified', ...paging };
   return {
     ...(choice === 'all' ? {} : { classId: choice }),
     ...(kind === 'all' ? {} : { kind }),
+    ...paging,
   };
 }
 
@@ -59,8 +62,14 @@ export function ScanReviewPage({ role }: { role: ScanRole }) {
   const queryClient = useQueryClient();
   const [classChoice, setClassChoice] = useState<ClassChoice>('all');
   const [kind, setKind] = useState<ScanReviewKind | 'all'>('all');
-  const filter = filterOf(classChoice, kind);
-  const list = useQuery(reviewListQuery(filter));
+  /** The page of the list (REVIEW_PAGE_SIZE items a page, oldest first). */
+  const [page, setPage] = useState(1);
+  const filter = filterOf(classChoice, kind, page);
+  const list = useQuery({ ...reviewListQuery(filter), placeholderData: keepPreviousData });
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / REVIEW_PAGE_SIZE)) : 1;
+  // Items settled elsewhere (or here) can leave fewer pages than the one shown: go to the last
+  // (set while rendering, as React allows for state derived from what was fetched).
+  if (list.data && !list.isPlaceholderData && page > pages) setPage(pages);
   /** The item shown; the first open one when it is gone or none was chosen. */
   const [currentId, setCurrentId] = useState<number | null>(null);
   /** Items settled here, hidden before the list comes back without them. */
@@ -115,11 +124,13 @@ export function ScanReviewPage({ role }: { role: ScanRole }) {
         kind={kind}
         onClass={(c) => {
           setClassChoice(c);
+          setPage(1);
           setCurrentId(null);
           setNotice(null);
         }}
         onKind={(k) => {
           setKind(k);
+          setPage(1);
           setCurrentId(null);
           setNotice(null);
         }}
@@ -164,6 +175,34 @@ export function ScanReviewPage({ role }: { role: ScanRole }) {
             onStale={stale}
           />
           <Queue items={items} currentId={current.id} onPick={(id) => setCurrentId(id)} t={t} />
+          {pages > 1 && (
+            <Group gap="sm" align="center" data-testid="review-paging">
+              <Text size="sm">
+                {t('review.pageOf', {
+                  from: (page - 1) * REVIEW_PAGE_SIZE + 1,
+                  to: Math.min(page * REVIEW_PAGE_SIZE, list.data.total),
+                  total: list.data.total,
+                })}
+              </Text>
+              <Pagination
+                value={page}
+                total={pages}
+                onChange={(p) => {
+                  setPage(p);
+                  setCurrentId(null);
+                  setMoved(false);
+                  setNotice(null);
+                }}
+                getControlProps={(control) => ({
+                  'aria-label': t(
+                    control === 'next' || control === 'last' ? 'review.nextPage' : 'review.previousPage',
+                  ),
+                })}
+                getItemProps={(p) => ({ 'aria-label': t('review.pageLabel', { page: p }) })}
+                aria-label={t('review.paging')}
+              />
+            </Group>
+          )}
         </>
       )}
     </Stack>

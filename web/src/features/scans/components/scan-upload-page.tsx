@@ -13,19 +13,29 @@ import {
   CloseButton,
   Group,
   Loader,
+  Pagination,
   Paper,
   Stack,
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
-import { SCAN_POLL_MS, scanBatchQuery, uploadScans } from '../api/scans-api';
+import { formatDisplayDateTime } from '../../../lib/format';
+import {
+  MY_BATCHES_PAGE_SIZE,
+  SCAN_POLL_MS,
+  myBatchesQuery,
+  scanBatchQuery,
+  scanKeys,
+  uploadScans,
+} from '../api/scans-api';
 import { describeScanError } from '../lib/scan-errors';
 import { useScansT } from '../locales';
 import { reviewPath, type ScanRole } from '../scan-role';
@@ -68,6 +78,7 @@ export function ScanUploadPage({ role }: { role: ScanRole }) {
   const [busy, setBusy] = useState(false);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const queryClient = useQueryClient();
 
   const add = (more: readonly File[]) => {
     // The same file chosen twice is sent once.
@@ -97,6 +108,7 @@ export function ScanUploadPage({ role }: { role: ScanRole }) {
       const { scanBatchId } = await uploadScans(files);
       setFiles([]);
       setParams({ batch: String(scanBatchId) });
+      void queryClient.invalidateQueries({ queryKey: scanKeys.mine });
     } catch (e) {
       setError(describeScanError(e, t, appT));
     } finally {
@@ -188,7 +200,112 @@ export function ScanUploadPage({ role }: { role: ScanRole }) {
           </Stack>
         </Paper>
       )}
+      <MyBatches currentId={following ? batchId : null} />
     </Stack>
+  );
+}
+
+/**
+ * The caller's own batches, newest first, a page at a time: when each was uploaded, its files, how
+ * it stands, its pages by result and what of it still waits for review; each opens its pages here.
+ */
+function MyBatches({ currentId }: { currentId: number | null }) {
+  const t = useScansT();
+  const { t: appT } = useTranslation();
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    ...myBatchesQuery(page),
+    placeholderData: keepPreviousData,
+    // A batch still being read is asked about again, so its counts move on.
+    refetchInterval: (q) =>
+      q.state.data?.items.some((b) => b.status === 'queued' || b.status === 'running')
+        ? SCAN_POLL_MS * 3
+        : false,
+  });
+  const data = list.data;
+  const pages = data ? Math.ceil(data.total / MY_BATCHES_PAGE_SIZE) : 0;
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="my-batches-title">
+      <Stack gap="sm">
+        <Title order={2} id="my-batches-title">
+          {t('mine.title')}
+        </Title>
+        {list.error ? (
+          <Alert color="red" role="alert" data-testid="my-batches-error">
+            {describeScanError(list.error, t, appT)}
+          </Alert>
+        ) : !data ? (
+          <Loader size="sm" />
+        ) : data.total === 0 ? (
+          <Text size="sm" data-testid="my-batches-empty">
+            {t('mine.empty')}
+          </Text>
+        ) : (
+          <>
+            <Table.ScrollContainer minWidth={640}>
+              <Table withTableBorder striped data-testid="my-batches" fz="sm">
+                <Table.Caption>{t('mine.caption')}</Table.Caption>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('mine.uploaded')}</Table.Th>
+                    <Table.Th>{t('mine.files')}</Table.Th>
+                    <Table.Th>{t('mine.status')}</Table.Th>
+                    <Table.Th>{t('mine.pages')}</Table.Th>
+                    <Table.Th>{t('mine.openReview')}</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>{t('mine.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((b) => (
+                    <Table.Tr key={b.id} aria-current={b.id === currentId ? 'true' : undefined}>
+                      <Table.Td>{formatDisplayDateTime(new Date(b.createdAt))}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                        {b.files.length ? b.files.join(', ') : t('batch.none')}
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={STATUS_COLOR[b.status]} variant="light">
+                          {t(`batch.status.${b.status}`)}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>{t('batch.summary', b.pages)}</Table.Td>
+                      <Table.Td>{b.openReview}</Table.Td>
+                      <Table.Td>
+                        <Anchor
+                          component={Link}
+                          to={`?batch=${b.id}`}
+                          aria-label={t('mine.openLabel', {
+                            when: formatDisplayDateTime(new Date(b.createdAt)),
+                          })}
+                        >
+                          {t('mine.open')}
+                        </Anchor>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            {pages > 1 && (
+              <Pagination
+                value={page}
+                total={pages}
+                onChange={setPage}
+                aria-label={t('mine.paging')}
+                getItemProps={(p) => ({ 'aria-label': t('review.pageLabel', { page: p }) })}
+                getControlProps={(control) => ({
+                  'aria-label': t(
+                    control === 'next' || control === 'last' ? 'review.nextPage' : 'review.previousPage',
+                  ),
+                })}
+                data-testid="my-batches-paging"
+              />
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
   );
 }
 

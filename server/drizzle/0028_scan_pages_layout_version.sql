@@ -1,0 +1,1 @@
+ALTER TABLE "scan_pages" ADD COLUMN "layout_version" text;
