@@ -1,6 +1,5 @@
 import {
   Alert,
-  Badge,
   createTheme,
   darken,
   DEFAULT_THEME,
@@ -12,7 +11,6 @@ import {
   Modal,
   Notification,
   type PaginationProps,
-  Table,
   type TableScrollContainerProps,
   type CSSVariablesResolver,
   parseThemeColor,
@@ -122,7 +120,9 @@ const baseTheme = createTheme({
     // A badge says a status: it shows its whole label, never «Выполн…». In a narrow column it wraps
     // between words, never inside one («ОПУБЛИКО-ВАНЫ»): its narrowest width is its longest word, so
     // a table column or a flex row keeps at least that much room for it.
-    Badge: Badge.extend({
+    // A plain entry, not Badge.extend(): that would bring the component into the participant's
+    // shell, which has no Mantine badge (issue 24).
+    Badge: {
       styles: {
         root: { height: 'auto', minHeight: 'var(--badge-height)', maxWidth: '100%', overflow: 'visible' },
         label: {
@@ -134,7 +134,7 @@ const baseTheme = createTheme({
           hyphens: 'manual',
         },
       },
-    }),
+    },
   },
 });
 
@@ -192,14 +192,16 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       // A wide table scrolls sideways in its own box on a narrow screen or at 200 % zoom (WCAG
       // 1.4.10); the box is a native scroller that takes keyboard focus, so arrow keys scroll it
       // (2.1.1), and is named. A table with a caption (DataTable) names it by the caption instead.
-      TableScrollContainer: Table.ScrollContainer.extend({
+      // A plain entry, not Table.ScrollContainer.extend(): that would bring Mantine's Table into the
+      // participant's shell, whose tables are components/lite's (issue 24).
+      TableScrollContainer: {
         defaultProps: {
           type: 'native',
           tabIndex: 0,
           role: 'group',
           'aria-label': label('app.a11y.scrollTable'),
         } as Partial<TableScrollContainerProps>,
-      }),
+      },
     },
   });
 }

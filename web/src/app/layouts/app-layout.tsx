@@ -1,9 +1,10 @@
-import { Anchor, AppShell, Burger, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
+import { MenuButton } from '../../components/lite/menu-button';
+import '../../components/lite/layout.css';
 import { lazyPage } from '../../components/ui/lazy-page';
 import { FullPageLoader } from '../../components/ui/full-page-loader';
 import { useResultsNavItems } from '../../features/results/routes';
@@ -39,11 +40,17 @@ function navItemsFor(
   return items;
 }
 
-/** Signed-in pages: header with the user, role, session time, language and log off; role navigation. */
+/**
+ * Signed-in pages: header with the user, role, session time, language and log off; role navigation.
+ * Our own light shell (components/lite/layout.css) with Mantine AppShell's geometry, for every
+ * role: the participant's start page is one of these pages, and AppShell, Burger and NavLink stay
+ * off their path (issue 24).
+ */
 export function AppLayout() {
   const { t } = useTranslation();
   const { data: user } = useSuspenseQuery(currentUserQuery());
   const [opened, { toggle, close }] = useDisclosure(false);
+  const navId = useId();
   // Below the `sm` breakpoint (and at 200 % zoom) the header keeps the menu, the name and the bell;
   // the role, help, feedback and log off move into the menu, so nothing is pushed off a 320 px
   // screen (WCAG 1.4.10). Unknown (no matchMedia) counts as wide.
@@ -57,78 +64,65 @@ export function AppLayout() {
     close();
   }, [pathname, close]);
 
-  const userBlock = (
-    <Stack gap={0} align="flex-end">
-      <Text size="sm" fw={600} data-testid="user-name">
-        {user.displayName}
-      </Text>
-      <SessionTimer />
-    </Stack>
-  );
-
   return (
-    <AppShell
-      header={{ height: { base: 60, md: 64 } }}
-      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="lg"
-    >
+    <div className="lite-shell" data-nav-open={opened || undefined}>
       <SkipLink />
       <NavigationProgress />
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('app.menu')} />
-            <Anchor
-              component={Link}
-              to={activeRole ? ROLE_HOME_PATH[activeRole] : '/'}
-              underline="never"
-              fw={700}
-              fz="xl"
-              c="attesta.8"
-            >
-              {t('app.name')}
-            </Anchor>
-            {!narrow && <RoleSwitch roles={roles} active={activeRole} />}
-          </Group>
-          <Group gap="md" wrap="nowrap">
-            <Group visibleFrom="md">{userBlock}</Group>
-            {/* The runner has its own shell (runner-layout): a participant taking a test is not interrupted. */}
-            <NotificationBell />
-            {!narrow && (
-              <>
-                <HelpButton />
-                <FeedbackButton userId={user.id} />
-                <LanguageSwitch />
-                <LogoffButton />
-              </>
-            )}
-          </Group>
-        </Group>
-      </AppShell.Header>
+      <header className="lite-shell__header">
+        <div className="lite-shell__group">
+          <MenuButton
+            opened={opened}
+            onClick={toggle}
+            label={t('app.menu')}
+            controls={navId}
+            className="lite-shell__menu-button"
+          />
+          <Link to={activeRole ? ROLE_HOME_PATH[activeRole] : '/'} className="lite-shell__brand">
+            {t('app.name')}
+          </Link>
+          {!narrow && <RoleSwitch roles={roles} active={activeRole} />}
+        </div>
+        <div className="lite-shell__group lite-shell__group--end">
+          <div className="lite-shell__user">
+            <span className="lite-shell__user-name" data-testid="user-name">
+              {user.displayName}
+            </span>
+            <SessionTimer />
+          </div>
+          {/* The runner has its own shell (runner-layout): a participant taking a test is not interrupted. */}
+          <NotificationBell />
+          {!narrow && (
+            <>
+              <HelpButton />
+              <FeedbackButton userId={user.id} />
+              <LanguageSwitch />
+              <LogoffButton />
+            </>
+          )}
+        </div>
+      </header>
 
       {/* Scrolls when a role's entries are taller than the window: each stays reachable, and Tab scrolls it into view. */}
-      <AppShell.Navbar p="sm" aria-label={t('nav.label')} style={{ overflowY: 'auto' }}>
-        <Stack gap="md" hiddenFrom="md" mb="md">
-          <Stack gap={0}>
-            <Text size="sm" fw={600}>
-              {user.displayName}
-            </Text>
+      <nav id={navId} className="lite-shell__nav" aria-label={t('nav.label')}>
+        <div className="lite-shell__nav-top">
+          <div className="lite-shell__user">
+            <span className="lite-shell__user-name">{user.displayName}</span>
             <SessionTimer testId={null} />
-          </Stack>
+          </div>
           {narrow && (
             <>
               <RoleSwitch roles={roles} active={activeRole} />
-              <Group gap="sm">
+              <div className="lite-shell__row">
                 <HelpButton />
                 <FeedbackButton userId={user.id} />
-              </Group>
-              <Group justify="space-between">
+              </div>
+              <div className="lite-shell__row lite-shell__row--spread">
                 <LanguageSwitch />
                 <LogoffButton />
-              </Group>
+              </div>
             </>
           )}
-        </Stack>
+        </div>
         {[...navItemsFor(activeRole, t), ...(activeRole === 'participant' ? participantNav : [])].map(
           (item) => (
             <NavEntry key={item.to} item={item} />
@@ -139,13 +133,13 @@ export function AppLayout() {
             <WorkPlaceNav role={activeRole} />
           </Suspense>
         )}
-      </AppShell.Navbar>
+      </nav>
 
-      <AppShell.Main id="main">
+      <main id="main" className="lite-shell__main">
         <Suspense fallback={<FullPageLoader />}>
           <Outlet />
         </Suspense>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
-import { Badge, NativeSelect } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { Badge } from '../../components/lite/badge';
 import { isHomeRole, ROLE_HOME_PATH, type HomeRole } from '../../lib/roles';
 
 interface RoleSwitchProps {
@@ -13,11 +14,7 @@ export function RoleSwitch({ roles, active }: RoleSwitchProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   if (roles.length <= 1) {
-    return active ? (
-      <Badge variant="light" size="lg" tt="none" data-testid="current-role">
-        {t(`roles.${active}`)}
-      </Badge>
-    ) : null;
+    return active ? <Badge data-testid="current-role">{t(`roles.${active}`)}</Badge> : null;
   }
   return (
     <NativeSelect

@@ -1,5 +1,5 @@
-import { NavLink } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { NavLink } from '../../components/lite/nav-link';
 
 export interface NavItem {
   to: string;
@@ -13,11 +13,9 @@ export function NavEntry({ item }: { item: NavItem }) {
   const active = item.end ? pathname === item.to : pathname.startsWith(item.to);
   return (
     <NavLink
-      component={Link}
       to={item.to}
       label={item.label}
       active={active}
-      aria-current={active ? 'page' : undefined}
       data-testid={`nav-${item.to.slice(1).replace(/\//g, '-')}`}
     />
   );

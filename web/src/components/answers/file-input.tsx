@@ -1,9 +1,10 @@
-import { ActionIcon, Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANSWER_FILE_MAX_BYTES } from '@attesta/contract';
 import { callPath } from '../../lib/call';
 import { describeApiError } from '../../lib/form-errors';
+import { Progress } from '../lite/progress';
 import { useFileInfos } from './file-infos';
 import type { AnswerInputProps } from './types';
 
@@ -148,7 +149,7 @@ export function FileAnswerInput({
       {progress !== null && (
         <div role="status">
           <Text size="sm">{t('answers.uploading', { percent: Math.round(progress * 100) })}</Text>
-          <Progress value={progress * 100} aria-hidden="true" />
+          <Progress value={progress * 100} />
         </div>
       )}
       {problem && (

@@ -1,19 +1,20 @@
-import { SegmentedControl } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { currentLanguage, isLanguage, setLanguage } from '../../lib/i18n';
+import { currentLanguage, isLanguage, setLanguage, type Language } from '../../lib/i18n';
+import { Segmented } from '../lite/segmented';
 
+/** RU | EN in every header: a radio group that looks like a segmented control (components/lite). */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   return (
-    <SegmentedControl
+    <Segmented<Language>
       size="xs"
-      aria-label={t('app.language')}
+      label={t('app.language')}
       value={currentLanguage(i18n)}
       onChange={(value) => {
         // Offline before English was ever loaded: the language stays as it is.
         if (isLanguage(value)) setLanguage(value, i18n).catch(() => undefined);
       }}
-      data={[
+      options={[
         {
           value: 'ru',
           label: (

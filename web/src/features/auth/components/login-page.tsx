@@ -1,6 +1,7 @@
-import { Anchor, Group, Paper, Stack, Tabs } from '@mantine/core';
+import { Anchor, Group, Paper, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { Tabs } from '../../../components/lite/tabs';
 import { PageTitle } from '../../../components/ui/page-title';
 import { CodeLoginForm } from './code-login-form';
 import { PasswordLoginForm } from './password-login-form';
@@ -31,31 +32,25 @@ export function LoginPage() {
     <Stack gap="lg">
       <PageTitle data-testid="login-title">{t('login.title')}</PageTitle>
       <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
-        <Tabs
+        <Tabs<LoginTab>
+          label={t('login.tabsLabel')}
+          grow
           value={tab}
-          onChange={(next) => {
-            const chosen: LoginTab = next === 'password' ? 'password' : 'code';
+          onChange={(chosen) => {
             const nextParams = new URLSearchParams(params);
             nextParams.set('tab', chosen);
             setParams(nextParams, { replace: true });
           }}
-          keepMounted={false}
-        >
-          <Tabs.List aria-label={t('login.tabsLabel')} grow mb="lg">
-            <Tabs.Tab value="code" data-testid="login-tab-code">
-              {t('login.tabCode')}
-            </Tabs.Tab>
-            <Tabs.Tab value="password" data-testid="login-tab-password">
-              {t('login.tabPassword')}
-            </Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="code">
-            <CodeLoginForm />
-          </Tabs.Panel>
-          <Tabs.Panel value="password">
-            <PasswordLoginForm />
-          </Tabs.Panel>
-        </Tabs>
+          tabs={[
+            { value: 'code', label: t('login.tabCode'), panel: <CodeLoginForm />, testId: 'login-tab-code' },
+            {
+              value: 'password',
+              label: t('login.tabPassword'),
+              panel: <PasswordLoginForm />,
+              testId: 'login-tab-password',
+            },
+          ]}
+        />
       </Paper>
       <Group justify="space-between">
         <Anchor component={Link} to="/account/register" data-testid="link-register">

@@ -1,6 +1,8 @@
-import { Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Code } from '../../../components/lite/kbd';
+import { Table } from '../../../components/lite/table';
 import { PageTitle } from '../../../components/ui/page-title';
 import { isKnownErrorCode } from '../../../lib/form-errors';
 
@@ -74,17 +76,17 @@ export function ErrorView({ details, crashed = false }: ErrorViewProps) {
         // For whoever helps the user: the raw details, folded away.
         <details data-testid="error-support">
           <summary>{t('pages.error.details')}</summary>
-          <Table variant="vertical" layout="fixed" withTableBorder data-testid="error-details">
-            <Table.Tbody>
+          <Table variant="vertical" fixed bordered data-testid="error-details">
+            <tbody>
               {rows.map(([label, value]) => (
-                <Table.Tr key={label}>
-                  <Table.Th w={160}>{label}</Table.Th>
-                  <Table.Td>
-                    <Code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{value}</Code>
-                  </Table.Td>
-                </Table.Tr>
+                <tr key={label}>
+                  <th scope="row">{label}</th>
+                  <td>
+                    <Code>{value}</Code>
+                  </td>
+                </tr>
               ))}
-            </Table.Tbody>
+            </tbody>
           </Table>
         </details>
       )}

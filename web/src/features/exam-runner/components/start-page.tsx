@@ -5,12 +5,14 @@
  * cannot start (the reason is said, «Проверить снова» runs it again).
  */
 import type { CurrentParticipantTest } from '@attesta/contract';
-import { Accordion, Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { RichHtml } from '../../../components/answers/rich-html';
+import { Disclosure, DisclosureGroup } from '../../../components/lite/disclosure';
+import { Table } from '../../../components/lite/table';
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { ApiError } from '../../../lib/api-client';
@@ -86,17 +88,17 @@ function TestCard({ test }: { test: CurrentParticipantTest }) {
       <Title order={2} fz="lg" mb="sm">
         {t('participant.assigned')}
       </Title>
-      <Table variant="vertical" layout="fixed">
-        <Table.Tbody>
+      <Table variant="vertical" fixed>
+        <tbody>
           {rows
             .filter((row): row is [string, string, string?] => Boolean(row[1]))
             .map(([label, value, testId]) => (
-              <Table.Tr key={label}>
-                <Table.Th w={200}>{label}</Table.Th>
-                <Table.Td data-testid={testId}>{value}</Table.Td>
-              </Table.Tr>
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td data-testid={testId}>{value}</td>
+              </tr>
             ))}
-        </Table.Tbody>
+        </tbody>
       </Table>
     </Paper>
   );
@@ -118,16 +120,13 @@ function SubjectTexts({ api, subjectTestId }: { api: ExamApi; subjectTestId: num
   ].filter((item) => item.html);
   if (!items.length) return null;
   return (
-    <Accordion variant="separated" multiple defaultValue={['procedure']} data-testid="subject-texts">
+    <DisclosureGroup data-testid="subject-texts">
       {items.map((item) => (
-        <Accordion.Item key={item.key} value={item.key}>
-          <Accordion.Control>{item.label}</Accordion.Control>
-          <Accordion.Panel>
-            <RichHtml html={item.html} />
-          </Accordion.Panel>
-        </Accordion.Item>
+        <Disclosure key={item.key} title={item.label} headingLevel={2} defaultOpen={item.key === 'procedure'}>
+          <RichHtml html={item.html} />
+        </Disclosure>
       ))}
-    </Accordion>
+    </DisclosureGroup>
   );
 }
 

@@ -7,7 +7,6 @@ import {
   Indicator,
   Loader,
   Popover,
-  ScrollArea,
   Stack,
   Text,
   UnstyledButton,
@@ -103,7 +102,8 @@ export function NotificationBell() {
             {t('notifications.empty')}
           </Text>
         ) : (
-          <ScrollArea.Autosize mah={400}>
+          <div style={{ maxHeight: 400, overflowY: 'auto' }}>
+            {/* A native scroller, not Mantine's ScrollArea (issue 24: the participant's path stays light). */}
             <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
               {items.map((n) => (
                 <Group
@@ -157,7 +157,7 @@ export function NotificationBell() {
                 {t('notifications.more')}
               </Button>
             )}
-          </ScrollArea.Autosize>
+          </div>
         )}
       </Popover.Dropdown>
     </Popover>
