@@ -343,7 +343,7 @@ describe('organizator', () => {
       await checkA11y(page, 'organizator-paper-form');
       // The room's «Сообщение отправлено» toast closes by itself; the walk starts once it has.
       await expect
-        .poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 15_000 })
+        .poll(() => page.locator('.lite-toast').count(), { timeout: 15_000 })
         .toBe(0);
       await tabWalk(page, 'organizator-paper-form', 80);
       await page.getByTestId('paper-save').click();
