@@ -11,7 +11,6 @@ import {
   luminance,
   type ModalProps,
   type PaginationProps,
-  Table,
   type TableScrollContainerProps,
   type CSSVariablesResolver,
   parseThemeColor,
@@ -192,14 +191,15 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       // A wide table scrolls sideways in its own box on a narrow screen or at 200 % zoom (WCAG
       // 1.4.10); the box is a native scroller that takes keyboard focus, so arrow keys scroll it
       // (2.1.1), and is named. A table with a caption (DataTable) names it by the caption instead.
-      TableScrollContainer: Table.ScrollContainer.extend({
+      // A plain entry: Table.ScrollContainer brings ScrollArea and floating-ui into the shell.
+      TableScrollContainer: {
         defaultProps: {
           type: 'native',
           tabIndex: 0,
           role: 'group',
           'aria-label': label('app.a11y.scrollTable'),
         } as Partial<TableScrollContainerProps>,
-      }),
+      },
     },
   });
 }

@@ -38,6 +38,9 @@ export interface PopoverProps {
   align?: 'start' | 'end';
   /** Focus goes into the panel when it opens (default true). */
   focusOnOpen?: boolean;
+  /** Open or not, when the caller keeps the state (with `onChange`); otherwise the popover keeps it. */
+  opened?: boolean;
+  onChange?: (opened: boolean) => void;
   /** Attributes of the panel (data-testid, aria-label, onKeyDown, …). */
   panelProps?: HTMLAttributes<HTMLDivElement> & { 'data-testid'?: string };
 }
@@ -51,17 +54,30 @@ export function Popover({
   align = 'end',
   focusOnOpen = true,
   panelProps,
+  ...controlled
 }: PopoverProps) {
-  const [opened, setOpened] = useState(false);
+  const [own, setOwn] = useState(false);
+  const opened = controlled.opened ?? own;
+  const onChangeRef = useRef(controlled.onChange);
+  useLayoutEffect(() => {
+    onChangeRef.current = controlled.onChange;
+  });
+  const setOpened = useCallback((next: boolean) => {
+    setOwn(next);
+    onChangeRef.current?.(next);
+  }, []);
   const id = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
   const wrapRef = useRef<HTMLSpanElement>(null);
 
-  const close = useCallback((refocus: boolean) => {
-    setOpened(false);
-    if (refocus) buttonRef.current?.focus();
-  }, []);
+  const close = useCallback(
+    (refocus: boolean) => {
+      setOpened(false);
+      if (refocus) buttonRef.current?.focus();
+    },
+    [setOpened],
+  );
 
   // Place the panel under (or above) the button, inside the window; again on resize and scroll.
   useLayoutEffect(() => {
@@ -132,7 +148,7 @@ export function Popover({
         ref: buttonRef,
         'aria-expanded': opened,
         'aria-controls': id,
-        onClick: () => setOpened((o) => !o),
+        onClick: () => setOpened(!opened),
       })}
       <div
         {...rest}
