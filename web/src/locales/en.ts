@@ -12,7 +12,7 @@ export const en: Messages = {
     menu: 'Menu',
     a11y: {
       close: 'Close',
-      notifications: 'Notifications',
+      toasts: 'Pop-up messages',
       scrollTable: 'Table, scrolls with the left and right arrow keys',
       actions: 'Actions',
       pagination: {

@@ -16,7 +16,7 @@ export const ru = {
     menu: 'Меню',
     a11y: {
       close: 'Закрыть',
-      notifications: 'Уведомления',
+      toasts: 'Всплывающие сообщения',
       scrollTable: 'Таблица, прокручивается стрелками влево и вправо',
       actions: 'Действия',
       pagination: {

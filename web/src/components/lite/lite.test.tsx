@@ -170,7 +170,7 @@ describe('Tooltip', () => {
 describe('notifications', () => {
   it('shows in a live region with a named close button; an error is an alert', async () => {
     wrap(null);
-    const region = screen.getByRole('region', { name: 'Уведомления' });
+    const region = screen.getByRole('region', { name: 'Всплывающие сообщения' });
     expect(region.querySelector('[aria-live="polite"]')).not.toBeNull();
     act(() => void notifications.show({ title: 'Сохранено', message: 'Ответ принят' }));
     const status = within(region).getByRole('status');

@@ -20,7 +20,7 @@ export function Toaster() {
     notificationStore.get,
   );
   return (
-    <section className="lite-toaster" aria-label={t('app.a11y.notifications')} data-lite-layer>
+    <section className="lite-toaster" aria-label={t('app.a11y.toasts')} data-lite-layer>
       <div aria-live="polite" aria-relevant="additions text">
         {toasts.map((toast) => (
           <ToastView key={toast.id} toast={toast} closeLabel={t('app.a11y.close')} />
