@@ -342,9 +342,7 @@ describe('organizator', () => {
       await task.getByRole('radio').first().check();
       await checkA11y(page, 'organizator-paper-form');
       // The room's «Сообщение отправлено» toast closes by itself; the walk starts once it has.
-      await expect
-        .poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 15_000 })
-        .toBe(0);
+      await expect.poll(() => page.locator('.lite-toast').count(), { timeout: 15_000 }).toBe(0);
       await tabWalk(page, 'organizator-paper-form', 80);
       await page.getByTestId('paper-save').click();
       await page.getByText(/Сохранено ответов: 1/).waitFor();

@@ -2,11 +2,11 @@
 // from index.html (web/vite.config.ts) and lazily loaded pages bring the rest (components/ui/lazy-page.ts).
 import './global.css';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { useMemo, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
+import { Toaster } from '../components/lite/toaster';
 import { useDialogFocusReturn } from './dialog-focus-return';
 import { cssVariablesResolver, themeWithLabels } from './theme';
 
@@ -24,7 +24,7 @@ export function AppProviders({ queryClient, i18n, children }: ProvidersProps) {
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <ThemeProvider>
-          <Notifications position="top-right" />
+          <Toaster />
           {children}
         </ThemeProvider>
       </QueryClientProvider>

@@ -4,12 +4,11 @@ import {
   darken,
   DEFAULT_THEME,
   defaultVariantColorsResolver,
-  Drawer,
+  type DrawerProps,
   Loader,
   type LoaderProps,
   luminance,
-  Modal,
-  Notification,
+  type ModalProps,
   type PaginationProps,
   type TableScrollContainerProps,
   type CSSVariablesResolver,
@@ -168,13 +167,14 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
     ...baseTheme,
     components: {
       ...baseTheme.components,
-      Modal: Modal.extend({ defaultProps: { closeButtonProps: close } }),
-      Drawer: Drawer.extend({ defaultProps: { closeButtonProps: close } }),
+      // Plain entries, not Modal.extend(): that would bring the overlays (staff pages only; the
+      // participant's path has its own, components/lite) into the participant's shell.
+      Modal: { defaultProps: { closeButtonProps: close } satisfies Partial<ModalProps> },
+      Drawer: { defaultProps: { closeButtonProps: close } satisfies Partial<DrawerProps> },
       // A dialog's title bar is a <header>, which axe takes for a second banner of the page
       // (landmark-unique); the dialog names itself by its title already.
       ModalHeader: { defaultProps: { component: 'div' } },
       DrawerHeader: { defaultProps: { component: 'div' } },
-      Notification: Notification.extend({ defaultProps: { closeButtonProps: close } }),
       Alert: Alert.extend({ defaultProps: { closeButtonLabel: close['aria-label'] } }),
       // A plain entry, not Pagination.extend(): that would bring the component (staff tables only)
       // into the participant's shell.

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../components/lite/notify';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isSessionGone } from './api-client';

@@ -12,6 +12,7 @@ export const en: Messages = {
     menu: 'Menu',
     a11y: {
       close: 'Close',
+      toasts: 'Pop-up messages',
       scrollTable: 'Table, scrolls with the left and right arrow keys',
       actions: 'Actions',
       pagination: {

@@ -16,6 +16,7 @@ export const ru = {
     menu: 'Меню',
     a11y: {
       close: 'Закрыть',
+      toasts: 'Всплывающие сообщения',
       scrollTable: 'Таблица, прокручивается стрелками влево и вправо',
       actions: 'Действия',
       pagination: {

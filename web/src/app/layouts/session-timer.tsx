@@ -1,7 +1,8 @@
-import { Text, Tooltip } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Tooltip } from '../../components/lite/tooltip';
 import { currentLanguage } from '../../lib/i18n';
 import { formatDisplayDateTime, formatDuration, formatTime } from '../../lib/format';
 import { sessionTimeQuery } from '../../lib/session';
@@ -42,7 +43,7 @@ export function SessionTimer({ testId = 'session-time' }: { testId?: string | nu
     currentLanguage(i18n),
   );
   return (
-    <Tooltip label={formatDisplayDateTime(endsAt)}>
+    <Tooltip label={formatDisplayDateTime(endsAt)} align="end">
       <Text
         size="sm"
         c={secondsLeft <= WARN_SECONDS ? 'orange.9' : 'dimmed'}

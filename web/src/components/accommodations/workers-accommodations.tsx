@@ -6,7 +6,7 @@
  */
 import type { AccommodationWorker, Accommodations } from '@attesta/contract';
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../lite/notify';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { call } from '../../lib/call';

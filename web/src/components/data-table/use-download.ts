@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../lite/notify';
 import { useCallback } from 'react';
 import { ApiError, type QueryValue, isSessionGone } from '../../lib/api-client';
 import { downloadFile } from './download';

@@ -1,7 +1,7 @@
 /** A short message from the room view to one participant's sitting (shown in their runner). */
 import { STAFF_MESSAGE_MAX } from '@attesta/contract';
 import { Alert, Button, Group, Modal, Stack, Textarea } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../components/lite/notify';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeApiError } from '../../lib/form-errors';

@@ -19,7 +19,7 @@ import {
   type TaskAnswerType,
 } from '@attesta/contract';
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Modal, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../components/lite/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {

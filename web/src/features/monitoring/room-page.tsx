@@ -21,7 +21,7 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../components/lite/notify';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';

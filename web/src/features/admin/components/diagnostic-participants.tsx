@@ -7,7 +7,7 @@ import type {
 } from '@attesta/contract';
 import { PARTICIPANT_TEST_STATUSES } from '@attesta/contract';
 import { Badge, Button, Code, Group, NativeSelect, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable, type Column } from '../../../components/data-table/data-table';

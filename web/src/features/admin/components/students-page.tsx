@@ -4,7 +4,7 @@ import { useAccommodationColumns } from '../../../components/accommodations/acco
 import { BulkAccommodationsModal } from '../../../components/accommodations/bulk-accommodations-modal';
 import { useAccommodationsT } from '../../../components/accommodations/locales';
 import { StudentAccommodationsModal } from '../../../components/accommodations/student-accommodations-modal';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';

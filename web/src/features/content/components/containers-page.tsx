@@ -5,7 +5,7 @@
  */
 import { CONTAINER_MAX_BYTES, type AdminHtmlContainer } from '@attesta/contract';
 import { Alert, Button, FileInput, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -3,9 +3,10 @@
  * offered only where the subject test allows it (`allowCalculator`). Buttons and keyboard alike:
  * digits, + - * / (x), Enter or =, Backspace, Delete or C; Escape closes it.
  */
-import { Button, Popover, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Popover } from '../../../components/lite/popover';
 import { CALCULATOR_START, keyOf, press, type CalculatorKey } from '../lib/calculator';
 
 type KeyName =
@@ -49,50 +50,51 @@ export function CalculatorTool() {
   };
   const shown = state.error ? t('runner.calculator.error') : state.display.replace('.', ',');
   return (
-    <Popover position="bottom-end" shadow="md" width={260} trapFocus withinPortal>
-      <Popover.Target>
-        <Button variant="default" data-testid="calculator-open">
+    <Popover
+      width={260}
+      target={(props) => (
+        <Button variant="default" {...props} data-testid="calculator-open">
           {t('runner.calculator.button')}
         </Button>
-      </Popover.Target>
-      <Popover.Dropdown data-testid="calculator" onKeyDown={onKeyDown}>
-        <Stack gap="xs" role="group" aria-label={t('runner.calculator.button')}>
-          <Text
-            ta="right"
-            fz="xl"
-            ff="monospace"
-            px="xs"
-            bd="1px solid var(--mantine-color-default-border)"
-            role="status"
-            aria-live="polite"
-            aria-label={t('runner.calculator.display')}
-            data-testid="calculator-display"
-          >
-            {shown}
-          </Text>
-          <SimpleGrid cols={4} spacing={6}>
-            {KEYS.map((k) => (
-              <Button
-                key={k.key}
-                variant={/\d/.test(k.key) ? 'default' : 'light'}
-                onClick={() => hit(k.key)}
-                aria-label={k.name ? t(k.name) : undefined}
-                data-testid={`calc-${k.key}`}
-              >
-                {k.label}
-              </Button>
-            ))}
-          </SimpleGrid>
-          <SimpleGrid cols={2} spacing={6}>
-            <Button variant="subtle" onClick={() => hit('back')} data-testid="calc-back">
-              {t('runner.calculator.back')}
+      )}
+      panelProps={{ 'data-testid': 'calculator', onKeyDown }}
+    >
+      <Stack gap="xs" role="group" aria-label={t('runner.calculator.button')}>
+        <Text
+          ta="right"
+          fz="xl"
+          ff="monospace"
+          px="xs"
+          bd="1px solid var(--mantine-color-default-border)"
+          role="status"
+          aria-live="polite"
+          aria-label={t('runner.calculator.display')}
+          data-testid="calculator-display"
+        >
+          {shown}
+        </Text>
+        <SimpleGrid cols={4} spacing={6}>
+          {KEYS.map((k) => (
+            <Button
+              key={k.key}
+              variant={/\d/.test(k.key) ? 'default' : 'light'}
+              onClick={() => hit(k.key)}
+              aria-label={k.name ? t(k.name) : undefined}
+              data-testid={`calc-${k.key}`}
+            >
+              {k.label}
             </Button>
-            <Button variant="subtle" color="red.8" onClick={() => hit('C')} data-testid="calc-clear">
-              {t('runner.calculator.clear')}
-            </Button>
-          </SimpleGrid>
-        </Stack>
-      </Popover.Dropdown>
+          ))}
+        </SimpleGrid>
+        <SimpleGrid cols={2} spacing={6}>
+          <Button variant="subtle" onClick={() => hit('back')} data-testid="calc-back">
+            {t('runner.calculator.back')}
+          </Button>
+          <Button variant="subtle" color="red.8" onClick={() => hit('C')} data-testid="calc-clear">
+            {t('runner.calculator.clear')}
+          </Button>
+        </SimpleGrid>
+      </Stack>
     </Popover>
   );
 }

@@ -1,5 +1,6 @@
-import { Alert, Button, Group, List, Modal, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Group, List, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../components/lite/dialog';
 import type { NavTask } from './task-nav';
 
 interface FinishDialogProps {
@@ -41,7 +42,7 @@ export function FinishDialog(props: FinishDialogProps) {
     </Group>
   );
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title={t('runner.finish.title')} size="lg" centered>
+    <Dialog opened={props.opened} onClose={props.onClose} title={t('runner.finish.title')} size="lg">
       <Stack gap="md" data-testid="finish-summary">
         <Text>
           {t('runner.finish.answeredOf', { answered: tasks.length - unanswered.length, total: tasks.length })}
@@ -86,6 +87,6 @@ export function FinishDialog(props: FinishDialogProps) {
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

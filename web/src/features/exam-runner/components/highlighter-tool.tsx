@@ -4,7 +4,7 @@
  * Marks stay in this browser's session per task (lib/highlights) and are never sent.
  */
 import { Button } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import {

@@ -3,8 +3,9 @@
  * button, or logging out. It says what happens to the answers (all saved, or which wait in this
  * browser to be sent on return) and that the time keeps running; staying is the default.
  */
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../components/lite/dialog';
 
 export type LeaveKind = 'leave' | 'logout';
 
@@ -21,11 +22,10 @@ interface LeaveDialogProps {
 export function LeaveDialog({ kind, unsentCount, busy, onStay, onLeave }: LeaveDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <Dialog
       opened={kind !== null}
       onClose={onStay}
       title={kind === 'logout' ? t('runner.leave.logoutTitle') : t('runner.leave.title')}
-      centered
       closeOnClickOutside={!busy}
       closeOnEscape={!busy}
       data-testid="leave-dialog"
@@ -51,6 +51,6 @@ export function LeaveDialog({ kind, unsentCount, busy, onStay, onLeave }: LeaveD
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

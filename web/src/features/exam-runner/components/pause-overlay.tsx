@@ -1,6 +1,7 @@
-import { Button, Overlay, Paper, Stack, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Tooltip } from '../../../components/lite/tooltip';
 import type { PauseState } from '../api/exam-api';
 import { formatTime } from '../../../lib/format';
 
@@ -18,7 +19,7 @@ export function PauseOverlay({
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   return (
-    <Overlay fixed blur={8} color="#000" backgroundOpacity={0.55} zIndex={300} center>
+    <div className="pause-overlay">
       <Paper
         p="xl"
         radius="md"
@@ -59,7 +60,7 @@ export function PauseOverlay({
           )}
         </Stack>
       </Paper>
-    </Overlay>
+    </div>
   );
 }
 
@@ -91,21 +92,9 @@ export function PauseButton({
               minutes: Math.floor(allowance.secondsLeft / 60),
             });
   return (
-    <Tooltip label={hint} disabled={!hint} withArrow>
-      <Button
-        variant="default"
-        onClick={onPause}
-        loading={busy}
-        disabled={none}
-        aria-describedby={hint ? 'pause-hint' : undefined}
-        data-testid="pause-work"
-      >
+    <Tooltip label={hint} disabled={!hint}>
+      <Button variant="default" onClick={onPause} loading={busy} disabled={none} data-testid="pause-work">
         {t('runner.pause.button')}
-        {hint && (
-          <VisuallyHidden id="pause-hint" component="span">
-            {hint}
-          </VisuallyHidden>
-        )}
       </Button>
     </Tooltip>
   );

@@ -4,7 +4,7 @@
  * participant's own button, by staff (pushed, or polled without the push) or when an own pause
  * runs out — and then the runner loads.
  */
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

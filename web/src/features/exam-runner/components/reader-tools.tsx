@@ -3,9 +3,10 @@
  * ruler, in a popover of the runner's header. An accommodations profile only sets where they start.
  */
 import { ACCOMMODATION_THEMES, type AccommodationTheme } from '@attesta/contract';
-import { Button, Popover, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
-import { useId } from 'react';
+import { Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Segmented, Switch } from '../../../components/lite/choice';
+import { Popover } from '../../../components/lite/popover';
 import {
   TEXT_SIZES,
   ZOOM_LEVELS,
@@ -32,58 +33,47 @@ interface ReaderToolsProps {
 
 export function ReaderTools({ settings, onChange }: ReaderToolsProps) {
   const { t } = useTranslation();
-  const sizeId = useId();
-  const themeId = useId();
-  const zoomId = useId();
   return (
-    <Popover position="bottom-end" shadow="md" width={300} trapFocus withinPortal>
-      <Popover.Target>
-        <Button variant="default" data-testid="reader-tools">
+    <Popover
+      width={300}
+      target={(props) => (
+        <Button variant="default" {...props} data-testid="reader-tools">
           Aa {t('runner.reader.tools')}
         </Button>
-      </Popover.Target>
-      <Popover.Dropdown data-testid="reader-tools-panel">
-        <Stack gap="sm">
-          <Text size="sm" fw={500} id={sizeId}>
-            {t('runner.reader.textSize')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby={sizeId}
-            value={settings.textSize}
-            onChange={(v) => onChange({ textSize: v as TextSize })}
-            data={TEXT_SIZES.map((s) => ({ value: s, label: t(SIZE_LABEL[s]) }))}
-            data-testid="reader-text-size"
-          />
-          <Text size="sm" fw={500} id={zoomId}>
-            {t('runner.reader.zoom')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby={zoomId}
-            size="xs"
-            value={String(settings.zoom)}
-            onChange={(v) => onChange({ zoom: Number(v) as ZoomLevel })}
-            data={ZOOM_LEVELS.map((z) => ({ value: String(z), label: `${z} %` }))}
-            data-testid="reader-zoom"
-          />
-          <Text size="sm" fw={500} id={themeId}>
-            {t('runner.reader.contrast')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby={themeId}
-            orientation="vertical"
-            value={settings.theme}
-            onChange={(v) => onChange({ theme: v as AccommodationTheme })}
-            data={ACCOMMODATION_THEMES.map((s) => ({ value: s, label: t(THEME_LABEL[s]) }))}
-            data-testid="reader-theme"
-          />
-          <Switch
-            label={t('runner.reader.lineReader')}
-            checked={settings.lineReader}
-            onChange={(e) => onChange({ lineReader: e.currentTarget.checked })}
-            data-testid="reader-line"
-          />
-        </Stack>
-      </Popover.Dropdown>
+      )}
+      panelProps={{ 'data-testid': 'reader-tools-panel' }}
+    >
+      <Stack gap="sm">
+        <Segmented
+          legend={t('runner.reader.textSize')}
+          value={settings.textSize}
+          onChange={(v) => onChange({ textSize: v })}
+          data={TEXT_SIZES.map((s) => ({ value: s, label: t(SIZE_LABEL[s]) }))}
+          data-testid="reader-text-size"
+        />
+        <Segmented
+          legend={t('runner.reader.zoom')}
+          size="xs"
+          value={String(settings.zoom)}
+          onChange={(v) => onChange({ zoom: Number(v) as ZoomLevel })}
+          data={ZOOM_LEVELS.map((z) => ({ value: String(z), label: `${z} %` }))}
+          data-testid="reader-zoom"
+        />
+        <Segmented
+          legend={t('runner.reader.contrast')}
+          orientation="vertical"
+          value={settings.theme}
+          onChange={(v) => onChange({ theme: v })}
+          data={ACCOMMODATION_THEMES.map((s) => ({ value: s, label: t(THEME_LABEL[s]) }))}
+          data-testid="reader-theme"
+        />
+        <Switch
+          label={t('runner.reader.lineReader')}
+          checked={settings.lineReader}
+          onChange={(e) => onChange({ lineReader: e.currentTarget.checked })}
+          data-testid="reader-line"
+        />
+      </Stack>
     </Popover>
   );
 }

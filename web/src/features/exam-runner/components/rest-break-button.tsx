@@ -3,9 +3,9 @@
  * Shown only when the profile gives rest break minutes; off once they are used up. The break
  * covers the tasks (the pause overlay) and the clock stands still until it ends.
  */
-import { Button, Tooltip, VisuallyHidden } from '@mantine/core';
-import { useId } from 'react';
+import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Tooltip } from '../../../components/lite/tooltip';
 
 export function RestBreakButton({
   secondsLeft,
@@ -18,26 +18,15 @@ export function RestBreakButton({
   onStart: () => void;
 }) {
   const { t } = useTranslation();
-  const hintId = useId();
   if (secondsLeft === null) return null;
   const none = secondsLeft <= 0;
   const hint = none
     ? t('runner.restBreak.usedUp')
     : t('runner.restBreak.left', { minutes: Math.max(1, Math.floor(secondsLeft / 60)) });
   return (
-    <Tooltip label={hint} withArrow>
-      <Button
-        variant="default"
-        onClick={onStart}
-        loading={busy}
-        disabled={none}
-        aria-describedby={hintId}
-        data-testid="rest-break"
-      >
+    <Tooltip label={hint}>
+      <Button variant="default" onClick={onStart} loading={busy} disabled={none} data-testid="rest-break">
         {t('runner.restBreak.button')}
-        <VisuallyHidden id={hintId} component="span">
-          {hint}
-        </VisuallyHidden>
       </Button>
     </Tooltip>
   );

@@ -6,10 +6,11 @@
  * the tasks keep the screen.
  */
 import type { ParticipantVariant } from '@attesta/contract';
-import { Burger, Button, Drawer, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../components/lite/dialog';
 import type { PauseState } from '../api/exam-api';
 import type { OutboxSnapshot } from '../lib/outbox';
 import { ExamTimer } from './exam-timer';
@@ -77,14 +78,20 @@ export function RunnerBar(props: RunnerBarProps) {
     };
     return (
       <header className="runner-bar" data-compact data-testid="runner-bar">
-        <Burger
-          opened={menuOpened}
+        <ActionIcon
+          variant="subtle"
+          color="gray.8"
+          size="lg"
           onClick={menu.toggle}
-          size="sm"
           aria-label={t('runner.menu.open')}
           aria-expanded={menuOpened}
+          aria-haspopup="dialog"
           data-testid="runner-menu"
-        />
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </ActionIcon>
         <Text
           component="h1"
           fw={650}
@@ -98,10 +105,10 @@ export function RunnerBar(props: RunnerBarProps) {
         </Text>
         {saveStatus}
         <ExamTimer secondsLeft={props.secondsLeft} paused={props.paused} />
-        <Drawer
+        <Dialog
           opened={menuOpened}
           onClose={menu.close}
-          position="left"
+          drawer="left"
           size="min(320px, 85vw)"
           title={props.variant.subjectTestName}
           data-testid="runner-menu-drawer"
@@ -130,7 +137,7 @@ export function RunnerBar(props: RunnerBarProps) {
               {t('runner.finish.button')}
             </Button>
           </Stack>
-        </Drawer>
+        </Dialog>
       </header>
     );
   }

@@ -214,9 +214,7 @@ describe('the pause allowance', () => {
       expect(screen.getByTestId('pause-work')).toHaveAccessibleDescription('Осталось 2 паузы, до 10 мин'),
     );
     await userEvent.click(screen.getByTestId('pause-work'));
-    expect(
-      await screen.findByText(/паузы/i, { selector: '.mantine-Notification-description' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(/паузы/i, { selector: '.lite-toast-message' })).toBeInTheDocument();
     expect(document.body.textContent).not.toContain('All the pauses this test allows');
     expect(id).toBeGreaterThan(0);
   });

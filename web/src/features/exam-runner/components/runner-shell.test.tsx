@@ -102,6 +102,8 @@ describe('the runner shell', () => {
   it('leaving for another page asks first: «Остаться» keeps the work, «Уйти» leaves', async () => {
     sitting();
     const { router } = await openRunner();
+    // The router's blocker is registered by an effect of a second render (useBlocker): let it settle.
+    await act(async () => {});
     act(() => void router.navigate('/participant'));
     const dialog = await screen.findByRole('dialog', { name: 'Выйти из работы?' });
     expect(within(dialog).getByTestId('leave-saved')).toHaveTextContent('Все ответы сохранены');

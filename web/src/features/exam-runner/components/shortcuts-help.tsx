@@ -1,5 +1,6 @@
-import { ActionIcon, Popover, Stack, Text } from '@mantine/core';
+import { ActionIcon, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Popover } from '../../../components/lite/popover';
 import { ShortcutTable, type ShortcutRow } from '../../../components/ui/shortcut-table';
 
 export function ShortcutsHelp() {
@@ -11,23 +12,25 @@ export function ShortcutsHelp() {
     [['←', '→'], t('runner.help.navArrows')],
   ];
   return (
-    <Popover width={340} position="bottom-end" withArrow shadow="md">
-      <Popover.Target>
+    <Popover
+      width={340}
+      focusOnOpen={false}
+      target={(props) => (
         <ActionIcon
           variant="default"
           size="lg"
+          {...props}
           aria-label={t('runner.help.open')}
           data-testid="shortcuts-help"
         >
           ?
         </ActionIcon>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap="xs">
-          <Text fw={600}>{t('runner.help.title')}</Text>
-          <ShortcutTable rows={rows} />
-        </Stack>
-      </Popover.Dropdown>
+      )}
+    >
+      <Stack gap="xs">
+        <Text fw={600}>{t('runner.help.title')}</Text>
+        <ShortcutTable rows={rows} />
+      </Stack>
     </Popover>
   );
 }

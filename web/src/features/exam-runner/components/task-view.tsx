@@ -1,21 +1,11 @@
 import type { AnswerMode, ParticipantTask } from '@attesta/contract';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { forwardRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnswerInput, ownImageFileIds, showsOwnHtml } from '../../../components/answers/answer-input';
 import type { FileUploader, UploadedFile, WaitingFile } from '../../../components/answers/file-input';
 import { RichHtml } from '../../../components/answers/rich-html';
+import { Segmented } from '../../../components/lite/choice';
 import { callPath } from '../../../lib/call';
 import { ContainerAnswer, type ContainerLoader } from './container-answer';
 import { ReadAloudButton } from './read-aloud-button';
@@ -127,15 +117,11 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
         )}
 
         {props.allowBlank && (
-          <Group gap="sm" wrap="wrap">
-            <Text size="sm" fw={500} id={`mode-${task.variantTaskId}`}>
-              {t('runner.mode.label')}
-            </Text>
-            <SegmentedControl
-              size="sm"
-              aria-labelledby={`mode-${task.variantTaskId}`}
+          <Group gap="sm" wrap="wrap" align="flex-end">
+            <Segmented<AnswerMode>
+              legend={t('runner.mode.label')}
               value={props.mode}
-              onChange={(m) => props.onMode(m as AnswerMode)}
+              onChange={(m) => props.onMode(m)}
               data={[
                 { value: 'online', label: t('runner.mode.online') },
                 { value: 'blank', label: t('runner.mode.blank') },

@@ -4,7 +4,7 @@
  * the pause state is polled, and an own pause ends by itself when its allowance runs out.
  */
 import type { RefObject } from 'react';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';

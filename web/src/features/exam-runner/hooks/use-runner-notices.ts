@@ -6,7 +6,7 @@
  */
 import type { RefObject } from 'react';
 import { ANSWER_VALUE_MAX_BYTES } from '@attesta/contract';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiClient, ApiError } from '../../../lib/api-client';

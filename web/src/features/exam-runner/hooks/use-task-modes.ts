@@ -4,7 +4,7 @@
  * count as answered.
  */
 import type { AnswerMode, ExamWorkState, ParticipantTask } from '@attesta/contract';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAnswered } from '../../../components/answers/answer-value';

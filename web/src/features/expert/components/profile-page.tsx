@@ -1,7 +1,7 @@
 /** `/expert/profile`: which subjects and grades the expert grades, and how many answers a day. */
 import type { ExpertProfile } from '@attesta/contract';
 import { Alert, Chip, Group, Loader, MultiSelect, NumberInput, Paper, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useBundleT, type LooseT } from '../../../components/data-table/use-bundle-t';

@@ -7,7 +7,7 @@
  */
 import type { ExpertAssignment } from '@attesta/contract';
 import { Alert, Button, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LooseT } from '../../../components/data-table/use-bundle-t';

@@ -4,14 +4,16 @@
  * each opened in place. The page is the address without its base path, so a section written for
  * `/coordinator/reports` opens on every report tab.
  */
-import { Alert, Button, Drawer, Loader, NavLink, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
+import { Dialog } from '../../../components/lite/dialog';
 import { SafeHtml } from '../../../components/ui/safe-html';
 import { helpListQuery, helpSectionQuery } from '../api/help';
 import { useHelpT } from '../locales';
+import './help-button.css';
 
 function Section({ id, onBack }: { id: number; onBack: () => void }) {
   const t = useHelpT();
@@ -67,13 +69,14 @@ function Sections({ page, onOpen }: { page: string; onOpen: (id: number) => void
             {g.heading}
           </Text>
           {g.items.map((item) => (
-            <NavLink
+            <UnstyledButton
               key={item.id}
-              component="button"
-              label={item.title}
+              className="help-item"
               onClick={() => onOpen(item.id)}
               data-testid={`help-item-${item.id}`}
-            />
+            >
+              {item.title}
+            </UnstyledButton>
           ))}
         </nav>
       ))}
@@ -93,13 +96,13 @@ export function HelpButton() {
       <Button variant="subtle" size="compact-sm" onClick={open} data-testid="help-open">
         {t('open')}
       </Button>
-      <Drawer
+      <Dialog
+        drawer="right"
         opened={opened}
         onClose={() => {
           close();
           setSectionId(null);
         }}
-        position="right"
         title={t('title')}
         data-testid="help-drawer"
       >
@@ -109,7 +112,7 @@ export function HelpButton() {
           ) : (
             <Section id={sectionId} onBack={() => setSectionId(null)} />
           ))}
-      </Drawer>
+      </Dialog>
     </>
   );
 }

@@ -6,7 +6,6 @@ import {
   Group,
   Indicator,
   Loader,
-  Popover,
   Stack,
   Text,
   UnstyledButton,
@@ -16,6 +15,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useBundleT } from '../../../components/data-table/use-bundle-t';
+import { Popover } from '../../../components/lite/popover';
 import { formatDisplayDateTime } from '../../../lib/format';
 import {
   deleteNotification,
@@ -25,6 +25,7 @@ import {
 } from '../api/notifications-api';
 import { notificationsBundle } from '../locales';
 import { notificationText } from './notification-text';
+import './notification-bell.css';
 
 /**
  * The bell of the app header: the unread count as a badge, and a dropdown of the latest
@@ -59,14 +60,10 @@ export function NotificationBell() {
     <Popover
       opened={opened}
       onChange={setOpened}
-      position="bottom-end"
       width={360}
-      shadow="md"
-      withinPortal
-      // The bell states its own expanded state; the target is its badge wrapper, a div (axe: aria-allowed-attr).
-      withRoles={false}
-    >
-      <Popover.Target>
+      focusOnOpen={false}
+      panelProps={{ className: 'notification-panel' }}
+      target={(props) => (
         <Indicator
           label={unread > 99 ? '99+' : unread}
           disabled={!unread}
@@ -78,88 +75,85 @@ export function NotificationBell() {
           <ActionIcon
             variant="subtle"
             size="lg"
+            {...props}
             aria-label={label}
-            aria-expanded={opened}
-            onClick={() => setOpened((o) => !o)}
             data-testid="notification-bell"
           >
             <BellIcon />
           </ActionIcon>
         </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown p="xs">
-        <Text fw={600} px="xs" pb="xs">
-          {t('notifications.title')}
+      )}
+    >
+      <Text fw={600} px="xs" pb="xs">
+        {t('notifications.title')}
+      </Text>
+      {list.isPending ? (
+        <Group justify="center" p="md">
+          <Loader size="sm" />
+        </Group>
+      ) : list.isError ? (
+        <Alert color="red">{t('notifications.failed')}</Alert>
+      ) : items.length === 0 ? (
+        <Text c="dimmed" size="sm" px="xs" pb="xs" data-testid="notifications-empty">
+          {t('notifications.empty')}
         </Text>
-        {list.isPending ? (
-          <Group justify="center" p="md">
-            <Loader size="sm" />
-          </Group>
-        ) : list.isError ? (
-          <Alert color="red">{t('notifications.failed')}</Alert>
-        ) : items.length === 0 ? (
-          <Text c="dimmed" size="sm" px="xs" pb="xs" data-testid="notifications-empty">
-            {t('notifications.empty')}
-          </Text>
-        ) : (
-          <div style={{ maxHeight: 400, overflowY: 'auto' }}>
-            {/* A native scroller, not Mantine's ScrollArea (issue 24: the participant's path stays light). */}
-            <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {items.map((n) => (
-                <Group
-                  key={n.id}
-                  component="li"
-                  gap="xs"
-                  wrap="nowrap"
-                  align="flex-start"
-                  data-testid={`notification-${n.id}`}
-                  data-unread={n.readAt === null}
-                >
-                  <UnstyledButton
-                    onClick={() => open.mutate(n)}
-                    style={{ flex: 1, borderRadius: 4 }}
-                    p="xs"
-                    bg={n.readAt === null ? 'var(--mantine-color-attesta-0, #eef4ff)' : undefined}
-                  >
-                    <Text size="sm" fw={n.readAt === null ? 600 : 400}>
-                      {notificationText(n, t)}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {formatDisplayDateTime(new Date(n.createdAt))}
-                      {n.readAt === null ? ` · ${t('notifications.unread')}` : ''}
-                    </Text>
-                  </UnstyledButton>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={t('notifications.delete')}
-                    onClick={() => remove.mutate(n.id)}
-                    data-testid={`notification-delete-${n.id}`}
-                    mt={4}
-                  >
-                    <Box component="span" aria-hidden fz="lg" lh={1}>
-                      ×
-                    </Box>
-                  </ActionIcon>
-                </Group>
-              ))}
-            </Stack>
-            {list.hasNextPage && (
-              <Button
-                variant="subtle"
-                size="xs"
-                fullWidth
-                mt="xs"
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-                data-testid="notifications-more"
+      ) : (
+        <div className="notification-list">
+          <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            {items.map((n) => (
+              <Group
+                key={n.id}
+                component="li"
+                gap="xs"
+                wrap="nowrap"
+                align="flex-start"
+                data-testid={`notification-${n.id}`}
+                data-unread={n.readAt === null}
               >
-                {t('notifications.more')}
-              </Button>
-            )}
-          </div>
-        )}
-      </Popover.Dropdown>
+                <UnstyledButton
+                  onClick={() => open.mutate(n)}
+                  style={{ flex: 1, borderRadius: 4 }}
+                  p="xs"
+                  bg={n.readAt === null ? 'var(--mantine-color-attesta-0, #eef4ff)' : undefined}
+                >
+                  <Text size="sm" fw={n.readAt === null ? 600 : 400}>
+                    {notificationText(n, t)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDisplayDateTime(new Date(n.createdAt))}
+                    {n.readAt === null ? ` · ${t('notifications.unread')}` : ''}
+                  </Text>
+                </UnstyledButton>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={t('notifications.delete')}
+                  onClick={() => remove.mutate(n.id)}
+                  data-testid={`notification-delete-${n.id}`}
+                  mt={4}
+                >
+                  <Box component="span" aria-hidden fz="lg" lh={1}>
+                    ×
+                  </Box>
+                </ActionIcon>
+              </Group>
+            ))}
+          </Stack>
+          {list.hasNextPage && (
+            <Button
+              variant="subtle"
+              size="xs"
+              fullWidth
+              mt="xs"
+              loading={list.isFetchingNextPage}
+              onClick={() => void list.fetchNextPage()}
+              data-testid="notifications-more"
+            >
+              {t('notifications.more')}
+            </Button>
+          )}
+        </div>
+      )}
     </Popover>
   );
 }

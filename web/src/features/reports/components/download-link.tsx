@@ -5,7 +5,7 @@
  * is followed until its file can be fetched — and show a failure by its code.
  */
 import { Alert, Button, Group, Loader, Progress, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { fileNameFromDisposition, rawRequest, saveBlob } from '../../../components/data-table/download';
 import { ApiError, isSessionGone } from '../../../lib/api-client';

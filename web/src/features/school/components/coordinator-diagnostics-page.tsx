@@ -1,6 +1,6 @@
 import { createDiagnosticBodySchema, type SubjectTestOption } from '@attesta/contract';
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useDownload } from '../../../components/data-table/use-download';

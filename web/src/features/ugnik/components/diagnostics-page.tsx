@@ -1,6 +1,6 @@
 import type { UgnikDiagnosticListItem, UgnikDiagnosticSortField } from '@attesta/contract';
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../../components/lite/notify';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
