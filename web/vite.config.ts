@@ -41,6 +41,7 @@ function participantShellPlugin(): Plugin {
 
 const require = createRequire(import.meta.url);
 /** Where Mantine's stylesheets are: one `<Component>.layer.css` per component, in `@layer mantine`. */
+const fullSheet = readFileSync(require.resolve('@mantine/core/styles.layer.css'), 'utf8');
 const mantineStyles = join(dirname(require.resolve('@mantine/core/styles.layer.css')), 'styles');
 
 /**
@@ -71,7 +72,17 @@ function mantineShellStylesPlugin(): Plugin {
         'baseline',
         'default-css-variables',
         'global',
-        ...[...components].sort().filter((c) => existsSync(join(mantineStyles, `${c}.layer.css`))),
+        ...[...components]
+          .filter((c) => existsSync(join(mantineStyles, `${c}.layer.css`)))
+          .map((c) => {
+            const body = readFileSync(join(mantineStyles, `${c}.layer.css`), 'utf8').replace(
+              /^@layer mantine \{/,
+              '',
+            );
+            return { c, at: fullSheet.indexOf(body.slice(0, 200)) };
+          })
+          .sort((a, b) => a.at - b.at)
+          .map(({ c }) => c),
       ];
       const files = sheets.map((sheet) => join(mantineStyles, `${sheet}.layer.css`));
       if (notifications) files.push(require.resolve('@mantine/notifications/styles.layer.css'));

@@ -1,5 +1,6 @@
 import type { AnswerMode, ParticipantTask } from '@attesta/contract';
-import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Badge } from '../../../components/lite/badge';
 import { forwardRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnswerInput, ownImageFileIds, showsOwnHtml } from '../../../components/answers/answer-input';
@@ -73,7 +74,7 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
           </Title>
           <Group gap="xs">
             {props.readAloud && <ReadAloudButton html={task.html} />}
-            <Badge variant="light" color="gray" size="lg" radius="sm">
+            <Badge>
               {t('runner.maxScore', { count: task.maxScore })}
             </Badge>
             <Button
