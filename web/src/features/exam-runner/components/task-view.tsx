@@ -74,9 +74,7 @@ export const TaskView = forwardRef<HTMLHeadingElement, TaskViewProps>(function T
           </Title>
           <Group gap="xs">
             {props.readAloud && <ReadAloudButton html={task.html} />}
-            <Badge>
-              {t('runner.maxScore', { count: task.maxScore })}
-            </Badge>
+            <Badge>{t('runner.maxScore', { count: task.maxScore })}</Badge>
             <Button
               variant={props.flagged ? 'filled' : 'default'}
               color={props.flagged ? 'orange.8' : undefined}
