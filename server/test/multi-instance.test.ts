@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import {
   type Session,
   type TestApp,
 } from './helpers.js';
+import { freePort } from './processes.js';
 import { openStream } from './sse.js';
 
 // Two real server processes on one PostgreSQL and one Redis, as production runs them behind a
@@ -31,18 +31,6 @@ if (!PG || !REDIS)
     'multi-instance test skipped: it needs TEST_DATABASE_URL and TEST_REDIS_URL (a PostgreSQL server and Redis)',
   );
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 interface Instance {
   url: string;
