@@ -12,7 +12,7 @@ import { prepareBatch, type PreparedItem } from './prepare.js';
 
 /*
  * The importers' defects of issue 27, each shown by a small fixture of our own (./fixtures; the
- * other tools' files are in ../shared/fixtures/interop, read by the interop tests): each file is
+ * other tools' files are read only by the interop tests, which skip without them): each file is
  * read as the import job reads it (detected, parsed, checked and sanitised by prepareBatch).
  */
 
