@@ -1,6 +1,6 @@
 import type { ItemAnalysis, ItemAnalysisTask, ItemAnalysisVariant } from '@attesta/contract';
 import { NO_CHOICE, type ResponseMatrix } from './matrix.js';
-import { anyPolytomous, calibratePartialCredit, type Calibration } from './partial-credit.js';
+import { anyPolytomous, calibratePartialCredit, wrightBins, type Calibration } from './partial-credit.js';
 import {
   abilityFor,
   add,
@@ -463,23 +463,8 @@ function calibrate(m: ResponseMatrix, full: Float64Array, n: Float64Array): Cali
       for (let r = 0; r <= g.items.length; r++)
         if (g.count[r]! > 0) people.push({ theta: abilityOf(g, r), count: g.count[r]! });
     }
-    const thetas = [...people.map((x) => x.theta), ...fit.difficulty];
-    const lo = Math.floor(Math.min(...thetas) / binWidth) * binWidth;
-    const hi = Math.floor(Math.max(...thetas) / binWidth) * binWidth + binWidth;
-    const bins = Math.max(1, Math.round((hi - lo) / binWidth));
-    const out = Array.from({ length: bins }, (_, b) => ({
-      from: lo + b * binWidth,
-      to: lo + (b + 1) * binWidth,
-      persons: 0,
-      taskIds: [] as number[],
-    }));
-    const at = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - lo) / binWidth)));
-    for (const x of people) out[at(x.theta)]!.persons += x.count;
-    items.forEach((it, i) => {
-      const t = byTask[i];
-      if (t) out[at(t.difficulty)]!.taskIds.push(it.taskId);
-    });
-    return out;
+    const tasks = byTask.flatMap((t, i) => (t ? [{ taskId: items[i]!.taskId, at: t.difficulty }] : []));
+    return wrightBins(people, tasks, binWidth);
   };
   const expect = (c: number, ability: number) => {
     const t = byTask[c];

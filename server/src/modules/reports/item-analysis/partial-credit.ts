@@ -49,6 +49,31 @@ const SAME = 5e-6;
 /** Whether the scores observed on some task (sorted lists per task) make it polytomous. */
 export const anyPolytomous = (scores: { score: number }[][]) => scores.some((s) => s.length >= 3);
 
+/**
+ * The Wright map's bins: persons (ability, count) and tasks (location) on one logit scale, cut
+ * into bins of `binWidth` that span both. Shared by the dichotomous and partial-credit models.
+ */
+export function wrightBins(
+  people: { theta: number; count: number }[],
+  tasks: { taskId: number; at: number }[],
+  binWidth: number,
+) {
+  const thetas = [...people.map((x) => x.theta), ...tasks.map((t) => t.at)];
+  const lo = Math.floor(Math.min(...thetas) / binWidth) * binWidth;
+  const hi = Math.floor(Math.max(...thetas) / binWidth) * binWidth + binWidth;
+  const bins = Math.max(1, Math.round((hi - lo) / binWidth));
+  const out = Array.from({ length: bins }, (_, b) => ({
+    from: lo + b * binWidth,
+    to: lo + (b + 1) * binWidth,
+    persons: 0,
+    taskIds: [] as number[],
+  }));
+  const at = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - lo) / binWidth)));
+  for (const x of people) out[at(x.theta)]!.persons += x.count;
+  for (const t of tasks) out[at(t.at)]!.taskIds.push(t.taskId);
+  return out;
+}
+
 export function calibratePartialCredit(
   m: ResponseMatrix,
   observed: { score: number; count: number }[][],
@@ -223,20 +248,7 @@ export function calibratePartialCredit(
         if (g.count[r]! > 0) people.push({ theta: abilityOf(g, r), count: g.count[r]! });
     }
     const tasks = byTask.flatMap((t, c) => (t ? [{ taskId: items[c]!.taskId, at: t.difficulty }] : []));
-    const thetas = [...people.map((x) => x.theta), ...tasks.map((t) => t.at)];
-    const lo = Math.floor(Math.min(...thetas) / binWidth) * binWidth;
-    const hi = Math.floor(Math.max(...thetas) / binWidth) * binWidth + binWidth;
-    const bins = Math.max(1, Math.round((hi - lo) / binWidth));
-    const out = Array.from({ length: bins }, (_, b) => ({
-      from: lo + b * binWidth,
-      to: lo + (b + 1) * binWidth,
-      persons: 0,
-      taskIds: [] as number[],
-    }));
-    const at = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - lo) / binWidth)));
-    for (const x of people) out[at(x.theta)]!.persons += x.count;
-    for (const t of tasks) out[at(t.at)]!.taskIds.push(t.taskId);
-    return out;
+    return wrightBins(people, tasks, binWidth);
   };
 
   const expect = (c: number, ability: number) => {
