@@ -115,3 +115,46 @@ describe('the server import graph', () => {
     ).toEqual([]);
   });
 });
+
+describe('each module’s public face', () => {
+  const modulesDir = join(src, 'modules');
+  const names = readdirSync(modulesDir).filter((n) => statSync(join(modulesDir, n)).isDirectory());
+
+  it('opens with what the module owns and whom it calls, true to its imports', () => {
+    const wrong = names.flatMap((name) => {
+      const index = join(modulesDir, name, 'index.ts');
+      let text: string;
+      try {
+        text = readFileSync(index, 'utf8');
+      } catch {
+        return [`${name}: no index.ts`];
+      }
+      const head = text.slice(0, text.indexOf('*/'));
+      if (!/^\/\*\*?\n \* Owns: /.test(head)) return [`${name}: index.ts does not open with " * Owns: …"`];
+      const said = /\* Calls: ([^\n]*)/.exec(head)?.[1] ?? '';
+      const claimed = said.startsWith('no other module')
+        ? []
+        : said.replace(/ \(each through its index\.ts\)\.$/, '').split(', ');
+      const calls = new Set<string>();
+      for (const [file, targets] of graph)
+        if (moduleOf(file) === name)
+          for (const t of targets) if (moduleOf(t) && moduleOf(t) !== name) calls.add(moduleOf(t)!);
+      const actual = [...calls].sort();
+      return claimed.join(',') === actual.join(',')
+        ? []
+        : [`${name}: says "Calls: ${claimed.join(', ')}", imports ${actual.join(', ') || 'no other module'}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('is all that files outside the modules (the route registry included) import of a module', () => {
+    const inner = [...graph].flatMap(([file, targets]) =>
+      moduleOf(file)
+        ? []
+        : targets
+            .filter((t) => moduleOf(t) && !t.endsWith('/index.ts'))
+            .map((t) => `${rel(file)} → ${rel(t)}`),
+    );
+    expect(inner).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { examWorks, participantTests, tasks, userRoles, users, variantTasks } from '../db/schema/index.js';
-import { isPaused, tasksPaused } from '../modules/exam-test/deadline.js';
+import { isPaused, tasksPaused } from '../lib/work-clock.js';
 import { hasRole, type AuthContext } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { forgetContent } from '../modules/exam-test/content-cache.js';
+import { forgetContent } from '../modules/exam-test/index.js';
 import {
   buildings,
   classes,

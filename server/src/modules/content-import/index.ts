@@ -1,4 +1,7 @@
 /**
+ * Owns: content import (QTI 2.x/3.0 packages, Moodle XML, GIFT) as queue items, and the QTI 3.0 export.
+ * Calls: scoring (each through its index.ts).
+ *
  * The content import and export (issue 11): its routes (and the `import` job they register), the
  * parser interface and registry format parsers plug into, and the QTI 3.0 package writer.
  */

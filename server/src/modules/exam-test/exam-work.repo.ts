@@ -922,7 +922,7 @@ export async function saveAnswersFast(db: Db, saves: FastSave[]) {
         with ordinality as i(work_id, pt_id, vt_id, value, seq, user_id, device_id, at, ord)
     ), w as (
       select id, participant_test_id, variant_id, status, answer_mode, paused_at, finished_at, deleted_at, device_id,
-             -- the deadline from its parts, exactly as deadline.ts computeDeadline
+             -- the deadline from its parts, exactly as lib/work-clock.ts computeDeadline
              least(started_at + (time_limit_seconds + extra_seconds + paused_seconds) * interval '1 second',
                    window_ends_at) as deadline
       from exam_works where id in (select work_id from i) order by id for share

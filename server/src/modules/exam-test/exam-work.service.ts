@@ -27,7 +27,7 @@ import {
   isPaused,
   resumeClock,
   secondsUntil,
-} from './deadline.js';
+} from '../../lib/work-clock.js';
 import { cachedSubjectTest, cachedTaskCount } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
 import { pickVariant } from './variant-spread.js';

@@ -1,4 +1,7 @@
 /*
+ * Owns: the exam work's lifecycle and zero-loss saves, the catalog, paper answer forms and proctoring tokens.
+ * Calls: files (each through its index.ts).
+ *
  * The exam-test module's public face: what other modules may use of exam works. Results read a
  * work's variant, answers and participant; monitoring shows the clock by the same deadline rules.
  * Other modules import this file only.
@@ -15,7 +18,7 @@ export {
   variantTasksOf,
 } from './exam-work.repo.js';
 export { toParticipantVariant, type TaskRow } from './presenter.js';
-export { effectiveDeadline, isPastDeadline, secondsLeft } from './deadline.js';
+export { effectiveDeadline, isPastDeadline, secondsLeft } from '../../lib/work-clock.js';
 export { forgetContent } from './content-cache.js';
 export { forgetVariantUse } from './variant-spread.js';
 export { verifyProctoringToken, type ProctoringClaims } from './proctoring.service.js';
@@ -36,3 +39,7 @@ export {
   savePaperScan,
   storedPaperAnswers,
 } from './paper-scan.service.js';
+export { examWorkRoutes } from './work.routes.js';
+export { examCatalogRoutes } from './catalog.routes.js';
+export { blanksRoutes } from './blanks.routes.js';
+export { proctoringRoutes } from './proctoring.routes.js';

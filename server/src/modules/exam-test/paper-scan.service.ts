@@ -12,7 +12,7 @@ import { answers } from '../../db/schema/index.js';
 import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { audit } from '../../lib/audit.js';
-import { isPastDeadline } from './deadline.js';
+import { isPastDeadline } from '../../lib/work-clock.js';
 import * as repo from './exam-work.repo.js';
 import { bufferFile } from '../../lib/multipart.js';
 import { saveAnswers, saveAnswersWithFiles, writerFor } from './work-answers.service.js';

@@ -12,7 +12,7 @@ import {
 import type { z } from 'zod';
 import type { resolvedTaskSchema } from '@attesta/contract';
 import { sanitizeHtml } from '../../lib/sanitize.js';
-import { effectiveDeadline, isPaused, secondsLeft } from './deadline.js';
+import { effectiveDeadline, isPaused, secondsLeft } from '../../lib/work-clock.js';
 import type { WorkRow } from './exam-work.repo.js';
 
 /*

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.js';
 import { randomToken } from '../../lib/tokens.js';
-import { effectiveDeadline } from './deadline.js';
+import { effectiveDeadline } from '../../lib/work-clock.js';
 import * as repo from './proctoring.repo.js';
 
 export type ProctoringConfig = NonNullable<Config['proctoring']>;

@@ -3,7 +3,7 @@ import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
-import { isPaused, tasksPaused } from './deadline.js';
+import { isPaused, tasksPaused } from '../../lib/work-clock.js';
 import type { WorkRow } from './exam-work.repo.js';
 import { boundTestId } from './exam-work.service.js';
 import { cachedSubjectTest, variantMemo } from './content-cache.js';

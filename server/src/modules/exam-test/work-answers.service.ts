@@ -16,7 +16,7 @@ import { checkUpload, taskFileLimit, taskFileTooLarge } from './upload.js';
 import { quotaExceeded, uploadLimit, type ByteLimit, type IncomingFile } from '../../lib/multipart.js';
 import { lockedUploadAllowance, uploadAllowance } from '../files/index.js';
 import type { WorkRow } from './exam-work.repo.js';
-import { isPastDeadline } from './deadline.js';
+import { isPastDeadline } from '../../lib/work-clock.js';
 
 import {
   workDeleted,

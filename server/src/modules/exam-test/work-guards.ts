@@ -6,7 +6,7 @@ import { canReachParticipantTest, type ParticipantTestPlace } from '../../auth/s
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { isPastDeadline, isPaused, resumeClock } from './deadline.js';
+import { isPastDeadline, isPaused, resumeClock } from '../../lib/work-clock.js';
 import * as repo from './exam-work.repo.js';
 import type { WorkRow } from './exam-work.repo.js';
 

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { conflict, forbidden } from '../../lib/errors.js';
-import { isPastDeadline, isPaused, resumeClock } from './deadline.js';
+import { isPastDeadline, isPaused, resumeClock } from '../../lib/work-clock.js';
 import * as repo from './exam-work.repo.js';
 import type { WorkRow } from './exam-work.repo.js';
 import { toPauseState } from './presenter.js';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { changeTime } from './deadline.js';
+import { changeTime } from '../../lib/work-clock.js';
 import * as repo from './exam-work.repo.js';
 import { toWorkState } from './presenter.js';
 

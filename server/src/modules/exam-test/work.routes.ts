@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEVICE_HEADER, saveAnswersBodySchema } from '@attesta/contract';
 import { authOf, contractRoute, type ScopeRule } from '../../auth/access.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
-import { parseTimeSpan } from './deadline.js';
+import { parseTimeSpan } from '../../lib/work-clock.js';
 import * as service from './exam-work.service.js';
 import { registerSweeper } from './sweeper.js';
 import { fieldText, parseJsonField, partsOf, Spool } from '../../lib/multipart.js';

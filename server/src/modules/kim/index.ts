@@ -1,4 +1,7 @@
 /**
+ * Owns: the content read side: tasks and variants as the caller may see them, sandboxed html containers and their signed links.
+ * Calls: no other module.
+ *
  * The content read side's public face: the signed links to html container resources
  * (docs/html-containers.md), which the admin's container preview makes too.
  */
@@ -9,3 +12,4 @@ export {
   type ContainerLinkSigner,
   type ContainerLinkSubject,
 } from './container-links.js';
+export { kimRoutes } from './kim.routes.js';

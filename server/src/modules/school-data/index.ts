@@ -1,4 +1,7 @@
 /*
+ * Owns: the school work places' shared records: students, places, registrations, and the organizator's assignment scope.
+ * Calls: no other module.
+ *
  * The school-data module's public face: the students, places and registrations that coordinators
  * and organizators keep. Both work places mount the shared routes; the admin's organisation writes
  * use the same student rows; other modules reuse the organizator's assignment scope. Other modules

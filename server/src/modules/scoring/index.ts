@@ -1,4 +1,9 @@
-/* Auto scoring: pure functions (no database, no I/O). See score.ts and normalize.ts for the rules. */
+/*
+ * Owns: the pure auto-scoring engine (normalisation, partial credit, marks); no database, no I/O.
+ * Calls: no other module.
+ *
+ * See score.ts and normalize.ts for the rules.
+ */
 export {
   scoreAnswer,
   isAutoScored,

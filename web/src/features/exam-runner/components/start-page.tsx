@@ -47,7 +47,7 @@ export async function participantLanding(api: ExamApi = createExamApi()): Promis
 /**
  * The time the participant has: the test's limit and the extra time of their accommodations. A
  * started work says it itself (staff may have changed it); before the start it is the server's
- * rule, limit × percent / 100 rounded to the second (exam-test/deadline.ts).
+ * rule, limit × percent / 100 rounded to the second (server/src/lib/work-clock.ts).
  */
 export function sittingTime(test: CurrentParticipantTest): { baseSeconds: number; extraSeconds: number } {
   const work = test.examWork;

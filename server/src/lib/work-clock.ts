@@ -1,4 +1,4 @@
-import { conflict } from '../../lib/errors.js';
+import { conflict } from './errors.js';
 
 /**
  * Pure time math of an exam work (docs/design.md §3). The server owns the clock: every function takes

@@ -10,7 +10,7 @@ import {
   resumeClock,
   secondsLeft,
   secondsUntil,
-} from './deadline.js';
+} from './work-clock.js';
 
 const t0 = new Date('2025-03-03T07:00:00Z');
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
