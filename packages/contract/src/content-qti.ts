@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PartAnswerType } from './content.js';
+import type { PartAnswerType } from './answer-types.js';
 
 /*
  * QTI response processing as part of a task's secret `scoring` (`method: 'qti'`), for content

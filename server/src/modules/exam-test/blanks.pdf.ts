@@ -17,8 +17,35 @@ import {
 } from '../../lib/pdf/index.js';
 import { htmlToText } from '../../lib/sanitize.js';
 import { formatBlankCode } from './blanks.code.js';
-import type { BlankForm, BlankTask } from './blanks.service.js';
 import { Sheet, layoutVersionOf } from './blanks.sheet.js';
+
+/** One numbered answer area of the form. `content` is the participant-visible part of the task. */
+export interface BlankTask {
+  /** The task's number in the variant (1-based), as the participant sees it on screen. */
+  number: number;
+  variantTaskId: number;
+  answerType: AnswerType;
+  content: Record<string, unknown>;
+  /** Columns of the digit grid (number and digit-sequence tasks), derived from the key here. */
+  digitColumns?: number;
+}
+
+/** What an answer form shows: header facts and the tasks to answer on paper. Nothing secret. */
+export interface BlankForm {
+  examWorkId: number;
+  registrationCode: string;
+  diagnosticName: string;
+  subjectTestName: string;
+  /** dd.mm.yyyy */
+  date: string;
+  schoolName: string | null;
+  className: string | null;
+  participantName: string;
+  variantNumber: number;
+  /** The large-print form: an accommodations profile with large text (docs/accommodations.md). */
+  largePrint: boolean;
+  tasks: BlankTask[];
+}
 
 /*
  * Layout of the answer form (бланк ответов), one pass for the PDF and its layout data: every

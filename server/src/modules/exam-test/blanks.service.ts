@@ -5,35 +5,9 @@ import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import * as repo from './blanks.repo.js';
-import { blankFormLayout, renderBlankForm } from './blanks.pdf.js';
+import { blankFormLayout, renderBlankForm, type BlankForm } from './blanks.pdf.js';
 
-/** One numbered answer area of the form. `content` is the participant-visible part of the task. */
-export interface BlankTask {
-  /** The task's number in the variant (1-based), as the participant sees it on screen. */
-  number: number;
-  variantTaskId: number;
-  answerType: AnswerType;
-  content: Record<string, unknown>;
-  /** Columns of the digit grid (number and digit-sequence tasks), derived from the key here. */
-  digitColumns?: number;
-}
-
-/** What an answer form shows: header facts and the tasks to answer on paper. Nothing secret. */
-export interface BlankForm {
-  examWorkId: number;
-  registrationCode: string;
-  diagnosticName: string;
-  subjectTestName: string;
-  /** dd.mm.yyyy */
-  date: string;
-  schoolName: string | null;
-  className: string | null;
-  participantName: string;
-  variantNumber: number;
-  /** The large-print form: an accommodations profile with large text (docs/accommodations.md). */
-  largePrint: boolean;
-  tasks: BlankTask[];
-}
+export type { BlankForm, BlankTask } from './blanks.pdf.js';
 
 const noSuchWork = () => notFound('No such exam work');
 
