@@ -115,25 +115,3 @@ export async function insertVersion(
     .returning();
   return row!;
 }
-
-export async function findVersion(db: DbOrTx, containerId: number, version: number) {
-  const [row] = await db
-    .select()
-    .from(htmlContainerVersions)
-    .where(
-      and(eq(htmlContainerVersions.containerId, containerId), eq(htmlContainerVersions.version, version)),
-    )
-    .limit(1);
-  return row ?? null;
-}
-
-export async function resourcePaths(db: DbOrTx, containerId: number, version: number): Promise<string[]> {
-  const rows = await db
-    .select({ path: htmlContainerResources.path })
-    .from(htmlContainerResources)
-    .where(
-      and(eq(htmlContainerResources.containerId, containerId), eq(htmlContainerResources.version, version)),
-    )
-    .orderBy(asc(htmlContainerResources.path));
-  return rows.map((r) => r.path);
-}

@@ -11,7 +11,7 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import type { IncomingFile, Spool } from '../../lib/multipart.js';
 import { readUploadForm } from '../files/index.js';
-import { SIGNATURE_PARAM, type ContainerLinkSigner } from '../kim/index.js';
+import { containerVersionView, type ContainerLinkSigner } from '../kim/index.js';
 import { record } from './catalog.service.js';
 import { readContainerZip } from './containers.package.js';
 import * as repo from './containers.repo.js';
@@ -156,17 +156,15 @@ export async function preview(
   const row = await repo.findContainer(db, id);
   if (!row) throw notFound('No such container');
   const version = wanted ?? row.currentVersion;
-  const paths = await repo.resourcePaths(db, id, version);
-  if (!paths.length) throw notFound('This container has no such version');
-  const entry = (await repo.findVersion(db, id, version))?.entry ?? row.entry;
-  const link = signer.sign(id, version, { userId: auth.userId, participantTestId: null });
+  const view = await containerVersionView(db, signer, row, version, {
+    userId: auth.userId,
+    participantTestId: null,
+  });
+  if (!view.resources.length) throw notFound('This container has no such version');
   return {
     containerId: id,
     name: row.name,
     version,
-    entry,
-    resources: paths,
-    url: `/api/kim/htmlContainer/${id}/${version}/index?${SIGNATURE_PARAM}=${link.token}`,
-    urlExpiresAt: link.expiresAt.toISOString(),
+    ...view,
   };
 }

@@ -12,4 +12,5 @@ export {
   type ContainerLinkSigner,
   type ContainerLinkSubject,
 } from './container-links.js';
+export { containerVersionView } from './kim.service.js';
 export { kimRoutes } from './kim.routes.js';

@@ -9,7 +9,7 @@ import {
   isContentStaffUser,
 } from '../../auth/content.access.js';
 import type { AuthContext } from '../../auth/types.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { sanitizeHtml } from '../../lib/sanitize.js';
 import { SIGNATURE_PARAM, type ContainerLinkSigner, type ContainerLinkSubject } from './container-links.js';
@@ -171,6 +171,28 @@ export async function procedure(db: Db, subjectTestId: number): Promise<SubjectT
 // ---------------------------------------------------------------- html containers
 
 /**
+ * One version of a container as a page embeds it: its entry page, its resources' paths and a signed
+ * link for `subject`. The participant's and staff's read (below) and the admin's preview
+ * (authoring) both present a container through it.
+ */
+export async function containerVersionView(
+  db: DbOrTx,
+  signer: ContainerLinkSigner,
+  container: { id: number; entry: string },
+  version: number,
+  subject: ContainerLinkSubject,
+) {
+  const resources = await repo.containerPaths(db, container.id, version);
+  const link = signer.sign(container.id, version, subject);
+  return {
+    entry: (await repo.containerVersionEntry(db, container.id, version)) ?? container.entry,
+    resources,
+    url: `/api/kim/htmlContainer/${container.id}/${version}/index?${SIGNATURE_PARAM}=${link.token}`,
+    urlExpiresAt: link.expiresAt.toISOString(),
+  };
+}
+
+/**
  * Container metadata with a signed link to its entry page, made for the caller: the current version
  * for staff, the version a participant's work started with for a participant.
  */
@@ -188,15 +210,11 @@ export async function container(
     (subject.participantTestId !== null
       ? await repo.containerVersionOfWork(db, row.id, subject.participantTestId)
       : null) ?? row.currentVersion;
-  const link = signer.sign(row.id, version, subject);
   return {
     id: row.id,
     name: row.name,
     version,
-    entry: (await repo.containerVersionEntry(db, row.id, version)) ?? row.entry,
-    resources: await repo.containerPaths(db, row.id, version),
-    url: `/api/kim/htmlContainer/${row.id}/${version}/index?${SIGNATURE_PARAM}=${link.token}`,
-    urlExpiresAt: link.expiresAt.toISOString(),
+    ...(await containerVersionView(db, signer, row, version, subject)),
   };
 }
 
