@@ -28,7 +28,7 @@ import { isUniqueViolation } from '../../lib/participant-tests.js';
 import { buildWorkbook, dayColumn, sheet } from '../../lib/xlsx.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import { includesSchool, liveDiagnostic } from './create-diagnostic.access.js';
-import { participantRows, STATUS_RU, type ParticipantRow } from './participants.repo.js';
+import { PARTICIPANT_COLUMNS, participantRows, STATUS_RU, type ParticipantRow } from './participants.repo.js';
 
 /*
  * Creating a diagnostic (coordinator for their school, ugnik an inspection across schools, admin
@@ -279,12 +279,7 @@ export async function diagnosticExcel(db: Db, actor: Actor, diagnosticId: number
       name: 'Участники и коды',
       title: [`${diagnostic.name} (${diagnostic.code})`],
       columns: [
-        { header: 'Школа', width: 36, value: (r) => r.schoolName },
-        { header: 'Класс', width: 9, value: (r) => r.className },
-        { header: 'Фамилия', width: 18, value: (r) => r.surname },
-        { header: 'Имя', width: 16, value: (r) => r.name },
-        { header: 'Отчество', width: 18, value: (r) => r.patronymic },
-        { header: 'Тест по предмету', width: 30, value: (r) => r.subjectTestName },
+        ...PARTICIPANT_COLUMNS,
         dayColumn('Дата', (r) => r.testDate),
         { header: 'Код активации', width: 15, value: (r) => r.activationCode },
         { header: 'Регистрационный код', width: 16, value: (r) => r.registrationCode },

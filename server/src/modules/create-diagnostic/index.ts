@@ -13,5 +13,5 @@ export {
   liveDiagnostic,
   type DiagnosticRow,
 } from './create-diagnostic.access.js';
-export { participantRows, type ParticipantRow } from './participants.repo.js';
+export { PARTICIPANT_COLUMNS, participantRows, type ParticipantRow } from './participants.repo.js';
 export { createDiagnosticRoutes } from './create-diagnostic.routes.js';

@@ -1,6 +1,7 @@
 import { PARTICIPANT_STATUS_RU } from '@attesta/contract';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import type { SheetColumn } from '../../lib/xlsx.js';
 import {
   classes,
   participantTests,
@@ -26,6 +27,19 @@ export interface ParticipantRow {
   registrationCode: string;
   status: string;
 }
+
+/**
+ * The columns every list of a diagnostic's participants opens with (the admin's export of codes and
+ * the code list of reports): who the participant is, where, and the subject test.
+ */
+export const PARTICIPANT_COLUMNS: SheetColumn<ParticipantRow>[] = [
+  { header: 'Школа', width: 36, value: (r) => r.schoolName },
+  { header: 'Класс', width: 9, value: (r) => r.className },
+  { header: 'Фамилия', width: 18, value: (r) => r.surname },
+  { header: 'Имя', width: 16, value: (r) => r.name },
+  { header: 'Отчество', width: 18, value: (r) => r.patronymic },
+  { header: 'Тест по предмету', width: 30, value: (r) => r.subjectTestName },
+];
 
 /** Participant test statuses as the Russian interface names them (the staff lists' words). */
 export const STATUS_RU: Record<string, string> = PARTICIPANT_STATUS_RU;

@@ -7,7 +7,7 @@ import { audit } from '../../lib/audit.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { buildWorkbook, sheet, XLSX_MIME } from '../../lib/xlsx.js';
 import { includesSchool, liveDiagnostic, type DiagnosticRow } from '../create-diagnostic/index.js';
-import { participantRows, type ParticipantRow } from '../create-diagnostic/index.js';
+import { PARTICIPANT_COLUMNS, participantRows, type ParticipantRow } from '../create-diagnostic/index.js';
 import { assignedClassIds, assignedWholeBuildingIds } from '../school-data/index.js';
 import { codeSlipsPdf, type Slip } from './participant-codes.pdf.js';
 
@@ -108,12 +108,7 @@ export async function participantCodes(
         name: 'Коды участников',
         title: [`${diagnostic.name} (${diagnostic.code})`],
         columns: [
-          { header: 'Школа', width: 36, value: (r) => r.schoolName },
-          { header: 'Класс', width: 9, value: (r) => r.className },
-          { header: 'Фамилия', width: 18, value: (r) => r.surname },
-          { header: 'Имя', width: 16, value: (r) => r.name },
-          { header: 'Отчество', width: 18, value: (r) => r.patronymic },
-          { header: 'Тест по предмету', width: 30, value: (r) => r.subjectTestName },
+          ...PARTICIPANT_COLUMNS,
           { header: 'Дата и время', width: 30, value: (r) => whenText(r.testDate, diagnostic) },
           { header: 'Код активации', width: 15, value: (r) => r.activationCode },
           { header: 'Ссылка для входа', width: 60, value: (r) => loginUrlOf(req.origin, r.activationCode) },
