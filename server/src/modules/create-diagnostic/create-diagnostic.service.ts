@@ -113,11 +113,22 @@ async function checkCreate(
   return schoolIds;
 }
 
-export function presentDiagnostic(
-  row: typeof diagnostics.$inferSelect,
-  subjectTestIds: number[],
-  schoolIds: number[],
-): Diagnostic {
+/** What every answer about a diagnostic says of its own row (the ugnik's list adds its counts). */
+export function diagnosticFields(
+  row: Pick<
+    typeof diagnostics.$inferSelect,
+    | 'id'
+    | 'code'
+    | 'name'
+    | 'kind'
+    | 'startsAt'
+    | 'endsAt'
+    | 'parallels'
+    | 'createdBy'
+    | 'resultsPublished'
+    | 'createdAt'
+  >,
+) {
   return {
     id: row.id,
     code: row.code,
@@ -126,13 +137,18 @@ export function presentDiagnostic(
     startsAt: row.startsAt.toISOString(),
     endsAt: row.endsAt.toISOString(),
     parallels: row.parallels,
-    subjectTestIds,
-    schoolIds,
     createdBy: row.createdBy,
-    createdByRole: row.createdByRole,
     resultsPublished: row.resultsPublished,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+export function presentDiagnostic(
+  row: typeof diagnostics.$inferSelect,
+  subjectTestIds: number[],
+  schoolIds: number[],
+): Diagnostic {
+  return { ...diagnosticFields(row), subjectTestIds, schoolIds, createdByRole: row.createdByRole };
 }
 
 /** Creates a diagnostic with its subject tests and schools, audited. 409 `code_taken` on a used code. */

@@ -14,4 +14,5 @@ export {
   type DiagnosticRow,
 } from './create-diagnostic.access.js';
 export { PARTICIPANT_COLUMNS, participantRows, type ParticipantRow } from './participants.repo.js';
+export { diagnosticFields } from './create-diagnostic.service.js';
 export { createDiagnosticRoutes } from './create-diagnostic.routes.js';

@@ -27,6 +27,7 @@ import {
   registrationTarget,
   schoolTakesPart,
 } from '../../lib/participant-tests.js';
+import { diagnosticFields } from '../create-diagnostic/index.js';
 import { listParticipantTests } from '../participant-test/index.js';
 import * as repo from './ugnik.repo.js';
 import { listStudents as listStudentRows } from './reference.repo.js';
@@ -41,20 +42,11 @@ const DIAGNOSTIC_CODE_INDEX = 'diagnostics_code_index';
 type Summary = NonNullable<Awaited<ReturnType<typeof repo.findDiagnostic>>>;
 function toDiagnostic(row: Summary): UgnikDiagnostic {
   return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    kind: row.kind,
-    startsAt: row.startsAt.toISOString(),
-    endsAt: row.endsAt.toISOString(),
-    parallels: row.parallels,
+    ...diagnosticFields(row),
     subjectTests: row.subjectTests,
     schools: row.schools,
-    createdBy: row.createdBy,
     participantCount: Number(row.participantCount),
     examWorkCount: Number(row.examWorkCount),
-    resultsPublished: row.resultsPublished,
-    createdAt: row.createdAt.toISOString(),
   };
 }
 
