@@ -1,8 +1,9 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/client.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import {
   diagnostics,
+  examWorks,
   organizatorAssignments,
   participantTests,
   students,
@@ -51,6 +52,34 @@ const placeColumns = {
   classId: participantTests.classId,
   buildingId: participantTests.buildingId,
 };
+
+/**
+ * The participant test of an exam work and where it takes place, for the staff scope rules. `live`
+ * also asks that the work, its participant test and its diagnostic are not deleted.
+ */
+export async function findExamWorkPlace(
+  db: DbOrTx,
+  workId: number,
+  { live = false }: { live?: boolean } = {},
+): Promise<(ParticipantTestPlace & { participantTestId: number }) | null> {
+  const [row] = await db
+    .select({ participantTestId: examWorks.participantTestId, ...placeColumns })
+    .from(examWorks)
+    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
+    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
+    .where(
+      live
+        ? and(
+            eq(examWorks.id, workId),
+            isNull(examWorks.deletedAt),
+            isNull(participantTests.deletedAt),
+            isNull(diagnostics.deletedAt),
+          )
+        : eq(examWorks.id, workId),
+    )
+    .limit(1);
+  return row ?? null;
+}
 
 /** A live (not deleted, diagnostic not deleted) participant test by id or by activation code. */
 export async function findParticipantTestPlace(

@@ -24,23 +24,6 @@ const live = (id: number) =>
     isNull(diagnostics.deletedAt),
   );
 
-/** Who may reach a live work: its participant test and that test's place. */
-export async function findWorkPlace(db: Db, id: number) {
-  const [row] = await db
-    .select({
-      participantTestId: examWorks.participantTestId,
-      schoolId: participantTests.schoolId,
-      classId: participantTests.classId,
-      buildingId: participantTests.buildingId,
-    })
-    .from(examWorks)
-    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
-    .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
-    .where(live(id))
-    .limit(1);
-  return row ?? null;
-}
-
 /** Everything the header of an answer form shows about a live work. */
 export async function findWorkHeader(db: Db, id: number) {
   const [row] = await db

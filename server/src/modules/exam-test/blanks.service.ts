@@ -1,6 +1,6 @@
 import type { AnswerType, BlankLayout } from '@attesta/contract';
 import type { ScopeRule } from '../../auth/access.js';
-import { canReachParticipantTest } from '../../auth/shared.access.js';
+import { canReachParticipantTest, findExamWorkPlace } from '../../auth/shared.access.js';
 import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
@@ -18,7 +18,7 @@ const noSuchWork = () => notFound('No such exam work');
  */
 export const examWorkBlanksScope: ScopeRule = async (req, auth) => {
   const { id } = req.params as { id: number };
-  const place = await repo.findWorkPlace(req.server.ctx.db, id);
+  const place = await findExamWorkPlace(req.server.ctx.db, id, { live: true });
   if (!place) throw noSuchWork();
   if (auth.participantTestId !== null && auth.participantTestId === place.participantTestId) return true;
   if (!hasRole(auth, 'organizator', 'coordinator', 'admin')) return false;
@@ -160,7 +160,7 @@ export async function examWorkBlanks(
 /** What reading a scanned page of a work's form needs: who it is, where it sits, its layout now. */
 export interface BlankFormForScan {
   registrationCode: string;
-  place: NonNullable<Awaited<ReturnType<typeof repo.findWorkPlace>>>;
+  place: NonNullable<Awaited<ReturnType<typeof findExamWorkPlace>>>;
   layout: BlankLayout;
   layoutVersion: string;
   /**
@@ -178,7 +178,7 @@ export async function blankFormForScan(
   ctx: AppContext,
   examWorkId: number,
 ): Promise<BlankFormForScan | null> {
-  const place = await repo.findWorkPlace(ctx.db, examWorkId);
+  const place = await findExamWorkPlace(ctx.db, examWorkId, { live: true });
   if (!place) return null;
   const [form, whole] = await Promise.all([
     loadBlankForm(ctx, examWorkId),

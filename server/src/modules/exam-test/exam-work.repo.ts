@@ -376,21 +376,6 @@ export async function lockWorkWithTask(tx: Tx, workId: number, variantTaskId: nu
   return row ?? null;
 }
 
-/** Place of the participant test of a work, for the staff scope rules. */
-export async function workPlace(db: DbOrTx, workId: number) {
-  const [row] = await db
-    .select({
-      participantTestId: examWorks.participantTestId,
-      schoolId: participantTests.schoolId,
-      classId: participantTests.classId,
-      buildingId: participantTests.buildingId,
-    })
-    .from(examWorks)
-    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
-    .where(eq(examWorks.id, workId));
-  return row ?? null;
-}
-
 export type NewWork = typeof examWorks.$inferInsert;
 
 export interface WorkStart {

@@ -12,6 +12,7 @@ import type {
 } from '@attesta/contract';
 import { reserveCodeAttempt } from '../../auth/proof-of-work.js';
 import { type AuthContext } from '../../auth/types.js';
+import { findExamWorkPlace } from '../../auth/shared.access.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
@@ -289,7 +290,7 @@ async function readableWork(ctx: AppContext, auth: AuthContext, id: number): Pro
     if (w.deletedAt) throw noSuchWork();
     return w;
   }
-  const place = await repo.workPlace(ctx.db, id);
+  const place = await findExamWorkPlace(ctx.db, id);
   if (place && (await staffCanReach(ctx.db, auth, place))) return w;
   throw notYourWork();
 }

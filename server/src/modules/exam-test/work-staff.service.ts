@@ -1,5 +1,6 @@
 /* What staff do to a work: delete it, change its time, read its participant's card. */
 import { type AuthContext } from '../../auth/types.js';
+import { findExamWorkPlace } from '../../auth/shared.access.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
@@ -95,14 +96,14 @@ export async function changeTimeOf(
 
 /** Scope rule body for staff calls naming a work: 404 when absent, else the participant test's scope. */
 export async function staffReachesWork(db: Db, auth: AuthContext, workId: number): Promise<boolean> {
-  const place = await repo.workPlace(db, workId);
+  const place = await findExamWorkPlace(db, workId);
   if (!place) throw noSuchWork();
   return staffCanReach(db, auth, place);
 }
 
 /** The participant test card behind a result (for now a result id is its exam work id). */
 export async function participantTestCard(ctx: AppContext, workId: number) {
-  const place = await repo.workPlace(ctx.db, workId);
+  const place = await findExamWorkPlace(ctx.db, workId);
   if (!place) throw noSuchWork();
   const pt = await repo.findParticipantTest(ctx.db, { id: place.participantTestId });
   if (!pt) throw notFound('No such participant test');

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { STAFF_ROLES } from '@attesta/contract';
 import { isTaskInCurrentVariant } from '../../auth/content.access.js';
-import { canReachParticipantTest } from '../../auth/shared.access.js';
+import { canReachParticipantTest, findExamWorkPlace } from '../../auth/shared.access.js';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -65,7 +65,7 @@ async function canSeePageFile(db: DbOrTx, auth: AuthContext, file: repo.FileMeta
  */
 async function canSeeAnswerFile(db: DbOrTx, auth: AuthContext, file: repo.FileMeta): Promise<boolean> {
   if (file.ownerId === null) return false;
-  const owner = await repo.examWorkOwner(db, file.ownerId);
+  const owner = await findExamWorkPlace(db, file.ownerId);
   if (!owner) return false;
   if (hasRole(auth, 'participant') && auth.participantTestId === owner.participantTestId) return true;
   if (hasRole(auth, 'expert') && (await repo.isAttachedToExpertAssignment(db, file.id, auth.userId)))

@@ -1,15 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client.js';
 import type { StoredBytes } from '../../lib/file-storage/index.js';
-import {
-  answerFiles,
-  examWorks,
-  expertAssignments,
-  files,
-  htmlTexts,
-  participantTests,
-  tasks,
-} from '../../db/schema/index.js';
+import { answerFiles, examWorks, expertAssignments, files, htmlTexts, tasks } from '../../db/schema/index.js';
 
 /** Everything about a file except its bytes: what access rules and listings need. */
 const metaColumns = {
@@ -187,22 +179,6 @@ export async function isTaskOfSchoolClosedTest(
       where vt.task_id = ${taskId} limit 1`),
   );
   return rows.length > 0;
-}
-
-/** The participant test of an exam work and where it takes place (for the staff scope rule). */
-export async function examWorkOwner(db: DbOrTx, examWorkId: number) {
-  const [row] = await db
-    .select({
-      participantTestId: examWorks.participantTestId,
-      schoolId: participantTests.schoolId,
-      classId: participantTests.classId,
-      buildingId: participantTests.buildingId,
-    })
-    .from(examWorks)
-    .innerJoin(participantTests, eq(participantTests.id, examWorks.participantTestId))
-    .where(eq(examWorks.id, examWorkId))
-    .limit(1);
-  return row ?? null;
 }
 
 /**
