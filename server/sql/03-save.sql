@@ -59,7 +59,7 @@ with
       finished_at,
       deleted_at,
       device_id,
-      -- the deadline from its parts, exactly as deadline.ts computeDeadline
+      -- the deadline from its parts, exactly as lib/work-clock.ts computeDeadline
       least(
         started_at + (time_limit_seconds + extra_seconds + paused_seconds) * interval '1 second',
         window_ends_at
