@@ -229,6 +229,7 @@ export const IMPORT_NOTE_PARAMS = {
   qti_key_missing_part: ['response'],
   qti_key_missing: ['responses'],
   qti_max_score_from_key: ['points'],
+  qti_max_score_from_rules: ['points'],
   qti_max_score_unknown: [],
   qti_max_score_too_high: ['points'],
   qti_media_outside_package: [],

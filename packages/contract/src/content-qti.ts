@@ -555,7 +555,8 @@ function walkExpressions(
   list(rules, ['rules']);
 }
 
-function walkRules(rules: readonly QtiRule[], visit: (r: QtiRule, path: (string | number)[]) => void) {
+/** Every rule of a processing, depth first, with its path (for messages). */
+export function walkRules(rules: readonly QtiRule[], visit: (r: QtiRule, path: (string | number)[]) => void) {
   const list = (rs: readonly QtiRule[], path: (string | number)[]): void =>
     rs.forEach((r, i) => {
       const at = [...path, i];
@@ -752,40 +753,4 @@ export function qtiBindingProblem(
       return `${decl.id}: a hotspot selecting ${points ? 'points needs a point' : 'areas needs an identifier'} response`;
   }
   return null;
-}
-
-/**
- * The full marks a QTI-scored task gets (the importer sets maxScore from this): the RESPONSE
- * mapping's upperBound for the map templates, else the score outcome's normalMaximum, else 1 for
- * match_correct, else for map_response the best the mapping can give (the largest entry for a
- * single response, the sum of positive entries for a container), else for rules the largest
- * baseValue ever set to the score outcome when every assignment to it is a baseValue; null when
- * none of these says (the importer asks or refuses).
- */
-export function qtiMaxScore(scoring: QtiScoring): number | null {
-  const response = scoring.responses.find((r) => r.id === 'RESPONSE');
-  const normal = scoring.outcomes.find((o) => o.id === scoring.scoreOutcome)?.normalMaximum;
-  const positive = (xs: number[]) => (xs.length ? Math.max(0, ...xs) : null);
-  if (scoring.template === 'map_response' || scoring.template === 'map_response_point') {
-    const mapping = scoring.template === 'map_response' ? response?.mapping : response?.areaMapping;
-    if (mapping?.upperBound !== undefined) return mapping.upperBound;
-    if (normal !== undefined) return normal;
-    const values = mapping?.entries.map((e) => e.value) ?? [];
-    if (response?.cardinality === 'single') return positive(values);
-    return values.reduce((sum, v) => sum + Math.max(0, v), 0) || null;
-  }
-  if (normal !== undefined) return normal;
-  if (scoring.template === 'match_correct') return 1;
-  if (!scoring.rules) return null;
-  const set: (number | null)[] = [];
-  walkRules(scoring.rules, (r) => {
-    if (r.rule !== 'setOutcomeValue' || r.id !== scoring.scoreOutcome) return;
-    const v = r.value;
-    set.push(
-      v.op === 'baseValue' && typeof parseQtiScalar(v.baseType, v.value) === 'number'
-        ? Number(parseQtiScalar(v.baseType, v.value))
-        : null,
-    );
-  });
-  return set.length && set.every((x) => x !== null) ? positive(set as number[]) : null;
 }

@@ -5,6 +5,7 @@ export * from './account.js';
 export * from './endpoints.js';
 export * from './content.js';
 export * from './content-qti.js';
+export * from './qti-max-score.js';
 export * from './user.js';
 export * from './exam.js';
 export * from './kim.js';

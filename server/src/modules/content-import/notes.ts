@@ -219,6 +219,8 @@ const TEXTS: Texts = {
   qti_key_missing: (p) =>
     `no correct response or positive mapping for ${p.responses}: the key shown after publication cannot be made`,
   qti_max_score_from_key: (p) => `full marks ${p.points}: the score of the correct response`,
+  qti_max_score_from_rules: (p) =>
+    `full marks ${p.points}: the highest score the item's response processing can give`,
   qti_max_score_unknown: () =>
     'the full marks cannot be known (no mapping bound, normalMaximum, MAXSCORE or scoring correct response)',
   qti_max_score_too_high: (p) => `the item is worth ${p.points} points; at most 100 are allowed`,

@@ -231,3 +231,51 @@ describe('defect 5: refusal reasons in the author words', () => {
     for (const word of TASK_FIELD_WORDS) expect(word).toMatch(/^[a-z_]+$/);
   });
 });
+
+describe('defect 6: full marks derived from custom response processing', () => {
+  // None of these says its full marks (no normalMaximum, no mapping upper bound, no correct response
+  // to score): they were refused as qti_max_score_unknown. The rules' reachable maximum says it.
+  it('SCORE = SCORE + 1 per right gap, capped at 2: full marks 2, and three right gaps score 2', async () => {
+    const item = scored((await importFixture('max-capped-sum.qti22.xml')).items[0]);
+    expect(item.task.maxScore).toBe(2);
+    expect(points(item, { b1: 'Paris', b2: 'Rome', b3: 'Madrid' })).toBe(2);
+    expect(points(item, { b1: 'Paris', b2: 'Rome', b3: 'Lisbon' })).toBe(2);
+    expect(points(item, { b1: 'paris', b2: 'Oslo', b3: 'Lisbon' })).toBe(1);
+  });
+
+  it('SCORE = round(mapResponsePoint) over areas worth 2.4 and 0.6: full marks 2', async () => {
+    const item = scored((await importFixture('max-round-point.qti22.xml')).items[0]);
+    expect(item.task.maxScore).toBe(2);
+    expect(points(item, ['100 100'])).toBe(2);
+    expect(points(item, ['100 145'])).toBe(1);
+    expect(points(item, ['5 5'])).toBe(0);
+  });
+
+  it('SCORE = SCORE1 + SCORE2 (a right choice 1, a mapping up to 2.5): full marks 3.5', async () => {
+    const item = scored((await importFixture('max-sum-of-outcomes.qti22.xml')).items[0]);
+    expect(item.task.maxScore).toBe(3.5);
+    const [c1, c2, c3, c4, c5] = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    expect(points(item, { p1: c2, p2: [c3, c4] })).toBe(3.5);
+    expect(points(item, { p1: c1, p2: [c3, c4, c5] })).toBe(1.5);
+  });
+
+  it('a score copied from a typed number has no maximum to derive: still refused, saying so', async () => {
+    const xml = fixture('max-capped-sum.qti22.xml')
+      .toString()
+      .replace(
+        /<responseCondition>\s*<responseIf><gt>[\s\S]*?<\/responseCondition>/,
+        '<setOutcomeValue identifier="SCORE"><sum><variable identifier="SCORE"/><variable identifier="R9"/></sum></setOutcomeValue>',
+      )
+      .replace(
+        '<outcomeDeclaration',
+        '<responseDeclaration identifier="R9" cardinality="single" baseType="float"/>\n  <outcomeDeclaration',
+      )
+      .replace(
+        '<p>Spain:',
+        '<p>Extra: <textEntryInteraction responseIdentifier="R9" expectedLength="4"/></p>\n    <p>Spain:',
+      );
+    const { items } = await importFixture('unbounded.qti22.xml', Buffer.from(xml));
+    expect(items[0]!.outcome).toBe('refused');
+    expect(items[0]!.notes.map((n) => n.code)).toContain('qti_max_score_unknown');
+  });
+});

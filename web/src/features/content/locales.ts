@@ -167,6 +167,8 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     qti_key_missing:
       'Для {{responses}} нет правильного ответа или положительного соответствия: ключ, показываемый после публикации, составить нельзя',
     qti_max_score_from_key: 'Максимальный балл {{points}} — балл за правильный ответ',
+    qti_max_score_from_rules:
+      'Максимальный балл {{points}} — наибольший балл, который дают правила оценивания задания',
     qti_max_score_unknown:
       'Максимальный балл определить нельзя (нет верхней границы соответствия, normalMaximum, MAXSCORE или оцениваемого правильного ответа)',
     qti_max_score_too_high: 'Максимальный балл задания — {{points}}; допускается не более 100',
@@ -361,6 +363,8 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     qti_key_missing:
       'No correct response or positive mapping for {{responses}}: the key shown after publication cannot be made',
     qti_max_score_from_key: 'Full marks {{points}}: the score of the correct response',
+    qti_max_score_from_rules:
+      "Full marks {{points}}: the highest score the item's response processing can give",
     qti_max_score_unknown:
       'The full marks cannot be known (no mapping bound, normalMaximum, MAXSCORE or scoring correct response)',
     qti_max_score_too_high: 'The item is worth {{points}} points; at most 100 are allowed',

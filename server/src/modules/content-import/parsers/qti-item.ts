@@ -2,6 +2,7 @@ import {
   isManualAnswerType,
   placeholderProblems,
   qtiMaxScore,
+  qtiRulesMaximum,
   qtiScoringSchema,
   taskDefinitionSchema,
   unsupportedQtiOperators,
@@ -48,7 +49,8 @@ import type { ParsedItem, ParsedTask, SafePackage, SourceFormat } from './types.
  *   choices' identifiers renamed to the task's ids; extended text and upload alone are graded by
  *   experts;
  * - maxScore is the item's own maximum (mapping upper bound, normalMaximum, 1 for match_correct —
- *   `qtiMaxScore`), else the MAXSCORE outcome's default, else the score of the correct response;
+ *   `qtiMaxScore`), else the MAXSCORE outcome's default, else the score of the correct response,
+ *   else the highest score the rules can reach (`qtiRulesMaximum`: interval analysis of the rules);
  * - the reference (the key shown after publication) comes from the correct responses, or the best
  *   entries of the mappings.
  * Anything lost is a note (`converted`); what the model cannot hold refuses the item with the
@@ -444,14 +446,23 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
     if (declaredMax && Number.isFinite(x) && x > 0) maxScore = x;
   }
   if (maxScore === null) {
+    // The correct response's score is reachable, so it is full marks when every response has its
+    // correct value. Custom processing (SCORE = SCORE + 1 … capped, round(mapResponsePoint),
+    // SCORE1 + SCORE2) may score a response the key leaves out: then the highest score its rules
+    // can reach says more, and it says something where there is no key at all.
+    const keyWhole = slots.every((s) => (responses.get(s.responseId)?.correct?.length ?? 0) > 0);
     const answer = qtiCorrectAnswer(answerType, content, scoring);
     const run =
       answer === null
         ? null
         : runQti(compileQti(scoring), bindResponses(answerType, content, scoring, answer));
-    if (run && run.score > 0) {
+    const fromRules = qtiRulesMaximum(scoring);
+    if (run && run.score > 0 && (keyWhole || fromRules === null)) {
       maxScore = Math.round(run.score * 1e6) / 1e6;
       notes.say(note('qti_max_score_from_key', { points: maxScore }));
+    } else if (fromRules !== null) {
+      maxScore = fromRules;
+      notes.say(note('qti_max_score_from_rules', { points: maxScore }));
     }
   }
   if (maxScore === null || !(maxScore > 0)) {
