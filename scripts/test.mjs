@@ -3,6 +3,8 @@
 // run). Ends with `N passed, N failed`.
 //   TEST_DATABASE_URL=postgres://...  runs the server suite against that PostgreSQL server
 //   TEST_SUITES=server,web,e2e        picks suites (default: all)
+//   E2E_BUILT=1                       the browser tests use the server and web builds already made
+//                                     (`node e2e/prepare.mjs`; .ci/run builds once, before them)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,10 +46,10 @@ if (wanted.includes('server')) vitest('server', join(root, 'server'));
 if (wanted.includes('web')) vitest('web', join(root, 'web'));
 if (wanted.includes('e2e')) {
   if (existsSync(chromium)) {
-    const build = spawnSync(process.execPath, [join(root, 'e2e/prepare.mjs')], {
-      cwd: root,
-      stdio: 'inherit',
-    });
+    const build =
+      process.env.E2E_BUILT === '1'
+        ? { status: 0 }
+        : spawnSync(process.execPath, [join(root, 'e2e/prepare.mjs')], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) {
       totals.failed += 1;
       failedRuns++;
