@@ -16,6 +16,7 @@ import {
 import { subscribe } from '../../events/domain-events.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { SCAN_APPLY_JOB, onWorksFinished, scanApplyJob } from './scans.apply.js';
+import { SCAN_CLEANUP_JOB, registerScanCleanup, scanCleanupJob } from './scans.cleanup.js';
 import { resolveReviewItem, reviewCrop, reviewItemScope, reviewList } from './scans.review.service.js';
 
 const tags = ['scans'];
@@ -32,6 +33,9 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
   // Pages of a work still open online wait; they are applied when the work finishes.
   registerJobHandler(SCAN_APPLY_JOB, scanApplyJob(ctx));
   subscribe('worksFinished', onWorksFinished);
+  // Page images of settled batches are deleted after the retention (scans.cleanup.ts).
+  registerJobHandler(SCAN_CLEANUP_JOB, scanCleanupJob(ctx));
+  registerScanCleanup(plugin);
   await app.register(multipart, {
     limits: { fileSize: SCAN_MAX_FILE_BYTES, files: SCAN_MAX_FILES, fields: 4, fieldSize: 1024, parts: 24 },
   });
