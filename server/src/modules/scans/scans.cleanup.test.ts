@@ -156,7 +156,9 @@ describe('page images of settled batches after the retention', () => {
       .where(eq(scanReviewItems.examWorkId, online.workId));
     expect(await openItemsOf(online.workId)).toEqual([]);
 
-    const [settledBatch, openBatch, onlineBatch] = await Promise.all([settled, open, online].map(batchIdOf));
+    const [settledBatch, openBatch, onlineBatch] = (await Promise.all(
+      [settled, open, online].map(batchIdOf),
+    )) as [number, number, number];
     const settledImages = await imagesOf(settledBatch);
     expect(settledImages.length).toBe(settled.layout.pages.length);
     // The crops attached to the file and extended-text answers: files of their own.
