@@ -240,6 +240,42 @@ describe('recognizePage on filled real forms', () => {
     expectRead(await read(await scannedPdf(pages, { rotate: -2, blur: 0.7, noise: 6, seed: 10 })), plan);
   }, 60_000);
 
+  it('reads a colour scan on cream paper, and a page scanned at 600 dpi', async () => {
+    const { pages, plan } = fill(false);
+    // Colour: the page tinted cream (blue least), as a colour JPEG.
+    const colour: Buffer[] = [];
+    for (const page of pages) {
+      const rgb = Buffer.alloc(page.width * page.height * 3);
+      for (let i = 0, o = 0; i < page.rgba.length; i += 4, o += 3) {
+        const v = page.rgba[i]!;
+        rgb[o] = v;
+        rgb[o + 1] = Math.round(v * 0.96);
+        rgb[o + 2] = Math.round(v * 0.86);
+      }
+      colour.push(
+        await sharp(rgb, { raw: { width: page.width, height: page.height, channels: 3 } })
+          .rotate(-1.5, { background: '#fff6e0' })
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+      );
+    }
+    const colourRead: PageRecognition[] = [];
+    for (const bytes of colour) colourRead.push(...(await read(bytes)));
+    expectRead(colourRead, plan);
+    // 600 dpi: the 200 dpi page enlarged three times (about 35 million pixels, under the 40 million limit).
+    const big = await spoil(pages[0]!, { scale: 3, rotate: 1, jpegQuality: 85 });
+    expect((await sharp(big).metadata()).width!).toBeGreaterThan(4900);
+    const [page1] = await read(big);
+    expect(page1).toMatchObject({ status: 'recognized', code: { page: 1, layoutVersion: version } });
+    expect(page1!.tasks.length).toBeGreaterThan(0);
+    for (const task of page1!.tasks) {
+      expect(task.value, `task ${task.variantTaskId} at 600 dpi`).toEqual(
+        plan.expected.get(task.variantTaskId),
+      );
+      expect(task.confidence).toBeGreaterThanOrEqual(0.5);
+    }
+  }, 120_000);
+
   it('reads nothing from an empty form and sends nothing to review', async () => {
     const results = await scanned(blankPages, { rotate: 3, blur: 0.8, noise: 8, jpegQuality: 70 });
     for (const result of results) {
