@@ -20,6 +20,10 @@ describe('configuration from the environment', () => {
     expect(c.demoData).toBe(true);
     expect(c.demoPassword).toBe('demo');
     expect(c.oidc).toBeUndefined();
+    // Page images of settled scan batches are kept 90 days; 0 keeps them for ever; a negative is refused.
+    expect(c.scanImageRetentionDays).toBe(90);
+    expect(loadConfig({ NODE_ENV: 'test', SCAN_IMAGE_RETENTION_DAYS: '0' }).scanImageRetentionDays).toBe(0);
+    expect(() => loadConfig({ NODE_ENV: 'test', SCAN_IMAGE_RETENTION_DAYS: '-1' })).toThrow(ConfigError);
   });
 
   it('reads every setting', () => {

@@ -94,6 +94,7 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   EXAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  SCAN_IMAGE_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
   // One lane beside the main one: scoring goes in batches of 200, and more lanes running batches
   // side by side slowed the finishes that feed them (docs/BENCHMARKS.md, issue 15).
   JOBS_QUICK_LANES: z.coerce.number().int().min(0).max(32).default(1),
@@ -190,6 +191,8 @@ export interface Config {
   sweepIntervalMs: number;
   /** How often this instance looks for queue items; 0 = never (tests drive the runner). */
   jobsPollIntervalMs: number;
+  /** Days a settled scan batch keeps its page images (docs/paper-forms.md); 0 = kept for ever. */
+  scanImageRetentionDays: number;
   /** Extra job lanes that run only quick jobs (one work's scoring) side by side. */
   jobsQuickLanes: number;
   /** Online proctoring service (signed tokens, session URL); undefined when not configured. */
@@ -307,6 +310,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: env.EXAM_SWEEP_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000),
     jobsPollIntervalMs: env.JOBS_POLL_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000),
     jobsQuickLanes: env.JOBS_QUICK_LANES,
+    scanImageRetentionDays: env.SCAN_IMAGE_RETENTION_DAYS,
     proctoring:
       env.PROCTORING_URL && env.PROCTORING_SECRET
         ? { url: env.PROCTORING_URL, secret: env.PROCTORING_SECRET, provider: env.PROCTORING_PROVIDER }

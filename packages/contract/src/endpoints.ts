@@ -1466,6 +1466,13 @@ export const OUR_ENDPOINTS = [
     ours: true,
   },
   {
+    method: 'GET',
+    path: '/api/scans/review/{id}/file',
+    roles: ['organizator', 'coordinator', 'admin'],
+    meaning: 'the uploaded file of a review item whose page could not be decoded',
+    ours: true,
+  },
+  {
     method: 'POST',
     path: '/api/scans/review/{id}',
     roles: ['organizator', 'coordinator', 'admin'],

@@ -80,6 +80,20 @@ export const scanReviewChoiceSchema = z.object({
   label: z.string().describe('what the sheet prints for it: «Б», «3», «А–2», «−», «,»…'),
 });
 
+const scanLegendEntrySchema = z.object({
+  label: z.string().describe('what the sheet prints at the row or column: «А», «3»'),
+  text: z.string().describe('what it stands for, as plain text ("" for an ordering position)'),
+});
+
+export const scanReviewLegendSchema = z
+  .object({
+    rows: z.array(scanLegendEntrySchema).describe('matching: the left items (letters); ordering: the items'),
+    columns: z
+      .array(scanLegendEntrySchema)
+      .describe('matching: the right items (numbers); ordering: the positions 1…n'),
+  })
+  .describe("what a matching or ordering grid's rows and columns are, as the form lists them");
+
 export const scanReviewItemSchema = z
   .object({
     id: z.number().int().positive(),
@@ -127,6 +141,25 @@ export const scanReviewItemSchema = z
       .enum(['accepted', 'set', 'keyed', 'identified', 'dismissed'])
       .nullable()
       .describe('how a resolved item was settled; null while open'),
+    problem: z
+      .string()
+      .nullable()
+      .describe(
+        'why a page item was not read: no_code, unknown_form, layout_changed, marks_not_found; or its ' +
+          'pixels could not be decoded (invalid_image, invalid_pdf, image_too_large: no crop, the file ' +
+          'is kept instead); null for a task item',
+      ),
+    legend: scanReviewLegendSchema
+      .nullable()
+      .describe('matching and ordering: what the rows and columns of the grid are; else null'),
+    crop: z
+      .boolean()
+      .describe(
+        'whether a crop can be shown (GET …/crop): false when the page was not decoded or its image is deleted',
+      ),
+    sourceFile: z
+      .boolean()
+      .describe('whether the uploaded file of a page not decoded is kept for download (GET …/file)'),
   })
   .meta({ id: 'ScanReviewItem' });
 export type ScanReviewItem = z.infer<typeof scanReviewItemSchema>;
@@ -231,6 +264,8 @@ export const SCAN_CALL_SCHEMAS = {
   'GET /api/scans/review': { query: scanReviewQuerySchema, response: scanReviewListSchema },
   // A PNG: the task's area, the text box, or the whole page, cut from the straightened scan.
   'GET /api/scans/review/{id}/crop': { params: z.object({ id: idParamSchema }), raw: 'file' },
+  // The uploaded file of a page whose pixels could not be decoded, as it was uploaded.
+  'GET /api/scans/review/{id}/file': { params: z.object({ id: idParamSchema }), raw: 'file' },
   'POST /api/scans/review/{id}': {
     params: z.object({ id: idParamSchema }),
     body: scanReviewActionSchema,

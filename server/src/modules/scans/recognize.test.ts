@@ -28,6 +28,8 @@ import { formatBlankCode, type BlankCode } from '../exam-test/blanks.code.js';
 import { layoutVersionOf } from '../exam-test/blanks.sheet.js';
 import { openScan, SCAN_LIMITS } from './decode.js';
 import { applyHomography, homographyFrom } from './recognize.geometry.js';
+import type { GreyImage } from './recognize.marks.js';
+import { boxRegion, cropPng, pagePng } from './scans.crop.js';
 import { INK_THRESHOLD, recognizePage, type PageForm, type PageRecognition } from './recognize.js';
 
 let t: TestApp;
@@ -238,6 +240,42 @@ describe('recognizePage on filled real forms', () => {
     expectRead(await read(await scannedPdf(pages, { rotate: -2, blur: 0.7, noise: 6, seed: 10 })), plan);
   }, 60_000);
 
+  it('reads a colour scan on cream paper, and a page scanned at 600 dpi', async () => {
+    const { pages, plan } = fill(false);
+    // Colour: the page tinted cream (blue least), as a colour JPEG.
+    const colour: Buffer[] = [];
+    for (const page of pages) {
+      const rgb = Buffer.alloc(page.width * page.height * 3);
+      for (let i = 0, o = 0; i < page.rgba.length; i += 4, o += 3) {
+        const v = page.rgba[i]!;
+        rgb[o] = v;
+        rgb[o + 1] = Math.round(v * 0.96);
+        rgb[o + 2] = Math.round(v * 0.86);
+      }
+      colour.push(
+        await sharp(rgb, { raw: { width: page.width, height: page.height, channels: 3 } })
+          .rotate(-1.5, { background: '#fff6e0' })
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+      );
+    }
+    const colourRead: PageRecognition[] = [];
+    for (const bytes of colour) colourRead.push(...(await read(bytes)));
+    expectRead(colourRead, plan);
+    // 600 dpi: the 200 dpi page enlarged three times (about 35 million pixels, under the 40 million limit).
+    const big = await spoil(pages[0]!, { scale: 3, rotate: 1, jpegQuality: 85 });
+    expect((await sharp(big).metadata()).width!).toBeGreaterThan(4900);
+    const [page1] = await read(big);
+    expect(page1).toMatchObject({ status: 'recognized', code: { page: 1, layoutVersion: version } });
+    expect(page1!.tasks.length).toBeGreaterThan(0);
+    for (const task of page1!.tasks) {
+      expect(task.value, `task ${task.variantTaskId} at 600 dpi`).toEqual(
+        plan.expected.get(task.variantTaskId),
+      );
+      expect(task.confidence).toBeGreaterThanOrEqual(0.5);
+    }
+  }, 120_000);
+
   it('reads nothing from an empty form and sends nothing to review', async () => {
     const results = await scanned(blankPages, { rotate: 3, blur: 0.8, noise: 8, jpegQuality: 70 });
     for (const result of results) {
@@ -265,6 +303,64 @@ describe('recognizePage on filled real forms', () => {
     expect(
       wrong.tasks.some((task) => plan.expected.get(task.variantTaskId)!.join() !== task.value.join()),
     ).toBe(true);
+  }, 60_000);
+});
+
+describe('crops cut straightened by the registration marks', () => {
+  /** The grey of the crop at (x, y). */
+  const greyAt = (c: { data: Buffer; info: { width: number } }, x: number, y: number) =>
+    c.data[Math.round(y) * c.info.width + Math.round(x)]!;
+  /** Darkest grey within ±2 px across a line through (x, y): a thin frame line lands there. */
+  function darkestNear(
+    c: { data: Buffer; info: { width: number; height: number } },
+    x: number,
+    y: number,
+    across: 'x' | 'y',
+  ) {
+    let min = 255;
+    for (let d = -2; d <= 2; d++) {
+      const px = across === 'x' ? x + d : x;
+      const py = across === 'y' ? y + d : y;
+      if (px >= 0 && py >= 0 && px < c.info.width && py < c.info.height)
+        min = Math.min(min, greyAt(c, px, py));
+    }
+    return min;
+  }
+
+  it("puts a text box's printed frame along the crop's border on a rotated, photographed page", async () => {
+    const pageIndex = layout.pages.findIndex((p) => p.boxes.some((b) => b.kind === 'text'));
+    expect(pageIndex).toBeGreaterThanOrEqual(0);
+    const box = layout.pages[pageIndex]!.boxes.find((b) => b.kind === 'text')!;
+    // Tilted 10° before the lens (perspective), then turned 4° on the desk.
+    const photo = photographed(blankPages[pageIndex]!, 10, 3, 0.9);
+    const scan = await openScan(await spoil(photo, { rotate: 4, blur: 0.6, noise: 4, seed: 3 }));
+    let image: GreyImage | null = null;
+    for await (const p of scan.pages()) image = p.image;
+    const read = await recognizePage(image!, formOf);
+    expect(read.transform).not.toBeNull();
+    const region = boxRegion(box);
+    const png = await cropPng(await pagePng(image!), read.transform, region);
+    const crop = await sharp(png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    const perPoint = crop.info.width / region.w;
+    // The region is the frame and 4 pt around it: the frame's edges lie 4 pt in from each border.
+    const left = 4 * perPoint;
+    const right = crop.info.width - 1 - 4 * perPoint;
+    const top = 4 * perPoint;
+    const bottom = crop.info.height - 1 - 4 * perPoint;
+    const along = [0.1, 0.3, 0.5, 0.7, 0.9];
+    for (const f of along) {
+      const x = left + f * (right - left);
+      const y = top + f * (bottom - top);
+      expect(darkestNear(crop, x, top, 'y'), `top edge at ${f}`).toBeLessThan(128);
+      expect(darkestNear(crop, x, bottom, 'y'), `bottom edge at ${f}`).toBeLessThan(128);
+      expect(darkestNear(crop, left, y, 'x'), `left edge at ${f}`).toBeLessThan(128);
+      expect(darkestNear(crop, right, y, 'x'), `right edge at ${f}`).toBeLessThan(128);
+      // Outside the frame, the margin is paper all along: the frame is level, not slanted across it.
+      expect(greyAt(crop, x, 1), `above the frame at ${f}`).toBeGreaterThan(150);
+      expect(greyAt(crop, x, crop.info.height - 2), `below the frame at ${f}`).toBeGreaterThan(150);
+    }
+    // Upright and at the scan's scale: the crop's proportions are the region's.
+    expect(Math.abs(crop.info.width / crop.info.height / (region.w / region.h) - 1)).toBeLessThan(0.02);
   }, 60_000);
 });
 

@@ -1,6 +1,6 @@
 import type { BlankLayoutPage } from '@attesta/contract';
 import sharp from 'sharp';
-import { applyHomography, type Homography } from './recognize.geometry.js';
+import { applyHomography, scaleAt, type Homography } from './recognize.geometry.js';
 import type { GreyImage } from './recognize.marks.js';
 
 /*
@@ -67,34 +67,70 @@ export const boxRegion = (box: { x: number; y: number; w: number; h: number }): 
 });
 
 /**
- * A PNG of `region` of the page image (through the page's transform: the rectangle around the
- * region's corners as scanned), or of the whole page, scaled down, without a region.
+ * A PNG of `region` of the page image, straightened: each pixel of the crop is a point of the region
+ * (layout points, upright) looked up on the scan through the page's transform — the homography the
+ * reader fitted to the four registration marks — and sampled bilinearly. A rotated, skewed or
+ * photographed page thus gives an upright crop whose edges are the region's: a printed frame lies
+ * along the crop's border, and a grid's rows run level. The crop keeps the scan's resolution there
+ * (the transform's scale at the region's middle). Without a region or transform: the whole page,
+ * scaled down.
  */
 export async function cropPng(
   png: Buffer,
   transform: Homography | null,
   region: Region | null,
 ): Promise<Buffer> {
-  const image = sharp(png);
   if (!region || !transform) {
-    return image.resize(PAGE_SIDE, PAGE_SIDE, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    return sharp(png)
+      .resize(PAGE_SIDE, PAGE_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
   }
-  const { width = 0, height = 0 } = await image.metadata();
-  const corners = [
-    { x: region.x, y: region.y },
-    { x: region.x + region.w, y: region.y },
-    { x: region.x, y: region.y + region.h },
-    { x: region.x + region.w, y: region.y + region.h },
-  ].map((p) => applyHomography(transform, p));
-  const left = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))));
-  const top = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))));
-  const right = Math.min(width, Math.ceil(Math.max(...corners.map((p) => p.x))));
-  const bottom = Math.min(height, Math.ceil(Math.max(...corners.map((p) => p.y))));
-  if (right - left < 2 || bottom - top < 2) return image.png().toBuffer();
-  return image
-    .extract({ left, top, width: right - left, height: bottom - top })
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const out = warp({ data, width: info.width, height: info.height }, transform, region);
+  return sharp(out.data, { raw: { width: out.width, height: out.height, channels: 1 } })
     .png()
     .toBuffer();
+}
+
+/** Crops are at most this many pixels on a side (a whole-page region at 600 dpi stays within it). */
+const CROP_SIDE = 4000;
+
+/** The region of a grey image resampled upright through the page's transform (white off the scan). */
+export function warp(
+  image: { data: Uint8Array; width: number; height: number },
+  transform: Homography,
+  region: Region,
+): { data: Buffer; width: number; height: number } {
+  const middle = { x: region.x + region.w / 2, y: region.y + region.h / 2 };
+  const perPoint = Math.min(
+    scaleAt(transform, middle),
+    CROP_SIDE / Math.max(region.w, 1),
+    CROP_SIDE / Math.max(region.h, 1),
+  );
+  const width = Math.max(2, Math.round(region.w * perPoint));
+  const height = Math.max(2, Math.round(region.h * perPoint));
+  const out = Buffer.alloc(width * height, 255);
+  const { data, width: w, height: h } = image;
+  for (let j = 0; j < height; j++) {
+    const y = region.y + ((j + 0.5) * region.h) / height;
+    for (let i = 0; i < width; i++) {
+      const p = applyHomography(transform, { x: region.x + ((i + 0.5) * region.w) / width, y });
+      // Pixel centres are at +0.5: the sample's four neighbours and its weights.
+      const sx = p.x - 0.5;
+      const sy = p.y - 0.5;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h) continue;
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const at = y0 * w + x0;
+      const top = data[at]! * (1 - fx) + data[at + 1]! * fx;
+      const bottom = data[at + w]! * (1 - fx) + data[at + w + 1]! * fx;
+      out[j * width + i] = Math.round(top * (1 - fy) + bottom * fy);
+    }
+  }
+  return { data: out, width, height };
 }
 
 /**

@@ -14,6 +14,8 @@ import {
   scanSavedAnswers,
   schools,
   students,
+  tasks,
+  variantTasks,
   workers,
 } from '../../db/schema/index.js';
 import type { PgSelect } from 'drizzle-orm/pg-core';
@@ -46,6 +48,47 @@ export async function insertPageImage(
     })
     .returning({ id: files.id });
   return row!.id;
+}
+
+/**
+ * Keeps the uploaded file of a page whose pixels could not be decoded (a `scan_file` row owned by
+ * the page): the review shows no crop then, and offers the file for download instead.
+ */
+export async function insertSourceFile(
+  db: Db,
+  put: PutBytes,
+  file: { pageId: number; name: string; mime: string; data: Buffer; userId: number; sha256: string },
+): Promise<number> {
+  const [row] = await db
+    .insert(files)
+    .values({
+      ownerType: 'scan_file',
+      ownerId: file.pageId,
+      name: file.name,
+      mime: file.mime,
+      size: file.data.length,
+      sha256: file.sha256,
+      createdBy: file.userId,
+      ...(await put(file.data)),
+    })
+    .returning({ id: files.id });
+  return row!.id;
+}
+
+/** The kept file of a page not decoded (scan_file), or null. */
+export async function sourceFileOf(db: Db, pageId: number) {
+  const [row] = await db
+    .select({
+      id: files.id,
+      name: files.name,
+      mime: files.mime,
+      size: files.size,
+      storageKey: files.storageKey,
+    })
+    .from(files)
+    .where(and(eq(files.ownerType, 'scan_file'), eq(files.ownerId, pageId), isNull(files.deletedAt)))
+    .limit(1);
+  return row ?? null;
 }
 
 /**
@@ -106,6 +149,14 @@ const itemColumns = {
   region: scanReviewItems.region,
   imageFileId: scanPages.imageFileId,
   transform: scanPages.transform,
+  problem: scanPages.problem,
+  sourceFile: sql<boolean>`exists (select 1 from ${files} f where f.owner_type = 'scan_file'
+    and f.owner_id = ${scanPages.id} and f.deleted_at is null)`,
+  // The task's content for a grid's legend: only of matching and ordering tasks.
+  gridContent: sql<Record<string, unknown> | null>`(select t.content from ${variantTasks} vt
+    join ${tasks} t on t.id = vt.task_id
+    where vt.id = ${scanReviewItems.variantTaskId}
+      and ${scanReviewItems.answerType} in ('matching', 'ordering'))`,
 };
 
 const joined = <T extends PgSelect>(q: T) =>

@@ -17,7 +17,7 @@ import type { Homography } from './recognize.geometry.js';
 import { cropPng, type Region } from './scans.crop.js';
 import * as review from './scans.review.repo.js';
 import { afterRead, formLoader, pageImage } from './scans.save.js';
-import { answerValueOf, keyedValueOf, type Converted } from './scans.values.js';
+import { answerValueOf, gridLegendOf, keyedValueOf, type Converted } from './scans.values.js';
 
 /*
  * One screen for doubt (issue 25, item 3): the review items within a caller's reach, the crop of
@@ -74,6 +74,10 @@ function present(row: ItemRow): ScanReviewItem {
     doubleMark: row.doubleMark,
     savedValue: row.savedValue ?? null,
     resolution: (row.resolution as ScanReviewItem['resolution']) ?? null,
+    problem: row.kind === 'unidentified' || row.kind === 'unreadable' ? (row.problem ?? null) : null,
+    legend: gridLegendOf(row.answerType, row.gridContent),
+    crop: row.imageFileId !== null,
+    sourceFile: Boolean(row.sourceFile),
   };
 }
 
@@ -101,6 +105,19 @@ export async function reviewCrop(ctx: AppContext, id: number): Promise<Buffer> {
   if (!item) throw noItem();
   const png = await pageImage(ctx, item.imageFileId);
   return cropPng(png, (item.transform as Homography | null) ?? null, (item.region as Region | null) ?? null);
+}
+
+/**
+ * The uploaded file of an item whose page could not be decoded (kept for a person to look at),
+ * as uploaded; 404 when the item has none (its page was decoded, or its files were cleaned up).
+ */
+export async function reviewSourceFile(ctx: AppContext, id: number) {
+  const item = await review.findItem(ctx.db, id);
+  if (!item) throw noItem();
+  const file = await review.sourceFileOf(ctx.db, item.pageId);
+  const bytes = file && (await ctx.files.read(ctx.db, file));
+  if (!file || !bytes) throw notFound('No file is kept for this item');
+  return { name: file.name, mime: file.mime, bytes };
 }
 
 /** Which kinds of item an action settles. */

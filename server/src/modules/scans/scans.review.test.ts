@@ -625,6 +625,51 @@ describe('doubtful marks', () => {
   }, 120_000);
 });
 
+describe('grids on the review screen', () => {
+  it('a doubtful matching or ordering item carries its legend: what each row and column is', async () => {
+    const form = await sitting(OVER);
+    const filled = fillForm(form.blankPages, form.layout, form.answerTypes, false);
+    // A second mark in the first row of each grid: a double mark, sent to review.
+    for (const index of [T.matching, T.ordering]) {
+      const id = form.taskIds[index]!;
+      const p = form.layout.pages.findIndex((page) => page.bubbles.some((b) => b.variantTaskId === id));
+      const grid = form.layout.pages[p]!.bubbles.filter((b) => b.variantTaskId === id);
+      const row = grid[0]!.value.slice(0, grid[0]!.value.lastIndexOf(':'));
+      const marked = new Set(filled.plan.expected.get(id));
+      const extra = grid.find((b) => b.value.startsWith(`${row}:`) && !marked.has(b.value))!;
+      markBubble(filled.pages[p]!, extra, { kind: 'disc', grey: 30 });
+    }
+    await uploadAndWait(coordinator.session.headers, [
+      { filename: 'grids.pdf', data: await scannedPdf(filled.pages, { rotate: -1 }) },
+    ]);
+    const doubtful = (await itemsOf(coordinator.session.headers, '?kind=doubtful&pageSize=200')).items.filter(
+      (i) => i.registrationCode === form.registrationCode,
+    );
+    const matching = doubtful.find((i) => i.variantTaskId === form.taskIds[T.matching])!;
+    const ordering = doubtful.find((i) => i.variantTaskId === form.taskIds[T.ordering])!;
+    expect(matching).toMatchObject({ doubleMark: true, answerType: 'matching' });
+    // As the form lists them: the left items by letter, the right ones by number (tasksOfEveryType).
+    expect(matching.legend).toEqual({
+      rows: [
+        { label: 'А', text: 'А' },
+        { label: 'Б', text: 'Б' },
+      ],
+      columns: [1, 2, 3].map((n) => ({ label: String(n), text: `Вариант ${n}` })),
+    });
+    expect(ordering).toMatchObject({ doubleMark: true, answerType: 'ordering' });
+    expect(ordering.legend).toEqual({
+      rows: [1, 2, 3, 4].map((n) => ({ label: String(n), text: `Вариант ${n}` })),
+      columns: [1, 2, 3, 4].map((n) => ({ label: String(n), text: '' })),
+    });
+    // The labels of the bubbles name the same rows and columns.
+    expect(matching.choices.map((c) => c.label)).toContain('Б–3');
+    // Other items have none; every task item has its crop.
+    for (const item of doubtful.filter((i) => i !== matching && i !== ordering))
+      expect(item.legend).toBeNull();
+    expect(doubtful.every((i) => i.crop && !i.sourceFile && i.problem === null)).toBe(true);
+  }, 120_000);
+});
+
 describe('a newer clear scan of a doubtful task', () => {
   it("saves the task and closes the older scan's open doubtful item (dismissed)", async () => {
     // A paper work: its form stays the whole variant, so a later scan of a page has the same layout.

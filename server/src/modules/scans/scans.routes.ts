@@ -16,7 +16,15 @@ import {
 import { subscribe } from '../../events/domain-events.js';
 import { registerJobHandler } from '../../jobs/runner.js';
 import { SCAN_APPLY_JOB, onWorksFinished, scanApplyJob } from './scans.apply.js';
-import { resolveReviewItem, reviewCrop, reviewItemScope, reviewList } from './scans.review.service.js';
+import { SCAN_CLEANUP_JOB, registerScanCleanup, scanCleanupJob } from './scans.cleanup.js';
+import {
+  resolveReviewItem,
+  reviewCrop,
+  reviewItemScope,
+  reviewList,
+  reviewSourceFile,
+} from './scans.review.service.js';
+import { attachmentDisposition } from '../../lib/file-sniff.js';
 
 const tags = ['scans'];
 const MB = SCAN_MAX_FILE_BYTES / 1024 / 1024;
@@ -32,6 +40,9 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
   // Pages of a work still open online wait; they are applied when the work finishes.
   registerJobHandler(SCAN_APPLY_JOB, scanApplyJob(ctx));
   subscribe('worksFinished', onWorksFinished);
+  // Page images of settled batches are deleted after the retention (scans.cleanup.ts).
+  registerJobHandler(SCAN_CLEANUP_JOB, scanCleanupJob(ctx));
+  registerScanCleanup(plugin);
   await app.register(multipart, {
     limits: { fileSize: SCAN_MAX_FILE_BYTES, files: SCAN_MAX_FILES, fields: 4, fieldSize: 1024, parts: 24 },
   });
@@ -127,8 +138,9 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
       {
         summary: "A review item's crop of the scan (PNG)",
         description:
-          "The task's bubbles or the text box as scanned, or the whole page of a page item. " +
-          'Scope as the item (403), 404 unknown.',
+          "The task's bubbles or the text box, cut straightened by the page's registration marks, or " +
+          'the whole page of a page item. 404 unknown, or no image (the page was not decoded, or its ' +
+          'image was deleted after the retention: `crop: false` in the item). Scope as the item (403).',
         tags,
         errors: [400, 401, 403, 404],
       },
@@ -139,6 +151,32 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
         .type('image/png')
         .header('cache-control', 'private, no-store')
         .send(await reviewCrop(ctx, req.params.id)),
+  });
+
+  app.route({
+    ...contractRoute(
+      'GET /api/scans/review/{id}/file',
+      {
+        summary: 'The uploaded file of a review item whose page could not be decoded',
+        description:
+          'A page whose pixels could not be decoded (a file damaged past its header) waits as an ' +
+          'unidentified item with no crop (`crop: false`, `problem` says why); its file is kept as ' +
+          'uploaded (`sourceFile: true`) until the batch is cleaned up, and answered here as an ' +
+          'attachment. 404 when the item has none. Scope as the item (403).',
+        tags,
+        errors: [400, 401, 403, 404],
+      },
+      reviewItemScope,
+    ),
+    handler: async (req, reply) => {
+      const file = await reviewSourceFile(ctx, req.params.id);
+      return reply
+        .type(file.mime)
+        .header('content-disposition', attachmentDisposition(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(file.bytes);
+    },
   });
 
   app.route({

@@ -122,6 +122,14 @@ export async function storePageImage(
   return ctx.files.staged((put) => review.insertPageImage(ctx.db, put, { batchId, png, sha256, userId }));
 }
 
+/** The type of a kept scan file, by what its first bytes say it is. */
+const SCAN_MIME = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  tiff: 'image/tiff',
+} as const;
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reads a batch page by page, storing each page's reading as it goes. */
@@ -137,7 +145,8 @@ async function readBatch(
   const actor: WorkActor = { auth, ip: null, deviceId: null };
   for (const [i, file] of files.entries()) {
     const base = { batchId, file: file.name, fileIndex: i + 1, fileSha256: file.sha256 };
-    const scan = await openScan(await file.read());
+    const bytes = await file.read();
+    const scan = await openScan(bytes);
     let page = 0;
     try {
       for await (const decoded of scan.pages()) {
@@ -185,6 +194,17 @@ async function readBatch(
         status: 'unidentified',
         problem: error.code,
       });
+      // No image to crop: the file itself is kept, for a person to download and look at.
+      await ctx.files.staged((put) =>
+        review.insertSourceFile(ctx.db, put, {
+          pageId: id,
+          name: file.name,
+          mime: SCAN_MIME[scan.kind],
+          data: bytes,
+          userId: auth.userId,
+          sha256: file.sha256,
+        }),
+      );
       await review.insertItems(ctx.db, [{ kind: 'unidentified', pageId: id }]);
     }
   }

@@ -1,4 +1,4 @@
-import type { AnswerType, BlankLayout } from '@attesta/contract';
+import type { AnswerType, BlankLayout, ScanReviewList } from '@attesta/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizatorAssignments } from '../../db/schema/index.js';
@@ -251,6 +251,48 @@ describe('POST /api/scans and GET /api/scans/{id}', () => {
         },
       ],
     });
+    // It waits for a person with the reason in words and no crop, and its file is kept to download.
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/scans/review?kind=unidentified&pageSize=200',
+      headers: coordinator.session.headers,
+    });
+    expect(list.statusCode, list.body).toBe(200);
+    const item = list
+      .json<ScanReviewList>()
+      .items.find((i) => i.scanBatchId === res.json<{ scanBatchId: number }>().scanBatchId);
+    expect(item).toMatchObject({
+      kind: 'unidentified',
+      file: 'cut.jpg',
+      page: 1,
+      problem: 'invalid_image',
+      crop: false,
+      sourceFile: true,
+    });
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/api/scans/review/${item!.id}/file`,
+      headers: coordinator.session.headers,
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    expect(file.headers['content-disposition']).toContain('attachment');
+    expect(file.rawPayload.equals(cut)).toBe(true);
+    // Another school's coordinator does not reach it; an unknown item is 404, a bad id 400.
+    const other = await signedIn(t.app, ['coordinator'], { schoolId: (await createOrg(t.app)).schoolId });
+    const url = (id: number | string) => `/api/scans/review/${id}/file`;
+    expect(
+      (await t.app.inject({ method: 'GET', url: url(item!.id), headers: other.session.headers })).statusCode,
+    ).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: url(item!.id) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: url(999_999), headers: coordinator.session.headers }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: url('abc'), headers: coordinator.session.headers }))
+        .statusCode,
+    ).toBe(400);
   }, 30_000);
 
   it('answers 404 for an unknown batch, 400 for a bad id', async () => {

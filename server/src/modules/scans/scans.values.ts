@@ -1,4 +1,5 @@
 import type { AnswerType } from '@attesta/contract';
+import { htmlToText } from '../../lib/sanitize.js';
 import { oneMarkGroups } from './recognize.js';
 
 /*
@@ -126,4 +127,45 @@ export function bubbleLabel(type: AnswerType, content: Record<string, unknown>, 
     default:
       return value;
   }
+}
+
+export interface GridLegend {
+  rows: { label: string; text: string }[];
+  columns: { label: string; text: string }[];
+}
+
+/** Plain text of an item's html, on one line and shortened as the form prints it (blanks.pdf.ts plain). */
+function plainOf(html: unknown, max = 160): string {
+  const text = htmlToText(typeof html === 'string' ? html : '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+const listOf = (list: unknown): { html?: unknown }[] =>
+  Array.isArray(list) ? (list as { html?: unknown }[]) : [];
+
+/**
+ * What a grid's rows and columns are, as the form lists them above the grid (blanks.pdf.ts legend):
+ * matching — rows the left items by letter, columns the right items by number; ordering — rows the
+ * items by number, columns the positions 1…n. Null for other types (their crop shows their texts).
+ */
+export function gridLegendOf(
+  type: string | null,
+  content: Record<string, unknown> | null,
+): GridLegend | null {
+  if (!content) return null;
+  if (type === 'matching')
+    return {
+      rows: listOf(content.left).map((l, i) => ({ label: letterOf(i), text: plainOf(l.html) })),
+      columns: listOf(content.right).map((r, i) => ({ label: String(i + 1), text: plainOf(r.html) })),
+    };
+  if (type === 'ordering') {
+    const items = listOf(content.items);
+    return {
+      rows: items.map((item, i) => ({ label: String(i + 1), text: plainOf(item.html) })),
+      columns: items.map((_, i) => ({ label: String(i + 1), text: '' })),
+    };
+  }
+  return null;
 }

@@ -97,6 +97,17 @@ type Texts = {
     noForm: string;
     noPage: string;
     cropMissing: string;
+    /** The page's pixels could not be decoded: no crop, the file to download instead. */
+    undecoded: string;
+    downloadFile: string;
+    /** Why a page was not read, by the page's problem code. */
+    problems: Record<string, string>;
+    legend: {
+      title: string;
+      rows: string;
+      columns: string;
+      positions: string;
+    };
     accept: string;
     setChoice: string;
     save: string;
@@ -256,6 +267,24 @@ const ru: Texts = {
     noForm: 'Бланка с таким регистрационным кодом в вашем доступе нет.',
     noPage: 'В этом бланке нет листа с таким номером.',
     cropMissing: 'Изображение скана не сохранилось или не загрузилось.',
+    undecoded:
+      'Эту страницу не удалось прочитать из файла: он повреждён или оборван, изображения нет. Скачайте файл и посмотрите его сами, при необходимости отсканируйте лист заново.',
+    downloadFile: 'Скачать файл «{{file}}»',
+    problems: {
+      no_code: 'Код страницы (QR) не прочитан.',
+      unknown_form: 'Код страницы не называет бланк в вашем доступе.',
+      layout_changed: 'Лист напечатан с другой разметкой бланка.',
+      marks_not_found: 'Не найдены все четыре угловые метки.',
+      invalid_image: 'Изображение в файле повреждено.',
+      invalid_pdf: 'PDF-файл повреждён.',
+      image_too_large: 'Страница слишком большая (более 40 млн пикселей).',
+    },
+    legend: {
+      title: 'Что означают строки и столбцы сетки',
+      rows: 'Строки',
+      columns: 'Столбцы',
+      positions: 'места с 1 по {{count}}',
+    },
     accept: 'Принять прочитанное',
     setChoice: 'Сохранить выбор',
     save: 'Сохранить',
@@ -428,6 +457,24 @@ const en: Texts = {
     noForm: 'No form within your reach has this registration code.',
     noPage: 'This form has no sheet with this number.',
     cropMissing: 'The scan image is not kept or could not be loaded.',
+    undecoded:
+      'This page could not be read from its file: the file is damaged or cut short, so there is no image. Download the file and look at it yourself; scan the sheet again if need be.',
+    downloadFile: 'Download the file “{{file}}”',
+    problems: {
+      no_code: 'The page code (QR) was not read.',
+      unknown_form: 'The page code names no form within your reach.',
+      layout_changed: 'The sheet was printed with another layout of the form.',
+      marks_not_found: 'Not all four corner marks were found.',
+      invalid_image: 'The image in the file is damaged.',
+      invalid_pdf: 'The PDF file is damaged.',
+      image_too_large: 'The page is too large (over 40 million pixels).',
+    },
+    legend: {
+      title: 'What the rows and columns of the grid are',
+      rows: 'Rows',
+      columns: 'Columns',
+      positions: 'places 1 to {{count}}',
+    },
     accept: 'Accept what was read',
     setChoice: 'Save the choice',
     save: 'Save',

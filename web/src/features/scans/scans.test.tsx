@@ -251,6 +251,10 @@ const item = (over: Partial<ScanReviewItem>): ScanReviewItem => ({
   doubleMark: false,
   savedValue: null,
   resolution: null,
+  problem: null,
+  legend: null,
+  crop: true,
+  sourceFile: false,
   ...over,
 });
 
@@ -575,6 +579,107 @@ describe('scan review', { timeout: 20_000 }, () => {
     );
     await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 4'));
     expect(api.callsTo('GET /api/scans/review').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("shows a matching grid's legend and an ordering grid's, so a person can judge the marks", async () => {
+    reviewServer([
+      item({
+        id: 41,
+        answerType: 'matching',
+        taskNumber: 7,
+        choices: [
+          { value: 'a:o1', label: 'А–1' },
+          { value: 'a:o2', label: 'А–2' },
+          { value: 'b:o1', label: 'Б–1' },
+          { value: 'b:o2', label: 'Б–2' },
+        ],
+        recognized: ['a:o1', 'a:o2', 'b:o2'],
+        doubleMark: true,
+        confidence: 0,
+        legend: {
+          rows: [
+            { label: 'А', text: 'Москва' },
+            { label: 'Б', text: 'Париж' },
+          ],
+          columns: [
+            { label: '1', text: 'Россия' },
+            { label: '2', text: 'Франция' },
+          ],
+        },
+      }),
+      item({
+        id: 42,
+        answerType: 'ordering',
+        taskNumber: 8,
+        choices: [
+          { value: 'o1:1', label: '1–1' },
+          { value: 'o1:2', label: '1–2' },
+        ],
+        recognized: ['o1:1', 'o1:2'],
+        legend: {
+          rows: [
+            { label: '1', text: 'Весна' },
+            { label: '2', text: 'Лето' },
+            { label: '3', text: 'Осень' },
+          ],
+          columns: [1, 2, 3].map((n) => ({ label: String(n), text: '' })),
+        },
+      }),
+    ]);
+    renderApp('/coordinator/scans/review');
+    await screen.findByTestId('review-item');
+    const legend = within(card()).getByRole('region', { name: 'Что означают строки и столбцы сетки' });
+    expect(within(legend).getByTestId('review-legend-rows')).toHaveTextContent('АМосква');
+    expect(within(legend).getByTestId('review-legend-rows')).toHaveTextContent('БПариж');
+    expect(within(legend).getByTestId('review-legend-columns')).toHaveTextContent('1Россия2Франция');
+    expect(within(card()).getByTestId('review-read')).toHaveTextContent('А–1А–2Б–2');
+
+    await userEvent.keyboard('{ArrowRight}');
+    await waitFor(() => expect(within(card()).getByTestId('review-task')).toHaveTextContent('Задание 8'));
+    expect(within(card()).getByTestId('review-legend-rows')).toHaveTextContent('1Весна2Лето3Осень');
+    expect(within(card()).getByTestId('review-legend-columns')).toHaveTextContent('места с 1 по 3');
+  });
+
+  it('says a page could not be decoded and offers its file instead of a crop', async () => {
+    reviewServer([
+      item({
+        id: 51,
+        kind: 'unidentified',
+        file: 'cut.jpg',
+        registrationCode: null,
+        formPage: null,
+        participantName: null,
+        classId: null,
+        className: null,
+        schoolName: null,
+        variantTaskId: null,
+        taskNumber: null,
+        answerType: null,
+        choices: [],
+        recognized: [],
+        confidence: null,
+        problem: 'invalid_image',
+        crop: false,
+        sourceFile: true,
+      }),
+    ]);
+    const { i18n } = renderApp('/coordinator/scans/review');
+    await screen.findByTestId('review-item');
+    expect(within(card()).queryByTestId('review-crop')).toBeNull();
+    expect(within(card()).getByTestId('review-problem')).toHaveTextContent('Изображение в файле повреждено.');
+    expect(within(card()).getByTestId('review-undecoded')).toHaveTextContent(
+      'Эту страницу не удалось прочитать',
+    );
+    const link = within(card()).getByRole('link', { name: 'Скачать файл «cut.jpg»' });
+    expect(link).toHaveAttribute('href', '/api/scans/review/51/file');
+    expect(card().textContent).not.toMatch(/invalid_image/);
+    await act(() => i18n.changeLanguage('en'));
+    expect(
+      await within(card()).findByRole('link', { name: 'Download the file “cut.jpg”' }),
+    ).toBeInTheDocument();
+    expect(within(card()).getByTestId('review-problem')).toHaveTextContent(
+      'The image in the file is damaged.',
+    );
   });
 
   it('speaks English too: kinds, values, actions and the navigation', async () => {

@@ -86,3 +86,6 @@ export const resolveReviewItem = (id: number, body: ScanReviewAction) =>
  * sign in by cookie in a browser; docs/security.md).
  */
 export const reviewCropPath = (id: number) => callPath('GET /api/scans/review/{id}/crop', { id });
+
+/** The uploaded file of an item whose page could not be decoded (a download, same origin). */
+export const reviewFilePath = (id: number) => callPath('GET /api/scans/review/{id}/file', { id });

@@ -5,11 +5,26 @@
  * keeps its own keys (Enter there sends its form); PageDown skips from an input too.
  */
 import type { ScanReviewAction, ScanReviewItem } from '@attesta/contract';
-import { Alert, Badge, Box, Button, Group, Kbd, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+
+type Legend = NonNullable<ScanReviewItem['legend']>;
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Kbd,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
-import { resolveReviewItem, reviewCropPath } from '../api/scans-api';
+import { resolveReviewItem, reviewCropPath, reviewFilePath } from '../api/scans-api';
 import { gridText, gridValues } from '../lib/digit-grid';
 import { describeScanError } from '../lib/scan-errors';
 import { useScansT } from '../locales';
@@ -221,7 +236,22 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
           {item.registrationCode && ` · ${t('review.code', { code: item.registrationCode })}`}
         </Text>
 
-        {cropFailed ? (
+        {item.problem && t(`review.problems.${item.problem}`, { defaultValue: '' }) && (
+          <Text size="sm" data-testid="review-problem">
+            {t(`review.problems.${item.problem}`)}
+          </Text>
+        )}
+
+        {!item.crop && item.sourceFile ? (
+          <Alert color="yellow" data-testid="review-undecoded">
+            <Stack gap={6}>
+              <Text size="sm">{t('review.undecoded')}</Text>
+              <Anchor href={reviewFilePath(item.id)} download={item.file} size="sm" data-testid="review-file">
+                {t('review.downloadFile', { file: item.file })}
+              </Anchor>
+            </Stack>
+          </Alert>
+        ) : cropFailed || !item.crop ? (
           <Text size="sm" c="dimmed" data-testid="review-crop-missing">
             {t('review.cropMissing')}
           </Text>
@@ -253,6 +283,8 @@ export function ReviewItemCard({ item, autoFocus, canSkip, onSkip, onResolved, o
             data-testid="review-crop"
           />
         )}
+
+        {item.legend && <GridLegend legend={item.legend} t={t} />}
 
         {(item.kind === 'doubtful' || item.kind === 'replace') && (
           <ReadValues item={item} labelOf={labelOf} t={t} />
@@ -480,5 +512,56 @@ function ReadValues({
         </Text>
       )}
     </Stack>
+  );
+}
+
+/**
+ * What a matching or ordering grid's rows and columns are, as the form lists them above the grid
+ * (outside the crop): a person judges the marks against these.
+ */
+function GridLegend({ legend, t }: { legend: Legend; t: T }) {
+  const positions = legend.columns.every((c) => !c.text);
+  const list = (entries: Legend['rows'], testId: string) => (
+    <Box
+      component="dl"
+      fz="sm"
+      m={0}
+      style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 8px' }}
+      data-testid={testId}
+    >
+      {entries.map((e) => (
+        <Fragment key={e.label}>
+          <dt style={{ fontWeight: 700 }}>{e.label}</dt>
+          <dd style={{ margin: 0, overflowWrap: 'anywhere' }}>{e.text}</dd>
+        </Fragment>
+      ))}
+    </Box>
+  );
+  return (
+    <Box component="section" aria-label={t('review.legend.title')} data-testid="review-legend">
+      <Text size="sm" fw={500} mb={4}>
+        {t('review.legend.title')}
+      </Text>
+      <Group align="flex-start" gap="lg" wrap="wrap">
+        <Stack gap={2} style={{ flex: '1 1 220px' }}>
+          <Text size="xs" c="dimmed">
+            {t('review.legend.rows')}
+          </Text>
+          {list(legend.rows, 'review-legend-rows')}
+        </Stack>
+        <Stack gap={2} style={{ flex: '1 1 220px' }}>
+          <Text size="xs" c="dimmed">
+            {t('review.legend.columns')}
+          </Text>
+          {positions ? (
+            <Text size="sm" data-testid="review-legend-columns">
+              {t('review.legend.positions', { count: legend.columns.length })}
+            </Text>
+          ) : (
+            list(legend.columns, 'review-legend-columns')
+          )}
+        </Stack>
+      </Group>
+    </Box>
   );
 }
