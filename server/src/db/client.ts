@@ -155,8 +155,11 @@ export interface Database {
   /** Runs the committed SQL migrations (idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
-  /** The whole embedded cluster as a tarball, for `loadDataDir` (PGlite only; tests start from it). */
-  dump?(): Promise<Blob>;
+  /**
+   * The whole embedded cluster as a tarball, for `loadDataDir` (PGlite only; tests start from it,
+   * `npm run backup` saves it): taken while no statement runs, after a checkpoint.
+   */
+  dump?(compression?: 'none' | 'gzip'): Promise<Blob>;
   /** Opens the pool's kept connections (`poolMin`) now instead of at the first requests. */
   warm?(): Promise<void>;
   /** Raw single-statement query, for health checks and benchmarks. */
@@ -246,7 +249,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     migrate: () =>
       migratePglite(drizzlePglite(client, { schema, casing }), { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
-    dump: () => client.dumpDataDir('none'),
+    async dump(compression = 'none') {
+      // The tarball is taken between two statements (PGlite's own lock): a consistent cluster whose
+      // last transactions are in its WAL; the checkpoint first keeps the replay at start short.
+      await client.exec('CHECKPOINT');
+      return client.dumpDataDir(compression);
+    },
     async query<T>(text: string, params?: unknown[]) {
       const result = await client.query(text, params);
       return result.rows as T[];
