@@ -205,6 +205,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const min = Math.min(options.poolMin ?? 0, max);
     const pool = new pg.Pool({ connectionString: options.url, max, min });
     pool.on('error', () => undefined); // idle client errors surface on the next query instead
+    // A connection lost while a request holds it (a transaction between two statements, or one
+    // statement running) makes node-postgres emit 'error' on that client, and the pool listens only
+    // to idle ones: with no listener the process died, every instance at once when the database went
+    // away for a moment (bench/restart-drill.mjs --outages). The failure still reaches the
+    // statement or the transaction that used it, and the broken client leaves the pool on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema, casing, logger: options.logger }) as unknown as Db;
     pools.set(db, pool);
     if (options.logger) loggers.set(db, options.logger);
