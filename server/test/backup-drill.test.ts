@@ -53,23 +53,26 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(env: Record<string, string>): Promise<Server> {
+/** A server process; an `env` value of undefined leaves that variable out. */
+async function startServer(env: Record<string, string | undefined>): Promise<Server> {
   const port = await freePort();
   const output: string[] = [];
+  const merged: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    SESSION_SECRET: SECRET,
+    ...env,
+  };
+  for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: SECRET,
-      ...env,
-    },
+    env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
@@ -113,9 +116,12 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
   });
 }
 
-/** A server command line tool, as `npm run <name>` runs it. */
-function runTool(name: string, source: string, args: string[], env: Record<string, string>) {
-  return run(process.execPath, ['scripts/run-ts.mjs', name, source, ...args], {
+/**
+ * A server command line tool from its source, as `npm run <name>` runs it without a build (its
+ * scripts/run-ts.mjs would take a dist/ bundle, which may be older than the source under test).
+ */
+function runTool(_name: string, source: string, args: string[], env: Record<string, string>) {
+  return run(process.execPath, ['--import', 'tsx', source, ...args], {
     cwd: serverDir,
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...env },
   });
@@ -177,11 +183,11 @@ function missingFrom(
 
 interface DrillSide {
   /** Seeds the database the first server uses; returns that server's environment. */
-  prepare(): Promise<{ env: Record<string, string>; codes: string[] }>;
+  prepare(): Promise<{ env: Record<string, string | undefined>; codes: string[] }>;
   /** Takes the backup while the first server runs and saves go on. */
   backup(): Promise<void>;
   /** Restores the backup into a fresh database; returns the second server's environment. */
-  restore(): Promise<Record<string, string>>;
+  restore(): Promise<Record<string, string | undefined>>;
   /** The answers of the restored database (the second server stopped). */
   restoredAnswers(): Promise<{ exam_work_id: number; variant_task_id: number; seq: number }[]>;
 }
@@ -198,7 +204,10 @@ async function drill(side: DrillSide) {
         await startParticipant(first.url, codes[i]!, `drill-device-${i}`, schoolAddress(i), 'direct'),
       );
     const load = saveAtLoad(first.url, flows);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Saves flowing (however busy the machine): more than one task of every participant written.
+    const until = Date.now() + 120_000;
+    while ((load.count() < 150 || load.acked.size <= PARTICIPANTS) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
     // The backup point: everything acknowledged before the backup is asked for.
     const before = new Map(load.acked);
     const savesBefore = load.count();
@@ -265,7 +274,8 @@ describe('backup drill, embedded database (npm run backup / npm run restore)', (
               }),
             };
             const codes = await (await bench()).seed(pool, PARTICIPANTS, { tasks: TASKS });
-            return { env: { DATA_DIR: dataDir }, codes };
+            // The data folder's generated session secret: the backup carries it to the restore.
+            return { env: { DATA_DIR: dataDir, SESSION_SECRET: undefined }, codes };
           } finally {
             await database.close();
           }
@@ -304,7 +314,8 @@ describe('backup drill, embedded database (npm run backup / npm run restore)', (
           });
           expect(again.status).toBe(1);
           expect(again.stderr).toMatch(/holds a database already/);
-          return { DATA_DIR: restoredDir };
+          expect(existsSync(join(restoredDir, '.session-secret'))).toBe(true);
+          return { DATA_DIR: restoredDir, SESSION_SECRET: undefined };
         },
         async restoredAnswers() {
           const database = await openDatabase({ dataDir: join(restoredDir, 'pglite') });

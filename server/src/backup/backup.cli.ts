@@ -14,6 +14,7 @@ import {
   BACKUP_DATABASE,
   BACKUP_FILES,
   copyBlobs,
+  copySessionSecret,
   isEmptyOrAbsent,
   writeManifest,
   type BackupManifest,
@@ -86,6 +87,7 @@ async function main() {
   } else dumped = await dumpFolder(config);
   const files = await copyBlobs(dumped.filesDir, join(target, BACKUP_FILES));
   await writeFile(join(target, BACKUP_DATABASE), dumped.tarball, { mode: 0o600 });
+  await copySessionSecret(config.dataDir, target);
   await writeManifest(target, {
     format: 'attesta-embedded-backup',
     version: 1,

@@ -12,11 +12,14 @@ import { z } from 'zod';
  * - `files/`: the uploaded files' bytes of the `disk` storage (blobs are written once under a
  *   random key and renamed into place, never changed, so copying them beside a running server is
  *   safe);
+ * - `.session-secret`: the data folder's generated session secret, when it has one;
  * - `backup.json`: what it is and its recovery point (`databaseAt`).
  */
 export const BACKUP_MANIFEST = 'backup.json';
 export const BACKUP_DATABASE = 'database.tar.gz';
 export const BACKUP_FILES = 'files';
+/** The generated session secret of DATA_DIR (when SESSION_SECRET is not set): sessions outlive a restore. */
+export const SESSION_SECRET_FILE = '.session-secret';
 
 export const manifestSchema = z.object({
   format: z.literal('attesta-embedded-backup'),
@@ -109,4 +112,14 @@ export async function restoreEmbedded(
   }
   const files = await copyBlobs(join(backupDir, BACKUP_FILES), filesDir);
   return { manifest, migrations, files };
+}
+
+/** Copies the generated session secret from one folder to another that has none. */
+export async function copySessionSecret(fromDir: string, toDir: string): Promise<boolean> {
+  const from = join(fromDir, SESSION_SECRET_FILE);
+  const to = join(toDir, SESSION_SECRET_FILE);
+  if (!existsSync(from) || existsSync(to)) return false;
+  await mkdir(toDir, { recursive: true });
+  await copyFile(from, to, constants.COPYFILE_EXCL);
+  return true;
 }

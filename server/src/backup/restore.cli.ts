@@ -3,7 +3,7 @@
 // new folder and start the server on it (or stop the server and move its folder away first).
 import { join, resolve } from 'node:path';
 import { fail, hasEmbeddedDatabase, loadConfigOrExit, runningEmbeddedServer } from '../demo/cli.js';
-import { isEmptyOrAbsent, restoreEmbedded } from './backup.js';
+import { copySessionSecret, isEmptyOrAbsent, restoreEmbedded } from './backup.js';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -28,6 +28,8 @@ async function main() {
     );
   const filesDir = config.filesDir ?? join(config.dataDir, 'files');
   const { manifest, migrations, files } = await restoreEmbedded(resolve(source), pgliteDir, filesDir);
+  // Sessions signed with the generated secret stay valid (SESSION_SECRET, when set, wins anyway).
+  await copySessionSecret(resolve(source), config.dataDir);
   process.stderr.write(
     `Restored the database as of ${manifest.databaseAt} (${migrations} migrations) into ${pgliteDir} ` +
       `and ${files} uploaded files into ${filesDir}.\nStart the server with DATA_DIR=${config.dataDir}: ` +
