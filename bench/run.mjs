@@ -121,11 +121,15 @@ async function freshDatabase() {
   return url.toString();
 }
 
-export async function startServer(databaseUrl) {
+/**
+ * A server process on `databaseUrl`; `port` (a free one by default) and `env` (added last: e.g.
+ * one REDIS_KEY_PREFIX for several instances, SHUTDOWN_DRAIN_MS) for the drills that restart one.
+ */
+export async function startServer(databaseUrl, { port: fixedPort, env = {} } = {}) {
   // BENCH_SERVER_ENTRY: another build of the server (e.g. an earlier commit's) for a same-machine baseline.
   const entry = process.env.BENCH_SERVER_ENTRY ?? join(root, 'server/dist/main.js');
   if (!existsSync(entry)) throw new Error('server not built: npm run build -w server');
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, entry], {
@@ -145,6 +149,7 @@ export async function startServer(databaseUrl) {
       ...(process.env.BENCH_REDIS_URL
         ? { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `bench${Date.now()}:` }
         : {}),
+      ...env,
     },
     // BENCH_SERVER_LOG=<file>: the server's log (its slow requests, LOG_SLOW_REQUEST_MS) kept there.
     stdio: [
@@ -942,7 +947,7 @@ export function summarize(result) {
   };
 }
 
-async function reconcile(pool, acked) {
+export async function reconcile(pool, acked) {
   const { rows } = await pool.query('select exam_work_id, variant_task_id, seq from answers');
   const stored = new Map(rows.map((r) => [`${r.exam_work_id}:${r.variant_task_id}`, r.seq]));
   let missing = 0;

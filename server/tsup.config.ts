@@ -7,6 +7,8 @@ export default defineConfig({
     main: 'src/main.ts',
     'demo-codes': 'src/demo/codes.cli.ts',
     'demo-reset': 'src/demo/reset.cli.ts',
+    backup: 'src/backup/backup.cli.ts',
+    restore: 'src/backup/restore.cli.ts',
   },
   format: 'esm',
   platform: 'node',

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
+import { backupRoutes } from './backup/backup.routes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startDemo } from './demo/startup.js';
 import { warmPdfFonts } from './lib/pdf/index.js';
@@ -23,7 +24,11 @@ async function main() {
   const localToken = randomToken();
   const demoLines = await startDemo(app, config, localToken);
   const embedded = startup.database.kind === 'pglite';
-  if (embedded) app.addHook('onClose', async () => removeServerFile(config.dataDir));
+  if (embedded) {
+    app.addHook('onClose', async () => removeServerFile(config.dataDir));
+    // `npm run backup` asks the server that holds the embedded database to dump it.
+    await app.register(backupRoutes, { token: localToken });
+  }
   await app.listen({ host: config.host, port: config.port, backlog: config.listenBacklog });
   if (embedded) {
     const { port } = app.server.address() as AddressInfo;

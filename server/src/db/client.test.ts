@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers.js';
-import { openDatabase } from './client.js';
+import { sql } from 'drizzle-orm';
+import { openDatabase, rowsOf } from './client.js';
 import { tasks } from './schema/index.js';
 
 describe('database', () => {
@@ -93,4 +94,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a pool on a database server', (
       await database.close();
     }
   }, 20_000);
+
+  it('survives a connection lost while a transaction holds it: the transaction fails, the process lives', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const database = await openDatabase({ url, poolSize: 4 });
+    // Without the pool's per-client listener node-postgres emits 'error' on the held client and
+    // the process dies (an uncaught exception fails this test run too).
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const attempt = database.db.transaction(async (tx) => {
+        const [row] = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`));
+        // The database goes away under the held connection, between two statements.
+        await database.query('select pg_terminate_backend($1)', [row!.pid]);
+        await new Promise((r) => setTimeout(r, 300));
+        await tx.execute(sql`select 1`);
+      });
+      await expect(attempt).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(uncaught).toEqual([]);
+      // The pool goes on with a new connection.
+      expect(await database.query<{ one: number }>('select 1 as one')).toEqual([{ one: 1 }]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await database.close();
+    }
+  });
 });

@@ -155,8 +155,11 @@ export interface Database {
   /** Runs the committed SQL migrations (idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
-  /** The whole embedded cluster as a tarball, for `loadDataDir` (PGlite only; tests start from it). */
-  dump?(): Promise<Blob>;
+  /**
+   * The whole embedded cluster as a tarball, for `loadDataDir` (PGlite only; tests start from it,
+   * `npm run backup` saves it): taken while no statement runs, after a checkpoint.
+   */
+  dump?(compression?: 'none' | 'gzip'): Promise<Blob>;
   /** Opens the pool's kept connections (`poolMin`) now instead of at the first requests. */
   warm?(): Promise<void>;
   /** Raw single-statement query, for health checks and benchmarks. */
@@ -202,6 +205,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const min = Math.min(options.poolMin ?? 0, max);
     const pool = new pg.Pool({ connectionString: options.url, max, min });
     pool.on('error', () => undefined); // idle client errors surface on the next query instead
+    // A connection lost while a request holds it (a transaction between two statements, or one
+    // statement running) makes node-postgres emit 'error' on that client, and the pool listens only
+    // to idle ones: with no listener the process died, every instance at once when the database went
+    // away for a moment (bench/restart-drill.mjs --outages). The failure still reaches the
+    // statement or the transaction that used it, and the broken client leaves the pool on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema, casing, logger: options.logger }) as unknown as Db;
     pools.set(db, pool);
     if (options.logger) loggers.set(db, options.logger);
@@ -246,7 +255,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     migrate: () =>
       migratePglite(drizzlePglite(client, { schema, casing }), { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
-    dump: () => client.dumpDataDir('none'),
+    async dump(compression = 'none') {
+      // The tarball is taken between two statements (PGlite's own lock): a consistent cluster whose
+      // last transactions are in its WAL; the checkpoint first keeps the replay at start short.
+      await client.exec('CHECKPOINT');
+      return client.dumpDataDir(compression);
+    },
     async query<T>(text: string, params?: unknown[]) {
       const result = await client.query(text, params);
       return result.rows as T[];

@@ -1,35 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { forbidden } from '../lib/errors.js';
-import { safeEqual } from '../lib/tokens.js';
+import { isLocalToolCall, LOCAL_TOKEN_HEADER } from '../lib/local-tool.js';
 import { listDemoCodes } from './codes.js';
 import { moscowToday } from './dates.js';
 import { ensureDemoToday } from './seed.js';
 
-export const LOCAL_TOKEN_HEADER = 'x-attesta-local-token';
+export { LOCAL_TOKEN_HEADER };
 
 export interface DemoInternalOptions {
   /** The token written to server.json; only local tools that can read the data folder know it. */
   token: string;
   /** Today's Moscow date (tests pin it). */
   today?: () => string;
-}
-
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
-
-/**
- * A local tool's call: from this machine (the socket peer, not a forwarded address), not relayed
- * by a proxy on this machine, and carrying the token of server.json.
- */
-function isLocalToolCall(req: FastifyRequest, token: string): boolean {
-  const header = req.headers[LOCAL_TOKEN_HEADER];
-  return (
-    LOOPBACK.test(req.socket.remoteAddress ?? '') &&
-    req.headers['x-forwarded-for'] === undefined &&
-    req.headers.forwarded === undefined &&
-    typeof header === 'string' &&
-    safeEqual(header, token)
-  );
 }
 
 const demoCodeSchema = z.object({ code: z.string(), participant: z.string(), subjectTest: z.string() });
