@@ -4,7 +4,7 @@
  * click: a participant who never writes one does not download it (docs/BENCHMARKS.md, issue 24).
  * If it cannot be loaded (offline), the button says so and stays.
  */
-import { Button } from '@mantine/core';
+import { Button } from '../../../components/lite/core';
 import { useState, type ComponentType } from 'react';
 import { useFeedbackNavT } from '../nav-locales';
 
