@@ -958,12 +958,13 @@ function ChoiceGroup({
     <fieldset
       className="lite-choice-group"
       role={type === 'radio' ? 'radiogroup' : 'group'}
+      aria-labelledby={label ? `${id}-l` : undefined}
       aria-describedby={[description && `${id}-d`, error && `${id}-e`].filter(Boolean).join(' ') || undefined}
       aria-required={type === 'radio' && (withAsterisk ?? required) ? true : undefined}
       data-testid={testId}
     >
       {label && (
-        <legend className="lite-field-label">
+        <legend className="lite-field-label" id={`${id}-l`}>
           {label}
           {(withAsterisk ?? required) && (
             <span className="lite-field-required" aria-hidden="true">
