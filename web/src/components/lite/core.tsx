@@ -268,7 +268,13 @@ interface FlexProps extends BoxProps {
 export function Stack({ gap = 'md', align, justify, style, ...props }: FlexProps) {
   return make('div', 'lite-stack', {
     ...props,
-    style: { gap: space(gap), alignItems: align, justifyContent: justify, ...style },
+    // Variables, not properties, as Mantine does: a class of the app's (unlayered) may still override them.
+    style: {
+      '--lite-gap': space(gap),
+      '--lite-align': align,
+      '--lite-justify': justify,
+      ...style,
+    } as CSSProperties,
   });
 }
 
@@ -287,7 +293,13 @@ export function Group({
     'lite-group',
     {
       ...props,
-      style: { gap: space(gap), alignItems: align, justifyContent: justify, flexWrap: wrap, ...style },
+      style: {
+        '--lite-gap': space(gap),
+        '--lite-align': align,
+        '--lite-justify': justify,
+        '--lite-wrap': wrap,
+        ...style,
+      } as CSSProperties,
     },
     { 'data-grow': grow || undefined },
   );
@@ -308,7 +320,12 @@ export function SimpleGrid({
   const sm = typeof cols === 'number' ? cols : (cols.sm ?? cols.base);
   return make('div', 'lite-grid', {
     ...props,
-    style: { '--lite-cols': base, '--lite-cols-sm': sm, gap: space(spacing), ...style } as CSSProperties,
+    style: {
+      '--lite-cols': base,
+      '--lite-cols-sm': sm,
+      '--lite-gap': space(spacing),
+      ...style,
+    } as CSSProperties,
   });
 }
 
@@ -322,7 +339,7 @@ export function Paper({
   return make(
     'div',
     'lite-paper',
-    { ...props, style: { borderRadius: radius(r), ...style } },
+    { ...props, style: { '--lite-radius': radius(r), ...style } as CSSProperties },
     {
       'data-with-border': withBorder || undefined,
       'data-shadow': shadow,
