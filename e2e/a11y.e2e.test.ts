@@ -33,9 +33,15 @@ function russianCodes(): string[] {
 async function settled(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
   await expect
-    .poll(() => page.locator('.mantine-Loader-root:visible, [aria-busy="true"]:visible').count(), {
-      timeout: 15_000,
-    })
+    .poll(
+      () =>
+        page
+          .locator('.mantine-Loader-root:visible, .lite-loader:visible, [aria-busy="true"]:visible')
+          .count(),
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe(0);
 }
 
@@ -230,7 +236,9 @@ async function whileLoading(page: Page, screen: string, navigate: () => Promise<
   await page.route('**/api/**', hold);
   try {
     await navigate();
-    const drawn = page.locator('h1:not([data-seen]), .mantine-Loader-root:visible, [aria-busy="true"]');
+    const drawn = page.locator(
+      'h1:not([data-seen]), .mantine-Loader-root:visible, .lite-loader:visible, [aria-busy="true"]',
+    );
     await drawn.first().waitFor({ timeout: 15_000 });
     for (let seen = -1; seen !== held;) {
       seen = held;

@@ -18,9 +18,15 @@ const DESKTOP = { width: 1366, height: 768 };
 async function settled(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
   await expect
-    .poll(() => page.locator('.mantine-Loader-root:visible, [aria-busy="true"]:visible').count(), {
-      timeout: 15_000,
-    })
+    .poll(
+      () =>
+        page
+          .locator('.mantine-Loader-root:visible, .lite-loader:visible, [aria-busy="true"]:visible')
+          .count(),
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe(0);
 }
 

@@ -474,6 +474,7 @@ export const en: Messages = {
     tabCode: 'Activation code',
     login: 'Login',
     password: 'Password',
+    showPassword: 'Show password',
     submit: 'Sign in',
     activationCode: 'Activation code',
     activationCodeHint: 'The code is given by the room organizer or the school coordinator',

@@ -479,6 +479,7 @@ export const ru = {
     tabCode: 'По коду активации',
     login: 'Логин',
     password: 'Пароль',
+    showPassword: 'Показать пароль',
     submit: 'Войти',
     activationCode: 'Код активации',
     activationCodeHint: 'Код выдаёт организатор в аудитории или школьный координатор',

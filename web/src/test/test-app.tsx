@@ -2,10 +2,22 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import { AppProviders } from '../app/providers';
+import type { ComponentProps } from 'react';
+import { AppProviders as Providers } from '../app/providers';
+import { StaffTheme } from '../components/ui/staff-theme';
 
-/** The app's providers, for tests of shared components (which may not import app/ themselves). */
-export { AppProviders };
+/**
+ * The app's providers, for tests of shared components (which may not import app/ themselves), with
+ * Mantine's provider inside as every lazily loaded page has it (components/ui/lazy-page.ts): a
+ * component drawn with Mantine is tested as a staff page shows it. `renderApp` uses the app's own.
+ */
+export function AppProviders({ children, ...props }: ComponentProps<typeof Providers>) {
+  return (
+    <Providers {...props}>
+      <StaffTheme>{children}</StaffTheme>
+    </Providers>
+  );
+}
 import { createRoutes } from '../app/router';
 import { setApiNavigator } from '../lib/api-client';
 import { createI18n } from '../lib/i18n';
@@ -65,9 +77,9 @@ export function renderApp(path: string) {
   );
   const i18n = createI18n('ru');
   const view = render(
-    <AppProviders queryClient={queryClient} i18n={i18n}>
+    <Providers queryClient={queryClient} i18n={i18n}>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </Providers>,
   );
   return { ...view, router, queryClient, i18n };
 }

@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Text } from '../../components/lite/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -220,7 +220,7 @@ describe('answer inputs emit the value shape of TASK_SCHEMAS', () => {
       }),
     );
     const select = screen.getByTestId('match-l1');
-    const root = select.closest<HTMLElement>('.mantine-NativeSelect-root')!;
+    const root = select.closest<HTMLElement>('.lite-field')!;
     expect(chWidth(root)).toBeGreaterThanOrEqual('Б) Преступление и наказание'.length);
     expect(root.closest('.matching-row')).not.toBeNull();
   });

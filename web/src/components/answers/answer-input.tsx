@@ -1,6 +1,6 @@
 /** Picks the input for a task's answer type; content is parsed with the contract's schema. */
 import { TASK_SCHEMAS, type AnswerValue, type TaskAnswerType } from '@attesta/contract';
-import { Alert } from '@mantine/core';
+import { Alert } from '../lite/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { emptyValue } from './answer-value';

@@ -1,5 +1,5 @@
 import { pairKey } from '@attesta/contract';
-import { ActionIcon, Button, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Text, VisuallyHidden } from '../lite/core';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useBundleT } from '../data-table/use-bundle-t';
 import { answersBundle } from './locales';

@@ -1,4 +1,4 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Group, Text } from '../lite/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formulaName, RichHtml } from './rich-html';

@@ -1,5 +1,5 @@
 import { TASK_SCHEMAS, type CompositePart } from '@attesta/contract';
-import { Alert } from '@mantine/core';
+import { Alert } from '../lite/core';
 import { useId, useMemo, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';

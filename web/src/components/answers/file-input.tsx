@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Stack, Text } from '../lite/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANSWER_FILE_MAX_BYTES } from '@attesta/contract';

@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Text } from '../lite/core';
 import { useId, useState, type DragEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { QTI_POINT_RE, type TaskContent } from '@attesta/contract';
-import { ActionIcon, Alert, Button, Group, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Text, TextInput, VisuallyHidden } from '../lite/core';
 import { useId, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { callPath } from '../../lib/call';
 import { useBundleT } from '../data-table/use-bundle-t';

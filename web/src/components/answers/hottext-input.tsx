@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Text } from '../lite/core';
 import { useId } from 'react';
 import { createPortal } from 'react-dom';
 import { useBundleT } from '../data-table/use-bundle-t';

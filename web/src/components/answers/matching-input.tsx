@@ -1,4 +1,4 @@
-import { NativeSelect, Text } from '@mantine/core';
+import { NativeSelect, Text } from '../lite/core';
 import { useTranslation } from 'react-i18next';
 import { htmlToText, RichHtml } from './rich-html';
 import './answers.css';

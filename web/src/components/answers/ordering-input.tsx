@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Group, Text, VisuallyHidden } from '../lite/core';
 import { useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { htmlToText, RichHtml } from './rich-html';

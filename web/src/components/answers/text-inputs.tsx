@@ -1,4 +1,4 @@
-import { Text, Textarea, TextInput } from '@mantine/core';
+import { Text, Textarea, TextInput } from '../lite/core';
 import { useId, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerInputProps } from './types';

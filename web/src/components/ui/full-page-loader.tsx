@@ -1,4 +1,4 @@
-import { Loader } from '@mantine/core';
+import { Loader } from '../lite/core';
 import { useTranslation } from 'react-i18next';
 import '../lite/layout-helpers.css';
 

@@ -1,4 +1,4 @@
-import { Button, type ButtonProps } from '@mantine/core';
+import { Button, type ButtonProps } from '../lite/core';
 import type { ComponentPropsWithoutRef, MouseEvent } from 'react';
 import { useIsLoading } from '../../lib/use-is-loading';
 

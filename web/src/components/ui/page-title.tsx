@@ -1,4 +1,4 @@
-import { Title, type TitleOrder } from '@mantine/core';
+import { Title, type TitleOrder } from '../lite/core';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 

@@ -1,5 +1,5 @@
 import { loginBodySchema } from '@attesta/contract';
-import { Alert, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Group, Loader, Stack, Text, TextInput } from '../../../components/lite/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingButton } from '../../../components/ui/loading-button';

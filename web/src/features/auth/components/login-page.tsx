@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, Stack } from '@mantine/core';
+import { Anchor, Group, Paper, Stack } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Tabs } from '../../../components/lite/tabs';

@@ -1,5 +1,5 @@
 import { loginBodySchema } from '@attesta/contract';
-import { Alert, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, PasswordInput, Stack, TextInput } from '../../../components/lite/core';
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingButton } from '../../../components/ui/loading-button';

@@ -3,7 +3,7 @@
  * offered only where the subject test allows it (`allowCalculator`). Buttons and keyboard alike:
  * digits, + - * / (x), Enter or =, Backspace, Delete or C; Escape closes it.
  */
-import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, SimpleGrid, Stack, Text } from '../../../components/lite/core';
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Popover } from '../../../components/lite/popover';

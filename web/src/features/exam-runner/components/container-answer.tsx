@@ -4,7 +4,7 @@
  * in, so the participant can always answer.
  */
 import type { ParticipantTask } from '@attesta/contract';
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '../../../components/lite/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 /** The work can no longer continue here: staff moved it to another device, logged out or deleted it. */
-import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, Stack, Text, Title } from '../../../components/lite/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { logOff } from '../../../lib/logoff';

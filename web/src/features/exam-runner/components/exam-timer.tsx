@@ -1,4 +1,4 @@
-import { Text, VisuallyHidden } from '@mantine/core';
+import { Text, VisuallyHidden } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../../../lib/format';
 import { formatClock } from '../lib/countdown';

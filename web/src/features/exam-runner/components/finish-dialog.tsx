@@ -1,4 +1,4 @@
-import { Alert, Button, Group, List, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Group, List, Stack, Text, UnstyledButton } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/lite/dialog';
 import type { NavTask } from './task-nav';

@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Button } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { useFullscreen } from '../hooks/use-fullscreen';
 

@@ -3,7 +3,7 @@
  * press «Выделить» to mark it; a click on a mark removes it, «Снять» removes all of this task's.
  * Marks stay in this browser's session per task (lib/highlights) and are never sent.
  */
-import { Button } from '@mantine/core';
+import { Button } from '../../../components/lite/core';
 import { notifications } from '../../../components/lite/notify';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';

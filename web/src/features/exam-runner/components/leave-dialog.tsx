@@ -3,7 +3,7 @@
  * button, or logging out. It says what happens to the answers (all saved, or which wait in this
  * browser to be sent on return) and that the time keeps running; staying is the default.
  */
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/lite/dialog';
 

@@ -3,7 +3,7 @@
  * would have every save refused, so none opens. The organizer moves the work by resetting the
  * device binding; then «Проверить снова» opens it here.
  */
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 
 export function OpenElsewhere({ onRecheck, busy }: { onRecheck: () => void; busy?: boolean }) {

@@ -1,4 +1,14 @@
-import { Alert, Button, Checkbox, Group, Paper, Radio, Stack, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  Radio,
+  Stack,
+  Textarea,
+  Title,
+} from '../../../components/lite/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -2,7 +2,7 @@
  * Reads a task's text aloud with the browser's speech synthesis (an accommodation, issue 14 item 2).
  * Not shown where the browser has none. The language follows the interface's.
  */
-import { Button } from '@mantine/core';
+import { Button } from '../../../components/lite/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { speechSynthesisOf } from '../lib/reader-settings';

@@ -3,7 +3,7 @@
  * ruler, in a popover of the runner's header. An accommodations profile only sets where they start.
  */
 import { ACCOMMODATION_THEMES, type AccommodationTheme } from '@attesta/contract';
-import { Button, Stack } from '@mantine/core';
+import { Button, Stack } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { Segmented, Switch } from '../../../components/lite/choice';
 import { Popover } from '../../../components/lite/popover';

@@ -3,7 +3,7 @@
  * Shown only when the profile gives rest break minutes; off once they are used up. The break
  * covers the tasks (the pause overlay) and the clock stands still until it ends.
  */
-import { Button } from '@mantine/core';
+import { Button } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { Tooltip } from '../../../components/lite/tooltip';
 

@@ -6,7 +6,7 @@
  * the tasks keep the screen.
  */
 import type { ParticipantVariant } from '@attesta/contract';
-import { ActionIcon, Button, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text } from '../../../components/lite/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -4,7 +4,7 @@
  * redirect (a failed save never navigates away); only a lost session goes to the unauthorized page.
  */
 import type { CurrentParticipantTest, ExamWorkState, ParticipantVariant } from '@attesta/contract';
-import { Alert, VisuallyHidden } from '@mantine/core';
+import { Alert, VisuallyHidden } from '../../../components/lite/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Group, Text } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import type { OutboxSnapshot } from '../lib/outbox';
 

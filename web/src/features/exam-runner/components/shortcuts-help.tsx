@@ -1,4 +1,4 @@
-import { ActionIcon, Stack, Text } from '@mantine/core';
+import { ActionIcon, Stack, Text } from '../../../components/lite/core';
 import { useTranslation } from 'react-i18next';
 import { Popover } from '../../../components/lite/popover';
 import { ShortcutTable, type ShortcutRow } from '../../../components/ui/shortcut-table';

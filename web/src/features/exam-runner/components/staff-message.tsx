@@ -5,7 +5,7 @@
  * read again (GET /api/monitoring/messages), so a message sent while offline is not lost.
  */
 import { staffMessageSchema, type StaffMessage } from '@attesta/contract';
-import { Alert, Stack, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '../../../components/lite/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -5,7 +5,7 @@
  * cannot start (the reason is said, «Проверить снова» runs it again).
  */
 import type { CurrentParticipantTest } from '@attesta/contract';
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '../../../components/lite/core';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import type { AnswerMode, ParticipantTask } from '@attesta/contract';
-import { Alert, Anchor, Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Title } from '../../../components/lite/core';
 import { Badge } from '../../../components/lite/badge';
 import { forwardRef } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,16 @@
 import { TECH_REQUIREMENTS, type TechSpecResult } from '@attesta/contract';
-import { Alert, Button, Group, List, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  List,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '../../../components/lite/core';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExamApi } from '../api/exam-api';

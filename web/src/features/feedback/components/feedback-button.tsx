@@ -1,19 +1,29 @@
 /**
  * The «Обратная связь» button of the header (every signed-in page, the runner too). The modal
- * (feedback-dialog.tsx) is a chunk of its own, loaded with Mantine's whole stylesheet on the first
+ * (feedback-dialog.tsx) is a chunk of its own, loaded with Mantine's whole stylesheet and provider on the first
  * click: a participant who never writes one does not download it (docs/BENCHMARKS.md, issue 24).
  * If it cannot be loaded (offline), the button says so and stays.
  */
-import { Button } from '@mantine/core';
+import { Button } from '../../../components/lite/core';
 import { useState, type ComponentType } from 'react';
 import { useFeedbackNavT } from '../nav-locales';
 
 type Dialog = ComponentType<{ userId: number; close: () => void }>;
 
 const loadDialog = (): Promise<Dialog> =>
-  Promise.all([import('./feedback-dialog'), import('../../../components/ui/all-styles')]).then(
-    ([m]) => m.FeedbackDialog,
-  );
+  Promise.all([
+    import('./feedback-dialog'),
+    import('../../../components/ui/staff-theme'),
+    import('../../../components/ui/all-styles'),
+  ]).then(([m, { StaffTheme }]) => {
+    const Inner = m.FeedbackDialog;
+    // Mantine's dialog, with Mantine's provider: the shell has none (components/ui/staff-theme.tsx).
+    return (props) => (
+      <StaffTheme>
+        <Inner {...props} />
+      </StaffTheme>
+    );
+  });
 
 export function FeedbackButton({ userId }: { userId: number }) {
   const t = useFeedbackNavT();

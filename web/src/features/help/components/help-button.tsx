@@ -4,7 +4,7 @@
  * each opened in place. The page is the address without its base path, so a section written for
  * `/coordinator/reports` opens on every report tab.
  */
-import { Alert, Button, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Loader, Stack, Text, Title, UnstyledButton } from '../../../components/lite/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -9,7 +9,7 @@ import {
   Stack,
   Text,
   UnstyledButton,
-} from '@mantine/core';
+} from '../../../components/lite/core';
 import type { Notification } from '@attesta/contract';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -1,11 +1,10 @@
 import {
-  Alert,
+  type AlertProps,
   createTheme,
   darken,
   DEFAULT_THEME,
   defaultVariantColorsResolver,
   type DrawerProps,
-  Loader,
   type LoaderProps,
   luminance,
   type ModalProps,
@@ -175,7 +174,9 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       // (landmark-unique); the dialog names itself by its title already.
       ModalHeader: { defaultProps: { component: 'div' } },
       DrawerHeader: { defaultProps: { component: 'div' } },
-      Alert: Alert.extend({ defaultProps: { closeButtonLabel: close['aria-label'] } }),
+      // Plain entries, not Alert.extend() / Loader.extend(): that would bring the components into the
+      // participant's shell, whose alerts and loaders are components/lite's (issue 24).
+      Alert: { defaultProps: { closeButtonLabel: close['aria-label'] } satisfies Partial<AlertProps> },
       // A plain entry, not Pagination.extend(): that would bring the component (staff tables only)
       // into the participant's shell.
       Pagination: {
@@ -186,9 +187,9 @@ export function themeWithLabels(t: TFunction | ((key: A11yKey) => string)) {
       // A loader is a span: a name on it alone is an ARIA attribute its (no) role forbids (axe
       // aria-prohibited-attr, on every panel still loading). It is an indeterminate progress bar,
       // named «Загрузка…» unless a screen names it itself.
-      Loader: Loader.extend({
+      Loader: {
         defaultProps: { role: 'progressbar', 'aria-label': label('app.loading') } as Partial<LoaderProps>,
-      }),
+      },
       // A wide table scrolls sideways in its own box on a narrow screen or at 200 % zoom (WCAG
       // 1.4.10); the box is a native scroller that takes keyboard focus, so arrow keys scroll it
       // (2.1.1), and is named. A table with a caption (DataTable) names it by the caption instead.
