@@ -7,6 +7,7 @@ export default defineConfig({
     main: 'src/main.ts',
     'demo-codes': 'src/demo/codes.cli.ts',
     'demo-reset': 'src/demo/reset.cli.ts',
+    'files-move': 'src/files-move.cli.ts',
   },
   format: 'esm',
   platform: 'node',
