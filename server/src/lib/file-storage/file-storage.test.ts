@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { s3ServerOrSkip, type S3TestServer } from '../../../test/s3-server.js';
+import { loadConfig } from '../../config.js';
 import { files } from '../../db/schema/index.js';
 import {
   DiskBlobStore,
@@ -227,16 +228,14 @@ describe('the file storage', () => {
           db.transaction(async (tx) => {
             const bytes = await stage(Buffer.from('first'));
             put.push(bytes.storageKey!);
-            await tx
-              .insert(files)
-              .values({
-                ownerType: 'general',
-                name: 'a',
-                mime: 'text/plain',
-                size: 5,
-                sha256: 'x',
-                ...bytes,
-              });
+            await tx.insert(files).values({
+              ownerType: 'general',
+              name: 'a',
+              mime: 'text/plain',
+              size: 5,
+              sha256: 'x',
+              ...bytes,
+            });
             throw new Error('rolled back');
           }),
         ),
@@ -289,5 +288,43 @@ describe('which storage the configuration picks', () => {
     // FILES_STORAGE=database with a folder: new bytes in the rows, older ones still read from it.
     const back = await pick('database', { kind: 'pglite', dataDir: '/srv/attesta/pglite' });
     expect([back.driver, folderOf(back)]).toEqual(['database', '/srv/attesta/files']);
+  });
+
+  it('FILES_STORAGE=s3: the bucket, files stored on disk before still read; other drivers read the bucket', async () => {
+    const env = {
+      NODE_ENV: 'test',
+      DATA_DIR: '/srv/attesta',
+      FILES_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      FILES_S3_BUCKET: 'exam-files',
+    };
+    expect(() => loadConfig({ ...env, FILES_STORAGE: 's3', FILES_S3_BUCKET: '' })).toThrow(
+      /FILES_S3_BUCKET: required with FILES_STORAGE=s3/,
+    );
+    expect(() => loadConfig({ ...env, FILES_S3_ACCESS_KEY_ID: 'id' })).toThrow(/set both, or neither/);
+    const config = loadConfig({ ...env, FILES_STORAGE: 's3' });
+    // An endpoint of one's own: path-style addressing unless FILES_S3_FORCE_PATH_STYLE=false.
+    expect(config.filesS3).toEqual({
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'exam-files',
+      region: 'us-east-1',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ ...env, FILES_S3_FORCE_PATH_STYLE: 'false' }).filesS3!.forcePathStyle).toBe(false);
+
+    const options = { dir: undefined, dataDir: '/srv/attesta', s3: config.filesS3 };
+    const inS3 = await openFileStorage({
+      ...options,
+      driver: 's3',
+      database: { kind: 'pglite', dataDir: '/srv/attesta/pglite' },
+    });
+    expect([inS3.driver, inS3.blobs!.location]).toEqual(['s3', 's3://exam-files at http://127.0.0.1:9000']);
+    expect(inS3.readers.map((r) => r.location)).toEqual(['/srv/attesta/files']);
+    const inRows = await openFileStorage({ ...options, driver: undefined, database: { kind: 'postgres' } });
+    expect(inRows.driver).toBe('database');
+    expect(inRows.blobStore('s3:0b0c6f3a-3e5e-4c8e-9a35-6f1d8d1c2b3a').driver).toBe('s3');
+    await inS3.close();
+    await inRows.close();
   });
 });
