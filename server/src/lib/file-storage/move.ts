@@ -125,7 +125,9 @@ export async function moveFiles(
         }
         options.onFile?.({ id: row.id, from, bytes: row.size });
       } catch (error) {
-        const message = (error as Error).message;
+        // The reason behind "the file storage did not answer" (connection refused, a timeout…).
+        const cause = (error as { cause?: Error }).cause;
+        const message = (error as Error).message + (cause ? ` (${cause.message || cause.name})` : '');
         if (!failedIds.has(row.id)) report.failed.push({ id: row.id, error: message });
         failedIds.add(row.id);
         options.onFile?.({ id: row.id, from, bytes: row.size, error: message });
