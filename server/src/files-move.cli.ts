@@ -59,10 +59,7 @@ async function main() {
     if (report.failed.length) {
       process.stdout.write('The failed files stay where they were: fix the cause and run it again.\n');
       process.exitCode = 1;
-    } else if (
-      config.filesStorage !== to &&
-      !(to === 'database' && config.filesStorage === undefined && config.databaseUrl)
-    ) {
+    } else if ((config.filesStorage ?? (config.databaseUrl ? 'database' : 'disk')) !== to) {
       process.stdout.write(`Now set FILES_STORAGE=${to}, or new files keep going where they went.\n`);
     }
   } finally {
