@@ -9,6 +9,7 @@ export default defineConfig({
     'demo-reset': 'src/demo/reset.cli.ts',
     backup: 'src/backup/backup.cli.ts',
     restore: 'src/backup/restore.cli.ts',
+    'files-move': 'src/files-move.cli.ts',
   },
   format: 'esm',
   platform: 'node',

@@ -98,6 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Large bytes never go through the embedded database (it runs on this thread): lib/file-storage.
   const files = await openFileStorage({
     driver: config.filesStorage,
+    s3: config.filesS3,
     dir: config.filesDir,
     dataDir: config.dataDir,
     database,

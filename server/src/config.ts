@@ -2,10 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from './lib/file-storage/s3.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
@@ -68,14 +74,17 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
-  // Where uploaded files' bytes go: `disk` (a folder) or `database` (the files table). Default:
-  // `disk` on the embedded database (its bytes would block the server's thread), else `database`.
-  FILES_STORAGE: z.enum(['database', 'disk']).optional(),
-  FILES_DIR: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : undefined)),
+  // Where uploaded files' bytes go: `disk` (a folder), `database` (the files table) or `s3` (a
+  // bucket of any S3-compatible service). Default: `disk` on the embedded database (its bytes
+  // would block the server's thread), else `database`.
+  FILES_STORAGE: z.enum(['database', 'disk', 's3']).optional(),
+  FILES_DIR: optionalText,
+  FILES_S3_ENDPOINT: optionalUrl(['http://', 'https://']),
+  FILES_S3_BUCKET: optionalText,
+  FILES_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  FILES_S3_ACCESS_KEY_ID: optionalText,
+  FILES_S3_SECRET_ACCESS_KEY: optionalText,
+  FILES_S3_FORCE_PATH_STYLE: bool.optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(100_000).default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Which requests get a log line: `slow` (the default: those over LOG_SLOW_REQUEST_MS), `all`, `none`. */
@@ -160,7 +169,9 @@ export interface Config {
    * Where new files' bytes go (lib/file-storage): undefined picks `disk` on the embedded database
    * and `database` on a PostgreSQL server.
    */
-  filesStorage: 'database' | 'disk' | undefined;
+  filesStorage: 'database' | 'disk' | 's3' | undefined;
+  /** FILES_S3_*: the bucket of `s3` (with another driver, where files stored there are still read). */
+  filesS3: S3Settings | undefined;
   /**
    * The folder of the `disk` file storage: by default `files` beside the embedded database
    * (`<DATA_DIR>/files`; a temporary folder for a database in memory), or `<DATA_DIR>/files`.
@@ -258,6 +269,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     // Several instances must share one secret: a generated per-machine file would differ.
     problems.push('SESSION_SECRET: required in production with DATABASE_URL (at least 32 characters)');
   }
+  if (env.FILES_STORAGE === 's3' && !env.FILES_S3_BUCKET)
+    problems.push('FILES_S3_BUCKET: required with FILES_STORAGE=s3');
+  if (!!env.FILES_S3_ACCESS_KEY_ID !== !!env.FILES_S3_SECRET_ACCESS_KEY) {
+    problems.push(
+      'FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY: set both, or neither (the AWS SDK then finds them)',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR);
@@ -287,6 +305,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: env.BODY_LIMIT_BYTES,
     filesStorage: env.FILES_STORAGE,
     filesDir: env.FILES_DIR === undefined ? undefined : resolve(env.FILES_DIR),
+    filesS3: env.FILES_S3_BUCKET
+      ? {
+          endpoint: env.FILES_S3_ENDPOINT,
+          bucket: env.FILES_S3_BUCKET,
+          region: env.FILES_S3_REGION,
+          accessKeyId: env.FILES_S3_ACCESS_KEY_ID,
+          secretAccessKey: env.FILES_S3_SECRET_ACCESS_KEY,
+          // A self-hosted service (an endpoint of its own) rarely has a host name per bucket.
+          forcePathStyle: env.FILES_S3_FORCE_PATH_STYLE ?? !!env.FILES_S3_ENDPOINT,
+        }
+      : undefined,
     uploadQuotaBytes: env.UPLOAD_QUOTA_MB * 1024 * 1024,
     logLevel: env.LOG_LEVEL,
     logRequests: env.LOG_REQUESTS,

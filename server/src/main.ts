@@ -46,7 +46,7 @@ async function main() {
     `  Attesta is running: ${url}`,
     `  API docs:           ${url}/api/docs`,
     `  Database:           ${startup.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/pglite` : 'PostgreSQL server'}`,
-    `  Uploaded files:     ${startup.files.driver === 'disk' ? `in ${startup.files.blobs?.location}` : 'in the database'}`,
+    `  Uploaded files:     ${startup.files.driver === 'database' ? 'in the database' : `in ${startup.files.blobs?.location}`}`,
     ...demoLines,
   ];
   console.log(lines.join('\n') + '\n');

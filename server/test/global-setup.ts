@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrationsFolder, openDatabase } from '../src/db/client.js';
+import { S3TestServer } from './s3-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -124,10 +125,23 @@ async function mustAnswer(): Promise<void> {
   }
 }
 
+/**
+ * FILES_STORAGE=s3 with no FILES_S3_BUCKET: the run's file tests go to a local S3 server started
+ * here (s3rver, test/s3-server.ts), its settings handed to the test files as FILES_S3_*.
+ */
+async function localS3(): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.FILES_STORAGE !== 's3' || process.env.FILES_S3_BUCKET) return undefined;
+  const server = await S3TestServer.start();
+  Object.assign(process.env, server.env());
+  return () => server.close();
+}
+
 export default async function setup(project: TestProject) {
   await mustAnswer();
+  const stopS3 = await localS3();
   const key = migrationsHash();
   const serverUrl = process.env.TEST_DATABASE_URL;
   project.provide('pgliteDump', serverUrl ? null : await pgliteDump(key));
   project.provide('databaseTemplate', serverUrl ? await databaseTemplate(serverUrl, key) : null);
+  return stopS3;
 }

@@ -116,8 +116,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'false',
     DATA_DIR: '/tmp/attesta-test',
-    // The file storage under test: FILES_STORAGE=database|disk runs a test file on either driver.
-    ...(process.env.FILES_STORAGE ? { FILES_STORAGE: process.env.FILES_STORAGE } : {}),
+    // The file storage under test: FILES_STORAGE=database|disk|s3 runs a test file on that driver
+    // (s3: on the local S3 server global-setup starts, unless FILES_S3_* name one).
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(
+        (e): e is [string, string] => /^FILES_(STORAGE|S3_\w+)$/.test(e[0]) && e[1] !== undefined,
+      ),
+    ),
     ...env,
   });
 }

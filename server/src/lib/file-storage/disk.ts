@@ -23,6 +23,10 @@ export class DiskBlobStore implements BlobStore {
     return this.dir;
   }
 
+  owns(key: string): boolean {
+    return KEY.test(key);
+  }
+
   private pathOf(key: string): string {
     if (!KEY.test(key)) throw new Error('not a key of this store');
     return join(this.dir, key.slice(0, 2), key);

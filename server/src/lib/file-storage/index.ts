@@ -7,19 +7,22 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { files } from '../../db/schema/index.js';
 import { DiskBlobStore } from './disk.js';
+import { S3BlobStore, type S3Settings } from './s3.js';
 import type { BlobStore, ByteRange, FileRef, FilesDriver, PutBytes, StoredBytes } from './types.js';
 
 export { DiskBlobStore } from './disk.js';
+export { S3BlobStore, type S3Settings } from './s3.js';
 export type { BlobStore, ByteRange, FileRef, FilesDriver, PutBytes, StoredBytes } from './types.js';
 
 /*
  * Where the bytes of stored files live (docs/ARCHITECTURE.md "File storage"). The files table
  * always holds a file's metadata; its bytes are either in the row (`data`, the `database` driver:
  * the default on a PostgreSQL server) or in a blob store under `storage_key` (the `disk` driver:
- * the default on the embedded database). PGlite runs on the server's own thread, so every byte it
+ * the default on the embedded database; the `s3` driver, keys `s3:<uuid>`). PGlite runs on the server's own thread, so every byte it
  * stores or reads blocks every request meanwhile (about a second per megabyte): large bytes must
  * never go through it. Which driver wrote a row does not matter to a reader: the row says where
- * its bytes are, so changing FILES_STORAGE leaves older files readable (keep FILES_DIR).
+ * its bytes are, so changing FILES_STORAGE leaves older files readable (keep FILES_DIR and the
+ * FILES_S3_* settings), and `npm run files:move` (move.ts) moves them over.
  */
 
 /** Files up to this size are read from the database whole; bigger ones a slice of this size at a time. */
@@ -29,11 +32,14 @@ export class FileStorage {
   constructor(
     /** Where new files' bytes go. */
     readonly driver: FilesDriver,
-    /** The blob store: where `disk` writes, and where rows with a storage key are read from. */
+    /** The blob store: where `disk` and `s3` write, and where rows with its keys are read from. */
     readonly blobs: BlobStore | null,
     private readonly onClose: () => Promise<void> = async () => undefined,
+    /** Other blob stores rows may name (files stored before FILES_STORAGE changed). */
+    readonly readers: readonly BlobStore[] = [],
   ) {
-    if (driver !== 'database' && !blobs) throw new Error(`the ${driver} file storage needs its blob store`);
+    if (driver !== 'database' && blobs?.driver !== driver)
+      throw new Error(`the ${driver} file storage needs its blob store`);
   }
 
   /** Stores bytes for a new row: into the blob store, or into the row itself (`database`). */
@@ -117,14 +123,20 @@ export class FileStorage {
   }
 
   /** Removes a temporary store (an embedded database in memory keeps its files in one). */
-  close(): Promise<void> {
-    return this.onClose();
+  async close(): Promise<void> {
+    for (const store of [this.blobs, ...this.readers]) store?.close?.();
+    await this.onClose();
   }
 
-  private blobStore(key: string): BlobStore {
-    if (!this.blobs)
-      throw new Error(`file bytes ${key} are in a blob store, but none is configured (FILES_DIR)`);
-    return this.blobs;
+  /** The store a row's key names (its bytes are there). */
+  blobStore(key: string): BlobStore {
+    const store = [this.blobs, ...this.readers].find((s) => s?.owns(key));
+    if (!store)
+      throw new Error(
+        `file bytes ${key} are in a blob store that is not configured ` +
+          `(${key.startsWith('s3:') ? 'FILES_S3_BUCKET' : 'FILES_DIR'})`,
+      );
+    return store;
   }
 }
 
@@ -160,6 +172,8 @@ export function fileStorageOf(db: Db): FileStorage {
 export interface FileStorageOptions {
   /** FILES_STORAGE; by default `disk` on the embedded database, `database` on a PostgreSQL server. */
   driver: FilesDriver | undefined;
+  /** FILES_S3_*: the bucket of `s3`; with another driver, where older files are still read from. */
+  s3?: S3Settings | undefined;
   /** FILES_DIR; by default `files` beside the embedded database's folder, or `<DATA_DIR>/files`. */
   dir: string | undefined;
   dataDir: string;
@@ -172,6 +186,17 @@ export interface FileStorageOptions {
  */
 export async function openFileStorage(options: FileStorageOptions): Promise<FileStorage> {
   const driver = options.driver ?? (options.database.kind === 'pglite' ? 'disk' : 'database');
+  const bucket = options.s3 ? [new S3BlobStore(options.s3)] : [];
+  if (driver === 's3') {
+    if (!bucket[0]) throw new Error('FILES_STORAGE=s3 needs FILES_S3_BUCKET');
+    // Files stored on disk before the switch stay readable from the folder they are in.
+    const dir =
+      options.dir ??
+      (options.database.kind === 'pglite' && options.database.dataDir
+        ? join(dirname(options.database.dataDir), 'files')
+        : undefined);
+    return new FileStorage('s3', bucket[0], undefined, dir ? [new DiskBlobStore(dir)] : []);
+  }
   // A folder kept with the data is used for reading even by `database`: files stored there before
   // a switch stay readable.
   const dir =
@@ -181,10 +206,13 @@ export async function openFileStorage(options: FileStorageOptions): Promise<File
       : driver === 'disk'
         ? join(options.dataDir, 'files')
         : undefined);
-  if (dir) return new FileStorage(driver, new DiskBlobStore(dir));
-  if (driver === 'database') return new FileStorage('database', null);
+  if (dir) return new FileStorage(driver, new DiskBlobStore(dir), undefined, bucket);
+  if (driver === 'database') return new FileStorage('database', null, undefined, bucket);
   const temporary = await mkdtemp(join(tmpdir(), 'attesta-files-'));
-  return new FileStorage(driver, new DiskBlobStore(temporary), () =>
-    rm(temporary, { recursive: true, force: true }),
+  return new FileStorage(
+    driver,
+    new DiskBlobStore(temporary),
+    () => rm(temporary, { recursive: true, force: true }),
+    bucket,
   );
 }

@@ -1,9 +1,11 @@
 import { actorOf } from '../../auth/actor.js';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../auth/access.js';
+import parseRange from 'range-parser';
 import { attachmentDisposition } from '../../lib/file-sniff.js';
+import type { ByteRange } from '../../lib/file-storage/index.js';
 import * as service from './files.service.js';
 import { Spool } from '../../lib/multipart.js';
 import { MAX_FILE_BYTES, MULTIPART_LIMITS, readUploadForm } from './upload.js';
@@ -17,6 +19,20 @@ const DOWNLOAD_CSP = "sandbox; default-src 'none'";
 export interface FilesRoutesOptions {
   /** Replace the URL fetcher of upload_url (tests inject a fake resolver and transport). */
   fetchUrl?: UrlFetcher;
+}
+
+/** The one range a Range header asks for (`bytes=…`), unparsed against a size yet; null otherwise. */
+function singleRange(header: string | undefined, ifRange: unknown): string | null {
+  // No validators (ETag, Last-Modified) are sent, so a conditional range is never met: whole file.
+  if (!header || ifRange !== undefined || header.includes(',')) return null;
+  return header;
+}
+
+/** The bytes of `header` within a file of `size` bytes, or null (malformed, unsatisfiable). */
+function rangeWithin(header: string, size: number): ByteRange | null {
+  const parsed = parseRange(size, header);
+  if (!Array.isArray(parsed) || parsed.type !== 'bytes' || parsed.length !== 1) return null;
+  return { start: parsed[0]!.start, end: parsed[0]!.end };
 }
 
 /** `/api/files/*`: downloads, uploads (multipart, split PDF, from an allowlisted URL), deletion. */
@@ -33,20 +49,41 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
       summary: 'Download a file the caller may see',
       description:
         'Always an attachment (`Content-Disposition: attachment` with an RFC 5987 `filename*`), with ' +
-        'the stored MIME type, `X-Content-Type-Options: nosniff` and a sandboxing CSP.',
+        'the stored MIME type, `X-Content-Type-Options: nosniff` and a sandboxing CSP. ' +
+        'A `Range: bytes=…` of one range within the file answers 206 with those bytes and ' +
+        '`Content-Range` (streamed from the storage: S3 GetObject with a Range, a file slice, or ' +
+        'row slices); any other range (several, unsatisfiable, or with `If-Range`) is ignored and ' +
+        'the whole file sent (RFC 9110 allows a server to ignore Range).',
       tags,
       errors: [400, 401, 403, 404],
     }),
     handler: async (req, reply) => {
-      const { file, data } = await service.download(db, authOf(req), req.params.id);
+      const asked = singleRange(req.headers.range, req.headers['if-range']);
+      const {
+        file,
+        data,
+        range: bytes,
+      } = await service.download(
+        db,
+        authOf(req),
+        req.params.id,
+        asked ? (size) => rangeWithin(asked, size) : undefined,
+      );
+      if (bytes)
+        // 206 is no answer of the contract (its schemas are for JSON bodies; this one is bytes).
+        (reply as FastifyReply)
+          .code(206)
+          .header('content-range', `bytes ${bytes.start}-${bytes.end}/${file.size}`)
+          .header('content-length', bytes.end - bytes.start + 1);
+      else reply.header('content-length', file.size);
       return (
         reply
+          .header('accept-ranges', 'bytes')
           .header('content-disposition', attachmentDisposition(file.name))
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', DOWNLOAD_CSP)
           .header('cache-control', 'private, no-cache')
           .type(file.mime)
-          .header('content-length', file.size)
           // Fastify sends a Buffer or a stream as-is; the error schemas above do not apply to it.
           .send(data as never)
       );

@@ -11,7 +11,12 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { extensionOf, neutralName } from '../../lib/file-sniff.js';
-import { fileStorageOf, ROW_SLICE_BYTES, type PutBytes } from '../../lib/file-storage/index.js';
+import {
+  fileStorageOf,
+  ROW_SLICE_BYTES,
+  type ByteRange,
+  type PutBytes,
+} from '../../lib/file-storage/index.js';
 import { bufferFile, quotaExceeded, type UploadAllowance } from '../../lib/multipart.js';
 import { canSeeFile } from './files.access.js';
 import * as repo from './files.repo.js';
@@ -56,10 +61,18 @@ export const DOWNLOAD_SLICE_BYTES = ROW_SLICE_BYTES;
  * otherwise (a blob streams from its store; a big row is read a slice at a time, so a 36 MB report
  * costs the server a megabyte or two, not 200 MB of hex and buffers).
  */
-export async function download(db: Db, auth: AuthContext, id: number) {
+export async function download(
+  db: Db,
+  auth: AuthContext,
+  id: number,
+  /** The bytes asked for, given the file's size (a Range header); null: the whole file. */
+  rangeOf?: (size: number) => ByteRange | null,
+): Promise<{ file: repo.FileMeta; data: Buffer | Readable; range?: ByteRange }> {
   const file = await visibleFile(db, auth, id);
   const shown = { ...file, name: shownName(auth, file) };
   const storage = fileStorageOf(db);
+  const range = rangeOf?.(file.size);
+  if (range) return { file: shown, data: storage.open(db, file, range), range };
   if (file.storageKey !== null || file.size > DOWNLOAD_SLICE_BYTES)
     return { file: shown, data: storage.open(db, file) };
   const data = await storage.read(db, file);
