@@ -1,0 +1,138 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/*
+ * The process's metrics (prom-client), counted where things happen: a module calls the small
+ * functions below and knows nothing of Prometheus, of the /metrics route (plugins/metrics.ts) or
+ * of the other modules. The instruments are the process's, not an app's: one server process runs
+ * one app (tests build many in one process and read differences). Gauges that are read when
+ * scraped (the database pool, the queue, Redis) belong to the app and live in plugins/metrics.ts.
+ *
+ * Labels carry only bounded names — a route's pattern, a status, a job type, a reason — never an
+ * id, a code, an answer or a URL as sent. Each call costs one counter or histogram step (no
+ * timer, no allocation of ours): the save path calls one per save.
+ */
+
+/** The registry /metrics reads (with the app's own, plugins/metrics.ts). */
+export const processRegistry = new Registry();
+const registers = [processRegistry];
+
+/** Seconds, from 5 ms to 10 s: a save, a start or a page of a list; a slow report. */
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const httpDuration = new Histogram({
+  name: 'attesta_http_request_duration_seconds',
+  help: 'Time from the request to its answer, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: SECONDS,
+  registers,
+});
+
+const saves = new Counter({
+  name: 'attesta_answer_saves_total',
+  help: "A participant's answer saves acknowledged (PUT saveanswer), by path: batched (the group commit) or checked (the full transaction)",
+  labelNames: ['path'] as const,
+  registers,
+});
+const savesBatched = saves.labels('batched');
+const savesChecked = saves.labels('checked');
+
+const saveBatchSize = new Histogram({
+  name: 'attesta_save_batch_size',
+  help: 'Saves carried by one group-commit statement',
+  buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+  registers,
+});
+const saveBatchDuration = new Histogram({
+  name: 'attesta_save_batch_duration_seconds',
+  help: 'Time of one group-commit statement of saves, to its commit',
+  buckets: SECONDS,
+  registers,
+});
+
+const starts = new Counter({
+  name: 'attesta_work_starts_total',
+  help: 'Exam works started (a new work; reopening one is not counted)',
+  registers,
+});
+
+const finishes = new Counter({
+  name: 'attesta_work_finishes_total',
+  help: 'Exam works finished, by reason: manual and timeout (the participant), swept (the server at the deadline), paper (keyed in from a form), scan (read from a scanned form)',
+  labelNames: ['reason'] as const,
+  registers,
+});
+
+const sse = new Gauge({
+  name: 'attesta_sse_connections',
+  help: 'Server-sent event streams open on this instance, by stream: room (staff) or participant (the runner)',
+  labelNames: ['stream'] as const,
+  registers,
+});
+
+const jobDuration = new Histogram({
+  name: 'attesta_job_duration_seconds',
+  help: 'Time of one run of a job handler, by job type (a batch of items is one run)',
+  labelNames: ['type'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers,
+});
+const jobItems = new Counter({
+  name: 'attesta_job_items_total',
+  help: 'Queue items whose attempt ended, by job type and outcome: done, retry (failed, tried again later) or failed (for good)',
+  labelNames: ['type', 'outcome'] as const,
+  registers,
+});
+
+export type FinishReason = 'manual' | 'timeout' | 'swept' | 'paper' | 'scan';
+export type SseStream = 'room' | 'participant';
+export type JobOutcome = 'done' | 'retry' | 'failed';
+
+/** What modules tell the metrics. */
+export const metrics = {
+  /** A participant's save was acknowledged. */
+  answerSaved(path: 'batched' | 'checked'): void {
+    (path === 'batched' ? savesBatched : savesChecked).inc();
+  },
+  /** A group-commit statement of `size` saves ended after `seconds`. */
+  saveBatch(size: number, seconds: number): void {
+    saveBatchSize.observe(size);
+    saveBatchDuration.observe(seconds);
+  },
+  workStarted(): void {
+    starts.inc();
+  },
+  worksFinished(reason: FinishReason, count = 1): void {
+    if (count > 0) finishes.inc({ reason }, count);
+  },
+  /** A stream opened; call what it answers once when it ends. */
+  streamOpened(stream: SseStream): () => void {
+    sse.inc({ stream });
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      sse.dec({ stream });
+    };
+  },
+  /** A job handler ran for `seconds` (one item or one batch). */
+  jobRan(type: string, seconds: number): void {
+    jobDuration.observe({ type }, seconds);
+  },
+  /** Items of a job type whose attempt ended so. */
+  jobItems(type: string, outcome: JobOutcome, count = 1): void {
+    if (count > 0) jobItems.inc({ type, outcome }, count);
+  },
+};
+
+let processMetrics = false;
+
+/**
+ * prom-client's own metrics of the process (event-loop delay, heap and resident memory, garbage
+ * collection, handles, CPU), started once per process when /metrics is on: the event-loop monitor
+ * samples every 10 ms.
+ */
+export function startProcessMetrics(): void {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 10 });
+}
