@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.js';
 import { openStream } from './sse.js';
 import { createRoom, T } from '../src/modules/exam-test/test-support.js';
 import { allowed, allowListOf } from '../src/plugins/metrics.js';
+import { httpDuration, processRegistry } from '../src/lib/metrics.js';
 
 /*
  * GET /metrics (plugins/metrics.ts, docs/metrics.md): who may read it, and that the figures move
@@ -95,6 +99,22 @@ describe('GET /metrics: who may read it', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('the request histogram', () => {
+  it('counts in place and exports cumulative buckets, +Inf, sum and count as prom-client does', async () => {
+    const series = httpDuration.series('GET', '/histogram-test/:id', 200);
+    for (const seconds of [0.003, 0.02, 0.02, 20]) series.observe(seconds);
+    const values = parse(await processRegistry.metrics());
+    const at = (le: string) =>
+      values.get(
+        `attesta_http_request_duration_seconds_bucket{le="${le}",method="GET",route="/histogram-test/:id",status="200"}`,
+      );
+    expect([at('0.005'), at('0.01'), at('0.025'), at('10'), at('+Inf')]).toEqual([1, 1, 3, 3, 4]);
+    const labels = '{method="GET",route="/histogram-test/:id",status="200"}';
+    expect(values.get(`attesta_http_request_duration_seconds_sum${labels}`)).toBeCloseTo(20.043);
+    expect(values.get(`attesta_http_request_duration_seconds_count${labels}`)).toBe(4);
   });
 });
 
@@ -239,5 +259,65 @@ describe('GET /metrics: the figures after a small scenario', () => {
     }
     for (let i = 0; i < 50 && (await open()) !== before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await open()).toBe(before);
+  });
+});
+
+describe('the dashboard and the alert rules', () => {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+  const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/attesta.json'), 'utf8')) as {
+    panels: { type: string; title: string; targets?: { expr: string }[] }[];
+  };
+  const alerts = readFileSync(join(root, 'deploy/prometheus/attesta-alerts.yml'), 'utf8');
+  const expressions = [
+    ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((target) => target.expr)),
+    ...[...alerts.matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]!),
+  ];
+
+  it('ask only for series the server exposes, and only routes it has', async () => {
+    expect(expressions.length).toBeGreaterThan(30);
+    const { text } = await scrape();
+    const exposed = new Set([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => m[1]!));
+    // Only with a database server, only with REDIS_URL.
+    for (const name of [
+      'attesta_db_pool_in_use',
+      'attesta_db_pool_waiting',
+      'attesta_db_pool_max',
+      'attesta_redis_up',
+    ])
+      exposed.add(name);
+    const asked = new Set(
+      expressions.flatMap((e) =>
+        [...e.matchAll(/\b((?:attesta|nodejs|process)_[a-z0-9_]+)/g)].map((m) => m[1]!),
+      ),
+    );
+    const unknown = [...asked].filter((name) => !exposed.has(name.replace(/_(bucket|count|sum)$/, '')));
+    expect(unknown).toEqual([]);
+    const routes = expressions.flatMap((e) =>
+      [...e.matchAll(/route=~?"([^"]+)"/g)].flatMap((m) => m[1]!.split('|')),
+    );
+    expect(routes.length).toBeGreaterThan(3);
+    for (const route of routes)
+      expect(
+        ['GET', 'POST', 'PUT'].some((method) => t.app.hasRoute({ method: method as 'GET', url: route })),
+        route,
+      ).toBe(true);
+  });
+
+  it('the dashboard has the panels of an exam morning', () => {
+    const titles = dashboard.panels.map((p) => p.title);
+    for (const title of [
+      'Saves/s',
+      'Save latency',
+      'Starts and finishes/s',
+      'Answers by status /s',
+      'Queue depth (due)',
+      'Oldest due item age',
+      'DB pool',
+      'Event-loop delay',
+      'Memory',
+      'Redis up',
+      'SSE connections',
+    ])
+      expect(titles).toContain(title);
   });
 });

@@ -6,7 +6,7 @@ import { Gauge, Registry } from 'prom-client';
 import { z } from 'zod';
 import { errorBodySchema } from '@attesta/contract';
 import { forbidden, notFound, unauthorized } from '../lib/errors.js';
-import { httpDuration, processRegistry, startProcessMetrics } from '../lib/metrics.js';
+import { httpDuration, processRegistry, startProcessMetrics, type RequestSeries } from '../lib/metrics.js';
 
 /** The addresses of METRICS_ALLOW as one list node's `net` checks (IPv4 and IPv6, ranges). */
 export function allowListOf(entries: readonly string[]): BlockList {
@@ -76,9 +76,9 @@ const schema = {
  * `forbidden`, one without the token as `Authorization: Bearer …` (or with another) 401
  * `unauthorized`.
  *
- * Each route gets its own `onResponse` hook (added as the route is declared, so its method and
- * pattern are known once, never read per request): a request costs one histogram step under
- * (method, route pattern, status). Requests no route matched (unknown URLs, the web client's page
+ * Each route gets its own `onResponse` hook (added as the route is declared, so its pattern is
+ * known once, never read per request): a request costs two map look-ups and a bucket's increment
+ * of its (method, route pattern, status) series (lib/metrics.ts `RequestSeries`). Requests no route matched (unknown URLs, the web client's page
  * fallback) are not measured. The database pool, the queue, Redis and the drain are read when
  * scraped, into gauges of this app's own registry.
  */
@@ -95,17 +95,18 @@ async function metricsRoutes(app: FastifyInstance) {
 
   app.addHook('onRoute', (route) => {
     const pattern = route.url ?? route.path;
-    const fixed = Array.isArray(route.method) ? null : (route.method as string);
-    const children = new Map<string, ReturnType<typeof httpDuration.labels>>();
-    const child = (method: string, status: number) => {
-      const key = fixed ? String(status) : `${method} ${status}`;
-      let found = children.get(key);
-      if (!found) children.set(key, (found = httpDuration.labels(method, pattern, String(status))));
-      return found;
+    // A route's series by status (and by method for a route of several), made at its first answer.
+    const byMethod = new Map<string, Map<number, RequestSeries>>();
+    const seriesOf = (method: string, status: number) => {
+      let byStatus = byMethod.get(method);
+      if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+      let series = byStatus.get(status);
+      if (!series) byStatus.set(status, (series = httpDuration.series(method, pattern, status)));
+      return series;
     };
-    // A callback hook (no promise): one map look-up and one histogram step a request.
+    // A callback hook (no promise): two map look-ups and a bucket's increment a request.
     const measure: onResponseHookHandler = (req, reply, done) => {
-      child(fixed ?? req.method, reply.statusCode).observe(reply.elapsedTime / 1000);
+      seriesOf(req.method, reply.statusCode).observe(reply.elapsedTime / 1000);
       done();
     };
     const own = route.onResponse;
