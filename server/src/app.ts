@@ -19,6 +19,7 @@ import { modules } from './modules/index.js';
 import { compressionPlugin } from './plugins/compression.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { healthRoutes } from './plugins/health.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { clientErrorHandler, frameworkErrors, hygienePlugin } from './plugins/hygiene.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { openapiPlugin } from './plugins/openapi.js';
@@ -175,6 +176,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(openapiPlugin);
   await app.register(accessPlugin, { sessions });
+  // After openapi (its route is documented), before every other route (each gets its measure hook).
+  await app.register(metricsPlugin);
 
   const implemented = trackRoutes(app);
   await app.register(healthRoutes);

@@ -68,4 +68,22 @@ describe('configuration from the environment', () => {
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(message);
   });
+  it('METRICS_TOKEN and METRICS_ALLOW turn /metrics on; a bad address or a short token stops the start', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).metrics).toBeUndefined();
+    expect(
+      loadConfig({ NODE_ENV: 'test', METRICS_ALLOW: ' 10.0.0.0/8, 127.0.0.1 ,fd00::/8' }).metrics,
+    ).toEqual({ token: undefined, allow: ['10.0.0.0/8', '127.0.0.1', 'fd00::/8'] });
+    expect(loadConfig({ NODE_ENV: 'test', METRICS_TOKEN: 't'.repeat(16) }).metrics).toEqual({
+      token: 't'.repeat(16),
+      allow: [],
+    });
+    for (const bad of [
+      { METRICS_TOKEN: 'short' },
+      { METRICS_ALLOW: '10.0.0.0/33' },
+      { METRICS_ALLOW: 'prometheus.local' },
+      { METRICS_ALLOW: '10.0.0.1/8/1' },
+      { METRICS_ALLOW: '::1/129' },
+    ])
+      expect(() => loadConfig({ NODE_ENV: 'test', ...bad }), JSON.stringify(bad)).toThrow(ConfigError);
+  });
 });

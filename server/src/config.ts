@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './lib/file-storage/s3.js';
@@ -34,6 +35,29 @@ function isUpstreamUrl(raw: string): boolean {
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
+
+/** An address (`10.0.0.5`, `::1`) or a CIDR range (`10.0.0.0/8`, `fd00::/8`) of METRICS_ALLOW. */
+export function isAddressOrRange(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+const addressList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.every(isAddressOrRange), {
+    message: 'a comma-separated list of addresses or CIDR ranges, such as 10.0.0.0/8,127.0.0.1',
+  });
 
 /** Every setting comes from the environment (README "Configuration"), validated once at start. */
 const envSchema = z.object({
@@ -124,6 +148,14 @@ const envSchema = z.object({
   UPSTREAM_ATTESTA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ATTESTA_RECEIVE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UPLOAD_URL_ALLOWLIST: z.string().default(''),
+  // GET /metrics (plugins/metrics.ts): off (404) unless one of them is set; with both, both must pass.
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
+  METRICS_ALLOW: addressList,
   ANALYTICS_PROVIDER: z
     .string()
     .trim()
@@ -214,6 +246,13 @@ export interface Config {
   attestaReceiveSecret: string | undefined;
   /** Host names POST /api/files/upload_url may fetch from; empty turns the call off. */
   uploadUrlAllowlist: string[];
+  /**
+   * `GET /metrics` (Prometheus): undefined when neither METRICS_TOKEN nor METRICS_ALLOW is set (the
+   * route is then not registered: 404). `token`: the Bearer token a scrape must send; `allow`:
+   * the addresses or CIDR ranges a scrape may come from (the request's address, as TRUST_PROXY
+   * makes it); empty: any.
+   */
+  metrics: { token: string | undefined; allow: string[] } | undefined;
   /** Analytics snippet for the web client; undefined: none. */
   analytics: { provider: string; id: string } | undefined;
 }
@@ -352,6 +391,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     uploadUrlAllowlist: env.UPLOAD_URL_ALLOWLIST.split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
+    metrics:
+      env.METRICS_TOKEN || env.METRICS_ALLOW.length
+        ? { token: env.METRICS_TOKEN, allow: env.METRICS_ALLOW }
+        : undefined,
     analytics: env.ANALYTICS_ID ? { provider: env.ANALYTICS_PROVIDER, id: env.ANALYTICS_ID } : undefined,
   };
 }

@@ -162,6 +162,11 @@ export interface Database {
   dump?(compression?: 'none' | 'gzip'): Promise<Blob>;
   /** Opens the pool's kept connections (`poolMin`) now instead of at the first requests. */
   warm?(): Promise<void>;
+  /**
+   * The pool's connections now (PostgreSQL only; /metrics): open, idle (open, not lent out),
+   * requests waiting for one, and the most it opens.
+   */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /** Raw single-statement query, for health checks and benchmarks. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
@@ -231,6 +236,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       close: () => pool.end(),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max,
+      }),
       async warm() {
         const clients = await Promise.all(Array.from({ length: min }, () => pool.connect()));
         for (const client of clients) client.release();

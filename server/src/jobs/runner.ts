@@ -8,6 +8,7 @@ import { publish } from '../events/domain-events.js';
 import { files } from '../db/schema/index.js';
 import { AppError } from '../lib/errors.js';
 import { fileStorageOf } from '../lib/file-storage/index.js';
+import { metrics } from '../lib/metrics.js';
 import * as queue from './queue.js';
 import type { JobFailure, QueueItemRow } from './queue.js';
 
@@ -168,9 +169,12 @@ export class JobRunner {
         // An item whose worker died with its last attempt has failed for good: its creator is told.
         for (const item of items)
           if (item.status === 'failed') await publish('queueItemSettled', { db: tx, item, status: 'failed' });
-        return items.map((item) => item.id);
+        return items;
       });
-      if (recovered.length) this.log.warn({ ids: recovered }, 'released stale queue items');
+      for (const item of recovered)
+        metrics.jobItems(item.type, item.status === 'failed' ? 'failed' : 'retry');
+      if (recovered.length)
+        this.log.warn({ ids: recovered.map((item) => item.id) }, 'released stale queue items');
     }
     const types = [...this.handlers.keys()].filter((type) => lane === 'main' || quickTypes.has(type));
     const item = await queue.claim(this.db, this.workerId, types);
@@ -188,14 +192,17 @@ export class JobRunner {
    * run one by one.
    */
   private async executeBatch(batch: BatchOption, items: QueueItemRow[]): Promise<void> {
-    const log = this.log.child({ jobType: items[0]!.type, batch: items.length });
+    const type = items[0]!.type;
+    const log = this.log.child({ jobType: type, batch: items.length });
     let outcomes: Map<number, BatchItemOutcome | Error>;
+    const began = performance.now();
     try {
       outcomes = await batch.run({ db: this.db, items, log });
     } catch (err) {
       log.warn({ err }, 'batch failed; its items run one by one');
       outcomes = new Map();
     }
+    metrics.jobRan(type, (performance.now() - began) / 1000);
     const done = items.filter((i) => {
       const o = outcomes.get(i.id);
       return o !== undefined && !(o instanceof Error);
@@ -222,6 +229,7 @@ export class JobRunner {
           return ids;
         })
       : new Set<number>();
+    metrics.jobItems(type, 'done', settled.size);
     for (const item of items) {
       const o = outcomes.get(item.id);
       if (o instanceof Error) await this.settleFailure(item, o, log);
@@ -229,6 +237,11 @@ export class JobRunner {
     }
     // The ids settled here, as 'job done' names its one: a log says who ran which item.
     log.info({ done: done.length, queueItemIds: [...settled] }, 'batch done');
+  }
+
+  /** The job types this runner claims (the queue's kinds /metrics reports, even when empty). */
+  types(): string[] {
+    return [...this.handlers.keys()];
   }
 
   /** Runs due items until none is left (or `max` ran). Returns how many ran. */
@@ -241,6 +254,7 @@ export class JobRunner {
   private async execute(item: QueueItemRow): Promise<void> {
     const log = this.log.child({ queueItemId: item.id, jobType: item.type, attempt: item.attempts });
     const handler = this.handlers.get(item.type);
+    const began = performance.now();
     try {
       if (!handler) throw new PermanentJobError(`No handler for jobs of type ${item.type}`);
       const outcome =
@@ -279,8 +293,11 @@ export class JobRunner {
           await publish('queueItemSettled', { db: tx, item: { ...item, errorCode: null }, status: 'done' });
         }),
       );
+      metrics.jobRan(item.type, (performance.now() - began) / 1000);
+      metrics.jobItems(item.type, 'done');
       log.info('job done');
     } catch (err) {
+      if (handler) metrics.jobRan(item.type, (performance.now() - began) / 1000);
       if (err instanceof JobLockLost) {
         log.warn('job lost its lock; another worker owns it now');
         return;
@@ -305,6 +322,7 @@ export class JobRunner {
         });
       return after;
     });
+    if (status) metrics.jobItems(item.type, status === 'failed' ? 'failed' : 'retry');
     log.warn({ err, queueItemId: item.id, status }, 'job failed');
   }
 

@@ -16,6 +16,7 @@ import { findExamWorkPlace } from '../../auth/shared.access.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
+import { metrics } from '../../lib/metrics.js';
 import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -248,6 +249,7 @@ export async function startWork(
     { userId: actor.auth.userId, ip: actor.ip },
   );
   if (created) {
+    metrics.workStarted();
     publishWorkEvent(ctx, pt.id, created.id, 'started');
     return toWorkState(created, now);
   }
@@ -312,6 +314,7 @@ export async function timeLeft(ctx: AppContext, auth: AuthContext, id: number) {
 
 /** Finishes own work. Idempotent; `timeout` only counts when the server's clock agrees. */
 export async function finishWork(ctx: AppContext, actor: Actor, id: number, reason: 'manual' | 'timeout') {
+  let finishedNow: 'manual' | 'timeout' | null = null;
   const state = await ctx.db.transaction(async (tx) => {
     const w = ownWork(actor.auth, await repo.lockWorkForUpdate(tx, id));
     // After the lock: saves that held it committed before this instant.
@@ -346,8 +349,10 @@ export async function finishWork(ctx: AppContext, actor: Actor, id: number, reas
       details: { requested: reason },
       ip: actor.ip,
     });
+    finishedNow = finishReason;
     return toWorkState(done, now);
   });
+  if (finishedNow) metrics.worksFinished(finishedNow);
   publishWorkEvent(ctx, state.participantTestId, state.id, 'finished', { reason: state.finishReason });
   return state;
 }

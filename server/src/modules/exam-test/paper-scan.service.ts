@@ -12,6 +12,7 @@ import { answers } from '../../db/schema/index.js';
 import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { audit } from '../../lib/audit.js';
+import { metrics } from '../../lib/metrics.js';
 import { isPastDeadline } from '../../lib/work-clock.js';
 import * as repo from './exam-work.repo.js';
 import { bufferFile } from '../../lib/multipart.js';
@@ -195,6 +196,7 @@ export async function finishPaperWork(ctx: AppContext, actor: Actor, examWorkId:
     return w;
   });
   if (!done) return false;
+  metrics.worksFinished('scan');
   publishWorkEvent(ctx, done.participantTestId, done.id, 'finished', { reason: 'paper' });
   return true;
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { Coalescer } from '../../lib/coalescer.js';
+import { metrics } from '../../lib/metrics.js';
 import { saveAnswersFast, type FastSave } from './exam-work.repo.js';
 
 type Applied = { seq: number; savedAt: Date } | null;
@@ -28,11 +29,21 @@ export class SaveBatcher {
   private readonly coalescer: Coalescer<FastSave, Applied>;
 
   constructor(db: Db, maxInFlight = MAX_IN_FLIGHT) {
-    this.coalescer = new Coalescer((saves) => saveAnswersFast(db, saves), {
-      maxBatch: MAX_BATCH,
-      maxInFlight,
-      conflictKey: (s) => `${s.workId}:${s.variantTaskId}`,
-    });
+    this.coalescer = new Coalescer(
+      async (saves) => {
+        const began = performance.now();
+        try {
+          return await saveAnswersFast(db, saves);
+        } finally {
+          metrics.saveBatch(saves.length, (performance.now() - began) / 1000);
+        }
+      },
+      {
+        maxBatch: MAX_BATCH,
+        maxInFlight,
+        conflictKey: (s) => `${s.workId}:${s.variantTaskId}`,
+      },
+    );
   }
 
   save(save: FastSave): Promise<Applied> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
+import { metrics } from '../../lib/metrics.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { publish } from '../../events/domain-events.js';
 import { finishExpired, resumeOverduePauses } from './exam-work.repo.js';
@@ -20,6 +21,7 @@ export async function sweepExpired(db: Db, now: Date = new Date()) {
   const done = await finishExpired(db, now);
   // After the commit of the finish: a lost enqueue shows as `unscored` in enableChangePublish.
   await publish('worksFinished', { db, examWorkIds: done.map((d) => d.id) });
+  metrics.worksFinished('swept', done.length);
   if (done.length) {
     await audit(db, {
       userId: null,

@@ -4,6 +4,7 @@ import { hasRole } from '../../auth/types.js';
 import type { AppContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { audit } from '../../lib/audit.js';
+import { metrics } from '../../lib/metrics.js';
 import { publish } from '../../events/domain-events.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -62,6 +63,7 @@ export async function saveAnswer(ctx: AppContext, actor: Actor, body: SaveAnswer
         })
         .catch(() => null);
       if (applied) {
+        metrics.answerSaved('batched');
         publishWorkEvent(ctx, participantTestId, body.examWorkId, 'answer_saved', {
           variantTaskId: body.variantTaskId,
         });
@@ -70,6 +72,7 @@ export async function saveAnswer(ctx: AppContext, actor: Actor, body: SaveAnswer
     }
   }
   const saved = await saveAnswerChecked(ctx, actor, body);
+  metrics.answerSaved('checked');
   publishWorkEvent(ctx, participantTestId, body.examWorkId, 'answer_saved', {
     variantTaskId: body.variantTaskId,
   });
@@ -363,6 +366,7 @@ export async function savePaperOnly(ctx: AppContext, writer: Writer, body: Paper
     await publish('worksFinished', { db: tx, examWorkIds: [w.id] });
     return { examWorkId: w.id, results };
   });
+  metrics.worksFinished('paper');
   publishWorkEvent(ctx, writer.participantTestId, st.examWorkId, 'finished', { reason: 'paper' });
   return st;
 }

@@ -133,7 +133,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
         leave();
         throw err;
       }
-      const sse = startSse(req, reply, streams, PING_MS);
+      const sse = startSse(req, reply, streams, PING_MS, 'room');
       sse.onEnd(leave);
       await rooms.join(ref, snapshot, sse, seesCodes(auth));
     },
@@ -177,7 +177,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (plugin) => {
     ),
     handler: async (req, reply) => {
       const ptId = authOf(req).participantTestId!;
-      const sse = startSse(req, reply, streams, PING_MS);
+      const sse = startSse(req, reply, streams, PING_MS, 'participant');
       // The connection log of the work (the room's sitting log, the protocol).
       sse.onEnd((by) => presence.closedStream(ptId, by === 'client'));
       await presence.opened(ptId);

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../../auth/access.js';
+import { metrics, type SseStream } from '../../lib/metrics.js';
 
 function writeEvent(res: ServerResponse, event: string, data: unknown) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -19,13 +20,15 @@ export interface Sse {
 
 /**
  * Starts a Server-Sent Events response: never cached, a ping every `pingMs` that also ends the
- * stream once its session has ended, and an end on disconnect or server close.
+ * stream once its session has ended, and an end on disconnect or server close. Counted open, by
+ * `stream`, in `attesta_sse_connections` while it lasts.
  */
 export function startSse(
   req: FastifyRequest,
   reply: FastifyReply,
   streams: Set<() => void>,
   pingMs: number,
+  stream: SseStream,
 ): Sse {
   reply.hijack();
   const res = reply.raw;
@@ -36,6 +39,7 @@ export function startSse(
     'x-accel-buffering': 'no',
   });
   res.write('retry: 3000\n\n');
+  const closed = metrics.streamOpened(stream);
   const enders: ((by: SseEndedBy) => void)[] = [];
   let ended = false;
   const auth = authOf(req);
@@ -72,6 +76,7 @@ export function startSse(
     ended = true;
     streams.delete(sse.end);
     clearInterval(ping);
+    closed();
     for (const fn of enders) fn(by);
     if (!res.writableEnded) res.end();
   }
