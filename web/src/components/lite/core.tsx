@@ -705,6 +705,43 @@ interface FieldProps {
 
 type FieldStyle = StyleProps;
 
+/** A field's or a group's label (a `label` or a `legend`), its required mark and its description. */
+function FieldHead({
+  as: Label,
+  labelProps,
+  label,
+  required,
+  description,
+  descriptionId,
+}: {
+  as: 'label' | 'legend';
+  labelProps: { htmlFor?: string; id?: string };
+  label?: ReactNode;
+  required?: boolean;
+  description?: ReactNode;
+  descriptionId?: string;
+}) {
+  return (
+    <>
+      {label && (
+        <Label className="lite-field-label" {...labelProps}>
+          {label}
+          {required && (
+            <span className="lite-field-required" aria-hidden="true">
+              {' *'}
+            </span>
+          )}
+        </Label>
+      )}
+      {description && (
+        <p className="lite-field-description" id={descriptionId}>
+          {description}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** A label, its control, a description and an error, tied together for assistive technology. */
 function Field({
   id,
@@ -734,21 +771,14 @@ function Field({
       style={Object.keys(outer).length ? outer : undefined}
       data-size={size}
     >
-      {label && (
-        <label className="lite-field-label" htmlFor={id}>
-          {label}
-          {(withAsterisk ?? required) && (
-            <span className="lite-field-required" aria-hidden="true">
-              {' *'}
-            </span>
-          )}
-        </label>
-      )}
-      {description && (
-        <p className="lite-field-description" id={descriptionId}>
-          {description}
-        </p>
-      )}
+      <FieldHead
+        as="label"
+        labelProps={{ htmlFor: id }}
+        label={label}
+        required={withAsterisk ?? required}
+        description={description}
+        descriptionId={descriptionId}
+      />
       {children({ describedBy })}
       {errorId && (
         <p className="lite-field-error" id={errorId}>
@@ -980,21 +1010,14 @@ function ChoiceGroup({
       aria-required={type === 'radio' && (withAsterisk ?? required) ? true : undefined}
       data-testid={testId}
     >
-      {label && (
-        <legend className="lite-field-label" id={`${id}-l`}>
-          {label}
-          {(withAsterisk ?? required) && (
-            <span className="lite-field-required" aria-hidden="true">
-              {' *'}
-            </span>
-          )}
-        </legend>
-      )}
-      {description && (
-        <p className="lite-field-description" id={`${id}-d`}>
-          {description}
-        </p>
-      )}
+      <FieldHead
+        as="legend"
+        labelProps={{ id: `${id}-l` }}
+        label={label}
+        required={withAsterisk ?? required}
+        description={description}
+        descriptionId={`${id}-d`}
+      />
       <ChoiceGroupContext.Provider value={{ type, name: name ?? id, value, toggle }}>
         {children}
       </ChoiceGroupContext.Provider>
