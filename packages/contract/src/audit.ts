@@ -80,6 +80,7 @@ export const AUDIT_ACTIONS = [
   'exam_work.delete',
   'exam_work.answers_keyed_in',
   'exam_work.paper_created',
+  'scan_batch.images_deleted',
   'participant_test.message',
   'subject_test.pause_policy',
   // grading and results
