@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { setI18n } from 'react-i18next';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { loadKatex } from '../components/answers/katex-loader';
 import { notifications } from '../components/lite/notify';
@@ -72,7 +73,8 @@ async function emptyIndexedDb() {
 /**
  * Test files share a worker and its window (`isolate: false` in vite.config.ts), so each starts
  * from what a fresh window would show: no DOM (portals included), no focus, empty storage, no
- * cookies, an empty IndexedDB, Russian, no toasts, real timers, no stubbed globals, the first URL.
+ * cookies, an empty IndexedDB, the app's i18n instance in Russian, no toasts, real timers, no
+ * stubbed globals, the first URL.
  */
 async function freshWindow() {
   cleanup();
@@ -93,6 +95,9 @@ async function freshWindow() {
   }
   await emptyIndexedDb();
   if (window.location.href !== start) window.history.replaceState(null, '', start);
+  // Each createI18n() makes its instance the one react-i18next uses without a provider; a fresh
+  // worker's is the app's own.
+  setI18n(i18n);
   if (i18n.language !== DEFAULT_LANGUAGE) await i18n.changeLanguage(DEFAULT_LANGUAGE);
   document.documentElement.lang = DEFAULT_LANGUAGE;
 }
