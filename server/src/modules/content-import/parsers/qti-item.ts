@@ -456,9 +456,10 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
       answer === null
         ? null
         : runQti(compileQti(scoring), bindResponses(answerType, content, scoring, answer));
-    const fromRules = qtiRulesMaximum(scoring);
-    if (run && run.score > 0 && (keyWhole || fromRules === null)) {
-      maxScore = Math.round(run.score * 1e6) / 1e6;
+    const keyScores = run !== null && run.score > 0;
+    const fromRules = keyWhole && keyScores ? null : qtiRulesMaximum(scoring);
+    if (keyScores && (keyWhole || fromRules === null)) {
+      maxScore = Math.round(run!.score * 1e6) / 1e6;
       notes.say(note('qti_max_score_from_key', { points: maxScore }));
     } else if (fromRules !== null) {
       maxScore = fromRules;
