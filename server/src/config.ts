@@ -128,6 +128,7 @@ const envSchema = z.object({
   EXAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   SCAN_IMAGE_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
+  FILES_ORPHAN_SWEEP_HOURS: z.coerce.number().int().min(0).max(8_760).default(24),
   // One lane beside the main one: scoring goes in batches of 200, and more lanes running batches
   // side by side slowed the finishes that feed them (docs/BENCHMARKS.md, issue 15).
   JOBS_QUICK_LANES: z.coerce.number().int().min(0).max(32).default(1),
@@ -236,6 +237,8 @@ export interface Config {
   jobsPollIntervalMs: number;
   /** Days a settled scan batch keeps its page images (docs/paper-forms.md); 0 = kept for ever. */
   scanImageRetentionDays: number;
+  /** Every this many hours, blobs this old that no files row names are deleted (0 = never). */
+  filesOrphanSweepHours: number;
   /** Extra job lanes that run only quick jobs (one work's scoring) side by side. */
   jobsQuickLanes: number;
   /** Online proctoring service (signed tokens, session URL); undefined when not configured. */
@@ -379,6 +382,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     jobsPollIntervalMs: env.JOBS_POLL_INTERVAL_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000),
     jobsQuickLanes: env.JOBS_QUICK_LANES,
     scanImageRetentionDays: env.SCAN_IMAGE_RETENTION_DAYS,
+    filesOrphanSweepHours: env.FILES_ORPHAN_SWEEP_HOURS,
     proctoring:
       env.PROCTORING_URL && env.PROCTORING_SECRET
         ? { url: env.PROCTORING_URL, secret: env.PROCTORING_SECRET, provider: env.PROCTORING_PROVIDER }

@@ -19,6 +19,9 @@ export const QUEUE_ITEM_TYPES = [
   'scoring',
   'regrade',
   'scan-apply',
+  'scan-cleanup',
+  'files-sweep',
+  'upstream_push',
 ] as const;
 export const queueItemTypeSchema = z.enum(QUEUE_ITEM_TYPES);
 export type QueueItemType = z.infer<typeof queueItemTypeSchema>;
@@ -36,7 +39,9 @@ export const queueItemSchema = z
     id: z.number().int().positive(),
     type: z
       .string()
-      .describe('planning | result | import | report | export | scoring | regrade | scan-apply'),
+      .describe(
+        'planning | result | import | report | export | scoring | regrade | scan-apply | scan-cleanup | files-sweep | upstream_push',
+      ),
     status: queueItemStatusSchema,
     diagnosticId: z.number().int().nullable(),
     diagnosticCode: z.string().nullable(),

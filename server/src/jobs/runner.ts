@@ -122,6 +122,11 @@ export function registerJobHandler(
   else batchTypes.delete(type);
 }
 
+/** The job types with a handler (what the queue may hold; the contract names each for staff). */
+export function registeredJobTypes(): string[] {
+  return [...registry.keys()].sort();
+}
+
 export interface JobRunnerOptions {
   /** Names this worker in lockedBy (default host:pid:random). */
   workerId?: string;

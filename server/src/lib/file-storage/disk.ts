@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -66,5 +66,38 @@ export class DiskBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(before: Date): AsyncIterable<string> {
+    for (const sub of await entriesOf(this.dir)) {
+      if (sub.length !== 2) continue;
+      for (const key of await entriesOf(join(this.dir, sub))) {
+        if (!KEY.test(key) || key.slice(0, 2) !== sub) continue;
+        const info = await stat(join(this.dir, sub, key)).catch(() => null);
+        if (info?.isFile() && info.mtime < before) yield key;
+      }
+    }
+  }
+
+  async clearStaging(before: Date): Promise<number> {
+    const staging = join(this.dir, '.incoming');
+    let removed = 0;
+    for (const name of await entriesOf(staging)) {
+      const info = await stat(join(staging, name)).catch(() => null);
+      if (!info?.isFile() || info.mtime >= before) continue;
+      await rm(join(staging, name), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+}
+
+/** A folder's entries; none when it does not exist (nothing stored yet). */
+async function entriesOf(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
 }

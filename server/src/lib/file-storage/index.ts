@@ -12,6 +12,7 @@ import type { BlobStore, ByteRange, FileRef, FilesDriver, PutBytes, StoredBytes 
 
 export { DiskBlobStore } from './disk.js';
 export { S3BlobStore, type S3Settings } from './s3.js';
+export { sweepOrphanBlobs, type SweepOutcome } from './sweep.js';
 export type { BlobStore, ByteRange, FileRef, FilesDriver, PutBytes, StoredBytes } from './types.js';
 
 /*

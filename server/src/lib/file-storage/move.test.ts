@@ -115,6 +115,7 @@ class CorruptingStore implements BlobStore {
   constructor(private readonly inner: BlobStore) {}
   owns = (key: string) => this.inner.owns(key);
   put = (source: Buffer | Readable) => this.inner.put(source);
+  list = (before: Date) => this.inner.list(before);
   get(key: string): Readable {
     const out = new PassThrough();
     buffer(this.inner.get(key)).then(

@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   NoSuchKey,
+  paginateListObjectsV2,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -148,6 +149,19 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(
       new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectOf(key) }),
     );
+  }
+
+  async *list(before: Date): AsyncIterable<string> {
+    for await (const page of paginateListObjectsV2(
+      { client: this.client, pageSize: 1000 },
+      { Bucket: this.settings.bucket },
+    )) {
+      for (const object of page.Contents ?? []) {
+        const key = `s3:${object.Key ?? ''}`;
+        // Only objects this store names: a bucket shared with other things keeps theirs.
+        if (S3_KEY.test(key) && object.LastModified && object.LastModified < before) yield key;
+      }
+    }
   }
 
   close(): void {

@@ -23,6 +23,13 @@ export interface BlobStore {
   put(source: Buffer | Readable): Promise<string>;
   get(key: string, range?: ByteRange): Readable;
   delete(key: string): Promise<void>;
+  /**
+   * The keys of this store's blobs last written before `before` (only names this store makes:
+   * a shared bucket's other objects are never listed), for the orphan sweep (sweep.ts).
+   */
+  list(before: Date): AsyncIterable<string>;
+  /** Removes what an interrupted `put` left half written before `before` (disk: `.incoming/`). */
+  clearStaging?(before: Date): Promise<number>;
   /** Lets go of connections (the S3 client's sockets). */
   close?(): void;
 }

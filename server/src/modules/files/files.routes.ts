@@ -10,6 +10,8 @@ import * as service from './files.service.js';
 import { Spool } from '../../lib/multipart.js';
 import { MAX_FILE_BYTES, MULTIPART_LIMITS, readUploadForm } from './upload.js';
 import { createUrlFetcher, type UrlFetcher } from './url-fetcher.js';
+import { registerJobHandler } from '../../jobs/runner.js';
+import { FILES_SWEEP_JOB, filesSweepJob, registerFilesSweep } from './files.sweep.js';
 
 const tags = ['files'];
 
@@ -43,6 +45,9 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
     options.fetchUrl ?? createUrlFetcher({ allowlist: config.uploadUrlAllowlist, maxBytes: MAX_FILE_BYTES });
   // Multipart is parsed only in this plugin's scope, with our own limits.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
+  // Blobs no row names (a process that died between a put and its commit) go after a grace period.
+  registerJobHandler(FILES_SWEEP_JOB, filesSweepJob(app.ctx));
+  registerFilesSweep(plugin);
 
   app.route({
     ...contractRoute('GET /api/files/{id}', {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_ITEM_TYPES } from '@attesta/contract';
 import { enqueue } from '../../jobs/queue.js';
+import { registeredJobTypes } from '../../jobs/runner.js';
 import { createOrg, createTestApp, signedIn, type Session, type TestApp } from '../../../test/helpers.js';
 import { createDiagnosticFixture, createSubjectTest } from '../../../test/diagnostic-fixtures.js';
 
@@ -154,5 +156,13 @@ describe('GET /api/ParticipantTest/getqueuelistbytype/{type}/{diagnosticId}', ()
     expect((await byType('planning', 999_999, coordA.session.headers)).statusCode).toBe(404);
     expect((await byType('haircut', diagA, coordA.session.headers)).statusCode).toBe(400);
     expect((await byType('planning', 'abc', coordA.session.headers)).statusCode).toBe(400);
+  });
+});
+
+describe('queue item types', () => {
+  it('every job type the server runs is one the contract names (so staff screens label it)', () => {
+    const types = registeredJobTypes();
+    expect(types.length).toBeGreaterThanOrEqual(8);
+    expect(types.filter((type) => !(QUEUE_ITEM_TYPES as readonly string[]).includes(type))).toEqual([]);
   });
 });

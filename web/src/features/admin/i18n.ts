@@ -384,6 +384,9 @@ const ru = {
       scoring: 'Оценивание',
       regrade: 'Перепроверка',
       'scan-apply': 'Ответы со сканов',
+      'scan-cleanup': 'Удаление старых сканов',
+      'files-sweep': 'Очистка файлового хранилища',
+      upstream_push: 'Передача во внешнюю систему',
     },
     statuses: {
       queued: 'В очереди',
@@ -819,6 +822,9 @@ const en: typeof ru = {
       scoring: 'Scoring',
       regrade: 'Regrade',
       'scan-apply': 'Answers from scans',
+      'scan-cleanup': 'Old scans deleted',
+      'files-sweep': 'File storage clean-up',
+      upstream_push: 'Sent to the external system',
     },
     statuses: {
       queued: 'Queued',

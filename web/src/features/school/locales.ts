@@ -92,6 +92,9 @@ const ru = {
         scoring: 'Проверка',
         regrade: 'Перепроверка',
         'scan-apply': 'Ответы со сканов',
+        'scan-cleanup': 'Удаление старых сканов',
+        'files-sweep': 'Очистка файлового хранилища',
+        upstream_push: 'Передача во внешнюю систему',
       },
       statuses: {
         queued: 'В очереди',
@@ -216,6 +219,9 @@ const en: typeof ru = {
         scoring: 'Scoring',
         regrade: 'Regrade',
         'scan-apply': 'Answers from scans',
+        'scan-cleanup': 'Old scans deleted',
+        'files-sweep': 'File storage clean-up',
+        upstream_push: 'Sent to the external system',
       },
       statuses: {
         queued: 'Queued',
