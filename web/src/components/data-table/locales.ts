@@ -16,6 +16,8 @@ export const dataTableBundle: Bundle = {
       pageSize: 'Строк на странице',
       pagination: 'Страницы',
       sortBy: 'Сортировать по «{{column}}»',
+      from: 'С даты',
+      till: 'По дату',
     },
   },
   en: {
@@ -33,6 +35,8 @@ export const dataTableBundle: Bundle = {
       pageSize: 'Rows per page',
       pagination: 'Pages',
       sortBy: 'Sort by “{{column}}”',
+      from: 'From',
+      till: 'Till',
     },
   },
 };

@@ -3,12 +3,9 @@
  * diagnostic, a coordinator's those of their school — searched on the server, never by typing an
  * id. The chosen one keeps its label (an admin's link may name it by id: its card is read).
  */
-import { Select, type OptionsFilter, type SelectProps } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { call } from '../../lib/call';
 import { useBundleT, type Bundle } from '../data-table/use-bundle-t';
+import { ServerSelect, type ServerSelectProps } from '../server-select/server-select';
 
 export type DiagnosticPickerRole = 'admin' | 'coordinator';
 
@@ -43,60 +40,26 @@ async function labelById(role: DiagnosticPickerRole, id: number, signal?: AbortS
   return d ? labelOf(d) : null;
 }
 
-/** The server already searched: show its answer as it is. */
-const serverFiltered: OptionsFilter = ({ options }) => options;
-
 export function DiagnosticPicker({
   role,
-  value,
   onChange,
   ...rest
-}: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
+}: Omit<ServerSelectProps, 'queryKey' | 'search' | 'labelOf' | 'onChange'> & {
   role: DiagnosticPickerRole;
-  value: number | null;
   onChange: (id: number | null) => void;
 }) {
   const { t } = useBundleT(pickerBundle);
-  const [text, setText] = useState('');
-  const [chosenLabel, setChosenLabel] = useState<string | null>(null);
-  const [debounced] = useDebouncedValue(text.trim(), 250);
-  const named = useQuery({
-    queryKey: ['diagnostic-picker', role, 'label', value],
-    queryFn: ({ signal }) => labelById(role, value!, signal),
-    enabled: value !== null && chosenLabel === null,
-    staleTime: 60_000,
-  });
-  const label = value === null ? null : (chosenLabel ?? named.data ?? null);
-  // While a diagnostic is shown, its label is the search text: do not search for it.
-  const searched = label && debounced === label ? '' : debounced;
-  const list = useQuery({
-    queryKey: ['diagnostic-picker', role, 'search', searched],
-    queryFn: ({ signal }) => search(role, searched, signal),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  });
-  const options = list.data ?? [];
-  const data =
-    value !== null && label
-      ? [{ value: String(value), label }, ...options.filter((o) => o.value !== String(value))]
-      : options;
   return (
-    <Select
-      searchable
-      clearable
-      filter={serverFiltered}
-      nothingFoundMessage={list.isFetching ? t('diagnosticPicker.loading') : t('diagnosticPicker.notFound')}
+    <ServerSelect
+      loadingMessage={t('diagnosticPicker.loading')}
+      notFoundMessage={t('diagnosticPicker.notFound')}
       label={t('diagnosticPicker.label')}
       placeholder={t('diagnosticPicker.placeholder')}
-      comboboxProps={{ withinPortal: true }}
       {...rest}
-      data={data}
-      value={value === null ? null : String(value)}
-      onSearchChange={setText}
-      onChange={(v, option) => {
-        setChosenLabel(option?.label ?? null);
-        onChange(v ? Number(v) : null);
-      }}
+      onChange={(id) => onChange(id)}
+      queryKey={['diagnostic-picker', role]}
+      search={(text, signal) => search(role, text, signal)}
+      labelOf={(id, signal) => labelById(role, id, signal)}
     />
   );
 }

@@ -2,6 +2,7 @@ import type { AuditEvent, AuditSortField } from '@attesta/contract';
 import { Group, Select, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
+import { PeriodFilter } from '../../../components/data-table/period-filter';
 import { useFilter } from '../../../components/data-table/use-filter';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
@@ -114,21 +115,13 @@ export function AuditPage() {
           w={300}
           data-testid="audit-action"
         />
-        <TextInput
-          type="date"
-          label={t('page.from')}
-          value={filter.from ?? ''}
-          onChange={(e) => setFilter({ from: e.currentTarget.value || undefined })}
-          w={160}
-          data-testid="audit-from"
-        />
-        <TextInput
-          type="date"
-          label={t('page.to')}
-          value={filter.to ?? ''}
-          onChange={(e) => setFilter({ to: e.currentTarget.value || undefined })}
-          w={160}
-          data-testid="audit-to"
+        <PeriodFilter
+          value={{ from: filter.from, till: filter.to }}
+          onChange={(p) => setFilter({ from: p.from, to: p.till })}
+          fromLabel={t('page.from')}
+          tillLabel={t('page.to')}
+          width={160}
+          testIdPrefix="audit"
         />
       </Group>
       <DataTable

@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
+import { PeriodFilter } from '../../../components/data-table/period-filter';
 import { PageTitle } from '../../../components/ui/page-title';
 import { formatDisplayDateTime } from '../../../lib/format';
 import { adminKeys, listSubjectTestOptions } from '../api/admin-api';
@@ -135,17 +136,9 @@ export function AdminDiagnosticsPage() {
           onChange={(e) => setFilter({ search: e.currentTarget.value })}
           w={200}
         />
-        <TextInput
-          type="date"
-          label={t('diagnostics.from')}
-          value={filter.dateFrom ?? ''}
-          onChange={(e) => setFilter({ dateFrom: e.currentTarget.value || undefined })}
-        />
-        <TextInput
-          type="date"
-          label={t('diagnostics.till')}
-          value={filter.dateTo ?? ''}
-          onChange={(e) => setFilter({ dateTo: e.currentTarget.value || undefined })}
+        <PeriodFilter
+          value={{ from: filter.dateFrom, till: filter.dateTo }}
+          onChange={(p) => setFilter({ dateFrom: p.from, dateTo: p.till })}
         />
         <Select
           label={t('diagnostics.subjectTest')}

@@ -3,6 +3,7 @@
  * of a school.
  */
 import { MultiSelect, Select, type OptionsFilter, type SelectProps } from '@mantine/core';
+import { ServerSelect, type ServerSelectProps } from '../../../components/server-select/server-select';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -30,60 +31,44 @@ const schoolLabel = (s: { name: string; code: string | null }) => (s.code ? `${s
 /** Options matching the typed text, fetched from the server after a short pause in typing. */
 function useRemoteOptions(kind: RemoteKind, search: string): Option[] {
   const [debounced] = useDebouncedValue(search.trim(), 250);
-  const body = { page: 1, pageSize: PICK_SIZE, ...(debounced ? { filter: { search: debounced } } : {}) };
   const query = useQuery({
-    queryKey: [...(kind === 'oo' ? orgKeys.oo : orgKeys.schools), 'pick', debounced],
-    queryFn: async (): Promise<Option[]> =>
-      kind === 'oo'
-        ? (await listOo(body)).items.map((o) => ({ value: String(o.id), label: o.name }))
-        : (await listSchools(body)).items.map((s) => ({ value: String(s.id), label: schoolLabel(s) })),
+    queryKey: [...keyOf(kind), 'pick', debounced],
+    queryFn: () => searchOrg(kind, debounced),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
   return query.data ?? [];
 }
 
+const keyOf = (kind: RemoteKind) => (kind === 'oo' ? orgKeys.oo : orgKeys.schools);
+
+/** The first page of ОО or schools matching the text. */
+async function searchOrg(kind: RemoteKind, text: string): Promise<Option[]> {
+  const body = { page: 1, pageSize: PICK_SIZE, ...(text ? { filter: { search: text } } : {}) };
+  return kind === 'oo'
+    ? (await listOo(body)).items.map((o) => ({ value: String(o.id), label: o.name }))
+    : (await listSchools(body)).items.map((s) => ({ value: String(s.id), label: schoolLabel(s) }));
+}
+
 /** The fetched options plus the chosen ones (whose labels the caller knows), without repeats. */
-const withChosen = (options: Option[], chosen: Option[]) => [
+const withChosenOnes = (options: Option[], chosen: Option[]) => [
   ...chosen,
   ...options.filter((o) => !chosen.some((c) => c.value === o.value)),
 ];
 
-interface RemoteSelectProps extends Omit<SelectProps, 'data' | 'value' | 'onChange'> {
+interface RemoteSelectProps extends Omit<ServerSelectProps, 'queryKey' | 'search' | 'labelOf'> {
   kind: RemoteKind;
-  value: number | null;
-  /** The label of the current value, when known (editing a record). */
-  valueLabel?: string | null;
-  onChange: (id: number | null, label: string | null) => void;
 }
 
 /** One ОО or school, searched on the server by name (and code). */
-export function RemoteSelect({ kind, value, valueLabel, onChange, ...rest }: RemoteSelectProps) {
-  const [search, setSearch] = useState('');
-  const [label, setLabel] = useState<string | null>(valueLabel ?? null);
-  const options = useRemoteOptions(kind, search);
-  // A school chosen elsewhere (a link's query string) is named by asking for it.
-  const named = useQuery({
-    queryKey: orgKeys.school(value ?? 0),
-    queryFn: () => getSchool(value!),
-    enabled: kind === 'school' && value !== null && !label,
-  });
-  const shown = label ?? (named.data ? schoolLabel(named.data) : null);
-  const chosen = value !== null && shown ? [{ value: String(value), label: shown }] : [];
+export function RemoteSelect({ kind, ...rest }: RemoteSelectProps) {
   return (
-    <Select
-      searchable
-      clearable
-      filter={serverFiltered}
-      nothingFoundMessage="—"
+    <ServerSelect
       {...rest}
-      data={withChosen(options, chosen)}
-      value={value === null ? null : String(value)}
-      onSearchChange={setSearch}
-      onChange={(v, option) => {
-        setLabel(option?.label ?? null);
-        onChange(v ? Number(v) : null, option?.label ?? null);
-      }}
+      queryKey={[...keyOf(kind), 'pick']}
+      search={(text) => searchOrg(kind, text)}
+      // A school chosen elsewhere (a link's query string) is named by asking for it.
+      labelOf={kind === 'school' ? async (id) => schoolLabel(await getSchool(id)) : undefined}
     />
   );
 }
@@ -92,52 +77,28 @@ const diagnosticLabel = (d: { name: string; code: string }) => `${d.name} (${d.c
 
 /** One diagnostic, searched on the server by name or code (newest first). */
 export function DiagnosticSelect({
-  value,
   onChange,
   ...rest
-}: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
-  value: number | null;
+}: Omit<ServerSelectProps, 'queryKey' | 'search' | 'labelOf' | 'onChange'> & {
   onChange: (id: number | null) => void;
 }) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 250);
-  const [label, setLabel] = useState<string | null>(null);
-  const options = useQuery({
-    queryKey: [...orgKeys.diagnostics, 'pick', debounced],
-    queryFn: async (): Promise<Option[]> =>
-      (
-        await listAdminDiagnostics({
-          page: 1,
-          pageSize: PICK_SIZE,
-          sort: { field: 'startsAt', dir: 'desc' },
-          ...(debounced ? { filter: { search: debounced } } : {}),
-        })
-      ).items.map((d) => ({ value: String(d.id), label: diagnosticLabel(d) })),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  });
-  // A diagnostic chosen elsewhere (a link's query string) is named by asking for it.
-  const named = useQuery({
-    queryKey: orgKeys.diagnostic(value ?? 0),
-    queryFn: () => getAdminDiagnostic(value!),
-    enabled: value !== null && !label,
-  });
-  const shown = label ?? (named.data ? diagnosticLabel(named.data) : null);
-  const chosen = value !== null && shown ? [{ value: String(value), label: shown }] : [];
   return (
-    <Select
-      searchable
-      clearable
-      filter={serverFiltered}
-      nothingFoundMessage="—"
+    <ServerSelect
       {...rest}
-      data={withChosen(options.data ?? [], chosen)}
-      value={value === null ? null : String(value)}
-      onSearchChange={setSearch}
-      onChange={(v, option) => {
-        setLabel(option?.label ?? null);
-        onChange(v ? Number(v) : null);
-      }}
+      onChange={(id) => onChange(id)}
+      queryKey={[...orgKeys.diagnostics, 'pick']}
+      search={async (text) =>
+        (
+          await listAdminDiagnostics({
+            page: 1,
+            pageSize: PICK_SIZE,
+            sort: { field: 'startsAt', dir: 'desc' },
+            ...(text ? { filter: { search: text } } : {}),
+          })
+        ).items.map((d) => ({ value: String(d.id), label: diagnosticLabel(d) }))
+      }
+      // A diagnostic chosen elsewhere (a link's query string) is named by asking for it.
+      labelOf={async (id) => diagnosticLabel(await getAdminDiagnostic(id))}
     />
   );
 }
@@ -158,7 +119,7 @@ export function SchoolsMultiSelect({
 }) {
   const [search, setSearch] = useState('');
   const options = useRemoteOptions('school', search);
-  const data = withChosen(options, value);
+  const data = withChosenOnes(options, value);
   return (
     <MultiSelect
       searchable

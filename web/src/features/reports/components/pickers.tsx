@@ -3,10 +3,9 @@
  * of the chosen diagnostic), a class of the school, a subject test, a specification — each chosen
  * by its name from the lists of the caller's role, never by typing an id.
  */
-import { Select, type OptionsFilter, type SelectProps } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Select, type SelectProps } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { ServerSelect } from '../../../components/server-select/server-select';
 import {
   adminSchool,
   diagnosticDetail,
@@ -29,15 +28,8 @@ type BaseProps = Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
   onChange: (id: number | null) => void;
 };
 
-/** The server already searched: show its answer as it is. */
-const serverFiltered: OptionsFilter = ({ options }) => options;
-
 const toOptions = (items: readonly Named[]): Option[] =>
   items.map((item) => ({ value: String(item.id), label: item.name }));
-
-/** The fetched options plus the chosen one (whose label is known), without repeats. */
-const withChosen = (options: Option[], chosen: Option | null) =>
-  chosen ? [chosen, ...options.filter((o) => o.value !== chosen.value)] : options;
 
 /** The chosen diagnostic with its subject tests (and schools for the ugnik and the admin). */
 export function useDiagnosticDetail(role: PickerRole, id: number | null) {
@@ -68,33 +60,21 @@ function IdSelect({ value, onChange, options, ...rest }: BaseProps & { options: 
 /** A diagnostic of the role's list, searched on the server by name or code. */
 export function DiagnosticPicker({ role, value, onChange, ...rest }: BaseProps & { role: PickerRole }) {
   const { t } = useReportsT();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 250);
   const detail = useDiagnosticDetail(role, value);
-  const chosenLabel = detail.data?.label ?? null;
-  // While a diagnostic is shown, its label is the search text: do not search for it.
-  const text = chosenLabel && debounced === chosenLabel ? '' : debounced;
-  const list = useQuery({
-    queryKey: reportKeys.pick(role, 'diagnostics', text),
-    queryFn: ({ signal }) => searchDiagnostics(role, text, signal),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  });
-  const options = (list.data ?? []).map((d) => ({ value: String(d.id), label: d.label }));
-  const chosen = value !== null && chosenLabel ? { value: String(value), label: chosenLabel } : null;
   return (
-    <Select
-      searchable
-      clearable
-      filter={serverFiltered}
-      nothingFoundMessage={list.isFetching ? t('reports.filters.loading') : t('reports.filters.notFound')}
+    <ServerSelect
+      loadingMessage={t('reports.filters.loading')}
+      notFoundMessage={t('reports.filters.notFound')}
       label={t('reports.filters.diagnostic')}
       placeholder={t('reports.filters.diagnosticPlaceholder')}
       {...rest}
-      data={withChosen(options, chosen)}
-      value={value === null ? null : String(value)}
-      onSearchChange={setSearch}
-      onChange={(v) => onChange(v ? Number(v) : null)}
+      value={value}
+      valueLabel={detail.data?.label ?? null}
+      onChange={(id) => onChange(id)}
+      queryKey={reportKeys.pick(role, 'diagnostics')}
+      search={async (text, signal) =>
+        (await searchDiagnostics(role, text, signal)).map((d) => ({ value: String(d.id), label: d.label }))
+      }
     />
   );
 }
@@ -106,50 +86,23 @@ export function DiagnosticPicker({ role, value, onChange, ...rest }: BaseProps &
 export function SchoolPicker({
   role,
   diagnostic,
-  value,
   onChange,
   ...rest
 }: BaseProps & { role: 'ugnik' | 'admin'; diagnostic: DiagnosticDetail | null | undefined }) {
   const { t } = useReportsT();
-  const [search, setSearch] = useState('');
-  const [label, setLabel] = useState<string | null>(null);
-  const [debounced] = useDebouncedValue(search.trim(), 250);
   const own = diagnostic?.schools ?? null;
-  const text = label && debounced === label ? '' : debounced;
-  const list = useQuery({
-    queryKey: reportKeys.pick(role, 'schools', text),
-    queryFn: ({ signal }) => searchSchools(role, text, signal),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-    enabled: own === null,
-  });
-  const options = own ? toOptions(own) : toOptions(list.data ?? []);
-  const listed = options.find((o) => o.value === String(value))?.label ?? label;
-  // A school chosen in a link (the admin can ask for it by id).
-  const named = useQuery({
-    queryKey: reportKeys.pick(role, 'school', value),
-    queryFn: ({ signal }) => adminSchool(value!, signal),
-    enabled: role === 'admin' && value !== null && !listed,
-    staleTime: 60_000,
-  });
-  const known = listed ?? named.data?.name ?? null;
-  const chosen = value !== null && known ? { value: String(value), label: known } : null;
   return (
-    <Select
-      searchable
-      clearable
-      filter={own ? undefined : serverFiltered}
-      nothingFoundMessage={t('reports.filters.notFound')}
+    <ServerSelect
+      notFoundMessage={t('reports.filters.notFound')}
       label={t('reports.filters.school')}
       placeholder={t('reports.filters.schoolPlaceholder')}
       {...rest}
-      data={withChosen(options, chosen)}
-      value={value === null ? null : String(value)}
-      onSearchChange={setSearch}
-      onChange={(v, option) => {
-        setLabel(option?.label ?? null);
-        onChange(v ? Number(v) : null);
-      }}
+      onChange={(id) => onChange(id)}
+      options={own ? toOptions(own) : null}
+      queryKey={reportKeys.pick(role, 'schools')}
+      search={async (text, signal) => toOptions(await searchSchools(role, text, signal))}
+      // A school chosen in a link (the admin can ask for it by id).
+      labelOf={role === 'admin' ? async (id, signal) => (await adminSchool(id, signal)).name : undefined}
     />
   );
 }

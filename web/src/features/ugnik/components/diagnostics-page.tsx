@@ -11,6 +11,7 @@ import { deleteDiagnostic, listDiagnostics, ugnikKeys } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
 import { DataTable, type Column } from '../../../components/data-table/data-table';
 import { useFilter } from '../../../components/data-table/use-filter';
+import { PeriodFilter } from '../../../components/data-table/period-filter';
 
 interface Filter {
   search?: string;
@@ -111,18 +112,7 @@ export function UgnikDiagnosticsPage() {
           onChange={(e) => setFilter({ search: e.currentTarget.value })}
           w={240}
         />
-        <TextInput
-          type="date"
-          label={t('diagnostics.from')}
-          value={filter.from ?? ''}
-          onChange={(e) => setFilter({ from: e.currentTarget.value || undefined })}
-        />
-        <TextInput
-          type="date"
-          label={t('diagnostics.till')}
-          value={filter.till ?? ''}
-          onChange={(e) => setFilter({ till: e.currentTarget.value || undefined })}
-        />
+        <PeriodFilter value={filter} onChange={(p) => setFilter({ from: p.from, till: p.till })} />
         <Button component={Link} to="/ugnik/diagnostics/new">
           {t('diagnostics.create')}
         </Button>
