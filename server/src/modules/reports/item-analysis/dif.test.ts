@@ -141,7 +141,7 @@ describe('Rasch check (other tasks anchored)', () => {
     const { m, group } = fixture(2);
     const tasks = analyseDif(m, [pair(group)]).comparisons[0]!.tasks;
     // the dichotomised full-marks calibration of the data by rasch.ts
-    const solved = (x: number, i: number) => (x >= ITEMS[i]!.maxScore ? 1 : 0);
+    const solved = (x: number, i: number): number => (x >= ITEMS[i]!.maxScore ? 1 : 0);
     const [, ...lines] = readFileSync(new URL('dif.csv', dir), 'utf8').trim().split('\n');
     const groups = VARIANTS.map((v) => emptyGroups(v.columns));
     for (const line of lines) {

@@ -1,3 +1,4 @@
+import { DIF_MIN_GROUP_SIZE, type ItemAnalysis, type ItemDif } from '@attesta/contract';
 import type { ResponseMatrix } from './matrix.js';
 import { add, emptyGroups, esf, estimateRasch, type ScoreGroups } from './rasch.js';
 
@@ -45,7 +46,7 @@ import { add, emptyGroups, esf, estimateRasch, type ScoreGroups } from './rasch.
  */
 
 /** Each of the reference and focal groups needs this many participants who had the task. */
-export const DIF_MIN_GROUP = 100;
+export const DIF_MIN_GROUP = DIF_MIN_GROUP_SIZE;
 /** Rasch check: flagged when |difference| exceeds this (logits) and |z| > RASCH_Z. */
 export const RASCH_DIFF = 0.5;
 const RASCH_Z = 1.96;
@@ -539,4 +540,41 @@ export function analyseDif(m: ResponseMatrix, groupings: Grouping[], options: Di
     }
   }
   return { minGroupSize: minGroup, comparisons };
+}
+
+/** The response's parts: every comparison with its counts, and per task the flagged ones. */
+export function difResponse(f: DifFigures): {
+  dif: NonNullable<ItemAnalysis['dif']>;
+  byTask: Map<number, ItemDif[]>;
+} {
+  const byTask = new Map<number, ItemDif[]>();
+  const comparisons = f.comparisons.map((c) => {
+    const head = {
+      grouping: c.grouping,
+      group: c.group,
+      label: c.label,
+      reference: c.reference,
+    };
+    for (const t of c.tasks) {
+      if (!t.flagged) continue;
+      const list = byTask.get(t.taskId) ?? [];
+      list.push({
+        ...head,
+        nFocal: t.nFocal,
+        nReference: t.nReference,
+        mantelHaenszel: t.mh,
+        smd: t.smd,
+        rasch: t.rasch,
+      });
+      byTask.set(t.taskId, list);
+    }
+    return {
+      ...head,
+      nFocal: c.nFocal,
+      nReference: c.nReference,
+      checked: c.checked,
+      flaggedTaskIds: c.tasks.filter((t) => t.flagged).map((t) => t.taskId),
+    };
+  });
+  return { dif: { minGroupSize: f.minGroupSize, comparisons }, byTask };
 }
