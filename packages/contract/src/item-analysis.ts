@@ -207,6 +207,13 @@ export const itemAnalysisTaskSchema = z
   })
   .meta({ id: 'ItemAnalysisTask' });
 
+const wrightBinSchema = z.object({
+  from: z.number(),
+  to: z.number(),
+  persons: z.number().int().describe('participants whose ability falls in [from, to)'),
+  taskIds: z.array(z.number().int()).describe('tasks whose difficulty falls in [from, to)'),
+});
+
 export const itemAnalysisVariantSchema = z
   .object({
     variantId: z.number().int(),
@@ -221,6 +228,13 @@ export const itemAnalysisVariantSchema = z
     taskIds: z.array(z.number().int()).describe('tasks in position order'),
     totalDistribution: z.array(scoreCountSchema).describe('participants per total score'),
     meanDifficulty: nullableNumber.describe('mean Rasch difficulty of its calibrated tasks (logits)'),
+    wrightMap: z
+      .array(wrightBinSchema)
+      .optional()
+      .describe(
+        "this variant's Wright map: its participants and its calibrated tasks on the common scale, " +
+          'bins as in rasch.wrightMap; absent without a calibration or participants',
+      ),
     expected: z
       .array(
         z.object({
@@ -263,14 +277,7 @@ export const itemAnalysisRaschSchema = z
     personsUsed: z.number().int().describe('participants with a non-extreme score (they inform CML)'),
     excludedTaskIds: z.array(z.number().int()).describe('tasks left out (no finite difficulty)'),
     wrightMap: z
-      .array(
-        z.object({
-          from: z.number(),
-          to: z.number(),
-          persons: z.number().int().describe('participants whose ability falls in [from, to)'),
-          taskIds: z.array(z.number().int()).describe('tasks whose difficulty falls in [from, to)'),
-        }),
-      )
+      .array(wrightBinSchema)
       .describe(
         'person–item map in 0.5-logit bins; a score of 0 or full marks is placed at the ability of ' +
           '0.5 or max − 0.5 solved tasks',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { analyseItems } from './analyse.js';
 import { analyseDif, anchoredDifficulty, etsClass, mantelHaenszel, type Grouping } from './dif.js';
 import { MatrixBuilder, type ItemColumn, type ResponseMatrix, type VariantLayout } from './matrix.js';
 import { emptyGroups, esf, estimateRasch } from './rasch.js';
@@ -211,5 +212,35 @@ describe('groups and minimum sizes', () => {
   it('a grouping with one group present gives no comparison', () => {
     const only = pair(group.map(() => 0));
     expect(analyseDif(m, [only]).comparisons).toEqual([]);
+  });
+});
+
+describe('Wright map per variant (analyse.ts)', () => {
+  it('holds each variant’s participants and only its tasks, under both models', () => {
+    const { m } = fixture();
+    // the same answers with I8 cut to right/wrong: the dichotomous model
+    const scores = Float32Array.from(m.scores);
+    for (let p = 0; p < m.persons; p++) {
+      const j = m.variants[m.variantOf[p]!]!.columns.indexOf(7);
+      scores[p * m.width + j] = Math.min(scores[p * m.width + j]!, 1);
+    }
+    const dichotomous = {
+      ...m,
+      scores,
+      items: m.items.map((it, i) => (i === 7 ? { ...it, maxScore: 1 } : it)),
+    };
+    for (const [matrix, model] of [
+      [m, 'partial_credit'],
+      [dichotomous, 'rasch_dichotomous'],
+    ] as const) {
+      const a = analyseItems(matrix);
+      expect(a.rasch!.model).toBe(model);
+      const persons = (bins: { persons: number }[]) => bins.reduce((s, b) => s + b.persons, 0);
+      const tasks = (bins: { taskIds: number[] }[]) => bins.flatMap((b) => b.taskIds).sort();
+      expect(a.variants.map((v) => persons(v.wrightMap!))).toEqual([400, 400]);
+      expect(tasks(a.variants[0]!.wrightMap!)).toEqual([101, 102, 103, 104, 105, 106, 107, 108]);
+      expect(tasks(a.variants[1]!.wrightMap!)).toEqual([101, 102, 103, 104, 105, 106, 108]);
+      expect(persons(a.rasch!.wrightMap)).toBe(800);
+    }
   });
 });
