@@ -335,7 +335,18 @@ export function analyseDif(m: ResponseMatrix, groupings: Grouping[], options: Di
     for (let j = 0; j < cols.length; j++)
       solved[p * W + j] = scores[p * W + j]! >= items[cols[j]!]!.maxScore - FULL ? 1 : 0;
   }
-  const delta = options.anchors === undefined ? anchors(m, solved) : options.anchors;
+  // the calibration is needed only when some comparison can reach the minimum in both groups
+  const comparable = groupings.some((g) => {
+    const seen = new Set<number>();
+    for (let p = 0; p < P && seen.size < 2; p++) if (g.groupOf[p]! >= 0) seen.add(g.groupOf[p]!);
+    return seen.size >= 2;
+  });
+  const delta =
+    options.anchors !== undefined
+      ? options.anchors
+      : comparable && P >= 2 * minGroup
+        ? anchors(m, solved)
+        : null;
   const calibrated = items.map((_, i) => !!delta && Number.isFinite(delta[i]!));
   const variantMax = variants.map((v) => v.columns.reduce((s, c) => s + items[c]!.maxScore, 0));
   const strataBase = new Int32Array(V + 1);
