@@ -84,6 +84,84 @@ export const itemRaschSchema = z
   })
   .meta({ id: 'ItemRasch' });
 
+/** Groupings of the DIF checks (docs/item-analysis.md, «Проверка на предвзятость»). */
+export const DIF_GROUPINGS = ['school', 'area', 'grade', 'gender', 'accommodations'] as const;
+export const ETS_CLASSES = ['A', 'B', 'C'] as const;
+/** No DIF flag while the reference or the focal group has fewer participants who had the task. */
+export const DIF_MIN_GROUP_SIZE = 100;
+
+const difGroupFields = {
+  grouping: z
+    .enum(DIF_GROUPINGS)
+    .describe(
+      'school, area, grade (class parallel): each group against all the other participants; ' +
+        'gender: female (focal) against male (reference); accommodations: with (focal) against without',
+    ),
+  group: z
+    .string()
+    .describe(
+      'the focal group: a school or area id, a grade, `female`, `with` (accommodations); `label` names a school or area',
+    ),
+  label: z.string().nullable().describe('the name of a school or area; null for the other groupings'),
+  reference: z
+    .string()
+    .nullable()
+    .describe('the reference group (`male`, `without`); null: every other participant of the grouping'),
+  nFocal: z.number().int().describe('participants of the focal group'),
+  nReference: z.number().int().describe('participants of the reference group'),
+};
+
+export const itemDifSchema = z
+  .object({
+    ...difGroupFields,
+    nFocal: z.number().int().describe('participants of the focal group who had the task'),
+    nReference: z.number().int().describe('participants of the reference group who had the task'),
+    mantelHaenszel: z
+      .object({
+        alpha: z.number().describe('common odds ratio α_MH (> 1: the task favours the reference group)'),
+        chiSquare: z.number().describe('MH chi-square (1 df, continuity corrected)'),
+        p: z.number().describe('its p-value'),
+        delta: z.number().describe('ETS delta, −2.35 ln α_MH (negative: harder for the focal group)'),
+        seDelta: z.number().describe('standard error of delta (Robins–Breslow–Greenland)'),
+        ets: z
+          .enum(ETS_CLASSES)
+          .describe(
+            'A: |Δ| < 1 or χ² not significant at 5 %; C: |Δ| ≥ 1.5 and significantly above 1 (one-sided 5 %); B: otherwise',
+          ),
+        favours: z.enum(['reference', 'focal']).describe('whom the task favours at equal total score'),
+      })
+      .nullable()
+      .describe('Mantel–Haenszel on full marks, matched on the variant total; null when no estimate'),
+    smd: z
+      .number()
+      .nullable()
+      .describe(
+        'standardized mean difference of score ÷ max, focal − reference at equal totals (focal weights)',
+      ),
+    rasch: z
+      .object({
+        focal: z.number().describe('difficulty in the focal group (logits), the other tasks anchored'),
+        reference: z.number().describe('difficulty in the reference group'),
+        difference: z.number().describe('focal − reference (positive: harder for the focal group)'),
+        se: z.number(),
+        z: z.number(),
+        flagged: z.boolean().describe('|difference| > 0.5 logit and |z| > 1.96'),
+      })
+      .nullable()
+      .describe('Rasch check on full marks; null when the task was not calibrated or has no estimate'),
+  })
+  .meta({ id: 'ItemDif' });
+
+export const difComparisonSchema = z
+  .object({
+    ...difGroupFields,
+    checked: z
+      .boolean()
+      .describe('both groups reach `minGroupSize` (per task the counts may be smaller: then no flag)'),
+    flaggedTaskIds: z.array(z.number().int()).describe('tasks flagged in this comparison'),
+  })
+  .meta({ id: 'DifComparison' });
+
 export const itemAnalysisTaskSchema = z
   .object({
     taskId: z.number().int(),
@@ -113,6 +191,13 @@ export const itemAnalysisTaskSchema = z
     rasch: itemRaschSchema
       .nullable()
       .describe('null when the task could not be calibrated (solved fully by no one or by everyone)'),
+    dif: z
+      .array(itemDifSchema)
+      .optional()
+      .describe(
+        'DIF flags: the comparisons in which this task is flagged (ETS B or C, or the Rasch check), ' +
+          'with the counts they rest on; none below the minimum group size',
+      ),
     flags: z
       .array(z.enum(ITEM_FLAGS))
       .describe(
@@ -121,6 +206,13 @@ export const itemAnalysisTaskSchema = z
       ),
   })
   .meta({ id: 'ItemAnalysisTask' });
+
+const wrightBinSchema = z.object({
+  from: z.number(),
+  to: z.number(),
+  persons: z.number().int().describe('participants whose ability falls in [from, to)'),
+  taskIds: z.array(z.number().int()).describe('tasks whose difficulty falls in [from, to)'),
+});
 
 export const itemAnalysisVariantSchema = z
   .object({
@@ -136,6 +228,13 @@ export const itemAnalysisVariantSchema = z
     taskIds: z.array(z.number().int()).describe('tasks in position order'),
     totalDistribution: z.array(scoreCountSchema).describe('participants per total score'),
     meanDifficulty: nullableNumber.describe('mean Rasch difficulty of its calibrated tasks (logits)'),
+    wrightMap: z
+      .array(wrightBinSchema)
+      .optional()
+      .describe(
+        "this variant's Wright map: its participants and its calibrated tasks on the common scale, " +
+          'bins as in rasch.wrightMap; absent without a calibration or participants',
+      ),
     expected: z
       .array(
         z.object({
@@ -178,14 +277,7 @@ export const itemAnalysisRaschSchema = z
     personsUsed: z.number().int().describe('participants with a non-extreme score (they inform CML)'),
     excludedTaskIds: z.array(z.number().int()).describe('tasks left out (no finite difficulty)'),
     wrightMap: z
-      .array(
-        z.object({
-          from: z.number(),
-          to: z.number(),
-          persons: z.number().int().describe('participants whose ability falls in [from, to)'),
-          taskIds: z.array(z.number().int()).describe('tasks whose difficulty falls in [from, to)'),
-        }),
-      )
+      .array(wrightBinSchema)
       .describe(
         'person–item map in 0.5-logit bins; a score of 0 or full marks is placed at the ability of ' +
           '0.5 or max − 0.5 solved tasks',
@@ -211,6 +303,17 @@ export const itemAnalysisSchema = z
     variants: z.array(itemAnalysisVariantSchema),
     tasks: z.array(itemAnalysisTaskSchema),
     rasch: itemAnalysisRaschSchema.nullable().describe('null when withheld or nothing could be calibrated'),
+    dif: z
+      .object({
+        minGroupSize: z.number().int().describe('no flag while either group has fewer participants'),
+        comparisons: z.array(difComparisonSchema),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        'bias checks (differential item functioning) of the tasks by school, area, grade, gender and ' +
+          'accommodations: every comparison made, with its counts; null when withheld',
+      ),
   })
   .meta({ id: 'ItemAnalysis' });
 export type ItemAnalysis = z.infer<typeof itemAnalysisSchema>;
@@ -218,3 +321,5 @@ export type ItemAnalysisTask = z.infer<typeof itemAnalysisTaskSchema>;
 export type ItemAnalysisVariant = z.infer<typeof itemAnalysisVariantSchema>;
 export type ItemAnalysisRasch = z.infer<typeof itemAnalysisRaschSchema>;
 export type ItemRasch = z.infer<typeof itemRaschSchema>;
+export type ItemDif = z.infer<typeof itemDifSchema>;
+export type DifComparison = z.infer<typeof difComparisonSchema>;

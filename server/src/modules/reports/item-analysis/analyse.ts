@@ -292,6 +292,8 @@ export function analyseItems(m: ResponseMatrix, options: AnalysisOptions = {}): 
       taskIds: v.columns.map((c) => items[c]!.taskId),
       totalDistribution: totalDist[x]!.list(),
       meanDifficulty: d.length ? d.reduce((s, y) => s + y, 0) / d.length : null,
+      // the Wright map of this variant's participants and tasks, on the common scale
+      ...(rasch && nv > 0 ? { wrightMap: rasch.wrightMap(options.binWidth ?? 0.5, x) } : {}),
       expected: rasch
         ? abilities.map((ability) => {
             let solved = 0;
@@ -456,14 +458,18 @@ function calibrate(m: ResponseMatrix, full: Float64Array, n: Float64Array): Cali
   let personsUsed = 0;
   for (const g of used) for (let r = 1; r < g.items.length; r++) personsUsed += g.count[r]!;
 
-  const wrightMap = (binWidth: number) => {
+  const wrightMap = (binWidth: number, variant?: number) => {
     const people: { theta: number; count: number }[] = [];
-    for (const g of groups) {
-      if (g.items.length < 1) continue;
+    for (const [x, g] of groups.entries()) {
+      if (g.items.length < 1 || (variant !== undefined && x !== variant)) continue;
       for (let r = 0; r <= g.items.length; r++)
         if (g.count[r]! > 0) people.push({ theta: abilityOf(g, r), count: g.count[r]! });
     }
-    const tasks = byTask.flatMap((t, i) => (t ? [{ taskId: items[i]!.taskId, at: t.difficulty }] : []));
+    const tasks = byTask.flatMap((t, i) =>
+      t && (variant === undefined || variants[variant]!.columns.includes(i))
+        ? [{ taskId: items[i]!.taskId, at: t.difficulty }]
+        : [],
+    );
     return wrightBins(people, tasks, binWidth);
   };
   const expect = (c: number, ability: number) => {

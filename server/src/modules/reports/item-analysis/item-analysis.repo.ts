@@ -57,12 +57,12 @@ export async function diagnosticCoversSchool(db: Db, diagnosticId: number, schoo
 }
 
 /** The joins of the analysed results: `r` results, `w` their live works, `pt` participant tests. */
-const analysedJoins = sql`results r
+export const analysedJoins = sql`results r
   join exam_works w on w.id = r.exam_work_id and w.deleted_at is null
   join participant_tests pt on pt.id = r.participant_test_id and pt.deleted_at is null
     and pt.status <> 'annulled'`;
 
-const analysedWhere = (diagnosticId: number, subjectTestId: number, schoolId: number | null): SQL =>
+export const analysedWhere = (diagnosticId: number, subjectTestId: number, schoolId: number | null): SQL =>
   sql`r.diagnostic_id = ${diagnosticId} and r.subject_test_id = ${subjectTestId}
     ${schoolId === null ? sql`` : sql`and pt.school_id = ${schoolId}`}`;
 
@@ -197,7 +197,7 @@ export async function layoutOf(db: Db, subjectTestId: number) {
  * BATCH: the rows of 300,000 works never sit in memory at once. Plain SQL (DECLARE / FETCH), the
  * same on PostgreSQL and PGlite.
  */
-async function eachBatch<T>(db: Db, name: string, query: SQL, use: (rows: T[]) => void) {
+export async function eachBatch<T>(db: Db, name: string, query: SQL, use: (rows: T[]) => void) {
   await db.transaction(
     async (tx) => {
       // plan for reading everything (a cursor's default plans for the first rows: nested loops),
@@ -317,6 +317,8 @@ export async function loadMatrix(
     },
   );
   const m = builder.build();
+  m.workIds = new Float64Array(m.persons);
+  for (const [work, offset] of offsetOf) m.workIds[offset / m.width] = work;
 
   const choiceIds = layout.choiceVariantTasks;
   if (m.persons && choiceIds.length && m.choices) {

@@ -4,6 +4,8 @@ import { ugnikOwnsDiagnostic } from '../../../auth/ugnik.access.js';
 import type { Db } from '../../../db/client.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
 import { analyseItems, type ItemAnalysisFigures } from './analyse.js';
+import { analyseDif, difResponse } from './dif.js';
+import { loadGroupings } from './dif.repo.js';
 import {
   countAnalysed,
   diagnosticCoversSchool,
@@ -100,8 +102,20 @@ export async function itemAnalysis(
       variants: [],
       tasks: [],
       rasch: null,
+      dif: null,
     };
   }
-  const figures = used(analyseItems(await loadMatrix(db, diagnosticId, subjectTestId, schoolId)));
-  return { subjectTestId, diagnosticId, withheld: false, ...rounded(figures) };
+  const matrix = await loadMatrix(db, diagnosticId, subjectTestId, schoolId);
+  const figures = used(analyseItems(matrix));
+  // bias checks (dif.ts): per task the comparisons that flag it, and every comparison's counts
+  const groupings = await loadGroupings(
+    db,
+    diagnosticId,
+    subjectTestId,
+    schoolId,
+    matrix.workIds ?? new Float64Array(0),
+  );
+  const { dif, byTask } = difResponse(analyseDif(matrix, groupings));
+  const tasks = figures.tasks.map((t) => ({ ...t, dif: byTask.get(t.taskId) ?? [] }));
+  return { subjectTestId, diagnosticId, withheld: false, ...rounded({ ...figures, tasks, dif }) };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ItemAnalysis } from '@attesta/contract';
+import { NO_ACCOMMODATIONS, type ItemAnalysis } from '@attesta/contract';
 import {
   createExamWork,
   createOrg,
@@ -21,6 +21,8 @@ import {
   examWorks,
   participantTests,
   results,
+  schools,
+  students,
   taskScores,
 } from '../../../db/schema/index.js';
 import { activationCode, registrationCode } from '../../../lib/tokens.js';
@@ -336,5 +338,86 @@ describe('reading the grouped scores', () => {
   it('parses `variantTaskId:score` pairs, decimals included', () => {
     expect(parseScores('12:1,13:0.5,140:2,7:0.25,9:0')).toEqual([12, 1, 13, 0.5, 140, 2, 7, 0.25, 9, 0]);
     expect(parseScores('3:1.5e0')).toEqual([3, 1.5]);
+  });
+});
+
+describe('bias checks (DIF, dif.ts)', () => {
+  it('every comparison with its counts; no flag below the minimum group size; null when withheld', async () => {
+    const db = app.ctx.db;
+    const a = (await get(q(), admin)).json() as ItemAnalysis;
+    expect(a.dif!.minGroupSize).toBe(100);
+    const bySchool = a.dif!.comparisons.filter((c) => c.grouping === 'school');
+    const [nameA] = await db
+      .select({ name: schools.name })
+      .from(schools)
+      .where(eq(schools.id, w.schoolA.schoolId));
+    expect(bySchool.map((c) => [c.group, c.nFocal, c.nReference, c.checked, c.reference])).toEqual([
+      [String(w.schoolA.schoolId), 4, 2, false, null],
+      [String(w.schoolB.schoolId), 2, 4, false, null],
+    ]);
+    expect(bySchool[0]!.label).toBe(nameA!.name);
+    expect(bySchool.every((c) => c.flaggedTaskIds.length === 0)).toBe(true);
+    expect(a.tasks.every((t) => Array.isArray(t.dif) && t.dif.length === 0)).toBe(true);
+    // no student behind the participant tests: no gender or accommodations comparison
+    expect(a.dif!.comparisons.some((c) => c.grouping === 'gender')).toBe(false);
+
+    // school A's participants become students: 2 male, 2 female, one with extra time
+    const pts = await db
+      .select({ id: participantTests.id })
+      .from(participantTests)
+      .where(eq(participantTests.schoolId, w.schoolA.schoolId))
+      .orderBy(participantTests.id);
+    const made = await db
+      .insert(students)
+      .values(
+        ['male', 'male', 'female', 'female'].map((gender, i) => ({
+          schoolId: w.schoolA.schoolId,
+          surname: `Ученик${i}`,
+          name: 'Тест',
+          gender,
+          accommodations:
+            i === 3 ? { ...NO_ACCOMMODATIONS, extraTimePercent: 50 } : i === 2 ? NO_ACCOMMODATIONS : null,
+        })),
+      )
+      .returning({ id: students.id });
+    const linked = pts.filter((_, i) => i < 4);
+    for (const [i, pt] of linked.entries())
+      await db.update(participantTests).set({ studentId: made[i]!.id }).where(eq(participantTests.id, pt.id));
+    try {
+      const b = (await get(q(), admin)).json() as ItemAnalysis;
+      const gender = b.dif!.comparisons.find((c) => c.grouping === 'gender');
+      expect(gender).toMatchObject({
+        group: 'female',
+        reference: 'male',
+        nFocal: 2,
+        nReference: 2,
+        checked: false,
+      });
+      // a stored profile that changes nothing counts as none
+      const acc = b.dif!.comparisons.find((c) => c.grouping === 'accommodations');
+      expect(acc).toMatchObject({ group: 'with', reference: 'without', nFocal: 1, nReference: 3 });
+      // a coordinator sees one school: no school comparison, the gender one within the school
+      const c = (await get(q(), w.schoolA.coordinator.session)).json() as ItemAnalysis;
+      expect(c.dif!.comparisons.map((x) => x.grouping)).toEqual(['gender', 'accommodations']);
+      expect(c.dif!.comparisons.some((x) => x.grouping === 'school')).toBe(false);
+      expect(c.dif!.comparisons.find((x) => x.grouping === 'gender')).toMatchObject({
+        nFocal: 2,
+        nReference: 2,
+      });
+    } finally {
+      for (const pt of linked)
+        await db.update(participantTests).set({ studentId: null }).where(eq(participantTests.id, pt.id));
+    }
+
+    const later = new Date(Date.now() + 86_400_000);
+    await db.update(diagnostics).set({ endsAt: later }).where(eq(diagnostics.id, w.diagnosticId));
+    try {
+      expect(((await get(q(), admin)).json() as ItemAnalysis).dif).toBeNull();
+    } finally {
+      await db
+        .update(diagnostics)
+        .set({ endsAt: new Date(Date.now() - 3_600_000) })
+        .where(eq(diagnostics.id, w.diagnosticId));
+    }
   });
 });

@@ -42,6 +42,8 @@ export interface ResponseMatrix {
    * choice a bit mask of options; −1 no answer (or not a choice task). Null when no task is a choice.
    */
   choices: Int32Array | null;
+  /** The work of each row, when read from the database (the DIF checks look up its groups). */
+  workIds?: Float64Array;
 }
 
 export const NO_CHOICE = -1;

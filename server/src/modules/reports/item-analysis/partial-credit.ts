@@ -39,7 +39,8 @@ export interface Calibration {
   logLikelihood: number;
   byTask: (TaskRasch | null)[];
   personsUsed: number;
-  wrightMap: (binWidth: number) => NonNullable<ItemAnalysis['rasch']>['wrightMap'];
+  /** The Wright map of every participant and task, or of one variant's (index into the matrix's variants). */
+  wrightMap: (binWidth: number, variant?: number) => NonNullable<ItemAnalysis['rasch']>['wrightMap'];
   /** Expected full marks (probability) and points of column `c` at `ability`; null when not calibrated. */
   expect: (c: number, ability: number) => { full: number; points: number } | null;
 }
@@ -240,14 +241,18 @@ export function calibratePartialCredit(
   let personsUsed = 0;
   for (const g of used) for (let r = 1; r < g.count.length - 1; r++) personsUsed += g.count[r]!;
 
-  const wrightMap = (binWidth: number) => {
+  const wrightMap = (binWidth: number, variant?: number) => {
     const people: { theta: number; count: number }[] = [];
-    for (const g of groups) {
-      if (g.items.length < 1) continue;
+    for (const [x, g] of groups.entries()) {
+      if (g.items.length < 1 || (variant !== undefined && x !== variant)) continue;
       for (let r = 0; r < g.count.length; r++)
         if (g.count[r]! > 0) people.push({ theta: abilityOf(g, r), count: g.count[r]! });
     }
-    const tasks = byTask.flatMap((t, c) => (t ? [{ taskId: items[c]!.taskId, at: t.difficulty }] : []));
+    const tasks = byTask.flatMap((t, c) =>
+      t && (variant === undefined || variants[variant]!.columns.includes(c))
+        ? [{ taskId: items[c]!.taskId, at: t.difficulty }]
+        : [],
+    );
     return wrightBins(people, tasks, binWidth);
   };
 

@@ -4,7 +4,12 @@
  * expected scores and their total score distributions, and Cronbach's α. While the figures would
  * be provisional the server withholds them, and the tab says why.
  */
-import { ITEM_ANALYSIS_MIN_PARTICIPANTS, type ItemAnalysis, type ItemAnalysisTask } from '@attesta/contract';
+import {
+  DIF_MIN_GROUP_SIZE,
+  ITEM_ANALYSIS_MIN_PARTICIPANTS,
+  type ItemAnalysis,
+  type ItemAnalysisTask,
+} from '@attesta/contract';
 import { BarChart, LineChart, ScatterChart } from '@mantine/charts';
 import {
   Alert,
@@ -28,6 +33,7 @@ import { DASH, num, share } from '../lib/format';
 import type { ReportFilterValues } from '../lib/filters';
 import { useReportsT } from '../locales';
 import { ChartFigure } from './chart-figure';
+import { DifMark, DifSection, FigureGuide, ThresholdsTable, VariantWrightMap } from './item-analysis-more';
 import { ReportEmpty, ReportQueryView } from './report-state';
 import './reports.css';
 
@@ -142,11 +148,16 @@ function ItemAnalysisView({ data }: { data: ItemAnalysis }) {
           )}
         </Stack>
       </Paper>
+      <FigureGuide minGroup={data.dif?.minGroupSize ?? DIF_MIN_GROUP_SIZE} />
       <TasksTable data={data} labelOf={labelOf} />
+      <ThresholdsTable data={data} labelOf={labelOf} />
+      <DifSection data={data} labelOf={labelOf} />
       <TaskDetail data={data} labelOf={labelOf} />
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <FacilityPlot data={data} labelOf={labelOf} />
-        {data.rasch && data.rasch.wrightMap.length > 0 && <WrightMap data={data} labelOf={labelOf} />}
+        {data.rasch && data.rasch.wrightMap.length > 0 && (
+          <VariantWrightMap data={data} render={(bins) => <WrightMap bins={bins} labelOf={labelOf} />} />
+        )}
       </SimpleGrid>
       <Variants data={data} />
     </Stack>
@@ -239,6 +250,7 @@ function TasksTable({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: numbe
                         {t(`reports.item.flagNames.${flag}`)}
                       </Text>
                     ))}
+                    <DifMark task={task} />
                   </Stack>
                 </Table.Td>
               </Table.Tr>
@@ -303,9 +315,15 @@ function FacilityPlot({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: num
 }
 
 /** Participants (a bar per 0.5 logit) and tasks (their labels) on the same logit scale, hardest on top. */
-function WrightMap({ data, labelOf }: { data: ItemAnalysis; labelOf: (id: number) => string }) {
+function WrightMap({
+  bins: all,
+  labelOf,
+}: {
+  bins: NonNullable<ItemAnalysis['rasch']>['wrightMap'];
+  labelOf: (id: number) => string;
+}) {
   const { t, lang } = useReportsT();
-  const bins = [...data.rasch!.wrightMap].sort((a, b) => b.from - a.from);
+  const bins = [...all].sort((a, b) => b.from - a.from);
   const most = Math.max(1, ...bins.map((b) => b.persons));
   const summary = `${t('reports.item.wrightAria')}: ${bins
     .filter((b) => b.persons > 0 || b.taskIds.length > 0)
