@@ -5,6 +5,8 @@
 //   node scripts/ci-skips.mjs <suite>=<report.json>[,<report.json>...] ...
 // Each report is a Vitest JSON report (`--reporter=json`, kept by scripts/test.mjs in TEST_REPORT_DIR).
 // Exits non-zero when a test ran nowhere; .ci/run counts that step as failed.
+// It also prints each report's 20 slowest files (wall time of the file in its run, setup included),
+// where to look first when CI grows slower.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +26,12 @@ for (const arg of process.argv.slice(2)) {
       continue;
     }
     const report = JSON.parse(readFileSync(path, 'utf8'));
+    const slowest = (report.testResults ?? [])
+      .map((file) => ({ name: relative(root, file.name), s: (file.endTime - file.startTime) / 1000 }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 20);
+    console.log(`${suite}: slowest files in ${path}`);
+    for (const file of slowest) console.log(`  ${file.s.toFixed(1).padStart(7)} s  ${file.name}`);
     for (const file of report.testResults ?? []) {
       const name = relative(root, file.name);
       for (const test of file.assertionResults ?? []) {
