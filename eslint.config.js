@@ -40,17 +40,17 @@ const webBoundaries = [
  * (`index.ts`), and routes call services, never repositories. server/test/module-graph.test.ts
  * also proves there is no cycle.
  */
+const modulesDir = fileURLToPath(new URL('./server/src/modules', import.meta.url));
 const serverBoundaries = [
-  ...serverModules.flatMap((module) =>
-    serverModules
-      .filter((other) => other !== module)
-      .map((other) => ({
-        target: `./server/src/modules/${module}`,
-        from: `./server/src/modules/${other}`,
-        except: ['./index.ts'],
-        message: 'another module is reached through its index.ts (its public face), never its inner files',
-      })),
-  ),
+  // One zone per module, its `from` a glob of every other module (not `modules/index.ts`) and the
+  // exception a glob of the modules' index.ts: the same rule as a zone per pair of modules (1,056
+  // zones), a little cheaper (each pair's exception path was checked for every file).
+  ...serverModules.map((module) => ({
+    target: `./server/src/modules/${module}`,
+    from: `${modulesDir}/!(${module}|index.ts)/**`,
+    except: [`${modulesDir}/*/index.ts`],
+    message: 'another module is reached through its index.ts (its public face), never its inner files',
+  })),
   {
     target: './server/src/modules/**/*.routes.ts',
     from: './server/src/modules/**/*.repo.ts',

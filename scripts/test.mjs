@@ -5,14 +5,19 @@
 //   TEST_SUITES=server,web,e2e        picks suites (default: all)
 //   E2E_BUILT=1                       the browser tests use the server and web builds already made
 //                                     (`node e2e/prepare.mjs`; .ci/run builds once, before them)
+//   TEST_REPORT_DIR=dir               keeps each suite's Vitest JSON report there (<suite>.json);
+//                                     .ci/run hands them to scripts/ci-skips.mjs
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const reports = mkdtempSync(join(tmpdir(), 'attesta-test-'));
+const reports = process.env.TEST_REPORT_DIR
+  ? resolve(process.env.TEST_REPORT_DIR)
+  : mkdtempSync(join(tmpdir(), 'attesta-test-'));
+mkdirSync(reports, { recursive: true });
 const wanted = (process.env.TEST_SUITES ?? 'server,web,e2e').split(',').map((s) => s.trim());
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -20,7 +25,7 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedRuns = 0;
 
 function vitest(name, cwd, extraArgs = [], env = {}) {
-  const out = join(reports, `${name}.json`);
+  const out = join(reports, `${name.split(' ')[0]}.json`);
   const args = [
     'vitest',
     'run',
