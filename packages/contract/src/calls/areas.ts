@@ -1,4 +1,5 @@
 /** The calls of the areas area (server/src/modules/areas), each with its roles, meaning and schemas. */
+import { z } from 'zod';
 import {
   areaCreateBodySchema,
   areaListSchema,
@@ -23,6 +24,14 @@ export const AREAS_CALLS = {
     ours: true,
     body: areaCreateBodySchema,
     response: areaSchema,
+  },
+  'GET /api/ugnik/area': {
+    roles: ['ugnik'],
+    meaning: "the ugnik's own area with its school count",
+    ours: true,
+    response: z.object({
+      area: areaSchema.nullable().describe('null: the user is bound to no area'),
+    }),
   },
   'GET /api/ugnik/area/diagnostics': {
     roles: ['ugnik'],
