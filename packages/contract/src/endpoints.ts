@@ -91,6 +91,45 @@ export const CALL_SCHEMAS = {
   ...WORKER_CALLS,
 } as const;
 
+/**
+ * Each area's table once: `server/src/plugins/endpoints.test.ts` checks that their rows add up to
+ * `CALL_SCHEMAS`, so a key written in two areas (the spread above would keep only one) or an area
+ * left out of either list fails.
+ */
+export const CALL_AREAS: readonly Readonly<Record<string, CallRow>>[] = [
+  ACCOMMODATIONS_CALLS,
+  ACCOUNT_CALLS,
+  ADMIN_ORG_CALLS,
+  AREAS_CALLS,
+  AUDIT_TRAIL_CALLS,
+  AUTHORING_CALLS,
+  CONTENT_IMPORT_CALLS,
+  COORDINATOR_CALLS,
+  CREATE_DIAGNOSTIC_CALLS,
+  EXAM_RESULTS_CALLS,
+  EXAM_TEST_CALLS,
+  EXPERT_CALLS,
+  FEEDBACK_CALLS,
+  FILES_CALLS,
+  HTMLTEXTS_CALLS,
+  INTEGRATION_CALLS,
+  KIM_CALLS,
+  MONITORING_CALLS,
+  NOTIFICATIONS_CALLS,
+  OPEN_TESTS_CALLS,
+  PARTICIPANT_CALLS,
+  PARTICIPANT_TEST_CALLS,
+  PROFILE_CALLS,
+  REPORTS_CALLS,
+  ROSTER_CALLS,
+  SCANS_CALLS,
+  SCHOOL_DATA_CALLS,
+  SIGNED_INTEGRATION_CALLS,
+  UGNIK_CALLS,
+  USER_CALLS,
+  WORKER_CALLS,
+];
+
 type Table = typeof CALL_SCHEMAS;
 /** `METHOD /path` of every call, e.g. `POST /api/Account/login`. */
 export type CallKey = keyof Table;

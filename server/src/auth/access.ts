@@ -207,18 +207,18 @@ export const accessPlugin = fp<AccessPluginOptions>(
           );
         if (!sameRoles(row.roles, route.config.access.roles))
           throw new Error(`route ${method} ${url} declares other roles than its contract row`);
-        // A call with schemas in the contract takes them from there (contractRoute), never a copy.
+        // Every call has its schemas in the contract and takes them from there (contractRoute), never a copy.
         const s = (CALL_SCHEMAS as Partial<Record<string, CallSchemas>>)[`${row.method} ${row.path}`];
         const schema = route.schema as
           | { params?: unknown; querystring?: unknown; body?: unknown; response?: Record<number, unknown> }
           | undefined;
         if (
-          s &&
-          (schema?.params !== s.params ||
-            schema?.querystring !== s.query ||
-            schema?.body !== s.body ||
-            (s.response !== undefined && schema?.response?.[200] !== s.response) ||
-            (s.accepted !== undefined && schema?.response?.[202] !== s.accepted))
+          !s ||
+          schema?.params !== s.params ||
+          schema?.querystring !== s.query ||
+          schema?.body !== s.body ||
+          (s.response !== undefined && schema?.response?.[200] !== s.response) ||
+          (s.accepted !== undefined && schema?.response?.[202] !== s.accepted)
         )
           throw new Error(`route ${method} ${url} must take its schemas from the contract (contractRoute)`);
       }

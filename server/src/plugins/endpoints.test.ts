@@ -6,6 +6,7 @@ import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import {
+  CALL_AREAS,
   CALL_SCHEMAS,
   CALLS,
   currentParticipantTestSchema,
@@ -61,6 +62,13 @@ describe('the call contract', () => {
         meaning: e.meaning,
       })).sort(byKey),
     ).toEqual(tsvRows().sort(byKey));
+  });
+
+  it("is assembled from its areas' files, each call in exactly one area", () => {
+    const keys = CALL_AREAS.flatMap((area) => Object.keys(area));
+    expect(keys.length).toBe(new Set(keys).size);
+    expect(new Set(keys)).toEqual(new Set(Object.keys(CALL_SCHEMAS)));
+    expect(CALLS.length).toBe(keys.length);
   });
 
   it('refuses at start a route that is not a row of the contract, or has other roles than its row', async () => {
