@@ -10,6 +10,12 @@ interface RequestSchemas {
   headers?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * A body that is not (only) JSON, said explicitly: the content types it comes as — a multipart
+   * upload no schema reads (read as it streams in), or a document (the XML import). The route
+   * takes them from here; the server refuses a route that declares others.
+   */
+  consumes?: readonly ('multipart/form-data' | 'application/json' | 'application/xml' | 'text/xml')[];
 }
 
 /**

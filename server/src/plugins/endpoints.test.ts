@@ -13,8 +13,9 @@ import {
   ENDPOINTS,
   ROLES,
   type Role,
+  type RoleRule,
 } from '@attesta/contract';
-import { accessPlugin } from '../auth/access.js';
+import { accessPlugin, contractRoute } from '../auth/access.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
 import { besideTheClone } from '../../test/beside-the-clone.js';
@@ -73,9 +74,9 @@ describe('the call contract', () => {
 
   it('refuses at start a route that is not a row of the contract, or has other roles than its row', async () => {
     const attempt = async (route: {
-      method: 'GET';
+      method: 'GET' | 'POST';
       url: string;
-      roles: 'any' | 'anon' | readonly ['admin'] | readonly ['participant'];
+      roles: RoleRule;
       schema?: Record<string, unknown>;
     }) => {
       const app = Fastify();
@@ -123,6 +124,18 @@ describe('the call contract', () => {
     ).toMatch(/must take its schemas from the contract/);
     // ...and cannot leave them out either.
     expect(await attempt(hasSession)).toMatch(/must take its schemas from the contract/);
+    // An upload declares in its row what its body comes as; a route that says otherwise does not start.
+    const { schema: upload, config } = contractRoute('POST /api/scans', {
+      summary: '',
+      tags: [],
+      errors: [],
+    });
+    const scans = { method: 'POST', url: '/api/scans', roles: config.access.roles } as const;
+    expect(await attempt({ ...scans, schema: upload })).toBe('started');
+    const { consumes: _consumes, ...uploadAsJson } = upload as typeof upload & { consumes?: string[] };
+    expect(await attempt({ ...scans, schema: uploadAsJson })).toMatch(
+      /must take its schemas from the contract/,
+    );
   });
 
   it('registers every call, ours included (never 404)', () => {

@@ -16,6 +16,7 @@ export const CONTENT_IMPORT_CALLS = {
     roles: ADMIN,
     meaning: 'import tasks and tests from a QTI package, Moodle XML or GIFT file (a queue item)',
     ours: true,
+    consumes: ['multipart/form-data'],
     accepted: contentImportQueuedSchema,
   },
   'GET /api/admin/content/import/{importId}': {

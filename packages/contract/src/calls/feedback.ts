@@ -17,6 +17,7 @@ export const FEEDBACK_CALLS = {
   'POST /api/feedback/{id}': {
     roles: 'any',
     meaning: 'feedback message with optional file upload (id: subject of the feedback, e.g. a task)',
+    consumes: ['application/json', 'multipart/form-data'],
     params: z.object({ id: idParamSchema }),
     response: feedbackResultSchema,
   },

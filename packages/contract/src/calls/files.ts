@@ -29,6 +29,7 @@ export const FILES_CALLS = {
   'POST /api/files/upload/{id}': {
     roles: 'any',
     meaning: 'upload to owner id; query splitPdf splits a scanned PDF into one file per page',
+    consumes: ['multipart/form-data'],
     params: z.object({ id: idParamSchema }),
     query: uploadQuerySchema,
     response: z.array(fileInfoSchema),

@@ -75,6 +75,7 @@ export const PARTICIPANT_TEST_CALLS = {
   'POST /api/ParticipantTest/participantTestImportFromXml': {
     roles: ['coordinator', 'admin'],
     meaning: 'import participant tests from an XML file',
+    consumes: ['application/xml', 'text/xml'],
     body: participantTestImportXmlBodySchema,
     response: participantTestImportResultSchema,
   },

@@ -10,6 +10,7 @@ export const ROSTER_CALLS = {
     roles: ['coordinator', 'admin'],
     meaning: 'import students with their ОО, schools, buildings and classes from an xlsx or csv file',
     ours: true,
+    consumes: ['multipart/form-data'],
     response: rosterImportResultSchema,
   },
   'GET /api/admin/roster/template': {
@@ -23,6 +24,7 @@ export const ROSTER_CALLS = {
     roles: ['coordinator', 'admin'],
     meaning: 'import organizators, coordinators and workers of schools from an xlsx or csv file',
     ours: true,
+    consumes: ['multipart/form-data'],
     response: staffImportResultSchema,
   },
   'GET /api/admin/roster/staff/template': {

@@ -20,6 +20,7 @@ export const SCANS_CALLS = {
     roles: ['organizator', 'coordinator', 'admin'],
     meaning: 'upload scanned answer sheets (PDF, TIFF, JPEG, PNG): a batch read in the background',
     ours: true,
+    consumes: ['multipart/form-data'],
     accepted: scanQueuedSchema,
   },
   'GET /api/scans': {
