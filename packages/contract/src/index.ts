@@ -34,6 +34,7 @@ export * from './integration.js';
 export * from './feedback-inbox.js';
 export * from './calls.js';
 export * from './endpoints.js';
+export { API_KEY_SCOPE_CALLS } from './calls/integration.js';
 export { PARTICIPANT_CALL_SCHEMAS } from './calls/participant.js';
 export * from './signed-integration.js';
 export * from './open-tests.js';

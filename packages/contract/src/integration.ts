@@ -6,7 +6,6 @@
  * reads; a call outside them is 403.
  */
 import { z } from 'zod';
-import type { CallKey } from './endpoints.js';
 import { attestaExportRowSchema, mrkoExportRowSchema } from './reports.js';
 
 const positiveId = z.number().int().positive().max(2_147_483_647);
@@ -27,15 +26,6 @@ const plainDate = z.string().max(40);
 export const API_KEY_SCOPES = ['mrko', 'reports', 'specifications', 'workers', 'push'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
-
-/** Which integration call each scope opens. */
-export const API_KEY_SCOPE_CALLS: Record<ApiKeyScope, CallKey> = {
-  mrko: 'GET /api/integration/mrko/exportResults',
-  reports: 'GET /api/integration/report/all',
-  specifications: 'GET /api/integration/pak/specifications',
-  workers: 'POST /api/integration/attesta/CreateWorkers',
-  push: 'GET /api/integration/importResultToAttesta/{id}',
-};
 
 export const apiKeySchema = z
   .object({

@@ -1,6 +1,7 @@
 /** The calls of the integration area (server/src/modules/integration), each with its roles, meaning and schemas. */
 import { z } from 'zod';
 import {
+  type ApiKeyScope,
   apiKeyCreateBodySchema,
   apiKeyCreatedSchema,
   apiKeyListSchema,
@@ -16,6 +17,7 @@ import {
 } from '../integration.js';
 import { idParamSchema } from '../user.js';
 import { ADMIN, type CallTable } from '../call-schema.js';
+import type { SIGNED_INTEGRATION_CALLS } from './signed-integration.js';
 
 export const INTEGRATION_CALLS = {
   // format=csv answers a text/csv file of the same items (docs/integrations.md), not this JSON
@@ -64,3 +66,15 @@ export const INTEGRATION_CALLS = {
     response: apiKeySchema,
   },
 } as const satisfies CallTable;
+
+/** Which integration call each scope opens (the push is served by the signed integration's module). */
+export const API_KEY_SCOPE_CALLS: Record<
+  ApiKeyScope,
+  keyof typeof INTEGRATION_CALLS | keyof typeof SIGNED_INTEGRATION_CALLS
+> = {
+  mrko: 'GET /api/integration/mrko/exportResults',
+  reports: 'GET /api/integration/report/all',
+  specifications: 'GET /api/integration/pak/specifications',
+  workers: 'POST /api/integration/attesta/CreateWorkers',
+  push: 'GET /api/integration/importResultToAttesta/{id}',
+};
