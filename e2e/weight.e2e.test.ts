@@ -29,7 +29,7 @@ export const MORNING_BUDGET = 274_000;
  * Chunks a participant must never load: route pages (each lazily loaded page is a `<name>-page-`
  * chunk; the participant's start page and runner are in the first chunks), the staff homes and
  * navigation, the rich-text editor, reports and their charts, the PDF viewer, and every call's
- * schemas (`call-schemas`: a participant's calls have theirs in `calls-participant`).
+ * schemas (`call-schemas`: a participant's calls have theirs in `calls/participant`).
  */
 const STAFF_ONLY =
   /\/assets\/[^/]*(-page-|role-home|work-place-nav|rich-text|task-editor|reports|protocol|charts|pdf|call-schemas)[^/]*$/;

@@ -6,8 +6,6 @@
  * a participant sees only their own (`GET /api/exam/test/participanttest/current`).
  */
 import { z } from 'zod';
-import type { CallSchemas } from './call-schema.js';
-import type { CallKey } from './endpoints.js';
 import { idParamSchema } from './user.js';
 
 export const ACCOMMODATION_THEMES = ['default', 'high_contrast', 'dark'] as const;
@@ -159,36 +157,3 @@ export const workerListSchema = z.object({
   total: z.number().int(),
 });
 export type WorkerList = z.infer<typeof workerListSchema>;
-
-export const ACCOMMODATION_CALL_SCHEMAS = {
-  'GET /api/accommodations/students/{studentId}': {
-    params: z.object({ studentId: idParamSchema }),
-    response: studentAccommodationsSchema,
-  },
-  'PUT /api/accommodations/students/{studentId}': {
-    params: z.object({ studentId: idParamSchema }),
-    body: studentAccommodationsBodySchema,
-    response: studentAccommodationsSchema,
-  },
-  'PUT /api/accommodations/students': {
-    body: bulkAccommodationsBodySchema,
-    response: bulkAccommodationsResultSchema,
-  },
-  'GET /api/accommodations/workers': {
-    query: workerListQuerySchema,
-    response: workerListSchema,
-  },
-  'GET /api/accommodations/workers/{workerId}': {
-    params: z.object({ workerId: idParamSchema }),
-    response: workerAccommodationsSchema,
-  },
-  'PUT /api/accommodations/workers/{workerId}': {
-    params: z.object({ workerId: idParamSchema }),
-    body: studentAccommodationsBodySchema,
-    response: workerAccommodationsSchema,
-  },
-  'PUT /api/accommodations/workers': {
-    body: bulkWorkerAccommodationsBodySchema,
-    response: bulkAccommodationsResultSchema,
-  },
-} as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -4,11 +4,8 @@
  * as a notification (`feedback_answered`).
  */
 import { z } from 'zod';
-import type { CallSchemas } from './call-schema.js';
-import type { CallKey } from './endpoints.js';
 import { listRequestSchema, listResponseSchema } from './paging.js';
 import { roleSchema } from './roles.js';
-import { idParamSchema } from './user.js';
 
 const instant = z.string().describe('ISO timestamp');
 
@@ -104,14 +101,3 @@ export const feedbackUpdateSchema = z
     path: ['status'],
   });
 export type FeedbackUpdate = z.infer<typeof feedbackUpdateSchema>;
-
-export const FEEDBACK_INBOX_CALL_SCHEMAS = {
-  'GET /api/feedback/mine': { response: myFeedbackListSchema },
-  'POST /api/admin/feedback/list': { body: feedbackListRequestSchema, response: feedbackListSchema },
-  'GET /api/admin/feedback/{id}': { params: z.object({ id: idParamSchema }), response: feedbackDetailSchema },
-  'PUT /api/admin/feedback/{id}': {
-    params: z.object({ id: idParamSchema }),
-    body: feedbackUpdateSchema,
-    response: feedbackDetailSchema,
-  },
-} as const satisfies Partial<Record<CallKey, CallSchemas>>;

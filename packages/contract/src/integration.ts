@@ -6,10 +6,7 @@
  * reads; a call outside them is 403.
  */
 import { z } from 'zod';
-import type { CallKey } from './endpoints.js';
-import type { CallSchemas } from './call-schema.js';
 import { attestaExportRowSchema, mrkoExportRowSchema } from './reports.js';
-import { idParamSchema } from './user.js';
 
 const positiveId = z.number().int().positive().max(2_147_483_647);
 const instant = z.string().describe('an instant, ISO 8601 UTC');
@@ -29,15 +26,6 @@ const plainDate = z.string().max(40);
 export const API_KEY_SCOPES = ['mrko', 'reports', 'specifications', 'workers', 'push'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
-
-/** Which integration call each scope opens. */
-export const API_KEY_SCOPE_CALLS: Record<ApiKeyScope, CallKey> = {
-  mrko: 'GET /api/integration/mrko/exportResults',
-  reports: 'GET /api/integration/report/all',
-  specifications: 'GET /api/integration/pak/specifications',
-  workers: 'POST /api/integration/attesta/CreateWorkers',
-  push: 'GET /api/integration/importResultToAttesta/{id}',
-};
 
 export const apiKeySchema = z
   .object({
@@ -222,29 +210,3 @@ export const createWorkersResultSchema = z
   })
   .meta({ id: 'CreateWorkersResult' });
 export type CreateWorkersResult = z.infer<typeof createWorkersResultSchema>;
-
-export const INTEGRATION_CALL_SCHEMAS = {
-  'GET /api/admin/apiKeys': { response: apiKeyListSchema },
-  'POST /api/admin/apiKeys': { body: apiKeyCreateBodySchema, response: apiKeyCreatedSchema },
-  'POST /api/admin/apiKeys/{id}/revoke': {
-    params: z.strictObject({ id: idParamSchema }),
-    response: apiKeySchema,
-  },
-  // format=csv answers a text/csv file of the same items (docs/integrations.md), not this JSON
-  'GET /api/integration/mrko/exportResults': {
-    query: integrationMrkoQuerySchema,
-    response: integrationMrkoSchema,
-  },
-  'GET /api/integration/report/all': {
-    query: integrationReportAllQuerySchema,
-    response: integrationReportAllSchema,
-  },
-  'GET /api/integration/pak/specifications': {
-    query: pakSpecificationsQuerySchema,
-    response: pakSpecificationsSchema,
-  },
-  'POST /api/integration/attesta/CreateWorkers': {
-    body: createWorkersBodySchema,
-    response: createWorkersResultSchema,
-  },
-} as const satisfies Partial<Record<CallKey, CallSchemas>>;

@@ -4,9 +4,6 @@
  * web writes it in the reader's language by its kind (docs/notifications.md).
  */
 import { z } from 'zod';
-import type { CallSchemas } from './call-schema.js';
-import type { CallKey } from './endpoints.js';
-import { idParamSchema } from './user.js';
 
 export const NOTIFICATION_KINDS = [
   /** A diagnostic's results were published: the participant may see their result. */
@@ -60,18 +57,3 @@ export const notificationPageParamSchema = z
   .string()
   .regex(/^\d{1,6}$/, 'a page number or 0')
   .transform(Number);
-
-export const NOTIFICATION_CALL_SCHEMAS = {
-  'GET /api/notification/getList/{id}': {
-    params: z.object({ id: notificationPageParamSchema }),
-    response: notificationListSchema,
-  },
-  'GET /api/notification/get/{id}': {
-    params: z.object({ id: idParamSchema }),
-    response: notificationSchema,
-  },
-  'GET /api/notification/delete/{id}': {
-    params: z.object({ id: idParamSchema }),
-    response: z.object({ ok: z.literal(true), unread: z.number().int().min(0) }),
-  },
-} as const satisfies Partial<Record<CallKey, CallSchemas>>;

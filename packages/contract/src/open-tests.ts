@@ -5,10 +5,7 @@
  * `open` diagnostic, bound to the guest; the exam runner's calls take it unchanged.
  */
 import { z } from 'zod';
-import type { CallSchemas } from './call-schema.js';
-import type { CallKey } from './endpoints.js';
 import { examResultSchema, resultVariantSchema } from './results.js';
-import { idParamSchema } from './user.js';
 
 const instant = z.string().describe('ISO instant (UTC, Z)');
 
@@ -75,15 +72,3 @@ export const openTestAttemptResultSchema = z
   })
   .meta({ id: 'OpenTestAttemptResult' });
 export type OpenTestAttemptResult = z.infer<typeof openTestAttemptResultSchema>;
-
-export const OPEN_TEST_CALL_SCHEMAS = {
-  'GET /api/openTests': { response: openTestListSchema },
-  'POST /api/openTests/{subjectTestId}/attempt': {
-    params: z.object({ subjectTestId: idParamSchema }),
-    response: openTestStartSchema,
-  },
-  'GET /api/openTestAttempts/{id}': {
-    params: z.object({ id: idParamSchema }),
-    response: openTestAttemptResultSchema,
-  },
-} as const satisfies Partial<Record<CallKey, CallSchemas>>;

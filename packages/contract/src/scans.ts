@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { answerTypeSchema } from './content.js';
-import { idParamSchema } from './user.js';
 
 /*
  * Scanned answer sheets (issue 25, item 2; docs/paper-forms.md): POST /api/scans takes files of
@@ -255,20 +254,3 @@ export const scanBatchListSchema = z
   })
   .meta({ id: 'ScanBatchList' });
 export type ScanBatchList = z.infer<typeof scanBatchListSchema>;
-
-export const SCAN_CALL_SCHEMAS = {
-  // A multipart form of files (read as it streams in, no JSON body); it answers 202.
-  'POST /api/scans': { accepted: scanQueuedSchema },
-  'GET /api/scans': { query: scanBatchListQuerySchema, response: scanBatchListSchema },
-  'GET /api/scans/{id}': { params: z.object({ id: idParamSchema }), response: scanBatchSchema },
-  'GET /api/scans/review': { query: scanReviewQuerySchema, response: scanReviewListSchema },
-  // A PNG: the task's area, the text box, or the whole page, cut from the straightened scan.
-  'GET /api/scans/review/{id}/crop': { params: z.object({ id: idParamSchema }), raw: 'file' },
-  // The uploaded file of a page whose pixels could not be decoded, as it was uploaded.
-  'GET /api/scans/review/{id}/file': { params: z.object({ id: idParamSchema }), raw: 'file' },
-  'POST /api/scans/review/{id}': {
-    params: z.object({ id: idParamSchema }),
-    body: scanReviewActionSchema,
-    response: scanReviewItemSchema,
-  },
-} as const;

@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import { reportAttestaSchema } from './reports.js';
-import { idParamSchema } from './user.js';
 
 export const SIGNATURE_HEADER = 'x-signature';
 export const TIMESTAMP_HEADER = 'x-timestamp';
@@ -79,22 +78,3 @@ export const attestaPushResultSchema = z
   })
   .meta({ id: 'AttestaResultsPushReceived' });
 export type AttestaPushResult = z.infer<typeof attestaPushResultSchema>;
-
-export const SIGNED_INTEGRATION_CALL_SCHEMAS = {
-  'POST /api/integration/proctoredu/start_session': {
-    body: proctoringStartBodySchema,
-    response: proctoringWebhookResultSchema,
-  },
-  'POST /api/integration/proctoredu/endsessiondata': {
-    body: proctoringEndBodySchema,
-    response: proctoringWebhookResultSchema,
-  },
-  'GET /api/integration/importResultToAttesta/{id}': {
-    params: z.object({ id: idParamSchema }),
-    accepted: upstreamPushQueuedSchema,
-  },
-  'POST /api/integration/attesta/results': {
-    body: attestaPushBodySchema,
-    response: attestaPushResultSchema,
-  },
-} as const;

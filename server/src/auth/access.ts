@@ -141,6 +141,7 @@ export function contractRoute<K extends CallKey>(
     ...(s.query ? { querystring: s.query } : {}),
     ...(s.headers ? { headers: s.headers } : {}),
     ...(s.body ? { body: s.body } : {}),
+    ...(s.consumes ? { consumes: [...s.consumes] } : {}),
     response: {
       ...(s.response ? { 200: s.response } : {}),
       ...(s.accepted ? { 202: s.accepted } : {}),
@@ -207,18 +208,25 @@ export const accessPlugin = fp<AccessPluginOptions>(
           );
         if (!sameRoles(row.roles, route.config.access.roles))
           throw new Error(`route ${method} ${url} declares other roles than its contract row`);
-        // A call with schemas in the contract takes them from there (contractRoute), never a copy.
+        // Every call has its schemas in the contract and takes them from there (contractRoute), never a copy.
         const s = (CALL_SCHEMAS as Partial<Record<string, CallSchemas>>)[`${row.method} ${row.path}`];
         const schema = route.schema as
-          | { params?: unknown; querystring?: unknown; body?: unknown; response?: Record<number, unknown> }
+          | {
+              params?: unknown;
+              querystring?: unknown;
+              body?: unknown;
+              consumes?: readonly string[];
+              response?: Record<number, unknown>;
+            }
           | undefined;
         if (
-          s &&
-          (schema?.params !== s.params ||
-            schema?.querystring !== s.query ||
-            schema?.body !== s.body ||
-            (s.response !== undefined && schema?.response?.[200] !== s.response) ||
-            (s.accepted !== undefined && schema?.response?.[202] !== s.accepted))
+          !s ||
+          schema?.params !== s.params ||
+          schema?.querystring !== s.query ||
+          schema?.body !== s.body ||
+          (schema?.consumes ?? []).join() !== (s.consumes ?? []).join() ||
+          (s.response !== undefined && schema?.response?.[200] !== s.response) ||
+          (s.accepted !== undefined && schema?.response?.[202] !== s.accepted)
         )
           throw new Error(`route ${method} ${url} must take its schemas from the contract (contractRoute)`);
       }

@@ -6,14 +6,16 @@ import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import {
+  CALL_AREAS,
   CALL_SCHEMAS,
   CALLS,
   currentParticipantTestSchema,
   ENDPOINTS,
   ROLES,
   type Role,
+  type RoleRule,
 } from '@attesta/contract';
-import { accessPlugin } from '../auth/access.js';
+import { accessPlugin, contractRoute } from '../auth/access.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { signedIn, createTestApp, type Session, type TestApp } from '../../test/helpers.js';
 import { besideTheClone } from '../../test/beside-the-clone.js';
@@ -49,21 +51,32 @@ afterAll(async () => t.close());
 
 describe('the call contract', () => {
   it.skipIf(!haveTsv)('is exactly spec/endpoints.tsv (needs ../shared)', () => {
+    // The rows live in their areas' files (packages/contract/src/calls/), so the table's order is
+    // not the TSV's: the two are compared as sets, each row once.
+    const byKey = (a: { method?: string; path?: string }, b: { method?: string; path?: string }) =>
+      `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`);
     expect(
       ENDPOINTS.map((e) => ({
         method: e.method,
         path: e.path,
         roles: typeof e.roles === 'string' ? e.roles : e.roles.join(','),
         meaning: e.meaning,
-      })),
-    ).toEqual(tsvRows());
+      })).sort(byKey),
+    ).toEqual(tsvRows().sort(byKey));
+  });
+
+  it("is assembled from its areas' files, each call in exactly one area", () => {
+    const keys = CALL_AREAS.flatMap((area) => Object.keys(area));
+    expect(keys.length).toBe(new Set(keys).size);
+    expect(new Set(keys)).toEqual(new Set(Object.keys(CALL_SCHEMAS)));
+    expect(CALLS.length).toBe(keys.length);
   });
 
   it('refuses at start a route that is not a row of the contract, or has other roles than its row', async () => {
     const attempt = async (route: {
-      method: 'GET';
+      method: 'GET' | 'POST';
       url: string;
-      roles: 'any' | 'anon' | readonly ['admin'] | readonly ['participant'];
+      roles: RoleRule;
       schema?: Record<string, unknown>;
     }) => {
       const app = Fastify();
@@ -111,6 +124,18 @@ describe('the call contract', () => {
     ).toMatch(/must take its schemas from the contract/);
     // ...and cannot leave them out either.
     expect(await attempt(hasSession)).toMatch(/must take its schemas from the contract/);
+    // An upload declares in its row what its body comes as; a route that says otherwise does not start.
+    const { schema: upload, config } = contractRoute('POST /api/scans', {
+      summary: '',
+      tags: [],
+      errors: [],
+    });
+    const scans = { method: 'POST', url: '/api/scans', roles: config.access.roles } as const;
+    expect(await attempt({ ...scans, schema: upload })).toBe('started');
+    const { consumes: _consumes, ...uploadAsJson } = upload as typeof upload & { consumes?: string[] };
+    expect(await attempt({ ...scans, schema: uploadAsJson })).toMatch(
+      /must take its schemas from the contract/,
+    );
   });
 
   it('registers every call, ours included (never 404)', () => {

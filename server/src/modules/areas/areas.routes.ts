@@ -35,6 +35,16 @@ export const areaRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
+    ...contractRoute('GET /api/ugnik/area', {
+      summary: "The ugnik's own area, with the number of schools in it",
+      description: '`area: null` for an ugnik bound to no area.',
+      tags,
+      errors: [401, 403],
+    }),
+    handler: (req) => service.areaOfUgnik(db, authOf(req)),
+  });
+
+  app.route({
     ...contractRoute('GET /api/ugnik/area/diagnostics', {
       summary: "The school diagnostics of the schools in the ugnik's area, a row per diagnostic and school",
       description:

@@ -40,6 +40,14 @@ export async function createArea(db: Db, actor: Actor, body: AreaCreateBody): Pr
   });
 }
 
+/** The ugnik's own area with its school count; null when it is bound to none. */
+export async function areaOfUgnik(db: Db, auth: AuthContext): Promise<{ area: Area | null }> {
+  const own = await repo.areaOfUser(db, auth.userId);
+  if (!own) return { area: null };
+  const { items } = await listAreas(db);
+  return { area: items.find((a) => a.id === own.id) ?? { ...own, schoolCount: 0 } };
+}
+
 /** Whether an area exists (for the admin's school and user forms). */
 export async function areaExists(db: DbOrTx, id: number): Promise<boolean> {
   return (await repo.areaById(db, id)) !== null;

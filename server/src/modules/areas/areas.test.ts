@@ -87,6 +87,18 @@ describe('areas and the ugnik view of its area', () => {
     expect(bad.json()).toMatchObject({ code: 'validation_failed' });
   });
 
+  it('the ugnik reads its own area with the number of schools in it; one bound to none reads null', async () => {
+    const res = await get('/api/ugnik/area', ugnik.session.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ area: { id: north, name: 'Северный округ', schoolCount: 1 } });
+    const lone = await signedIn(t.app, ['ugnik']);
+    expect((await get('/api/ugnik/area', lone.session.headers)).json()).toEqual({ area: null });
+    expect((await get('/api/ugnik/area')).statusCode).toBe(401);
+    const coordinator = await signedIn(t.app, ['coordinator'], { schoolId: inNorth.schoolId });
+    for (const other of [admin, coordinator])
+      expect((await get('/api/ugnik/area', other.session.headers)).statusCode).toBe(403);
+  });
+
   it('an ugnik bound to no area sees nothing and may open no diagnostic', async () => {
     const lone = await signedIn(t.app, ['ugnik']);
     const res = await get('/api/ugnik/area/diagnostics', lone.session.headers);

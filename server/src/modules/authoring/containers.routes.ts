@@ -86,7 +86,6 @@ export const containerRoutes: FastifyPluginAsync = async (plugin) => {
     );
     upload.route({
       ...create,
-      schema: { ...create.schema, consumes: ['multipart/form-data'] },
       handler: async (req) => {
         const spool = new Spool();
         try {
@@ -117,7 +116,6 @@ export const containerRoutes: FastifyPluginAsync = async (plugin) => {
     );
     upload.route({
       ...version,
-      schema: { ...version.schema, consumes: ['multipart/form-data'] },
       handler: async (req) => {
         const spool = new Spool();
         try {

@@ -492,7 +492,6 @@ export const contentRoutes: FastifyPluginAsync = async (plugin) => {
     );
     upload.route({
       ...route,
-      schema: { ...route.schema, consumes: ['multipart/form-data'] },
       handler: async (req) => {
         const spool = new Spool();
         try {

@@ -45,7 +45,6 @@ export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
   });
   app.route({
     ...importRoute,
-    schema: { ...importRoute.schema, consumes: ['multipart/form-data'] },
     handler: async (req, reply) => {
       const spool = new Spool();
       try {

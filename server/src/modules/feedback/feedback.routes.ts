@@ -30,7 +30,6 @@ export const feedbackRoutes: FastifyPluginAsync = async (plugin) => {
   });
   app.route({
     ...route,
-    schema: { ...route.schema, consumes: ['application/json', 'multipart/form-data'] },
     // The body is read here, not by a schema: multipart bodies are streams, JSON ones are checked by the service.
     handler: async (req) => {
       const actor = actorOf(req);

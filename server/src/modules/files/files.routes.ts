@@ -141,7 +141,6 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (plugin
   app.route({
     ...upload,
     // The multipart body is read as it streams in (readUploadForm), not by a schema.
-    schema: { ...upload.schema, consumes: ['multipart/form-data'] },
     handler: async (req) => {
       const actor = actorOf(req);
       const spool = new Spool();

@@ -34,7 +34,6 @@ export const participantTestImportRoutes: FastifyPluginAsync = async (plugin) =>
   app.route({
     ...route,
     bodyLimit: XML_BODY_LIMIT,
-    schema: { ...route.schema, consumes: ['application/xml', 'text/xml'] },
     handler: (req) => importFromXml(ctx, actorOf(req), req.body),
   });
 };

@@ -129,7 +129,6 @@ export const rosterRoutes: FastifyPluginAsync = async (plugin) => {
     });
     upload.route({
       ...route,
-      schema: { ...route.schema, consumes: ['multipart/form-data'] },
       handler: (req) =>
         readImportForm(req, (file, dryRun) => service.importRoster(db, actor(req), file, dryRun)),
     });
@@ -151,7 +150,6 @@ export const rosterRoutes: FastifyPluginAsync = async (plugin) => {
     });
     upload.route({
       ...staffRoute,
-      schema: { ...staffRoute.schema, consumes: ['multipart/form-data'] },
       handler: (req) =>
         readImportForm(req, (file, dryRun) =>
           staffService.importStaff(ctx, req.log, actor(req), file, dryRun, origin(req)),

@@ -65,7 +65,6 @@ export const scansRoutes: FastifyPluginAsync = async (plugin) => {
   });
   app.route({
     ...upload,
-    schema: { ...upload.schema, consumes: ['multipart/form-data'] },
     handler: async (req, reply) => {
       const spool = new Spool();
       let queued = false;

@@ -22,11 +22,12 @@ const row = (over: object = {}) => ({
   ...over,
 });
 
-function server(answer: (url: string) => Response) {
+function server(answer: (url: string) => Response, ownArea?: () => Response) {
   return fakeServer({
     'GET /api/user': () => json(200, ugnik),
     'GET /api/user/sessionTime': () => json(200, '2030-01-01T12:00:00.000Z'),
     'GET /api/ugnik/area/diagnostics': ({ url }) => answer(url),
+    ...(ownArea ? { 'GET /api/ugnik/area': ownArea } : {}),
   });
 }
 
@@ -36,6 +37,21 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('ugnik: school diagnostics of the area', { timeout: 20_000 }, () => {
+  it('says how many schools the area has, and leaves the line out when that cannot be read', async () => {
+    const list = () => json(200, { area: { id: 1, name: 'Центральный район' }, items: [row()] });
+    server(list, () => json(200, { area: { id: 1, name: 'Центральный район', schoolCount: 1204 } }));
+    const first = renderApp('/ugnik/area');
+    expect(await screen.findByTestId('area-school-count')).toHaveTextContent(/^Школ в районе: 1\s204$/);
+    first.unmount();
+    const failing = server(list, () => apiError(500, 'internal'));
+    renderApp('/ugnik/area');
+    expect(await screen.findByTestId('area-diagnostics')).toBeInTheDocument();
+    await waitFor(() => expect(failing.callsTo('GET /api/ugnik/area')).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByTestId('area-school-count')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('lists them with state, school, dates and counts, and searches on the server', async () => {
     const api = server((url) =>
       json(200, {

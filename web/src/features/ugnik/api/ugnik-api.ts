@@ -17,6 +17,7 @@ export const ugnikKeys = {
   reference: ['ugnik', 'reference'] as const,
   surnames: (id: number) => ['ugnik', 'surnames', id] as const,
   area: (search: string) => ['ugnik', 'area', search] as const,
+  ownArea: ['ugnik', 'own-area'] as const,
   rooms: (schoolId: number) => ['ugnik', 'rooms', schoolId] as const,
   expertCoverage: (id: number) => ['ugnik', 'diagnostics', id, 'expert-coverage'] as const,
 };
@@ -24,6 +25,9 @@ export const ugnikKeys = {
 /** Whether experts can grade the expert-graded tasks of the diagnostic's subject tests (read-only). */
 export const getExpertCoverage = (diagnosticId: number) =>
   call('GET /api/expert/coverage', { query: { diagnosticId } }, inline);
+
+/** The ugnik's own area with the number of its schools (`area: null` when bound to none). */
+export const getOwnArea = () => call('GET /api/ugnik/area', {}, inline);
 
 /** The school diagnostics of the ugnik's area (docs/ugnik.md); its failure is shown in place. */
 export const listAreaDiagnostics = (search: string, signal?: AbortSignal) =>

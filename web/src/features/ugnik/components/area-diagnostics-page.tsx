@@ -13,7 +13,7 @@ import { Link } from 'react-router';
 import { PageTitle } from '../../../components/ui/page-title';
 import { describeApiError } from '../../../lib/form-errors';
 import { formatDisplayDate, formatNumber } from '../../../lib/format';
-import { listAreaDiagnostics, ugnikKeys } from '../api/ugnik-api';
+import { getOwnArea, listAreaDiagnostics, ugnikKeys } from '../api/ugnik-api';
 import { useUgnikT } from '../i18n';
 
 const STATUS_COLOR: Record<AreaDiagnosticStatus, string> = {
@@ -34,11 +34,19 @@ export function UgnikAreaDiagnosticsPage() {
     placeholderData: keepPreviousData,
   });
   const data = list.data;
+  // The number of schools in the area: a line under the caption, left out if it cannot be read.
+  const own = useQuery({ queryKey: ugnikKeys.ownArea, queryFn: getOwnArea });
+  const schoolCount = own.data?.area?.schoolCount;
 
   return (
     <Stack gap="md">
       <PageTitle>{data?.area ? t('area.titleOf', { area: data.area.name }) : t('area.title')}</PageTitle>
       <Text c="dimmed">{t('area.caption')}</Text>
+      {schoolCount !== undefined && (
+        <Text data-testid="area-school-count">
+          {t('area.schoolCount', { n: formatNumber(schoolCount, lang) })}
+        </Text>
+      )}
       {list.error ? (
         <Alert color="red" role="alert">
           {t('area.failed', { message: describeApiError(list.error, common) })}

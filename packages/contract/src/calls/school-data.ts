@@ -1,0 +1,133 @@
+/** The calls of the school-data area (server/src/modules/school-data), each with its roles, meaning and schemas. */
+import {
+  staffBuildingListRequestSchema,
+  staffBuildingListResponseSchema,
+  staffClassListRequestSchema,
+  staffClassListResponseSchema,
+  staffDiagnosticByParamBodySchema,
+  staffDiagnosticByParamResponseSchema,
+  staffDiagnosticListRequestSchema,
+  staffDiagnosticListResponseSchema,
+  staffParallelListRequestSchema,
+  staffParallelListResponseSchema,
+  staffParticipantTestListRequestSchema,
+  staffParticipantTestListResponseSchema,
+  staffParticipantTestSaveBodySchema,
+  staffParticipantTestSaveResultSchema,
+  staffStudentListRequestSchema,
+  staffStudentListResponseSchema,
+  staffStudentSaveBodySchema,
+  staffStudentSchema,
+} from '../staff.js';
+import type { CallTable } from '../call-schema.js';
+
+export const SCHOOL_DATA_CALLS = {
+  'POST /api/coordinator/student': {
+    roles: ['coordinator'],
+    meaning: 'create or update a student',
+    body: staffStudentSaveBodySchema,
+    response: staffStudentSchema,
+  },
+  'POST /api/coordinator/student/list': {
+    roles: ['coordinator'],
+    meaning: 'page of students (filters, sort, paging in body)',
+    body: staffStudentListRequestSchema,
+    response: staffStudentListResponseSchema,
+  },
+  'POST /api/coordinator/buildings/list': {
+    roles: ['coordinator'],
+    meaning: 'buildings of own school',
+    body: staffBuildingListRequestSchema,
+    response: staffBuildingListResponseSchema,
+  },
+  'POST /api/coordinator/class/list': {
+    roles: ['coordinator'],
+    meaning: 'classes of own school',
+    body: staffClassListRequestSchema,
+    response: staffClassListResponseSchema,
+  },
+  'POST /api/coordinator/parallel/list': {
+    roles: ['coordinator'],
+    meaning: 'parallels present in own school',
+    body: staffParallelListRequestSchema,
+    response: staffParallelListResponseSchema,
+  },
+  'POST /api/coordinator/diagnostic/list': {
+    roles: ['coordinator'],
+    meaning: 'diagnostics that include own school',
+    body: staffDiagnosticListRequestSchema,
+    response: staffDiagnosticListResponseSchema,
+  },
+  'POST /api/coordinator/diagnostic/byParam': {
+    roles: ['coordinator'],
+    meaning: 'diagnostics matching date / subject test / parallel',
+    body: staffDiagnosticByParamBodySchema,
+    response: staffDiagnosticByParamResponseSchema,
+  },
+  'POST /api/coordinator/participantTest/list': {
+    roles: ['coordinator'],
+    meaning: 'page of participant tests',
+    body: staffParticipantTestListRequestSchema,
+    response: staffParticipantTestListResponseSchema,
+  },
+  'POST /api/coordinator/participantTest/save': {
+    roles: ['coordinator'],
+    meaning: 'register students for a diagnostic (creates participant tests with activation codes)',
+    body: staffParticipantTestSaveBodySchema,
+    response: staffParticipantTestSaveResultSchema,
+  },
+  'POST /api/organizator/student/list': {
+    roles: ['organizator'],
+    meaning: "students of the organizator's rooms/classes",
+    body: staffStudentListRequestSchema,
+    response: staffStudentListResponseSchema,
+  },
+  'POST /api/organizator/buildings/list': {
+    roles: ['organizator'],
+    meaning: 'buildings assigned',
+    body: staffBuildingListRequestSchema,
+    response: staffBuildingListResponseSchema,
+  },
+  'POST /api/organizator/class/list': {
+    roles: ['organizator'],
+    meaning: 'classes assigned',
+    body: staffClassListRequestSchema,
+    response: staffClassListResponseSchema,
+  },
+  'POST /api/organizator/parallel/list': {
+    roles: ['organizator'],
+    meaning: 'parallels assigned',
+    body: staffParallelListRequestSchema,
+    response: staffParallelListResponseSchema,
+  },
+  'POST /api/organizator/diagnostic/list': {
+    roles: ['organizator'],
+    meaning: 'diagnostics the organizator conducts',
+    body: staffDiagnosticListRequestSchema,
+    response: staffDiagnosticListResponseSchema,
+  },
+  'POST /api/organizator/diagnostic/byParam': {
+    roles: ['organizator'],
+    meaning: 'diagnostics matching params',
+    body: staffDiagnosticByParamBodySchema,
+    response: staffDiagnosticByParamResponseSchema,
+  },
+  'POST /api/organizator/participantTest/list': {
+    roles: ['organizator'],
+    meaning: 'participant tests of a diagnostic with live status',
+    body: staffParticipantTestListRequestSchema,
+    response: staffParticipantTestListResponseSchema,
+  },
+  'POST /api/organizator/student': {
+    roles: ['organizator'],
+    meaning: 'create or update a student in an assigned class',
+    body: staffStudentSaveBodySchema,
+    response: staffStudentSchema,
+  },
+  'POST /api/organizator/participantTest/save': {
+    roles: ['organizator'],
+    meaning: 'register / update participant tests in assigned classes',
+    body: staffParticipantTestSaveBodySchema,
+    response: staffParticipantTestSaveResultSchema,
+  },
+} as const satisfies CallTable;
