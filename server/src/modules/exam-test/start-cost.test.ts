@@ -60,7 +60,12 @@ async function counted(run: () => PromiseLike<LightMyRequestResponse>) {
 /** One participant's start flow; the statements of each call. */
 async function startFlow(code: string) {
   const login = await counted(() =>
-    t.app.inject({ method: 'POST', url: '/api/Account/login', headers: XHR, payload: { activationCode: code } }),
+    t.app.inject({
+      method: 'POST',
+      url: '/api/Account/login',
+      headers: XHR,
+      payload: { activationCode: code },
+    }),
   );
   const headers = { ...sessionFrom(login.res).headers, 'x-device-id': `dev-${code}` };
   const start = await counted(() =>
@@ -75,7 +80,10 @@ async function startFlow(code: string) {
 
 /** Another participant test of the same room, diagnostic and subject test (an impersonal one). */
 async function neighbour(of: { participantTestId: number }) {
-  const [pt] = await t.app.ctx.db.select().from(participantTests).where(eq(participantTests.id, of.participantTestId));
+  const [pt] = await t.app.ctx.db
+    .select()
+    .from(participantTests)
+    .where(eq(participantTests.id, of.participantTestId));
   const code = activationCode();
   await t.app.ctx.db.insert(participantTests).values({
     diagnosticId: pt!.diagnosticId,
@@ -99,13 +107,13 @@ describe('the start flow’s statements', () => {
     await startFlow(first.activationCode); // fills the room's content memos
     const flow = await startFlow(await neighbour(first));
 
-    const names = (s: { statements: string[] }) => s.statements.map((q) => q.replace(/\s+/g, ' ').slice(0, 60));
+    const names = (s: { statements: string[] }) =>
+      s.statements.map((q) => q.replace(/\s+/g, ' ').slice(0, 80));
     // The pins (issue 24 item 7). Lower them when a change saves one; never raise them.
-    console.info(JSON.stringify({ login: names(flow.login), start: names(flow.start), variant: names(flow.variant) }, null, 1));
-    expect(names(flow.login), 'login').toHaveLength(2);
+    expect(names(flow.login), 'login: the code look-up, the login statement').toHaveLength(2);
     // The start decides on what the login read (lib/start-prime.ts): its one statement.
-    expect(names(flow.start), 'examwork/new').toHaveLength(1);
-    expect(names(flow.variant), 'variant/current').toHaveLength(1);
+    expect(names(flow.start), 'examwork/new: the start statement').toHaveLength(1);
+    expect(names(flow.variant), 'variant/current: the live work').toHaveLength(1);
     expect(flow.login.transactions + flow.start.transactions + flow.variant.transactions).toBe(0);
   });
 });
@@ -137,7 +145,10 @@ describe('a start right after the code login decides on what the login read', ()
     const res = await p.start();
     expect([res.statusCode, res.json().code]).toEqual([409, 'participant_test_annulled']);
     expect(
-      await t.app.ctx.db.select().from(examWorks).where(eq(examWorks.participantTestId, p.pt.participantTestId)),
+      await t.app.ctx.db
+        .select()
+        .from(examWorks)
+        .where(eq(examWorks.participantTestId, p.pt.participantTestId)),
     ).toEqual([]);
   });
 
