@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'drizzle-orm';
 import { eq } from 'drizzle-orm';
+import { NO_ACCOMMODATIONS } from '@attesta/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -167,7 +168,7 @@ describe('a start right after the code login decides on what the login read', ()
     const p = await signedIn({ studentId });
     await t.app.ctx.db
       .update(students)
-      .set({ accommodations: { extraTimePercent: 50 } })
+      .set({ accommodations: { ...NO_ACCOMMODATIONS, extraTimePercent: 50 } })
       .where(eq(students.id, studentId));
     try {
       const res = await p.start();
