@@ -12,7 +12,24 @@ select
   "students"."patronymic",
   "workers"."surname",
   "workers"."name",
-  "workers"."patronymic"
+  "workers"."patronymic",
+  "participant_tests"."diagnostic_id",
+  "participant_tests"."subject_test_id",
+  "participant_tests"."class_id",
+  "participant_tests"."building_id",
+  "diagnostics"."starts_at",
+  "diagnostics"."ends_at",
+  "diagnostics"."first_published_at",
+  (coalesce("students"."accommodations", "workers"."accommodations") ->> 'extraTimePercent')::int,
+  exists (
+    select
+      1
+    from
+      "exam_works"
+    where
+      "exam_works"."participant_test_id" = "participant_tests"."id"
+      and "exam_works"."deleted_at" is null
+  )
 from
   "participant_tests"
   inner join "diagnostics" on "diagnostics"."id" = "participant_tests"."diagnostic_id"

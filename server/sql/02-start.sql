@@ -173,63 +173,6 @@ where
   );
 
 select
-  "participant_tests"."id",
-  "participant_tests"."status",
-  "participant_tests"."test_date",
-  "participant_tests"."diagnostic_id",
-  "participant_tests"."subject_test_id",
-  "participant_tests"."student_id",
-  "participant_tests"."worker_id",
-  "participant_tests"."school_id",
-  "participant_tests"."class_id",
-  "participant_tests"."building_id",
-  "participant_tests"."activation_code",
-  "participant_tests"."registration_code",
-  "diagnostics"."starts_at",
-  "diagnostics"."ends_at",
-  "diagnostics"."name",
-  "diagnostics"."results_published",
-  "diagnostics"."first_published_at",
-  "exam_works"."id",
-  "exam_works"."participant_test_id",
-  "exam_works"."variant_id",
-  "exam_works"."status",
-  "exam_works"."answer_mode",
-  "exam_works"."started_at",
-  "exam_works"."time_limit_seconds",
-  "exam_works"."extra_seconds",
-  "exam_works"."paused_seconds",
-  "exam_works"."paused_at",
-  "exam_works"."paused_until",
-  "exam_works"."deadline_at",
-  "exam_works"."window_ends_at",
-  "exam_works"."finished_at",
-  "exam_works"."finish_reason",
-  "exam_works"."device_id",
-  "exam_works"."flags",
-  "exam_works"."deleted_at",
-  "exam_works"."deleted_by",
-  "exam_works"."deleted_reason",
-  "exam_works"."created_at",
-  "exam_works"."updated_at",
-  (coalesce("students"."accommodations", "workers"."accommodations") ->> 'extraTimePercent')::int
-from
-  "participant_tests"
-  inner join "diagnostics" on "diagnostics"."id" = "participant_tests"."diagnostic_id"
-  left join "students" on "students"."id" = "participant_tests"."student_id"
-  left join "workers" on "workers"."id" = "participant_tests"."worker_id"
-  left join "exam_works" on (
-    "exam_works"."participant_test_id" = "participant_tests"."id"
-    and "exam_works"."deleted_at" is null
-  )
-where
-  (
-    "participant_tests"."id" = $1
-    and "participant_tests"."deleted_at" is null
-    and "diagnostics"."deleted_at" is null
-  );
-
-select
   v.id,
   count(w.id) as used
 from
@@ -304,6 +247,14 @@ with
         (
           select
             $11::inet[]
+        ),
+        (
+          select
+            $12::int[]
+        ),
+        (
+          select
+            $13::int[]
         )
       ) with ordinality as i (
         pt_id,
@@ -317,6 +268,8 @@ with
         device_id,
         user_id,
         ip,
+        subject_test_id,
+        extra_time_percent,
         ord
       )
   ),
@@ -324,20 +277,27 @@ with
     -- No work starts once the results have been published (docs/design.md §3). The key-share
     -- lock makes a start and a publication (which locks the row for update) wait for each other:
     -- a start that waited reads the published row and starts nothing; a publication that waited
-    -- counts the started work as unfinished.
+    -- counts the started work as unfinished. Nor does one start when the participant test or its
+    -- diagnostic is no longer as the start read it (the code login's copy, lib/start-prime.ts):
+    -- deleted, annulled or finished, another subject test, another window, other extra time.
     select
       p.id as pt_id
     from
-      participant_tests p
+      i
+      join participant_tests p on p.id = i.pt_id
       join diagnostics d on d.id = p.diagnostic_id
+      left join students s on s.id = p.student_id
+      left join workers k on k.id = p.worker_id
     where
-      p.id in (
-        select
-          pt_id
-        from
-          i
-      )
-      and d.first_published_at is null
+      d.first_published_at is null
+      and p.deleted_at is null
+      and d.deleted_at is null
+      and p.status not in ('annulled', 'finished', 'scored', 'published')
+      and p.subject_test_id = i.subject_test_id
+      and d.starts_at <= i.started_at
+      and d.ends_at > i.window_ends_at - interval '1 millisecond'
+      and d.ends_at < i.window_ends_at + interval '1 millisecond'
+      and (coalesce(s.accommodations, k.accommodations) ->> 'extraTimePercent')::int is not distinct from i.extra_time_percent
     for key share of
       d
   ),

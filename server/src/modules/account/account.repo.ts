@@ -4,6 +4,7 @@ import { batchColumns, coalesced, readByKeys, runPrepared, type Db, type DbOrTx 
 import {
   diagnostics,
   emailTokens,
+  examWorks,
   parallels,
   participantTests,
   schools,
@@ -14,6 +15,7 @@ import {
 } from '../../db/schema/index.js';
 import { randomToken, sha256 } from '../../lib/tokens.js';
 import type { SessionDraft, SessionUser } from '../../auth/session-store.js';
+import type { PrimedStart } from '../../lib/start-prime.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -258,6 +260,8 @@ export interface CodeTarget {
   studentId: number | null;
   workerId: number | null;
   person: { surname: string; name: string; patronymic: string | null } | null;
+  /** What the participant's start needs, as read now; null when a live work exists already. */
+  start: PrimedStart | null;
 }
 
 /** The live participant test of an activation code (already normalised), with its person's name; never a guest's attempt. */
@@ -285,6 +289,18 @@ async function findByActivationCodes(db: DbOrTx, codes: string[]): Promise<(Code
           workerId: participantTests.workerId,
           student: { surname: students.surname, name: students.name, patronymic: students.patronymic },
           worker: { surname: workers.surname, name: workers.name, patronymic: workers.patronymic },
+          // What the participant's start decides on (lib/start-prime.ts): read here once.
+          diagnosticId: participantTests.diagnosticId,
+          subjectTestId: participantTests.subjectTestId,
+          classId: participantTests.classId,
+          buildingId: participantTests.buildingId,
+          startsAt: diagnostics.startsAt,
+          endsAt: diagnostics.endsAt,
+          firstPublishedAt: diagnostics.firstPublishedAt,
+          extraTimePercent: sql<
+            number | null
+          >`(coalesce(${students.accommodations}, ${workers.accommodations}) ->> 'extraTimePercent')::int`,
+          hasLiveWork: sql<boolean>`exists (select 1 from ${examWorks} where ${examWorks.participantTestId} = ${participantTests.id} and ${examWorks.deletedAt} is null)`,
         })
         .from(participantTests)
         .innerJoin(diagnostics, eq(diagnostics.id, participantTests.diagnosticId))
@@ -304,7 +320,28 @@ async function findByActivationCodes(db: DbOrTx, codes: string[]): Promise<(Code
   );
   return rows.map((row) => {
     if (!row) return null;
-    const { code: _code, student, worker, ...rest } = row;
-    return { ...rest, person: student ?? worker ?? null };
+    const { code: _code, student, worker, diagnosticId, subjectTestId, classId, buildingId, ...rest } = row;
+    const { startsAt, endsAt, firstPublishedAt, extraTimePercent, hasLiveWork, ...target } = rest;
+    return {
+      ...target,
+      person: student ?? worker ?? null,
+      start: hasLiveWork
+        ? null
+        : {
+            pt: {
+              id: target.id,
+              status: target.status,
+              diagnosticId,
+              subjectTestId,
+              schoolId: target.schoolId,
+              classId,
+              buildingId,
+              startsAt,
+              endsAt,
+              firstPublishedAt,
+            },
+            extraTimePercent,
+          },
+    };
   });
 }

@@ -14,6 +14,7 @@ import { hashPassword, verifyPassword } from '../../lib/password.js';
 import { normalizeActivationCode } from '../../lib/tokens.js';
 import { publishWorkEvent } from '../../events/work-bus.js';
 import { Memo } from '../../lib/memo.js';
+import { primeStart } from '../../lib/start-prime.js';
 import * as repo from './account.repo.js';
 import {
   ProviderUnavailableError,
@@ -259,6 +260,8 @@ export class AccountService {
     if (!known) throw new Error(`participant user ${input.login} could not be created`);
     if (known.user.isBlocked)
       throw forbidden('This account is blocked; contact your administrator', 'account_blocked');
+    // The start that follows decides on what this login read (lib/start-prime.ts).
+    if (target.start) primeStart(this.db, target.start);
     return this.sessionOpened(await this.ctx.sessions.created(session, known.user.id, known), known.user.id);
   }
 

@@ -386,17 +386,21 @@ describe('an admin’s override, and the late starter from both sides', () => {
     );
     // A start that read the participant test before the publication committed goes straight to
     // its one statement: the statement reads the diagnostic under its key-share lock.
+    // Everything else as the participant test is, so only the publication stops it.
     const now = new Date();
+    const [d] = await app.ctx.db.select().from(diagnostics).where(eq(diagnostics.id, w.diagnosticId));
     const started = await startWorkOnce(
       app.ctx.db,
       {
         participantTestId: w.late.participantTestId,
+        subjectTestId: w.subjectTestId,
+        extraTimePercent: null,
         variantId: w.variantId,
         answerMode: 'online',
         startedAt: now,
         timeLimitSeconds: 2700,
         extraSeconds: 0,
-        windowEndsAt: new Date(now.getTime() + 86_400_000),
+        windowEndsAt: d!.endsAt,
         deadlineAt: new Date(now.getTime() + 2_700_000),
         deviceId: null,
       },

@@ -380,6 +380,9 @@ export type NewWork = typeof examWorks.$inferInsert;
 
 export interface WorkStart {
   participantTestId: number;
+  /** What the start decided on: it starts nothing when the participant test or its diagnostic differ. */
+  subjectTestId: number;
+  extraTimePercent: number | null;
   variantId: number;
   answerMode: string;
   startedAt: Date;
@@ -423,16 +426,29 @@ async function startWorksOnce(
                            ${column((s) => s.windowEndsAt.toISOString(), 'timestamptz[]')},
                            ${column((s) => s.deadlineAt.toISOString(), 'timestamptz[]')},
                            ${column((s) => s.deviceId, 'text[]')}, ${column((s) => s.userId, 'int[]')},
-                           ${column((s) => s.ip, 'inet[]')})
+                           ${column((s) => s.ip, 'inet[]')}, ${column((s) => s.subjectTestId, 'int[]')},
+                           ${column((s) => s.extraTimePercent, 'int[]')})
         with ordinality as i(pt_id, variant_id, answer_mode, started_at, time_limit_seconds, extra_seconds,
-                             window_ends_at, deadline_at, device_id, user_id, ip, ord)
+                             window_ends_at, deadline_at, device_id, user_id, ip, subject_test_id,
+                             extra_time_percent, ord)
     ), open_diagnostic as (
       -- No work starts once the results have been published (docs/design.md §3). The key-share
       -- lock makes a start and a publication (which locks the row for update) wait for each other:
       -- a start that waited reads the published row and starts nothing; a publication that waited
-      -- counts the started work as unfinished.
-      select p.id as pt_id from participant_tests p join diagnostics d on d.id = p.diagnostic_id
-      where p.id in (select pt_id from i) and d.first_published_at is null
+      -- counts the started work as unfinished. Nor does one start when the participant test or its
+      -- diagnostic is no longer as the start read it (the code login's copy, lib/start-prime.ts):
+      -- deleted, annulled or finished, another subject test, another window, other extra time.
+      select p.id as pt_id
+      from i join participant_tests p on p.id = i.pt_id join diagnostics d on d.id = p.diagnostic_id
+      left join students s on s.id = p.student_id left join workers k on k.id = p.worker_id
+      where d.first_published_at is null and p.deleted_at is null and d.deleted_at is null
+        and p.status not in ('annulled', 'finished', 'scored', 'published')
+        and p.subject_test_id = i.subject_test_id
+        and d.starts_at <= i.started_at
+        and d.ends_at > i.window_ends_at - interval '1 millisecond'
+        and d.ends_at < i.window_ends_at + interval '1 millisecond'
+        and (coalesce(s.accommodations, k.accommodations) ->> 'extraTimePercent')::int
+            is not distinct from i.extra_time_percent
       for key share of d
     ), w as (
       insert into exam_works (participant_test_id, variant_id, status, answer_mode, started_at, time_limit_seconds,

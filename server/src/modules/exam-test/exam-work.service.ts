@@ -33,6 +33,7 @@ import {
 import { cachedSubjectTest, cachedTaskCount } from './content-cache.js';
 import * as repo from './exam-work.repo.js';
 import { pickVariant } from './variant-spread.js';
+import { takePrimedStart, type PrimedStart } from '../../lib/start-prime.js';
 import type { WorkRow } from './exam-work.repo.js';
 import { toSavedAnswers, toTimeLeft, toWorkState } from './presenter.js';
 
@@ -196,7 +197,9 @@ export async function timeBefore(ctx: AppContext, auth: AuthContext) {
 /**
  * Starts the work of the session's participant test, or returns the live one: idempotent, also
  * when several tabs call at once (the partial unique index admits one live work; the losers read
- * the winner's row).
+ * the winner's row). Right after a code login in this process the start decides on what the login
+ * read (lib/start-prime.ts) and sends one statement, which starts nothing if any of that changed;
+ * then, and otherwise, it reads the participant test and its live work afresh.
  */
 export async function startWork(
   ctx: AppContext,
@@ -204,6 +207,11 @@ export async function startWork(
   mode: AnswerMode | undefined,
 ): Promise<ExamWorkState> {
   const ptId = boundTestId(actor.auth);
+  const primed = takePrimedStart(ctx.db, ptId);
+  if (primed) {
+    const started = await createWork(ctx, actor, mode, primed.pt, primed.extraTimePercent, new Date());
+    if (started) return started;
+  }
   const found = await repo.findTestWithLiveWork(ctx.db, ptId);
   if (found?.work) return resumeExisting(ctx.db, found.work, actor);
   if (!found) throw notFound('The participant test of this session no longer exists');
@@ -220,6 +228,35 @@ export async function startWork(
   const st = await cachedSubjectTest(ctx.db, pt.subjectTestId);
   if (!st) throw notFound('No such subject test');
   if (mode === 'blank' && !st.allowBlank) throw blankNotAllowed();
+  const created = await createWork(ctx, actor, mode, pt, found.extraTimePercent, now);
+  if (created) return created;
+  // Another request created it between our read and our insert, or the results were published,
+  // or the participant test changed meanwhile.
+  const winner = await repo.findLiveWork(ctx.db, ptId);
+  if (!winner)
+    throw (await repo.findParticipantTest(ctx.db, { id: ptId }))?.firstPublishedAt
+      ? resultsPublished()
+      : noExamWork();
+  return resumeExisting(ctx.db, winner, actor);
+}
+
+/**
+ * The work of a participant test that may start now, inserted in one statement with the test in
+ * progress and the start audited; null when it does not start (a live work exists, the results
+ * are published, or the participant test or its diagnostic is no longer as `pt` says: the caller
+ * reads afresh). Throws only `no_variant`.
+ */
+async function createWork(
+  ctx: AppContext,
+  actor: Actor,
+  mode: AnswerMode | undefined,
+  pt: PrimedStart['pt'],
+  extraTimePercent: number | null,
+  now: Date,
+): Promise<ExamWorkState | null> {
+  if (!startable(pt, now)) return null;
+  const st = await cachedSubjectTest(ctx.db, pt.subjectTestId);
+  if (!st || (mode === 'blank' && !st.allowBlank)) return null;
   const variantId = await pickVariant(ctx.db, pt);
   if (variantId === null) throw conflict('no_variant', 'This subject test has no variants yet');
 
@@ -228,7 +265,7 @@ export async function startWork(
     startedAt: now,
     timeLimitSeconds,
     // An accommodated student's extra time (docs/accommodations.md); the window end still caps it.
-    extraSeconds: accommodatedExtraSeconds(timeLimitSeconds, found.extraTimePercent),
+    extraSeconds: accommodatedExtraSeconds(timeLimitSeconds, extraTimePercent),
     pausedSeconds: 0,
     windowEndsAt: pt.endsAt,
   };
@@ -237,6 +274,8 @@ export async function startWork(
     ctx.db,
     {
       participantTestId: pt.id,
+      subjectTestId: pt.subjectTestId,
+      extraTimePercent,
       variantId,
       answerMode: mode ?? 'online',
       startedAt: now,
@@ -248,18 +287,21 @@ export async function startWork(
     },
     { userId: actor.auth.userId, ip: actor.ip },
   );
-  if (created) {
-    metrics.workStarted();
-    publishWorkEvent(ctx, pt.id, created.id, 'started');
-    return toWorkState(created, now);
-  }
-  // Another request created it between our read and our insert, or the results were published.
-  const winner = await repo.findLiveWork(ctx.db, ptId);
-  if (!winner)
-    throw (await repo.findParticipantTest(ctx.db, { id: ptId }))?.firstPublishedAt
-      ? resultsPublished()
-      : noExamWork();
-  return resumeExisting(ctx.db, winner, actor);
+  if (!created) return null;
+  metrics.workStarted();
+  publishWorkEvent(ctx, pt.id, created.id, 'started');
+  return toWorkState(created, now);
+}
+
+/** Whether a participant test as read may start a work at `now` (the fresh path says why not). */
+function startable(pt: PrimedStart['pt'], now: Date): boolean {
+  return (
+    pt.status !== 'annulled' &&
+    !FINISHED_TEST_STATUSES.includes(pt.status) &&
+    !pt.firstPublishedAt &&
+    now >= pt.startsAt &&
+    now < pt.endsAt
+  );
 }
 
 /** Reopening an existing work: same device (or bind a work started without one). */
