@@ -12,6 +12,17 @@ import { VitePWA } from 'vite-plugin-pwa';
 const contractEntry = fileURLToPath(new URL('../packages/contract/src/index.ts', import.meta.url));
 
 /**
+ * React Router's build without its development warnings. Its package's `exports` name only
+ * `dist/development/` (with `ENABLE_DEV_WARNINGS = true` and the warnings' texts), so a production
+ * build would ship those; the package also has `dist/production/index.mjs`, the same API with the
+ * warnings off, which the build takes instead (docs/BENCHMARKS.md, issue 24). Tests and the dev
+ * server keep the development build and its warnings.
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+);
+
+/**
  * The files of the participant's shell: the entry chunk with every chunk and stylesheet it imports
  * statically (index.html lists them), which is all the login page, the start page and the runner
  * load (e2e/weight.e2e.test.ts). Filled when the bundle is written, read by the service worker's
@@ -70,14 +81,12 @@ function mantineShellStylesPlugin(): Plugin {
     apply: 'build',
     generateBundle(_, bundle) {
       const components = new Set<string>();
-      let notifications = false;
       for (const name of participantShell) {
         const chunk = bundle[name];
         if (chunk?.type !== 'chunk') continue;
         for (const id of Object.keys(chunk.modules)) {
           const component = /@mantine[\\/]core[\\/]esm[\\/]components[\\/]([^\\/]+)[\\/]/.exec(id)?.[1];
           if (component) components.add(component);
-          if (/@mantine[\\/]notifications[\\/]/.test(id)) notifications = true;
         }
       }
       const sheets = [
@@ -97,7 +106,6 @@ function mantineShellStylesPlugin(): Plugin {
           .map(({ c }) => c),
       ];
       const files = sheets.map((sheet) => join(mantineStyles, `${sheet}.layer.css`));
-      if (notifications) files.push(require.resolve('@mantine/notifications/styles.layer.css'));
       const source = files.map((file) => readFileSync(file, 'utf8')).join('\n');
       fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'mantine-shell.css', source }));
       participantShell.add(fileName);
@@ -118,7 +126,7 @@ function mantineShellStylesPlugin(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     participantShellPlugin(),
@@ -173,7 +181,10 @@ export default defineConfig({
     }),
   ],
   resolve: {
-    alias: { '@attesta/contract': contractEntry },
+    alias: {
+      '@attesta/contract': contractEntry,
+      ...(command === 'build' ? { 'react-router': reactRouterProduction } : {}),
+    },
   },
   server: {
     port: 5173,
@@ -246,4 +257,4 @@ export default defineConfig({
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
     ],
   },
-});
+}));
