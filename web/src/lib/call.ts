@@ -95,7 +95,7 @@ export function call<K extends CallKey>(
 ): Promise<CallResult<K>> {
   if (PARTICIPANT_CALLS.has(key)) {
     // In a production build the bundler drops the branch and with it the participant's schemas.
-    const own = import.meta.env.PROD ? {} : (PARTICIPANT_CALL_SCHEMAS as Partial<SchemaTable>)[key];
+    const own = import.meta.env.PROD ? undefined : (PARTICIPANT_CALL_SCHEMAS as Partial<SchemaTable>)[key];
     return send(key, own ?? {}, input, options, client);
   }
   return loadAllSchemas().then((all) => send(key, all[key], input, options, client));
@@ -103,7 +103,8 @@ export function call<K extends CallKey>(
 
 function send<K extends CallKey>(
   key: K,
-  schemas: CallSchemas,
+  /** The row's answer schemas; none for a participant's call in a production build. */
+  schemas: { response?: z.ZodType; accepted?: z.ZodType },
   input: CallInput<K>,
   options: CallOptions,
   client: ApiClient,
