@@ -91,6 +91,17 @@ function figures(lhr) {
       scriptingMs: Math.round(i.scripting),
     })),
     longTasks: (lhr.audits['long-tasks']?.details?.items ?? []).length,
+    // What Lighthouse blames besides the main thread: the elements that shifted (CLS) and the
+    // render-blocking files with the time they are said to cost.
+    layoutShifts: (lhr.audits['layout-shifts']?.details?.items ?? []).slice(0, 5).map((i) => ({
+      score: Math.round((i.score ?? 0) * 1000) / 1000,
+      node: i.node?.snippet ?? i.node?.selector ?? null,
+      causes: (i.subItems?.items ?? []).map((c) => c.cause ?? c.extra?.value ?? null).filter(Boolean),
+    })),
+    renderBlocking: (lhr.audits['render-blocking-resources']?.details?.items ?? []).map((i) => ({
+      url: i.url.replace(/^https?:\/\/[^/]+/, ''),
+      wastedMs: Math.round(i.wastedMs ?? 0),
+    })),
     // Lighthouse's own measure of this machine's speed while it ran (a busy machine scores lower).
     benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? NaN),
     runtimeError: lhr.runtimeError?.message ?? null,
@@ -112,6 +123,8 @@ async function measure(port, url, extraHeaders, check) {
     const f = figures(result.lhr);
     if (f.runtimeError) throw new Error(`${url}: ${f.runtimeError}`);
     check(f);
+    if (f.layoutShifts.length) log(`  layout shifts: ${JSON.stringify(f.layoutShifts)}`);
+    if (f.renderBlocking.length) log(`  render-blocking: ${JSON.stringify(f.renderBlocking)}`);
     log(
       `  ${url} run ${i + 1}: score ${f.score}, TTI ${f.ttiMs} ms, FCP ${f.fcpMs} ms, LCP ${f.lcpMs} ms, TBT ${f.tbtMs} ms, main thread ${f.mainThreadMs} ms (script ${f.scriptMs} ms), benchmark index ${f.benchmarkIndex}`,
     );

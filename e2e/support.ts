@@ -125,8 +125,8 @@ export async function startWork(page: Page, code: string, atEachPage?: () => Pro
  */
 const fromWeb = createRequire(join(root, 'web/package.json'));
 const MANTINE_CLASSES = new Set(
-  ['@mantine/core/styles.css', '@mantine/notifications/styles.css'].flatMap((sheet) =>
-    [...readFileSync(fromWeb.resolve(sheet), 'utf8').matchAll(/\.(m_[0-9a-f]{8})\b/g)].map((m) => m[1]!),
+  [...readFileSync(fromWeb.resolve('@mantine/core/styles.css'), 'utf8').matchAll(/\.(m_[0-9a-f]{8})\b/g)].map(
+    (m) => m[1]!,
   ),
 );
 

@@ -12,17 +12,94 @@ import { VitePWA } from 'vite-plugin-pwa';
 const contractEntry = fileURLToPath(new URL('../packages/contract/src/index.ts', import.meta.url));
 
 /**
+ * React Router's build without its development warnings. Its package's `exports` name only
+ * `dist/development/` (with `ENABLE_DEV_WARNINGS = true` and the warnings' texts), so a production
+ * build would ship those; the package also has `dist/production/index.mjs`, the same API with the
+ * warnings off, which the build takes instead (docs/BENCHMARKS.md, issue 24). Tests and the dev
+ * server keep the development build and its warnings.
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+);
+
+/**
  * The files of the participant's shell: the entry chunk with every chunk and stylesheet it imports
- * statically (index.html lists them), which is all the login page, the start page and the runner
- * load (e2e/weight.e2e.test.ts). Filled when the bundle is written, read by the service worker's
+ * statically (index.html lists them) and the participant's own lazily loaded chunks
+ * (PARTICIPANT_LAZY) with theirs, which is all the login page, the start page and the runner load
+ * (e2e/weight.e2e.test.ts). Filled when the bundle is written, read by the service worker's
  * precache list below, so a new device's precache is the exam's files and not the whole portal.
  */
 const participantShell = new Set<string>();
+
+/**
+ * The participant's chunks the router and the login form load after the first paint: the start
+ * page with the runner (app/router.tsx) and the login forms' checks. Part of the shell all the same
+ * (precached, so the runner opens offline).
+ */
+const PARTICIPANT_LAZY = [
+  'src/features/exam-runner/participant-screens.ts',
+  'src/features/auth/login-checks.ts',
+];
+
+/**
+ * Modules the participant's lazily loaded chunks (PARTICIPANT_LAZY) import statically, found when
+ * the module graph is complete and read by the `participant` chunk group below: they make one
+ * chunk (with their CSS), not one small chunk per module shared with some staff page.
+ */
+const participantModules = new Set<string>();
 
 function participantShellPlugin(): Plugin {
   return {
     name: 'attesta:participant-shell',
     apply: 'build',
+    buildEnd() {
+      participantModules.clear();
+      // The contract's index re-exports every module: a name imported through it is followed to
+      // the module that declares it, not to all of them (CALL_SCHEMAS's modules stay out).
+      const declaredIn = new Map<string, string>();
+      for (const id of this.getModuleIds()) {
+        if (!id.includes('/packages/contract/src/') || id === contractEntry) continue;
+        for (const name of this.getModuleInfo(id)?.exports ?? []) declaredIn.set(name, id);
+      }
+      /** Every module `from` imports statically (libraries but zod left out), into `into`. */
+      const reach = (from: string, into: Set<string>, skip: ReadonlySet<string>) => {
+        const visit = (id: string) => {
+          // Libraries stay where the bundler puts them (a library's index would bring all of its
+          // modules into the group), but zod: all of it is needed, in the participant's chunk.
+          if (into.has(id) || skip.has(id)) return;
+          if (id.includes('/node_modules/') && !id.includes('/node_modules/zod/')) return;
+          into.add(id);
+          const info = this.getModuleInfo(id);
+          for (const imported of info?.importedIds ?? []) {
+            if (imported !== contractEntry) visit(imported);
+          }
+          if (!info?.importedIds.includes(contractEntry)) return;
+          for (const m of (info.code ?? '').matchAll(
+            /import\s*\{([^}]*)\}\s*from\s*["']@attesta\/contract["']/g,
+          )) {
+            for (const name of m[1]!.split(',').map((n) =>
+              n
+                .trim()
+                .split(/\s+as\s+/)[0]!
+                .trim(),
+            )) {
+              const declaring = declaredIn.get(name);
+              if (declaring) visit(declaring);
+            }
+          }
+        };
+        visit(from);
+      };
+      // What the entry imports is the shell's (the `shell` group), not the participant's chunk.
+      const initial = new Set<string>();
+      for (const id of this.getModuleIds()) {
+        if (this.getModuleInfo(id)?.isEntry) reach(id, initial, new Set());
+      }
+      for (const id of this.getModuleIds()) {
+        if (PARTICIPANT_LAZY.some((module) => id.replace(/\\/g, '/').endsWith(module)))
+          reach(id, participantModules, initial);
+      }
+    },
     generateBundle(_, bundle) {
       participantShell.clear();
       const visit = (fileName: string) => {
@@ -33,7 +110,10 @@ function participantShellPlugin(): Plugin {
         for (const imported of chunk.imports) visit(imported);
       };
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type === 'chunk' && chunk.isEntry) visit(chunk.fileName);
+        if (chunk.type !== 'chunk') continue;
+        const ids = Object.keys(chunk.modules).map((id) => id.replace(/\\/g, '/'));
+        if (chunk.isEntry || ids.some((id) => PARTICIPANT_LAZY.some((module) => id.endsWith(module))))
+          visit(chunk.fileName);
       }
     },
   };
@@ -70,14 +150,12 @@ function mantineShellStylesPlugin(): Plugin {
     apply: 'build',
     generateBundle(_, bundle) {
       const components = new Set<string>();
-      let notifications = false;
       for (const name of participantShell) {
         const chunk = bundle[name];
         if (chunk?.type !== 'chunk') continue;
         for (const id of Object.keys(chunk.modules)) {
           const component = /@mantine[\\/]core[\\/]esm[\\/]components[\\/]([^\\/]+)[\\/]/.exec(id)?.[1];
           if (component) components.add(component);
-          if (/@mantine[\\/]notifications[\\/]/.test(id)) notifications = true;
         }
       }
       const sheets = [
@@ -97,7 +175,6 @@ function mantineShellStylesPlugin(): Plugin {
           .map(({ c }) => c),
       ];
       const files = sheets.map((sheet) => join(mantineStyles, `${sheet}.layer.css`));
-      if (notifications) files.push(require.resolve('@mantine/notifications/styles.layer.css'));
       const source = files.map((file) => readFileSync(file, 'utf8')).join('\n');
       fileName = this.getFileName(this.emitFile({ type: 'asset', name: 'mantine-shell.css', source }));
       participantShell.add(fileName);
@@ -118,7 +195,7 @@ function mantineShellStylesPlugin(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     participantShellPlugin(),
@@ -173,7 +250,10 @@ export default defineConfig({
     }),
   ],
   resolve: {
-    alias: { '@attesta/contract': contractEntry },
+    alias: {
+      '@attesta/contract': contractEntry,
+      ...(command === 'build' ? { 'react-router': reactRouterProduction } : {}),
+    },
   },
   server: {
     port: 5173,
@@ -216,6 +296,13 @@ export default defineConfig({
               tags: ['$initial'],
               priority: 5,
             },
+            // The start page and the runner with what they import (zod and the contract's task
+            // schemas too), in one chunk loaded after the login page's first paint.
+            {
+              name: 'participant',
+              test: (id: string) => participantModules.has(id),
+              priority: 4,
+            },
           ],
         },
       },
@@ -246,4 +333,4 @@ export default defineConfig({
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
     ],
   },
-});
+}));

@@ -9,20 +9,14 @@ import { taskAnswerTypeSchema } from './content.js';
 
 export const ANSWER_MODES = ['online', 'blank'] as const;
 
-/**
- * The largest answer file the runner sends and the server stores: a file task's maxSizeMb is
- * capped by it (server exam-test/upload.ts), and the runner refuses a larger file before sending.
- */
-export const ANSWER_FILE_MAX_BYTES = 20 * 1024 * 1024;
-
-/**
- * The largest answer value (its JSON, in UTF-8 bytes) the runner queues and sends. Far below the
- * server's body limit (BODY_LIMIT_BYTES, 1 MB by default), so no save is refused for its size: the
- * runner tells the participant instead of queuing it, and sends batches of at most
- * SAVE_BATCH_MAX_BYTES.
- */
-export const ANSWER_VALUE_MAX_BYTES = 256 * 1024;
-export const SAVE_BATCH_MAX_BYTES = 512 * 1024;
+// ANSWER_FILE_MAX_BYTES, ANSWER_VALUE_MAX_BYTES, SAVE_BATCH_MAX_BYTES and DEVICE_HEADER are in a
+// module without zod (exam-limits.ts): the web's first chunks read them without loading zod (issue 24).
+export {
+  ANSWER_FILE_MAX_BYTES,
+  ANSWER_VALUE_MAX_BYTES,
+  DEVICE_HEADER,
+  SAVE_BATCH_MAX_BYTES,
+} from './exam-limits.js';
 
 export const answerModeSchema = z.enum(ANSWER_MODES).describe('online, or blank: on the paper answer form');
 export type AnswerMode = z.infer<typeof answerModeSchema>;
@@ -372,9 +366,6 @@ export const quizSchema = z.object({
 export const saveQuizBodySchema = z.strictObject({
   answers: z.record(z.string().max(32), z.union([z.string().max(2000), z.array(z.string().max(32)).max(50)])),
 });
-
-/** Header the runner sends so a work stays on one device until staff clear the session. */
-export const DEVICE_HEADER = 'x-device-id';
 
 /*
  * Answers of runner calls that the schemas above do not cover (added with the server's exam-work

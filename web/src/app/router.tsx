@@ -8,8 +8,7 @@ import { LoginPage } from '../features/auth/components/login-page';
 import { ErrorPage } from '../features/errors/components/error-page';
 import { NotFoundPage } from '../features/errors/components/not-found-page';
 import { RouteError } from '../features/errors/components/route-error';
-import { RunnerPage } from '../features/exam-runner/components/runner-page';
-import { participantLanding, StartPage } from '../features/exam-runner/components/start-page';
+import { participantLanding } from '../features/exam-runner/landing';
 import { UnauthorizedPage } from '../features/errors/components/unauthorized-page';
 import { ugnikRoutes } from '../features/ugnik/routes';
 import { expertRoutes } from '../features/expert/routes';
@@ -47,6 +46,12 @@ const ChangePasswordPage = lazyPage(
   'ChangePasswordPage',
 );
 const RoleHome = lazyPage(() => import('../features/homes/components/role-home'), 'RoleHome');
+/**
+ * The participant's start page and runner (features/exam-runner/participant-screens.ts): a chunk
+ * loaded with the route, so the login page does not wait for them (issue 24, docs/ARCHITECTURE.md).
+ */
+const participantScreens = () => import('../features/exam-runner/participant-screens');
+
 const OpenTestsHome = lazyPage(
   () => import('../features/open-tests/components/open-tests-home'),
   'OpenTestsHome',
@@ -83,15 +88,12 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
     path: role,
     loader: requireRole(queryClient, role, basename),
     children: [
-      {
-        index: true,
-        element:
-          role === 'participant' ? (
-            <StartPage />
-          ) : (
-            <RoleHome role={role}>{role === 'guest' && <OpenTestsHome />}</RoleHome>
-          ),
-      },
+      role === 'participant'
+        ? { index: true, lazy: async () => ({ Component: (await participantScreens()).StartPage }) }
+        : {
+            index: true,
+            element: <RoleHome role={role}>{role === 'guest' && <OpenTestsHome />}</RoleHome>,
+          },
       ...(WORK_PLACES[role] ?? []),
     ],
   }));
@@ -103,7 +105,10 @@ export function createRoutes(queryClient: QueryClient, basename = '/'): RouteObj
       {
         path: 'participant/work',
         loader: requireSitting(queryClient, basename),
-        element: <RunnerPage tools={<RunnerTools />} />,
+        lazy: async () => {
+          const { RunnerPage } = await participantScreens();
+          return { Component: () => <RunnerPage tools={<RunnerTools />} /> };
+        },
       },
     ],
   };

@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, createApiClient, errorPagePath, isSyncStyleCall, unauthorizedPath } from './api-client';
+import { errorBodySchema } from '@attesta/contract';
+import {
+  ApiError,
+  createApiClient,
+  errorBodyOf,
+  errorPagePath,
+  isSyncStyleCall,
+  unauthorizedPath,
+} from './api-client';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(body === undefined ? null : JSON.stringify(body), {
@@ -242,4 +250,53 @@ describe('api client helpers', () => {
       `/error?error=${encodeURIComponent('{"name":"TypeError","message":"Load failed"}')}`,
     );
   });
+});
+
+describe('errorBodyOf', () => {
+  // The error body is read without zod (the first chunks carry none): it must say what the
+  // contract's schema says, for good bodies and bad ones.
+  const bodies: unknown[] = [
+    { status: 400, code: 'validation', message: 'bad' },
+    { status: 400, code: 'validation', message: 'bad', extra: 1 },
+    {
+      status: 400,
+      code: 'validation',
+      message: 'bad',
+      errors: [
+        { path: 'body.login', message: 'too short', code: 'too_small', params: { minimum: 1, name: 'x' } },
+      ],
+    },
+    { status: 400, code: 'validation', message: 'bad', errors: [{ path: 'a', message: 'b', other: true }] },
+    { status: 400, code: 'validation', message: 'bad', errors: [{ path: 'a' }] },
+    {
+      status: 400,
+      code: 'validation',
+      message: 'bad',
+      errors: [{ path: 'a', message: 'b', params: { n: true } }],
+    },
+    {
+      status: 400,
+      code: 'validation',
+      message: 'bad',
+      errors: [{ path: 'a', message: 'b', params: { n: Infinity } }],
+    },
+    { status: 400, code: 'validation', message: 'bad', errors: [{ path: 'a', message: 'b', code: 3 }] },
+    { status: 400, code: 'validation', message: 'bad', errors: 'no' },
+    { status: 400, code: 'validation', message: 'bad', errors: null },
+    { status: 400.5, code: 'x', message: 'y' },
+    { status: '400', code: 'x', message: 'y' },
+    { status: 400, code: 'x' },
+    { status: 400, message: 'y' },
+    [],
+    null,
+    'text',
+    42,
+  ];
+  it.each(bodies.map((body) => [JSON.stringify(body) ?? String(body), body]))(
+    'agrees with errorBodySchema: %s',
+    (_, body) => {
+      const parsed = errorBodySchema.safeParse(body);
+      expect(errorBodyOf(body)).toEqual(parsed.success ? parsed.data : null);
+    },
+  );
 });

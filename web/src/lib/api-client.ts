@@ -11,7 +11,7 @@
  *   text to the console, because their callers decide themselves (e.g. the guard goes to /login).
  * Every failure is also thrown as an ApiError so the caller's promise never silently resolves.
  */
-import { errorBodySchema, type CallKey, type FieldError } from '@attesta/contract';
+import type { CallKey, ErrorBody, FieldError } from '@attesta/contract';
 import { getAuthToken } from './auth-token';
 import { currentAppPath } from './location';
 
@@ -130,16 +130,60 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isOptional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
+const isText = (v: unknown) => typeof v === 'string';
+
+function fieldErrorOf(v: unknown): FieldError | null {
+  if (!isRecord(v) || !isText(v.path) || !isText(v.message) || !isOptional(v.code, isText)) return null;
+  const params = v.params;
+  if (
+    !isOptional(
+      params,
+      (p) =>
+        isRecord(p) &&
+        Object.values(p).every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x))),
+    )
+  )
+    return null;
+  const error: FieldError = { path: v.path as string, message: v.message as string };
+  if (v.code !== undefined) error.code = v.code as string;
+  if (params !== undefined) error.params = params as FieldError['params'];
+  return error;
+}
+
+/**
+ * The server's error body as the contract's `errorBodySchema` reads it (only its keys kept), or
+ * null when the answer has another shape. Checked here without the schema, so the first chunks
+ * carry no zod (issue 24); `api-client.test.ts` holds this to the schema's verdicts.
+ */
+export function errorBodyOf(body: unknown): ErrorBody | null {
+  if (!isRecord(body) || !Number.isSafeInteger(body.status) || !isText(body.code) || !isText(body.message))
+    return null;
+  const out: ErrorBody = {
+    status: body.status as number,
+    code: body.code as string,
+    message: body.message as string,
+  };
+  if (body.errors === undefined) return out;
+  if (!Array.isArray(body.errors)) return null;
+  const errors = body.errors.map(fieldErrorOf);
+  if (errors.some((e) => e === null)) return null;
+  out.errors = errors as FieldError[];
+  return out;
+}
+
 function errorFromResponse(response: Response, body: unknown): ApiError {
-  const parsed = errorBodySchema.safeParse(body);
+  const parsed = errorBodyOf(body);
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-  if (parsed.success) {
+  if (parsed) {
     return new ApiError({
       status: response.status,
       statusText: response.statusText,
-      code: parsed.data.code,
-      message: parsed.data.message,
-      fieldErrors: parsed.data.errors,
+      code: parsed.code,
+      message: parsed.message,
+      fieldErrors: parsed.errors,
       retryAfterSeconds,
     });
   }

@@ -3,6 +3,14 @@
  * fills the path from its row, sends query and body as the row's schemas type them and parses the
  * answer with the row's response schema. No path or schema is written a second time in a feature.
  * A body that is a document rather than JSON (the XML import) is sent as is with the `raw` option.
+ *
+ * The participant's calls (`PARTICIPANT_CALLS`) are the exception in a production build: their
+ * answers are not parsed here, so the exam's first chunks carry none of their schemas (issue 24,
+ * docs/ARCHITECTURE.md «Runtime validation of answers»). The server sends every answer through the
+ * same row's response schema (fastify-type-provider-zod's serializer: checked, unknown keys
+ * dropped, a mismatch is a 500 and never data), and these schemas have no transform a second parse
+ * would redo; in the dev server and in every web test they are parsed as before, so a feature that
+ * reads a field the row does not have still fails there.
  */
 import {
   PARTICIPANT_CALL_SCHEMAS,
@@ -12,6 +20,7 @@ import {
 } from '@attesta/contract';
 import type { z } from 'zod';
 import { apiClient, type ApiClient, type HttpMethod, type RequestOptions } from './api-client';
+import { PARTICIPANT_CALLS } from './participant-calls';
 
 type Field<K extends CallKey, F extends keyof CallSchemas> =
   CallSchemasOf<K> extends { [P in F]: infer S extends z.ZodType } ? S : never;
@@ -84,14 +93,18 @@ export function call<K extends CallKey>(
   options: CallOptions = {},
   client: ApiClient = apiClient,
 ): Promise<CallResult<K>> {
-  const own = (PARTICIPANT_CALL_SCHEMAS as Partial<SchemaTable>)[key];
-  if (own) return send(key, own, input, options, client);
+  if (PARTICIPANT_CALLS.has(key)) {
+    // In a production build the bundler drops the branch and with it the participant's schemas.
+    const own = import.meta.env.PROD ? undefined : (PARTICIPANT_CALL_SCHEMAS as Partial<SchemaTable>)[key];
+    return send(key, own ?? {}, input, options, client);
+  }
   return loadAllSchemas().then((all) => send(key, all[key], input, options, client));
 }
 
 function send<K extends CallKey>(
   key: K,
-  schemas: CallSchemas,
+  /** The row's answer schemas; none for a participant's call in a production build. */
+  schemas: { response?: z.ZodType; accepted?: z.ZodType },
   input: CallInput<K>,
   options: CallOptions,
   client: ApiClient,

@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client';
-import { currentUserQuery, readSessionTime, sessionTimeQuery } from './session';
+import { currentUserSchema } from '@attesta/contract';
+import { currentUserOf, currentUserQuery, readSessionTime, sessionTimeQuery } from './session';
 
 const user = { id: 1, login: 'coordinator', displayName: 'Иванова Анна', roles: ['coordinator'] };
 
@@ -49,5 +50,34 @@ describe('session queries', () => {
     );
     expect(readSessionTime({ sessionTime: '2025-05-20T10:15:00Z' })).not.toBeNull();
     expect(readSessionTime(null)).toBeNull();
+  });
+});
+
+describe('currentUserOf', () => {
+  // The user this tab stored is read back without zod (the first chunks carry none): it must say
+  // what the contract's schema says.
+  const base = { id: 3, login: 'p', displayName: 'P', roles: ['participant'] };
+  const users: unknown[] = [
+    base,
+    { ...base, extra: 1 },
+    { ...base, email: null, schoolId: 4, schoolName: 'S', participantTestId: null },
+    { ...base, email: 'a@b.c', schoolId: null, schoolName: null, participantTestId: 9 },
+    { ...base, id: 0 },
+    { ...base, id: 1.5 },
+    { ...base, id: '3' },
+    { ...base, roles: ['nobody'] },
+    { ...base, roles: 'participant' },
+    { ...base, login: undefined },
+    { ...base, displayName: 5 },
+    { ...base, email: 5 },
+    { ...base, schoolId: 'x' },
+    { ...base, participantTestId: 1.5 },
+    [],
+    null,
+    'user',
+  ];
+  it.each(users.map((u) => [JSON.stringify(u), u]))('agrees with currentUserSchema: %s', (_, u) => {
+    const parsed = currentUserSchema.safeParse(u);
+    expect(currentUserOf(u)).toEqual(parsed.success ? parsed.data : null);
   });
 });

@@ -1,5 +1,5 @@
 /** The signed-in user and the session's end, shared by the route guards, the header and the homes. */
-import { currentUserSchema, type CurrentUser } from '@attesta/contract';
+import { ROLES, type CurrentUser, type Role } from '@attesta/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { apiClient, type ApiClient } from './api-client';
 import { call } from './call';
@@ -48,8 +48,7 @@ export function forgetUser() {
 export function lastKnownUser(): CurrentUser | null {
   try {
     const raw = sessionStorage.getItem(LAST_USER_KEY);
-    const parsed = raw ? currentUserSchema.safeParse(JSON.parse(raw)) : null;
-    return parsed?.success ? parsed.data : null;
+    return raw ? currentUserOf(JSON.parse(raw)) : null;
   } catch {
     return null;
   }
@@ -83,4 +82,44 @@ export function sessionTimeQuery(client: ApiClient = apiClient) {
       readSessionTime(await call('GET /api/user/sessionTime', {}, { signal }, client)),
     staleTime: 60_000,
   });
+}
+
+const KNOWN_ROLES: ReadonlySet<string> = new Set(ROLES);
+const CURRENT_USER_KEYS = [
+  'id',
+  'login',
+  'displayName',
+  'roles',
+  'email',
+  'schoolId',
+  'schoolName',
+  'participantTestId',
+] as const;
+
+/**
+ * A stored user as the contract's `currentUserSchema` reads it (only its keys kept), or null.
+ * Checked without the schema, so the first chunks carry no zod (issue 24); `session.test.ts` holds
+ * this to the schema's verdicts.
+ */
+export function currentUserOf(v: unknown): CurrentUser | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const u = v as Record<string, unknown>;
+  const int = (x: unknown) => Number.isSafeInteger(x);
+  const optional = (x: unknown, check: (x: unknown) => boolean) => x === undefined || x === null || check(x);
+  const text = (x: unknown) => typeof x === 'string';
+  const ok =
+    int(u.id) &&
+    (u.id as number) > 0 &&
+    text(u.login) &&
+    text(u.displayName) &&
+    Array.isArray(u.roles) &&
+    u.roles.every((r) => typeof r === 'string' && KNOWN_ROLES.has(r)) &&
+    optional(u.email, text) &&
+    optional(u.schoolId, int) &&
+    optional(u.schoolName, text) &&
+    optional(u.participantTestId, int);
+  if (!ok) return null;
+  const user: Record<string, unknown> = { roles: [...(u.roles as Role[])] };
+  for (const key of CURRENT_USER_KEYS) if (key !== 'roles' && u[key] !== undefined) user[key] = u[key];
+  return user as unknown as CurrentUser;
 }

@@ -19,6 +19,9 @@ export function AppProviders({ children, ...props }: ComponentProps<typeof Provi
   );
 }
 import { createRoutes } from '../app/router';
+// The router loads the start page and the runner as a chunk (route `lazy`); imported here once, so
+// a test's first visit to them does not spend its wait on transforming their modules.
+import '../features/exam-runner/participant-screens';
 import { setApiNavigator } from '../lib/api-client';
 import { createI18n } from '../lib/i18n';
 import { createQueryClient } from '../lib/query-client';

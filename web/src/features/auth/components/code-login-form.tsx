@@ -1,4 +1,3 @@
-import { loginBodySchema } from '@attesta/contract';
 import { Alert, Group, Loader, Stack, Text, TextInput } from '../../../components/lite/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +7,7 @@ import { useApiForm } from '../../../lib/use-api-form';
 import { login, loginChallenge } from '../api/login';
 import { solveLoginChallenge } from '../api/proof-of-work';
 import { useCompleteLogin } from '../hooks/use-complete-login';
-
-const codeLoginSchema = loginBodySchema.options[1];
+import { checkLogin } from '../check-login';
 
 export function CodeLoginForm() {
   const { t } = useTranslation();
@@ -43,7 +41,7 @@ export function CodeLoginForm() {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        void submit(codeLoginSchema.safeParse({ activationCode }), signIn);
+        void checkLogin('code', { activationCode }).then((checked) => submit(checked, signIn));
       }}
     >
       <Stack gap="md">

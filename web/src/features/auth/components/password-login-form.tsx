@@ -1,4 +1,3 @@
-import { loginBodySchema } from '@attesta/contract';
 import { Alert, PasswordInput, Stack, TextInput } from '../../../components/lite/core';
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,8 +5,7 @@ import { LoadingButton } from '../../../components/ui/loading-button';
 import { useApiForm } from '../../../lib/use-api-form';
 import { login } from '../api/login';
 import { useCompleteLogin } from '../hooks/use-complete-login';
-
-const passwordLoginSchema = loginBodySchema.options[0];
+import { checkLogin } from '../check-login';
 
 export function PasswordLoginForm() {
   const { t } = useTranslation();
@@ -28,7 +26,9 @@ export function PasswordLoginForm() {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        void submit(passwordLoginSchema.safeParse(values), async (body) => completeLogin(await login(body)));
+        void checkLogin('password', values).then((checked) =>
+          submit(checked, async (body) => completeLogin(await login(body))),
+        );
       }}
     >
       <Stack gap="md">

@@ -28,21 +28,8 @@ import { TechCheck, useTechBlocker, useTechCheck, type TechCheckQuery } from './
 import { OpenElsewhere } from './open-elsewhere';
 
 export const currentTestKey = ['exam', 'current-test'] as const;
-
-/**
- * Where a signed-in participant's work is: the runner when a work runs on this device, otherwise
- * the start page (which says what comes next: the start, another device, the finished work).
- */
-export async function participantLanding(api: ExamApi = createExamApi()): Promise<string> {
-  try {
-    const test = await api.currentParticipantTest();
-    const status = test.examWork?.status;
-    const running = status === 'in_progress' || status === 'paused' || status === 'new';
-    return running && !test.openElsewhere ? '/participant/work' : '/participant';
-  } catch {
-    return '/participant';
-  }
-}
+// Where a signed-in participant lands is decided before the page loads (the login page's loader).
+export { participantLanding } from '../landing';
 
 /**
  * The time the participant has: the test's limit and the extra time of their accommodations. A
