@@ -9,6 +9,7 @@ import { taskIssueNote, TASK_FIELD_WORDS } from './task-issues.js';
 import { rawZip } from './test-support.js';
 import { ImportRefusal, type ParsedBatch } from './parsers/types.js';
 import { prepareBatch, type PreparedItem } from './prepare.js';
+import { itemXml } from './export/qti3.js';
 
 /*
  * The importers' defects of issue 27, each shown by a small fixture of our own (./fixtures; the
@@ -277,5 +278,42 @@ describe('defect 6: full marks derived from custom response processing', () => {
     const { items } = await importFixture('unbounded.qti22.xml', Buffer.from(xml));
     expect(items[0]!.outcome).toBe('refused');
     expect(items[0]!.notes.map((n) => n.code)).toContain('qti_max_score_unknown');
+  });
+});
+
+/** An imported item exported alone as a QTI 3.0 item file (as the subject test export writes it). */
+function exported(item: PreparedItem & { task: NonNullable<PreparedItem['task']> }): string {
+  return itemXml(
+    {
+      id: 1,
+      answerType: item.task.answerType,
+      html: item.task.html,
+      content: item.task.content as Record<string, unknown>,
+      reference: item.task.reference,
+      scoring: item.task.scoring as Record<string, unknown>,
+      solutionHtml: item.task.solutionHtml ?? null,
+      criteria: null,
+      maxScore: item.task.maxScore,
+      title: item.title,
+      sourceId: item.sourceId,
+      ...(item.choiceIds ? { choiceIds: item.choiceIds } : {}),
+    },
+    'item-1',
+    { media: new Map() },
+  );
+}
+
+describe('defect 7a: ruby annotations', () => {
+  it('keeps ruby, rb, rt and rp in the question and in a choice, and writes them back in the export', async () => {
+    const item = scored((await importFixture('ruby.qti30.xml')).items[0]);
+    expect(item.task.html).toContain('<ruby><rb>漢字</rb><rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>');
+    const options = (item.task.content as { options: { id: string; html: string }[] }).options;
+    expect(options[0]!.html).toBe('<ruby>漢<rt>kan</rt></ruby><ruby>字<rt>ji</rt></ruby>');
+    const xml = exported(item);
+    expect(xml).toContain('<ruby><rb>漢字</rb><rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>');
+    expect(xml).toContain('<ruby>漢<rt>kan</rt></ruby><ruby>字<rt>ji</rt></ruby></qti-simple-choice>');
+    // …and the export reads back with them.
+    const again = scored((await importFixture('again.qti30.xml', Buffer.from(xml))).items[0]);
+    expect(again.task.html).toContain('<rt>かんじ</rt>');
   });
 });
