@@ -82,6 +82,23 @@ export const IMPORT_NOTE_FIELDS = [
 ] as const;
 export type ImportNoteField = (typeof IMPORT_NOTE_FIELDS)[number];
 
+/**
+ * The words a note's `problem` param may be (task_invalid, qti_task_invalid, qti_rp_invalid): what
+ * is wrong with the field `what`, said by an interface in its own language. The schema's own
+ * messages never reach the report (issue 27, defect 7g).
+ */
+export const IMPORT_NOTE_PROBLEMS = [
+  'missing',
+  'wrong_kind',
+  'value_not_allowed',
+  'repeated',
+  'too_small',
+  'too_big',
+  'wrong_form',
+  'inconsistent',
+] as const;
+export type ImportNoteProblem = (typeof IMPORT_NOTE_PROBLEMS)[number];
+
 export const IMPORT_NOTE_PARAMS = {
   // Any file: the report's own checks.
   unclassified: ['text'],
@@ -92,7 +109,7 @@ export const IMPORT_NOTE_PARAMS = {
   question_text_missing: [],
   question_text_too_long: ['max'],
   question_text_not_allowed: [],
-  task_invalid: ['path', 'what', 'details'],
+  task_invalid: ['what', 'problem'],
   // A task's schema issue in the author's words: `what` is one of TASK_FIELD_WORDS (translated).
   task_key_wrong: [],
   task_full_marks_range: [],
@@ -202,7 +219,7 @@ export const IMPORT_NOTE_PARAMS = {
   qti_interaction_no_response: ['interaction'],
   qti_response_shared: [],
   qti_title_as_question: [],
-  qti_task_invalid: ['path', 'what', 'details'],
+  qti_task_invalid: ['what', 'problem'],
   qti_placeholders_wrong: ['details'],
   qti_expert_processing_dropped: [],
   qti_max_score_rounded: ['points'],
@@ -225,7 +242,7 @@ export const IMPORT_NOTE_PARAMS = {
   qti_rp_builtin_variable: ['id'],
   qti_rp_undeclared_variable: ['id'],
   qti_too_many_declarations: [],
-  qti_rp_invalid: ['path', 'what', 'details'],
+  qti_rp_invalid: ['what', 'problem'],
   qti_key_missing_part: ['response'],
   qti_key_missing: ['responses'],
   qti_max_score_from_key: ['points'],

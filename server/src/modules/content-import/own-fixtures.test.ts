@@ -226,7 +226,7 @@ describe('defect 5: refusal reasons in the author words', () => {
       taskIssueNote([issue(['content', 'blanks', 0, 'kind'], { code: 'invalid_value' })], 'qti_task_invalid'),
     ).toMatchObject({
       code: 'qti_task_invalid',
-      params: { what: 'gaps', path: 'content.blanks.0.kind', details: 'content.blanks.0.kind: m' },
+      params: { what: 'gaps', problem: 'value_not_allowed' },
     });
     // Every word a note may carry is translated by the interfaces.
     for (const word of TASK_FIELD_WORDS) expect(word).toMatch(/^[a-z_]+$/);
@@ -315,5 +315,42 @@ describe('defect 7a: ruby annotations', () => {
     // …and the export reads back with them.
     const again = scored((await importFixture('again.qti30.xml', Buffer.from(xml))).items[0]);
     expect(again.task.html).toContain('<rt>かんじ</rt>');
+  });
+});
+
+describe('defect 7g: no schema message reaches the import report', () => {
+  it('two choices with one identifier: said in words, without the schema text', async () => {
+    const [item] = (await importFixture('repeated-choice.qti22.xml')).items;
+    expect(item!.outcome).toBe('refused');
+    expect(item!.notes.map((n) => [n.code, n.params, n.text])).toEqual([
+      [
+        'qti_task_invalid',
+        { what: 'choices', problem: 'repeated' },
+        'the task does not fit the model (choices: one identifier used twice)',
+      ],
+    ]);
+  });
+
+  it('every kind of schema issue becomes a problem word; the message and path never reach the note', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ code: 'invalid_type', input: undefined }, 'missing'],
+      [{ code: 'invalid_type', input: 3 }, 'wrong_kind'],
+      [{ code: 'invalid_value' }, 'value_not_allowed'],
+      [{ code: 'invalid_union' }, 'value_not_allowed'],
+      [{ code: 'too_small', origin: 'number', minimum: 0 }, 'too_small'],
+      [{ code: 'too_big', origin: 'number', maximum: 9 }, 'too_big'],
+      [{ code: 'invalid_format' }, 'wrong_form'],
+      [{ code: 'custom', message: 'ids must be distinct' }, 'repeated'],
+      [{ code: 'custom', message: 'unknown response R9' }, 'inconsistent'],
+    ];
+    for (const [extra, problem] of cases)
+      for (const fallback of ['task_invalid', 'qti_task_invalid', 'qti_rp_invalid'] as const) {
+        const n = taskIssueNote(
+          [{ path: ['scoring', 'rules', 0, 'op'], message: 'Zod says: Too small', ...extra }],
+          fallback,
+        );
+        expect([n.code, n.params]).toEqual([fallback, { what: 'scoring', problem }]);
+        expect(n.text).not.toMatch(/Zod|Too small|scoring\.rules|unknown response|distinct/);
+      }
   });
 });

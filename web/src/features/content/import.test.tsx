@@ -1,4 +1,9 @@
-import { IMPORT_NOTE_CODES, IMPORT_NOTE_FIELDS, IMPORT_NOTE_PARAMS } from '@attesta/contract';
+import {
+  IMPORT_NOTE_CODES,
+  IMPORT_NOTE_FIELDS,
+  IMPORT_NOTE_PROBLEMS,
+  IMPORT_NOTE_PARAMS,
+} from '@attesta/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -53,12 +58,14 @@ const done = {
         'drawing questions are not supported',
         'Moodle question type "drawing" is not supported',
         'too few choices: at least 2 are needed',
+        'the task does not fit the model (choices: one identifier used twice)',
       ],
       // A code of a newer server, then ones this version knows (a field word translated too).
       noteCodes: [
         { code: 'drawing_unsupported' },
         { code: 'qtype_unsupported', params: { qtype: 'drawing' } },
         { code: 'task_too_few', params: { what: 'choices', min: 2 } },
+        { code: 'qti_task_invalid', params: { what: 'choices', problem: 'repeated' } },
       ],
     },
   ],
@@ -110,8 +117,12 @@ describe('content import', { timeout: 30_000 }, () => {
     ]);
     expect(report).not.toHaveTextContent('feedback to participants dropped');
     // A code this version does not know: a generic note, then the English text marked as English.
-    const [unknown, known, fewChoices] = notes('q3');
+    const [unknown, known, fewChoices, repeated] = notes('q3');
     expect(fewChoices!.textContent).toBe('Слишком мало: варианты ответа (нужно не меньше 2)');
+    // What is wrong with a field is a word too: no schema message is shown (defect 7g).
+    expect(repeated!.textContent).toBe(
+      'Задание не соответствует модели заданий (варианты ответа: один идентификатор использован дважды)',
+    );
     expect(unknown!.textContent).toBe(
       'Замечание импорта (текст импорта по-английски): drawing questions are not supported',
     );
@@ -167,6 +178,9 @@ describe('content import', { timeout: 30_000 }, () => {
       const words = (contentBundle[lang].content as { import: { noteWhat: Record<string, string> } }).import
         .noteWhat;
       expect(Object.keys(words).sort(), lang).toEqual([...IMPORT_NOTE_FIELDS].sort());
+      const problems = (contentBundle[lang].content as { import: { noteProblem: Record<string, string> } })
+        .import.noteProblem;
+      expect(Object.keys(problems).sort(), lang).toEqual([...IMPORT_NOTE_PROBLEMS].sort());
     }
     // The Russian texts are Russian (the generic note and the codes alike).
     for (const code of IMPORT_NOTE_CODES) expect(texts('ru')[code], code).toMatch(/[а-яё]/i);

@@ -139,7 +139,10 @@ function shownNotes(item: ContentImportItem, t: ContentT, language: string): Sho
             : // `what`: a field of the task by its word (server's task-issues.ts), said in this language.
               k === 'what'
               ? t(`import.noteWhat.${v}` as ContentKey, { defaultValue: v })
-              : v,
+              : // `problem`: what is wrong with that field, by its word (task-issues.ts problemWord).
+                k === 'problem'
+                ? t(`import.noteProblem.${v}` as ContentKey, { defaultValue: v })
+                : v,
         ]),
       );
       // `replace`: param names such as `count` are values here, not i18next options.
