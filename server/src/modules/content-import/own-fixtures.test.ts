@@ -354,3 +354,38 @@ describe('defect 7g: no schema message reaches the import report', () => {
       }
   });
 });
+
+describe('defect 7c: pictures of the feedback', () => {
+  /** Every html of an item's task: question, solution (general feedback) and choices. */
+  const allHtml = (item: PreparedItem) =>
+    JSON.stringify([item.task!.html, item.task!.solutionHtml, item.task!.content]);
+
+  it('GIFT: a @@PLUGINFILE@@ picture in the feedback (as in the question and a choice) is noted and said by its alt text', async () => {
+    const item = (await importFixture('feedback-images.gift')).items[0]!;
+    expect(item.outcome).toBe('converted');
+    expect(allHtml(item)).not.toContain('@@PLUGINFILE@@');
+    expect(item.task!.solutionHtml).toBe('<p>Frogs have smooth skin: smooth skin</p>');
+    expect(item.task!.html).toBe('<p>Which animal is this? a green frog</p>');
+    expect(item.notes.filter((n) => n.code === 'media_not_in_file').map((n) => n.params)).toEqual([
+      { name: 'frog.png' },
+      { name: 'skin.png' },
+      { name: 'frog-small.png' },
+    ]);
+    expect(points(item, optionId(item, 'frog (small frog)'))).toBe(1);
+  });
+
+  it("Moodle XML: the general feedback picture held in the file is media like the question text's; one it lacks is noted; a picture-only answer feedback is said dropped", async () => {
+    const item = (await importFixture('feedback-images.moodle.xml')).items[0]!;
+    expect(item.media.map((m) => m.ref)).toEqual([
+      '@@PLUGINFILE@@/frog.png',
+      '@@PLUGINFILE@@/skin%20close.png',
+    ]);
+    expect(item.task!.solutionHtml).toBe(
+      '<p>Its skin: <img src="@@PLUGINFILE@@/skin%20close.png" alt="skin" /> and its eggs: frog spawn</p>',
+    );
+    expect(item.notes.map((n) => [n.code, n.params])).toEqual([
+      ['feedback_dropped', undefined],
+      ['media_not_in_file', { name: 'eggs.png' }],
+    ]);
+  });
+});

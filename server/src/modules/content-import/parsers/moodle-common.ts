@@ -3,7 +3,7 @@ import { decodeHTML } from 'entities';
 import { marked } from 'marked';
 import { htmlToText } from '../../../lib/sanitize.js';
 import { note, type ImportNote } from '../notes.js';
-import type { ParsedTask } from './types.js';
+import type { ParsedMedia, ParsedTask } from './types.js';
 
 /*
  * What the Moodle XML and GIFT parsers share (docs/content-model.md, issue 11): text formats turned
@@ -413,4 +413,80 @@ export function essayTask(c: Common, graderInfoHtml = ''): Built {
     },
     notes: [note('essay_one_criterion', { points: c.grade })],
   };
+}
+
+// ---------------------------------------------------------------- media
+
+/** A file a Moodle question holds (base64 in the XML). */
+export interface InlineFile {
+  /** Folder and name, "/" + path + name, as the @@PLUGINFILE@@ reference resolves it. */
+  key: string;
+  name: string;
+  bytes: Buffer;
+}
+
+const PLUGINFILE = /@@PLUGINFILE@@\/[^"'\s<>)]*/g;
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Applies `f` to every html string of a task (text, solution, options, sides, words, parts). */
+function mapTaskHtml(task: ParsedTask, f: (html: string) => string): void {
+  task.html = f(task.html);
+  if (task.solutionHtml) task.solutionHtml = f(task.solutionHtml);
+  const walk = (x: unknown) => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object')
+      for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
+        if (k === 'html' && typeof v === 'string') (x as Record<string, unknown>)[k] = f(v);
+        else walk(v);
+      }
+  };
+  walk(task.content);
+}
+
+/**
+ * The media a task's html refers to by @@PLUGINFILE@@ — in the question text, the general feedback
+ * (the solution) and the choices alike — from the question's files (Moodle XML holds them; a GIFT
+ * file holds none). A reference to a file that is not there is noted, and its image becomes its
+ * alt text (a link its text): no `@@PLUGINFILE@@/…` is left to show as a broken image.
+ */
+export function pluginFileMedia(
+  task: ParsedTask,
+  files: readonly InlineFile[],
+  notes: ImportNote[],
+): ParsedMedia[] {
+  const media: ParsedMedia[] = [];
+  const found = new Map<string, boolean>();
+  const resolve = (ref: string): boolean => {
+    const known = found.get(ref);
+    if (known !== undefined) return known;
+    const key = safeDecode(ref.slice('@@PLUGINFILE@@'.length).split(/[?#]/)[0]!);
+    const file = files.find((f) => f.key === key) ?? files.find((f) => `/${f.name}` === key);
+    if (file) media.push({ ref, name: file.name, bytes: file.bytes });
+    else notes.push(note('media_not_in_file', { name: key.slice(1) }));
+    found.set(ref, !!file);
+    return !!file;
+  };
+  mapTaskHtml(task, (html) => {
+    for (const [ref] of html.matchAll(PLUGINFILE)) resolve(ref);
+    if ([...found.values()].every(Boolean)) return html;
+    const missing = (src: string) => src.startsWith('@@PLUGINFILE@@') && found.get(src) === false;
+    return html
+      .replace(/<img\b[^>]*>/gi, (img) => {
+        const src = /\ssrc\s*=\s*(["'])(.*?)\1/i.exec(img)?.[2] ?? '';
+        if (!missing(src)) return img;
+        return escapeHtml(decodeEntities(/\salt\s*=\s*(["'])(.*?)\1/i.exec(img)?.[2] ?? ''));
+      })
+      .replace(
+        /<a\b[^>]*\shref\s*=\s*(["'])(@@PLUGINFILE@@[^"']*)\1[^>]*>([\s\S]*?)<\/a>/gi,
+        (a, _q, href: string, text: string) => (missing(href) ? text : a),
+      );
+  });
+  return media;
 }
