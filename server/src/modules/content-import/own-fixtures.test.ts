@@ -389,3 +389,32 @@ describe('defect 7c: pictures of the feedback', () => {
     ]);
   });
 });
+
+describe('defect 7e: a GIFT short answer written over lines keeps its score after an export round trip', () => {
+  it('each answer scores the same imported and imported again from its QTI 3.0 export', async () => {
+    const { items } = await importFixture('multiline-answer.gift');
+    const typed = [
+      'the end',
+      'the  end',
+      'The End',
+      'end',
+      'the ending',
+      'Alexander Pushkin',
+      'Pushkin',
+      'Gogol',
+    ];
+    for (const item of items.map(scored)) {
+      const xml = exported(item);
+      expect(xml, item.title).not.toMatch(/map-key="[^"]*\n|pattern="[^"]*\n|<qti-value>[^<]*\n/);
+      const again = scored((await importFixture('again.qti30.xml', Buffer.from(xml))).items[0]);
+      expect(
+        typed.map((t) => [t, points(again, t)]),
+        item.title,
+      ).toEqual(typed.map((t) => [t, points(item, t)]));
+    }
+    const [poem, gap] = items;
+    expect(points(poem!, 'the end')).toBe(1);
+    expect(points(poem!, 'the ending')).toBe(0.5);
+    expect(points(gap!, 'Alexander Pushkin')).toBe(1);
+  });
+});

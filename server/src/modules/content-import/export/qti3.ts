@@ -9,6 +9,7 @@ import type {
   QtiScoring,
 } from '@attesta/contract';
 import { htmlToText, sanitizeHtml } from '../../../lib/sanitize.js';
+import { normalizeSpaces } from '../../scoring/index.js';
 import { renameIdentifiers } from '../parsers/qti-rp.js';
 
 /*
@@ -171,12 +172,25 @@ const outcomeDecl = (id: string, baseType: string, initial: string, extra = '') 
     initial,
   )}</qti-default-value></qti-outcome-declaration>`;
 
-/** An XSD regular expression matching a Moodle-style wildcard answer (* = any run). */
+/**
+ * A text answer as Attesta compares it: every whitespace run one space, trimmed (scoring's
+ * normalizeSpaces). A key written on two lines (a GIFT answer may be) matches «two lines» typed on
+ * one; written as it is, its line break would make the exported key match nothing (defect 7e).
+ */
+const keyText = (text: string) => normalizeSpaces(text);
+
+/**
+ * An XSD regular expression matching a Moodle-style wildcard answer (* = any run). A space matches
+ * any run of whitespace: Attesta reads «two  lines» as «two lines», another engine may not.
+ */
 export function wildcardPattern(text: string, caseSensitive: boolean): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === '\\' && text[i + 1] === '*') {
+    if (/\s/.test(c)) {
+      while (/\s/.test(text[i + 1] ?? '')) i++;
+      out += '\\s+';
+    } else if (c === '\\' && text[i + 1] === '*') {
       out += '\\*';
       i++;
     } else if (c === '*') out += '.*';
@@ -338,11 +352,12 @@ const multipleChoice: ItemWriter = (task, ctx) => {
 /** Scored texts (accepted answers or per-answer points) as a mapping, or pattern matches with wildcards. */
 function textScoring(
   id: string,
-  answers: { text: string; points: number }[],
+  written: { text: string; points: number }[],
   s: { caseSensitive?: boolean; wildcards?: boolean },
   max: number,
 ): { map?: Mapping; rules: string } {
   const caseSensitive = !!s.caseSensitive;
+  const answers = written.map((a) => ({ ...a, text: keyText(a.text) }));
   if (s.wildcards) {
     const branches = answers.map((a) => ({
       cond: patternMatch(id, wildcardPattern(a.text, caseSensitive)),
@@ -379,7 +394,9 @@ const shortText: ItemWriter = (task, ctx) => {
   const scoring = textScoring('RESPONSE', answers, s, task.maxScore);
   const notes = s.distinguishYo ? [] : ['Attesta reads ё as е; QTI compares the letters as written'];
   return {
-    declarations: [responseDecl('RESPONSE', 'single', 'string', ref.accepted.slice(0, 1), scoring.map)],
+    declarations: [
+      responseDecl('RESPONSE', 'single', 'string', ref.accepted.slice(0, 1).map(keyText), scoring.map),
+    ],
     body: `${prompt(task, ctx)}<p>${textEntry('RESPONSE', Math.min(content.maxLength ?? 40, 40))}</p>`,
     processing: scoring.map ? template('map_response') : rp(scoring.rules),
     notes,
@@ -596,7 +613,7 @@ const cloze: ItemWriter = (task, ctx) => {
     const scored = weighted ? (ref.scored![blank.id] ?? []) : accepted.map((text) => ({ text, points: 1 }));
     const entries = scored.map((a) =>
       'text' in a
-        ? { key: blank.kind === 'choice' ? qid(a.text) : a.text, value: a.points }
+        ? { key: blank.kind === 'choice' ? qid(a.text) : keyText(a.text), value: a.points }
         : { key: 'value' in a ? num(a.value) : num(a.min), value: a.points },
     );
     if (scored.some((a) => !('text' in a)))
@@ -607,7 +624,7 @@ const cloze: ItemWriter = (task, ctx) => {
         rid(blank),
         'single',
         isChoice ? 'identifier' : 'string',
-        accepted.slice(0, 1).map((a) => (isChoice ? qid(a) : a)),
+        accepted.slice(0, 1).map((a) => (isChoice ? qid(a) : keyText(a))),
         {
           entries: entries.map((e) => (isChoice ? e : { ...e, caseSensitive: !!s.caseSensitive })),
         },
