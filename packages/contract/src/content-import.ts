@@ -138,6 +138,9 @@ export const IMPORT_NOTE_PARAMS = {
   answers_too_many: ['count'],
   answer_too_long: ['max'],
   answers_no_marks: [],
+  // Questions Moodle itself refuses to save (its edit forms' checks): full marks out of reach.
+  full_marks_unreachable: ['best'],
+  choices_sum_short: ['sum'],
   numeric_answers_none: [],
   answer_not_number: ['answer'],
   matching_no_pairs: [],

@@ -108,6 +108,10 @@ const TEXTS: Texts = {
   answers_too_many: (p) => `the question has ${p.count} answers: a task may list at most 50`,
   answer_too_long: (p) => `an answer is longer than ${p.max} characters`,
   answers_no_marks: () => 'no answer gives any marks',
+  full_marks_unreachable: (p) =>
+    `no answer gives full marks: the best gives ${p.best} % of them (Moodle refuses to save such a question; make one answer worth 100 % and import it again)`,
+  choices_sum_short: (p) =>
+    `the right choices together give ${p.sum} % of full marks, not 100 % (Moodle refuses to save such a question; make their percentages add up to 100 and import it again)`,
   numeric_answers_none: () => 'the question has no numeric answers',
   answer_not_number: (p) => `the answer "${p.answer}" is not a number`,
   matching_no_pairs: () => 'a matching question needs at least one question with an answer',

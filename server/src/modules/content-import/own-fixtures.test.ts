@@ -418,3 +418,35 @@ describe('defect 7e: a GIFT short answer written over lines keeps its score afte
     expect(points(gap!, 'Alexander Pushkin')).toBe(1);
   });
 });
+
+describe('defect 7f: Moodle questions whose full marks no answer reaches', () => {
+  it('are refused saying why and what to change, as Moodle refuses to save them; thirds that add up are kept', async () => {
+    const { items } = await importFixture('full-marks-unreachable.moodle.xml');
+    expect(items.map((i) => [i.title, i.outcome, i.notes.map((n) => [n.code, n.params])])).toEqual([
+      ['Single, best 50 %', 'refused', [['full_marks_unreachable', { best: 50 }]]],
+      ['Multiple, two thirds', 'refused', [['choices_sum_short', { sum: 66.67 }]]],
+      ['Short answer, best 80 %', 'refused', [['full_marks_unreachable', { best: 80 }]]],
+      ['Numerical, best 90 %', 'refused', [['full_marks_unreachable', { best: 90 }]]],
+      ['Multiple, thirds', 'imported', []],
+    ]);
+    expect(items[0]!.notes[0]!.text).toBe(
+      'no answer gives full marks: the best gives 50 % of them (Moodle refuses to save such a question; make one answer worth 100 % and import it again)',
+    );
+    const thirds = scored(items[4]);
+    expect(thirds.task.maxScore).toBe(3);
+    const ids = ['Venus', 'Mars', 'Earth'].map((t) => optionId(thirds, t));
+    expect(points(thirds, ids)).toBeCloseTo(3, 4);
+  });
+
+  it('the same rule holds for GIFT (read as Moodle reads it)', async () => {
+    const gift = Buffer.from(
+      '::One::Largest? {~%50%Jupiter ~Mars}\n\n::Two::Gas giant? {=%80%Jupiter =%50%Saturn}\n',
+    );
+    const { items } = await importFixture('unreachable.gift', gift);
+    expect(items.map((i) => i.notes.map((n) => [n.code, n.params]))).toEqual([
+      // No `=` answer: GIFT makes it a multiple choice, whose right choices add up to 50 %.
+      [['choices_sum_short', { sum: 50 }]],
+      [['full_marks_unreachable', { best: 80 }]],
+    ]);
+  });
+});

@@ -49,6 +49,10 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     answers_too_many: 'Ответов в вопросе: {{count}}; в задании их может быть не более 50',
     answer_too_long: 'Один из ответов длиннее допустимого (символов: {{max}})',
     answers_no_marks: 'Ни один ответ не даёт баллов',
+    full_marks_unreachable:
+      'Ни один ответ не даёт полного балла: лучший даёт {{best}} % (Moodle не сохраняет такой вопрос; сделайте один ответ стоящим 100 % и загрузите снова)',
+    choices_sum_short:
+      'Верные варианты вместе дают {{sum}} % полного балла, а не 100 % (Moodle не сохраняет такой вопрос; сделайте, чтобы проценты давали в сумме 100, и загрузите снова)',
     numeric_answers_none: 'У вопроса нет числовых ответов',
     answer_not_number: 'Ответ «{{answer}}» — не число',
     matching_no_pairs: 'В вопросе на соответствие нужен хотя бы один вопрос с ответом',
@@ -245,6 +249,10 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     answers_too_many: 'The question has {{count}} answers: a task may list at most 50',
     answer_too_long: 'An answer is longer than {{max}} characters',
     answers_no_marks: 'No answer gives any marks',
+    full_marks_unreachable:
+      'No answer gives full marks: the best gives {{best}} % of them (Moodle refuses to save such a question; make one answer worth 100 % and import it again)',
+    choices_sum_short:
+      'The right choices together give {{sum}} % of full marks, not 100 % (Moodle refuses to save such a question; make their percentages add up to 100 and import it again)',
     numeric_answers_none: 'The question has no numeric answers',
     answer_not_number: 'The answer "{{answer}}" is not a number',
     matching_no_pairs: 'A matching question needs at least one question with an answer',

@@ -127,6 +127,17 @@ export type Built = { task: ParsedTask; notes: ImportNote[] } | { refused: Impor
 
 const refuse = (why: ImportNote): Built => ({ refused: why });
 
+/** A fraction as a percent, as Moodle rounds it (two decimals of the fraction). */
+const percent = (fraction: number) => Math.round(fraction * 10000) / 100;
+/**
+ * Moodle's edit forms refuse a question whose full marks no answer reaches: a single choice, short
+ * answer or numerical question without an answer worth 100 %, a multiple choice whose right choices
+ * do not add up to 100 % (qtype_multichoice errfractionsnomax / errfractionsaddwrong,
+ * qtype_shortanswer and qtype_numerical fractionsnomax). Moodle's XML and GIFT import do not check,
+ * so such files exist; imported, full marks would be out of reach with nothing said.
+ */
+const belowFull = (fraction: number) => Math.round(fraction * 100) < 100;
+
 /** The grade as the task's maxScore: the model needs 0 < maxScore ≤ 100. */
 export function gradeProblem(grade: number): ImportNote | null {
   if (!Number.isFinite(grade) || grade <= 0) return note('grade_not_positive', { grade: String(grade) });
@@ -172,6 +183,8 @@ export function choiceTask(
       if (o.fraction > kept[best]!.fraction) best = i;
     });
     if (kept[best]!.fraction <= 0) return refuse(note('choices_no_marks'));
+    if (belowFull(kept[best]!.fraction))
+      return refuse(note('full_marks_unreachable', { best: percent(kept[best]!.fraction) }));
     const exact = kept[best]!.fraction === 1 && kept.every((o, i) => i === best || o.fraction === 0);
     return {
       task: {
@@ -186,6 +199,8 @@ export function choiceTask(
   }
   const correct = kept.flatMap((o, i) => (o.fraction > 0 ? [letterId(i)] : []));
   if (!correct.length) return refuse(note('choices_no_marks'));
+  const sum = kept.reduce((s, o) => s + Math.max(0, o.fraction), 0);
+  if (belowFull(sum)) return refuse(note('choices_sum_short', { sum: percent(sum) }));
   return {
     task: {
       ...base,
@@ -253,6 +268,8 @@ export function shortAnswerTask(c: Common, raw: readonly TextAnswer[], caseSensi
   const answers = raw.map((a) => ({ text: a.text.trim(), fraction: a.fraction })).filter((a) => a.text);
   const problem = textAnswersProblem(answers);
   if (problem) return refuse(problem);
+  const top = Math.max(...answers.map((a) => a.fraction));
+  if (belowFull(top)) return refuse(note('full_marks_unreachable', { best: percent(top) }));
   const everyFull = answers.every((a) => a.fraction === 1);
   return {
     task: {
@@ -335,6 +352,8 @@ export function numericKeys(
 export function numericalTask(c: Common, raw: readonly NumericAnswer[], unit?: string): Built {
   const keys = numericKeys(raw, c.grade);
   if ('error' in keys) return refuse(keys.error);
+  const top = Math.max(...keys.best.map((a) => a.fraction));
+  if (belowFull(top)) return refuse(note('full_marks_unreachable', { best: percent(top) }));
   return {
     task: {
       html: c.html,
