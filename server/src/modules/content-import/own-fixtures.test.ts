@@ -450,3 +450,26 @@ describe('defect 7f: Moodle questions whose full marks no answer reaches', () =>
     ]);
   });
 });
+
+describe('defect 7b: formulas in the options of inline choices', () => {
+  it("keeps an option's MathML as its html beside its text; the export writes it back and reads again", async () => {
+    const item = scored((await importFixture('math-inline-choice.qti22.xml')).items[0]);
+    const [blank] = (
+      item.task.content as { blanks: { options: { id: string; text: string; html?: string }[] }[] }
+    ).blanks;
+    expect(blank!.options.map((o) => [o.text, o.html])).toEqual([
+      ['2x', '<math><mn>2</mn><mi>x</mi></math>'],
+      ['x2', '<math><msup><mi>x</mi><mn>2</mn></msup></math>'],
+      ['2', undefined],
+    ]);
+    expect(points(item, { b1: blank!.options[0]!.id })).toBe(1);
+    const xml = exported(item);
+    expect(xml).toMatch(
+      /<qti-inline-choice identifier="[^"]+"><math xmlns="[^"]+"><msup><mi>x<\/mi><mn>2<\/mn><\/msup><\/math><\/qti-inline-choice>/,
+    );
+    const again = scored((await importFixture('again.qti30.xml', Buffer.from(xml))).items[0]);
+    const [back] = (again.task.content as { blanks: { options: { html?: string }[] }[] }).blanks;
+    expect(back!.options[1]!.html).toContain('<msup><mi>x</mi><mn>2</mn></msup>');
+    expect(points(again, { b1: blank!.options[0]!.id })).toBe(1);
+  });
+});

@@ -585,14 +585,18 @@ type Blank = {
   id: string;
   kind: 'text' | 'number' | 'choice';
   width?: number;
-  options?: { id: string; text: string }[];
+  options?: { id: string; text: string; html?: string }[];
 };
 
 /** The inline interaction of a cloze gap: a drop-down or a text entry. */
-const blankInteraction = (blank: Blank, rid: string) =>
+const blankInteraction = (blank: Blank, rid: string, ctx: HtmlContext) =>
   blank.kind === 'choice'
     ? `<qti-inline-choice-interaction response-identifier="${rid}" shuffle="false">${(blank.options ?? [])
-        .map((o) => `<qti-inline-choice identifier="${qid(o.id)}">${esc(o.text)}</qti-inline-choice>`)
+        .map(
+          (o) =>
+            // An option with markup (a formula) keeps it; a plain one is its text.
+            `<qti-inline-choice identifier="${qid(o.id)}">${o.html ? xhtml(o.html, ctx) : esc(o.text)}</qti-inline-choice>`,
+        )
         .join('')}</qti-inline-choice-interaction>`
     : textEntry(rid, blank.width ?? 10);
 
@@ -634,7 +638,7 @@ const cloze: ItemWriter = (task, ctx) => {
   if (s.wildcards) notes.push('wildcards in gap answers are compared literally');
   let body = prompt(task, ctx);
   for (const blank of content.blanks)
-    body = body.split(`{{${blank.id}}}`).join(blankInteraction(blank, rid(blank)));
+    body = body.split(`{{${blank.id}}}`).join(blankInteraction(blank, rid(blank), ctx));
   const n = content.blanks.length;
   const count = content.blanks
     .map((b) =>
@@ -1281,7 +1285,10 @@ const qtiTask: ItemWriter = (task, ctx) => {
       body = fill(
         prompt(task, ctx),
         new Map(
-          (task.content as { blanks: Blank[] }).blanks.map((b) => [b.id, blankInteraction(b, rid(b.id))]),
+          (task.content as { blanks: Blank[] }).blanks.map((b) => [
+            b.id,
+            blankInteraction(b, rid(b.id), ctx),
+          ]),
         ),
       );
       break;
