@@ -200,6 +200,7 @@ export async function exportSubjectTest(db: Db, id: number): Promise<{ fileName:
         maxScore: row.maxScore,
         title: t.title,
         sourceId: t.sourceId,
+        ...(t.sourceChoiceIds ? { choiceIds: t.sourceChoiceIds } : {}),
       });
     const variant = variants.get(row.variantId) ?? { number: row.number, taskIds: [] };
     variant.taskIds.push(t.id);

@@ -1,3 +1,4 @@
+import AdmZip from 'adm-zip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { queueItems, subjects } from '../../db/schema/index.js';
@@ -414,6 +415,42 @@ describe('content import: the job', () => {
          where v.subject_test_id = ${(state.subjectTestIds as number[])[0]} order by vt.position`,
     );
     expect(order.map((r) => r.task_id)).toEqual([c!.taskId, b!.taskId]);
+  });
+
+  it("the source identifiers of a task's choices are stored with it and written back by the export (issue 27, defect 7d)", async () => {
+    const batch: ParsedBatch = {
+      format: 'qti22',
+      items: [
+        { ...item('kept'), choiceIds: { a: 'ChoiceThree', b: 'ChoiceFour' } },
+        // Not QTI identifiers, or two of our ids on one: not kept.
+        { ...item('bad'), choiceIds: { a: '1 two', b: 'x' } as Record<string, string> },
+        { ...item('twice'), choiceIds: { a: 'Same', b: 'Same' } },
+      ],
+      tests: [{ sourceId: 'T7d', title: 'T7d', sections: [{ itemKeys: ['kept', 'bad', 'twice'] }] }],
+    };
+    const { state } = await importFile([filePart('ids.zip', qtiPackage(batch))]);
+    const ids = (state.items as { taskId: number }[]).map((i) => i.taskId);
+    const rows = await t.database.query<{ source_choice_ids: Record<string, string> | null }>(
+      `select source_choice_ids from tasks where id in (${ids.join(',')}) order by id`,
+    );
+    expect(rows.map((r) => r.source_choice_ids)).toEqual([
+      { a: 'ChoiceThree', b: 'ChoiceFour' },
+      { b: 'x' },
+      null,
+    ]);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/content/subjectTests/${(state.subjectTestIds as number[])[0]}/export?format=qti3`,
+      headers: admin.session.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const zip = new AdmZip(res.rawPayload);
+    const kept = zip.getEntry('items/kept.xml')!.getData().toString();
+    expect(kept).toContain('<qti-simple-choice identifier="ChoiceThree">3</qti-simple-choice>');
+    expect(kept).toContain('<qti-correct-response><qti-value>ChoiceFour</qti-value></qti-correct-response>');
+    const bad = zip.getEntry('items/bad.xml')!.getData().toString();
+    expect(bad).toContain('<qti-simple-choice identifier="a">3</qti-simple-choice>');
+    expect(bad).toContain('<qti-value>x</qti-value>');
   });
 
   it('the chosen subject receives the tasks with their whole category path', async () => {

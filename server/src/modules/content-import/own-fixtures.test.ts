@@ -473,3 +473,42 @@ describe('defect 7b: formulas in the options of inline choices', () => {
     expect(points(again, { b1: blank!.options[0]!.id })).toBe(1);
   });
 });
+
+describe('defect 7d: the export keeps the source identifiers of choices', () => {
+  it('an imported item is exported with its choices, match sets and keys under the ids it had', async () => {
+    const item = scored((await importFixture('source-choice-ids.qti22.xml')).items[0]);
+    // The task knows its choices by ids of its own (a source id must not reach participants)…
+    expect(JSON.stringify(item.task.content)).not.toMatch(/"id":"(Paris|Lyon|France)"/);
+    expect(Object.values(item.choiceIds ?? {}).sort()).toEqual([
+      'France',
+      'Italy',
+      'Lyon',
+      'Nice',
+      'Paris',
+      'Rome',
+    ]);
+    // …and the export writes the source's back: in the interactions, the keys and the mapping.
+    const xml = exported(item);
+    for (const id of ['Lyon', 'Paris', 'Nice', 'France', 'Italy', 'Rome'])
+      expect(xml).toContain(`identifier="${id}"`);
+    expect(xml).toMatch(/<qti-value>Paris<\/qti-value>/);
+    expect(xml).toContain('<qti-value>France Paris</qti-value>');
+    expect(xml).toContain('map-key="Italy Rome"');
+    expect(xml).not.toMatch(/identifier="(c|l|r)\d+"/);
+    // Read back, it scores as before: results keyed by the source's ids line up with it.
+    const again = scored((await importFixture('again.qti30.xml', Buffer.from(xml))).items[0]);
+    expect(again.choiceIds).toEqual(item.choiceIds);
+    const answer = (it: PreparedItem) => {
+      const by = Object.fromEntries(Object.entries(it.choiceIds!).map(([ours, source]) => [source, ours]));
+      return { p1: by.Paris, p2: { [by.France!]: by.Paris, [by.Italy!]: by.Rome } };
+    };
+    expect(points(item, answer(item))).toBe(3);
+    expect(points(again, answer(again))).toBe(3);
+  });
+
+  it('a source identifier equal to another id of the task leaves the ids as they are', async () => {
+    const item = scored((await importFixture('source-choice-ids.qti22.xml')).items[0]);
+    const clash = { ...item, choiceIds: { ...item.choiceIds, c1: 'p1' } };
+    expect(exported(clash)).toMatch(/identifier="c1"/);
+  });
+});

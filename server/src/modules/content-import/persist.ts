@@ -153,6 +153,7 @@ export async function persistBatch(
           title: prepared.title,
           sourceId: prepared.sourceId,
           sourceFormat: batch.format,
+          sourceChoiceIds: prepared.choiceIds ?? null,
           createdBy,
         });
         if (prepared.media.length) {

@@ -38,6 +38,8 @@ export interface ExportTask {
   maxScore: number;
   title: string | null;
   sourceId: string | null;
+  /** The source's identifiers of the task's choices by our ids (an imported task): written back. */
+  choiceIds?: Record<string, string> | null;
 }
 
 export interface ExportFile {
@@ -1356,8 +1358,54 @@ const unknownType: ItemWriter = (task, ctx) => ({
   notes: [`answer type ${task.answerType} has no QTI 3.0 mapping yet: only its text is exported`],
 });
 
+/**
+ * The task with its choices known by the source's identifiers again (an imported task keeps them,
+ * `choiceIds`): results keyed by the source's ids line up with the exported item (defect 7d). Ids
+ * are renamed in the content (not its html or text), the key and the scoring (QTI rules by their
+ * own renaming); nothing is renamed when a source identifier would equal another id of the task.
+ */
+export function withSourceIds(task: ExportTask): ExportTask {
+  const map = task.choiceIds ?? {};
+  if (!Object.keys(map).length) return task;
+  const ids = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        if (k === 'id' && typeof x === 'string') ids.add(x);
+        else collect(x);
+      }
+  };
+  collect(task.content);
+  const targets = new Set(Object.values(map));
+  if ([...ids].some((id) => !(id in map) && targets.has(id)) || targets.size !== Object.keys(map).length)
+    return task;
+  const rename = (id: string) => map[id] ?? id;
+  const value = (s: string) =>
+    s.includes(' ') && s.split(' ').every((t) => t in map) ? s.split(' ').map(rename).join(' ') : rename(s);
+  const deep = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'string') return key === 'html' || key === 'text' ? v : value(v);
+    if (Array.isArray(v)) return v.map((x) => deep(x));
+    if (!v || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [rename(k), deep(x, k)]),
+    );
+  };
+  const scoring =
+    task.scoring.method === 'qti'
+      ? (renameIdentifiers(task.scoring as never, rename) as unknown as Record<string, unknown>)
+      : (deep(task.scoring) as Record<string, unknown>);
+  return {
+    ...task,
+    content: deep(task.content) as Record<string, unknown>,
+    reference: deep(task.reference),
+    scoring,
+  };
+}
+
 /** One item file. */
-export function itemXml(task: ExportTask, identifier: string, ctx: HtmlContext): string {
+export function itemXml(exported: ExportTask, identifier: string, ctx: HtmlContext): string {
+  const task = withSourceIds(exported);
   const writer = task.scoring?.method === 'qti' ? qtiTask : (ITEM_WRITERS[task.answerType] ?? unknownType);
   const parts = writer(task, ctx);
   const isResponse = (d: string) => d.startsWith('<qti-response-declaration');

@@ -257,6 +257,10 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
     if (placeholders.length)
       notes.refuse(note('qti_placeholders_wrong', { details: placeholders.slice(0, 3).join('; ') }));
     if (notes.refusals.length) return refused();
+    // Our opaque ids → the item's identifiers, for the export to write back (defect 7d).
+    const choiceIds = Object.fromEntries(
+      [...ids.entries].filter(([qti, ours]) => qti !== ours && qti).map(([qti, ours]) => [ours, qti]),
+    );
     return {
       item: {
         sourceId,
@@ -265,6 +269,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
         notes: notes.all,
         task: full,
         media: media.list,
+        ...(Object.keys(choiceIds).length ? { choiceIds } : {}),
       },
       ids: ids.entries,
     };
