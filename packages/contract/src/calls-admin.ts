@@ -67,6 +67,7 @@ import {
 import type { CallSchemas } from './call-schema.js';
 import {
   contentExportQuerySchema,
+  contentImportFullMarksBodySchema,
   contentImportParamsSchema,
   contentImportQueuedSchema,
   contentImportStatusSchema,
@@ -317,6 +318,12 @@ export const ADMIN_CALL_SCHEMAS = {
   'POST /api/admin/content/import': { accepted: contentImportQueuedSchema },
   'GET /api/admin/content/import/{importId}': {
     params: contentImportParamsSchema,
+    response: contentImportStatusSchema,
+  },
+  // The fix a person gives on the report (issue 27, Deliver 5): full marks the rules do not say.
+  'POST /api/admin/content/import/{importId}/fullMarks': {
+    params: contentImportParamsSchema,
+    body: contentImportFullMarksBodySchema,
     response: contentImportStatusSchema,
   },
   // A zip (application/zip), no JSON answer.

@@ -251,6 +251,9 @@ export const IMPORT_NOTE_PARAMS = {
   qti_max_score_from_key: ['points'],
   qti_max_score_from_rules: ['points'],
   qti_max_score_unknown: [],
+  // Full marks not derived: the task is held out of the file's test until an admin gives them.
+  qti_max_score_needed: [],
+  full_marks_given: ['points'],
   qti_max_score_too_high: ['points'],
   qti_media_outside_package: [],
   qti_rubric_as_solution: ['views'],
@@ -334,6 +337,13 @@ export const contentImportItemSchema = z
     outcome: z
       .enum(CONTENT_IMPORT_OUTCOMES)
       .describe('imported: as written; converted: with losses (see notes); refused: not created (see notes)'),
+    fullMarksNeeded: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: the importer could not derive the full marks from the item's rules; the task is created " +
+          "but held out of the file's test until an admin gives them (POST …/import/{importId}/fullMarks)",
+      ),
     notes: z.array(z.string()).describe('what was lost or changed, or why it was refused (English)'),
     noteCodes: z
       .array(contentImportNoteSchema)
@@ -365,6 +375,21 @@ export const contentImportStatusSchema = z
   })
   .meta({ id: 'ContentImportStatus' });
 export type ContentImportStatus = z.infer<typeof contentImportStatusSchema>;
+
+/** `POST /api/admin/content/import/{importId}/fullMarks`: the full marks of a held task of the report. */
+export const contentImportFullMarksBodySchema = z
+  .strictObject({
+    taskId: z.number().int().positive().describe('the task of a report item with fullMarksNeeded'),
+    maxScore: z
+      .number()
+      .finite()
+      .gt(0)
+      .max(100)
+      .multipleOf(0.01)
+      .describe('its full marks, more than 0 and at most 100 points'),
+  })
+  .meta({ id: 'ContentImportFullMarks' });
+export type ContentImportFullMarks = z.infer<typeof contentImportFullMarksBodySchema>;
 
 export const CONTENT_EXPORT_FORMATS = ['qti3'] as const;
 

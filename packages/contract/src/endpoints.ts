@@ -1255,6 +1255,11 @@ export const OUR_ENDPOINTS = [
   ),
   adminCall('GET', '/api/admin/content/import/{importId}', 'state and per-item report of a content import'),
   adminCall(
+    'POST',
+    '/api/admin/content/import/{importId}/fullMarks',
+    'give the full marks of a task the import held because its rules did not say them',
+  ),
+  adminCall(
     'GET',
     '/api/admin/content/subjectTests/{id}/export',
     'a subject test as a QTI 3.0 package (zip)',

@@ -453,6 +453,101 @@ describe('content import: the job', () => {
     expect(bad).toContain('<qti-value>x</qti-value>');
   });
 
+  it('POST …/fullMarks: a task held for its full marks gets them from the admin (issue 27, Deliver 5)', async () => {
+    const batch: ParsedBatch = {
+      format: 'qti22',
+      items: [
+        item('given'),
+        {
+          ...item('held'),
+          outcome: 'converted',
+          notes: [note('qti_max_score_needed')],
+          fullMarksNeeded: true,
+        },
+      ],
+      tests: [{ sourceId: 'TF', title: 'TF', sections: [{ itemKeys: ['given', 'held'] }] }],
+    };
+    const { importId, state } = await importFile([filePart('held.zip', qtiPackage(batch))]);
+    const [given, held] = state.items as {
+      taskId: number;
+      fullMarksNeeded?: boolean;
+      noteCodes: unknown[];
+    }[];
+    expect([given!.fullMarksNeeded, held!.fullMarksNeeded]).toEqual([undefined, true]);
+    // Held out of the file's test until its full marks are given.
+    const inTest = async () =>
+      (
+        await t.database.query<{ task_id: number }>(
+          `select vt.task_id from variant_tasks vt join variants v on v.id = vt.variant_id
+             where v.subject_test_id = ${(state.subjectTestIds as number[])[0]}`,
+        )
+      ).map((r) => r.task_id);
+    expect(await inTest()).toEqual([given!.taskId]);
+
+    const url = `${URL}/${importId}/fullMarks`;
+    const give = (payload: unknown, session: Session | null = admin.session, id = importId) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${URL}/${id}/fullMarks`,
+        headers: session?.headers ?? {},
+        payload: payload as Record<string, unknown>,
+      });
+    const maxOf = async (id: number) =>
+      (await t.database.query<{ m: string }>(`select max_score::text as m from tasks where id = ${id}`))[0]!
+        .m;
+    // 401, 403 (another role, no csrf header), 400 bad bodies, 404 another import or task: nothing changes.
+    expect((await give({ taskId: held!.taskId, maxScore: 2 }, null)).statusCode).toBe(401);
+    expect((await give({ taskId: held!.taskId, maxScore: 2 }, coordinator)).statusCode).toBe(403);
+    const noCsrf = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: admin.session.cookie },
+      payload: { taskId: held!.taskId, maxScore: 2 },
+    });
+    expect([noCsrf.statusCode, noCsrf.json().code]).toEqual([403, 'csrf']);
+    for (const bad of [
+      {},
+      { taskId: held!.taskId },
+      { taskId: held!.taskId, maxScore: 0 },
+      { taskId: held!.taskId, maxScore: 101 },
+      { taskId: held!.taskId, maxScore: 1.005 },
+      { taskId: held!.taskId, maxScore: '2' },
+      { taskId: 'x', maxScore: 2 },
+      { taskId: held!.taskId, maxScore: 2, extra: 1 },
+    ]) {
+      const res = await give(bad);
+      expect([JSON.stringify(bad), res.statusCode, res.json().code]).toEqual([
+        JSON.stringify(bad),
+        400,
+        'validation_failed',
+      ]);
+    }
+    expect((await give({ taskId: given!.taskId, maxScore: 2 })).statusCode).toBe(404);
+    expect((await give({ taskId: held!.taskId, maxScore: 2 }, admin.session, 999999)).statusCode).toBe(404);
+    expect(await maxOf(held!.taskId)).toBe('1');
+    expect(await maxOf(given!.taskId)).toBe('1');
+
+    const res = await give({ taskId: held!.taskId, maxScore: 2.5 });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json() as {
+      items: { taskId: number; fullMarksNeeded?: boolean; noteCodes: unknown[] }[];
+    };
+    expect(report.items[1]!.fullMarksNeeded).toBeUndefined();
+    expect(report.items[1]!.noteCodes).toEqual([
+      { code: 'qti_max_score_needed' },
+      { code: 'full_marks_given', params: { points: 2.5 } },
+    ]);
+    expect(await maxOf(held!.taskId)).toBe('2.5');
+    expect(((await status(importId)).json() as typeof report).items[1]!.fullMarksNeeded).toBeUndefined();
+    // Given once: the item no longer waits.
+    expect((await give({ taskId: held!.taskId, maxScore: 3 })).statusCode).toBe(404);
+    expect(await maxOf(held!.taskId)).toBe('2.5');
+    const audits = await t.database.query<{ n: number }>(
+      `select count(*)::int as n from audit_events where action = 'content.import.full_marks' and entity_id = '${held!.taskId}'`,
+    );
+    expect(audits[0]!.n).toBe(1);
+  });
+
   it('the chosen subject receives the tasks with their whole category path', async () => {
     const [subject] = await t.app.ctx.db.insert(subjects).values({ name: 'Физика' }).returning();
     const xml =

@@ -242,6 +242,9 @@ const TEXTS: Texts = {
     `full marks ${p.points}: the highest score the item's response processing can give`,
   qti_max_score_unknown: () =>
     'the full marks cannot be known (no mapping bound, normalMaximum, MAXSCORE or scoring correct response)',
+  qti_max_score_needed: () =>
+    'the full marks cannot be derived from the response processing: the task waits out of the test until you give them on this report',
+  full_marks_given: (p) => `full marks ${p.points} given by an admin`,
   qti_max_score_too_high: (p) => `the item is worth ${p.points} points; at most 100 are allowed`,
   qti_media_outside_package: () => 'a media reference leaving the package was dropped',
   qti_rubric_as_solution: (p) => `a rubric block for ${p.views} kept as the solution`,

@@ -260,7 +260,7 @@ describe('defect 6: full marks derived from custom response processing', () => {
     expect(points(item, { p1: c1, p2: [c3, c4, c5] })).toBe(1.5);
   });
 
-  it('a score copied from a typed number has no maximum to derive: still refused, saying so', async () => {
+  it('a score copied from a typed number has no maximum to derive: held for the admin to give it', async () => {
     const xml = fixture('max-capped-sum.qti22.xml')
       .toString()
       .replace(
@@ -276,8 +276,10 @@ describe('defect 6: full marks derived from custom response processing', () => {
         '<p>Extra: <textEntryInteraction responseIdentifier="R9" expectedLength="4"/></p>\n    <p>Spain:',
       );
     const { items } = await importFixture('unbounded.qti22.xml', Buffer.from(xml));
-    expect(items[0]!.outcome).toBe('refused');
-    expect(items[0]!.notes.map((n) => n.code)).toContain('qti_max_score_unknown');
+    // Not refused (Deliver 5): made and held for the admin to give its full marks on the report.
+    expect(items[0]!.outcome).toBe('converted');
+    expect(items[0]!.fullMarksNeeded).toBe(true);
+    expect(items[0]!.notes.map((n) => n.code)).toContain('qti_max_score_needed');
   });
 });
 

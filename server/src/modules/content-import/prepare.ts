@@ -52,6 +52,8 @@ export interface PreparedItem {
   media: PreparedMedia[];
   /** The source's identifiers of the task's choices by our ids (checked: QTI identifiers only). */
   choiceIds?: Record<string, string>;
+  /** Full marks not derived: created, held out of the file's tests until an admin gives them. */
+  fullMarksNeeded?: boolean;
 }
 
 export interface PreparedTest {
@@ -238,6 +240,7 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
       task: checked.task,
       media,
       ...(choiceIds ? { choiceIds } : {}),
+      ...(item.fullMarksNeeded === true ? { fullMarksNeeded: true } : {}),
     };
   });
 

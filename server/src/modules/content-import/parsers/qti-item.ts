@@ -249,6 +249,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   if (notes.refusals.length) return refused();
 
   const solutionHtml = r.solution.join('') || null;
+  let held = false;
   const task = (def: Omit<ParsedTask, 'html' | 'solutionHtml'>): QtiItemResult => {
     const full = { ...def, html, solutionHtml } as ParsedTask;
     const checked = taskDefinitionSchema.safeParse(full);
@@ -270,6 +271,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
         task: full,
         media: media.list,
         ...(Object.keys(choiceIds).length ? { choiceIds } : {}),
+        ...(held ? { fullMarksNeeded: true } : {}),
       },
       ids: ids.entries,
     };
@@ -472,8 +474,11 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
     }
   }
   if (maxScore === null || !(maxScore > 0)) {
-    notes.refuse(note('qti_max_score_unknown'));
-    return refused();
+    // Nothing says the full marks: the task is made (1 point until told) but held out of the file's
+    // test, and the report asks the admin for them (POST …/import/{importId}/fullMarks).
+    held = true;
+    maxScore = 1;
+    notes.drop(note('qti_max_score_needed'));
   }
   if (maxScore > 100) {
     notes.refuse(note('qti_max_score_too_high', { points: maxScore }));

@@ -110,6 +110,8 @@ export interface ParsedItem {
    * `ChoiceA`), stored with the task for the export to write back (absent: the ids are the source's).
    */
   choiceIds?: Record<string, string>;
+  /** Its full marks could not be derived: the task is held out of the tests until an admin gives them. */
+  fullMarksNeeded?: boolean;
 }
 
 /** A test (QTI assessmentTest; a Moodle/GIFT file has none) of items, by their keys. */
