@@ -186,6 +186,47 @@ describe('content import', { timeout: 30_000 }, () => {
     for (const code of IMPORT_NOTE_CODES) expect(texts('ru')[code], code).toMatch(/[а-яё]/i);
   });
 
+  it('offers the full marks of a held task on the report; bad input is said, a good one sent and the report shown again', async () => {
+    const heldItem = {
+      sourceId: 'h1',
+      title: 'Без полного балла',
+      taskId: 61,
+      answerType: 'cloze',
+      outcome: 'converted' as const,
+      fullMarksNeeded: true,
+      notes: ['the full marks cannot be derived…'],
+      noteCodes: [{ code: 'qti_max_score_needed' }],
+    };
+    const report = (item: object) => ({ status: 'done', items: [item], subjectTestIds: [] });
+    const api = contentServer({
+      'GET /api/admin/content/import/80': () => json(200, report(heldItem)),
+      'POST /api/admin/content/import/80/fullMarks': () =>
+        json(
+          200,
+          report({
+            ...heldItem,
+            fullMarksNeeded: undefined,
+            notes: [...heldItem.notes, 'full marks 2.5 given by an admin'],
+            noteCodes: [...heldItem.noteCodes, { code: 'full_marks_given', params: { points: 2.5 } }],
+          }),
+        ),
+    });
+    renderApp('/admin/content/import/80');
+    const form = await screen.findByTestId('import-full-marks-61');
+    expect(screen.getByTestId('import-notes-h1')).toHaveTextContent('задание ждёт вне теста');
+    await userEvent.click(within(form).getByTestId('import-full-marks-give-61'));
+    expect(await within(form).findByText('Больше 0 и не больше 100')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/admin/content/import/80/fullMarks')).toHaveLength(0);
+    await userEvent.type(within(form).getByLabelText('Полный балл'), '2.5');
+    await userEvent.click(within(form).getByTestId('import-full-marks-give-61'));
+    await waitFor(() => expect(screen.queryByTestId('import-full-marks-61')).toBeNull());
+    expect(api.callsTo('POST /api/admin/content/import/80/fullMarks')[0]!.body).toEqual({
+      taskId: 61,
+      maxScore: 2.5,
+    });
+    expect(screen.getByTestId('import-notes-h1')).toHaveTextContent('Полный балл 2,5 задан администратором');
+  });
+
   it('a failed import is said by its code and creates nothing', async () => {
     contentServer({
       'GET /api/admin/content/import/78': () =>

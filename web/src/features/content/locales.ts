@@ -49,6 +49,9 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     answers_too_many: 'Ответов в вопросе: {{count}}; в задании их может быть не более 50',
     answer_too_long: 'Один из ответов длиннее допустимого (символов: {{max}})',
     answers_no_marks: 'Ни один ответ не даёт баллов',
+    qti_max_score_needed:
+      'Полный балл не выводится из правил оценивания: задание ждёт вне теста, пока вы не зададите его здесь',
+    full_marks_given: 'Полный балл {{points}} задан администратором',
     full_marks_unreachable:
       'Ни один ответ не даёт полного балла: лучший даёт {{best}} % (Moodle не сохраняет такой вопрос; сделайте один ответ стоящим 100 % и загрузите снова)',
     choices_sum_short:
@@ -249,6 +252,9 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     answers_too_many: 'The question has {{count}} answers: a task may list at most 50',
     answer_too_long: 'An answer is longer than {{max}} characters',
     answers_no_marks: 'No answer gives any marks',
+    qti_max_score_needed:
+      'The full marks cannot be derived from the response processing: the task waits out of the test until you give them here',
+    full_marks_given: 'Full marks {{points}} given by an admin',
     full_marks_unreachable:
       'No answer gives full marks: the best gives {{best}} % of them (Moodle refuses to save such a question; make one answer worth 100 % and import it again)',
     choices_sum_short:
@@ -849,6 +855,9 @@ const ru = {
     notes: 'Примечания',
     task: 'Задание',
     openTask: 'Задание № {{id}}',
+    fullMarks: 'Полный балл',
+    giveFullMarks: 'Задать',
+    fullMarksRange: 'Больше 0 и не больше 100',
     outcomes: {
       imported: 'Загружено',
       converted: 'Загружено с изменениями',
@@ -1326,6 +1335,9 @@ const en: typeof ru = {
     notes: 'Notes',
     task: 'Task',
     openTask: 'Task no. {{id}}',
+    fullMarks: 'Full marks',
+    giveFullMarks: 'Set',
+    fullMarksRange: 'More than 0 and at most 100',
     outcomes: {
       imported: 'Imported',
       converted: 'Imported with changes',
