@@ -1365,18 +1365,24 @@ const unknownType: ItemWriter = (task, ctx) => ({
  * own renaming); nothing is renamed when a source identifier would equal another id of the task.
  */
 export function withSourceIds(task: ExportTask): ExportTask {
-  const map = task.choiceIds ?? {};
-  if (!Object.keys(map).length) return task;
   const ids = new Set<string>();
+  const html: string[] = [task.html];
   const collect = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(collect);
     else if (v && typeof v === 'object')
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
         if (k === 'id' && typeof x === 'string') ids.add(x);
+        else if (k === 'html' && typeof x === 'string') html.push(x);
         else collect(x);
       }
   };
   collect(task.content);
+  // An id placed in the html as {{id}} (a gap, a hottext span) stays ours: the html is not renamed.
+  const placed = html.join('\n');
+  const map = Object.fromEntries(
+    Object.entries(task.choiceIds ?? {}).filter(([ours]) => !placed.includes(`{{${ours}}}`)),
+  );
+  if (!Object.keys(map).length) return task;
   const targets = new Set(Object.values(map));
   if ([...ids].some((id) => !(id in map) && targets.has(id)) || targets.size !== Object.keys(map).length)
     return task;
