@@ -82,6 +82,23 @@ export const IMPORT_NOTE_FIELDS = [
 ] as const;
 export type ImportNoteField = (typeof IMPORT_NOTE_FIELDS)[number];
 
+/**
+ * The words a note's `problem` param may be (task_invalid, qti_task_invalid, qti_rp_invalid): what
+ * is wrong with the field `what`, said by an interface in its own language. The schema's own
+ * messages never reach the report (issue 27, defect 7g).
+ */
+export const IMPORT_NOTE_PROBLEMS = [
+  'missing',
+  'wrong_kind',
+  'value_not_allowed',
+  'repeated',
+  'too_small',
+  'too_big',
+  'wrong_form',
+  'inconsistent',
+] as const;
+export type ImportNoteProblem = (typeof IMPORT_NOTE_PROBLEMS)[number];
+
 export const IMPORT_NOTE_PARAMS = {
   // Any file: the report's own checks.
   unclassified: ['text'],
@@ -92,7 +109,7 @@ export const IMPORT_NOTE_PARAMS = {
   question_text_missing: [],
   question_text_too_long: ['max'],
   question_text_not_allowed: [],
-  task_invalid: ['path', 'what', 'details'],
+  task_invalid: ['what', 'problem'],
   // A task's schema issue in the author's words: `what` is one of TASK_FIELD_WORDS (translated).
   task_key_wrong: [],
   task_full_marks_range: [],
@@ -121,6 +138,9 @@ export const IMPORT_NOTE_PARAMS = {
   answers_too_many: ['count'],
   answer_too_long: ['max'],
   answers_no_marks: [],
+  // Questions Moodle itself refuses to save (its edit forms' checks): full marks out of reach.
+  full_marks_unreachable: ['best'],
+  choices_sum_short: ['sum'],
   numeric_answers_none: [],
   answer_not_number: ['answer'],
   matching_no_pairs: [],
@@ -202,7 +222,7 @@ export const IMPORT_NOTE_PARAMS = {
   qti_interaction_no_response: ['interaction'],
   qti_response_shared: [],
   qti_title_as_question: [],
-  qti_task_invalid: ['path', 'what', 'details'],
+  qti_task_invalid: ['what', 'problem'],
   qti_placeholders_wrong: ['details'],
   qti_expert_processing_dropped: [],
   qti_max_score_rounded: ['points'],
@@ -225,12 +245,15 @@ export const IMPORT_NOTE_PARAMS = {
   qti_rp_builtin_variable: ['id'],
   qti_rp_undeclared_variable: ['id'],
   qti_too_many_declarations: [],
-  qti_rp_invalid: ['path', 'what', 'details'],
+  qti_rp_invalid: ['what', 'problem'],
   qti_key_missing_part: ['response'],
   qti_key_missing: ['responses'],
   qti_max_score_from_key: ['points'],
   qti_max_score_from_rules: ['points'],
   qti_max_score_unknown: [],
+  // Full marks not derived: the task is held out of the file's test until an admin gives them.
+  qti_max_score_needed: [],
+  full_marks_given: ['points'],
   qti_max_score_too_high: ['points'],
   qti_media_outside_package: [],
   qti_rubric_as_solution: ['views'],
@@ -314,6 +337,13 @@ export const contentImportItemSchema = z
     outcome: z
       .enum(CONTENT_IMPORT_OUTCOMES)
       .describe('imported: as written; converted: with losses (see notes); refused: not created (see notes)'),
+    fullMarksNeeded: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: the importer could not derive the full marks from the item's rules; the task is created " +
+          "but held out of the file's test until an admin gives them (POST …/import/{importId}/fullMarks)",
+      ),
     notes: z.array(z.string()).describe('what was lost or changed, or why it was refused (English)'),
     noteCodes: z
       .array(contentImportNoteSchema)
@@ -345,6 +375,21 @@ export const contentImportStatusSchema = z
   })
   .meta({ id: 'ContentImportStatus' });
 export type ContentImportStatus = z.infer<typeof contentImportStatusSchema>;
+
+/** `POST /api/admin/content/import/{importId}/fullMarks`: the full marks of a held task of the report. */
+export const contentImportFullMarksBodySchema = z
+  .strictObject({
+    taskId: z.number().int().positive().describe('the task of a report item with fullMarksNeeded'),
+    maxScore: z
+      .number()
+      .finite()
+      .gt(0)
+      .max(100)
+      .multipleOf(0.01)
+      .describe('its full marks, more than 0 and at most 100 points'),
+  })
+  .meta({ id: 'ContentImportFullMarks' });
+export type ContentImportFullMarks = z.infer<typeof contentImportFullMarksBodySchema>;
 
 export const CONTENT_EXPORT_FORMATS = ['qti3'] as const;
 

@@ -147,11 +147,24 @@ const clozeBlankSchema = z.discriminatedUnion('kind', [
       id: itemIdSchema,
       kind: z.literal('choice'),
       options: z
-        .array(z.object({ id: itemIdSchema, text: z.string().min(1).max(200) }))
+        .array(
+          z.object({
+            id: itemIdSchema,
+            text: z.string().min(1).max(200).describe('The option as plain text (the drop-down shows it)'),
+            html: z
+              .string()
+              .max(2000)
+              .optional()
+              .describe(
+                'The option with its markup (MathML, sub/sup…), when it has some (a QTI inlineChoice holding ' +
+                  'a formula); shown instead of `text` where markup can be shown',
+              ),
+          }),
+        )
         .min(2)
         .max(26)
         .refine(distinctIds, { message: 'ids must be distinct' })
-        .describe('Plain-text options of the drop-down'),
+        .describe('Options of the drop-down'),
     })
     .describe('A drop-down gap (QTI inlineChoiceInteraction)'),
   z

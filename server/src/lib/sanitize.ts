@@ -80,6 +80,12 @@ const OPTIONS: sanitizeHtmlLib.IOptions = {
     'dl',
     'dt',
     'dd',
+    // Ruby annotations (East Asian readings; QTI allows them in item bodies).
+    'ruby',
+    'rb',
+    'rt',
+    'rtc',
+    'rp',
     ...MATHML,
   ],
   allowedAttributes: {

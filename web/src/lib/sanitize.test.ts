@@ -42,6 +42,12 @@ describe('sanitizeHtml', () => {
     expect(sanitizeHtml(html)).toBe(html);
   });
 
+  it('keeps ruby annotations (rb, rt, rtc, rp)', () => {
+    const html =
+      '<p><ruby><rb>漢字</rb><rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby> <ruby>字<rtc>ji</rtc></ruby></p>';
+    expect(sanitizeHtml(html)).toBe(html);
+  });
+
   it('forces safe link behaviour', () => {
     expect(sanitizeHtml('<a href="https://example.org/doc" title="док" target="_self">док</a>')).toBe(
       '<a href="https://example.org/doc" title="док" target="_blank" rel="noopener noreferrer">док</a>',

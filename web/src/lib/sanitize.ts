@@ -22,6 +22,7 @@ export const ALLOWED_TAGS = [
   'p', 'br', 'b', 'i', 'em', 'strong', 'u', 's', 'sub', 'sup', 'span', 'div', 'ul', 'ol', 'li',
   'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
   'img', 'a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'hr', 'figure', 'figcaption',
+  'ruby', 'rb', 'rt', 'rtc', 'rp',
   'math', 'mrow', 'mi', 'mn', 'mo', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot', 'mtext', 'mspace',
   'mtable', 'mtr', 'mtd', 'munder', 'mover', 'munderover', 'semantics', 'annotation',
 ];

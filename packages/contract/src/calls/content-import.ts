@@ -1,6 +1,7 @@
 /** The calls of the content-import area (server/src/modules/content-import), each with its roles, meaning and schemas. */
 import { idPath } from '../calls-admin.js';
 import {
+  contentImportFullMarksBodySchema,
   contentExportQuerySchema,
   contentImportParamsSchema,
   contentImportQueuedSchema,
@@ -24,6 +25,15 @@ export const CONTENT_IMPORT_CALLS = {
     meaning: 'state and per-item report of a content import',
     ours: true,
     params: contentImportParamsSchema,
+    response: contentImportStatusSchema,
+  },
+  // The fix a person gives on the report (issue 27, Deliver 5): full marks the rules do not say.
+  'POST /api/admin/content/import/{importId}/fullMarks': {
+    roles: ADMIN,
+    meaning: 'give the full marks of a task the import held because its rules did not say them',
+    ours: true,
+    params: contentImportParamsSchema,
+    body: contentImportFullMarksBodySchema,
     response: contentImportStatusSchema,
   },
   // A zip (application/zip), no JSON answer.

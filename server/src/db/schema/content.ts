@@ -150,6 +150,12 @@ export const tasks = pgTable(
     sourceId: text(),
     sourceFormat: text(),
     /**
+     * The source's identifiers of the task's choices (options, items, gaps' words, areas), by our
+     * ids: the importer gives them short opaque ids of its own (a source id such as «correct» must
+     * not reach participants); the export writes the source's back, so results keyed by them line up.
+     */
+    sourceChoiceIds: jsonb().$type<Record<string, string>>(),
+    /**
      * Versions: a task a started work uses is never changed; an edit makes a new row (version + 1,
      * previousVersionId) and the old one is superseded. Old works keep scoring by the row they took.
      */

@@ -98,6 +98,30 @@ export async function importItem(db: DbOrTx, id: number) {
   return row ?? null;
 }
 
+/** The import's queue item, locked for a change of its report. */
+export async function importItemForUpdate(tx: Tx, id: number) {
+  const [row] = await tx
+    .select()
+    .from(queueItems)
+    .where(and(eq(queueItems.id, id), eq(queueItems.type, 'import')))
+    .for('update');
+  return row ?? null;
+}
+
+export async function setImportReport(tx: Tx, id: number, result: Record<string, unknown>): Promise<void> {
+  await tx.update(queueItems).set({ result }).where(eq(queueItems.id, id));
+}
+
+/** Sets a current task's full marks; false when the task is gone or was superseded by an edit. */
+export async function setTaskMaxScore(tx: Tx, id: number, maxScore: number): Promise<boolean> {
+  const rows = await tx
+    .update(tasks)
+    .set({ maxScore, updatedAt: new Date() })
+    .where(and(eq(tasks.id, id), isNull(tasks.supersededAt)))
+    .returning({ id: tasks.id });
+  return rows.length > 0;
+}
+
 /** A subject by its exact name, created when there is none (serialised per name within the transaction). */
 export async function subjectNamed(tx: Tx, name: string): Promise<number> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`content-import subject ${name}`}))`);

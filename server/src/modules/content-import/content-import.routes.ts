@@ -75,6 +75,21 @@ export const contentImportRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.route({
+    ...contractRoute('POST /api/admin/content/import/{importId}/fullMarks', {
+      summary: 'Give the full marks of a task the import held',
+      description:
+        'An item whose full marks the importer could not derive from its rules is created with ' +
+        "`fullMarksNeeded` and held out of the file's test. `taskId` names it, `maxScore` (more than 0, " +
+        'at most 100, hundredths) gives them: the task gets them and the report item no longer waits ' +
+        "(a `full_marks_given` note). Answers the import's report. 404 when the import has no item " +
+        'waiting with this task (or is not finished); 409 `conflict` when the task was edited since. Audited.',
+      tags,
+      errors: [400, 401, 403, 404, 409],
+    }),
+    handler: (req) => service.giveFullMarks(db, actorOf(req), req.params.importId, req.body),
+  });
+
+  app.route({
     ...contractRoute('GET /api/admin/content/subjectTests/{id}/export', {
       summary: 'A subject test as an IMS QTI 3.0 package (zip)',
       description:

@@ -5,6 +5,7 @@ import {
   contentImportFormSchema,
   contentImportItemSchema,
   isErrorCode,
+  type ContentImportFullMarks,
   type ContentImportQueued,
   type ContentImportStatus,
 } from '@attesta/contract';
@@ -13,7 +14,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { enqueue } from '../../jobs/queue.js';
 import { audit } from '../../lib/audit.js';
-import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { cleanFileName, extensionOf } from '../../lib/file-sniff.js';
 import { fileStorageOf } from '../../lib/file-storage/index.js';
 import { fieldText, partsOf, tooLarge, type IncomingFile, type Spool } from '../../lib/multipart.js';
@@ -178,6 +179,51 @@ export async function importStatus(db: Db, importId: number): Promise<ContentImp
   };
 }
 
+/**
+ * The full marks of a task the import held because its rules did not say them (issue 27, Deliver
+ * 5): the task gets them, the report item no longer waits and says who gave them. 404 when the
+ * import has no item waiting with this task; 409 `conflict` when the task was edited meanwhile (its
+ * editor sets full marks then). Audited.
+ */
+export async function giveFullMarks(
+  db: Db,
+  actor: Actor,
+  importId: number,
+  body: ContentImportFullMarks,
+): Promise<ContentImportStatus> {
+  await db.transaction(async (tx) => {
+    const row = await repo.importItemForUpdate(tx, importId);
+    if (!row || row.status !== 'done') throw notFound('No such finished import');
+    const result = (row.result ?? {}) as { items?: Record<string, unknown>[] };
+    const items = Array.isArray(result.items) ? result.items : [];
+    const at = items.findIndex((i) => i.taskId === body.taskId && i.fullMarksNeeded === true);
+    if (at < 0) throw notFound('No item of this import waits for full marks with this task');
+    if (!(await repo.setTaskMaxScore(tx, body.taskId, body.maxScore)))
+      throw conflict(
+        'conflict',
+        'The task was edited since the import: set its full marks in the task editor',
+      );
+    const given = note('full_marks_given', { points: body.maxScore });
+    const { fullMarksNeeded: _, ...item } = items[at]!;
+    const stored = storedItemSchema.parse(item);
+    items[at] = {
+      ...item,
+      notes: [...stored.notes, given.text],
+      noteCodes: [...stored.noteCodes, noteCode(given)],
+    };
+    await repo.setImportReport(tx, importId, { ...result, items });
+    await audit(tx, {
+      userId: actor.auth.userId,
+      action: 'content.import.full_marks',
+      entity: 'task',
+      entityId: body.taskId,
+      details: { importId, maxScore: body.maxScore },
+      ip: actor.ip,
+    });
+  });
+  return importStatus(db, importId);
+}
+
 /** A subject test as a QTI 3.0 package (404 unknown). */
 export async function exportSubjectTest(db: Db, id: number): Promise<{ fileName: string; zip: Buffer }> {
   const test = await repo.subjectTestForExport(db, id);
@@ -200,6 +246,7 @@ export async function exportSubjectTest(db: Db, id: number): Promise<{ fileName:
         maxScore: row.maxScore,
         title: t.title,
         sourceId: t.sourceId,
+        ...(t.sourceChoiceIds ? { choiceIds: t.sourceChoiceIds } : {}),
       });
     const variant = variants.get(row.variantId) ?? { number: row.number, taskIds: [] };
     variant.taskIds.push(t.id);

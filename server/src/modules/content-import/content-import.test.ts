@@ -1,3 +1,4 @@
+import AdmZip from 'adm-zip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { queueItems, subjects } from '../../db/schema/index.js';
@@ -414,6 +415,137 @@ describe('content import: the job', () => {
          where v.subject_test_id = ${(state.subjectTestIds as number[])[0]} order by vt.position`,
     );
     expect(order.map((r) => r.task_id)).toEqual([c!.taskId, b!.taskId]);
+  });
+
+  it("the source identifiers of a task's choices are stored with it and written back by the export (issue 27, defect 7d)", async () => {
+    const batch: ParsedBatch = {
+      format: 'qti22',
+      items: [
+        { ...item('kept'), choiceIds: { a: 'ChoiceThree', b: 'ChoiceFour' } },
+        // Not QTI identifiers, or two of our ids on one: not kept.
+        { ...item('bad'), choiceIds: { a: '1 two', b: 'x' } as Record<string, string> },
+        { ...item('twice'), choiceIds: { a: 'Same', b: 'Same' } },
+      ],
+      tests: [{ sourceId: 'T7d', title: 'T7d', sections: [{ itemKeys: ['kept', 'bad', 'twice'] }] }],
+    };
+    const { state } = await importFile([filePart('ids.zip', qtiPackage(batch))]);
+    const ids = (state.items as { taskId: number }[]).map((i) => i.taskId);
+    const rows = await t.database.query<{ source_choice_ids: Record<string, string> | null }>(
+      `select source_choice_ids from tasks where id in (${ids.join(',')}) order by id`,
+    );
+    expect(rows.map((r) => r.source_choice_ids)).toEqual([
+      { a: 'ChoiceThree', b: 'ChoiceFour' },
+      { b: 'x' },
+      null,
+    ]);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/content/subjectTests/${(state.subjectTestIds as number[])[0]}/export?format=qti3`,
+      headers: admin.session.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const zip = new AdmZip(res.rawPayload);
+    const kept = zip.getEntry('items/kept.xml')!.getData().toString();
+    expect(kept).toContain('<qti-simple-choice identifier="ChoiceThree">3</qti-simple-choice>');
+    expect(kept).toContain('<qti-correct-response><qti-value>ChoiceFour</qti-value></qti-correct-response>');
+    const bad = zip.getEntry('items/bad.xml')!.getData().toString();
+    expect(bad).toContain('<qti-simple-choice identifier="a">3</qti-simple-choice>');
+    expect(bad).toContain('<qti-value>x</qti-value>');
+  });
+
+  it('POST …/fullMarks: a task held for its full marks gets them from the admin (issue 27, Deliver 5)', async () => {
+    const batch: ParsedBatch = {
+      format: 'qti22',
+      items: [
+        item('given'),
+        {
+          ...item('held'),
+          outcome: 'converted',
+          notes: [note('qti_max_score_needed')],
+          fullMarksNeeded: true,
+        },
+      ],
+      tests: [{ sourceId: 'TF', title: 'TF', sections: [{ itemKeys: ['given', 'held'] }] }],
+    };
+    const { importId, state } = await importFile([filePart('held.zip', qtiPackage(batch))]);
+    const [given, held] = state.items as {
+      taskId: number;
+      fullMarksNeeded?: boolean;
+      noteCodes: unknown[];
+    }[];
+    expect([given!.fullMarksNeeded, held!.fullMarksNeeded]).toEqual([undefined, true]);
+    // Held out of the file's test until its full marks are given.
+    const inTest = async () =>
+      (
+        await t.database.query<{ task_id: number }>(
+          `select vt.task_id from variant_tasks vt join variants v on v.id = vt.variant_id
+             where v.subject_test_id = ${(state.subjectTestIds as number[])[0]}`,
+        )
+      ).map((r) => r.task_id);
+    expect(await inTest()).toEqual([given!.taskId]);
+
+    const url = `${URL}/${importId}/fullMarks`;
+    const give = (payload: unknown, session: Session | null = admin.session, id = importId) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${URL}/${id}/fullMarks`,
+        headers: session?.headers ?? {},
+        payload: payload as Record<string, unknown>,
+      });
+    const maxOf = async (id: number) =>
+      (await t.database.query<{ m: string }>(`select max_score::text as m from tasks where id = ${id}`))[0]!
+        .m;
+    // 401, 403 (another role, no csrf header), 400 bad bodies, 404 another import or task: nothing changes.
+    expect((await give({ taskId: held!.taskId, maxScore: 2 }, null)).statusCode).toBe(401);
+    expect((await give({ taskId: held!.taskId, maxScore: 2 }, coordinator)).statusCode).toBe(403);
+    const noCsrf = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: admin.session.cookie },
+      payload: { taskId: held!.taskId, maxScore: 2 },
+    });
+    expect([noCsrf.statusCode, noCsrf.json().code]).toEqual([403, 'csrf']);
+    for (const bad of [
+      {},
+      { taskId: held!.taskId },
+      { taskId: held!.taskId, maxScore: 0 },
+      { taskId: held!.taskId, maxScore: 101 },
+      { taskId: held!.taskId, maxScore: 1.005 },
+      { taskId: held!.taskId, maxScore: '2' },
+      { taskId: 'x', maxScore: 2 },
+      { taskId: held!.taskId, maxScore: 2, extra: 1 },
+    ]) {
+      const res = await give(bad);
+      expect([JSON.stringify(bad), res.statusCode, res.json().code]).toEqual([
+        JSON.stringify(bad),
+        400,
+        'validation_failed',
+      ]);
+    }
+    expect((await give({ taskId: given!.taskId, maxScore: 2 })).statusCode).toBe(404);
+    expect((await give({ taskId: held!.taskId, maxScore: 2 }, admin.session, 999999)).statusCode).toBe(404);
+    expect(await maxOf(held!.taskId)).toBe('1');
+    expect(await maxOf(given!.taskId)).toBe('1');
+
+    const res = await give({ taskId: held!.taskId, maxScore: 2.5 });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json() as {
+      items: { taskId: number; fullMarksNeeded?: boolean; noteCodes: unknown[] }[];
+    };
+    expect(report.items[1]!.fullMarksNeeded).toBeUndefined();
+    expect(report.items[1]!.noteCodes).toEqual([
+      { code: 'qti_max_score_needed' },
+      { code: 'full_marks_given', params: { points: 2.5 } },
+    ]);
+    expect(await maxOf(held!.taskId)).toBe('2.5');
+    expect(((await status(importId)).json() as typeof report).items[1]!.fullMarksNeeded).toBeUndefined();
+    // Given once: the item no longer waits.
+    expect((await give({ taskId: held!.taskId, maxScore: 3 })).statusCode).toBe(404);
+    expect(await maxOf(held!.taskId)).toBe('2.5');
+    const audits = await t.database.query<{ n: number }>(
+      `select count(*)::int as n from audit_events where action = 'content.import.full_marks' and entity_id = '${held!.taskId}'`,
+    );
+    expect(audits[0]!.n).toBe(1);
   });
 
   it('the chosen subject receives the tasks with their whole category path', async () => {

@@ -369,5 +369,7 @@ describe('QTI 3.0 export', () => {
     expect(wildcardPattern('a*b', true)).toBe('a.*b');
     expect(wildcardPattern('1.5\\*', true)).toBe('1\\.5\\*');
     expect(wildcardPattern('Ab', false)).toBe('[aA][bB]');
+    // A space (a line break) matches any run of whitespace, as Attesta compares texts.
+    expect(wildcardPattern('the \n end*', true)).toBe('the\\s+end.*');
   });
 });

@@ -4,6 +4,7 @@ import {
   type ContentImportNote,
   type ImportNoteCode,
   type ImportNoteParams,
+  type ImportNoteProblem,
   type ImportNoteValue,
 } from '@attesta/contract';
 
@@ -45,6 +46,20 @@ const FIELD: Record<string, string> = {
   key: 'correct answer',
   task: 'task',
 };
+/** The English of what is wrong with a field (task-issues.ts problemWord). */
+const PROBLEM: Record<ImportNoteProblem, string> = {
+  missing: 'missing',
+  wrong_kind: 'of the wrong kind',
+  value_not_allowed: 'a value this kind of question does not allow',
+  repeated: 'one identifier used twice',
+  too_small: 'below the smallest value allowed',
+  too_big: 'above the largest value allowed',
+  wrong_form: 'not written in the form expected',
+  inconsistent: 'does not agree with the rest of the question',
+};
+/** "(choices: one identifier used twice)": a field's word and its problem word in English. */
+const wrong = (p: { what: ImportNoteValue; problem: ImportNoteValue }) =>
+  `(${FIELD[String(p.what)] ?? p.what}: ${PROBLEM[p.problem as ImportNoteProblem] ?? p.problem})`;
 const VARIABLE_ATTRIBUTE: Record<string, string> = {
   tolerance: 'a tolerance',
   figures: 'the figures',
@@ -62,7 +77,7 @@ const TEXTS: Texts = {
   question_text_missing: () => 'the item has no question text',
   question_text_too_long: (p) => `the question text is longer than ${p.max} characters`,
   question_text_not_allowed: () => 'nothing of the question text is allowed html',
-  task_invalid: (p) => `invalid task (${p.what}): ${p.details}`,
+  task_invalid: (p) => `the task does not fit the model ${wrong(p)}`,
   task_key_wrong: () =>
     'the correct answer does not fit the question: it is missing or names a choice, item or gap the question does not have',
   task_full_marks_range: () => 'the full marks must be more than 0 and at most 100 points',
@@ -93,6 +108,10 @@ const TEXTS: Texts = {
   answers_too_many: (p) => `the question has ${p.count} answers: a task may list at most 50`,
   answer_too_long: (p) => `an answer is longer than ${p.max} characters`,
   answers_no_marks: () => 'no answer gives any marks',
+  full_marks_unreachable: (p) =>
+    `no answer gives full marks: the best gives ${p.best} % of them (Moodle refuses to save such a question; make one answer worth 100 % and import it again)`,
+  choices_sum_short: (p) =>
+    `the right choices together give ${p.sum} % of full marks, not 100 % (Moodle refuses to save such a question; make their percentages add up to 100 and import it again)`,
   numeric_answers_none: () => 'the question has no numeric answers',
   answer_not_number: (p) => `the answer "${p.answer}" is not a number`,
   matching_no_pairs: () => 'a matching question needs at least one question with an answer',
@@ -186,7 +205,7 @@ const TEXTS: Texts = {
   qti_interaction_no_response: (p) => `the response (none) of a ${p.interaction} is not declared`,
   qti_response_shared: () => 'two interactions share one response',
   qti_title_as_question: () => 'the item body has no text of its own: the title is the question',
-  qti_task_invalid: (p) => `the task does not fit the model (${p.what}): ${p.details}`,
+  qti_task_invalid: (p) => `the task does not fit the model ${wrong(p)}`,
   qti_placeholders_wrong: (p) => `the task html is wrong: ${p.details}`,
   qti_expert_processing_dropped: () => 'the response processing of a human-scored item dropped',
   qti_max_score_rounded: (p) => `full marks rounded to ${p.points} (expert criteria are whole points)`,
@@ -213,7 +232,7 @@ const TEXTS: Texts = {
   qti_rp_builtin_variable: (p) => `the response processing uses the built-in variable ${p.id}`,
   qti_rp_undeclared_variable: (p) => `the response processing uses ${p.id}, which is not declared`,
   qti_too_many_declarations: () => 'more than 50 response or outcome declarations',
-  qti_rp_invalid: (p) => `the response processing does not fit the model (${p.what}): ${p.details}`,
+  qti_rp_invalid: (p) => `the response processing does not fit the model ${wrong(p)}`,
   qti_key_missing_part: (p) =>
     `no correct response for ${p.response}: the key shown after publication leaves it out`,
   qti_key_missing: (p) =>
@@ -223,6 +242,9 @@ const TEXTS: Texts = {
     `full marks ${p.points}: the highest score the item's response processing can give`,
   qti_max_score_unknown: () =>
     'the full marks cannot be known (no mapping bound, normalMaximum, MAXSCORE or scoring correct response)',
+  qti_max_score_needed: () =>
+    'the full marks cannot be derived from the response processing: the task waits out of the test until you give them on this report',
+  full_marks_given: (p) => `full marks ${p.points} given by an admin`,
   qti_max_score_too_high: (p) => `the item is worth ${p.points} points; at most 100 are allowed`,
   qti_media_outside_package: () => 'a media reference leaving the package was dropped',
   qti_rubric_as_solution: (p) => `a rubric block for ${p.views} kept as the solution`,

@@ -153,6 +153,7 @@ export async function persistBatch(
           title: prepared.title,
           sourceId: prepared.sourceId,
           sourceFormat: batch.format,
+          sourceChoiceIds: prepared.choiceIds ?? null,
           createdBy,
         });
         if (prepared.media.length) {
@@ -169,8 +170,13 @@ export async function persistBatch(
             content: resolveContentMedia(task.content, fileIds, urls) as Record<string, unknown>,
           });
         }
-        created.set(prepared.key, { id: taskId, maxScore: task.maxScore });
-        report.push({ ...base, taskId, answerType: task.answerType });
+        // A task waiting for its full marks is not put in the file's test (the report asks for them).
+        if (prepared.fullMarksNeeded)
+          report.push({ ...base, taskId, answerType: task.answerType, fullMarksNeeded: true });
+        else {
+          created.set(prepared.key, { id: taskId, maxScore: task.maxScore });
+          report.push({ ...base, taskId, answerType: task.answerType });
+        }
       }
 
       const subjectTestIds: number[] = [];

@@ -50,6 +50,10 @@ export interface PreparedItem {
   /** Present unless refused: the checked definition with its sanitised html. */
   task?: TaskDefinition & { html: string; solutionHtml: string | null };
   media: PreparedMedia[];
+  /** The source's identifiers of the task's choices by our ids (checked: QTI identifiers only). */
+  choiceIds?: Record<string, string>;
+  /** Full marks not derived: created, held out of the file's tests until an admin gives them. */
+  fullMarksNeeded?: boolean;
 }
 
 export interface PreparedTest {
@@ -130,6 +134,22 @@ function checkTask(item: ParsedItem): { task: NonNullable<PreparedItem['task']> 
   return { task: { ...parsed.data, html, solutionHtml } };
 }
 
+const QTI_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_.-]{0,199}$/;
+
+/** The source's choice identifiers a parser gave, when they are a map of ids to QTI identifiers. */
+function checkedChoiceIds(value: unknown): Record<string, string> | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(
+      (e): e is [string, string] =>
+        e[0].length <= 64 && typeof e[1] === 'string' && QTI_IDENTIFIER.test(e[1]),
+    )
+    .slice(0, 1000);
+  // Two of our ids naming one source identifier could not both be written back.
+  if (new Set(entries.map((e) => e[1])).size !== entries.length) return undefined;
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
 /** The bytes of a media entry: from the package, or inline. */
 function mediaBytes(
   media: ParsedItem['media'][number],
@@ -208,6 +228,7 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
         outcome = 'converted';
       }
     }
+    const choiceIds = checkedChoiceIds(item.choiceIds);
     return {
       sourceId,
       key,
@@ -218,6 +239,8 @@ export function prepareBatch(batch: ParsedBatch, input: ParseInput): PreparedBat
       notes,
       task: checked.task,
       media,
+      ...(choiceIds ? { choiceIds } : {}),
+      ...(item.fullMarksNeeded === true ? { fullMarksNeeded: true } : {}),
     };
   });
 

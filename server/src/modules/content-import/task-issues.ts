@@ -1,4 +1,9 @@
-import { IMPORT_NOTE_FIELDS, type ImportNoteCode, type ImportNoteField } from '@attesta/contract';
+import {
+  IMPORT_NOTE_FIELDS,
+  type ImportNoteCode,
+  type ImportNoteField,
+  type ImportNoteProblem,
+} from '@attesta/contract';
 import { note, type ImportNote } from './notes.js';
 
 /*
@@ -7,7 +12,8 @@ import { note, type ImportNote } from './notes.js';
  * the report says what in the question is wrong — too few choices, a text too long, a key naming
  * what the question lacks, full marks out of range — with the field as a word the interfaces
  * translate (`what`). An issue without such a reading keeps its code (`task_invalid`,
- * `qti_task_invalid`, `qti_rp_invalid`) with the field's word and the technical details.
+ * `qti_task_invalid`, `qti_rp_invalid`) with the field's word and what is wrong with it as a word
+ * too (`problem`): the schema's own message and path never reach the report (defect 7g).
  */
 
 /** The fields of a task an author knows, by a segment of the schema path (the last one known wins). */
@@ -43,6 +49,7 @@ interface Issue {
   origin?: string;
   minimum?: number | bigint;
   maximum?: number | bigint;
+  input?: unknown;
 }
 
 /** The author's word for the field a schema path points at. */
@@ -55,7 +62,32 @@ export function fieldWord(path: readonly PropertyKey[]): ImportNoteField {
   return 'task';
 }
 
-const where = (i: { path: PropertyKey[] }) => i.path.map(String).join('.') || 'task';
+/** What is wrong, as a word of the contract's list, from the kind of schema issue. */
+export function problemWord(issue: Issue | undefined): ImportNoteProblem {
+  switch (issue?.code) {
+    case 'invalid_type':
+      return issue.input === undefined || issue.input === null ? 'missing' : 'wrong_kind';
+    case 'invalid_value':
+    case 'invalid_enum_value':
+    case 'invalid_literal':
+    case 'invalid_union':
+    case 'invalid_key':
+    case 'unrecognized_keys':
+      return 'value_not_allowed';
+    case 'too_small':
+      return 'too_small';
+    case 'too_big':
+      return 'too_big';
+    case 'invalid_format':
+    case 'invalid_string':
+    case 'not_multiple_of':
+      return 'wrong_form';
+    case 'custom':
+      return /distinct|unique|repeat|twice|duplicate/i.test(issue.message) ? 'repeated' : 'inconsistent';
+    default:
+      return 'inconsistent';
+  }
+}
 
 /** The note of a failed schema check: the first issue said in the author's words where it can be. */
 export function taskIssueNote(
@@ -63,10 +95,6 @@ export function taskIssueNote(
   fallback: Extract<ImportNoteCode, 'task_invalid' | 'qti_task_invalid' | 'qti_rp_invalid'>,
 ): ImportNote {
   const first = issues[0];
-  const details = issues
-    .slice(0, 3)
-    .map((i) => `${where(i)}: ${i.message}`)
-    .join('; ');
   const what = first ? fieldWord(first.path) : 'task';
   const limit = (v: number | bigint | undefined) => (v === undefined ? undefined : Number(v));
   if (first && fallback !== 'qti_rp_invalid') {
@@ -82,5 +110,5 @@ export function taskIssueNote(
       return note('task_too_long', { what, max });
     if (first.code === 'too_small' && first.origin === 'string') return note('task_empty', { what });
   }
-  return note(fallback, { path: first ? where(first) : 'task', what, details });
+  return note(fallback, { what, problem: problemWord(first) });
 }

@@ -206,6 +206,36 @@ describe('answer inputs emit the value shape of TASK_SCHEMAS', () => {
     expectValid();
   });
 
+  it('cloze: a gap whose options hold formulas shows them as radios with their markup (issue 27, defect 7b)', async () => {
+    const { last, expectValid } = setup(
+      task(
+        'cloze',
+        {
+          blanks: [
+            {
+              id: 'g1',
+              kind: 'choice',
+              options: [
+                { id: 'o1', text: '2x', html: '<math><mn>2</mn><mi>x</mi></math>' },
+                { id: 'o2', text: 'x2', html: '<math><msup><mi>x</mi><mn>2</mn></msup></math>' },
+                { id: 'o3', text: '2' },
+              ],
+            },
+          ],
+        },
+        '<p>The derivative of x² is {{g1}}.</p>',
+      ),
+    );
+    const group = screen.getByRole('radiogroup', { name: 'Пропуск 1' });
+    expect(group.closest('p')).toHaveTextContent('The derivative of');
+    expect(group.querySelectorAll('math')).toHaveLength(2);
+    expect(group.querySelector('msup')).not.toBeNull();
+    await userEvent.click(screen.getByTestId('blank-g1-o2'));
+    expect(last()).toEqual({ g1: 'o2' });
+    expect(within(group).getAllByRole('radio')).toHaveLength(3);
+    expectValid();
+  });
+
   // Issue 23, item 6: matching and cloze fields fit their answers instead of cutting them.
   const chWidth = (el: HTMLElement) => Number(/calc\((\d+)ch/.exec(el.style.width)?.[1] ?? 0);
 

@@ -9,6 +9,8 @@ import './answers.css';
 import { cleanNumberText } from './text-inputs';
 import type { AnswerInputProps } from './types';
 
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** Characters a gap shows when its task gives no width (QTI expectedLength, the editor's width). */
 const DEFAULT_WIDTH = { text: 10, number: 8 } as const;
 const MIN_WIDTH = 4;
@@ -39,11 +41,39 @@ export function ClozeInput({ content, value, onChange, onCommit, disabled, html 
   const { t: more } = useBundleT(answersBundle);
   const { setRoot, slots } = useHtmlSlots();
   const numberHintId = useId();
+  const groupId = useId();
 
   const set = (id: string, text: string) => onChange({ ...value, [id]: text });
 
   const field = (blank: (typeof content.blanks)[number], index: number) => {
     const label = t('answers.blank', { n: index + 1 });
+    if (blank.kind === 'choice' && blank.options.some((o) => o.html)) {
+      // Options with markup (formulas): a drop-down shows only text, so they are radios in the line.
+      return (
+        <span
+          role="radiogroup"
+          aria-label={label}
+          className="cloze-choices"
+          data-testid={`blank-${blank.id}`}
+          onBlur={onCommit}
+        >
+          {blank.options.map((o) => (
+            <label key={o.id} className="cloze-choice">
+              <input
+                type="radio"
+                name={`${groupId}-${blank.id}`}
+                value={o.id}
+                checked={value[blank.id] === o.id}
+                onChange={() => set(blank.id, o.id)}
+                disabled={disabled}
+                data-testid={`blank-${blank.id}-${o.id}`}
+              />
+              <RichHtml as="span" html={o.html ?? escapeText(o.text)} />
+            </label>
+          ))}
+        </span>
+      );
+    }
     if (blank.kind === 'choice') {
       return (
         <select

@@ -1,4 +1,9 @@
-import { IMPORT_NOTE_CODES, IMPORT_NOTE_FIELDS, IMPORT_NOTE_PARAMS } from '@attesta/contract';
+import {
+  IMPORT_NOTE_CODES,
+  IMPORT_NOTE_FIELDS,
+  IMPORT_NOTE_PROBLEMS,
+  IMPORT_NOTE_PARAMS,
+} from '@attesta/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -53,12 +58,14 @@ const done = {
         'drawing questions are not supported',
         'Moodle question type "drawing" is not supported',
         'too few choices: at least 2 are needed',
+        'the task does not fit the model (choices: one identifier used twice)',
       ],
       // A code of a newer server, then ones this version knows (a field word translated too).
       noteCodes: [
         { code: 'drawing_unsupported' },
         { code: 'qtype_unsupported', params: { qtype: 'drawing' } },
         { code: 'task_too_few', params: { what: 'choices', min: 2 } },
+        { code: 'qti_task_invalid', params: { what: 'choices', problem: 'repeated' } },
       ],
     },
   ],
@@ -110,8 +117,12 @@ describe('content import', { timeout: 30_000 }, () => {
     ]);
     expect(report).not.toHaveTextContent('feedback to participants dropped');
     // A code this version does not know: a generic note, then the English text marked as English.
-    const [unknown, known, fewChoices] = notes('q3');
+    const [unknown, known, fewChoices, repeated] = notes('q3');
     expect(fewChoices!.textContent).toBe('Слишком мало: варианты ответа (нужно не меньше 2)');
+    // What is wrong with a field is a word too: no schema message is shown (defect 7g).
+    expect(repeated!.textContent).toBe(
+      'Задание не соответствует модели заданий (варианты ответа: один идентификатор использован дважды)',
+    );
     expect(unknown!.textContent).toBe(
       'Замечание импорта (текст импорта по-английски): drawing questions are not supported',
     );
@@ -167,9 +178,53 @@ describe('content import', { timeout: 30_000 }, () => {
       const words = (contentBundle[lang].content as { import: { noteWhat: Record<string, string> } }).import
         .noteWhat;
       expect(Object.keys(words).sort(), lang).toEqual([...IMPORT_NOTE_FIELDS].sort());
+      const problems = (contentBundle[lang].content as { import: { noteProblem: Record<string, string> } })
+        .import.noteProblem;
+      expect(Object.keys(problems).sort(), lang).toEqual([...IMPORT_NOTE_PROBLEMS].sort());
     }
     // The Russian texts are Russian (the generic note and the codes alike).
     for (const code of IMPORT_NOTE_CODES) expect(texts('ru')[code], code).toMatch(/[а-яё]/i);
+  });
+
+  it('offers the full marks of a held task on the report; bad input is said, a good one sent and the report shown again', async () => {
+    const heldItem = {
+      sourceId: 'h1',
+      title: 'Без полного балла',
+      taskId: 61,
+      answerType: 'cloze',
+      outcome: 'converted' as const,
+      fullMarksNeeded: true,
+      notes: ['the full marks cannot be derived…'],
+      noteCodes: [{ code: 'qti_max_score_needed' }],
+    };
+    const report = (item: object) => ({ status: 'done', items: [item], subjectTestIds: [] });
+    const api = contentServer({
+      'GET /api/admin/content/import/80': () => json(200, report(heldItem)),
+      'POST /api/admin/content/import/80/fullMarks': () =>
+        json(
+          200,
+          report({
+            ...heldItem,
+            fullMarksNeeded: undefined,
+            notes: [...heldItem.notes, 'full marks 2.5 given by an admin'],
+            noteCodes: [...heldItem.noteCodes, { code: 'full_marks_given', params: { points: 2.5 } }],
+          }),
+        ),
+    });
+    renderApp('/admin/content/import/80');
+    const form = await screen.findByTestId('import-full-marks-61');
+    expect(screen.getByTestId('import-notes-h1')).toHaveTextContent('задание ждёт вне теста');
+    await userEvent.click(within(form).getByTestId('import-full-marks-give-61'));
+    expect(await within(form).findByText('Больше 0 и не больше 100')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/admin/content/import/80/fullMarks')).toHaveLength(0);
+    await userEvent.type(within(form).getByLabelText('Полный балл'), '2.5');
+    await userEvent.click(within(form).getByTestId('import-full-marks-give-61'));
+    await waitFor(() => expect(screen.queryByTestId('import-full-marks-61')).toBeNull());
+    expect(api.callsTo('POST /api/admin/content/import/80/fullMarks')[0]!.body).toEqual({
+      taskId: 61,
+      maxScore: 2.5,
+    });
+    expect(screen.getByTestId('import-notes-h1')).toHaveTextContent('Полный балл 2,5 задан администратором');
   });
 
   it('a failed import is said by its code and creates nothing', async () => {

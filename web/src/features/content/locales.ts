@@ -19,7 +19,7 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     question_text_missing: 'У задания нет текста вопроса',
     question_text_too_long: 'Текст вопроса длиннее допустимого (символов: {{max}})',
     question_text_not_allowed: 'В тексте вопроса не осталось ничего допустимого после очистки разметки',
-    task_invalid: 'Задание не соответствует модели заданий ({{what}})',
+    task_invalid: 'Задание не соответствует модели заданий ({{what}}: {{problem}})',
     task_key_wrong:
       'Правильный ответ не подходит к вопросу: его нет или он называет вариант, элемент или пропуск, которого в вопросе нет',
     task_full_marks_range: 'Максимальный балл должен быть больше 0 и не больше 100',
@@ -49,6 +49,13 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     answers_too_many: 'Ответов в вопросе: {{count}}; в задании их может быть не более 50',
     answer_too_long: 'Один из ответов длиннее допустимого (символов: {{max}})',
     answers_no_marks: 'Ни один ответ не даёт баллов',
+    qti_max_score_needed:
+      'Полный балл не выводится из правил оценивания: задание ждёт вне теста, пока вы не зададите его здесь',
+    full_marks_given: 'Полный балл {{points}} задан администратором',
+    full_marks_unreachable:
+      'Ни один ответ не даёт полного балла: лучший даёт {{best}} % (Moodle не сохраняет такой вопрос; сделайте один ответ стоящим 100 % и загрузите снова)',
+    choices_sum_short:
+      'Верные варианты вместе дают {{sum}} % полного балла, а не 100 % (Moodle не сохраняет такой вопрос; сделайте, чтобы проценты давали в сумме 100, и загрузите снова)',
     numeric_answers_none: 'У вопроса нет числовых ответов',
     answer_not_number: 'Ответ «{{answer}}» — не число',
     matching_no_pairs: 'В вопросе на соответствие нужен хотя бы один вопрос с ответом',
@@ -136,7 +143,7 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     qti_interaction_no_response: 'У взаимодействия {{interaction}} не указан объявленный ответ',
     qti_response_shared: 'Два взаимодействия используют один и тот же ответ',
     qti_title_as_question: 'В теле задания нет своего текста: вопросом служит название',
-    qti_task_invalid: 'Задание не соответствует модели заданий ({{what}})',
+    qti_task_invalid: 'Задание не соответствует модели заданий ({{what}}: {{problem}})',
     qti_placeholders_wrong: 'В тексте задания неверно расставлены места для ответов',
     qti_expert_processing_dropped: 'Обработка ответа у задания, которое проверяют эксперты, удалена',
     qti_max_score_rounded: 'Максимальный балл округлён до {{points}} (критерии экспертов дают целые баллы)',
@@ -161,7 +168,7 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     qti_rp_builtin_variable: 'Обработка ответа использует встроенную переменную {{id}}',
     qti_rp_undeclared_variable: 'Обработка ответа использует необъявленную переменную {{id}}',
     qti_too_many_declarations: 'Объявлений ответов или результатов больше 50',
-    qti_rp_invalid: 'Обработка ответа не соответствует модели ({{what}})',
+    qti_rp_invalid: 'Обработка ответа не соответствует модели ({{what}}: {{problem}})',
     qti_key_missing_part:
       'Для ответа {{response}} нет правильного ответа: ключ, показываемый после публикации, его не содержит',
     qti_key_missing:
@@ -215,7 +222,7 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     question_text_missing: 'The item has no question text',
     question_text_too_long: 'The question text is longer than {{max}} characters',
     question_text_not_allowed: 'Nothing of the question text is allowed html',
-    task_invalid: 'The task does not fit the model ({{what}}): {{details}}',
+    task_invalid: 'The task does not fit the model ({{what}}: {{problem}})',
     task_key_wrong:
       'The correct answer does not fit the question: it is missing or names a choice, item or gap the question does not have',
     task_full_marks_range: 'The full marks must be more than 0 and at most 100 points',
@@ -245,6 +252,13 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     answers_too_many: 'The question has {{count}} answers: a task may list at most 50',
     answer_too_long: 'An answer is longer than {{max}} characters',
     answers_no_marks: 'No answer gives any marks',
+    qti_max_score_needed:
+      'The full marks cannot be derived from the response processing: the task waits out of the test until you give them here',
+    full_marks_given: 'Full marks {{points}} given by an admin',
+    full_marks_unreachable:
+      'No answer gives full marks: the best gives {{best}} % of them (Moodle refuses to save such a question; make one answer worth 100 % and import it again)',
+    choices_sum_short:
+      'The right choices together give {{sum}} % of full marks, not 100 % (Moodle refuses to save such a question; make their percentages add up to 100 and import it again)',
     numeric_answers_none: 'The question has no numeric answers',
     answer_not_number: 'The answer "{{answer}}" is not a number',
     matching_no_pairs: 'A matching question needs at least one question with an answer',
@@ -331,7 +345,7 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     qti_interaction_no_response: 'The response (none) of a {{interaction}} is not declared',
     qti_response_shared: 'Two interactions share one response',
     qti_title_as_question: 'The item body has no text of its own: the title is the question',
-    qti_task_invalid: 'The task does not fit the model ({{what}}): {{details}}',
+    qti_task_invalid: 'The task does not fit the model ({{what}}: {{problem}})',
     qti_placeholders_wrong: 'The task html is wrong: {{details}}',
     qti_expert_processing_dropped: 'The response processing of a human-scored item dropped',
     qti_max_score_rounded: 'Full marks rounded to {{points}} (expert criteria are whole points)',
@@ -357,7 +371,7 @@ const importNoteTexts: Record<'ru' | 'en', Record<ImportNoteCode, string>> = {
     qti_rp_builtin_variable: 'The response processing uses the built-in variable {{id}}',
     qti_rp_undeclared_variable: 'The response processing uses {{id}}, which is not declared',
     qti_too_many_declarations: 'More than 50 response or outcome declarations',
-    qti_rp_invalid: 'The response processing does not fit the model ({{what}}): {{details}}',
+    qti_rp_invalid: 'The response processing does not fit the model ({{what}}: {{problem}})',
     qti_key_missing_part:
       'No correct response for {{response}}: the key shown after publication leaves it out',
     qti_key_missing:
@@ -841,6 +855,9 @@ const ru = {
     notes: 'Примечания',
     task: 'Задание',
     openTask: 'Задание № {{id}}',
+    fullMarks: 'Полный балл',
+    giveFullMarks: 'Задать',
+    fullMarksRange: 'Больше 0 и не больше 100',
     outcomes: {
       imported: 'Загружено',
       converted: 'Загружено с изменениями',
@@ -869,6 +886,16 @@ const ru = {
       scoring: 'правила оценивания',
       key: 'правильный ответ',
       task: 'задание',
+    },
+    noteProblem: {
+      missing: 'не задано',
+      wrong_kind: 'не того вида',
+      value_not_allowed: 'значение, которого этот вид вопроса не допускает',
+      repeated: 'один идентификатор использован дважды',
+      too_small: 'меньше наименьшего допустимого',
+      too_big: 'больше наибольшего допустимого',
+      wrong_form: 'записано не в ожидаемом виде',
+      inconsistent: 'не согласуется с остальным вопросом',
     },
     noteCodes: importNoteTexts.ru,
   },
@@ -1308,6 +1335,9 @@ const en: typeof ru = {
     notes: 'Notes',
     task: 'Task',
     openTask: 'Task no. {{id}}',
+    fullMarks: 'Full marks',
+    giveFullMarks: 'Set',
+    fullMarksRange: 'More than 0 and at most 100',
     outcomes: {
       imported: 'Imported',
       converted: 'Imported with changes',
@@ -1336,6 +1366,16 @@ const en: typeof ru = {
       scoring: 'scoring',
       key: 'correct answer',
       task: 'task',
+    },
+    noteProblem: {
+      missing: 'missing',
+      wrong_kind: 'of the wrong kind',
+      value_not_allowed: 'a value this kind of question does not allow',
+      repeated: 'one identifier used twice',
+      too_small: 'below the smallest value allowed',
+      too_big: 'above the largest value allowed',
+      wrong_form: 'not written in the form expected',
+      inconsistent: 'does not agree with the rest of the question',
     },
     noteCodes: importNoteTexts.en,
   },

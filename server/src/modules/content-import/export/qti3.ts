@@ -9,6 +9,7 @@ import type {
   QtiScoring,
 } from '@attesta/contract';
 import { htmlToText, sanitizeHtml } from '../../../lib/sanitize.js';
+import { normalizeSpaces } from '../../scoring/index.js';
 import { renameIdentifiers } from '../parsers/qti-rp.js';
 
 /*
@@ -37,6 +38,8 @@ export interface ExportTask {
   maxScore: number;
   title: string | null;
   sourceId: string | null;
+  /** The source's identifiers of the task's choices by our ids (an imported task): written back. */
+  choiceIds?: Record<string, string> | null;
 }
 
 export interface ExportFile {
@@ -171,12 +174,25 @@ const outcomeDecl = (id: string, baseType: string, initial: string, extra = '') 
     initial,
   )}</qti-default-value></qti-outcome-declaration>`;
 
-/** An XSD regular expression matching a Moodle-style wildcard answer (* = any run). */
+/**
+ * A text answer as Attesta compares it: every whitespace run one space, trimmed (scoring's
+ * normalizeSpaces). A key written on two lines (a GIFT answer may be) matches «two lines» typed on
+ * one; written as it is, its line break would make the exported key match nothing (defect 7e).
+ */
+const keyText = (text: string) => normalizeSpaces(text);
+
+/**
+ * An XSD regular expression matching a Moodle-style wildcard answer (* = any run). A space matches
+ * any run of whitespace: Attesta reads «two  lines» as «two lines», another engine may not.
+ */
 export function wildcardPattern(text: string, caseSensitive: boolean): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === '\\' && text[i + 1] === '*') {
+    if (/\s/.test(c)) {
+      while (/\s/.test(text[i + 1] ?? '')) i++;
+      out += '\\s+';
+    } else if (c === '\\' && text[i + 1] === '*') {
       out += '\\*';
       i++;
     } else if (c === '*') out += '.*';
@@ -338,11 +354,12 @@ const multipleChoice: ItemWriter = (task, ctx) => {
 /** Scored texts (accepted answers or per-answer points) as a mapping, or pattern matches with wildcards. */
 function textScoring(
   id: string,
-  answers: { text: string; points: number }[],
+  written: { text: string; points: number }[],
   s: { caseSensitive?: boolean; wildcards?: boolean },
   max: number,
 ): { map?: Mapping; rules: string } {
   const caseSensitive = !!s.caseSensitive;
+  const answers = written.map((a) => ({ ...a, text: keyText(a.text) }));
   if (s.wildcards) {
     const branches = answers.map((a) => ({
       cond: patternMatch(id, wildcardPattern(a.text, caseSensitive)),
@@ -379,7 +396,9 @@ const shortText: ItemWriter = (task, ctx) => {
   const scoring = textScoring('RESPONSE', answers, s, task.maxScore);
   const notes = s.distinguishYo ? [] : ['Attesta reads ё as е; QTI compares the letters as written'];
   return {
-    declarations: [responseDecl('RESPONSE', 'single', 'string', ref.accepted.slice(0, 1), scoring.map)],
+    declarations: [
+      responseDecl('RESPONSE', 'single', 'string', ref.accepted.slice(0, 1).map(keyText), scoring.map),
+    ],
     body: `${prompt(task, ctx)}<p>${textEntry('RESPONSE', Math.min(content.maxLength ?? 40, 40))}</p>`,
     processing: scoring.map ? template('map_response') : rp(scoring.rules),
     notes,
@@ -568,14 +587,18 @@ type Blank = {
   id: string;
   kind: 'text' | 'number' | 'choice';
   width?: number;
-  options?: { id: string; text: string }[];
+  options?: { id: string; text: string; html?: string }[];
 };
 
 /** The inline interaction of a cloze gap: a drop-down or a text entry. */
-const blankInteraction = (blank: Blank, rid: string) =>
+const blankInteraction = (blank: Blank, rid: string, ctx: HtmlContext) =>
   blank.kind === 'choice'
     ? `<qti-inline-choice-interaction response-identifier="${rid}" shuffle="false">${(blank.options ?? [])
-        .map((o) => `<qti-inline-choice identifier="${qid(o.id)}">${esc(o.text)}</qti-inline-choice>`)
+        .map(
+          (o) =>
+            // An option with markup (a formula) keeps it; a plain one is its text.
+            `<qti-inline-choice identifier="${qid(o.id)}">${o.html ? xhtml(o.html, ctx) : esc(o.text)}</qti-inline-choice>`,
+        )
         .join('')}</qti-inline-choice-interaction>`
     : textEntry(rid, blank.width ?? 10);
 
@@ -596,7 +619,7 @@ const cloze: ItemWriter = (task, ctx) => {
     const scored = weighted ? (ref.scored![blank.id] ?? []) : accepted.map((text) => ({ text, points: 1 }));
     const entries = scored.map((a) =>
       'text' in a
-        ? { key: blank.kind === 'choice' ? qid(a.text) : a.text, value: a.points }
+        ? { key: blank.kind === 'choice' ? qid(a.text) : keyText(a.text), value: a.points }
         : { key: 'value' in a ? num(a.value) : num(a.min), value: a.points },
     );
     if (scored.some((a) => !('text' in a)))
@@ -607,7 +630,7 @@ const cloze: ItemWriter = (task, ctx) => {
         rid(blank),
         'single',
         isChoice ? 'identifier' : 'string',
-        accepted.slice(0, 1).map((a) => (isChoice ? qid(a) : a)),
+        accepted.slice(0, 1).map((a) => (isChoice ? qid(a) : keyText(a))),
         {
           entries: entries.map((e) => (isChoice ? e : { ...e, caseSensitive: !!s.caseSensitive })),
         },
@@ -617,7 +640,7 @@ const cloze: ItemWriter = (task, ctx) => {
   if (s.wildcards) notes.push('wildcards in gap answers are compared literally');
   let body = prompt(task, ctx);
   for (const blank of content.blanks)
-    body = body.split(`{{${blank.id}}}`).join(blankInteraction(blank, rid(blank)));
+    body = body.split(`{{${blank.id}}}`).join(blankInteraction(blank, rid(blank), ctx));
   const n = content.blanks.length;
   const count = content.blanks
     .map((b) =>
@@ -1264,7 +1287,10 @@ const qtiTask: ItemWriter = (task, ctx) => {
       body = fill(
         prompt(task, ctx),
         new Map(
-          (task.content as { blanks: Blank[] }).blanks.map((b) => [b.id, blankInteraction(b, rid(b.id))]),
+          (task.content as { blanks: Blank[] }).blanks.map((b) => [
+            b.id,
+            blankInteraction(b, rid(b.id), ctx),
+          ]),
         ),
       );
       break;
@@ -1332,8 +1358,60 @@ const unknownType: ItemWriter = (task, ctx) => ({
   notes: [`answer type ${task.answerType} has no QTI 3.0 mapping yet: only its text is exported`],
 });
 
+/**
+ * The task with its choices known by the source's identifiers again (an imported task keeps them,
+ * `choiceIds`): results keyed by the source's ids line up with the exported item (defect 7d). Ids
+ * are renamed in the content (not its html or text), the key and the scoring (QTI rules by their
+ * own renaming); nothing is renamed when a source identifier would equal another id of the task.
+ */
+export function withSourceIds(task: ExportTask): ExportTask {
+  const ids = new Set<string>();
+  const html: string[] = [task.html];
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        if (k === 'id' && typeof x === 'string') ids.add(x);
+        else if (k === 'html' && typeof x === 'string') html.push(x);
+        else collect(x);
+      }
+  };
+  collect(task.content);
+  // An id placed in the html as {{id}} (a gap, a hottext span) stays ours: the html is not renamed.
+  const placed = html.join('\n');
+  const map = Object.fromEntries(
+    Object.entries(task.choiceIds ?? {}).filter(([ours]) => !placed.includes(`{{${ours}}}`)),
+  );
+  if (!Object.keys(map).length) return task;
+  const targets = new Set(Object.values(map));
+  if ([...ids].some((id) => !(id in map) && targets.has(id)) || targets.size !== Object.keys(map).length)
+    return task;
+  const rename = (id: string) => map[id] ?? id;
+  const value = (s: string) =>
+    s.includes(' ') && s.split(' ').every((t) => t in map) ? s.split(' ').map(rename).join(' ') : rename(s);
+  const deep = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'string') return key === 'html' || key === 'text' ? v : value(v);
+    if (Array.isArray(v)) return v.map((x) => deep(x));
+    if (!v || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [rename(k), deep(x, k)]),
+    );
+  };
+  const scoring =
+    task.scoring.method === 'qti'
+      ? (renameIdentifiers(task.scoring as never, rename) as unknown as Record<string, unknown>)
+      : (deep(task.scoring) as Record<string, unknown>);
+  return {
+    ...task,
+    content: deep(task.content) as Record<string, unknown>,
+    reference: deep(task.reference),
+    scoring,
+  };
+}
+
 /** One item file. */
-export function itemXml(task: ExportTask, identifier: string, ctx: HtmlContext): string {
+export function itemXml(exported: ExportTask, identifier: string, ctx: HtmlContext): string {
+  const task = withSourceIds(exported);
   const writer = task.scoring?.method === 'qti' ? qtiTask : (ITEM_WRITERS[task.answerType] ?? unknownType);
   const parts = writer(task, ctx);
   const isResponse = (d: string) => d.startsWith('<qti-response-declaration');

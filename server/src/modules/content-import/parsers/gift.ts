@@ -6,6 +6,7 @@ import {
   matchingTask,
   numericalTask,
   parseDecimal,
+  pluginFileMedia,
   shortAnswerTask,
   SourceIds,
   stableId,
@@ -362,7 +363,11 @@ function toItem(
   if ('broken' in read) return { ...base, outcome: 'refused', notes: [read.broken, ...extra] };
   const built = read.build;
   if ('refused' in built) return { ...base, outcome: 'refused', notes: [built.refused, ...extra] };
-  const notes = uniqueNotes(built.notes);
+  // A GIFT file holds no files: a @@PLUGINFILE@@ picture (question, feedback or choice, as Moodle
+  // exports them) is noted and becomes its alt text, like a Moodle XML reference to a missing file.
+  const missing: ImportNote[] = [];
+  pluginFileMedia(built.task, [], missing);
+  const notes = uniqueNotes([...built.notes, ...missing]);
   return {
     ...base,
     outcome: notes.length ? 'converted' : 'imported',

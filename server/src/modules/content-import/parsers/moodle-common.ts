@@ -3,7 +3,7 @@ import { decodeHTML } from 'entities';
 import { marked } from 'marked';
 import { htmlToText } from '../../../lib/sanitize.js';
 import { note, type ImportNote } from '../notes.js';
-import type { ParsedTask } from './types.js';
+import type { ParsedMedia, ParsedTask } from './types.js';
 
 /*
  * What the Moodle XML and GIFT parsers share (docs/content-model.md, issue 11): text formats turned
@@ -127,6 +127,17 @@ export type Built = { task: ParsedTask; notes: ImportNote[] } | { refused: Impor
 
 const refuse = (why: ImportNote): Built => ({ refused: why });
 
+/** A fraction as a percent, as Moodle rounds it (two decimals of the fraction). */
+const percent = (fraction: number) => Math.round(fraction * 10000) / 100;
+/**
+ * Moodle's edit forms refuse a question whose full marks no answer reaches: a single choice, short
+ * answer or numerical question without an answer worth 100 %, a multiple choice whose right choices
+ * do not add up to 100 % (qtype_multichoice errfractionsnomax / errfractionsaddwrong,
+ * qtype_shortanswer and qtype_numerical fractionsnomax). Moodle's XML and GIFT import do not check,
+ * so such files exist; imported, full marks would be out of reach with nothing said.
+ */
+const belowFull = (fraction: number) => Math.round(fraction * 100) < 100;
+
 /** The grade as the task's maxScore: the model needs 0 < maxScore ≤ 100. */
 export function gradeProblem(grade: number): ImportNote | null {
   if (!Number.isFinite(grade) || grade <= 0) return note('grade_not_positive', { grade: String(grade) });
@@ -172,6 +183,8 @@ export function choiceTask(
       if (o.fraction > kept[best]!.fraction) best = i;
     });
     if (kept[best]!.fraction <= 0) return refuse(note('choices_no_marks'));
+    if (belowFull(kept[best]!.fraction))
+      return refuse(note('full_marks_unreachable', { best: percent(kept[best]!.fraction) }));
     const exact = kept[best]!.fraction === 1 && kept.every((o, i) => i === best || o.fraction === 0);
     return {
       task: {
@@ -186,6 +199,8 @@ export function choiceTask(
   }
   const correct = kept.flatMap((o, i) => (o.fraction > 0 ? [letterId(i)] : []));
   if (!correct.length) return refuse(note('choices_no_marks'));
+  const sum = kept.reduce((s, o) => s + Math.max(0, o.fraction), 0);
+  if (belowFull(sum)) return refuse(note('choices_sum_short', { sum: percent(sum) }));
   return {
     task: {
       ...base,
@@ -253,6 +268,8 @@ export function shortAnswerTask(c: Common, raw: readonly TextAnswer[], caseSensi
   const answers = raw.map((a) => ({ text: a.text.trim(), fraction: a.fraction })).filter((a) => a.text);
   const problem = textAnswersProblem(answers);
   if (problem) return refuse(problem);
+  const top = Math.max(...answers.map((a) => a.fraction));
+  if (belowFull(top)) return refuse(note('full_marks_unreachable', { best: percent(top) }));
   const everyFull = answers.every((a) => a.fraction === 1);
   return {
     task: {
@@ -335,6 +352,8 @@ export function numericKeys(
 export function numericalTask(c: Common, raw: readonly NumericAnswer[], unit?: string): Built {
   const keys = numericKeys(raw, c.grade);
   if ('error' in keys) return refuse(keys.error);
+  const top = Math.max(...keys.best.map((a) => a.fraction));
+  if (belowFull(top)) return refuse(note('full_marks_unreachable', { best: percent(top) }));
   return {
     task: {
       html: c.html,
@@ -413,4 +432,80 @@ export function essayTask(c: Common, graderInfoHtml = ''): Built {
     },
     notes: [note('essay_one_criterion', { points: c.grade })],
   };
+}
+
+// ---------------------------------------------------------------- media
+
+/** A file a Moodle question holds (base64 in the XML). */
+export interface InlineFile {
+  /** Folder and name, "/" + path + name, as the @@PLUGINFILE@@ reference resolves it. */
+  key: string;
+  name: string;
+  bytes: Buffer;
+}
+
+const PLUGINFILE = /@@PLUGINFILE@@\/[^"'\s<>)]*/g;
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Applies `f` to every html string of a task (text, solution, options, sides, words, parts). */
+function mapTaskHtml(task: ParsedTask, f: (html: string) => string): void {
+  task.html = f(task.html);
+  if (task.solutionHtml) task.solutionHtml = f(task.solutionHtml);
+  const walk = (x: unknown) => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object')
+      for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
+        if (k === 'html' && typeof v === 'string') (x as Record<string, unknown>)[k] = f(v);
+        else walk(v);
+      }
+  };
+  walk(task.content);
+}
+
+/**
+ * The media a task's html refers to by @@PLUGINFILE@@ — in the question text, the general feedback
+ * (the solution) and the choices alike — from the question's files (Moodle XML holds them; a GIFT
+ * file holds none). A reference to a file that is not there is noted, and its image becomes its
+ * alt text (a link its text): no `@@PLUGINFILE@@/…` is left to show as a broken image.
+ */
+export function pluginFileMedia(
+  task: ParsedTask,
+  files: readonly InlineFile[],
+  notes: ImportNote[],
+): ParsedMedia[] {
+  const media: ParsedMedia[] = [];
+  const found = new Map<string, boolean>();
+  const resolve = (ref: string): boolean => {
+    const known = found.get(ref);
+    if (known !== undefined) return known;
+    const key = safeDecode(ref.slice('@@PLUGINFILE@@'.length).split(/[?#]/)[0]!);
+    const file = files.find((f) => f.key === key) ?? files.find((f) => `/${f.name}` === key);
+    if (file) media.push({ ref, name: file.name, bytes: file.bytes });
+    else notes.push(note('media_not_in_file', { name: key.slice(1) }));
+    found.set(ref, !!file);
+    return !!file;
+  };
+  mapTaskHtml(task, (html) => {
+    for (const [ref] of html.matchAll(PLUGINFILE)) resolve(ref);
+    if ([...found.values()].every(Boolean)) return html;
+    const missing = (src: string) => src.startsWith('@@PLUGINFILE@@') && found.get(src) === false;
+    return html
+      .replace(/<img\b[^>]*>/gi, (img) => {
+        const src = /\ssrc\s*=\s*(["'])(.*?)\1/i.exec(img)?.[2] ?? '';
+        if (!missing(src)) return img;
+        return escapeHtml(decodeEntities(/\salt\s*=\s*(["'])(.*?)\1/i.exec(img)?.[2] ?? ''));
+      })
+      .replace(
+        /<a\b[^>]*\shref\s*=\s*(["'])(@@PLUGINFILE@@[^"']*)\1[^>]*>([\s\S]*?)<\/a>/gi,
+        (a, _q, href: string, text: string) => (missing(href) ? text : a),
+      );
+  });
+  return media;
 }

@@ -13,6 +13,7 @@ import {
   numericalTask,
   oneLineText,
   parseDecimal,
+  pluginFileMedia,
   shortAnswerTask,
   SourceIds,
   stableId,
@@ -20,6 +21,7 @@ import {
   trueFalseTask,
   type Built,
   type Common,
+  type InlineFile,
   type NumericAnswer,
   type TextFormat,
 } from './moodle-common.js';
@@ -132,13 +134,6 @@ const fractionOf = (answer: unknown): number => numberOf(attr(answer, 'fraction'
 
 // ---------------------------------------------------------------- media
 
-interface InlineFile {
-  /** Folder and name, "/" + path + name, as the @@PLUGINFILE@@ reference resolves it. */
-  key: string;
-  name: string;
-  bytes: Buffer;
-}
-
 const BASE64 = /^[A-Za-z0-9+/=\s]*$/;
 
 function decodeBase64(data: string): Buffer | null {
@@ -174,47 +169,6 @@ function inlineFiles(question: unknown): InlineFile[] {
   return files;
 }
 
-const PLUGINFILE = /@@PLUGINFILE@@\/[^"'\s<>)]*/g;
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-/** Every html string of a task (text, solution, options, sides, words, parts). */
-function taskHtml(task: ParsedTask): string[] {
-  const out = [task.html, task.solutionHtml ?? ''];
-  const walk = (x: unknown) => {
-    if (Array.isArray(x)) x.forEach(walk);
-    else if (x && typeof x === 'object')
-      for (const [k, v] of Object.entries(x as XmlNode)) {
-        if (k === 'html' && typeof v === 'string') out.push(v);
-        else walk(v);
-      }
-  };
-  walk(task.content);
-  return out;
-}
-
-/** The media a task's html refers to by @@PLUGINFILE@@, from the question's inline files. */
-function mediaOf(task: ParsedTask, files: readonly InlineFile[], notes: ImportNote[]): ParsedMedia[] {
-  const media: ParsedMedia[] = [];
-  const seen = new Set<string>();
-  for (const html of taskHtml(task))
-    for (const [ref] of html.matchAll(PLUGINFILE)) {
-      if (seen.has(ref)) continue;
-      seen.add(ref);
-      const key = safeDecode(ref.slice('@@PLUGINFILE@@'.length).split(/[?#]/)[0]!);
-      const file = files.find((f) => f.key === key) ?? files.find((f) => `/${f.name}` === key);
-      if (file) media.push({ ref, name: file.name, bytes: file.bytes });
-      else notes.push(note('media_not_in_file', { name: key.slice(1) }));
-    }
-  return media;
-}
-
 // ---------------------------------------------------------------- question types
 
 /** Notes for what Moodle shows or does that Attesta does not (feedback, hints, penalty). */
@@ -222,7 +176,9 @@ function lossNotes(q: XmlNode): ImportNote[] {
   const notes: ImportNote[] = [];
   const feedbacks = [q.correctfeedback, q.partiallycorrectfeedback, q.incorrectfeedback];
   for (const a of [...list(q.answer), ...list(q.subquestion)]) feedbacks.push(asNode(a).feedback);
-  if (feedbacks.some((f) => oneLineText(innerText(f)) !== '')) notes.push(note('feedback_dropped'));
+  // A feedback of only a picture (its file inline) is feedback too: dropped, so said.
+  if (feedbacks.some((f) => oneLineText(innerText(f)) !== '' || /<img\b/i.test(innerText(f))))
+    notes.push(note('feedback_dropped'));
   if (list(q.hint).some((h) => oneLineText(innerText(h)) !== '')) notes.push(note('hints_dropped'));
   if (numberOf(q.penalty, 0) > 0) notes.push(note('penalty_ignored'));
   return notes;
@@ -680,7 +636,7 @@ function readQuestion(q: XmlNode, type: string, category: string[], ids: SourceI
   const built = handler(common);
   if ('refused' in built) return item('refused', [built.refused]);
   notes.push(...lossNotes(q), ...built.notes);
-  const media = mediaOf(built.task, files, notes);
+  const media = pluginFileMedia(built.task, files, notes);
   return item(notes.length ? 'converted' : 'imported', uniqueNotes(notes), built.task, media);
 }
 

@@ -584,10 +584,13 @@ function inlineChoice(ctx: BuildContext, el: XElement): Built {
   if (boolAttr(el, 'shuffle', false)) {
     if (ctx.mode === 'cloze') ctx.notes.drop(note('qti_inline_choice_no_shuffle'));
   }
+  // An option may hold markup (a MathML formula, sub/sup): it is kept as html beside its plain text.
+  const marked = (c: XElement) => c.children.some((n) => n.kind === 'element');
   if (ctx.mode === 'cloze') {
     const options = choices.map((c) => ({
       id: ctx.ids.take(attr(c, 'identifier') ?? '', 'o'),
       text: textOf(c).replace(/\s+/g, ' ').trim().slice(0, 200),
+      ...(marked(c) ? { html: compact(ctx.r.children(c)) } : {}),
     }));
     return {
       kind: 'blank',
@@ -597,7 +600,7 @@ function inlineChoice(ctx: BuildContext, el: XElement): Built {
   }
   const options = choices.map((c) => ({
     id: ctx.ids.take(attr(c, 'identifier') ?? '', 'o'),
-    html: escText(textOf(c).replace(/\s+/g, ' ').trim()),
+    html: marked(c) ? compact(ctx.r.children(c)) : escText(textOf(c).replace(/\s+/g, ' ').trim()),
   }));
   return {
     kind: 'task',

@@ -249,6 +249,7 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
   if (notes.refusals.length) return refused();
 
   const solutionHtml = r.solution.join('') || null;
+  let held = false;
   const task = (def: Omit<ParsedTask, 'html' | 'solutionHtml'>): QtiItemResult => {
     const full = { ...def, html, solutionHtml } as ParsedTask;
     const checked = taskDefinitionSchema.safeParse(full);
@@ -257,6 +258,10 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
     if (placeholders.length)
       notes.refuse(note('qti_placeholders_wrong', { details: placeholders.slice(0, 3).join('; ') }));
     if (notes.refusals.length) return refused();
+    // Our opaque ids → the item's identifiers, for the export to write back (defect 7d).
+    const choiceIds = Object.fromEntries(
+      [...ids.entries].filter(([qti, ours]) => qti !== ours && qti).map(([qti, ours]) => [ours, qti]),
+    );
     return {
       item: {
         sourceId,
@@ -265,6 +270,8 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
         notes: notes.all,
         task: full,
         media: media.list,
+        ...(Object.keys(choiceIds).length ? { choiceIds } : {}),
+        ...(held ? { fullMarksNeeded: true } : {}),
       },
       ids: ids.entries,
     };
@@ -467,8 +474,11 @@ export function parseQtiItem(src: ItemSource): QtiItemResult {
     }
   }
   if (maxScore === null || !(maxScore > 0)) {
-    notes.refuse(note('qti_max_score_unknown'));
-    return refused();
+    // Nothing says the full marks: the task is made (1 point until told) but held out of the file's
+    // test, and the report asks the admin for them (POST …/import/{importId}/fullMarks).
+    held = true;
+    maxScore = 1;
+    notes.drop(note('qti_max_score_needed'));
   }
   if (maxScore > 100) {
     notes.refuse(note('qti_max_score_too_high', { points: maxScore }));

@@ -105,6 +105,13 @@ export interface ParsedItem {
   /** Absent when refused. */
   task?: ParsedTask;
   media: ParsedMedia[];
+  /**
+   * The source's identifiers of the task's choices by the ids the parser gave them (QTI: `c1` →
+   * `ChoiceA`), stored with the task for the export to write back (absent: the ids are the source's).
+   */
+  choiceIds?: Record<string, string>;
+  /** Its full marks could not be derived: the task is held out of the tests until an admin gives them. */
+  fullMarksNeeded?: boolean;
 }
 
 /** A test (QTI assessmentTest; a Moodle/GIFT file has none) of items, by their keys. */

@@ -15,6 +15,14 @@ export async function startImport(file: File, subjectId: number | null) {
 export const getImport = (importId: number, signal?: AbortSignal) =>
   call('GET /api/admin/content/import/{importId}', { params: { importId } }, { ...quiet, signal });
 
+/** The full marks of a task the import held (its rules did not say them); answers the report. */
+export const giveFullMarks = (importId: number, taskId: number, maxScore: number) =>
+  call(
+    'POST /api/admin/content/import/{importId}/fullMarks',
+    { params: { importId }, body: { taskId, maxScore } },
+    quiet,
+  );
+
 export const importQuery = (importId: number) => ({
   queryKey: contentKeys.contentImport(importId),
   queryFn: ({ signal }: { signal?: AbortSignal }) => getImport(importId, signal),

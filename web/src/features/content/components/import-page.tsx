@@ -20,12 +20,13 @@ import {
   Group,
   List,
   Loader,
+  NumberInput,
   Paper,
   Stack,
   Text,
   Title,
 } from '@mantine/core';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -33,7 +34,7 @@ import { RowsTable, type Column } from '../../../components/data-table/data-tabl
 import { LoadingButton } from '../../../components/ui/loading-button';
 import { PageTitle } from '../../../components/ui/page-title';
 import { describeApiError, describeErrorCode } from '../../../lib/form-errors';
-import { importQuery, startImport } from '../api/content-import';
+import { giveFullMarks, importQuery, startImport } from '../api/content-import';
 import { subjectTestQuery } from '../api/subject-tests';
 import { useLabels } from '../hooks/use-labels';
 import { useContentT, type ContentKey, type ContentT } from '../locales';
@@ -139,7 +140,10 @@ function shownNotes(item: ContentImportItem, t: ContentT, language: string): Sho
             : // `what`: a field of the task by its word (server's task-issues.ts), said in this language.
               k === 'what'
               ? t(`import.noteWhat.${v}` as ContentKey, { defaultValue: v })
-              : v,
+              : // `problem`: what is wrong with that field, by its word (task-issues.ts problemWord).
+                k === 'problem'
+                ? t(`import.noteProblem.${v}` as ContentKey, { defaultValue: v })
+                : v,
         ]),
       );
       // `replace`: param names such as `count` are values here, not i18next options.
@@ -155,6 +159,61 @@ function shownNotes(item: ContentImportItem, t: ContentT, language: string): Sho
 }
 
 const noteLine = (n: ShownNote) => (n.english === undefined ? n.text : `${n.text}: ${n.english}`);
+
+/**
+ * The fix the report offers where a person can give it (issue 27, Deliver 5): the full marks of a
+ * task the import held because its rules did not say them. The answer is the report again.
+ */
+function FullMarksForm({ importId, item }: { importId: number; item: ContentImportItem }) {
+  const t = useContentT();
+  const { t: appT } = useTranslation();
+  const queryClient = useQueryClient();
+  const [points, setPoints] = useState<number | string>('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const taskId = item.taskId!;
+  const submit = async () => {
+    const value = typeof points === 'number' ? points : Number.NaN;
+    if (!(value > 0 && value <= 100)) {
+      setError(t('import.fullMarksRange'));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const report = await giveFullMarks(importId, taskId, value);
+      queryClient.setQueryData(importQuery(importId).queryKey, report);
+    } catch (e) {
+      setError(describeApiError(e, appT));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Group gap="xs" align="flex-end" wrap="nowrap" data-testid={`import-full-marks-${taskId}`}>
+      <NumberInput
+        size="xs"
+        w={110}
+        label={t('import.fullMarks')}
+        min={0.01}
+        max={100}
+        decimalScale={2}
+        value={points}
+        onChange={setPoints}
+        error={error}
+        data-testid={`import-full-marks-input-${taskId}`}
+      />
+      <LoadingButton
+        size="xs"
+        loading={busy}
+        onClick={() => void submit()}
+        data-testid={`import-full-marks-give-${taskId}`}
+      >
+        {t('import.giveFullMarks')}
+      </LoadingButton>
+    </Group>
+  );
+}
 
 function CreatedTests({ ids }: { ids: number[] }) {
   const t = useContentT();
@@ -240,13 +299,16 @@ export function ImportStatusPage() {
         i.taskId === null ? (
           t('common.none')
         ) : (
-          <Anchor
-            component={Link}
-            to={`${CONTENT_BASE}/tasks/${i.taskId}`}
-            data-testid={`import-task-${i.taskId}`}
-          >
-            {t('import.openTask', { id: i.taskId })}
-          </Anchor>
+          <Stack gap={4}>
+            <Anchor
+              component={Link}
+              to={`${CONTENT_BASE}/tasks/${i.taskId}`}
+              data-testid={`import-task-${i.taskId}`}
+            >
+              {t('import.openTask', { id: i.taskId })}
+            </Anchor>
+            {i.fullMarksNeeded && <FullMarksForm importId={importId} item={i} />}
+          </Stack>
         ),
       csv: (i) => i.taskId,
     },
