@@ -17,6 +17,12 @@ import type { CallSchemas } from './call-schema.js';
 import { participantCodesQuerySchema } from './diagnostic.js';
 import type { CallKey } from './endpoints.js';
 import { itemAnalysisQuerySchema, itemAnalysisSchema } from './item-analysis.js';
+import {
+  equatingAdoptBodySchema,
+  equatingCutScoresBodySchema,
+  equatingQuerySchema,
+  equatingSchema,
+} from './equating.js';
 import { expertAnswersZipQuerySchema } from './expert.js';
 import {
   analyticsConfigSchema,
@@ -197,6 +203,10 @@ export const MORE_CALL_SCHEMAS = {
   'GET /api/reports/queue/{queueItemId}': { params: reportQueueItemParamsSchema, response: queueItemSchema },
   // item analysis (issue 12)
   'GET /api/reports/itemAnalysis': { query: itemAnalysisQuerySchema, response: itemAnalysisSchema },
+  // equating of variants (issue 28)
+  'GET /api/reports/equating': { query: equatingQuerySchema, response: equatingSchema },
+  'POST /api/reports/equating/adopt': { body: equatingAdoptBodySchema, response: equatingSchema },
+  'PUT /api/reports/equating/cutScores': { body: equatingCutScoresBodySchema, response: equatingSchema },
   // roster import (issue 13): POST import reads a multipart form (rosterImportFormSchema documents
   // its fields); the template is a file, not JSON.
   'POST /api/admin/roster/import': { response: rosterImportResultSchema },

@@ -1284,6 +1284,28 @@ export const OUR_ENDPOINTS = [
     meaning: 'item analysis of a subject test in a diagnostic: classical statistics and Rasch calibration',
     ours: true,
   },
+  // equating of variants (issue 28)
+  {
+    method: 'GET',
+    path: '/api/reports/equating',
+    roles: ['ugnik', 'admin'],
+    meaning: 'proposed and adopted equating tables of a subject test in a diagnostic, cut scores and levels',
+    ours: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/reports/equating/adopt',
+    roles: ['admin'],
+    meaning: 'adopt the proposed equating tables of a subject test in a diagnostic (a new version)',
+    ours: true,
+  },
+  {
+    method: 'PUT',
+    path: '/api/reports/equating/cutScores',
+    roles: ['admin'],
+    meaning: 'set the cut scores of the levels on the adopted scale',
+    ours: true,
+  },
   // roster import (issue 13)
   {
     method: 'POST',
