@@ -140,7 +140,7 @@ async function world(): Promise<World> {
           status: 'auto',
         })),
       );
-      const total = scores.reduce((a, b) => a + b, 0);
+      const total = scores.reduce<number>((a, b) => a + b, 0);
       await db.insert(results).values({
         examWorkId: work!.id,
         participantTestId: ptId,
