@@ -354,6 +354,75 @@ describe('proposal, adoption and cut scores', () => {
   });
 });
 
+describe('results show the scaled score once a table is adopted', () => {
+  it('the result and the results list carry the scaled score, its level and the table', async () => {
+    const e = (await get(admin)).json() as Equating;
+    const adopted = e.adopted!;
+    expect(adopted.cutScores).not.toBeNull();
+    // one participant of the non-reference variant with a primary score inside the range
+    const other = adopted.tables.variants.find((v) => v.status === 'common_items')!;
+    const [r] = await app.ctx.db
+      .select({ ptId: results.participantTestId, primary: results.primaryScore })
+      .from(results)
+      .innerJoin(examWorks, eq(examWorks.id, results.examWorkId))
+      .where(
+        and(
+          eq(results.diagnosticId, w.diagnosticId),
+          eq(examWorks.variantId, other.variantId),
+          eq(results.primaryScore, 2),
+        ),
+      )
+      .limit(1);
+    const row = other.rows.find((x) => x.primary === 2)!;
+    const expected = {
+      scaled: Math.round(row.scaled * 10) / 10,
+      csem: Math.round(row.csem * 10) / 10,
+      equatingId: adopted.id,
+      equatingVersion: adopted.version,
+      referenceNumber: adopted.tables.referenceNumber,
+    };
+    const one = await app.inject({
+      method: 'GET',
+      url: `/api/examresults/${r!.ptId}`,
+      headers: admin.headers,
+    });
+    expect(one.statusCode).toBe(200);
+    expect(one.json().primaryScore).toBe(2);
+    expect(one.json().scaled).toMatchObject(expected);
+    expect(['below_basic', 'basic', 'advanced', 'high']).toContain(one.json().scaled.level);
+    const list = await app.inject({
+      method: 'POST',
+      url: '/api/examresults/participantTest/list',
+      headers: admin.headers,
+      payload: { page: 1, pageSize: 200, filter: { diagnosticId: w.diagnosticId } },
+    });
+    expect(list.statusCode).toBe(200);
+    const items = list.json().items as { participantTestId: number; scaled: unknown; primaryScore: number }[];
+    expect(items.length).toBeGreaterThanOrEqual(120);
+    expect(items.find((x) => x.participantTestId === r!.ptId)!.scaled).toMatchObject(expected);
+    expect(items.filter((x) => x.scaled).length).toBeGreaterThanOrEqual(120);
+  });
+
+  it('a result awaiting experts has no scaled score', async () => {
+    const [one] = await app.ctx.db
+      .select({ id: results.id, ptId: results.participantTestId })
+      .from(results)
+      .where(eq(results.diagnosticId, w.diagnosticId))
+      .limit(1);
+    await app.ctx.db.update(results).set({ status: 'awaiting_experts' }).where(eq(results.id, one!.id));
+    try {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/examresults/${one!.ptId}`,
+        headers: admin.headers,
+      });
+      expect(res.json().scaled).toBeNull();
+    } finally {
+      await app.ctx.db.update(results).set({ status: 'scored' }).where(eq(results.id, one!.id));
+    }
+  });
+});
+
 describe('linking', () => {
   it('a variant sharing no task with the reference is not linked: no table', async () => {
     const db = app.ctx.db;

@@ -285,3 +285,48 @@ export function scaledScoreOf(
     referenceNumber: adopted.tables.referenceNumber,
   };
 }
+
+/** The adopted tables in force for (diagnostic, subject test) pairs, by `diagnosticId:subjectTestId`. */
+async function adoptedFor(db: DbOrTx, pairs: { diagnosticId: number; subjectTestId: number }[]) {
+  const out = new Map<
+    string,
+    { id: number; version: number; tables: EquatingTables; cutScores: CutScores | null }
+  >();
+  const keys = [...new Set(pairs.map((p) => `${p.diagnosticId}:${p.subjectTestId}`))];
+  for (const key of keys) {
+    const [diagnosticId, subjectTestId] = key.split(':').map(Number) as [number, number];
+    const row = await currentRow(db, { diagnosticId, subjectTestId });
+    if (row)
+      out.set(key, {
+        id: row.id,
+        version: row.version,
+        tables: row.tables as EquatingTables,
+        cutScores: row.cutScores ?? null,
+      });
+  }
+  return out;
+}
+
+/** A result to show with its scaled score: only a final (scored) result has one. */
+export interface ScaledTarget {
+  diagnosticId: number;
+  subjectTestId: number;
+  variantId: number;
+  primaryScore: number;
+  status: string;
+}
+
+/**
+ * The scaled score of each result under the table in force (null: no adopted table, a variant
+ * without a table, or a result still awaiting experts). Results, reports and exports call this.
+ */
+export async function scaledScores(db: DbOrTx, targets: ScaledTarget[]): Promise<(ScaledScore | null)[]> {
+  const scored = targets.filter((t) => t.status === 'scored');
+  if (!scored.length) return targets.map(() => null);
+  const adopted = await adoptedFor(db, scored);
+  return targets.map((t) => {
+    if (t.status !== 'scored') return null;
+    const a = adopted.get(`${t.diagnosticId}:${t.subjectTestId}`);
+    return a ? scaledScoreOf(a, t.variantId, t.primaryScore) : null;
+  });
+}
