@@ -26,7 +26,7 @@ import { schoolDay } from '../../lib/calendar.js';
 import * as workRepo from '../exam-test/index.js';
 import { toParticipantVariant, type TaskRow } from '../exam-test/index.js';
 import { finalGradingOf } from '../expert/index.js';
-import { scaledScores } from '../reports/item-analysis/equating.service.js';
+import { scaledScores } from '../reports/index.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import {
   expertAssignmentsIn,
