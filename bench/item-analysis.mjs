@@ -5,6 +5,9 @@
 //                   of it costs);
 //   (b) analysis  — analyseItems() on that matrix: classical figures, distractors, Rasch CML,
 //                   item fit, Wright map, expected scores (the pure function, best of 3);
+//   (b') equating — calibration and equating together, once: analyseItems() then equateVariants()
+//                   (issue 28: true-score conversion tables of both variants with their
+//                   Lord–Wingersky CSEM; target < 30 s);
 //   (c) database  — the same size seeded into a fresh PostgreSQL database (attesta_bench_items on
 //                   BENCH_DATABASE_URL): a baseline aggregate read of every task score, loadMatrix()
 //                   (paged reads into the typed matrix) and the whole call's service, itemAnalysis().
@@ -28,6 +31,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = (p) => join(root, 'server/src', p);
 const { analyseItems } = await import(src('modules/reports/item-analysis/analyse.ts'));
 const { MatrixBuilder } = await import(src('modules/reports/item-analysis/matrix.ts'));
+const { equateVariants } = await import(src('modules/reports/item-analysis/equating.ts'));
 
 const PERSONS = Number(process.env.BENCH_ITEMS_PERSONS ?? 300_000);
 const WITH_DB = process.env.BENCH_ITEMS_DB !== '0';
@@ -135,6 +139,24 @@ log(
   `    α ${figures.alpha?.toFixed(3)}, Rasch ${figures.rasch?.iterations} iterations, converged ${figures.rasch?.converged}`,
 );
 
+const equatingRun = await time(() => {
+  const calibrated = analyseItems(matrix);
+  const t0 = performance.now();
+  const tables = equateVariants(calibrated);
+  return { tables, equateMs: Math.round(performance.now() - t0) };
+});
+const equating = {
+  ms: equatingRun.ms,
+  equateMs: equatingRun.value.equateMs,
+  rows:
+    typeof equatingRun.value.tables === 'string'
+      ? 0
+      : equatingRun.value.tables.variants.reduce((a, v) => a + v.rows.length, 0),
+};
+log(
+  `(b') analyseItems + equateVariants: ${equating.ms} ms (equating alone ${equating.equateMs} ms, ${equating.rows} table rows)`,
+);
+
 // ---------------------------------------------------------------- (c) through PostgreSQL
 let db = null;
 if (WITH_DB) db = await throughDatabase();
@@ -146,6 +168,7 @@ const result = {
   tasksPerVariant: 20,
   baselineMs: baseline.ms,
   analysis: pure,
+  equating,
   db,
 };
 console.log(JSON.stringify(result, null, 2));
@@ -312,6 +335,11 @@ function writeSection(r) {
     '|---|---|---|',
     `| (a) baseline: read every cell of the matrix once | ${r.baselineMs} ms | |`,
     `| (b) analyseItems (best of ${r.analysis.runs.join(', ')} ms) | **${r.analysis.best} ms** | ${r.analysis.rssMb} MB |`,
+    ...(r.equating
+      ? [
+          `| (b') calibration + equating: analyseItems + equateVariants, once (equating alone ${r.equating.equateMs} ms; target < 30 s) | **${r.equating.ms} ms** | |`,
+        ]
+      : []),
     ...(r.db
       ? [
           `| (c) baseline: one SQL aggregate over the ${r.db.taskScores.toLocaleString('en')} task scores | ${r.db.aggregateReadMs} ms | |`,

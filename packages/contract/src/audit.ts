@@ -93,6 +93,8 @@ export const AUDIT_ACTIONS = [
   'results.publish',
   'results.unpublish',
   'reports.export',
+  'equating.adopt',
+  'equating.cut_scores',
   // content
   'content.subject.create',
   'content.subject.update',

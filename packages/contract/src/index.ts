@@ -23,6 +23,7 @@ export * from './admin-org.js';
 export * from './authoring.js';
 export * from './content-import.js';
 export * from './item-analysis.js';
+export * from './equating.js';
 export * from './html-containers.js';
 export * from './reports.js';
 export * from './report-words.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scaledScoreSchema } from './equating.js';
 import { listRequestSchema } from './paging.js';
 import { participantTaskSchema } from './exam.js';
 
@@ -47,6 +48,10 @@ export const examResultSchema = z
     percent: z.number().describe('primary score as % of max, one decimal'),
     mark: z.string().nullable().describe('from the subject test scale; null while awaiting experts'),
     level: z.string().nullable(),
+    scaled: scaledScoreSchema
+      .nullable()
+      .optional()
+      .describe('the scaled score and level under the adopted equating table (issue 28); null without one'),
     tasks: z.array(resultTaskSchema),
     elements: z.array(resultElementSchema).describe('per specification element'),
     verificationCode: z.string().describe('printed on result documents, e.g. R-7KQ2-M9XD'),
@@ -180,6 +185,10 @@ export const resultListItemSchema = z.object({
   percent: z.number(),
   mark: z.string().nullable(),
   level: z.string().nullable(),
+  scaled: scaledScoreSchema
+    .nullable()
+    .optional()
+    .describe('the scaled score and level under the adopted equating table (issue 28); null without one'),
   published: z.boolean(),
   computedAt: instant,
 });
@@ -357,6 +366,10 @@ export const resultJsonSchema = z
     percent: z.number(),
     mark: z.string().nullable(),
     level: z.string().nullable(),
+    scaled: scaledScoreSchema
+      .nullable()
+      .optional()
+      .describe('the scaled score and level under the adopted equating table (issue 28); null without one'),
     tasks: z.array(resultTaskSchema),
     elements: z.array(resultElementSchema),
     verificationCode: z.string(),

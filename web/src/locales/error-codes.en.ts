@@ -48,10 +48,14 @@ export const enErrorCodes: Record<ErrorCode, string> = {
   container_no_entry:
     'The zip has no entry page: put index.html at its root or name an html file at the root.',
   content_invalid: 'The content cannot be published: it has errors. Fix the tasks and variants listed.',
+  cut_scores_invalid: 'Level cut scores must rise (basic < advanced < high) and lie within the scale.',
   device_mismatch:
     'The work is open on another device. You can continue here only after the organizer moves the work to this device.',
   duplicate_row: 'This student is already on a row above.',
   duplicate_student: 'This student already exists.',
+  equating_not_adopted: 'Adopt the conversion tables first, then set the level cut scores.',
+  equating_unavailable:
+    'Conversion tables cannot be built now: grading is unfinished, the diagnostic is running or the calibration failed.',
   grading_closed: 'Grading of this answer is closed: the marks cannot be changed.',
   grading_incomplete: 'Grading is not complete yet.',
   has_exam_work: 'The participant already has a work.',

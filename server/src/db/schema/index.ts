@@ -11,3 +11,4 @@ export * from './notifications.js';
 export * from './signed-integration.js';
 export * from './monitoring.js';
 export * from './scans.js';
+export * from './equating.js';

@@ -83,6 +83,7 @@ export function resultJsonView(loaded: LoadedResult) {
     percent: base.percent,
     mark: base.mark,
     level: base.level,
+    scaled: base.scaled ?? null,
     tasks: base.tasks,
     elements: base.elements,
     verificationCode: base.verificationCode,

@@ -18,6 +18,14 @@ import type { ExamResult } from '@attesta/contract';
  * tables, and the verification code as text and as a QR code of the public verification page.
  */
 
+/** Levels of the equated scale as documents name them. */
+const SCALE_LEVELS = {
+  below_basic: 'ниже базового',
+  basic: 'базовый',
+  advanced: 'повышенный',
+  high: 'высокий',
+} as const;
+
 export interface ResultDocInput {
   result: ExamResult;
   diagnosticName: string;
@@ -67,6 +75,16 @@ export async function resultPdf(input: ResultDocInput): Promise<Buffer> {
     ['Первичный балл', `${num(r.primaryScore)} из ${num(r.maxScore)} (${num(r.percent)}%)`],
     ['Отметка', r.mark ?? (r.status === 'scored' ? '—' : 'ожидает проверки экспертами')],
     ['Уровень', r.level ?? '—'],
+    // the scaled score once an equating table is adopted (issue 28), and which table
+    ...(r.scaled
+      ? ([
+          [
+            'Балл по единой шкале',
+            `${num(r.scaled.scaled)} ± ${num(r.scaled.csem)} (в баллах варианта ${r.scaled.referenceNumber}; таблица пересчёта, версия ${r.scaled.equatingVersion})`,
+          ],
+          ...(r.scaled.level ? [['Уровень по шкале', SCALE_LEVELS[r.scaled.level]]] : []),
+        ] as [string, string][])
+      : []),
   ]);
   if (input.parts) {
     heading(doc, 'Части экзамена', { size: 12 });

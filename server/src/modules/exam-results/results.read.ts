@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { ExamResult, NoResult, ResultListRequest, ResultVariant } from '@attesta/contract';
+import type { ExamResult, NoResult, ResultListRequest, ResultVariant, ScaledScore } from '@attesta/contract';
 import { hasRole, type AuthContext } from '../../auth/types.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
@@ -26,6 +26,7 @@ import { schoolDay } from '../../lib/calendar.js';
 import * as workRepo from '../exam-test/index.js';
 import { toParticipantVariant, type TaskRow } from '../exam-test/index.js';
 import { finalGradingOf } from '../expert/index.js';
+import { scaledScores } from '../reports/index.js';
 import { ugnikDiagnosticCondition } from '../../auth/ugnik.access.js';
 import {
   expertAssignmentsIn,
@@ -61,6 +62,8 @@ async function liveWorkOf(db: Db, ptId: number) {
 export interface LoadedResult {
   pt: PtRow;
   row: typeof results.$inferSelect;
+  /** The scaled score under the adopted equating table (issue 28); null without one. */
+  scaled?: ScaledScore | null;
   tasks: {
     variantTaskId: number;
     position: number;
@@ -93,9 +96,11 @@ export async function loadResult(db: Db, pt: PtRow): Promise<LoadedResult> {
     .innerJoin(tasks, eq(tasks.id, variantTasks.taskId))
     .where(eq(taskScores.examWorkId, work.id))
     .orderBy(asc(variantTasks.position));
+  const [scaled] = await scaledScores(db, [{ ...row, variantId: work.variantId }]);
   return {
     pt,
     row,
+    scaled: scaled ?? null,
     tasks: rows.map((r) => ({
       ...r,
       maxScore: Number(r.maxScore),
@@ -104,7 +109,7 @@ export async function loadResult(db: Db, pt: PtRow): Promise<LoadedResult> {
   };
 }
 
-export function toExamResult({ pt, row, tasks: taskRows }: LoadedResult): ExamResult {
+export function toExamResult({ pt, row, tasks: taskRows, scaled }: LoadedResult): ExamResult {
   return {
     participantTestId: pt.id,
     examWorkId: row.examWorkId,
@@ -117,6 +122,7 @@ export function toExamResult({ pt, row, tasks: taskRows }: LoadedResult): ExamRe
     percent: row.percent,
     mark: row.mark,
     level: row.level,
+    scaled: scaled ?? null,
     tasks: taskRows.map((t) => ({
       variantTaskId: t.variantTaskId,
       position: t.position,
@@ -408,6 +414,7 @@ export async function listResults(db: Db, auth: AuthContext, q: ResultListReques
         level: results.level,
         published: diagnostics.resultsPublished,
         computedAt: results.computedAt,
+        variantId: examWorks.variantId,
       })
       .from(results)
       .innerJoin(examWorks, eq(examWorks.id, results.examWorkId))
@@ -445,11 +452,13 @@ export async function listResults(db: Db, auth: AuthContext, q: ResultListReques
       .leftJoin(workers, eq(workers.id, participantTests.workerId))
       .where(where),
   ]);
+  const scaled = await scaledScores(db, rows);
   return {
-    items: rows.map((r) => ({
+    items: rows.map(({ variantId: _variant, ...r }, i) => ({
       ...r,
       status: r.status as 'awaiting_experts' | 'scored',
       computedAt: r.computedAt.toISOString(),
+      scaled: scaled[i] ?? null,
     })),
     total: total?.n ?? 0,
   };

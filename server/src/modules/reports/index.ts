@@ -16,4 +16,6 @@ export type { ReportFile } from './report-files.js';
 export type { ReportCaller } from './summary.service.js';
 export { participantCodesRoutes } from './participant-codes.routes.js';
 export { itemAnalysisRoutes } from './item-analysis/item-analysis.routes.js';
+/** The scaled score of results under an adopted equating table (issue 28), for the results reads. */
+export { scaledScores, type ScaledTarget } from './item-analysis/equating.service.js';
 export { reportRoutes } from './reports.routes.js';

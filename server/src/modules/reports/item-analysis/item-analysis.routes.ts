@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf, contractRoute } from '../../../auth/access.js';
+import { equatingRoutes } from './equating.routes.js';
 import { itemAnalysis } from './item-analysis.service.js';
 
 /** GET /api/reports/itemAnalysis: item analysis of a subject test in a diagnostic (issue 12). */
@@ -27,4 +28,6 @@ export const itemAnalysisRoutes: FastifyPluginAsync = async (plugin) => {
     }),
     handler: (req) => itemAnalysis(db, authOf(req), req.query),
   });
+  // equating tables, adoption and cut scores (issue 28)
+  await plugin.register(equatingRoutes);
 };

@@ -12,6 +12,7 @@ import { CommonTab } from './common-tab';
 import { ConsTab } from './cons-tab';
 import { ControlTab } from './control-tab';
 import { DetailedTab } from './detailed-tab';
+import { EquatingTab } from './equating-tab';
 import { ExportsTab } from './exports-tab';
 import { FilterBar } from './filter-bar';
 import { ItemAnalysisTab } from './item-analysis-tab';
@@ -25,6 +26,7 @@ export const REPORT_TABS = [
   'detailed',
   'specification',
   'items',
+  'equating',
   'protocol',
   'exports',
 ] as const;
@@ -37,6 +39,7 @@ const TAB_LABEL: Record<ReportTab, string> = {
   detailed: 'reports.tabs.detailed',
   specification: 'reports.tabs.specification',
   items: 'reports.tabs.itemAnalysis',
+  equating: 'reports.tabs.equating',
   protocol: 'reports.tabs.protocol',
   exports: 'reports.tabs.exports',
 };
@@ -45,7 +48,12 @@ export function ReportsPage({ role }: { role: StaffReportRole }) {
   const { t } = useReportsT();
   const { params, filters, update } = useReportParams();
   // The exports to other systems are the admin's only.
-  const tabs = REPORT_TABS.filter((value) => value !== 'exports' || role === 'admin');
+  // Score conversion: the admin adopts, an ugnik reads (coordinators do not see it).
+  const tabs = REPORT_TABS.filter(
+    (value) =>
+      (value !== 'exports' || role === 'admin') &&
+      (value !== 'equating' || role === 'admin' || role === 'ugnik'),
+  );
   const asked = params.get('tab');
   const tab: ReportTab = tabs.includes(asked as ReportTab) ? (asked as ReportTab) : 'common';
   const room =
@@ -93,6 +101,11 @@ export function ReportsPage({ role }: { role: StaffReportRole }) {
         <Tabs.Panel value="items" pt="md">
           <ItemAnalysisTab filters={filters} />
         </Tabs.Panel>
+        {(role === 'admin' || role === 'ugnik') && (
+          <Tabs.Panel value="equating" pt="md">
+            <EquatingTab filters={filters} canAdopt={role === 'admin'} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="protocol" pt="md">
           <ProtocolView room={room} />
         </Tabs.Panel>
