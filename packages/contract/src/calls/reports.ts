@@ -1,6 +1,12 @@
 /** The calls of the reports area (server/src/modules/reports), each with its roles, meaning and schemas. */
 import { participantCodesQuerySchema } from '../diagnostic.js';
 import { itemAnalysisQuerySchema, itemAnalysisSchema } from '../item-analysis.js';
+import {
+  equatingAdoptBodySchema,
+  equatingCutScoresBodySchema,
+  equatingQuerySchema,
+  equatingSchema,
+} from '../equating.js';
 import { queueItemSchema } from '../queue.js';
 import {
   reportAttestaSchema,
@@ -85,13 +91,34 @@ export const REPORTS_CALLS = {
     response: reportSpecificationSchema,
   },
   // item analysis (issue 12)
-  // item analysis (issue 12)
   'GET /api/reports/itemAnalysis': {
     roles: ['coordinator', 'ugnik', 'admin'],
     meaning: 'item analysis of a subject test in a diagnostic: classical statistics and Rasch calibration',
     ours: true,
     query: itemAnalysisQuerySchema,
     response: itemAnalysisSchema,
+  },
+  // equating of variants (issue 28)
+  'GET /api/reports/equating': {
+    roles: ['ugnik', 'admin'],
+    meaning: 'proposed and adopted equating tables of a subject test in a diagnostic, cut scores and levels',
+    ours: true,
+    query: equatingQuerySchema,
+    response: equatingSchema,
+  },
+  'POST /api/reports/equating/adopt': {
+    roles: ['admin'],
+    meaning: 'adopt the proposed equating tables of a subject test in a diagnostic (a new version)',
+    ours: true,
+    body: equatingAdoptBodySchema,
+    response: equatingSchema,
+  },
+  'PUT /api/reports/equating/cutScores': {
+    roles: ['admin'],
+    meaning: 'set the cut scores of the levels on the adopted scale',
+    ours: true,
+    body: equatingCutScoresBodySchema,
+    response: equatingSchema,
   },
   // queued report downloads (issue 12)
   // A download too big for the request answers 202 reportQueuedSchema, which each route declares

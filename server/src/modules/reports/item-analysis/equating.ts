@@ -1,5 +1,6 @@
 import type { ItemAnalysisTask } from '@attesta/contract';
 import type { ItemAnalysisFigures } from './analyse.js';
+import { categoryProbabilities } from './polytomous.js';
 
 /*
  * IRT true-score equating of the variants of a subject test (docs/item-analysis.md, "Equating"),
@@ -111,21 +112,6 @@ export function taskCurve(t: ItemAnalysisTask): TaskCurve | null {
   return { scores: [lowest < t.maxScore - STEP_SAME ? lowest : 0, t.maxScore], beta: [-r.difficulty] };
 }
 
-/** Category probabilities at θ into `out` (length m + 1). */
-function probabilities(theta: number, beta: number[], out: Float64Array) {
-  const m = beta.length;
-  let top = 0;
-  for (let h = 1; h <= m; h++) top = Math.max(top, h * theta + beta[h - 1]!);
-  let total = Math.exp(-top);
-  out[0] = total;
-  for (let h = 1; h <= m; h++) {
-    const e = Math.exp(h * theta + beta[h - 1]! - top);
-    out[h] = e;
-    total += e;
-  }
-  for (let h = 0; h <= m; h++) out[h] = out[h]! / total;
-}
-
 /**
  * At θ: the expected score T(θ), its derivative T′(θ) = Σ Cov(s, h) and the score variance
  * Σ Var(s) of the tasks.
@@ -138,7 +124,7 @@ export function curveAt(tasks: TaskCurve[], theta: number) {
   for (const t of tasks) {
     const m = t.beta.length;
     const q = m + 1 <= p.length ? p : new Float64Array(m + 1);
-    probabilities(theta, t.beta, q);
+    categoryProbabilities(theta, t.beta, q);
     let es = 0;
     let eh = 0;
     let ess = 0;
@@ -168,7 +154,7 @@ export function scoreDistribution(tasks: TaskCurve[], theta: number, step: numbe
   for (const t of tasks) {
     const m = t.beta.length;
     const q = m + 1 <= p.length ? p : new Float64Array(m + 1);
-    probabilities(theta, t.beta, q);
+    categoryProbabilities(theta, t.beta, q);
     const next = new Float64Array(n);
     for (let y = 0; y < n; y++) {
       const d = dist[y]!;

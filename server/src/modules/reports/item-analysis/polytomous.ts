@@ -425,8 +425,8 @@ export function thresholds(maxCat: ArrayLike<number>, fit: Pick<CmlFit, 'beta' |
   });
 }
 
-/** Category probabilities of an item with β (categories 1..m) at θ. */
-function categoryProbabilities(theta: number, beta: ArrayLike<number>, out: Float64Array) {
+/** Category probabilities of an item with β (categories 1..m) at θ (equating.ts uses them too). */
+export function categoryProbabilities(theta: number, beta: ArrayLike<number>, out: Float64Array) {
   const m = beta.length;
   let top = 0;
   for (let h = 1; h <= m; h++) top = Math.max(top, h * theta + beta[h - 1]!);
