@@ -101,34 +101,37 @@ describe('the orphan blob sweep', () => {
     });
   });
 
-  it.skipIf(!s3)('s3: the bucket and the folder older files are read from are both swept; other objects stay', async () => {
-    const bucket = new S3BlobStore(s3!.settings());
-    buckets.push(bucket);
-    const folder = new DiskBlobStore(join(dir, 'reader'));
-    const orphan = await bucket.put(Buffer.from('orphan in the bucket'));
-    const named = await bucket.put(Buffer.from('named in the bucket'));
-    const oldOrphan = await folder.put(Buffer.from('orphan in the old folder'));
-    await insertRow(named);
-    // A bucket shared with something else: its objects are not ours to judge.
-    await bucket.client.send(
-      new PutObjectCommand({ Bucket: s3!.settings().bucket, Key: 'backups/notes.txt', Body: 'keep' }),
-    );
-    // S3 sets an object's time itself: sweep as if a day had passed.
-    const storage = new FileStorage('s3', bucket, undefined, [folder]);
-    const outcome = await sweepOrphanBlobs(t.app.ctx.db, storage, new Date(Date.now() + 24 * HOUR));
-    expect(outcome.deleted).toBeGreaterThanOrEqual(2);
-    expect(await exists(bucket, orphan)).toBe(false);
-    expect(await exists(folder, oldOrphan)).toBe(false);
-    expect(await exists(bucket, named)).toBe(true);
-    const listed: string[] = [];
-    for await (const key of bucket.list(new Date(Date.now() + 24 * HOUR))) listed.push(key);
-    expect(listed).toContain(named);
-    expect(listed.every((key) => key.startsWith('s3:'))).toBe(true);
-    // Young objects are not even listed.
-    const young: string[] = [];
-    for await (const key of bucket.list(new Date(Date.now() - HOUR))) young.push(key);
-    expect(young).toEqual([]);
-  });
+  it.skipIf(!s3)(
+    's3: the bucket and the folder older files are read from are both swept; other objects stay',
+    async () => {
+      const bucket = new S3BlobStore(s3!.settings());
+      buckets.push(bucket);
+      const folder = new DiskBlobStore(join(dir, 'reader'));
+      const orphan = await bucket.put(Buffer.from('orphan in the bucket'));
+      const named = await bucket.put(Buffer.from('named in the bucket'));
+      const oldOrphan = await folder.put(Buffer.from('orphan in the old folder'));
+      await insertRow(named);
+      // A bucket shared with something else: its objects are not ours to judge.
+      await bucket.client.send(
+        new PutObjectCommand({ Bucket: s3!.settings().bucket, Key: 'backups/notes.txt', Body: 'keep' }),
+      );
+      // S3 sets an object's time itself: sweep as if a day had passed.
+      const storage = new FileStorage('s3', bucket, undefined, [folder]);
+      const outcome = await sweepOrphanBlobs(t.app.ctx.db, storage, new Date(Date.now() + 24 * HOUR));
+      expect(outcome.deleted).toBeGreaterThanOrEqual(2);
+      expect(await exists(bucket, orphan)).toBe(false);
+      expect(await exists(folder, oldOrphan)).toBe(false);
+      expect(await exists(bucket, named)).toBe(true);
+      const listed: string[] = [];
+      for await (const key of bucket.list(new Date(Date.now() + 24 * HOUR))) listed.push(key);
+      expect(listed).toContain(named);
+      expect(listed.every((key) => key.startsWith('s3:'))).toBe(true);
+      // Young objects are not even listed.
+      const young: string[] = [];
+      for await (const key of bucket.list(new Date(Date.now() - HOUR))) young.push(key);
+      expect(young).toEqual([]);
+    },
+  );
 
   it('runs as a queued job with the configured grace period, which is a type the queue names', async () => {
     const store = new DiskBlobStore(join(dir, 'job'));

@@ -41,9 +41,9 @@ export async function sweepOrphanBlobs(
     let batch: string[] = [];
     const settle = async () => {
       const named = new Set(
-        (
-          await db.select({ key: files.storageKey }).from(files).where(inArray(files.storageKey, batch))
-        ).map((r) => r.key),
+        (await db.select({ key: files.storageKey }).from(files).where(inArray(files.storageKey, batch))).map(
+          (r) => r.key,
+        ),
       );
       const orphans = batch.filter((key) => !named.has(key));
       for (const key of orphans) await store.delete(key);

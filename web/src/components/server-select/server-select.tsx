@@ -18,8 +18,10 @@ export interface ServerOption {
   label: string;
 }
 
-export interface ServerSelectProps
-  extends Omit<SelectProps, 'data' | 'value' | 'onChange' | 'onSearchChange' | 'filter'> {
+export interface ServerSelectProps extends Omit<
+  SelectProps,
+  'data' | 'value' | 'onChange' | 'onSearchChange' | 'filter'
+> {
   value: number | null;
   onChange: (id: number | null, label: string | null) => void;
   /** Where the searches and the label are cached (a feature's query key prefix). */
