@@ -125,6 +125,7 @@ export const AUDIT_ACTIONS = [
   'content.container.version',
   'content.import',
   'content.import.queued',
+  'content.import.full_marks',
   // files and feedback
   'file.upload',
   'file.delete',
